@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import websocket from '@fastify/websocket';
+import { ERROR_CODES } from '@tradewind/contract/errors';
+import { languageFromHeader } from '@tradewind/contract/languages';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { registerAuthRoutes } from './modules/auth/routes.ts';
+import { registerSystemRoutes } from './modules/system/routes.ts';
+import { registerUserRoutes } from './modules/user/routes.ts';
+import { type Clock, systemClock } from './platform/clock.ts';
+import type { Config } from './platform/config.ts';
+import type { Database } from './platform/db.ts';
+import { registerErrorHandler } from './platform/errors.ts';
+import { jsonSerializerCompiler, zodValidatorCompiler } from './platform/http.ts';
+import { translate } from './platform/i18n.ts';
+import { type Notifier, createNotifier } from './platform/notifier.ts';
+import { Hub, registerWebSocket } from './platform/ws.ts';
+
+export interface AppOptions {
+  config: Config;
+  database: Database;
+  clock?: Clock;
+  /** Pino options, or false for silence (tests). */
+  logger?: FastifyServerOptions['logger'];
+}
+
+export interface AppServices {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  notifier: Notifier;
+  hub: Hub;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: AppServices;
+  }
+}
+
+/**
+ * Builds the HTTP application: platform first (language, errors, security headers,
+ * rate limits, docs, WebSocket), then the modules, then the web app's static files.
+ */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const clock = options.clock ?? systemClock;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    return503OnClosing: true,
+    routerOptions: { maxParamLength: 200 },
+  });
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(jsonSerializerCompiler);
+  app.decorate('routeTable', []);
+  app.decorateRequest('lang', 'en');
+  app.decorateRequest('auth', null);
+  app.addHook('onRequest', async (request) => {
+    request.lang = languageFromHeader(request.headers['accept-language']);
+  });
+  registerErrorHandler(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // antd-mobile sets inline style attributes.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', ...(config.imgBaseUrl.startsWith('http') ? [new URL(config.imgBaseUrl).origin] : [])],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  if (config.rateLimit.enabled) {
+    await app.register(rateLimit, { global: true, max: config.rateLimit.perMinute, timeWindow: 60_000 });
+  }
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Tradewind API', version: config.version, description: 'Every reply is an envelope {code, message, data, errors?}.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(websocket, { options: { maxPayload: 8192 } });
+
+  const notifier = createNotifier({ config, db: database.db, clock, log: app.log });
+  const hub = new Hub();
+  app.decorate('services', { config, database, clock, notifier, hub });
+  const deps = { db: database.db, clock, config, notifier, hub };
+
+  registerSystemRoutes(app, deps);
+  registerAuthRoutes(app, deps);
+  registerUserRoutes(app, deps);
+  registerWebSocket(app, hub);
+
+  registerWebApp(app, config);
+  return app;
+}
+
+/** Serves the built client; any other non-API path gets index.html so the client's router decides. */
+function registerWebApp(app: FastifyInstance, config: Config): void {
+  const indexFile = path.join(config.webDist, 'index.html');
+  const hasWebApp = fs.existsSync(indexFile);
+  if (hasWebApp) {
+    app.register(fastifyStatic, {
+      root: config.webDist,
+      wildcard: true,
+      index: false,
+      setHeaders(res, filePath) {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler(async (request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    const isApi = url.startsWith('/api/') || url === '/api' || url.startsWith('/ws');
+    if (!isApi && hasWebApp && request.method === 'GET' && !path.extname(url)) {
+      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+    }
+    return reply.status(404).send({ code: ERROR_CODES.NOT_FOUND, message: translate(request.lang, 'errors.NOT_FOUND'), data: null });
+  });
+}

@@ -1,0 +1,189 @@
+import crypto from 'node:crypto';
+import { Algorithm, hash, verify } from '@node-rs/argon2';
+import {
+  type ChangePasswordRequest,
+  type Channel,
+  type LoginRequest,
+  type RegisterRequest,
+  type ResetPasswordRequest,
+  type SendCodeRequest,
+  type SendCodeResponse,
+  type SessionResponse,
+  normalizeAccount,
+} from '@tradewind/contract/auth';
+import type { ErrorName } from '@tradewind/contract/errors';
+import type { Language } from '@tradewind/contract/languages';
+import { eq } from 'drizzle-orm';
+import type { Clock } from '#/platform/clock.ts';
+import type { Config } from '#/platform/config.ts';
+import type { Db, Executor } from '#/platform/db.ts';
+import { AppError } from '#/platform/errors.ts';
+import type { AuthContext } from '#/platform/http.ts';
+import type { Notifier } from '#/platform/notifier.ts';
+import { isUniqueViolation } from '#/platform/pg-errors.ts';
+import { users } from '../user/tables.ts';
+import { CODE_RESEND_COOLDOWN_MS, CODE_TTL_MS, consumeCode, issueCode } from './codes.ts';
+import { type SessionMeta, createSession, revokeSessions } from './sessions.ts';
+
+export interface AuthDeps {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  notifier: Notifier;
+}
+
+export interface RequestMeta extends SessionMeta {
+  language: Language;
+}
+
+/** argon2id with OWASP's minimum (19 MiB, 2 passes). */
+const ARGON2_OPTIONS = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+/** Verified against when the account does not exist, so a wrong address costs as long as a wrong password. */
+const DUMMY_HASH = await hash('tradewind-dummy-password', ARGON2_OPTIONS);
+
+/** Invitation codes: 8 characters without look-alikes (no 0/O, 1/I). */
+const INVITE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+function newInviteCode(): string {
+  let code = '';
+  for (let i = 0; i < 8; i++) code += INVITE_ALPHABET[crypto.randomInt(INVITE_ALPHABET.length)];
+  return code;
+}
+
+function accountOf(channel: Channel, account: string): string {
+  const target = normalizeAccount(channel, account);
+  // The schema already checked it; reaching here with a bad address is a bug.
+  if (target === undefined) throw new Error(`unnormalisable ${channel} passed validation`);
+  return target;
+}
+
+/** A default nickname that does not expose the whole address: "ab***@example.com", "***8000". */
+function maskedNickname(channel: Channel, target: string): string {
+  if (channel === 'phone') return `***${target.slice(-4)}`;
+  const [local = '', domain = ''] = target.split('@');
+  return `${local.slice(0, 2)}***@${domain}`.slice(0, 40);
+}
+
+async function findUserId(db: Executor, channel: Channel, target: string): Promise<number | undefined> {
+  const column = channel === 'email' ? users.email : users.phone;
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(column, target)).limit(1);
+  return row?.id;
+}
+
+/** Raises ACCOUNT_EXISTS (register), CODE_COOLDOWN, RATE_LIMITED, CHANNEL_UNAVAILABLE. */
+export async function sendCode(deps: AuthDeps, input: SendCodeRequest, meta: RequestMeta): Promise<SendCodeResponse> {
+  const target = accountOf(input.channel, input.account);
+  const existing = await findUserId(deps.db, input.channel, target);
+  if (input.purpose === 'register' && existing !== undefined) throw new AppError('ACCOUNT_EXISTS');
+  // A reset for an unknown address answers exactly like a real one, so addresses cannot be probed.
+  const deliver = input.purpose === 'register' || existing !== undefined;
+  await issueCode(deps, { channel: input.channel, target, purpose: input.purpose, ip: meta.ip, language: meta.language, deliver });
+  return { resendAfterS: CODE_RESEND_COOLDOWN_MS / 1000, expiresInS: CODE_TTL_MS / 1000 };
+}
+
+/**
+ * Registers by verification code (address proven) or by invitation code (address
+ * unproven until a code confirms it) and signs the new user in. Raises CODE_*,
+ * INVITE_CODE_INVALID, ACCOUNT_EXISTS.
+ */
+export async function register(deps: AuthDeps, input: RegisterRequest, meta: RequestMeta): Promise<SessionResponse> {
+  const target = accountOf(input.channel, input.account);
+  if ((await findUserId(deps.db, input.channel, target)) !== undefined) throw new AppError('ACCOUNT_EXISTS');
+  const passwordHash = await hash(input.password, ARGON2_OPTIONS);
+  const now = deps.clock.now();
+
+  const outcome = await deps.db.transaction(async (tx): Promise<SessionResponse | ErrorName> => {
+    let inviterId: number | null = null;
+    if (input.inviteCode) {
+      const [inviter] = await tx.select({ id: users.id }).from(users).where(eq(users.inviteCode, input.inviteCode)).limit(1);
+      if (!inviter) return 'INVITE_CODE_INVALID';
+      inviterId = inviter.id;
+    }
+    const proven = input.mode === 'code';
+    if (proven) {
+      const failure = await consumeCode(tx, now, { target, purpose: 'register', code: input.code ?? '' });
+      if (failure) return failure;
+    }
+    const [user] = await tx
+      .insert(users)
+      .values({
+        email: input.channel === 'email' ? target : null,
+        phone: input.channel === 'phone' ? target : null,
+        emailVerified: input.channel === 'email' && proven,
+        phoneVerified: input.channel === 'phone' && proven,
+        passwordHash,
+        nickname: maskedNickname(input.channel, target),
+        inviteCode: newInviteCode(),
+        inviterId,
+        language: meta.language,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: users.id });
+    if (!user) throw new Error('insert returned no row');
+    return createSession(tx, { userId: user.id, now, ttlMs: deps.config.sessionTtlMs, meta });
+  }).catch((error: unknown) => {
+    if (isUniqueViolation(error, 'users_email_key') || isUniqueViolation(error, 'users_phone_key')) return 'ACCOUNT_EXISTS' as const;
+    // 32^8 codes make a clash rare; the user simply tries again.
+    if (isUniqueViolation(error, 'users_invite_code_key')) return 'CONFLICT' as const;
+    throw error;
+  });
+  if (typeof outcome === 'string') throw new AppError(outcome);
+  return outcome;
+}
+
+/** Raises INVALID_CREDENTIALS (unknown address or wrong password: the same answer) or ACCOUNT_FROZEN. */
+export async function login(deps: AuthDeps, input: LoginRequest, meta: RequestMeta): Promise<SessionResponse> {
+  const target = accountOf(input.channel, input.account);
+  const column = input.channel === 'email' ? users.email : users.phone;
+  const [user] = await deps.db
+    .select({ id: users.id, passwordHash: users.passwordHash, frozenAt: users.frozenAt })
+    .from(users)
+    .where(eq(column, target))
+    .limit(1);
+  const valid = await verify(user?.passwordHash ?? DUMMY_HASH, input.password);
+  if (!user || !valid) throw new AppError('INVALID_CREDENTIALS');
+  if (user.frozenAt) throw new AppError('ACCOUNT_FROZEN');
+  return createSession(deps.db, { userId: user.id, now: deps.clock.now(), ttlMs: deps.config.sessionTtlMs, meta });
+}
+
+/** Sets a new password with a code sent to the address and signs out every device. Raises CODE_*. */
+export async function resetPassword(deps: AuthDeps, input: ResetPasswordRequest): Promise<void> {
+  const target = accountOf(input.channel, input.account);
+  const passwordHash = await hash(input.password, ARGON2_OPTIONS);
+  const now = deps.clock.now();
+  const failure = await deps.db.transaction(async (tx): Promise<ErrorName | null> => {
+    const failed = await consumeCode(tx, now, { target, purpose: 'reset_password', code: input.code });
+    if (failed) return failed;
+    const userId = await findUserId(tx, input.channel, target);
+    // Codes for unknown addresses are issued but never sent, so this cannot be reached by a real code.
+    if (userId === undefined) return 'CODE_INVALID';
+    const verifiedColumn = input.channel === 'email' ? { emailVerified: true } : { phoneVerified: true };
+    await tx.update(users).set({ passwordHash, updatedAt: now, ...verifiedColumn }).where(eq(users.id, userId));
+    await revokeSessions(tx, { userId, now, reason: 'password_reset' });
+    return null;
+  });
+  if (failure) throw new AppError(failure);
+}
+
+/** Needs the current password; signs out every other device. Raises PASSWORD_INCORRECT. */
+export async function changePassword(deps: AuthDeps, auth: AuthContext, input: ChangePasswordRequest): Promise<void> {
+  const [user] = await deps.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, auth.userId)).limit(1);
+  if (!user || !(await verify(user.passwordHash, input.oldPassword))) throw new AppError('PASSWORD_INCORRECT');
+  const passwordHash = await hash(input.password, ARGON2_OPTIONS);
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, auth.userId));
+    await revokeSessions(tx, { userId: auth.userId, now, reason: 'password_changed', exceptSessionId: auth.sessionId });
+  });
+}
+
+export async function logout(deps: AuthDeps, auth: AuthContext): Promise<void> {
+  await revokeSessions(deps.db, { userId: auth.userId, now: deps.clock.now(), reason: 'signed_out', onlySessionId: auth.sessionId });
+}
+
+/** Revokes one of the user's own sessions. Raises SESSION_NOT_FOUND for any id that is not theirs. */
+export async function revokeSession(deps: AuthDeps, auth: AuthContext, sessionId: number): Promise<void> {
+  const count = await revokeSessions(deps.db, { userId: auth.userId, now: deps.clock.now(), reason: 'revoked', onlySessionId: sessionId });
+  if (count === 0) throw new AppError('SESSION_NOT_FOUND');
+}

@@ -1,0 +1,24 @@
+import type { UserProfile } from '@tradewind/contract/user';
+import { eq } from 'drizzle-orm';
+import type { Executor } from '#/platform/db.ts';
+import { AppError } from '#/platform/errors.ts';
+import { users } from './tables.ts';
+
+export async function getProfile(db: Executor, userId: number): Promise<UserProfile> {
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) throw new AppError('UNAUTHORIZED');
+  return {
+    uid: String(user.id),
+    nickname: user.nickname,
+    avatar: user.avatar,
+    email: user.email,
+    phone: user.phone,
+    emailVerified: user.emailVerified,
+    phoneVerified: user.phoneVerified,
+    points: user.points,
+    creditScore: user.creditScore,
+    inviteCode: user.inviteCode,
+    verified: user.verified,
+    createdAt: user.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+
+export type Db = PgDatabase<PgQueryResultHKT>;
+export type Tx = PgTransaction<PgQueryResultHKT>;
+/** Anything that runs queries: the database or an open transaction. Services take this. */
+export type Executor = Db | Tx;
+
+export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Applies the migrations in `drizzle/` (idempotent). */
+  migrate: () => Promise<void>;
+  close: () => Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string | undefined;
+  /** PGlite data directory; `memory://` keeps it in memory. */
+  dataDir?: string;
+  /** A PGlite data-dir dump to start from (tests: migrate once, copy for each file). */
+  pgliteDump?: Blob;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 20 });
+    pool.on('error', () => {
+      // An idle client lost its connection; the pool replaces it on next use.
+    });
+    const db = drizzleNodePg({ client: pool }) as unknown as Db;
+    return { db, kind: 'postgres', migrate: () => migratePostgres(pool), close: () => pool.end() };
+  }
+  const dataDir = options.dataDir ?? 'memory://';
+  if (!dataDir.startsWith('memory://')) fs.mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create({
+    dataDir,
+    ...(options.pgliteDump ? { loadDataDir: options.pgliteDump } : {}),
+  });
+  const db = drizzlePglite({ client });
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_DIR }),
+    close: () => client.close(),
+  };
+}
+
+/**
+ * On PostgreSQL several processes may start at once; a session advisory lock lets one
+ * migrate while the others wait, then find nothing left to do.
+ */
+async function migratePostgres(pool: pg.Pool): Promise<void> {
+  const lockId = 7_441_001;
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [lockId]);
+    await migrateNodePg(drizzleNodePg({ client }), { migrationsFolder: MIGRATIONS_DIR });
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [lockId]).catch(() => undefined);
+    client.release();
+  }
+}

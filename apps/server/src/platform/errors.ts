@@ -1,0 +1,152 @@
+import { ERROR_CODES, type ErrorName } from '@tradewind/contract/errors';
+import type { FieldErrors } from '@tradewind/contract/envelope';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import { translate, type Params } from './i18n.ts';
+
+/**
+ * A failure the user can be told about: a stable code name, optional message
+ * parameters, and the HTTP status to reply with. Services throw these; the one error
+ * handler below turns them into the envelope in the request's language.
+ */
+export class AppError extends Error {
+  readonly code: number;
+
+  constructor(
+    readonly errorName: ErrorName,
+    readonly params: Params = {},
+    readonly httpStatus: number = defaultStatus(errorName),
+  ) {
+    super(errorName);
+    this.name = 'AppError';
+    this.code = ERROR_CODES[errorName];
+  }
+}
+
+function defaultStatus(name: ErrorName): number {
+  const code = ERROR_CODES[name];
+  if (code === ERROR_CODES.SESSION_EXPIRED) return 401;
+  if (code >= 400 && code < 600) return code;
+  return 400;
+}
+
+/** Carries zod issues from the validator to the error handler, with what was sent, so "missing" and "wrong type" differ. */
+export class RequestValidationError extends Error {
+  constructor(
+    readonly issues: z.core.$ZodIssue[],
+    readonly input: unknown,
+  ) {
+    super('request validation failed');
+    this.name = 'RequestValidationError';
+  }
+}
+
+/** An issue's message is a `validation.*` key when the schema set one; otherwise it follows from the issue's kind. */
+function issueMessageKey(issue: z.core.$ZodIssue, input: unknown): { key: string; params: Params } {
+  const params: Params = {};
+  if ('minimum' in issue) params.minimum = Number(issue.minimum);
+  if ('maximum' in issue) params.maximum = Number(issue.maximum);
+  if (issue.code === 'invalid_type') {
+    return { key: valueAt(input, issue.path) === undefined ? 'validation.required' : 'validation.invalid_type', params };
+  }
+  if (issue.message.startsWith('validation.')) return { key: issue.message, params };
+  switch (issue.code) {
+    case 'too_small':
+      return { key: issue.origin === 'string' ? 'validation.too_short' : 'validation.too_small', params };
+    case 'too_big':
+      return { key: issue.origin === 'string' ? 'validation.too_long' : 'validation.too_big', params };
+    case 'invalid_format':
+      return { key: 'validation.invalid_format', params };
+    case 'unrecognized_keys':
+      return { key: 'validation.unknown_field', params };
+    default:
+      return { key: 'validation.invalid_value', params };
+  }
+}
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let node = input;
+  for (const key of path) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  return node;
+}
+
+const ROOT_FIELD = '_root';
+
+export function fieldErrors(error: RequestValidationError, language: Parameters<typeof translate>[0]): FieldErrors {
+  const errors: FieldErrors = {};
+  const add = (field: string, message: string) => {
+    const list = (errors[field] ??= []);
+    if (!list.includes(message)) list.push(message);
+  };
+  for (const issue of error.issues.slice(0, 50)) {
+    const { key, params } = issueMessageKey(issue, error.input);
+    const message = translate(language, key, params);
+    const base = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      for (const name of issue.keys.slice(0, 20)) add(base ? `${base}.${name}` : name.slice(0, 64), message);
+    } else {
+      add(base || ROOT_FIELD, message);
+    }
+  }
+  return errors;
+}
+
+/** Fastify's own 4xx errors (bad JSON, wrong content type, oversize body, rate limit) mapped to our codes. */
+function frameworkError(error: FastifyError): ErrorName | undefined {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return 'PAYLOAD_TOO_LARGE';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_TYPE':
+      return 'UNSUPPORTED_MEDIA_TYPE';
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return 'BAD_REQUEST';
+    default:
+      break;
+  }
+  const status = error.statusCode ?? 500;
+  if (status === 429) return 'RATE_LIMITED';
+  if (status === 413) return 'PAYLOAD_TOO_LARGE';
+  if (status === 415) return 'UNSUPPORTED_MEDIA_TYPE';
+  if (status === 404) return 'NOT_FOUND';
+  if (status === 405) return 'METHOD_NOT_ALLOWED';
+  if (status >= 400 && status < 500) return 'BAD_REQUEST';
+  return undefined;
+}
+
+/** The one error handler: every failure leaves as an envelope; 5xx details stay in the log. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const language = request.lang;
+    if (error instanceof RequestValidationError) {
+      const errors = fieldErrors(error, language);
+      const first = Object.values(errors)[0]?.[0];
+      return reply.status(422).send({
+        code: ERROR_CODES.VALIDATION_FAILED,
+        message: first ?? translate(language, 'errors.VALIDATION_FAILED'),
+        data: null,
+        errors,
+      });
+    }
+    if (error instanceof AppError) {
+      return reply.status(error.httpStatus).send({
+        code: error.code,
+        message: translate(language, `errors.${error.errorName}`, error.params),
+        data: null,
+      });
+    }
+    const name = frameworkError(error);
+    if (name) {
+      const status = name === 'BAD_REQUEST' ? 400 : ERROR_CODES[name];
+      if (name === 'RATE_LIMITED') reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
+      return reply.status(status).send({ code: ERROR_CODES[name], message: translate(language, `errors.${name}`), data: null });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ code: ERROR_CODES.INTERNAL, message: translate(language, 'errors.INTERNAL'), data: null });
+  });
+}

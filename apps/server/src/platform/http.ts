@@ -1,0 +1,138 @@
+import type { Envelope } from '@tradewind/contract/envelope';
+import { envelopeSchema } from '@tradewind/contract/envelope';
+import type { Language } from '@tradewind/contract/languages';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { RequestValidationError } from './errors.ts';
+import { translate } from './i18n.ts';
+
+export type AuthMode = 'none' | 'user';
+
+/** Who made the request, set by the auth hook on routes that need a signed-in user. */
+export interface AuthContext {
+  userId: number;
+  sessionId: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    lang: Language;
+    auth: AuthContext | null;
+  }
+  interface FastifyInstance {
+    routeTable: RouteEntry[];
+    /** Resolves an Authorization header; throws UNAUTHORIZED or SESSION_EXPIRED. */
+    authenticate: (authorization: string | undefined) => Promise<AuthContext>;
+  }
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+  }
+}
+
+/** One row per API route: what the route-table tests (bad input, ownership, "no route writes a price") walk. */
+export interface RouteEntry {
+  method: 'GET' | 'POST';
+  url: string;
+  auth: AuthMode;
+  body?: z.ZodType;
+  query?: z.ZodType;
+  /** Moves money: takes an Idempotency-Key. */
+  money?: boolean;
+}
+
+export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType> {
+  method: 'GET' | 'POST';
+  url: string;
+  auth: AuthMode;
+  summary: string;
+  tags: string[];
+  body?: B;
+  query?: Q;
+  response: R;
+  rateLimit?: { max: number; timeWindow: number; keyGenerator?: (request: FastifyRequest) => string };
+  money?: boolean;
+}
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export interface HandlerContext<B, Q> {
+  body: B;
+  query: Q;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  lang: Language;
+}
+
+export interface UserHandlerContext<B, Q> extends HandlerContext<B, Q> {
+  auth: AuthContext;
+}
+
+/** Replies `{code: 0, message, data}` in the request's language. */
+export function ok<T>(language: Language, data: T): Envelope<T> {
+  return { code: 0, message: translate(language, 'ok'), data };
+}
+
+/**
+ * Registers a route: validates body and query with the shared zod schemas, checks the
+ * session when `auth` is `user`, and wraps what the handler returns in the envelope.
+ * Routes stay thin: parse, call the service, reply.
+ */
+export function route<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(
+  app: FastifyInstance,
+  spec: RouteSpec<B, Q, R> & { auth: 'user' },
+  handler: (ctx: UserHandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
+): void;
+export function route<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(
+  app: FastifyInstance,
+  spec: RouteSpec<B, Q, R> & { auth: 'none' },
+  handler: (ctx: HandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
+): void;
+export function route<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(
+  app: FastifyInstance,
+  spec: RouteSpec<B, Q, R>,
+  handler: (ctx: UserHandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
+): void {
+  app.routeTable.push({ method: spec.method, url: spec.url, auth: spec.auth, body: spec.body, query: spec.query, money: spec.money });
+  app.route({
+    method: spec.method,
+    url: spec.url,
+    schema: {
+      summary: spec.summary,
+      tags: spec.tags,
+      ...(spec.body ? { body: spec.body } : {}),
+      ...(spec.query ? { querystring: spec.query } : {}),
+      response: { 200: envelopeSchema(spec.response) },
+      ...(spec.auth === 'user' ? { security: [{ bearer: [] }] } : {}),
+    },
+    config: {
+      auth: spec.auth,
+      ...(spec.rateLimit ? { rateLimit: spec.rateLimit } : {}),
+    },
+    preHandler: spec.auth === 'user' ? async (request) => void (request.auth = await app.authenticate(request.headers.authorization)) : undefined,
+    handler: async (request, reply) => {
+      const data = await handler({
+        body: request.body as Infer<B>,
+        query: request.query as Infer<Q>,
+        request,
+        reply,
+        lang: request.lang,
+        auth: request.auth as AuthContext,
+      });
+      return ok(request.lang, data);
+    },
+  });
+}
+
+/** Validation with the shared schemas; failures carry their issues to the error handler. */
+export function zodValidatorCompiler({ schema }: { schema: unknown }) {
+  const zodSchema = schema as z.ZodType;
+  return (data: unknown) => {
+    const result = zodSchema.safeParse(data);
+    return result.success ? { value: result.data } : { error: new RequestValidationError(result.error.issues, data) };
+  };
+}
+
+/** Replies are built from our own types; serialise them as they are (the schema documents them). */
+export function jsonSerializerCompiler() {
+  return (data: unknown) => JSON.stringify(data);
+}

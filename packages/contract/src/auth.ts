@@ -1,0 +1,185 @@
+import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import { z } from 'zod';
+
+/**
+ * Sign-in schemas, shared by the server (validation, OpenAPI) and the web forms.
+ * Messages are i18n keys (`validation.*` in `i18n/<lang>.json`); both sides translate them.
+ */
+
+export const CHANNELS = ['email', 'phone'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+export const CODE_PURPOSES = ['register', 'reset_password'] as const;
+export type CodePurpose = (typeof CODE_PURPOSES)[number];
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+export const CODE_LENGTH = 6;
+export const INVITE_CODE_LENGTH = 8;
+/** RFC 5321 caps a forward path at 254 characters. */
+export const EMAIL_MAX_LENGTH = 254;
+
+const EMAIL_PATTERN = /^[^\s@"<>()[\]\\,;:]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
+
+/** Email: trimmed, lower-cased, a plain address (no display names, no quoted local parts). */
+export function normalizeEmail(value: string): string | undefined {
+  const email = value.trim().toLowerCase();
+  return email.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(email) ? email : undefined;
+}
+
+/** Phone: E.164 with the leading "+" (the form composes it from country code and number). */
+export function normalizePhone(value: string): string | undefined {
+  const raw = value.replace(/[\s()-]/g, '');
+  if (!/^\+[1-9]\d{5,14}$/.test(raw) || !isValidPhoneNumber(raw)) return undefined;
+  return parsePhoneNumberFromString(raw)?.number;
+}
+
+export function normalizeAccount(channel: Channel, account: string): string | undefined {
+  return channel === 'email' ? normalizeEmail(account) : normalizePhone(account);
+}
+
+export const channelSchema = z.enum(CHANNELS, { error: 'validation.invalid_value' });
+
+const accountText = z
+  .string({ error: 'validation.required' })
+  .trim()
+  .min(1, { error: 'validation.required' })
+  .max(EMAIL_MAX_LENGTH, { error: 'validation.too_long' });
+
+export const passwordSchema = z
+  .string({ error: 'validation.required' })
+  .min(PASSWORD_MIN_LENGTH, { error: 'validation.password_too_short' })
+  .max(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' });
+
+export const codeSchema = z
+  .string({ error: 'validation.required' })
+  .regex(/^\d{6}$/, { error: 'validation.code_format' });
+
+export const inviteCodeSchema = z
+  .string({ error: 'validation.required' })
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z0-9]{8}$/, { error: 'validation.invite_code_format' });
+
+interface AccountFields {
+  channel: Channel;
+  account: string;
+}
+
+function checkAccount(value: AccountFields, ctx: z.RefinementCtx) {
+  if (normalizeAccount(value.channel, value.account) === undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['account'],
+      message: value.channel === 'email' ? 'validation.email_invalid' : 'validation.phone_invalid',
+    });
+  }
+}
+
+function checkPasswordsMatch(value: { password: string; confirmPassword: string }, ctx: z.RefinementCtx) {
+  if (value.password !== value.confirmPassword) {
+    ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'validation.passwords_mismatch' });
+  }
+}
+
+export const sendCodeRequestSchema = z
+  .strictObject({
+    channel: channelSchema,
+    account: accountText,
+    purpose: z.enum(CODE_PURPOSES, { error: 'validation.invalid_value' }),
+  })
+  .superRefine(checkAccount);
+export type SendCodeRequest = z.infer<typeof sendCodeRequestSchema>;
+
+export const sendCodeResponseSchema = z.object({
+  /** Seconds until another code may be requested for the same address. */
+  resendAfterS: z.number().int(),
+  /** Seconds the code stays valid. */
+  expiresInS: z.number().int(),
+});
+export type SendCodeResponse = z.infer<typeof sendCodeResponseSchema>;
+
+export const REGISTER_MODES = ['code', 'invite'] as const;
+export type RegisterMode = (typeof REGISTER_MODES)[number];
+
+/**
+ * Register by verification code (the address is proven) or by invitation code
+ * (spec §2 /Register; the address stays unverified until a code proves it).
+ */
+export const registerRequestSchema = z
+  .strictObject({
+    mode: z.enum(REGISTER_MODES, { error: 'validation.invalid_value' }),
+    channel: channelSchema,
+    account: accountText,
+    code: codeSchema.optional(),
+    inviteCode: inviteCodeSchema.optional(),
+    password: passwordSchema,
+    confirmPassword: z.string({ error: 'validation.required' }).max(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' }),
+  })
+  .superRefine((value, ctx) => {
+    checkAccount(value, ctx);
+    checkPasswordsMatch(value, ctx);
+    if (value.mode === 'code' && !value.code) {
+      ctx.addIssue({ code: 'custom', path: ['code'], message: 'validation.required' });
+    }
+    if (value.mode === 'invite' && !value.inviteCode) {
+      ctx.addIssue({ code: 'custom', path: ['inviteCode'], message: 'validation.required' });
+    }
+  });
+export type RegisterRequest = z.infer<typeof registerRequestSchema>;
+
+export const loginRequestSchema = z
+  .strictObject({
+    channel: channelSchema,
+    account: accountText,
+    password: z.string({ error: 'validation.required' }).min(1, { error: 'validation.required' }).max(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' }),
+  })
+  .superRefine(checkAccount);
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const resetPasswordRequestSchema = z
+  .strictObject({
+    channel: channelSchema,
+    account: accountText,
+    code: codeSchema,
+    password: passwordSchema,
+    confirmPassword: z.string({ error: 'validation.required' }).max(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' }),
+  })
+  .superRefine((value, ctx) => {
+    checkAccount(value, ctx);
+    checkPasswordsMatch(value, ctx);
+  });
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
+
+export const changePasswordRequestSchema = z
+  .strictObject({
+    oldPassword: z.string({ error: 'validation.required' }).min(1, { error: 'validation.required' }).max(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' }),
+    password: passwordSchema,
+    confirmPassword: z.string({ error: 'validation.required' }).max(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' }),
+  })
+  .superRefine(checkPasswordsMatch);
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
+
+export const sessionResponseSchema = z.object({
+  token: z.string(),
+  uid: z.string(),
+  expiresAt: z.iso.datetime(),
+});
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
+
+export const deviceSessionSchema = z.object({
+  id: z.string(),
+  device: z.string(),
+  ip: z.string(),
+  createdAt: z.iso.datetime(),
+  lastUsedAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime(),
+  current: z.boolean(),
+});
+export type DeviceSession = z.infer<typeof deviceSessionSchema>;
+
+export const sessionListSchema = z.object({ items: z.array(deviceSessionSchema) });
+
+export const revokeSessionRequestSchema = z.strictObject({
+  id: z.string({ error: 'validation.required' }).regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }),
+});
