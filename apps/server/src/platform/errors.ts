@@ -3,6 +3,8 @@ import type { FieldErrors } from '@tradewind/contract/envelope';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { z } from 'zod';
 import { translate, type Params } from './i18n.ts';
+import type { Language } from '@tradewind/contract/languages';
+import { issuesToFieldErrors } from '@tradewind/contract/validation';
 
 /**
  * A failure the user can be told about: a stable code name, optional message
@@ -41,57 +43,8 @@ export class RequestValidationError extends Error {
   }
 }
 
-/** An issue's message is a `validation.*` key when the schema set one; otherwise it follows from the issue's kind. */
-function issueMessageKey(issue: z.core.$ZodIssue, input: unknown): { key: string; params: Params } {
-  const params: Params = {};
-  if ('minimum' in issue) params.minimum = Number(issue.minimum);
-  if ('maximum' in issue) params.maximum = Number(issue.maximum);
-  if (issue.code === 'invalid_type') {
-    return { key: valueAt(input, issue.path) === undefined ? 'validation.required' : 'validation.invalid_type', params };
-  }
-  if (issue.message.startsWith('validation.')) return { key: issue.message, params };
-  switch (issue.code) {
-    case 'too_small':
-      return { key: issue.origin === 'string' ? 'validation.too_short' : 'validation.too_small', params };
-    case 'too_big':
-      return { key: issue.origin === 'string' ? 'validation.too_long' : 'validation.too_big', params };
-    case 'invalid_format':
-      return { key: 'validation.invalid_format', params };
-    case 'unrecognized_keys':
-      return { key: 'validation.unknown_field', params };
-    default:
-      return { key: 'validation.invalid_value', params };
-  }
-}
-
-function valueAt(input: unknown, path: PropertyKey[]): unknown {
-  let node = input;
-  for (const key of path) {
-    if (typeof node !== 'object' || node === null) return undefined;
-    node = (node as Record<PropertyKey, unknown>)[key];
-  }
-  return node;
-}
-
-const ROOT_FIELD = '_root';
-
-export function fieldErrors(error: RequestValidationError, language: Parameters<typeof translate>[0]): FieldErrors {
-  const errors: FieldErrors = {};
-  const add = (field: string, message: string) => {
-    const list = (errors[field] ??= []);
-    if (!list.includes(message)) list.push(message);
-  };
-  for (const issue of error.issues.slice(0, 50)) {
-    const { key, params } = issueMessageKey(issue, error.input);
-    const message = translate(language, key, params);
-    const base = issue.path.map(String).join('.');
-    if (issue.code === 'unrecognized_keys') {
-      for (const name of issue.keys.slice(0, 20)) add(base ? `${base}.${name}` : name.slice(0, 64), message);
-    } else {
-      add(base || ROOT_FIELD, message);
-    }
-  }
-  return errors;
+export function fieldErrors(error: RequestValidationError, language: Language): FieldErrors {
+  return issuesToFieldErrors(error.issues, error.input, (key, params) => translate(language, key, params));
 }
 
 /** Fastify's own 4xx errors (bad JSON, wrong content type, oversize body, rate limit) mapped to our codes. */

@@ -1,0 +1,18 @@
+import { Toast } from 'antd-mobile';
+import { i18n } from '@/lib/i18n.ts';
+import { createClient } from './client.ts';
+
+/** Where the client is sent after a session ends; the router installs its navigate here. */
+let goToLogin: () => void = () => window.location.assign('/Login');
+
+export function setSessionEndHandler(handler: () => void): void {
+  goToLogin = handler;
+}
+
+export const http = createClient({
+  baseUrl: import.meta.env.VITE_API_BASE_URL ?? '',
+  storage: localStorage,
+  onSessionEnd: () => goToLogin(),
+  toast: (message) => Toast.show({ content: message, duration: 2000 }),
+  networkErrorMessage: () => i18n.t('common.network_error'),
+});

@@ -1,0 +1,104 @@
+import { type ComponentType, lazy } from 'react';
+import { Navigate, createBrowserRouter } from 'react-router';
+import { Shell } from './shell.tsx';
+import { TabLayout } from './tab-layout.tsx';
+
+/** Each page is its own chunk. */
+function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
+  const Component = lazy(async () => ({ default: (await load())[name] as ComponentType }));
+  return <Component />;
+}
+
+const placeholder = (titleKey: string) => {
+  const Placeholder = lazy(async () => {
+    const { PlaceholderPage } = await import('@/features/misc/placeholder-page.tsx');
+    return { default: () => <PlaceholderPage titleKey={titleKey} /> };
+  });
+  return <Placeholder />;
+};
+
+/**
+ * Screens later issues build (wallet, markets, products…) are titled pages with a back
+ * button until then. Paths are spec §2's, exactly.
+ */
+const PLACEHOLDER_ROUTES = [
+  'NoticeDetail',
+  'Detail',
+  'SetInfo',
+  'RealName',
+  'SetEmail',
+  'SetPhone',
+  'WalletDetail',
+  'FinancialDetail',
+  'Recharge',
+  'RechargeCard',
+  'Withdrawal',
+  'CardWithdrawal',
+  'WithdrawalHistory',
+  'RechargeHistory',
+  'Transform',
+  'Invite',
+  'Msg',
+  'MsgDetail',
+  'NewsDetail',
+  'IEO',
+  'IEOHis',
+  'Vote',
+  'Contract',
+  'ContractDetail',
+  'MiningInfo',
+  'MiningHis',
+  'MiningDetail',
+  'Card',
+  'AddCard',
+  'SelectCoin',
+  'Loan',
+  'LoansHistory',
+  'Wallet',
+  'Security',
+] as const;
+
+export const ROUTE_PATHS = [
+  '/',
+  '/Transaction',
+  '/Mining',
+  '/My',
+  '/Login',
+  '/Register',
+  '/ForgetPwd',
+  '/ChangePwd',
+  '/Agree',
+  '/Success',
+  '/Language',
+  '/About',
+  ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
+];
+
+export const router = createBrowserRouter([
+  {
+    element: <Shell />,
+    children: [
+      {
+        path: '/',
+        element: <TabLayout />,
+        children: [
+          { index: true, element: page(() => import('@/features/home/home-page.tsx'), 'HomePage') },
+          { path: 'Transaction', element: placeholder('routes.Transaction') },
+          { path: 'Mining', element: placeholder('routes.Mining') },
+          { path: 'My', element: page(() => import('@/features/my/my-page.tsx'), 'MyPage') },
+        ],
+      },
+      { path: '/Login', element: page(() => import('@/features/auth/pages/login-page.tsx'), 'LoginPage') },
+      { path: '/Register', element: page(() => import('@/features/auth/pages/register-page.tsx'), 'RegisterPage') },
+      { path: '/ForgetPwd', element: page(() => import('@/features/auth/pages/forget-pwd-page.tsx'), 'ForgetPwdPage') },
+      { path: '/ChangePwd', element: page(() => import('@/features/auth/pages/change-pwd-page.tsx'), 'ChangePwdPage') },
+      { path: '/Agree', element: page(() => import('@/features/legal/agree-page.tsx'), 'AgreePage') },
+      { path: '/Success', element: page(() => import('@/features/misc/success-page.tsx'), 'SuccessPage') },
+      { path: '/Language', element: page(() => import('@/features/settings/language-page.tsx'), 'LanguagePage') },
+      { path: '/About', element: page(() => import('@/features/settings/about-page.tsx'), 'AboutPage') },
+      ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
+      // spec §2: any unknown path redirects to "/".
+      { path: '*', element: <Navigate to="/" replace /> },
+    ],
+  },
+]);

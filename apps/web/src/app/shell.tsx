@@ -1,0 +1,46 @@
+import { SpinLoading } from 'antd-mobile';
+import { Suspense, useEffect, useLayoutEffect } from 'react';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { setSessionEndHandler } from '@/api/http.ts';
+import { useConfig } from '@/api/config.ts';
+import { STORAGE_KEYS, getToken } from '@/lib/storage.ts';
+import { isOpenPath } from './guard.ts';
+
+export function PageFallback() {
+  return (
+    <div style={{ display: 'flex', justifyContent: 'center', paddingTop: '40vh' }}>
+      <SpinLoading color="primary" aria-label="loading" />
+    </div>
+  );
+}
+
+/** Root of every route: the guard, scroll reset, `imgBaseUrl`, and where a session end leads. */
+export function Shell() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const config = useConfig();
+
+  useEffect(() => {
+    setSessionEndHandler(() => navigate('/Login', { replace: true }));
+  }, [navigate]);
+
+  // spec §2: every navigation scrolls to the top-left.
+  useLayoutEffect(() => {
+    window.scrollTo(0, 0);
+  }, [location.key]);
+
+  // spec §3: imgBaseUrl is set on every navigation.
+  const imgBaseUrl = config.data?.imgBaseUrl;
+  useEffect(() => {
+    if (imgBaseUrl !== undefined) localStorage.setItem(STORAGE_KEYS.imgBaseUrl, imgBaseUrl);
+  }, [location.key, imgBaseUrl]);
+
+  if (!isOpenPath(location.pathname) && !getToken()) {
+    return <Navigate to="/Login" replace />;
+  }
+  return (
+    <Suspense fallback={<PageFallback />}>
+      <Outlet />
+    </Suspense>
+  );
+}

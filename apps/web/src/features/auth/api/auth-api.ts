@@ -1,0 +1,25 @@
+import {
+  type ChangePasswordRequest,
+  type LoginRequest,
+  type RegisterRequest,
+  type ResetPasswordRequest,
+  type SendCodeRequest,
+  sendCodeResponseSchema,
+  sessionResponseSchema,
+} from '@tradewind/contract/auth';
+import { okSchema } from '@tradewind/contract/envelope';
+import { http } from '@/api/http.ts';
+
+/** The sign-in endpoints; each reply is parsed with its shared schema. */
+
+export const sendCode = (body: SendCodeRequest) => http.post('/api/v1/auth/codes', body, { schema: sendCodeResponseSchema });
+
+export const register = (body: RegisterRequest) => http.post('/api/v1/auth/register', body, { schema: sessionResponseSchema });
+
+export const login = (body: LoginRequest) => http.post('/api/v1/auth/login', body, { schema: sessionResponseSchema });
+
+export const resetPassword = (body: ResetPasswordRequest) => http.post('/api/v1/auth/password/reset', body, { schema: okSchema });
+
+export const changePassword = (body: ChangePasswordRequest) => http.post('/api/v1/auth/password/change', body, { schema: okSchema });
+
+export const logout = () => http.post('/api/v1/auth/logout', undefined, { schema: okSchema });

@@ -1,0 +1,29 @@
+import { LANGUAGES, LANGUAGE_NAMES, type Language } from '@tradewind/contract/languages';
+import { List } from 'antd-mobile';
+import { CheckOutline } from 'antd-mobile-icons';
+import { useTranslation } from 'react-i18next';
+import { changeLanguage } from '@/lib/i18n.ts';
+import { storedLanguage } from '@/lib/storage.ts';
+import { Page } from '@/ui/page.tsx';
+
+/** Switches at once and persists under `lang`. */
+export function LanguagePage() {
+  const { t, i18n } = useTranslation();
+  const current = (i18n.language as Language) ?? storedLanguage();
+  return (
+    <Page title={t('routes.Language')}>
+      <List style={{ borderRadius: 12, overflow: 'hidden' }}>
+        {LANGUAGES.map((language) => (
+          <List.Item
+            key={language}
+            onClick={() => void changeLanguage(language)}
+            extra={language === current ? <CheckOutline color="var(--tw-primary)" aria-label={t('common.selected')} /> : null}
+            arrowIcon={false}
+          >
+            <span lang={language.replace('_', '-')}>{LANGUAGE_NAMES[language]}</span>
+          </List.Item>
+        ))}
+      </List>
+    </Page>
+  );
+}

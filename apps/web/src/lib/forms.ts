@@ -1,0 +1,38 @@
+import type { FieldErrors } from '@tradewind/contract/envelope';
+import { ROOT_FIELD, issuesToFieldErrors } from '@tradewind/contract/validation';
+import { Toast } from 'antd-mobile';
+import type { FormInstance } from 'antd-mobile/es/components/form';
+import type { TFunction } from 'i18next';
+import type { z } from 'zod';
+import { ApiError } from '@/api/client.ts';
+
+/** Validates with the shared schema: the same rules and messages as the server. */
+export function validateWith<S extends z.ZodType>(
+  schema: S,
+  values: unknown,
+  t: TFunction,
+): { data: z.output<S>; errors?: undefined } | { data?: undefined; errors: FieldErrors } {
+  const result = schema.safeParse(values);
+  if (result.success) return { data: result.data };
+  return { errors: issuesToFieldErrors(result.error.issues, values, (key, params) => t(key, params)) };
+}
+
+/** Puts messages under their fields; any left over (or for the whole form) are toasted. */
+export function showFieldErrors(form: FormInstance, errors: FieldErrors): void {
+  const known = new Set(Object.keys(form.getFieldsValue(true) as object));
+  const onFields = Object.entries(errors).filter(([field]) => known.has(field));
+  form.setFields(onFields.map(([name, messages]) => ({ name, errors: messages })));
+  const rest = Object.entries(errors).filter(([field]) => !known.has(field) || field === ROOT_FIELD);
+  const first = rest[0]?.[1][0];
+  if (first) Toast.show({ content: first, duration: 2000 });
+}
+
+/** A 422 from the server goes to the form; other errors were already toasted by the client. */
+export function handleSubmitError(form: FormInstance, error: unknown): void {
+  if (error instanceof ApiError && error.isValidation && error.errors) showFieldErrors(form, error.errors);
+}
+
+export function clearFieldErrors(form: FormInstance): void {
+  const names = Object.keys(form.getFieldsValue(true) as object);
+  form.setFields(names.map((name) => ({ name, errors: [] })));
+}

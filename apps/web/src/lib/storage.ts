@@ -1,0 +1,40 @@
+import { normalizeLanguage, type Language } from '@tradewind/contract/languages';
+
+/** The local-storage keys of spec §3, exactly. */
+export const STORAGE_KEYS = {
+  token: 'token',
+  uid: 'uid',
+  lang: 'lang',
+  langname: 'langname',
+  alarm: 'alarm',
+  openApp: 'openApp',
+  imgBaseUrl: 'imgBaseUrl',
+} as const;
+
+/** spec §3: "langname: set to the Indonesian code on start". */
+export const LANGNAME_ON_START = 'id';
+
+export function getToken(): string | null {
+  return localStorage.getItem(STORAGE_KEYS.token);
+}
+
+export function saveSession(token: string, uid: string): void {
+  localStorage.setItem(STORAGE_KEYS.token, token);
+  localStorage.setItem(STORAGE_KEYS.uid, uid);
+}
+
+export function clearSession(): void {
+  localStorage.removeItem(STORAGE_KEYS.token);
+}
+
+/** An unknown stored value falls back to en. */
+export function storedLanguage(): Language {
+  return normalizeLanguage(localStorage.getItem(STORAGE_KEYS.lang));
+}
+
+/** What happens once when the app starts (spec §3). */
+export function onAppStart(): void {
+  localStorage.setItem(STORAGE_KEYS.langname, LANGNAME_ON_START);
+  localStorage.removeItem(STORAGE_KEYS.alarm);
+  window.addEventListener('pagehide', () => localStorage.removeItem(STORAGE_KEYS.openApp));
+}
