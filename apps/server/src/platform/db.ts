@@ -21,6 +21,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Applies the migrations in `drizzle/` (idempotent). */
   migrate: () => Promise<void>;
+  /** PGlite only: the whole data directory as a tarball, to start copies from. */
+  dump?: () => Promise<Blob>;
   close: () => Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     db: db as unknown as Db,
     kind: 'pglite',
     migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_DIR }),
+    dump: () => client.dumpDataDir('gzip'),
     close: () => client.close(),
   };
 }

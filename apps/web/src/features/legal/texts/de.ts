@@ -2,70 +2,70 @@ import type { LegalTexts } from './types.ts';
 
 export const texts: LegalTexts = {
   privacy: {
-    title: 'Privacy Policy',
-    updated: 'Last updated: 21 November 2026',
+    title: 'Datenschutzerklärung',
+    updated: 'Zuletzt aktualisiert: 21. November 2026',
     sections: [
       {
-        heading: 'Who we are',
+        heading: 'Wer wir sind',
         paragraphs: [
-          'Tradewind operates this trading and wallet service. This policy explains what personal data we collect when you use it, why, how long we keep it and what rights you have.',
+          'Tradewind betreibt diesen Handels- und Wallet-Dienst. Diese Erklärung beschreibt, welche personenbezogenen Daten wir bei Ihrer Nutzung erheben, warum, wie lange wir sie speichern und welche Rechte Sie haben.',
         ],
       },
       {
-        heading: 'What we collect',
+        heading: 'Welche Daten wir erheben',
         paragraphs: [
-          'Account data: your email address or phone number, your password (stored only as a one-way hash), your nickname and avatar, and the invitation code you registered with.',
-          'Identity verification (KYC) data: your name, nationality, document type and number, and photos of your document and face. These files are private: only you and the staff who review them can open them.',
-          'Financial data: balances, deposits, withdrawals, transfers, conversions, orders and the addresses and bank cards you use for them.',
-          'Technical data: the devices you sign in from, IP addresses, sign-in times and the language you chose.',
+          'Kontodaten: Ihre E-Mail-Adresse oder Telefonnummer, Ihr Passwort (nur als Einweg-Hash gespeichert), Ihr Anzeigename und Profilbild sowie der Einladungscode, mit dem Sie sich registriert haben.',
+          'Daten zur Identitätsprüfung (KYC): Ihr Name, Ihre Staatsangehörigkeit, Art und Nummer Ihres Ausweisdokuments sowie Fotos Ihres Dokuments und Ihres Gesichts. Diese Dateien sind vertraulich: Nur Sie und die Mitarbeiter, die sie prüfen, können sie öffnen.',
+          'Finanzdaten: Guthaben, Einzahlungen, Auszahlungen, Übertragungen, Umtauschvorgänge, Aufträge sowie die Adressen und Bankkarten, die Sie dafür verwenden.',
+          'Technische Daten: die Geräte, mit denen Sie sich anmelden, IP-Adressen, Anmeldezeiten und die von Ihnen gewählte Sprache.',
         ],
       },
       {
-        heading: 'Why we use it',
+        heading: 'Wofür wir sie verwenden',
         paragraphs: [
-          'To provide the service: keep your account and funds, carry out the operations you ask for, and show you your history.',
-          'To keep your account safe: verification codes, session management, detecting unusual sign-ins and preventing fraud.',
-          'To meet legal duties, such as identity verification and record keeping for financial services.',
-          'We do not sell your personal data and we do not use it for advertising.',
+          'Um den Dienst zu erbringen: Ihr Konto und Ihre Mittel zu verwalten, die von Ihnen beauftragten Vorgänge auszuführen und Ihnen Ihren Verlauf anzuzeigen.',
+          'Um Ihr Konto zu schützen: Bestätigungscodes, Sitzungsverwaltung, Erkennung ungewöhnlicher Anmeldungen und Betrugsprävention.',
+          'Um gesetzliche Pflichten zu erfüllen, etwa die Identitätsprüfung und die Aufbewahrung von Unterlagen bei Finanzdienstleistungen.',
+          'Wir verkaufen Ihre personenbezogenen Daten nicht und verwenden sie nicht für Werbung.',
         ],
       },
       {
-        heading: 'Who we share it with',
+        heading: 'An wen wir sie weitergeben',
         paragraphs: [
-          'Only with the providers we need to run the service (hosting, email and SMS delivery, blockchain networks for on-chain transfers) and with authorities when the law requires it. Each provider receives only what its task needs.',
+          'Nur an die Dienstleister, die wir für den Betrieb des Dienstes benötigen (Hosting, Versand von E-Mails und SMS, Blockchain-Netzwerke für On-Chain-Übertragungen), und an Behörden, wenn das Gesetz es verlangt. Jeder Dienstleister erhält nur das, was er für seine Aufgabe benötigt.',
         ],
       },
       {
-        heading: 'How long we keep it',
+        heading: 'Wie lange wir sie speichern',
         paragraphs: [
-          'Account and financial records are kept for as long as your account exists and afterwards for the period financial regulations require. Verification codes expire after 10 minutes. Signed-out sessions are kept only as a security record.',
+          'Konto- und Finanzdaten werden gespeichert, solange Ihr Konto besteht, und danach für den Zeitraum, den die Finanzvorschriften verlangen. Bestätigungscodes verfallen nach 10 Minuten. Abgemeldete Sitzungen werden nur als Sicherheitsprotokoll aufbewahrt.',
         ],
       },
       {
-        heading: 'Your rights',
+        heading: 'Ihre Rechte',
         paragraphs: [
-          'You can see and correct your profile in the app, sign out any device, and ask us for a copy of your data or for its deletion where the law allows. Contact customer service in the app to do so.',
+          'Sie können Ihr Profil in der App einsehen und korrigieren, jedes Gerät abmelden und von uns eine Kopie Ihrer Daten oder, soweit gesetzlich zulässig, deren Löschung verlangen. Wenden Sie sich dazu in der App an den Kundenservice.',
         ],
       },
       {
-        heading: 'Security',
+        heading: 'Sicherheit',
         paragraphs: [
-          'Passwords are hashed with argon2id, session tokens are stored only as hashes, connections are encrypted, and every operation on your balance is recorded in a double-entry ledger that nobody can edit.',
+          'Passwörter werden mit argon2id gehasht, Sitzungstoken werden nur als Hashes gespeichert, Verbindungen sind verschlüsselt, und jeder Vorgang auf Ihrem Guthaben wird in einem Hauptbuch mit doppelter Buchführung erfasst, das niemand bearbeiten kann.',
         ],
       },
       {
-        heading: 'Changes',
-        paragraphs: ['If this policy changes we will show the new version here with its date and tell you in the app before it takes effect.'],
+        heading: 'Änderungen',
+        paragraphs: ['Wenn sich diese Erklärung ändert, zeigen wir die neue Fassung hier mit ihrem Datum an und informieren Sie in der App, bevor sie in Kraft tritt.'],
       },
     ],
   },
   terms: {
-    title: 'Terms of Service',
-    updated: 'Not yet published',
+    title: 'Nutzungsbedingungen',
+    updated: 'Noch nicht veröffentlicht',
     sections: [
       {
-        heading: 'To be published',
-        paragraphs: ['The terms of service will be published here before the service opens to the public. Until then, please read the privacy policy.'],
+        heading: 'Veröffentlichung folgt',
+        paragraphs: ['Die Nutzungsbedingungen werden hier veröffentlicht, bevor der Dienst für die Öffentlichkeit geöffnet wird. Bis dahin lesen Sie bitte die Datenschutzerklärung.'],
       },
     ],
   },

@@ -2,70 +2,70 @@ import type { LegalTexts } from './types.ts';
 
 export const texts: LegalTexts = {
   privacy: {
-    title: 'Privacy Policy',
-    updated: 'Last updated: 21 November 2026',
+    title: 'Política de privacidad',
+    updated: 'Última actualización: 21 de noviembre de 2026',
     sections: [
       {
-        heading: 'Who we are',
+        heading: 'Quiénes somos',
         paragraphs: [
-          'Tradewind operates this trading and wallet service. This policy explains what personal data we collect when you use it, why, how long we keep it and what rights you have.',
+          'Tradewind gestiona este servicio de operaciones y billetera. Esta política explica qué datos personales recopilamos cuando lo usas, por qué, durante cuánto tiempo los conservamos y qué derechos tienes.',
         ],
       },
       {
-        heading: 'What we collect',
+        heading: 'Qué datos recopilamos',
         paragraphs: [
-          'Account data: your email address or phone number, your password (stored only as a one-way hash), your nickname and avatar, and the invitation code you registered with.',
-          'Identity verification (KYC) data: your name, nationality, document type and number, and photos of your document and face. These files are private: only you and the staff who review them can open them.',
-          'Financial data: balances, deposits, withdrawals, transfers, conversions, orders and the addresses and bank cards you use for them.',
-          'Technical data: the devices you sign in from, IP addresses, sign-in times and the language you chose.',
+          'Datos de la cuenta: tu dirección de correo electrónico o número de teléfono, tu contraseña (almacenada solo como hash irreversible), tu apodo y tu avatar, y el código de invitación con el que te registraste.',
+          'Datos de verificación de identidad (KYC): tu nombre, nacionalidad, tipo y número de documento, y fotos de tu documento y de tu rostro. Estos archivos son privados: solo tú y el personal que los revisa pueden abrirlos.',
+          'Datos financieros: saldos, depósitos, retiros, transferencias, conversiones, órdenes, y las direcciones y tarjetas bancarias que usas para ellos.',
+          'Datos técnicos: los dispositivos desde los que inicias sesión, las direcciones IP, las horas de inicio de sesión y el idioma que elegiste.',
         ],
       },
       {
-        heading: 'Why we use it',
+        heading: 'Para qué los usamos',
         paragraphs: [
-          'To provide the service: keep your account and funds, carry out the operations you ask for, and show you your history.',
-          'To keep your account safe: verification codes, session management, detecting unusual sign-ins and preventing fraud.',
-          'To meet legal duties, such as identity verification and record keeping for financial services.',
-          'We do not sell your personal data and we do not use it for advertising.',
+          'Para prestar el servicio: custodiar tu cuenta y tus fondos, realizar las operaciones que solicites y mostrarte tu historial.',
+          'Para proteger tu cuenta: códigos de verificación, gestión de sesiones, detección de inicios de sesión inusuales y prevención del fraude.',
+          'Para cumplir obligaciones legales, como la verificación de identidad y la conservación de registros propia de los servicios financieros.',
+          'No vendemos tus datos personales ni los usamos con fines publicitarios.',
         ],
       },
       {
-        heading: 'Who we share it with',
+        heading: 'Con quién los compartimos',
         paragraphs: [
-          'Only with the providers we need to run the service (hosting, email and SMS delivery, blockchain networks for on-chain transfers) and with authorities when the law requires it. Each provider receives only what its task needs.',
+          'Solo con los proveedores que necesitamos para prestar el servicio (alojamiento, envío de correos electrónicos y SMS, redes de cadena de bloques para las transferencias en cadena) y con las autoridades cuando la ley lo exija. Cada proveedor recibe solo lo que necesita para su tarea.',
         ],
       },
       {
-        heading: 'How long we keep it',
+        heading: 'Cuánto tiempo los conservamos',
         paragraphs: [
-          'Account and financial records are kept for as long as your account exists and afterwards for the period financial regulations require. Verification codes expire after 10 minutes. Signed-out sessions are kept only as a security record.',
+          'Los registros de la cuenta y los financieros se conservan mientras exista tu cuenta y, después, durante el plazo que exija la normativa financiera. Los códigos de verificación caducan a los 10 minutos. Las sesiones cerradas se conservan solo como registro de seguridad.',
         ],
       },
       {
-        heading: 'Your rights',
+        heading: 'Tus derechos',
         paragraphs: [
-          'You can see and correct your profile in the app, sign out any device, and ask us for a copy of your data or for its deletion where the law allows. Contact customer service in the app to do so.',
+          'Puedes ver y corregir tu perfil en la aplicación, cerrar la sesión de cualquier dispositivo y solicitarnos una copia de tus datos o su eliminación cuando la ley lo permita. Para ello, contacta con atención al cliente en la aplicación.',
         ],
       },
       {
-        heading: 'Security',
+        heading: 'Seguridad',
         paragraphs: [
-          'Passwords are hashed with argon2id, session tokens are stored only as hashes, connections are encrypted, and every operation on your balance is recorded in a double-entry ledger that nobody can edit.',
+          'Las contraseñas se guardan como hash con argon2id, los tokens de sesión se almacenan solo como hashes, las conexiones están cifradas y cada operación sobre tu saldo se registra en un libro contable de partida doble que nadie puede modificar.',
         ],
       },
       {
-        heading: 'Changes',
-        paragraphs: ['If this policy changes we will show the new version here with its date and tell you in the app before it takes effect.'],
+        heading: 'Cambios',
+        paragraphs: ['Si esta política cambia, mostraremos aquí la nueva versión con su fecha y te avisaremos en la aplicación antes de que entre en vigor.'],
       },
     ],
   },
   terms: {
-    title: 'Terms of Service',
-    updated: 'Not yet published',
+    title: 'Términos del servicio',
+    updated: 'Aún no publicados',
     sections: [
       {
-        heading: 'To be published',
-        paragraphs: ['The terms of service will be published here before the service opens to the public. Until then, please read the privacy policy.'],
+        heading: 'Pendiente de publicación',
+        paragraphs: ['Los términos del servicio se publicarán aquí antes de que el servicio se abra al público. Mientras tanto, lee la política de privacidad.'],
       },
     ],
   },

@@ -2,70 +2,70 @@ import type { LegalTexts } from './types.ts';
 
 export const texts: LegalTexts = {
   privacy: {
-    title: 'Privacy Policy',
-    updated: 'Last updated: 21 November 2026',
+    title: 'Politique de confidentialité',
+    updated: 'Dernière mise à jour : 21 novembre 2026',
     sections: [
       {
-        heading: 'Who we are',
+        heading: 'Qui sommes-nous',
         paragraphs: [
-          'Tradewind operates this trading and wallet service. This policy explains what personal data we collect when you use it, why, how long we keep it and what rights you have.',
+          "Tradewind exploite ce service d'échange et de portefeuille. Cette politique explique quelles données personnelles nous collectons lorsque vous l'utilisez, pourquoi, combien de temps nous les conservons et quels sont vos droits.",
         ],
       },
       {
-        heading: 'What we collect',
+        heading: 'Ce que nous collectons',
         paragraphs: [
-          'Account data: your email address or phone number, your password (stored only as a one-way hash), your nickname and avatar, and the invitation code you registered with.',
-          'Identity verification (KYC) data: your name, nationality, document type and number, and photos of your document and face. These files are private: only you and the staff who review them can open them.',
-          'Financial data: balances, deposits, withdrawals, transfers, conversions, orders and the addresses and bank cards you use for them.',
-          'Technical data: the devices you sign in from, IP addresses, sign-in times and the language you chose.',
+          "Données de compte : votre adresse e-mail ou votre numéro de téléphone, votre mot de passe (stocké uniquement sous forme d'empreinte irréversible), votre pseudonyme et votre avatar, ainsi que le code d'invitation utilisé lors de votre inscription.",
+          "Données de vérification d'identité (KYC) : votre nom, votre nationalité, le type et le numéro de votre pièce d'identité, ainsi que des photos de cette pièce et de votre visage. Ces fichiers sont privés : seuls vous et les membres du personnel chargés de les examiner peuvent les ouvrir.",
+          'Données financières : soldes, dépôts, retraits, transferts, conversions, ordres, ainsi que les adresses et cartes bancaires que vous utilisez pour ces opérations.',
+          'Données techniques : les appareils depuis lesquels vous vous connectez, les adresses IP, les heures de connexion et la langue que vous avez choisie.',
         ],
       },
       {
-        heading: 'Why we use it',
+        heading: 'Pourquoi nous les utilisons',
         paragraphs: [
-          'To provide the service: keep your account and funds, carry out the operations you ask for, and show you your history.',
-          'To keep your account safe: verification codes, session management, detecting unusual sign-ins and preventing fraud.',
-          'To meet legal duties, such as identity verification and record keeping for financial services.',
-          'We do not sell your personal data and we do not use it for advertising.',
+          'Pour fournir le service : tenir votre compte et vos fonds, exécuter les opérations que vous demandez et vous présenter votre historique.',
+          'Pour protéger votre compte : codes de vérification, gestion des sessions, détection des connexions inhabituelles et prévention de la fraude.',
+          "Pour respecter nos obligations légales, telles que la vérification d'identité et la conservation des registres propres aux services financiers.",
+          'Nous ne vendons pas vos données personnelles et ne les utilisons pas à des fins publicitaires.',
         ],
       },
       {
-        heading: 'Who we share it with',
+        heading: 'Avec qui nous les partageons',
         paragraphs: [
-          'Only with the providers we need to run the service (hosting, email and SMS delivery, blockchain networks for on-chain transfers) and with authorities when the law requires it. Each provider receives only what its task needs.',
+          "Uniquement avec les prestataires nécessaires au fonctionnement du service (hébergement, envoi d'e-mails et de SMS, réseaux de chaînes de blocs pour les transferts sur la chaîne) et avec les autorités lorsque la loi l'exige. Chaque prestataire ne reçoit que ce dont il a besoin pour sa mission.",
         ],
       },
       {
-        heading: 'How long we keep it',
+        heading: 'Durée de conservation',
         paragraphs: [
-          'Account and financial records are kept for as long as your account exists and afterwards for the period financial regulations require. Verification codes expire after 10 minutes. Signed-out sessions are kept only as a security record.',
+          "Les données de compte et les registres financiers sont conservés tant que votre compte existe, puis pendant la durée exigée par la réglementation financière. Les codes de vérification expirent au bout de 10 minutes. Les sessions déconnectées ne sont conservées qu'à titre de trace de sécurité.",
         ],
       },
       {
-        heading: 'Your rights',
+        heading: 'Vos droits',
         paragraphs: [
-          'You can see and correct your profile in the app, sign out any device, and ask us for a copy of your data or for its deletion where the law allows. Contact customer service in the app to do so.',
+          "Vous pouvez consulter et corriger votre profil dans l'application, déconnecter n'importe quel appareil et nous demander une copie de vos données ou leur suppression lorsque la loi le permet. Pour cela, contactez le service client dans l'application.",
         ],
       },
       {
-        heading: 'Security',
+        heading: 'Sécurité',
         paragraphs: [
-          'Passwords are hashed with argon2id, session tokens are stored only as hashes, connections are encrypted, and every operation on your balance is recorded in a double-entry ledger that nobody can edit.',
+          "Les mots de passe sont hachés avec argon2id, les jetons de session ne sont stockés que sous forme d'empreintes, les connexions sont chiffrées et chaque opération sur votre solde est enregistrée dans un registre en partie double que personne ne peut modifier.",
         ],
       },
       {
-        heading: 'Changes',
-        paragraphs: ['If this policy changes we will show the new version here with its date and tell you in the app before it takes effect.'],
+        heading: 'Modifications',
+        paragraphs: ["Si cette politique change, nous publierons ici la nouvelle version avec sa date et vous en informerons dans l'application avant son entrée en vigueur."],
       },
     ],
   },
   terms: {
-    title: 'Terms of Service',
-    updated: 'Not yet published',
+    title: "Conditions d'utilisation",
+    updated: 'Pas encore publiées',
     sections: [
       {
-        heading: 'To be published',
-        paragraphs: ['The terms of service will be published here before the service opens to the public. Until then, please read the privacy policy.'],
+        heading: 'À paraître',
+        paragraphs: ["Les conditions d'utilisation seront publiées ici avant l'ouverture du service au public. En attendant, veuillez lire la politique de confidentialité."],
       },
     ],
   },

@@ -2,70 +2,70 @@ import type { LegalTexts } from './types.ts';
 
 export const texts: LegalTexts = {
   privacy: {
-    title: 'Privacy Policy',
-    updated: 'Last updated: 21 November 2026',
+    title: 'Informativa sulla privacy',
+    updated: 'Ultimo aggiornamento: 21 novembre 2026',
     sections: [
       {
-        heading: 'Who we are',
+        heading: 'Chi siamo',
         paragraphs: [
-          'Tradewind operates this trading and wallet service. This policy explains what personal data we collect when you use it, why, how long we keep it and what rights you have.',
+          'Tradewind gestisce questo servizio di negoziazione e portafoglio. La presente informativa spiega quali dati personali raccogliamo quando lo utilizzi, perché, per quanto tempo li conserviamo e quali diritti hai.',
         ],
       },
       {
-        heading: 'What we collect',
+        heading: 'Quali dati raccogliamo',
         paragraphs: [
-          'Account data: your email address or phone number, your password (stored only as a one-way hash), your nickname and avatar, and the invitation code you registered with.',
-          'Identity verification (KYC) data: your name, nationality, document type and number, and photos of your document and face. These files are private: only you and the staff who review them can open them.',
-          'Financial data: balances, deposits, withdrawals, transfers, conversions, orders and the addresses and bank cards you use for them.',
-          'Technical data: the devices you sign in from, IP addresses, sign-in times and the language you chose.',
+          "Dati dell'account: il tuo indirizzo e-mail o numero di telefono, la tua password (conservata solo come hash unidirezionale), il tuo nome visualizzato e la tua immagine del profilo, e il codice invito con cui ti sei registrato.",
+          "Dati di verifica dell'identità (KYC): nome, nazionalità, tipo e numero del documento, e foto del documento e del volto. Questi file sono privati: solo tu e il personale incaricato di esaminarli potete aprirli.",
+          'Dati finanziari: saldi, depositi, prelievi, trasferimenti, conversioni, ordini e gli indirizzi e le carte bancarie che utilizzi per queste operazioni.',
+          'Dati tecnici: i dispositivi da cui accedi, gli indirizzi IP, gli orari di accesso e la lingua che hai scelto.',
         ],
       },
       {
-        heading: 'Why we use it',
+        heading: 'Perché li utilizziamo',
         paragraphs: [
-          'To provide the service: keep your account and funds, carry out the operations you ask for, and show you your history.',
-          'To keep your account safe: verification codes, session management, detecting unusual sign-ins and preventing fraud.',
-          'To meet legal duties, such as identity verification and record keeping for financial services.',
-          'We do not sell your personal data and we do not use it for advertising.',
+          'Per fornire il servizio: gestire il tuo account e i tuoi fondi, eseguire le operazioni che richiedi e mostrarti la tua cronologia.',
+          'Per proteggere il tuo account: codici di verifica, gestione delle sessioni, rilevamento di accessi insoliti e prevenzione delle frodi.',
+          "Per adempiere agli obblighi di legge, come la verifica dell'identità e la conservazione della documentazione prevista per i servizi finanziari.",
+          'Non vendiamo i tuoi dati personali e non li utilizziamo a fini pubblicitari.',
         ],
       },
       {
-        heading: 'Who we share it with',
+        heading: 'Con chi li condividiamo',
         paragraphs: [
-          'Only with the providers we need to run the service (hosting, email and SMS delivery, blockchain networks for on-chain transfers) and with authorities when the law requires it. Each provider receives only what its task needs.',
+          'Solo con i fornitori di cui abbiamo bisogno per gestire il servizio (hosting, invio di e-mail e SMS, reti blockchain per i trasferimenti on-chain) e con le autorità quando la legge lo richiede. Ogni fornitore riceve solo ciò che serve al suo compito.',
         ],
       },
       {
-        heading: 'How long we keep it',
+        heading: 'Per quanto tempo li conserviamo',
         paragraphs: [
-          'Account and financial records are kept for as long as your account exists and afterwards for the period financial regulations require. Verification codes expire after 10 minutes. Signed-out sessions are kept only as a security record.',
+          "I dati dell'account e i registri finanziari sono conservati finché il tuo account esiste e, successivamente, per il periodo previsto dalle normative finanziarie. I codici di verifica scadono dopo 10 minuti. Le sessioni disconnesse vengono conservate solo come registro di sicurezza.",
         ],
       },
       {
-        heading: 'Your rights',
+        heading: 'I tuoi diritti',
         paragraphs: [
-          'You can see and correct your profile in the app, sign out any device, and ask us for a copy of your data or for its deletion where the law allows. Contact customer service in the app to do so.',
+          "Puoi visualizzare e correggere il tuo profilo nell'app, disconnettere qualsiasi dispositivo e chiederci una copia dei tuoi dati o, ove la legge lo consenta, la loro cancellazione. Per farlo, contatta il servizio clienti nell'app.",
         ],
       },
       {
-        heading: 'Security',
+        heading: 'Sicurezza',
         paragraphs: [
-          'Passwords are hashed with argon2id, session tokens are stored only as hashes, connections are encrypted, and every operation on your balance is recorded in a double-entry ledger that nobody can edit.',
+          'Le password sono protette con hash argon2id, i token di sessione sono conservati solo come hash, le connessioni sono cifrate e ogni operazione sul tuo saldo viene registrata in un libro contabile a partita doppia che nessuno può modificare.',
         ],
       },
       {
-        heading: 'Changes',
-        paragraphs: ['If this policy changes we will show the new version here with its date and tell you in the app before it takes effect.'],
+        heading: 'Modifiche',
+        paragraphs: ["Se questa informativa cambia, pubblicheremo qui la nuova versione con la relativa data e te lo comunicheremo nell'app prima che entri in vigore."],
       },
     ],
   },
   terms: {
-    title: 'Terms of Service',
-    updated: 'Not yet published',
+    title: 'Termini di servizio',
+    updated: 'Non ancora pubblicati',
     sections: [
       {
-        heading: 'To be published',
-        paragraphs: ['The terms of service will be published here before the service opens to the public. Until then, please read the privacy policy.'],
+        heading: 'Di prossima pubblicazione',
+        paragraphs: ["I termini di servizio saranno pubblicati qui prima dell'apertura del servizio al pubblico. Fino ad allora, leggi l'informativa sulla privacy."],
       },
     ],
   },

@@ -2,70 +2,70 @@ import type { LegalTexts } from './types.ts';
 
 export const texts: LegalTexts = {
   privacy: {
-    title: 'Privacy Policy',
-    updated: 'Last updated: 21 November 2026',
+    title: '隐私政策',
+    updated: '最后更新：2026年11月21日',
     sections: [
       {
-        heading: 'Who we are',
+        heading: '我们是谁',
         paragraphs: [
-          'Tradewind operates this trading and wallet service. This policy explains what personal data we collect when you use it, why, how long we keep it and what rights you have.',
+          '本交易与钱包服务由 Tradewind 运营。本政策说明您在使用本服务时我们收集哪些个人信息、收集的原因、保存期限以及您享有的权利。',
         ],
       },
       {
-        heading: 'What we collect',
+        heading: '我们收集哪些信息',
         paragraphs: [
-          'Account data: your email address or phone number, your password (stored only as a one-way hash), your nickname and avatar, and the invitation code you registered with.',
-          'Identity verification (KYC) data: your name, nationality, document type and number, and photos of your document and face. These files are private: only you and the staff who review them can open them.',
-          'Financial data: balances, deposits, withdrawals, transfers, conversions, orders and the addresses and bank cards you use for them.',
-          'Technical data: the devices you sign in from, IP addresses, sign-in times and the language you chose.',
+          '账号信息：您的邮箱或手机号、密码（仅以单向哈希形式存储）、昵称和头像，以及您注册时使用的邀请码。',
+          '实名认证（KYC）信息：您的姓名、国籍、证件类型和号码，以及证件照片和人脸照片。这些文件为私密文件，仅您本人和负责审核的工作人员可以查看。',
+          '财务信息：余额、充值、提现、划转、兑换、订单，以及您在这些操作中使用的地址和银行卡。',
+          '技术信息：您登录所用的设备、IP 地址、登录时间以及您选择的语言。',
         ],
       },
       {
-        heading: 'Why we use it',
+        heading: '我们为何使用这些信息',
         paragraphs: [
-          'To provide the service: keep your account and funds, carry out the operations you ask for, and show you your history.',
-          'To keep your account safe: verification codes, session management, detecting unusual sign-ins and preventing fraud.',
-          'To meet legal duties, such as identity verification and record keeping for financial services.',
-          'We do not sell your personal data and we do not use it for advertising.',
+          '提供服务：保管您的账号和资金，执行您发起的操作，并向您展示历史记录。',
+          '保障账号安全：验证码、会话管理、异常登录检测及防范欺诈。',
+          '履行法定义务，例如金融服务所需的实名认证和记录保存。',
+          '我们不会出售您的个人信息，也不会将其用于广告。',
         ],
       },
       {
-        heading: 'Who we share it with',
+        heading: '我们与谁共享',
         paragraphs: [
-          'Only with the providers we need to run the service (hosting, email and SMS delivery, blockchain networks for on-chain transfers) and with authorities when the law requires it. Each provider receives only what its task needs.',
+          '仅与运营本服务所必需的服务商（托管、邮件和短信发送、用于链上转账的区块链网络）共享，并在法律要求时向有关部门提供。每家服务商仅获得其完成任务所需的信息。',
         ],
       },
       {
-        heading: 'How long we keep it',
+        heading: '保存期限',
         paragraphs: [
-          'Account and financial records are kept for as long as your account exists and afterwards for the period financial regulations require. Verification codes expire after 10 minutes. Signed-out sessions are kept only as a security record.',
+          '账号和财务记录在您的账号存续期间保存，注销后按金融法规要求的期限继续保存。验证码 10 分钟后失效。已退出的会话仅作为安全记录保存。',
         ],
       },
       {
-        heading: 'Your rights',
+        heading: '您的权利',
         paragraphs: [
-          'You can see and correct your profile in the app, sign out any device, and ask us for a copy of your data or for its deletion where the law allows. Contact customer service in the app to do so.',
+          '您可以在应用内查看和更正个人资料、将任意设备退出登录，并可在法律允许的范围内要求我们提供您的数据副本或删除您的数据。如需办理，请在应用内联系客服。',
         ],
       },
       {
-        heading: 'Security',
+        heading: '安全',
         paragraphs: [
-          'Passwords are hashed with argon2id, session tokens are stored only as hashes, connections are encrypted, and every operation on your balance is recorded in a double-entry ledger that nobody can edit.',
+          '密码使用 argon2id 进行哈希处理，会话令牌仅以哈希形式存储，所有连接均经过加密，您余额的每一笔变动都记录在任何人都无法修改的复式记账账本中。',
         ],
       },
       {
-        heading: 'Changes',
-        paragraphs: ['If this policy changes we will show the new version here with its date and tell you in the app before it takes effect.'],
+        heading: '政策变更',
+        paragraphs: ['如本政策发生变更，我们将在此处公布新版本及其日期，并在生效前通过应用通知您。'],
       },
     ],
   },
   terms: {
-    title: 'Terms of Service',
-    updated: 'Not yet published',
+    title: '服务条款',
+    updated: '尚未发布',
     sections: [
       {
-        heading: 'To be published',
-        paragraphs: ['The terms of service will be published here before the service opens to the public. Until then, please read the privacy policy.'],
+        heading: '即将发布',
+        paragraphs: ['服务条款将在本服务向公众开放前于此处发布。在此之前，请阅读隐私政策。'],
       },
     ],
   },

@@ -2,70 +2,70 @@ import type { LegalTexts } from './types.ts';
 
 export const texts: LegalTexts = {
   privacy: {
-    title: 'Privacy Policy',
-    updated: 'Last updated: 21 November 2026',
+    title: '隱私權政策',
+    updated: '最後更新：2026年11月21日',
     sections: [
       {
-        heading: 'Who we are',
+        heading: '關於我們',
         paragraphs: [
-          'Tradewind operates this trading and wallet service. This policy explains what personal data we collect when you use it, why, how long we keep it and what rights you have.',
+          '本交易與錢包服務由 Tradewind 營運。本政策說明您使用本服務時，我們蒐集哪些個人資料、蒐集的原因、保存期限，以及您享有的權利。',
         ],
       },
       {
-        heading: 'What we collect',
+        heading: '我們蒐集的資料',
         paragraphs: [
-          'Account data: your email address or phone number, your password (stored only as a one-way hash), your nickname and avatar, and the invitation code you registered with.',
-          'Identity verification (KYC) data: your name, nationality, document type and number, and photos of your document and face. These files are private: only you and the staff who review them can open them.',
-          'Financial data: balances, deposits, withdrawals, transfers, conversions, orders and the addresses and bank cards you use for them.',
-          'Technical data: the devices you sign in from, IP addresses, sign-in times and the language you chose.',
+          '帳號資料：您的電子郵件地址或手機號碼、密碼（僅以單向雜湊形式儲存）、暱稱與大頭貼，以及您註冊時使用的邀請碼。',
+          '實名認證（KYC）資料：您的姓名、國籍、證件類型與號碼，以及證件照片與臉部照片。這些檔案為私密檔案，僅您本人及負責審核的工作人員可以開啟。',
+          '財務資料：餘額、充值、提現、劃轉、兌換、訂單，以及您在這些操作中使用的地址與銀行卡。',
+          '技術資料：您登入時使用的裝置、IP 位址、登入時間，以及您選擇的語言。',
         ],
       },
       {
-        heading: 'Why we use it',
+        heading: '我們使用資料的目的',
         paragraphs: [
-          'To provide the service: keep your account and funds, carry out the operations you ask for, and show you your history.',
-          'To keep your account safe: verification codes, session management, detecting unusual sign-ins and preventing fraud.',
-          'To meet legal duties, such as identity verification and record keeping for financial services.',
-          'We do not sell your personal data and we do not use it for advertising.',
+          '提供服務：保管您的帳號與資金、執行您要求的操作，並向您顯示歷史紀錄。',
+          '維護帳號安全：驗證碼、工作階段管理、偵測異常登入及防範詐騙。',
+          '履行法定義務，例如金融服務所需的實名認證與紀錄保存。',
+          '我們不會出售您的個人資料，也不會將其用於廣告。',
         ],
       },
       {
-        heading: 'Who we share it with',
+        heading: '我們與誰分享',
         paragraphs: [
-          'Only with the providers we need to run the service (hosting, email and SMS delivery, blockchain networks for on-chain transfers) and with authorities when the law requires it. Each provider receives only what its task needs.',
+          '僅與營運本服務所必需的服務供應商（主機代管、電子郵件與簡訊傳送、用於鏈上轉帳的區塊鏈網路）分享，並於法律要求時提供予主管機關。每家供應商僅取得其執行任務所需的資料。',
         ],
       },
       {
-        heading: 'How long we keep it',
+        heading: '保存期限',
         paragraphs: [
-          'Account and financial records are kept for as long as your account exists and afterwards for the period financial regulations require. Verification codes expire after 10 minutes. Signed-out sessions are kept only as a security record.',
+          '帳號與財務紀錄於您的帳號存續期間保存，其後依金融法規要求的期間繼續保存。驗證碼於 10 分鐘後失效。已登出的工作階段僅作為安全紀錄保存。',
         ],
       },
       {
-        heading: 'Your rights',
+        heading: '您的權利',
         paragraphs: [
-          'You can see and correct your profile in the app, sign out any device, and ask us for a copy of your data or for its deletion where the law allows. Contact customer service in the app to do so.',
+          '您可以在應用程式中查看及更正個人資料、登出任何裝置，並可在法律允許的範圍內要求我們提供您的資料副本或刪除您的資料。如需辦理，請在應用程式中聯絡客服。',
         ],
       },
       {
-        heading: 'Security',
+        heading: '安全性',
         paragraphs: [
-          'Passwords are hashed with argon2id, session tokens are stored only as hashes, connections are encrypted, and every operation on your balance is recorded in a double-entry ledger that nobody can edit.',
+          '密碼以 argon2id 進行雜湊處理，工作階段權杖僅以雜湊形式儲存，所有連線皆經加密，您餘額的每一筆變動都記錄在任何人都無法修改的複式記帳帳本中。',
         ],
       },
       {
-        heading: 'Changes',
-        paragraphs: ['If this policy changes we will show the new version here with its date and tell you in the app before it takes effect.'],
+        heading: '政策變更',
+        paragraphs: ['若本政策有所變更，我們將在此處公布新版本及其日期，並在生效前透過應用程式通知您。'],
       },
     ],
   },
   terms: {
-    title: 'Terms of Service',
-    updated: 'Not yet published',
+    title: '服務條款',
+    updated: '尚未發布',
     sections: [
       {
-        heading: 'To be published',
-        paragraphs: ['The terms of service will be published here before the service opens to the public. Until then, please read the privacy policy.'],
+        heading: '即將發布',
+        paragraphs: ['服務條款將於本服務對外開放前在此發布。在此之前，請先閱讀隱私權政策。'],
       },
     ],
   },

@@ -1,0 +1,125 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { ManualClock } from '../src/platform/clock.ts';
+import { type Config, loadConfig } from '../src/platform/config.ts';
+import { type Database, openDatabase } from '../src/platform/db.ts';
+import { withDatabase } from './global-setup.ts';
+
+export const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
+
+/** A fresh, migrated database for one test file: a clone of the template. */
+export async function openTestDatabase(): Promise<Database> {
+  const url = process.env.TEST_DATABASE_URL;
+  const template = inject('pgTemplate');
+  if (url && template) {
+    const name = `tw_t_${crypto.randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create database ${name} template ${template}`);
+    await admin.end();
+    const database = await openDatabase({ databaseUrl: withDatabase(url, name), poolSize: 10 });
+    return {
+      ...database,
+      close: async () => {
+        await database.close();
+        const cleanup = new pg.Client({ connectionString: url });
+        await cleanup.connect();
+        await cleanup.query(`drop database if exists ${name} with (force)`);
+        await cleanup.end();
+      },
+    };
+  }
+  const dump = new Blob([fs.readFileSync(inject('pgliteDumpPath'))]);
+  return openDatabase({ dataDir: 'memory://', pgliteDump: dump });
+}
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ DEMO_MODE: 'true', RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', ...env });
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  clock: ManualClock;
+  database: Database;
+  close: () => Promise<void>;
+}
+
+export async function createTestApp(options: { env?: Record<string, string>; beforeReady?: (app: FastifyInstance) => void } = {}): Promise<TestApp> {
+  const database = await openTestDatabase();
+  const clock = new ManualClock(T0);
+  const app = await buildApp({ config: testConfig(options.env), database, clock, logger: false });
+  options.beforeReady?.(app);
+  await app.ready();
+  return {
+    app,
+    clock,
+    database,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+export interface Reply<T = unknown> {
+  status: number;
+  body: { code: number; message: string; data: T; errors?: Record<string, string[]> };
+  response: LightMyRequestResponse;
+}
+
+export async function call<T = unknown>(
+  app: FastifyInstance,
+  method: 'GET' | 'POST',
+  url: string,
+  options: { body?: unknown; token?: string; lang?: string; headers?: Record<string, string>; ip?: string } = {},
+): Promise<Reply<T>> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.lang) headers['accept-language'] = options.lang;
+  const response = await app.inject({
+    method,
+    url,
+    headers,
+    ...(options.body !== undefined ? { payload: options.body as object } : {}),
+    ...(options.ip ? { remoteAddress: options.ip } : {}),
+  });
+  return { status: response.statusCode, body: response.json(), response };
+}
+
+let counter = 0;
+export function uniqueEmail(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix}${counter}.${crypto.randomBytes(3).toString('hex')}@example.com`;
+}
+
+export function uniquePhone(): string {
+  // +1 415 555 01xx numbers are valid in libphonenumber's metadata.
+  counter += 1;
+  return `+1415555${String(1000 + (counter % 9000)).padStart(4, '0')}`;
+}
+
+/** The last code the dev outbox holds for an address. */
+export async function lastCode(app: FastifyInstance, to: string): Promise<string> {
+  const reply = await call<{ items: { body: string }[] }>(app, 'GET', `/api/v1/dev/outbox?to=${encodeURIComponent(to)}`);
+  const match = reply.body.data.items[0]?.body.match(/\b(\d{6})\b/);
+  if (!match?.[1]) throw new Error(`no code in the outbox for ${to}`);
+  return match[1];
+}
+
+export const PASSWORD = 'correct-horse-9';
+
+/** Registers by email code and returns the session. */
+export async function registerUser(app: FastifyInstance, account = uniqueEmail(), channel: 'email' | 'phone' = 'email') {
+  const sent = await call(app, 'POST', '/api/v1/auth/codes', { body: { channel, account, purpose: 'register' } });
+  if (sent.body.code !== 0) throw new Error(`send code failed: ${JSON.stringify(sent.body)}`);
+  const code = await lastCode(app, account.toLowerCase());
+  const reply = await call<{ token: string; uid: string }>(app, 'POST', '/api/v1/auth/register', {
+    body: { mode: 'code', channel, account, code, password: PASSWORD, confirmPassword: PASSWORD },
+  });
+  if (reply.body.code !== 0) throw new Error(`register failed: ${JSON.stringify(reply.body)}`);
+  return { account, token: reply.body.data.token, uid: reply.body.data.uid };
+}
