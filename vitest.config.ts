@@ -11,7 +11,7 @@ export default defineConfig({
         test: { name: 'contract', include: ['packages/contract/test/**/*.test.ts'], environment: 'node' },
       },
       {
-        resolve: { alias: [{ find: /^#\/(.*)$/, replacement: `${server}/$1` }] },
+        resolve: { alias: [{ find: /^#platform\/(.*)$/, replacement: `${server}/platform/$1` }] },
         test: {
           name: 'server',
           include: ['apps/server/test/**/*.test.ts'],

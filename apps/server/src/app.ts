@@ -118,7 +118,8 @@ function registerWebApp(app: FastifyInstance, config: Config): void {
     app.register(fastifyStatic, {
       root: config.webDist,
       wildcard: true,
-      index: false,
+      index: 'index.html',
+      cacheControl: false,
       setHeaders(res, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -1,5 +1,6 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
+import { seedDemo } from './modules/demo/seed.ts';
 import { openDatabase } from './platform/db.ts';
 
 async function main(): Promise<void> {
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
   await database.migrate();
   const app = await buildApp({ config, database });
   if (config.demoMode) {
+    await seedDemo({ db: database.db, clock: app.services.clock });
     app.log.warn('DEMO_MODE is on: simulated data, and verification codes are readable at /api/v1/dev/outbox. Set DEMO_MODE=false in production.');
   }
   if (database.kind === 'pglite') {

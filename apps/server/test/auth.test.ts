@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_ACCOUNT, seedDemo } from '../src/modules/demo/seed.ts';
+import { queryRows } from '../src/platform/db.ts';
 import { CODE_MAX_ATTEMPTS, CODE_MAX_PER_TARGET_PER_HOUR, CODE_TTL_MS } from '../src/modules/auth/codes.ts';
 import { PASSWORD, type TestApp, call, createTestApp, lastCode, registerUser, uniqueEmail, uniquePhone } from './harness.ts';
 
@@ -148,8 +150,8 @@ describe('register by invitation code', () => {
     const me = await profile(reply.body.data.token);
     expect(me.body.data.email).toBe(email);
     expect(me.body.data.emailVerified).toBe(false);
-    const rows = await t.database.db.execute<{ inviter_id: string }>(sql`select inviter_id::text from users where email = ${email}`);
-    expect(rows.rows[0]?.inviter_id).toBe(inviter.uid);
+    const rows = await queryRows<{ inviter_id: string }>(t.database.db, sql`select inviter_id::text from users where email = ${email}`);
+    expect(rows[0]?.inviter_id).toBe(inviter.uid);
   });
 
   it('an unknown invitation code is refused and creates no account', async () => {
@@ -190,8 +192,8 @@ describe('sign in and sessions', () => {
 
   it('stores only a hash of the token', async () => {
     const { token } = await registerUser(t.app);
-    const rows = await t.database.db.execute<{ n: string }>(sql`select count(*)::text as n from sessions where token_hash = ${token}`);
-    expect(rows.rows[0]?.n).toBe('0');
+    const rows = await queryRows<{ n: string }>(t.database.db, sql`select count(*)::text as n from sessions where token_hash = ${token}`);
+    expect(rows[0]?.n).toBe('0');
   });
 
   it('a session expires after 30 days (411)', async () => {
@@ -275,5 +277,22 @@ describe('forgot and change password', () => {
     expect(changed.body.code).toBe(0);
     expect((await profile(token)).body.code).toBe(0);
     expect((await profile(other.body.data.token)).body.code).toBe(411);
+  });
+});
+
+describe('passwords and the demo account', () => {
+  it('stores passwords as argon2id hashes', async () => {
+    const { account } = await registerUser(t.app);
+    const rows = await queryRows<{ password_hash: string }>(t.database.db, sql`select password_hash from users where email = ${account}`);
+    expect(rows[0]?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
+
+  it('demo mode seeds the documented demo account once', async () => {
+    await seedDemo({ db: t.database.db, clock: t.clock });
+    await seedDemo({ db: t.database.db, clock: t.clock });
+    const rows = await queryRows<{ n: string }>(t.database.db, sql`select count(*)::text as n from users where email = ${DEMO_ACCOUNT.email}`);
+    expect(rows[0]?.n).toBe('1');
+    const login = await call(t.app, 'POST', '/api/v1/auth/login', { body: { channel: 'email', account: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password } });
+    expect(login.body.code).toBe(0);
   });
 });

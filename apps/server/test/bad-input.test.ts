@@ -81,7 +81,7 @@ describe('bad input on every route', () => {
       await fc.assert(
         fc.asyncProperty(fc.dictionary(fc.constantFrom(...fields), hostileValue, { maxKeys: fields.length }), async (values) => {
           const isGet = route.method === 'GET';
-          const query = isGet ? `?${new URLSearchParams(Object.entries(values).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]))}` : '';
+          const query = isGet ? `?${new URLSearchParams(Object.entries(values).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]))}` : '';
           const response = await t.app.inject({
             method: route.method,
             url: `${route.url}${query}`,

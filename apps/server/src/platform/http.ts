@@ -2,7 +2,7 @@ import type { Envelope } from '@tradewind/contract/envelope';
 import { envelopeSchema } from '@tradewind/contract/envelope';
 import type { Language } from '@tradewind/contract/languages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import { type z } from 'zod';
 import { RequestValidationError } from './errors.ts';
 import { translate } from './i18n.ts';
 

@@ -3,11 +3,11 @@ import type { Channel, CodePurpose } from '@tradewind/contract/auth';
 import type { ErrorName } from '@tradewind/contract/errors';
 import type { Language } from '@tradewind/contract/languages';
 import { and, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Clock } from '#/platform/clock.ts';
-import type { Db, Executor } from '#/platform/db.ts';
-import { AppError } from '#/platform/errors.ts';
-import { translate } from '#/platform/i18n.ts';
-import type { Notifier } from '#/platform/notifier.ts';
+import type { Clock } from '#platform/clock.ts';
+import type { Db, Executor } from '#platform/db.ts';
+import { AppError } from '#platform/errors.ts';
+import { translate } from '#platform/i18n.ts';
+import type { Notifier } from '#platform/notifier.ts';
 import { verificationCodes } from './tables.ts';
 
 export const CODE_TTL_MS = 10 * 60_000;

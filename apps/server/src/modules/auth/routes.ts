@@ -11,7 +11,7 @@ import {
 } from '@tradewind/contract/auth';
 import { okSchema } from '@tradewind/contract/envelope';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { route } from '#/platform/http.ts';
+import { route } from '#platform/http.ts';
 import { type AuthDeps, type RequestMeta, changePassword, login, logout, register, resetPassword, revokeSession, sendCode } from './service.ts';
 import { authenticateToken, listSessions } from './sessions.ts';
 

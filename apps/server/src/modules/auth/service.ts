@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { Algorithm, hash, verify } from '@node-rs/argon2';
+import { type Algorithm, hash, verify } from '@node-rs/argon2';
 import {
   type ChangePasswordRequest,
   type Channel,
@@ -14,13 +14,13 @@ import {
 import type { ErrorName } from '@tradewind/contract/errors';
 import type { Language } from '@tradewind/contract/languages';
 import { eq } from 'drizzle-orm';
-import type { Clock } from '#/platform/clock.ts';
-import type { Config } from '#/platform/config.ts';
-import type { Db, Executor } from '#/platform/db.ts';
-import { AppError } from '#/platform/errors.ts';
-import type { AuthContext } from '#/platform/http.ts';
-import type { Notifier } from '#/platform/notifier.ts';
-import { isUniqueViolation } from '#/platform/pg-errors.ts';
+import type { Clock } from '#platform/clock.ts';
+import type { Config } from '#platform/config.ts';
+import type { Db, Executor } from '#platform/db.ts';
+import { AppError } from '#platform/errors.ts';
+import type { AuthContext } from '#platform/http.ts';
+import type { Notifier } from '#platform/notifier.ts';
+import { isUniqueViolation } from '#platform/pg-errors.ts';
 import { users } from '../user/tables.ts';
 import { CODE_RESEND_COOLDOWN_MS, CODE_TTL_MS, consumeCode, issueCode } from './codes.ts';
 import { type SessionMeta, createSession, revokeSessions } from './sessions.ts';
@@ -36,10 +36,16 @@ export interface RequestMeta extends SessionMeta {
   language: Language;
 }
 
+/** The package's const enum cannot be read under verbatimModuleSyntax; 2 is its Argon2id. */
+const ARGON2ID = 2 as Algorithm.Argon2id;
 /** argon2id with OWASP's minimum (19 MiB, 2 passes). */
-const ARGON2_OPTIONS = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 /** Verified against when the account does not exist, so a wrong address costs as long as a wrong password. */
 const DUMMY_HASH = await hash('tradewind-dummy-password', ARGON2_OPTIONS);
+
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, ARGON2_OPTIONS);
+}
 
 /** Invitation codes: 8 characters without look-alikes (no 0/O, 1/I). */
 const INVITE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
@@ -89,7 +95,7 @@ export async function sendCode(deps: AuthDeps, input: SendCodeRequest, meta: Req
 export async function register(deps: AuthDeps, input: RegisterRequest, meta: RequestMeta): Promise<SessionResponse> {
   const target = accountOf(input.channel, input.account);
   if ((await findUserId(deps.db, input.channel, target)) !== undefined) throw new AppError('ACCOUNT_EXISTS');
-  const passwordHash = await hash(input.password, ARGON2_OPTIONS);
+  const passwordHash = await hashPassword(input.password);
   const now = deps.clock.now();
 
   const outcome = await deps.db.transaction(async (tx): Promise<SessionResponse | ErrorName> => {
@@ -150,7 +156,7 @@ export async function login(deps: AuthDeps, input: LoginRequest, meta: RequestMe
 /** Sets a new password with a code sent to the address and signs out every device. Raises CODE_*. */
 export async function resetPassword(deps: AuthDeps, input: ResetPasswordRequest): Promise<void> {
   const target = accountOf(input.channel, input.account);
-  const passwordHash = await hash(input.password, ARGON2_OPTIONS);
+  const passwordHash = await hashPassword(input.password);
   const now = deps.clock.now();
   const failure = await deps.db.transaction(async (tx): Promise<ErrorName | null> => {
     const failed = await consumeCode(tx, now, { target, purpose: 'reset_password', code: input.code });
@@ -170,7 +176,7 @@ export async function resetPassword(deps: AuthDeps, input: ResetPasswordRequest)
 export async function changePassword(deps: AuthDeps, auth: AuthContext, input: ChangePasswordRequest): Promise<void> {
   const [user] = await deps.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, auth.userId)).limit(1);
   if (!user || !(await verify(user.passwordHash, input.oldPassword))) throw new AppError('PASSWORD_INCORRECT');
-  const passwordHash = await hash(input.password, ARGON2_OPTIONS);
+  const passwordHash = await hashPassword(input.password);
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, auth.userId));

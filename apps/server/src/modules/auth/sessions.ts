@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import type { DeviceSession, SessionResponse } from '@tradewind/contract/auth';
 import { and, desc, eq, gt, isNull, ne } from 'drizzle-orm';
-import type { Clock } from '#/platform/clock.ts';
-import type { Db, Executor } from '#/platform/db.ts';
-import { AppError } from '#/platform/errors.ts';
-import type { AuthContext } from '#/platform/http.ts';
+import type { Clock } from '#platform/clock.ts';
+import type { Db, Executor } from '#platform/db.ts';
+import { AppError } from '#platform/errors.ts';
+import type { AuthContext } from '#platform/http.ts';
 import { sessions } from './tables.ts';
 
 /** 32 random bytes (256 bits), base64url: 43 characters. */

@@ -3,11 +3,11 @@ import { LANGUAGES, DEFAULT_LANGUAGE } from '@tradewind/contract/languages';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { Config } from '#/platform/config.ts';
-import type { Db } from '#/platform/db.ts';
-import { route } from '#/platform/http.ts';
-import type { Notifier } from '#/platform/notifier.ts';
-import { devOutbox } from '#/platform/tables.ts';
+import type { Config } from '#platform/config.ts';
+import type { Db } from '#platform/db.ts';
+import { route } from '#platform/http.ts';
+import type { Notifier } from '#platform/notifier.ts';
+import { devOutbox } from '#platform/tables.ts';
 
 const OUTBOX_PAGE = 50;
 

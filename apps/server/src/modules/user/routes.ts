@@ -1,7 +1,7 @@
 import { userProfileSchema } from '@tradewind/contract/user';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '#/platform/db.ts';
-import { route } from '#/platform/http.ts';
+import type { Db } from '#platform/db.ts';
+import { route } from '#platform/http.ts';
 import { getProfile } from './service.ts';
 
 export function registerUserRoutes(app: FastifyInstance, deps: { db: Db }): void {

@@ -1,7 +1,7 @@
 import type { UserProfile } from '@tradewind/contract/user';
 import { eq } from 'drizzle-orm';
-import type { Executor } from '#/platform/db.ts';
-import { AppError } from '#/platform/errors.ts';
+import type { Executor } from '#platform/db.ts';
+import { AppError } from '#platform/errors.ts';
 import { users } from './tables.ts';
 
 export async function getProfile(db: Executor, userId: number): Promise<UserProfile> {

@@ -19,7 +19,8 @@ export function AccountInput({ channel, value, onChange, id }: AccountInputProps
   return (
     <Input
       id={id}
-      type="email"
+      // Not type="email": the browser's own check would block the form with an unlocalized bubble.
+      type="text"
       inputMode="email"
       autoComplete="email"
       placeholder={t('auth.email_placeholder')}

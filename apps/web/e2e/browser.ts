@@ -1,0 +1,34 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type Page, chromium } from 'playwright-core';
+
+export const PHONE = { width: 390, height: 844 };
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+export const SCREENSHOT_DIR = path.join(root, 'artifacts/screenshots');
+
+/** Debian's Chromium (CHROME_PATH), with the flags this closed network needs. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}
+
+/** The newest code the demo outbox holds for an address. */
+export async function outboxCode(baseUrl: string, to: string): Promise<string> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const reply = (await (await fetch(`${baseUrl}/api/v1/dev/outbox?to=${encodeURIComponent(to)}`)).json()) as { data: { items: { body: string }[] } };
+    const code = reply.data.items[0]?.body.match(/\b(\d{6})\b/)?.[1];
+    if (code) return code;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no code for ${to}`);
+}

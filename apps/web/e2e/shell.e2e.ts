@@ -1,0 +1,197 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PHONE, launchBrowser, outboxCode, screenshot } from './browser.ts';
+
+const baseUrl = inject('baseUrl');
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+async function phonePage(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: PHONE, baseURL: baseUrl, locale: 'en-US' });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+let counter = 0;
+const uniqueEmail = () => `e2e${Date.now()}${++counter}@example.com`;
+const PASSWORD = 'e2e-password-1';
+
+/** Registers through the screen with the code the dev outbox received. */
+async function registerThroughUi(page: Page, email: string): Promise<void> {
+  await page.goto('/Register');
+  await page.locator('input[autocomplete="email"]').fill(email);
+  await page.getByRole('button', { name: 'Send code' }).click();
+  await expect.poll(() => page.getByText('Verification code sent').count()).toBeGreaterThan(0);
+  await page.locator('input[autocomplete="one-time-code"]').fill(await outboxCode(baseUrl, email));
+  await page.locator('input[autocomplete="new-password"]').nth(0).fill(PASSWORD);
+  await page.locator('input[autocomplete="new-password"]').nth(1).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Register', exact: true }).click();
+  await page.waitForURL(`${baseUrl}/`);
+}
+
+const storage = (page: Page, key: string) => page.evaluate((k) => localStorage.getItem(k), key);
+
+describe('app shell in Chromium at 390×844', () => {
+  it('register with a code from the dev outbox → signed in → guard → language persists → sign out', async () => {
+    const { context, page } = await phonePage();
+    const email = uniqueEmail();
+    await registerThroughUi(page, email);
+    await expect.poll(() => page.getByText('Total assets').count()).toBe(1);
+    expect(await storage(page, 'token')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(Number(await storage(page, 'uid'))).toBeGreaterThan(10_000_000);
+    await screenshot(page, 'en-home');
+
+    // My shows the real profile.
+    await page.goto('/My');
+    const uid = await storage(page, 'uid');
+    await expect.poll(() => page.getByText(`UID ${uid}`).count()).toBe(1);
+    await expect.poll(() => page.getByText(`${email.slice(0, 2)}***@example.com`).count()).toBe(1);
+
+    // Language switch: at once, and it persists across a reload.
+    await page.goto('/Language');
+    await page.getByText('Deutsch').click();
+    await expect.poll(() => page.locator('h1').first().textContent()).toBe('Sprache');
+    expect(await storage(page, 'lang')).toBe('de');
+    await page.reload();
+    await expect.poll(() => page.locator('h1').first().textContent()).toBe('Sprache');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('de');
+    await page.getByText('English').click();
+    await expect.poll(() => page.locator('h1').first().textContent()).toBe('Language');
+
+    // Sign out: back to /Login, token gone, and the session no longer works on the server.
+    const token = await storage(page, 'token');
+    await page.goto('/My');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.locator('.adm-dialog-footer').getByText('Sign out').click();
+    await page.waitForURL(`${baseUrl}/Login`);
+    expect(await storage(page, 'token')).toBeNull();
+    const profile = (await (await fetch(`${baseUrl}/api/v1/user/profile`, { headers: { authorization: `Bearer ${token}` } })).json()) as { code: number };
+    expect(profile.code).toBe(411);
+
+    // Signing in again through the screen works.
+    await page.locator('input[autocomplete="email"]').fill(email);
+    await page.locator('input[type="password"]').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(`${baseUrl}/`);
+    await context.close();
+  });
+
+  it('the guard sends pages without a token to /Login; open pages stay open', async () => {
+    const { context, page } = await phonePage();
+    for (const path of ['/', '/My', '/Wallet', '/ChangePwd', '/Transaction']) {
+      await page.goto(path);
+      await expect.poll(() => new URL(page.url()).pathname, path).toBe('/Login');
+    }
+    for (const path of ['/Register', '/ForgetPwd', '/Agree']) {
+      await page.goto(path);
+      expect(new URL(page.url()).pathname).toBe(path);
+    }
+    await context.close();
+  });
+
+  it('an unknown path redirects to "/"', async () => {
+    const { context, page } = await phonePage();
+    await registerThroughUi(page, uniqueEmail());
+    await page.goto('/no/such/page');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+    await context.close();
+  });
+
+  it('local storage follows spec §3 on start and on navigation', async () => {
+    const { context, page } = await phonePage();
+    await page.goto('/Login');
+    await page.evaluate(() => {
+      localStorage.setItem('alarm', '1');
+      localStorage.setItem('lang', 'klingon');
+      localStorage.setItem('openApp', '1');
+    });
+    await page.reload();
+    await expect.poll(() => storage(page, 'imgBaseUrl')).toBe('/files');
+    expect(await storage(page, 'langname')).toBe('id');
+    expect(await storage(page, 'alarm')).toBeNull();
+    // An unknown stored language falls back to en.
+    await expect.poll(() => page.locator('h1').first().textContent()).toBe('Welcome back');
+    await page.goto('/Register');
+    expect(await storage(page, 'openApp')).toBeNull();
+    await context.close();
+  });
+
+  it('forms show the shared validation messages under their fields', async () => {
+    const { context, page } = await phonePage();
+    await page.goto('/Register');
+    await page.locator('input[autocomplete="email"]').fill('not-an-email');
+    await page.locator('input[autocomplete="new-password"]').nth(0).fill('short');
+    await page.locator('input[autocomplete="new-password"]').nth(1).fill('other');
+    await page.getByRole('button', { name: 'Register', exact: true }).click();
+    await expect.poll(() => page.getByText('Invalid email format.').count()).toBe(1);
+    await expect.poll(() => page.getByText('Passwords do not match.').count()).toBe(1);
+    await expect.poll(() => page.getByText('The password needs at least 8 characters.').count()).toBe(1);
+    await screenshot(page, 'en-register-errors');
+    await context.close();
+  });
+
+  it('the page is at most 614 px wide and centred', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: baseUrl });
+    const page = await context.newPage();
+    await page.goto('/Login');
+    const box = await page.locator('#root').boundingBox();
+    expect(box?.width).toBe(614);
+    expect(Math.round((box?.x ?? 0) * 2 + (box?.width ?? 0))).toBe(1280);
+    await context.close();
+  });
+
+  it('no page scrolls sideways at 390 px', async () => {
+    const { context, page } = await phonePage();
+    for (const path of ['/Login', '/Register', '/ForgetPwd', '/Agree']) {
+      await page.goto(path);
+      await page.waitForLoadState('networkidle');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(PHONE.width);
+    }
+    await context.close();
+  });
+});
+
+describe('screenshots of the real screens', () => {
+  it.each(['en', 'zh_CN', 'de'])('in %s', async (language) => {
+    const { context, page } = await phonePage();
+    await page.goto('/Login');
+    await page.evaluate((lang) => localStorage.setItem('lang', lang), language);
+    const signedOut = ['/Login', '/Register', '/ForgetPwd', '/Agree?type=privacy', '/Agree?type=terms'];
+    for (const path of signedOut) {
+      await page.goto(path);
+      await page.waitForLoadState('networkidle');
+      await screenshot(page, `${language}-${path.slice(1).replace(/[?=]/g, '-')}`);
+    }
+    await page.goto('/Register');
+    await page.getByRole('tab').nth(1).click();
+    await screenshot(page, `${language}-Register-invite`);
+
+    const email = uniqueEmail();
+    const code = await fetch(`${baseUrl}/api/v1/auth/codes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ channel: 'email', account: email, purpose: 'register' }),
+    }).then(async () => outboxCode(baseUrl, email));
+    const session = (await (
+      await fetch(`${baseUrl}/api/v1/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ mode: 'code', channel: 'email', account: email, code, password: PASSWORD, confirmPassword: PASSWORD }),
+      })
+    ).json()) as { data: { token: string; uid: string } };
+    await page.evaluate(({ token, uid }) => {
+      localStorage.setItem('token', token);
+      localStorage.setItem('uid', uid);
+    }, session.data);
+    for (const path of ['/', '/My', '/Language', '/ChangePwd', '/About', '/Success', '/Transaction', '/Mining', '/Recharge']) {
+      await page.goto(path);
+      await page.waitForLoadState('networkidle');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${language} ${path}`).toBeLessThanOrEqual(PHONE.width);
+      await screenshot(page, `${language}-${path === '/' ? 'Home' : path.slice(1)}`);
+    }
+    await context.close();
+  });
+});

@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Apps never import each other; this pattern is repeated in every block because a later block's list replaces an earlier one. */
+const noCrossApp = { regex: '^@tradewind/(server|web|admin)', message: 'Apps never import each other; share through @tradewind/contract.' };
+
+const features = fs.existsSync('apps/web/src/features') ? fs.readdirSync('apps/web/src/features') : [];
+
+/** ARCHITECTURE §3: imports flow shared → features → app; features never import each other. */
+const featureBoundaries = features.map((feature) => ({
+  files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          noCrossApp,
+          { regex: `^@/features/(?!${feature}/)`, message: 'A feature never imports another feature: move what both need to ui/, api/ or lib/.' },
+          { regex: '^@/app/', message: 'Features do not import the app shell.' },
+          { regex: '^(\\.\\./){3,}', message: 'Use the @/ alias instead of ../../..' },
+        ],
+      },
+    ],
+  },
+}));
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'artifacts/**', 'apps/server/drizzle/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [noCrossApp] },
+      ],
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: { ...reactHooks.configs.recommended.rules },
+  },
+  {
+    files: ['apps/web/src/ui/**', 'apps/web/src/api/**', 'apps/web/src/lib/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [noCrossApp, { regex: '^@/(features|app)/', message: 'Shared code (ui, api, lib) never imports features or the app shell.' }] },
+      ],
+    },
+  },
+  ...featureBoundaries,
+  {
+    files: ['packages/contract/src/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(@tradewind/(server|web|admin)|\\.\\./\\.\\./apps)', message: 'The contract depends on no app.' }] },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/platform/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [noCrossApp, { regex: '^(#modules/|\\.\\./modules/)', message: 'The platform never depends on a module; modules depend on the platform.' }] },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/**'],
+    ignores: ['apps/server/src/modules/ledger/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value=/modules\\/ledger\\/tables/]",
+          message: 'Only modules/ledger writes ledger tables: call the ledger service instead (ARCHITECTURE §3).',
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES } from '../src/languages.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** Every catalogue of the product: the shared messages and the web app's strings. */
+const CATALOGUE_DIRS = ['packages/contract/src/i18n', 'apps/web/src/locales'];
+
+/** Values allowed to equal the English one (names and words these languages share). */
+const SAME_AS_ENGLISH_OK = /^(Tradewind|UID|USDT|KYC|IEO|Demo|Mining|Launchpad|Wallet|Home|Password|Messages?|Points|Version \{\{version\}\}|Trading|name@example\.com|Email|E-mail|Chat)$/i;
+
+function flatten(node: unknown, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  if (typeof node === 'string') out.set(prefix, node);
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node)) {
+      for (const [k, v] of flatten(value, prefix ? `${prefix}.${key}` : key)) out.set(k, v);
+    }
+  }
+  return out;
+}
+
+const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}|<(\w+)>/g)].map((m) => m[0]).sort();
+
+describe.each(CATALOGUE_DIRS)('locales in %s', (dir) => {
+  const load = (language: string) => flatten(JSON.parse(fs.readFileSync(path.join(root, dir, `${language}.json`), 'utf8')));
+  const english = load('en');
+
+  it.each(LANGUAGES.filter((l) => l !== 'en'))('%s has the same keys as en, none empty, placeholders kept', (language) => {
+    const catalogue = load(language);
+    expect([...catalogue.keys()].sort()).toEqual([...english.keys()].sort());
+    for (const [key, value] of catalogue) {
+      expect(value.trim(), `${language} ${key}`).not.toBe('');
+      expect(placeholders(value), `${language} ${key}`).toEqual(placeholders(english.get(key) ?? ''));
+    }
+  });
+
+  it.each(LANGUAGES.filter((l) => l !== 'en'))('%s leaves no English sentence untranslated', (language) => {
+    const catalogue = load(language);
+    const untranslated = [...catalogue].filter(([key, value]) => value === english.get(key) && !SAME_AS_ENGLISH_OK.test(value));
+    expect(untranslated).toEqual([]);
+  });
+});
