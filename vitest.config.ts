@@ -4,8 +4,12 @@ import { defineConfig } from 'vitest/config';
 const web = fileURLToPath(new URL('./apps/web/src', import.meta.url));
 const server = fileURLToPath(new URL('./apps/server/src', import.meta.url));
 
+/** CI_REPORT=name also writes artifacts/reports/<name>.json, which .ci/run sums into one closing line. */
+const report = process.env.CI_REPORT;
+
 export default defineConfig({
   test: {
+    reporters: report ? ['default', ['json', { outputFile: `artifacts/reports/${report}.json` }]] : ['default'],
     projects: [
       {
         test: { name: 'contract', include: ['packages/contract/test/**/*.test.ts'], environment: 'node' },

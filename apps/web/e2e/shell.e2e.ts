@@ -83,7 +83,7 @@ describe('app shell in Chromium at 390×844', () => {
     const { context, page } = await phonePage();
     for (const path of ['/', '/My', '/Wallet', '/ChangePwd', '/Transaction']) {
       await page.goto(path);
-      await expect.poll(() => new URL(page.url()).pathname, path).toBe('/Login');
+      await expect.poll(() => new URL(page.url()).pathname, { message: path }).toBe('/Login');
     }
     for (const path of ['/Register', '/ForgetPwd', '/Agree']) {
       await page.goto(path);
@@ -129,6 +129,8 @@ describe('app shell in Chromium at 390×844', () => {
     await expect.poll(() => page.getByText('Invalid email format.').count()).toBe(1);
     await expect.poll(() => page.getByText('Passwords do not match.').count()).toBe(1);
     await expect.poll(() => page.getByText('The password needs at least 8 characters.').count()).toBe(1);
+    // Under its field, not in a toast.
+    await expect.poll(() => page.locator('.adm-form-item-feedback-error', { hasText: 'The code has 6 digits.' }).count()).toBe(1);
     await screenshot(page, 'en-register-errors');
     await context.close();
   });

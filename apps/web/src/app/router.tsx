@@ -9,10 +9,10 @@ function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: k
   return <Component />;
 }
 
-const placeholder = (titleKey: string) => {
+const placeholder = (titleKey: string, tab = false) => {
   const Placeholder = lazy(async () => {
     const { PlaceholderPage } = await import('@/features/misc/placeholder-page.tsx');
-    return { default: () => <PlaceholderPage titleKey={titleKey} /> };
+    return { default: () => <PlaceholderPage titleKey={titleKey} tab={tab} /> };
   });
   return <Placeholder />;
 };
@@ -83,8 +83,8 @@ export const router = createBrowserRouter([
         element: <TabLayout />,
         children: [
           { index: true, element: page(() => import('@/features/home/home-page.tsx'), 'HomePage') },
-          { path: 'Transaction', element: placeholder('routes.Transaction') },
-          { path: 'Mining', element: placeholder('routes.Mining') },
+          { path: 'Transaction', element: placeholder('routes.Transaction', true) },
+          { path: 'Mining', element: placeholder('routes.Mining', true) },
           { path: 'My', element: page(() => import('@/features/my/my-page.tsx'), 'MyPage') },
         ],
       },

@@ -19,7 +19,8 @@ export function validateWith<S extends z.ZodType>(
 
 /** Puts messages under their fields; any left over (or for the whole form) are toasted. */
 export function showFieldErrors(form: FormInstance, errors: FieldErrors): void {
-  const known = new Set(Object.keys(form.getFieldsValue(true) as object));
+  // Every mounted field, touched or not.
+  const known = new Set(Object.keys(form.getFieldsValue() as object));
   const onFields = Object.entries(errors).filter(([field]) => known.has(field));
   form.setFields(onFields.map(([name, messages]) => ({ name, errors: messages })));
   const rest = Object.entries(errors).filter(([field]) => !known.has(field) || field === ROOT_FIELD);
@@ -33,6 +34,6 @@ export function handleSubmitError(form: FormInstance, error: unknown): void {
 }
 
 export function clearFieldErrors(form: FormInstance): void {
-  const names = Object.keys(form.getFieldsValue(true) as object);
+  const names = Object.keys(form.getFieldsValue() as object);
   form.setFields(names.map((name) => ({ name, errors: [] })));
 }
