@@ -1,8 +1,10 @@
 import type { FieldErrors } from '@tradewind/contract/envelope';
 import { ROOT_FIELD, issuesToFieldErrors } from '@tradewind/contract/validation';
-import { Toast } from 'antd-mobile';
+import { Form, Toast } from 'antd-mobile';
 import type { FormInstance } from 'antd-mobile/es/components/form';
 import type { TFunction } from 'i18next';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { ApiError } from '@/api/client.ts';
 
@@ -36,4 +38,28 @@ export function handleSubmitError(form: FormInstance, error: unknown): void {
 export function clearFieldErrors(form: FormInstance): void {
   const names = Object.keys(form.getFieldsValue() as object);
   form.setFields(names.map((name) => ({ name, errors: [] })));
+}
+
+/**
+ * The submit flow every form shares: validate with the shared schema (messages under the
+ * fields), send, and put a server 422 back on the fields; other errors were toasted.
+ */
+export function useFormSubmit<S extends z.ZodType, R>(schema: S, send: (data: z.output<S>) => Promise<R>, onDone: (result: R) => void) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm();
+  const [submitting, setSubmitting] = useState(false);
+  const submit = async (request: unknown) => {
+    clearFieldErrors(form);
+    const checked = validateWith(schema, request, t);
+    if (checked.errors) return showFieldErrors(form, checked.errors);
+    setSubmitting(true);
+    try {
+      onDone(await send(checked.data));
+    } catch (error) {
+      handleSubmitError(form, error);
+    } finally {
+      setSubmitting(false);
+    }
+  };
+  return { form, submitting, submit };
 }

@@ -1,11 +1,12 @@
 import { changePasswordRequestSchema } from '@tradewind/contract/auth';
-import { Button, Form, Input, Toast } from 'antd-mobile';
-import { useState } from 'react';
+import { Form, Input, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { clearFieldErrors, handleSubmitError, showFieldErrors, validateWith } from '@/lib/forms.ts';
+import { useFormSubmit } from '@/lib/forms.ts';
+import { SubmitButton } from '@/ui/submit-button.tsx';
 import { Page } from '@/ui/page.tsx';
 import { changePassword } from '../api/auth-api.ts';
+import { NewPasswordFields } from '../components/new-password-fields.tsx';
 
 interface ChangeValues {
   oldPassword?: string;
@@ -17,28 +18,13 @@ interface ChangeValues {
 export function ChangePwdPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [form] = Form.useForm();
-  const [submitting, setSubmitting] = useState(false);
+  const { form, submitting, submit } = useFormSubmit(changePasswordRequestSchema, changePassword, () => {
+    Toast.show({ content: t('success.change'), duration: 2000 });
+    navigate('/My', { replace: true });
+  });
 
-  const onFinish = async (values: ChangeValues) => {
-    clearFieldErrors(form);
-    const checked = validateWith(
-      changePasswordRequestSchema,
-      { oldPassword: values.oldPassword ?? '', password: values.password ?? '', confirmPassword: values.confirmPassword ?? '' },
-      t,
-    );
-    if (checked.errors) return showFieldErrors(form, checked.errors);
-    setSubmitting(true);
-    try {
-      await changePassword(checked.data);
-      Toast.show({ content: t('success.change'), duration: 2000 });
-      navigate('/My', { replace: true });
-    } catch (error) {
-      handleSubmitError(form, error);
-    } finally {
-      setSubmitting(false);
-    }
-  };
+  const onFinish = (values: ChangeValues) =>
+    submit({ oldPassword: values.oldPassword ?? '', password: values.password ?? '', confirmPassword: values.confirmPassword ?? '' });
 
   return (
     <Page title={t('routes.ChangePwd')} backTo="/My">
@@ -48,21 +34,12 @@ export function ChangePwdPage() {
           form={form}
           layout="vertical"
           onFinish={onFinish}
-          footer={
-            <Button block type="submit" color="primary" size="large" loading={submitting}>
-              {t('common.confirm')}
-            </Button>
-          }
+          footer={<SubmitButton label={t('common.confirm')} loading={submitting} />}
         >
           <Form.Item name="oldPassword" label={t('auth.old_password')}>
             <Input type="password" autoComplete="current-password" placeholder={t('auth.old_password_placeholder')} clearable />
           </Form.Item>
-          <Form.Item name="password" label={t('auth.new_password')} help={t('auth.password_rule')}>
-            <Input type="password" autoComplete="new-password" placeholder={t('auth.password_placeholder')} clearable />
-          </Form.Item>
-          <Form.Item name="confirmPassword" label={t('auth.confirm_password')}>
-            <Input type="password" autoComplete="new-password" placeholder={t('auth.confirm_password_placeholder')} clearable />
-          </Form.Item>
+          <NewPasswordFields labelKey="auth.new_password" />
         </Form>
       </div>
     </Page>

@@ -1,14 +1,16 @@
 import { type Channel, resetPasswordRequestSchema } from '@tradewind/contract/auth';
-import { Button, Form, Input, Toast } from 'antd-mobile';
+import { Form, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { clearFieldErrors, handleSubmitError, showFieldErrors, validateWith } from '@/lib/forms.ts';
+import { useFormSubmit } from '@/lib/forms.ts';
+import { SubmitButton } from '@/ui/submit-button.tsx';
 import { resetPassword } from '../api/auth-api.ts';
 import { AccountInput } from '../components/account-input.tsx';
 import { AuthLayout } from '../components/auth-layout.tsx';
 import { ChannelTabs } from '../components/channel-tabs.tsx';
-import { SendCodeButton } from '../components/send-code-button.tsx';
+import { CodeField } from '../components/code-field.tsx';
+import { NewPasswordFields } from '../components/new-password-fields.tsx';
 
 interface ResetValues {
   account?: string;
@@ -20,72 +22,29 @@ interface ResetValues {
 export function ForgetPwdPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [form] = Form.useForm();
   const [channel, setChannel] = useState<Channel>('email');
-  const [submitting, setSubmitting] = useState(false);
+  const { form, submitting, submit } = useFormSubmit(resetPasswordRequestSchema, resetPassword, () => {
+    Toast.show({ content: t('success.change'), duration: 2000 });
+    navigate('/Login', { replace: true });
+  });
 
-  const onFinish = async (values: ResetValues) => {
-    clearFieldErrors(form);
-    const checked = validateWith(
-      resetPasswordRequestSchema,
-      { channel, account: values.account ?? '', code: values.code ?? '', password: values.password ?? '', confirmPassword: values.confirmPassword ?? '' },
-      t,
-    );
-    if (checked.errors) return showFieldErrors(form, checked.errors);
-    setSubmitting(true);
-    try {
-      await resetPassword(checked.data);
-      Toast.show({ content: t('success.change'), duration: 2000 });
-      navigate('/Login', { replace: true });
-    } catch (error) {
-      handleSubmitError(form, error);
-    } finally {
-      setSubmitting(false);
-    }
-  };
+  const onFinish = (values: ResetValues) =>
+    submit({ channel, account: values.account ?? '', code: values.code ?? '', password: values.password ?? '', confirmPassword: values.confirmPassword ?? '' });
 
   return (
     <AuthLayout title={t('auth.reset_title')} subtitle={t('auth.reset_subtitle')}>
-      <ChannelTabs
-        value={channel}
-        onChange={(next) => {
-          setChannel(next);
-          form.resetFields(['account']);
-        }}
-      />
+      <ChannelTabs value={channel} onChange={setChannel} form={form} />
       <Form
         form={form}
         layout="vertical"
         onFinish={onFinish}
-        footer={
-          <Button block type="submit" color="primary" size="large" loading={submitting}>
-            {t('auth.reset_submit')}
-          </Button>
-        }
+        footer={<SubmitButton label={t('auth.reset_submit')} loading={submitting} />}
       >
         <Form.Item name="account" label={t(`auth.channel_${channel}`)}>
           <AccountInput channel={channel} />
         </Form.Item>
-        <Form.Item
-          name="code"
-          label={t('auth.code')}
-          extra={
-            <SendCodeButton
-              channel={channel}
-              purpose="reset_password"
-              getAccount={() => form.getFieldValue('account')}
-              onInvalidAccount={(message) => form.setFields([{ name: 'account', errors: [message] }])}
-            />
-          }
-        >
-          <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder={t('auth.code_placeholder')} />
-        </Form.Item>
-        <Form.Item name="password" label={t('auth.new_password')} help={t('auth.password_rule')}>
-          <Input type="password" autoComplete="new-password" placeholder={t('auth.password_placeholder')} clearable />
-        </Form.Item>
-        <Form.Item name="confirmPassword" label={t('auth.confirm_password')}>
-          <Input type="password" autoComplete="new-password" placeholder={t('auth.confirm_password_placeholder')} clearable />
-        </Form.Item>
+        <CodeField form={form} channel={channel} purpose="reset_password" />
+        <NewPasswordFields labelKey="auth.new_password" />
       </Form>
       <div className="tw-links">
         <Link to="/Login">{t('auth.back_to_login')}</Link>

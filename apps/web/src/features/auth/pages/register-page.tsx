@@ -1,15 +1,17 @@
 import { type Channel, type RegisterMode, registerRequestSchema } from '@tradewind/contract/auth';
-import { Button, Form, Input, Tabs, Toast } from 'antd-mobile';
+import { Form, Input, Tabs, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { clearFieldErrors, handleSubmitError, showFieldErrors, validateWith } from '@/lib/forms.ts';
+import { useFormSubmit } from '@/lib/forms.ts';
+import { SubmitButton } from '@/ui/submit-button.tsx';
 import { saveSession } from '@/lib/storage.ts';
 import { register } from '../api/auth-api.ts';
 import { AccountInput } from '../components/account-input.tsx';
 import { AuthLayout } from '../components/auth-layout.tsx';
 import { ChannelTabs } from '../components/channel-tabs.tsx';
-import { SendCodeButton } from '../components/send-code-button.tsx';
+import { CodeField } from '../components/code-field.tsx';
+import { NewPasswordFields } from '../components/new-password-fields.tsx';
 
 interface RegisterValues {
   account?: string;
@@ -24,15 +26,16 @@ export function RegisterPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const [form] = Form.useForm();
   const [mode, setMode] = useState<RegisterMode>('code');
   const [channel, setChannel] = useState<Channel>('email');
-  const [submitting, setSubmitting] = useState(false);
-  const invitedBy = params.get('invite') ?? undefined;
+  const { form, submitting, submit } = useFormSubmit(registerRequestSchema, register, (session) => {
+    saveSession(session.token, session.uid);
+    Toast.show({ content: t('success.registration'), duration: 2000 });
+    navigate('/', { replace: true });
+  });
 
-  const onFinish = async (values: RegisterValues) => {
-    clearFieldErrors(form);
-    const request = {
+  const onFinish = (values: RegisterValues) =>
+    submit({
       mode,
       channel,
       account: values.account ?? '',
@@ -40,21 +43,7 @@ export function RegisterPage() {
       ...(values.inviteCode ? { inviteCode: values.inviteCode } : {}),
       password: values.password ?? '',
       confirmPassword: values.confirmPassword ?? '',
-    };
-    const checked = validateWith(registerRequestSchema, request, t);
-    if (checked.errors) return showFieldErrors(form, checked.errors);
-    setSubmitting(true);
-    try {
-      const session = await register(checked.data);
-      saveSession(session.token, session.uid);
-      Toast.show({ content: t('success.registration'), duration: 2000 });
-      navigate('/', { replace: true });
-    } catch (error) {
-      handleSubmitError(form, error);
-    } finally {
-      setSubmitting(false);
-    }
-  };
+    });
 
   return (
     <AuthLayout title={t('auth.register_title')} subtitle={t('auth.register_subtitle')}>
@@ -62,52 +51,22 @@ export function RegisterPage() {
         <Tabs.Tab key="code" title={t('auth.mode_code')} />
         <Tabs.Tab key="invite" title={t('auth.mode_invite')} />
       </Tabs>
-      <ChannelTabs
-        value={channel}
-        onChange={(next) => {
-          setChannel(next);
-          form.resetFields(['account']);
-        }}
-      />
+      <ChannelTabs value={channel} onChange={setChannel} form={form} />
       <Form
         form={form}
         layout="vertical"
-        initialValues={{ inviteCode: invitedBy }}
+        initialValues={{ inviteCode: params.get('invite') ?? undefined }}
         onFinish={onFinish}
-        footer={
-          <Button block type="submit" color="primary" size="large" loading={submitting}>
-            {t('auth.register')}
-          </Button>
-        }
+        footer={<SubmitButton label={t('auth.register')} loading={submitting} />}
       >
         <Form.Item name="account" label={t(`auth.channel_${channel}`)}>
           <AccountInput channel={channel} />
         </Form.Item>
-        {mode === 'code' && (
-          <Form.Item
-            name="code"
-            label={t('auth.code')}
-            extra={
-              <SendCodeButton
-                channel={channel}
-                purpose="register"
-                getAccount={() => form.getFieldValue('account')}
-                onInvalidAccount={(message) => form.setFields([{ name: 'account', errors: [message] }])}
-              />
-            }
-          >
-            <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder={t('auth.code_placeholder')} />
-          </Form.Item>
-        )}
+        {mode === 'code' && <CodeField form={form} channel={channel} purpose="register" />}
         <Form.Item name="inviteCode" label={mode === 'invite' ? t('auth.invite_code') : t('auth.invite_code_optional')}>
           <Input maxLength={8} placeholder={t('auth.invite_code_placeholder')} clearable />
         </Form.Item>
-        <Form.Item name="password" label={t('auth.password')} help={t('auth.password_rule')}>
-          <Input type="password" autoComplete="new-password" placeholder={t('auth.password_placeholder')} clearable />
-        </Form.Item>
-        <Form.Item name="confirmPassword" label={t('auth.confirm_password')}>
-          <Input type="password" autoComplete="new-password" placeholder={t('auth.confirm_password_placeholder')} clearable />
-        </Form.Item>
+        <NewPasswordFields />
       </Form>
       <div className="tw-links">
         <span className="tw-muted">{t('auth.have_account')}</span>

@@ -1,0 +1,26 @@
+import type { Channel, CodePurpose } from '@tradewind/contract/auth';
+import { Form, Input } from 'antd-mobile';
+import type { FormInstance } from 'antd-mobile/es/components/form';
+import { useTranslation } from 'react-i18next';
+import { SendCodeButton } from './send-code-button.tsx';
+
+/** The 6-digit code field with its send button, which reads the form's account field. */
+export function CodeField({ form, channel, purpose }: { form: FormInstance; channel: Channel; purpose: CodePurpose }) {
+  const { t } = useTranslation();
+  return (
+    <Form.Item
+      name="code"
+      label={t('auth.code')}
+      extra={
+        <SendCodeButton
+          channel={channel}
+          purpose={purpose}
+          getAccount={() => form.getFieldValue('account')}
+          onInvalidAccount={(message) => form.setFields([{ name: 'account', errors: [message] }])}
+        />
+      }
+    >
+      <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder={t('auth.code_placeholder')} />
+    </Form.Item>
+  );
+}
