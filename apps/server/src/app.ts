@@ -10,8 +10,10 @@ import { languageFromHeader } from '@tradewind/contract/languages';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
+import { Ledger, ensureAssets } from './modules/ledger/service.ts';
 import { registerSystemRoutes } from './modules/system/routes.ts';
 import { registerUserRoutes } from './modules/user/routes.ts';
+import { registerWalletRoutes } from './modules/wallet/routes.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { Database } from './platform/db.ts';
@@ -35,6 +37,7 @@ export interface AppServices {
   clock: Clock;
   notifier: Notifier;
   hub: Hub;
+  ledger: Ledger;
 }
 
 declare module 'fastify' {
@@ -98,12 +101,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const notifier = createNotifier({ config, db: database.db, clock, log: app.log });
   const hub = new Hub();
-  app.decorate('services', { config, database, clock, notifier, hub });
-  const deps = { db: database.db, clock, config, notifier, hub };
+  const ledger = new Ledger();
+  await ensureAssets(database.db);
+  app.decorate('services', { config, database, clock, notifier, hub, ledger });
+  const deps = { db: database.db, clock, config, notifier, hub, ledger };
 
   registerSystemRoutes(app, deps);
   registerAuthRoutes(app, deps);
   registerUserRoutes(app, deps);
+  registerWalletRoutes(app, deps);
   registerWebSocket(app, hub);
 
   registerWebApp(app, config);

@@ -288,11 +288,17 @@ describe('passwords and the demo account', () => {
   });
 
   it('demo mode seeds the documented demo account once', async () => {
-    await seedDemo({ db: t.database.db, clock: t.clock });
-    await seedDemo({ db: t.database.db, clock: t.clock });
+    const deps = { db: t.database.db, clock: t.clock, ledger: t.app.services.ledger };
+    await seedDemo(deps);
+    await seedDemo(deps);
     const rows = await queryRows<{ n: string }>(t.database.db, sql`select count(*)::text as n from users where email = ${DEMO_ACCOUNT.email}`);
     expect(rows[0]?.n).toBe('1');
-    const login = await call(t.app, 'POST', '/api/v1/auth/login', { body: { channel: 'email', account: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password } });
+    const login = await call<{ token: string }>(t.app, 'POST', '/api/v1/auth/login', { body: { channel: 'email', account: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password } });
     expect(login.body.code).toBe(0);
+    // Funded once, through the ledger.
+    const balances = await call<{ spot: { asset: string; available: string }[]; futures: { available: string } }>(t.app, 'GET', '/api/v1/wallet/balances', { token: login.body.data.token });
+    expect(balances.body.data.spot.find((b) => b.asset === 'USDT')?.available).toBe('10000');
+    expect(balances.body.data.spot.find((b) => b.asset === 'BTC')?.available).toBe('0.25');
+    expect(balances.body.data.futures.available).toBe('2000');
   });
 });

@@ -4,6 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
+import { checkLedger } from '../src/modules/ledger/invariants.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { type Config, loadConfig } from '../src/platform/config.ts';
 import { type Database, openDatabase } from '../src/platform/db.ts';
@@ -59,8 +60,11 @@ export async function createTestApp(options: { env?: Record<string, string>; bef
     clock,
     database,
     close: async () => {
+      // Every server test file ends with the ledger's invariants holding.
+      const violations = await checkLedger(database.db);
       await app.close();
       await database.close();
+      if (violations.length > 0) throw new Error(`ledger invariants broken:\n${violations.map((v) => `${v.rule}: ${v.detail}`).join('\n')}`);
     },
   };
 }

@@ -18,6 +18,8 @@ export class AppError extends Error {
     readonly errorName: ErrorName,
     readonly params: Params = {},
     readonly httpStatus: number = defaultStatus(errorName),
+    /** Set when the error belongs to one form field: the reply is then a 422 with `errors`. */
+    readonly field?: string,
   ) {
     super(errorName);
     this.name = 'AppError';
@@ -85,6 +87,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
         data: null,
         errors,
       });
+    }
+    if (error instanceof AppError && error.field) {
+      const message = translate(language, `errors.${error.errorName}`, error.params);
+      return reply.status(422).send({ code: ERROR_CODES.VALIDATION_FAILED, message, data: null, errors: { [error.field]: [message] } });
     }
     if (error instanceof AppError) {
       return reply.status(error.httpStatus).send({

@@ -3,8 +3,10 @@ import { envelopeSchema } from '@tradewind/contract/envelope';
 import type { Language } from '@tradewind/contract/languages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type z } from 'zod';
-import { RequestValidationError } from './errors.ts';
+import type { Tx } from './db.ts';
+import { AppError, RequestValidationError } from './errors.ts';
 import { translate } from './i18n.ts';
+import { IDEMPOTENCY_HEADER, isValidIdempotencyKey, requestHash, runIdempotent } from './idempotency.ts';
 
 export type AuthMode = 'none' | 'user';
 
@@ -50,6 +52,7 @@ export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType 
   query?: Q;
   response: R;
   rateLimit?: { max: number; timeWindow: number; keyGenerator?: (request: FastifyRequest) => string };
+  /** Moves money: needs an Idempotency-Key header, and the handler runs in the transaction `tx` exactly once per key. */
   money?: boolean;
 }
 
@@ -67,6 +70,11 @@ export interface UserHandlerContext<B, Q> extends HandlerContext<B, Q> {
   auth: AuthContext;
 }
 
+export interface MoneyHandlerContext<B, Q> extends UserHandlerContext<B, Q> {
+  /** The transaction holding the idempotency key: write the business row and the ledger entry in it. */
+  tx: Tx;
+}
+
 /** Replies `{code: 0, message, data}` in the request's language. */
 export function ok<T>(language: Language, data: T): Envelope<T> {
   return { code: 0, message: translate(language, 'ok'), data };
@@ -77,6 +85,11 @@ export function ok<T>(language: Language, data: T): Envelope<T> {
  * session when `auth` is `user`, and wraps what the handler returns in the envelope.
  * Routes stay thin: parse, call the service, reply.
  */
+export function route<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(
+  app: FastifyInstance,
+  spec: RouteSpec<B, Q, R> & { auth: 'user'; money: true },
+  handler: (ctx: MoneyHandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
+): void;
 export function route<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(
   app: FastifyInstance,
   spec: RouteSpec<B, Q, R> & { auth: 'user' },
@@ -90,7 +103,7 @@ export function route<B extends z.ZodType | undefined, Q extends z.ZodType | und
 export function route<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(
   app: FastifyInstance,
   spec: RouteSpec<B, Q, R>,
-  handler: (ctx: UserHandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
+  handler: (ctx: MoneyHandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
 ): void {
   app.routeTable.push({ method: spec.method, url: spec.url, auth: spec.auth, body: spec.body, query: spec.query, money: spec.money });
   app.route({
@@ -110,14 +123,23 @@ export function route<B extends z.ZodType | undefined, Q extends z.ZodType | und
     },
     preHandler: spec.auth === 'user' ? async (request) => void (request.auth = await app.authenticate(request.headers.authorization)) : undefined,
     handler: async (request, reply) => {
-      const data = await handler({
+      const ctx = {
         body: request.body as Infer<B>,
         query: request.query as Infer<Q>,
         request,
         reply,
         lang: request.lang,
         auth: request.auth as AuthContext,
-      });
+      };
+      if (!spec.money) return ok(request.lang, await handler(ctx as MoneyHandlerContext<Infer<B>, Infer<Q>>));
+      const key = request.headers[IDEMPOTENCY_HEADER];
+      if (!isValidIdempotencyKey(key)) throw new AppError('IDEMPOTENCY_KEY_REQUIRED', {}, 422, 'Idempotency-Key');
+      const { database, clock } = app.services;
+      const data = await runIdempotent(
+        { db: database.db, clock },
+        { userId: ctx.auth.userId, key, hash: requestHash(spec.method, spec.url, request.body) },
+        (tx) => handler({ ...ctx, tx }),
+      );
       return ok(request.lang, data);
     },
   });

@@ -1,4 +1,4 @@
-import { bigint, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** What the notifier sent, kept only in demo mode so codes can be read at /api/v1/dev/outbox. */
 export const devOutbox = pgTable('dev_outbox', {
@@ -9,3 +9,19 @@ export const devOutbox = pgTable('dev_outbox', {
   body: text('body').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
 });
+
+/**
+ * Idempotency-Key of money-moving POSTs: the first request's hash and reply. The row is
+ * inserted first in the request's transaction, so a concurrent duplicate waits for it.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    response: jsonb('response'),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);

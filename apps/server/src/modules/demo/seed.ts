@@ -1,18 +1,53 @@
 import { eq } from 'drizzle-orm';
 import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
+import { parseAmount } from '@tradewind/contract/money';
+import { ASSETS, type AssetCode } from '@tradewind/contract/wallet';
 import { hashPassword } from '../auth/service.ts';
+import { DuplicateEntryError, type Ledger, externalAccount, userAccount } from '../ledger/service.ts';
 import { users } from '../user/tables.ts';
 
 /** The documented demo account (README): exists only in demo mode. */
 export const DEMO_ACCOUNT = { email: 'demo@tradewind.app', password: 'demo-pass-2026', inviteCode: 'DEMO2026' } as const;
 
-/** Creates the demo account once; later releases fund it through the ledger. */
-export async function seedDemo(deps: { db: Db; clock: Clock }): Promise<void> {
-  const [existing] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ACCOUNT.email)).limit(1);
-  if (existing) return;
+/** Demo funds, credited once from the `external:demo` account as a deposit (never a balance edit). */
+const DEMO_FUNDS: { wallet: 'spot' | 'futures'; asset: AssetCode; amount: string }[] = [
+  { wallet: 'spot', asset: 'USDT', amount: '10000' },
+  { wallet: 'futures', asset: 'USDT', amount: '2000' },
+  { wallet: 'spot', asset: 'BTC', amount: '0.25' },
+  { wallet: 'spot', asset: 'ETH', amount: '3' },
+];
+
+/** Creates the demo account and funds it, once. */
+export async function seedDemo(deps: { db: Db; clock: Clock; ledger: Ledger }): Promise<void> {
   const now = deps.clock.now();
+  await insertDemoUser(deps.db, now);
+  const [demo] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ACCOUNT.email)).limit(1);
+  if (!demo) throw new Error('demo user missing after insert');
   await deps.db
+    .transaction(async (tx) => {
+      await deps.ledger.post(tx, now, {
+        kind: 'demo_funding',
+        reference: `demo:funding:${demo.id}`,
+        userId: demo.id,
+        postings: DEMO_FUNDS.flatMap(({ wallet, asset, amount }) => {
+          const minor = parseAmount(amount, ASSETS[asset].scale) as bigint;
+          return [
+            { account: externalAccount('demo', asset), amount: -minor, type: 'deposit' as const },
+            { account: userAccount(demo.id, wallet, asset), amount: minor, type: 'deposit' as const },
+          ];
+        }),
+      });
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof DuplicateEntryError)) throw error;
+    });
+}
+
+async function insertDemoUser(db: Db, now: Date): Promise<void> {
+  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ACCOUNT.email)).limit(1);
+  if (existing) return;
+  await db
     .insert(users)
     .values({
       email: DEMO_ACCOUNT.email,

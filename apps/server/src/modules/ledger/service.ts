@@ -1,0 +1,214 @@
+import { ASSETS, type AssetCode, type EntryType, type Wallet } from '@tradewind/contract/wallet';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Db, Executor } from '#platform/db.ts';
+import { AppError } from '#platform/errors.ts';
+import { isUniqueViolation } from '#platform/pg-errors.ts';
+import { accounts, assets, entries, postings } from './tables.ts';
+
+/**
+ * The only writer of money (ARCHITECTURE §5). Every other module calls `ledger.post` inside
+ * the transaction that writes its own business row.
+ */
+
+export const HOUSE_ACCOUNTS = ['contracts', 'fees', 'conversion', 'mining', 'ieo', 'loans', 'rewards', 'adjustments'] as const;
+export type HouseAccount = (typeof HOUSE_ACCOUNTS)[number];
+export const EXTERNAL_ACCOUNTS = ['chain', 'bank', 'demo'] as const;
+export type ExternalAccount = (typeof EXTERNAL_ACCOUNTS)[number];
+
+export type AccountRef =
+  | { kind: 'user'; userId: number; wallet: Wallet; asset: AssetCode }
+  | { kind: 'house'; name: HouseAccount; asset: AssetCode }
+  | { kind: 'external'; name: ExternalAccount; asset: AssetCode };
+
+export type Bucket = 'available' | 'locked';
+
+export interface PostingSpec {
+  account: AccountRef;
+  bucket?: Bucket;
+  amount: bigint;
+  type: EntryType;
+}
+
+export interface EntrySpec {
+  kind: string;
+  /** Unique per cause; a second entry with the same reference is refused (DuplicateEntryError). */
+  reference: string;
+  userId?: number | null;
+  memo?: string | null;
+  postings: PostingSpec[];
+}
+
+export const MAX_POSTINGS_PER_ENTRY = 16;
+
+export function accountName(ref: AccountRef): string {
+  return ref.kind === 'user' ? `user:${ref.userId}:${ref.wallet}:${ref.asset}` : `${ref.kind}:${ref.name}:${ref.asset}`;
+}
+
+export const userAccount = (userId: number, wallet: Wallet, asset: AssetCode): AccountRef => ({ kind: 'user', userId, wallet, asset });
+export const houseAccount = (name: HouseAccount, asset: AssetCode): AccountRef => ({ kind: 'house', name, asset });
+export const externalAccount = (name: ExternalAccount, asset: AssetCode): AccountRef => ({ kind: 'external', name, asset });
+
+/** The same cause posted twice: the caller already did this work. */
+export class DuplicateEntryError extends Error {
+  constructor(readonly reference: string) {
+    super(`ledger entry ${reference} already exists`);
+    this.name = 'DuplicateEntryError';
+  }
+}
+
+/** A bug, never a user error: a posting set that does not balance. */
+export class UnbalancedEntryError extends Error {
+  constructor(detail: string) {
+    super(`unbalanced ledger entry: ${detail}`);
+    this.name = 'UnbalancedEntryError';
+  }
+}
+
+function assertBalanced(spec: EntrySpec): void {
+  if (spec.postings.length < 2 || spec.postings.length > MAX_POSTINGS_PER_ENTRY) {
+    throw new UnbalancedEntryError(`${spec.reference} has ${spec.postings.length} postings`);
+  }
+  const sums = new Map<string, bigint>();
+  for (const posting of spec.postings) {
+    if (posting.amount === 0n) throw new UnbalancedEntryError(`${spec.reference} has a zero posting`);
+    if (!(posting.account.asset in ASSETS)) throw new UnbalancedEntryError(`${spec.reference} unknown asset ${posting.account.asset}`);
+    sums.set(posting.account.asset, (sums.get(posting.account.asset) ?? 0n) + posting.amount);
+  }
+  for (const [asset, sum] of sums) {
+    if (sum !== 0n) throw new UnbalancedEntryError(`${spec.reference} sums to ${sum} in ${asset}`);
+  }
+}
+
+function isNegativeBalance(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, constraint } = e as { code?: string; constraint?: string };
+    if (code === '23514' && constraint === 'ledger_accounts_user_nonnegative') return true;
+  }
+  return false;
+}
+
+/**
+ * One per database. Accounts are never deleted or re-pointed (the database refuses), so
+ * their ids are remembered after the first lookup.
+ */
+export class Ledger {
+  private readonly accountIds = new Map<string, number>();
+
+  /**
+   * Posts one balanced entry inside the caller's transaction. Postings go in account-id
+   * order, so concurrent entries lock accounts in the same order and cannot deadlock.
+   * Raises INSUFFICIENT_BALANCE when a user balance would go negative (the database's
+   * check), DuplicateEntryError when the reference was already posted.
+   */
+  async post(tx: Executor, now: Date, spec: EntrySpec): Promise<number> {
+    assertBalanced(spec);
+    await this.resolveAccounts(tx, spec.postings.map((p) => p.account));
+    let entryId: number;
+    try {
+      const [entry] = await tx
+        .insert(entries)
+        .values({ kind: spec.kind, reference: spec.reference, userId: spec.userId ?? null, memo: spec.memo ?? null, createdAt: now })
+        .returning({ id: entries.id });
+      if (!entry) throw new Error('entry insert returned no row');
+      entryId = entry.id;
+    } catch (error) {
+      if (isUniqueViolation(error, 'ledger_entries_reference_key')) throw new DuplicateEntryError(spec.reference);
+      throw error;
+    }
+    const rows = spec.postings
+      .map((posting) => {
+        const ref = posting.account;
+        return {
+          entryId,
+          accountId: this.accountIds.get(accountName(ref)) as number,
+          userId: ref.kind === 'user' ? ref.userId : null,
+          wallet: ref.kind === 'user' ? ref.wallet : null,
+          asset: ref.asset,
+          bucket: posting.bucket ?? 'available',
+          type: posting.type,
+          amount: posting.amount,
+          createdAt: now,
+        };
+      })
+      .sort((a, b) => a.accountId - b.accountId);
+    try {
+      await tx.insert(postings).values(rows);
+    } catch (error) {
+      if (isNegativeBalance(error)) throw new AppError('INSUFFICIENT_BALANCE');
+      throw error;
+    }
+    return entryId;
+  }
+
+  private async resolveAccounts(tx: Executor, refs: AccountRef[]): Promise<void> {
+    const byName = new Map(refs.map((ref) => [accountName(ref), ref]));
+    const missing = [...byName.keys()].filter((name) => !this.accountIds.has(name));
+    if (missing.length === 0) return;
+    await tx
+      .insert(accounts)
+      .values(
+        missing.map((name) => {
+          const ref = byName.get(name) as AccountRef;
+          return { name, kind: ref.kind, userId: ref.kind === 'user' ? ref.userId : null, wallet: ref.kind === 'user' ? ref.wallet : null, asset: ref.asset };
+        }),
+      )
+      .onConflictDoNothing();
+    const rows = await tx.select({ id: accounts.id, name: accounts.name }).from(accounts).where(inArray(accounts.name, missing));
+    for (const row of rows) this.accountIds.set(row.name, row.id);
+  }
+}
+
+export interface AccountBalance {
+  wallet: Wallet;
+  asset: AssetCode;
+  available: bigint;
+  locked: bigint;
+}
+
+export async function userBalances(db: Executor, userId: number): Promise<AccountBalance[]> {
+  const rows = await db
+    .select({ wallet: accounts.wallet, asset: accounts.asset, available: accounts.available, locked: accounts.locked })
+    .from(accounts)
+    .where(and(eq(accounts.kind, 'user'), eq(accounts.userId, userId)));
+  return rows.map((row) => ({ wallet: row.wallet as Wallet, asset: row.asset as AssetCode, available: row.available, locked: row.locked }));
+}
+
+/** Default settings per asset; operators change them later (never the scale). */
+const ASSET_DEFAULTS: Partial<Record<AssetCode, { withdrawMin: bigint; withdrawFee: bigint; confirmations: number; deposit: boolean; withdraw: boolean }>> = {
+  // spec §5: minimum withdrawal 10 USD, 0.001 BTC, 0.01 ETH.
+  USDT: { withdrawMin: 10_000_000n, withdrawFee: 1_000_000n, confirmations: 19, deposit: true, withdraw: true },
+  BTC: { withdrawMin: 100_000n, withdrawFee: 20_000n, confirmations: 2, deposit: false, withdraw: true },
+  ETH: { withdrawMin: 1_000_000n, withdrawFee: 200_000n, confirmations: 12, deposit: false, withdraw: true },
+};
+
+/** Makes sure every asset of the contract exists (idempotent; keeps operator settings). */
+export async function ensureAssets(db: Db): Promise<void> {
+  const codes = Object.keys(ASSETS) as AssetCode[];
+  await db
+    .insert(assets)
+    .values(
+      codes.map((code, index) => {
+        const defaults = ASSET_DEFAULTS[code];
+        return {
+          code,
+          name: ASSETS[code].name,
+          scale: ASSETS[code].scale,
+          withdrawMinMinor: defaults?.withdrawMin ?? 0n,
+          withdrawFeeMinor: defaults?.withdrawFee ?? 0n,
+          confirmations: defaults?.confirmations ?? 0,
+          depositEnabled: defaults?.deposit ?? false,
+          withdrawEnabled: defaults?.withdraw ?? false,
+          sortOrder: index,
+        };
+      }),
+    )
+    .onConflictDoNothing();
+  // The scale is part of the asset's identity: a mismatch would misread every stored amount.
+  const stored = await db.select({ code: assets.code, scale: assets.scale }).from(assets);
+  for (const row of stored) {
+    const expected = ASSETS[row.code as AssetCode]?.scale;
+    if (expected !== undefined && expected !== row.scale) {
+      throw new Error(`asset ${row.code} is stored with scale ${row.scale} but the contract says ${expected}`);
+    }
+  }
+}

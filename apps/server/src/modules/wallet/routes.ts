@@ -1,0 +1,35 @@
+import { balancesSchema, transferRequestSchema, transferResponseSchema } from '@tradewind/contract/wallet';
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '#platform/clock.ts';
+import type { Db } from '#platform/db.ts';
+import { route } from '#platform/http.ts';
+import type { Ledger } from '../ledger/service.ts';
+import { getBalances, transfer } from './service.ts';
+
+const tags = ['wallet'];
+
+export function registerWalletRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; ledger: Ledger }): void {
+  route(
+    app,
+    { method: 'GET', url: '/api/v1/wallet/balances', auth: 'user', summary: 'Spot and futures balances', tags, response: balancesSchema },
+    async ({ auth }) => getBalances(deps.db, auth.userId),
+  );
+
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/api/v1/wallet/transfer',
+      auth: 'user',
+      money: true,
+      summary: 'Transfer USDT between your spot and futures accounts',
+      tags,
+      body: transferRequestSchema,
+      response: transferResponseSchema,
+    },
+    async ({ body, auth, tx }) => {
+      const entryId = await transfer(deps.ledger, tx, deps.clock.now(), auth.userId, body);
+      return { entryId: String(entryId), balances: await getBalances(tx, auth.userId) };
+    },
+  );
+}
