@@ -2,7 +2,7 @@ CREATE TABLE "idempotency_keys" (
 	"user_id" bigint NOT NULL,
 	"key" text NOT NULL,
 	"request_hash" text NOT NULL,
-	"response" jsonb,
+	"response" text,
 	"created_at" timestamp with time zone NOT NULL,
 	CONSTRAINT "idempotency_keys_user_id_key_pk" PRIMARY KEY("user_id","key")
 );

@@ -127,3 +127,25 @@ export async function registerUser(app: FastifyInstance, account = uniqueEmail()
   if (reply.body.code !== 0) throw new Error(`register failed: ${JSON.stringify(reply.body)}`);
   return { account, token: reply.body.data.token, uid: reply.body.data.uid };
 }
+
+/** Credits a user through the ledger, as a deposit from outside (tests only). */
+export async function fund(t: TestApp, userId: number, amountMinor: bigint, wallet: 'spot' | 'futures' = 'spot', asset: 'USDT' | 'BTC' | 'ETH' = 'USDT') {
+  const { externalAccount, userAccount } = await import('../src/modules/ledger/service.ts');
+  await t.database.db.transaction((tx) =>
+    t.app.services.ledger.post(tx, t.clock.now(), {
+      kind: 'test_funding',
+      reference: `test:fund:${crypto.randomUUID()}`,
+      userId,
+      postings: [
+        { account: externalAccount('chain', asset), amount: -amountMinor, type: 'deposit' },
+        { account: userAccount(userId, wallet, asset), amount: amountMinor, type: 'deposit' },
+      ],
+    }),
+  );
+}
+
+let keyCounter = 0;
+export function idempotencyKey(): string {
+  keyCounter += 1;
+  return `test-key-${keyCounter}-${crypto.randomBytes(6).toString('hex')}`;
+}

@@ -62,5 +62,5 @@ export function divCeil(a: bigint, b: bigint): bigint {
 export const amountSchema = z
   .string({ error: 'validation.required' })
   .trim()
-  .regex(/^\d{1,30}(\.\d{1,18})?$/, { error: 'validation.amount_format' })
+  .regex(/^\d{1,30}(\.\d{1,18})?$/, { error: 'validation.amount_format', abort: true })
   .refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' });

@@ -38,10 +38,10 @@ export async function runIdempotent<T>(
     if (inserted.length === 0) {
       const [stored] = await tx.select().from(idempotencyKeys).where(where).limit(1);
       if (!stored || stored.requestHash !== input.hash) throw new AppError('IDEMPOTENCY_KEY_REUSED', {}, 409);
-      return stored.response as T;
+      return JSON.parse(stored.response ?? 'null') as T;
     }
     const result = await work(tx as Tx);
-    await tx.update(idempotencyKeys).set({ response: result as object }).where(where);
+    await tx.update(idempotencyKeys).set({ response: JSON.stringify(result) }).where(where);
     return result;
   });
 }

@@ -1,4 +1,4 @@
-import { bigint, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** What the notifier sent, kept only in demo mode so codes can be read at /api/v1/dev/outbox. */
 export const devOutbox = pgTable('dev_outbox', {
@@ -20,7 +20,8 @@ export const idempotencyKeys = pgTable(
     userId: bigint('user_id', { mode: 'number' }).notNull(),
     key: text('key').notNull(),
     requestHash: text('request_hash').notNull(),
-    response: jsonb('response'),
+    /** The reply's data as JSON text (not jsonb, which reorders keys): replays are byte-identical. */
+    response: text('response'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] })],

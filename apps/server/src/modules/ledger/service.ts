@@ -1,5 +1,5 @@
 import { ASSETS, type AssetCode, type EntryType, type Wallet } from '@tradewind/contract/wallet';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Executor } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
@@ -102,7 +102,7 @@ export class Ledger {
    */
   async post(tx: Executor, now: Date, spec: EntrySpec): Promise<number> {
     assertBalanced(spec);
-    await this.resolveAccounts(tx, spec.postings.map((p) => p.account));
+    const ids = await this.resolveAccounts(tx, spec.postings.map((p) => p.account));
     let entryId: number;
     try {
       const [entry] = await tx
@@ -120,7 +120,7 @@ export class Ledger {
         const ref = posting.account;
         return {
           entryId,
-          accountId: this.accountIds.get(accountName(ref)) as number,
+          accountId: ids.get(accountName(ref)) as number,
           userId: ref.kind === 'user' ? ref.userId : null,
           wallet: ref.kind === 'user' ? ref.wallet : null,
           asset: ref.asset,
@@ -140,21 +140,48 @@ export class Ledger {
     return entryId;
   }
 
-  private async resolveAccounts(tx: Executor, refs: AccountRef[]): Promise<void> {
+  /**
+   * Account ids by name. Ids of accounts created inside the caller's transaction are not
+   * remembered until a later transaction sees them: if this one rolls back, they vanish.
+   */
+  private async resolveAccounts(tx: Executor, refs: AccountRef[]): Promise<Map<string, number>> {
     const byName = new Map(refs.map((ref) => [accountName(ref), ref]));
-    const missing = [...byName.keys()].filter((name) => !this.accountIds.has(name));
-    if (missing.length === 0) return;
-    await tx
-      .insert(accounts)
-      .values(
-        missing.map((name) => {
-          const ref = byName.get(name) as AccountRef;
-          return { name, kind: ref.kind, userId: ref.kind === 'user' ? ref.userId : null, wallet: ref.kind === 'user' ? ref.wallet : null, asset: ref.asset };
-        }),
-      )
-      .onConflictDoNothing();
-    const rows = await tx.select({ id: accounts.id, name: accounts.name }).from(accounts).where(inArray(accounts.name, missing));
-    for (const row of rows) this.accountIds.set(row.name, row.id);
+    const ids = new Map<string, number>();
+    const missing: string[] = [];
+    for (const name of byName.keys()) {
+      const id = this.accountIds.get(name);
+      if (id === undefined) missing.push(name);
+      else ids.set(name, id);
+    }
+    if (missing.length === 0) return ids;
+    const existing = await tx
+      .select({
+        id: accounts.id,
+        name: accounts.name,
+        // Written by this very transaction (not yet committed): its xmin is our transaction id.
+        uncommitted: sql<boolean>`coalesce(${sql.raw('xmin')}::text = (pg_current_xact_id_if_assigned()::text::bigint % 4294967296)::text, false)`,
+      })
+      .from(accounts)
+      .where(inArray(accounts.name, missing));
+    for (const row of existing) {
+      ids.set(row.name, row.id);
+      if (!row.uncommitted) this.accountIds.set(row.name, row.id);
+    }
+    const toCreate = missing.filter((name) => !ids.has(name));
+    if (toCreate.length > 0) {
+      await tx
+        .insert(accounts)
+        .values(
+          toCreate.map((name) => {
+            const ref = byName.get(name) as AccountRef;
+            return { name, kind: ref.kind, userId: ref.kind === 'user' ? ref.userId : null, wallet: ref.kind === 'user' ? ref.wallet : null, asset: ref.asset };
+          }),
+        )
+        .onConflictDoNothing();
+      const created = await tx.select({ id: accounts.id, name: accounts.name }).from(accounts).where(inArray(accounts.name, toCreate));
+      for (const row of created) ids.set(row.name, row.id);
+    }
+    return ids;
   }
 }
 
