@@ -6,8 +6,20 @@ import { LANGUAGES } from '../src/languages.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** Every catalogue of the product: the shared messages and the web app's strings. */
-const CATALOGUE_DIRS = ['packages/contract/src/i18n', 'apps/web/src/locales'];
+/** Every catalogue of the product: shared messages (and per domain), the web app's, each feature's. */
+const CATALOGUE_DIRS = [
+  'packages/contract/src/i18n',
+  ...subdirs('packages/contract/src/i18n'),
+  'apps/web/src/locales',
+  ...subdirs('apps/web/src/features').map((dir) => `${dir}/locales`).filter((dir) => fs.existsSync(path.join(root, dir))),
+];
+
+function subdirs(dir: string): string[] {
+  return fs
+    .readdirSync(path.join(root, dir), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => `${dir}/${entry.name}`);
+}
 
 /** Values allowed to equal the English one (names and words these languages share). */
 const SAME_AS_ENGLISH_OK = /^(Tradewind|UID|USDT|KYC|IEO|Demo|Mining|Launchpad|Wallet|Home|Password|Messages?|Points|Version \{\{version\}\}|Trading|name@example\.com|Email|E-mail|Chat)$/i;

@@ -1,15 +1,35 @@
-import de from '@tradewind/contract/i18n/de.json' with { type: 'json' };
-import en from '@tradewind/contract/i18n/en.json' with { type: 'json' };
-import es from '@tradewind/contract/i18n/es.json' with { type: 'json' };
-import fr from '@tradewind/contract/i18n/fr.json' with { type: 'json' };
-import it from '@tradewind/contract/i18n/it.json' with { type: 'json' };
-import zhCN from '@tradewind/contract/i18n/zh_CN.json' with { type: 'json' };
-import zhTW from '@tradewind/contract/i18n/zh_TW.json' with { type: 'json' };
-import { type Language, DEFAULT_LANGUAGE } from '@tradewind/contract/languages';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Language, DEFAULT_LANGUAGE, LANGUAGES } from '@tradewind/contract/languages';
 
 type Catalogue = Record<string, unknown>;
 
-const CATALOGUES: Record<Language, Catalogue> = { en, zh_TW: zhTW, zh_CN: zhCN, es, fr, it, de };
+/**
+ * The shared messages: `packages/contract/src/i18n/<lang>.json` plus one file per domain,
+ * `packages/contract/src/i18n/<domain>/<lang>.json`, merged (each domain owns its keys).
+ */
+const I18N_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../packages/contract/src/i18n');
+
+function merge(target: Catalogue, source: Catalogue): Catalogue {
+  for (const [key, value] of Object.entries(source)) {
+    const existing = target[key];
+    if (value && typeof value === 'object' && existing && typeof existing === 'object') merge(existing as Catalogue, value as Catalogue);
+    else target[key] = value;
+  }
+  return target;
+}
+
+function loadCatalogue(language: Language): Catalogue {
+  const catalogue: Catalogue = JSON.parse(fs.readFileSync(path.join(I18N_DIR, `${language}.json`), 'utf8'));
+  for (const entry of fs.readdirSync(I18N_DIR, { withFileTypes: true })) {
+    const file = path.join(I18N_DIR, entry.name, `${language}.json`);
+    if (entry.isDirectory() && fs.existsSync(file)) merge(catalogue, JSON.parse(fs.readFileSync(file, 'utf8')));
+  }
+  return catalogue;
+}
+
+const CATALOGUES = Object.fromEntries(LANGUAGES.map((language) => [language, loadCatalogue(language)])) as Record<Language, Catalogue>;
 
 function lookup(catalogue: Catalogue, key: string): string | undefined {
   let node: unknown = catalogue;

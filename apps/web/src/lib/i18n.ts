@@ -5,16 +5,34 @@ import { STORAGE_KEYS, storedLanguage } from './storage.ts';
 
 type Catalogue = Record<string, unknown>;
 
-// Only the active language is loaded: each file is its own chunk.
-const appLocales = import.meta.glob<{ default: Catalogue }>('../locales/*.json');
-const sharedLocales = import.meta.glob<{ default: Catalogue }>('../../../../packages/contract/src/i18n/*.json');
+/**
+ * Only the active language is loaded. A language is several files merged: the shared
+ * messages (`packages/contract/src/i18n/[<domain>/]<lang>.json`), the app's
+ * (`src/locales/<lang>.json`) and each feature's (`src/features/<f>/locales/<lang>.json`).
+ */
+const LOCALE_FILES = {
+  ...import.meta.glob<{ default: Catalogue }>('../../../../packages/contract/src/i18n/**/*.json'),
+  ...import.meta.glob<{ default: Catalogue }>('../locales/*.json'),
+  ...import.meta.glob<{ default: Catalogue }>('../features/*/locales/*.json'),
+};
+
+function merge(target: Catalogue, source: Catalogue): Catalogue {
+  for (const [key, value] of Object.entries(source)) {
+    const existing = target[key];
+    if (value && typeof value === 'object' && existing && typeof existing === 'object') merge(existing as Catalogue, value as Catalogue);
+    else target[key] = value;
+  }
+  return target;
+}
 
 async function loadCatalogue(language: Language): Promise<Catalogue> {
-  const app = appLocales[`../locales/${language}.json`];
-  const shared = sharedLocales[`../../../../packages/contract/src/i18n/${language}.json`];
-  if (!app || !shared) throw new Error(`missing locale ${language}`);
-  const [appModule, sharedModule] = await Promise.all([app(), shared()]);
-  return { ...sharedModule.default, ...appModule.default };
+  const loaders = Object.entries(LOCALE_FILES)
+    .filter(([file]) => file.endsWith(`/${language}.json`))
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([, load]) => load);
+  if (loaders.length === 0) throw new Error(`missing locale ${language}`);
+  const modules = await Promise.all(loaders.map((load) => load()));
+  return modules.reduce<Catalogue>((catalogue, module) => merge(catalogue, structuredClone(module.default)), {});
 }
 
 export const i18n = i18next.createInstance();
