@@ -149,3 +149,12 @@ export function idempotencyKey(): string {
   keyCounter += 1;
   return `test-key-${keyCounter}-${crypto.randomBytes(6).toString('hex')}`;
 }
+
+/** Creates an operator and signs it in through the API. */
+export async function operatorToken(t: TestApp, role: 'reviewer' | 'catalog' | 'admin', username = `op-${role}-${crypto.randomBytes(3).toString('hex')}`) {
+  const { createOperator } = await import('../src/modules/operator/service.ts');
+  const { password } = await createOperator(t.database.db, t.clock.now(), { username, role });
+  const reply = await call<{ token: string }>(t.app, 'POST', '/api/admin/v1/auth/login', { body: { username, password } });
+  if (reply.body.code !== 0) throw new Error(`operator login failed: ${JSON.stringify(reply.body)}`);
+  return { token: reply.body.data.token, username };
+}

@@ -40,6 +40,8 @@ export const ERROR_CODES = {
   IDEMPOTENCY_KEY_REUSED: 2003,
   AMOUNT_PRECISION: 2004,
   ASSET_UNAVAILABLE: 2005,
+
+  INVALID_STATE: 2501,
 } as const;
 
 export type ErrorName = keyof typeof ERROR_CODES;

@@ -8,7 +8,7 @@ import { AppError, RequestValidationError } from './errors.ts';
 import { translate } from './i18n.ts';
 import { IDEMPOTENCY_HEADER, isValidIdempotencyKey, requestHash, runIdempotent } from './idempotency.ts';
 
-export type AuthMode = 'none' | 'user';
+export type AuthMode = 'none' | 'user' | 'operator';
 
 /** Who made the request, set by the auth hook on routes that need a signed-in user. */
 export interface AuthContext {
@@ -16,15 +16,26 @@ export interface AuthContext {
   sessionId: number;
 }
 
+/** An operator (separate account with a role), on `/api/admin` routes. */
+export interface OperatorAuth {
+  operatorId: number;
+  username: string;
+  role: 'reviewer' | 'catalog' | 'admin';
+  via: 'api' | 'cli';
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     lang: Language;
     auth: AuthContext | null;
+    operator: OperatorAuth | null;
   }
   interface FastifyInstance {
     routeTable: RouteEntry[];
     /** Resolves an Authorization header; throws UNAUTHORIZED or SESSION_EXPIRED. */
     authenticate: (authorization: string | undefined) => Promise<AuthContext>;
+    /** Resolves an operator's Authorization header; throws UNAUTHORIZED or SESSION_EXPIRED. */
+    authenticateOperator: (authorization: string | undefined) => Promise<OperatorAuth>;
   }
   interface FastifyContextConfig {
     auth?: AuthMode;
@@ -40,6 +51,7 @@ export interface RouteEntry {
   query?: z.ZodType;
   /** Moves money: takes an Idempotency-Key. */
   money?: boolean;
+  roles?: readonly OperatorAuth['role'][];
 }
 
 export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType> {
@@ -54,6 +66,8 @@ export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType 
   rateLimit?: { max: number; timeWindow: number; keyGenerator?: (request: FastifyRequest) => string };
   /** Moves money: needs an Idempotency-Key header, and the handler runs in the transaction `tx` exactly once per key. */
   money?: boolean;
+  /** Operator routes: the roles allowed (others get 403). */
+  roles?: readonly OperatorAuth['role'][];
 }
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -68,6 +82,10 @@ export interface HandlerContext<B, Q> {
 
 export interface UserHandlerContext<B, Q> extends HandlerContext<B, Q> {
   auth: AuthContext;
+}
+
+export interface OperatorHandlerContext<B, Q> extends HandlerContext<B, Q> {
+  operator: OperatorAuth;
 }
 
 export interface MoneyHandlerContext<B, Q> extends UserHandlerContext<B, Q> {
@@ -87,6 +105,11 @@ export function ok<T>(language: Language, data: T): Envelope<T> {
  */
 export function route<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(
   app: FastifyInstance,
+  spec: RouteSpec<B, Q, R> & { auth: 'operator'; roles: readonly OperatorAuth['role'][] },
+  handler: (ctx: OperatorHandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
+): void;
+export function route<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(
+  app: FastifyInstance,
   spec: RouteSpec<B, Q, R> & { auth: 'user'; money: true },
   handler: (ctx: MoneyHandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
 ): void;
@@ -103,9 +126,9 @@ export function route<B extends z.ZodType | undefined, Q extends z.ZodType | und
 export function route<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(
   app: FastifyInstance,
   spec: RouteSpec<B, Q, R>,
-  handler: (ctx: MoneyHandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
+  handler: (ctx: MoneyHandlerContext<Infer<B>, Infer<Q>> & OperatorHandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
 ): void {
-  app.routeTable.push({ method: spec.method, url: spec.url, auth: spec.auth, body: spec.body, query: spec.query, money: spec.money });
+  app.routeTable.push({ method: spec.method, url: spec.url, auth: spec.auth, body: spec.body, query: spec.query, money: spec.money, roles: spec.roles });
   app.route({
     method: spec.method,
     url: spec.url,
@@ -115,13 +138,13 @@ export function route<B extends z.ZodType | undefined, Q extends z.ZodType | und
       ...(spec.body ? { body: spec.body } : {}),
       ...(spec.query ? { querystring: spec.query } : {}),
       response: { 200: envelopeSchema(spec.response) },
-      ...(spec.auth === 'user' ? { security: [{ bearer: [] }] } : {}),
+      ...(spec.auth !== 'none' ? { security: [{ bearer: [] }] } : {}),
     },
     config: {
       auth: spec.auth,
       ...(spec.rateLimit ? { rateLimit: spec.rateLimit } : {}),
     },
-    preHandler: spec.auth === 'user' ? async (request) => void (request.auth = await app.authenticate(request.headers.authorization)) : undefined,
+    preHandler: preHandlerFor(app, spec),
     handler: async (request, reply) => {
       const ctx = {
         body: request.body as Infer<B>,
@@ -130,19 +153,32 @@ export function route<B extends z.ZodType | undefined, Q extends z.ZodType | und
         reply,
         lang: request.lang,
         auth: request.auth as AuthContext,
+        operator: request.operator as OperatorAuth,
       };
-      if (!spec.money) return ok(request.lang, await handler(ctx as MoneyHandlerContext<Infer<B>, Infer<Q>>));
+      if (!spec.money) return ok(request.lang, await handler(ctx as Parameters<typeof handler>[0]));
       const key = request.headers[IDEMPOTENCY_HEADER];
       if (!isValidIdempotencyKey(key)) throw new AppError('IDEMPOTENCY_KEY_REQUIRED', {}, 422, 'Idempotency-Key');
       const { database, clock } = app.services;
       const data = await runIdempotent(
         { db: database.db, clock },
         { userId: ctx.auth.userId, key, hash: requestHash(spec.method, spec.url, request.body) },
-        (tx) => handler({ ...ctx, tx }),
+        (tx) => handler({ ...ctx, tx } as Parameters<typeof handler>[0]),
       );
       return ok(request.lang, data);
     },
   });
+}
+
+function preHandlerFor(app: FastifyInstance, spec: { auth: AuthMode; roles?: readonly OperatorAuth['role'][] }) {
+  if (spec.auth === 'user') return async (request: FastifyRequest) => void (request.auth = await app.authenticate(request.headers.authorization));
+  if (spec.auth === 'operator') {
+    return async (request: FastifyRequest) => {
+      const operator = await app.authenticateOperator(request.headers.authorization);
+      if (!spec.roles?.includes(operator.role)) throw new AppError('FORBIDDEN');
+      request.operator = operator;
+    };
+  }
+  return undefined;
 }
 
 /** Validation with the shared schemas; failures carry their issues to the error handler. */

@@ -1,0 +1,59 @@
+import { okSchema } from '@tradewind/contract/envelope';
+import { ADMIN_ROLES, OPERATOR_ROLES, auditListSchema, auditQuerySchema, operatorLoginSchema, operatorSessionSchema } from '@tradewind/contract/operator';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { Clock } from '#platform/clock.ts';
+import type { Db } from '#platform/db.ts';
+import { route } from '#platform/http.ts';
+import { authenticateOperator, listAudit, operatorLogin, operatorLogout } from './service.ts';
+
+const tags = ['operator'];
+
+/** The operator API under /api/admin/v1. Each domain adds its review routes with `auth: 'operator'` and its roles. */
+export function registerOperatorRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
+  app.decorate('authenticateOperator', (authorization: string | undefined) => authenticateOperator(deps, authorization));
+
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/api/admin/v1/auth/login',
+      auth: 'none',
+      summary: 'Operator sign-in',
+      tags,
+      body: operatorLoginSchema,
+      response: operatorSessionSchema,
+      rateLimit: { max: 10, timeWindow: 60_000 },
+    },
+    async ({ body }) => operatorLogin(deps, body.username, body.password),
+  );
+
+  route(
+    app,
+    { method: 'POST', url: '/api/admin/v1/auth/logout', auth: 'operator', roles: OPERATOR_ROLES, summary: 'Operator sign-out', tags, response: okSchema },
+    async ({ request }) => {
+      await operatorLogout(deps, request.headers.authorization);
+      return { ok: true as const };
+    },
+  );
+
+  route(
+    app,
+    {
+      method: 'GET',
+      url: '/api/admin/v1/me',
+      auth: 'operator',
+      roles: OPERATOR_ROLES,
+      summary: 'The signed-in operator',
+      tags,
+      response: z.object({ username: z.string(), role: z.enum(OPERATOR_ROLES) }),
+    },
+    async ({ operator }) => ({ username: operator.username, role: operator.role }),
+  );
+
+  route(
+    app,
+    { method: 'GET', url: '/api/admin/v1/audit', auth: 'operator', roles: ADMIN_ROLES, summary: 'The audit log, newest first, filterable', tags, query: auditQuerySchema, response: auditListSchema },
+    async ({ query }) => ({ items: await listAudit(deps.db, query) }),
+  );
+}

@@ -1,0 +1,131 @@
+import crypto from 'node:crypto';
+import { verify } from '@node-rs/argon2';
+import type { OperatorRole } from '@tradewind/contract/operator';
+import { and, desc, eq, lt } from 'drizzle-orm';
+import type { Clock } from '#platform/clock.ts';
+import type { Db, Executor } from '#platform/db.ts';
+import { AppError } from '#platform/errors.ts';
+import type { OperatorAuth } from '#platform/http.ts';
+import { hashPassword } from '../auth/service.ts';
+import { auditLog, operatorSessions, operators } from './tables.ts';
+
+/** Operator sessions end after 30 minutes without use (issue: sessions expire after inactivity). */
+export const OPERATOR_IDLE_MS = 30 * 60_000;
+const OPERATOR_SESSION_MAX_MS = 12 * 3_600_000;
+
+/** The same shape the platform puts on operator requests. */
+export type OperatorContext = OperatorAuth;
+
+export interface AuditInput {
+  action: string;
+  targetType: string;
+  targetId: string | number;
+  before?: unknown;
+  after?: unknown;
+  reason?: string | null;
+}
+
+/** Records an operator action; call it inside the transaction that performs the action. */
+export async function audit(tx: Executor, now: Date, operator: OperatorContext, input: AuditInput): Promise<void> {
+  const text = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
+  await tx.insert(auditLog).values({
+    operatorId: operator.operatorId,
+    action: input.action,
+    targetType: input.targetType,
+    targetId: String(input.targetId),
+    before: text(input.before),
+    after: text(input.after),
+    reason: input.reason ?? null,
+    via: operator.via,
+    createdAt: now,
+  });
+}
+
+export async function createOperator(db: Db, now: Date, input: { username: string; role: OperatorRole; password?: string }): Promise<{ id: number; password: string }> {
+  const password = input.password ?? crypto.randomBytes(12).toString('base64url');
+  const [row] = await db
+    .insert(operators)
+    .values({ username: input.username, passwordHash: await hashPassword(password), role: input.role, createdAt: now })
+    .returning({ id: operators.id });
+  if (!row) throw new Error('operator insert returned no row');
+  return { id: row.id, password };
+}
+
+export async function findOperator(db: Executor, username: string): Promise<OperatorContext | undefined> {
+  const [row] = await db.select().from(operators).where(eq(operators.username, username)).limit(1);
+  if (!row || row.disabledAt) return undefined;
+  return { operatorId: row.id, username: row.username, role: row.role as OperatorRole, via: 'cli' };
+}
+
+const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+
+export async function operatorLogin(deps: { db: Db; clock: Clock }, username: string, password: string) {
+  const [row] = await deps.db.select().from(operators).where(eq(operators.username, username)).limit(1);
+  const valid = row ? await verify(row.passwordHash, password) : false;
+  if (!row || !valid || row.disabledAt) throw new AppError('INVALID_CREDENTIALS');
+  const token = crypto.randomBytes(32).toString('base64url');
+  const now = deps.clock.now();
+  const expiresAt = new Date(now.getTime() + OPERATOR_SESSION_MAX_MS);
+  await deps.db.insert(operatorSessions).values({ operatorId: row.id, tokenHash: hashToken(token), createdAt: now, lastUsedAt: now, expiresAt });
+  return { token, role: row.role as OperatorRole, expiresAt: expiresAt.toISOString() };
+}
+
+/** 401 without a valid operator token; 411 after 30 minutes idle, 12 hours in all, or sign-out. */
+export async function authenticateOperator(deps: { db: Db; clock: Clock }, header: string | undefined): Promise<OperatorContext> {
+  const token = header?.match(/^Bearer ([A-Za-z0-9_-]{43})$/)?.[1];
+  if (!token) throw new AppError('UNAUTHORIZED');
+  const [row] = await deps.db
+    .select({ session: operatorSessions, operator: operators })
+    .from(operatorSessions)
+    .innerJoin(operators, eq(operators.id, operatorSessions.operatorId))
+    .where(eq(operatorSessions.tokenHash, hashToken(token)))
+    .limit(1);
+  if (!row) throw new AppError('UNAUTHORIZED');
+  const now = deps.clock.now().getTime();
+  const { session, operator } = row;
+  if (session.revokedAt || operator.disabledAt || session.expiresAt.getTime() <= now || now - session.lastUsedAt.getTime() > OPERATOR_IDLE_MS) {
+    throw new AppError('SESSION_EXPIRED');
+  }
+  await deps.db.update(operatorSessions).set({ lastUsedAt: new Date(now) }).where(eq(operatorSessions.id, session.id));
+  return { operatorId: operator.id, username: operator.username, role: operator.role as OperatorRole, via: 'api' };
+}
+
+export async function operatorLogout(deps: { db: Db; clock: Clock }, header: string | undefined): Promise<void> {
+  const token = header?.match(/^Bearer ([A-Za-z0-9_-]{43})$/)?.[1];
+  if (token) await deps.db.update(operatorSessions).set({ revokedAt: deps.clock.now() }).where(eq(operatorSessions.tokenHash, hashToken(token)));
+}
+
+export interface AuditFilter {
+  action?: string;
+  operator?: string;
+  targetType?: string;
+  targetId?: string;
+  beforeId?: string;
+}
+
+export async function listAudit(db: Executor, filter: AuditFilter, limit = 100) {
+  const conditions = [];
+  if (filter.action) conditions.push(eq(auditLog.action, filter.action));
+  if (filter.operator) conditions.push(eq(operators.username, filter.operator));
+  if (filter.targetType) conditions.push(eq(auditLog.targetType, filter.targetType));
+  if (filter.targetId) conditions.push(eq(auditLog.targetId, filter.targetId));
+  if (filter.beforeId) conditions.push(lt(auditLog.id, Number(filter.beforeId)));
+  const rows = await db
+    .select({ entry: auditLog, operator: operators.username })
+    .from(auditLog)
+    .innerJoin(operators, eq(operators.id, auditLog.operatorId))
+    .where(conditions.length ? and(...conditions) : undefined)
+    .orderBy(desc(auditLog.id))
+    .limit(limit);
+  return rows.map(({ entry, operator }) => ({
+    id: String(entry.id),
+    operator,
+    action: entry.action,
+    targetType: entry.targetType,
+    targetId: entry.targetId,
+    before: entry.before,
+    after: entry.after,
+    reason: entry.reason,
+    createdAt: entry.createdAt.toISOString(),
+  }));
+}

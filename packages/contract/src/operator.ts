@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+/** Operators are separate accounts, never users with a flag (ARCHITECTURE §8). */
+export const OPERATOR_ROLES = ['reviewer', 'catalog', 'admin'] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
+/** Queue decisions: everyone who reviews; catalog and settings: their managers; admins can do all. */
+export const REVIEW_ROLES: OperatorRole[] = ['reviewer', 'admin'];
+export const CATALOG_ROLES: OperatorRole[] = ['catalog', 'admin'];
+export const ADMIN_ROLES: OperatorRole[] = ['admin'];
+
+export const operatorLoginSchema = z.strictObject({
+  username: z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(64, { error: 'validation.too_long' }),
+  password: z.string({ error: 'validation.required' }).min(1, { error: 'validation.required' }).max(128, { error: 'validation.too_long' }),
+});
+
+export const operatorSessionSchema = z.object({ token: z.string(), role: z.enum(OPERATOR_ROLES), expiresAt: z.iso.datetime() });
+
+/** A reason is required to reject, and recorded with every decision. */
+export const decisionSchema = z
+  .strictObject({
+    decision: z.enum(['approve', 'reject'], { error: 'validation.invalid_value' }),
+    reason: z.string().trim().max(500, { error: 'validation.too_long' }).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
+  });
+export type Decision = z.infer<typeof decisionSchema>;
+
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  operator: z.string(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string(),
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+  reason: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+});
+export const auditListSchema = z.object({ items: z.array(auditEntrySchema) });
+export const auditQuerySchema = z.strictObject({
+  action: z.string().max(64).optional(),
+  operator: z.string().max(64).optional(),
+  targetType: z.string().max(64).optional(),
+  targetId: z.string().max(64).optional(),
+  beforeId: z.string().regex(/^\d{1,18}$/).optional(),
+});
