@@ -9,6 +9,8 @@ import type { TestProject } from 'vitest/node';
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    /** An administrator created with `npm run ops` before the server started. */
+    operator: { username: string; password: string };
   }
 }
 
@@ -47,6 +49,13 @@ export default async function setup(project: TestProject) {
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-e2e-'));
   const port = await freePort();
+  const created = execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/ops.ts', 'create-operator', '--username', 'e2e-admin', '--role', 'admin'], {
+    cwd: root,
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: process.env.E2E_DATABASE_URL ?? '' },
+  }).toString();
+  const password = created.match(/password: (\S+)/)?.[1];
+  if (!password) throw new Error(`could not create the e2e operator: ${created}`);
+  project.provide('operator', { username: 'e2e-admin', password });
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
