@@ -59,8 +59,8 @@ export const DOCUMENT_NUMBER_MAX_LENGTH = 32;
 const nameSchema = z
   .string({ error: 'validation.required' })
   .trim()
-  .min(1, { error: 'validation.required' })
-  .max(NAME_MAX_LENGTH, { error: 'validation.too_long' })
+  .min(1, { error: 'validation.required', abort: true })
+  .max(NAME_MAX_LENGTH, { error: 'validation.too_long', abort: true })
   // Letters of any script, marks, spaces, apostrophes, dots and hyphens: what names are made of.
   .regex(/^[\p{L}\p{M}][\p{L}\p{M} .'’-]*$/u, { error: 'validation.kyc_name' });
 
@@ -74,8 +74,8 @@ export const kycSubmitRequestSchema = z
       .string({ error: 'validation.required' })
       .trim()
       .toUpperCase()
-      .min(1, { error: 'validation.required' })
-      .max(DOCUMENT_NUMBER_MAX_LENGTH, { error: 'validation.too_long' })
+      .min(1, { error: 'validation.required', abort: true })
+      .max(DOCUMENT_NUMBER_MAX_LENGTH, { error: 'validation.too_long', abort: true })
       .regex(/^[A-Z0-9][A-Z0-9 -]{2,}$/, { error: 'validation.kyc_document_number' }),
     frontFileId: fileIdSchema,
     backFileId: fileIdSchema.optional(),
