@@ -6,7 +6,7 @@ import { createCardDeposit, listCardDeposits } from '../src/modules/card-deposit
 import { OPS_COMMANDS, type OpsContext } from '../src/modules/operator/ops-commands.ts';
 import { findOperator } from '../src/modules/operator/service.ts';
 import { ConfigError, DEMO_CARD_PAYEE, loadConfig } from '../src/platform/config.ts';
-import { queryRows } from '../src/platform/db.ts';
+import { type Tx, queryRows } from '../src/platform/db.ts';
 import { AppError } from '../src/platform/errors.ts';
 import { type TestApp, call, createTestApp, idempotencyKey, operatorToken, registerUser } from './harness.ts';
 import { pngImage, tempDataDir, upload } from './uploads.ts';
@@ -124,7 +124,7 @@ describe('bank-card deposit: payee, fee and actual amount', () => {
     const user = await registerUser(t.app);
     const zeroFee = { ...t.app.services.config, cardDeposit: { ...t.app.services.config.cardDeposit, feeBps: 0 } };
     const fileId = await screenshot(user);
-    const deposit = await t.database.db.transaction((tx) => createCardDeposit(tx, t.clock.now(), zeroFee, Number(user.uid), { amount: '12.5', screenshotFileId: fileId }));
+    const deposit = await t.database.db.transaction((tx) => createCardDeposit(tx as unknown as Tx, t.clock.now(), zeroFee, Number(user.uid), { amount: '12.5', screenshotFileId: fileId }));
     expect(deposit).toMatchObject({ amount: '12.5', fee: '0', actualAmount: '12.5' });
     expect((await decide(reviewer.token, { id: deposit.id, decision: 'approve' })).body.code).toBe(0);
     expect((await spotUsdt(user))?.available).toBe('12.5');
@@ -251,7 +251,7 @@ describe('reporting a payment: input, idempotency, limits', () => {
     const user = await registerUser(t.app);
     const fileId = await screenshot(user);
     const off = { ...t.app.services.config, cardDeposit: { ...t.app.services.config.cardDeposit, payee: null } };
-    const attempt = t.database.db.transaction((tx) => createCardDeposit(tx, t.clock.now(), off, Number(user.uid), { amount: '10', screenshotFileId: fileId }));
+    const attempt = t.database.db.transaction((tx) => createCardDeposit(tx as unknown as Tx, t.clock.now(), off, Number(user.uid), { amount: '10', screenshotFileId: fileId }));
     await expect(attempt).rejects.toMatchObject({ errorName: 'CARD_DEPOSIT_UNAVAILABLE' });
     await expect(attempt).rejects.toBeInstanceOf(AppError);
     expect(await rowsOf(user)).toEqual([]);

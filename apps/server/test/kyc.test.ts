@@ -131,7 +131,7 @@ describe('identity verification (spec §3 KYC, §4 statuses)', () => {
     [{}, 'no reason'],
     [{ reason: '' }, 'an empty reason'],
     [{ reason: '    ' }, 'a blank reason'],
-  ])('reject with %j (%s) → 422, nothing changes', async (extra) => {
+  ])('reject with %j (%s) → 422, nothing changes', async (extra, _label) => {
     const { user, id } = await pendingUser();
     const reply = await decide(reviewer.token, { id, decision: 'reject', ...extra });
     expect(reply.status).toBe(422);

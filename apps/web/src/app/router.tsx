@@ -25,13 +25,11 @@ const PLACEHOLDER_ROUTES = [
   'NoticeDetail',
   'Detail',
   'SetInfo',
-  'RealName',
   'SetEmail',
   'SetPhone',
   'WalletDetail',
   'FinancialDetail',
   'Recharge',
-  'RechargeCard',
   'Withdrawal',
   'CardWithdrawal',
   'WithdrawalHistory',
@@ -71,6 +69,8 @@ export const ROUTE_PATHS = [
   '/Success',
   '/Language',
   '/About',
+  '/RealName',
+  '/RechargeCard',
   ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
 ];
 
@@ -96,6 +96,8 @@ export const router = createBrowserRouter([
       { path: '/Success', element: page(() => import('@/features/misc/success-page.tsx'), 'SuccessPage') },
       { path: '/Language', element: page(() => import('@/features/settings/language-page.tsx'), 'LanguagePage') },
       { path: '/About', element: page(() => import('@/features/settings/about-page.tsx'), 'AboutPage') },
+      { path: '/RealName', element: page(() => import('@/features/kyc/kyc-page.tsx'), 'RealNamePage') },
+      { path: '/RechargeCard', element: page(() => import('@/features/card-deposit/card-deposit-page.tsx'), 'RechargeCardPage') },
       ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },
