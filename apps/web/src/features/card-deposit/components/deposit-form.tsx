@@ -32,7 +32,7 @@ export function DepositForm({ config, balance, onCreated }: { config: CardDeposi
     return createCardDeposit(body, attempt.current.key);
   };
   // After a success the parent remounts this form (a new key): empty fields, a new key for the next one.
-  const { form, submitting, submit } = useFormSubmit(cardDepositRequestSchema, send, onCreated);
+  const { form, submitting, submit, clearEdited } = useFormSubmit(cardDepositRequestSchema, send, onCreated);
 
   const onFinish = (values: Values) => submit({ amount: (values.amount ?? '').trim(), screenshotFileId: values.screenshotFileId });
 
@@ -42,7 +42,7 @@ export function DepositForm({ config, balance, onCreated }: { config: CardDeposi
         <span className="tw-step-number">2</span>
         {t('card_deposit.report_title')}
       </h2>
-      <Form form={form} layout="vertical" onFinish={onFinish} footer={<SubmitButton label={t('card_deposit.submit')} loading={submitting} />} style={{ '--border-top': 'none', '--border-bottom': 'none' }}>
+      <Form form={form} layout="vertical" onFinish={onFinish} onValuesChange={clearEdited} footer={<SubmitButton label={t('card_deposit.submit')} loading={submitting} />} style={{ '--border-top': 'none', '--border-bottom': 'none' }}>
         <Form.Item
           name="amount"
           label={t('card_deposit.amount')}

@@ -22,7 +22,7 @@ export interface KycFormValues {
 /** spec §3 KYC: country, names, document type and number, front, back (not for a passport) and face photos. */
 export function KycForm({ initial, onSubmitted }: { initial?: KycFormValues; onSubmitted: (overview: KycOverview) => void }) {
   const { t } = useTranslation();
-  const { form, submitting, submit } = useFormSubmit(kycSubmitRequestSchema, submitKyc, onSubmitted);
+  const { form, submitting, submit, clearEdited } = useFormSubmit(kycSubmitRequestSchema, submitKyc, onSubmitted);
 
   const onFinish = (values: KycFormValues) =>
     submit({
@@ -42,6 +42,7 @@ export function KycForm({ initial, onSubmitted }: { initial?: KycFormValues; onS
       layout="vertical"
       initialValues={{ documentType: 'id_card', ...initial }}
       onFinish={onFinish}
+      onValuesChange={clearEdited}
       footer={<SubmitButton label={t('kyc.form.submit')} loading={submitting} />}
       style={{ '--border-top': 'none', '--border-bottom': 'none' }}
     >
@@ -60,7 +61,7 @@ export function KycForm({ initial, onSubmitted }: { initial?: KycFormValues; onS
         <DocumentTypeField />
       </Form.Item>
       <Form.Item name="documentNumber" label={t('kyc.form.document_number')}>
-        <Input placeholder={t('kyc.form.document_number_placeholder')} autoComplete="off" maxLength={32} clearable />
+        <Input name="documentNumber" placeholder={t('kyc.form.document_number_placeholder')} autoComplete="off" maxLength={32} clearable />
       </Form.Item>
       <Form.Header>{t('kyc.form.photos')}</Form.Header>
       <Form.Subscribe to={['documentType']}>

@@ -10,7 +10,11 @@ function Photo({ id, label }: { id: string | null; label: string }) {
   if (id === null) return null;
   return (
     <figure style={{ margin: 0, flex: 1, minWidth: 0 }}>
-      <Image src={photo.data ?? ''} alt={label} fit="cover" height={72} style={{ borderRadius: 8, background: '#eceef2' }} lazy={false} />
+      {photo.data ? (
+        <Image src={photo.data} alt={label} fit="cover" height={72} style={{ borderRadius: 8, background: '#eceef2' }} lazy={false} />
+      ) : (
+        <div style={{ height: 72, borderRadius: 8, background: '#eceef2' }} aria-busy={photo.isPending} />
+      )}
       <figcaption className="tw-muted" style={{ marginTop: 4, fontSize: 12, textAlign: 'center', overflowWrap: 'anywhere' }}>
         {label}
       </figcaption>
