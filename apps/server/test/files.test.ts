@@ -298,6 +298,26 @@ describe('accepted uploads are re-encoded without metadata and stored under rand
     expect(content.rawPayload.equals(stored)).toBe(true);
   });
 
+  it('the bytes decide, not the name: a real PNG named .jpg and declared image/jpeg is accepted', async () => {
+    const user = await registerUser(t.app);
+    const reply = await upload(t.app, user.token, { purpose: 'kyc', data: await pngImage(40, 30), filename: 'renamed.jpg', contentType: 'image/jpeg' });
+    expect(reply.body.code).toBe(0);
+    expect(reply.body.data).toMatchObject({ mime: 'image/jpeg', width: 40, height: 30 });
+  });
+
+  it('a PNG with harmless text chunks is accepted and the text is gone', async () => {
+    const user = await registerUser(t.app);
+    const secret = 'Home: 12 Example Street, Springfield';
+    const original = withChunk(await pngImage(), pngChunk('tEXt', Buffer.from(`Comment\0${secret}`, 'latin1')));
+    expect(original.includes(Buffer.from(secret))).toBe(true);
+    const reply = await upload(t.app, user.token, { purpose: 'kyc', data: original });
+    expect(reply.body.code).toBe(0);
+    const [row] = await fileRows(user.uid);
+    const stored = await t.app.services.fileStore.get(row?.storage_key ?? '');
+    expect(stored?.includes(Buffer.from(secret))).toBe(false);
+    expect(stored?.includes(Buffer.from('Comment'))).toBe(false);
+  });
+
   it('accepts PNG and WebP (with transparency) and stores them as JPEG', async () => {
     const user = await registerUser(t.app);
     for (const [bytes, name] of [

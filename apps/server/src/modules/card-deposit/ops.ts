@@ -1,4 +1,6 @@
 import { cardDepositDecideRequestSchema } from '@tradewind/contract/card-deposit';
+import { AppError } from '#platform/errors.ts';
+import { translate } from '#platform/i18n.ts';
 import { registerOpsCommand } from '../operator/ops-commands.ts';
 import { decideCardDeposit, listCardDepositQueue } from './service.ts';
 
@@ -21,8 +23,10 @@ registerOpsCommand('card-deposit:decide', {
   async run({ db, clock, ledger, operator }, options) {
     if (!operator) throw new Error('name an existing operator with --operator USERNAME');
     const parsed = cardDepositDecideRequestSchema.safeParse({ id: options.id, decision: options.decision, reason: options.reason });
-    if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-    const decided = await decideCardDeposit(db, ledger, clock.now(), operator, parsed.data);
+    if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${translate('en', i.message)}`).join('; '));
+    const decided = await decideCardDeposit(db, ledger, clock.now(), operator, parsed.data).catch((error: unknown) => {
+      throw error instanceof AppError ? new Error(`${error.errorName}: ${translate('en', `errors.${error.errorName}`, error.params)}`) : error;
+    });
     return `bank-card deposit #${decided.id} (uid ${decided.uid}) is now ${decided.status}${decided.status === 'paid' ? `: ${decided.actualAmount} ${decided.asset} credited` : ''}`;
   },
 });
