@@ -30,12 +30,10 @@ const PLACEHOLDER_ROUTES = [
   'SetPhone',
   'WalletDetail',
   'FinancialDetail',
-  'Recharge',
   'RechargeCard',
   'Withdrawal',
   'CardWithdrawal',
   'WithdrawalHistory',
-  'RechargeHistory',
   'Transform',
   'Invite',
   'Msg',
@@ -71,6 +69,8 @@ export const ROUTE_PATHS = [
   '/Success',
   '/Language',
   '/About',
+  '/Recharge',
+  '/RechargeHistory',
   ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
 ];
 
@@ -96,6 +96,8 @@ export const router = createBrowserRouter([
       { path: '/Success', element: page(() => import('@/features/misc/success-page.tsx'), 'SuccessPage') },
       { path: '/Language', element: page(() => import('@/features/settings/language-page.tsx'), 'LanguagePage') },
       { path: '/About', element: page(() => import('@/features/settings/about-page.tsx'), 'AboutPage') },
+      { path: '/Recharge', element: page(() => import('@/features/deposit/recharge-page.tsx'), 'RechargePage') },
+      { path: '/RechargeHistory', element: page(() => import('@/features/deposit/recharge-history-page.tsx'), 'RechargeHistoryPage') },
       ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },
