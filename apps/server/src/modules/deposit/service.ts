@@ -130,7 +130,7 @@ export async function listDeposits(db: Db, config: Config, userId: number, query
         status: row.status as 'pending_payment' | 'paid' | 'rejected',
         reason: (row.reason as DepositRejectReason | null) ?? null,
         txid: row.txid,
-        confirmations: row.status === 'paid' ? row.confirmations : Math.min(pendingRequired, confirmationsAt(head, row.blockNumber)),
+        confirmations: Math.min(pendingRequired, row.status === 'paid' ? row.confirmations : confirmationsAt(head, row.blockNumber)),
         requiredConfirmations: pendingRequired,
         createdAt: row.createdAt.toISOString(),
         creditedAt: row.creditedAt?.toISOString() ?? null,

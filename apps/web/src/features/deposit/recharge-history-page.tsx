@@ -105,10 +105,14 @@ function DepositRow({ item }: { item: Deposit }) {
       <dl style={{ display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '4px 12px', margin: 0, fontSize: 13 }}>
         <dt className="tw-muted">{t('deposit.time')}</dt>
         <dd style={{ margin: 0, textAlign: 'right' }}>{time}</dd>
-        <dt className="tw-muted">{t('deposit.confirmations_label')}</dt>
-        <dd style={{ margin: 0, textAlign: 'right' }}>
-          {item.confirmations}/{item.requiredConfirmations}
-        </dd>
+        {item.status !== 'rejected' && (
+          <>
+            <dt className="tw-muted">{t('deposit.confirmations_label')}</dt>
+            <dd style={{ margin: 0, textAlign: 'right' }}>
+              {item.confirmations}/{item.requiredConfirmations}
+            </dd>
+          </>
+        )}
         <dt className="tw-muted">{t('deposit.txid')}</dt>
         <dd style={{ margin: 0, textAlign: 'right' }}>
           <button type="button" className="tw-link" onClick={copy} aria-label={t('deposit.copy_txid')} title={item.txid} style={{ display: 'inline-flex', alignItems: 'center', gap: 4, fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace' }}>

@@ -73,7 +73,7 @@ export function RechargePage() {
             <p data-testid="deposit-address" style={{ margin: '0 0 12px', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 15, overflowWrap: 'anywhere', lineHeight: 1.5 }}>
               {info.address}
             </p>
-            <Button block color="primary" onClick={copy}>
+            <Button block color="primary" onClick={copy} data-testid="deposit-copy">
               <span style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }}>
                 <FileOutline aria-hidden /> {t('deposit.copy')}
               </span>

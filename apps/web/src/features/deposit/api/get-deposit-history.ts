@@ -5,8 +5,9 @@ import { http } from '@/api/http.ts';
 export const depositHistoryQueryKey = ['deposit', 'history'] as const;
 
 const PAGE_SIZE = 20;
-/** While a deposit waits for confirmations, the list refreshes itself this often. */
+/** While a deposit waits for confirmations the list refreshes itself often; otherwise now and then, so a new transfer shows up. */
 const PENDING_REFRESH_MS = 5000;
+const IDLE_REFRESH_MS = 20_000;
 
 export const getDepositHistory = (cursor?: string) =>
   http.get('/api/v1/deposit/history', { params: { cursor, limit: PAGE_SIZE }, schema: depositHistorySchema });
@@ -18,6 +19,6 @@ export function useDepositHistory() {
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     refetchInterval: (query) =>
-      query.state.data?.pages.some((page) => page.items.some((item) => item.status === 'pending_payment')) ? PENDING_REFRESH_MS : false,
+      query.state.data?.pages.some((page) => page.items.some((item) => item.status === 'pending_payment')) ? PENDING_REFRESH_MS : IDLE_REFRESH_MS,
   });
 }
