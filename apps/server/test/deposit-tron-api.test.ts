@@ -3,11 +3,13 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TronApiChain, TronApiError, USDT_TRC20_CONTRACT, usdtTransfersOf } from '../src/modules/deposit/tron-api.ts';
 import { createChainAdapter } from '../src/modules/deposit/service.ts';
 import { DEMO_TRON_XPUB } from '../src/modules/deposit/tron.ts';
 import { runDepositWatcher } from '../src/modules/deposit/watcher.ts';
+import { queryRows } from '../src/platform/db.ts';
 import { type TestApp, call, createTestApp, registerUser } from './harness.ts';
 
 /**
@@ -188,7 +190,13 @@ describe('the deposit watcher on the TRON adapter', () => {
     expect(history.body.data.items.map((i) => [i.txid, i.amount, i.status, i.confirmations])).toEqual([
       [TX.huge, '9007199254.740993', 'pending_payment', 4],
       [TX.multi, '3', 'pending_payment', 12],
-      [TX.paid, '25.5', 'paid', 72],
+      // Shown as progress (at most the required 19); the row keeps the 72 it had when credited.
+      [TX.paid, '25.5', 'paid', 19],
     ]);
+    const [row] = await queryRows<{ confirmations: number; required_confirmations: number }>(
+      t.database.db,
+      sql`select confirmations, required_confirmations from deposits where txid = ${TX.paid}`,
+    );
+    expect(row).toEqual({ confirmations: 72, required_confirmations: 19 });
   });
 });

@@ -237,9 +237,13 @@ describe('crediting', () => {
     expect(await spotUsdt(user.token)).toBe('0');
 
     advanceBlocks(1);
-    await watch();
+    const published: [number, unknown][] = [];
+    const hub = { publishToUser: (userId: number, data: unknown) => published.push([userId, data]) } as unknown as WatcherDeps['hub'];
+    await watch({ hub });
     [item] = (await history(user.token)).items;
     expect(item).toMatchObject({ status: 'paid', confirmations: 19, requiredConfirmations: 19 });
+    // The user's own real-time channel hears of it.
+    expect(published).toContainEqual([Number(user.uid), { type: 'deposit.paid', id: item?.id, asset: 'USDT', amount: '25.5' }]);
     expect(item?.creditedAt).toBe(t.clock.now().toISOString());
     expect(await spotUsdt(user.token)).toBe('25.5');
 

@@ -37,8 +37,8 @@ async function call(server: string, method: 'GET' | 'POST', path: string, body?:
   if (!envelope) throw new Error(`${server} did not answer with JSON`);
   if (response.status === 404) throw new Error(`${server} has no simulated chain: is DEMO_MODE on?`);
   if (envelope.code !== 0) {
-    const details = envelope.errors ? ` ${Object.entries(envelope.errors).map(([field, messages]) => `${field}: ${messages.join(' ')}`).join('; ')}` : '';
-    throw new Error(`${envelope.message}${details}`);
+    const fields = Object.entries(envelope.errors ?? {}).map(([field, messages]) => `${field}: ${messages.join(' ')}`);
+    throw new Error(fields.length > 0 ? fields.join('\n') : envelope.message);
   }
   return envelope.data as Record<string, unknown>;
 }

@@ -56,9 +56,9 @@ const INDEX_LOCK = 7_441_101;
  * the account xpub, stored once (unique user, address and index). Raises DEPOSIT_UNAVAILABLE
  * when no key is configured or USDT deposits are switched off.
  */
-export async function getOrCreateAddress(db: Db, now: Date, config: Config, userId: number): Promise<string> {
+export async function getOrCreateAddress(db: Db, now: Date, config: Config, userId: number, settings?: AssetDepositSettings): Promise<string> {
   const xpub = depositXpub(config);
-  const settings = await usdtDepositSettings(db);
+  settings ??= await usdtDepositSettings(db);
   if (!xpub || !settings.depositEnabled) throw new AppError('DEPOSIT_UNAVAILABLE');
   const existing = await findAddress(db, userId);
   if (existing) return existing;
@@ -90,8 +90,8 @@ async function findAddress(db: Executor, userId: number): Promise<string | undef
 }
 
 export async function depositAddressInfo(db: Db, now: Date, config: Config, userId: number): Promise<DepositAddress> {
-  const address = await getOrCreateAddress(db, now, config, userId);
   const settings = await usdtDepositSettings(db);
+  const address = await getOrCreateAddress(db, now, config, userId, settings);
   return {
     asset: DEPOSIT_ASSET,
     network: DEPOSIT_NETWORK,
