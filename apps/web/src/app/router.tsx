@@ -51,10 +51,8 @@ const PLACEHOLDER_ROUTES = [
   'MiningDetail',
   'Card',
   'AddCard',
-  'SelectCoin',
   'Loan',
   'LoansHistory',
-  'Wallet',
   'Security',
 ] as const;
 
@@ -71,6 +69,8 @@ export const ROUTE_PATHS = [
   '/Success',
   '/Language',
   '/About',
+  '/Wallet',
+  '/SelectCoin',
   ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
 ];
 
@@ -96,6 +96,8 @@ export const router = createBrowserRouter([
       { path: '/Success', element: page(() => import('@/features/misc/success-page.tsx'), 'SuccessPage') },
       { path: '/Language', element: page(() => import('@/features/settings/language-page.tsx'), 'LanguagePage') },
       { path: '/About', element: page(() => import('@/features/settings/about-page.tsx'), 'AboutPage') },
+      { path: '/Wallet', element: page(() => import('@/features/wallet/wallet-page.tsx'), 'WalletPage') },
+      { path: '/SelectCoin', element: page(() => import('@/features/wallet/select-coin-page.tsx'), 'SelectCoinPage') },
       ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },
