@@ -49,10 +49,8 @@ const PLACEHOLDER_ROUTES = [
   'MiningDetail',
   'Card',
   'AddCard',
-  'SelectCoin',
   'Loan',
   'LoansHistory',
-  'Wallet',
   'Security',
 ] as const;
 
@@ -69,6 +67,8 @@ export const ROUTE_PATHS = [
   '/Success',
   '/Language',
   '/About',
+  '/Wallet',
+  '/SelectCoin',
   '/Recharge',
   '/RechargeHistory',
   ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
@@ -96,6 +96,8 @@ export const router = createBrowserRouter([
       { path: '/Success', element: page(() => import('@/features/misc/success-page.tsx'), 'SuccessPage') },
       { path: '/Language', element: page(() => import('@/features/settings/language-page.tsx'), 'LanguagePage') },
       { path: '/About', element: page(() => import('@/features/settings/about-page.tsx'), 'AboutPage') },
+      { path: '/Wallet', element: page(() => import('@/features/wallet/wallet-page.tsx'), 'WalletPage') },
+      { path: '/SelectCoin', element: page(() => import('@/features/wallet/select-coin-page.tsx'), 'SelectCoinPage') },
       { path: '/Recharge', element: page(() => import('@/features/deposit/recharge-page.tsx'), 'RechargePage') },
       { path: '/RechargeHistory', element: page(() => import('@/features/deposit/recharge-history-page.tsx'), 'RechargeHistoryPage') },
       ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
