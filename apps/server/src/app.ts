@@ -10,6 +10,7 @@ import { languageFromHeader } from '@tradewind/contract/languages';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
+import { registerDepositRoutes } from './modules/deposit/routes.ts';
 import { Ledger, ensureAssets } from './modules/ledger/service.ts';
 import { registerOperatorRoutes } from './modules/operator/routes.ts';
 import { registerSystemRoutes } from './modules/system/routes.ts';
@@ -112,6 +113,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAuthRoutes(app, deps);
   registerUserRoutes(app, deps);
   registerWalletRoutes(app, deps);
+  registerDepositRoutes(app, deps);
   registerOperatorRoutes(app, deps);
   registerWebSocket(app, hub);
 

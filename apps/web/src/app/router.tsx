@@ -30,12 +30,10 @@ const PLACEHOLDER_ROUTES = [
   'SetPhone',
   'WalletDetail',
   'FinancialDetail',
-  'Recharge',
   'RechargeCard',
   'Withdrawal',
   'CardWithdrawal',
   'WithdrawalHistory',
-  'RechargeHistory',
   'Transform',
   'Invite',
   'Msg',
@@ -71,6 +69,8 @@ export const ROUTE_PATHS = [
   '/About',
   '/Wallet',
   '/SelectCoin',
+  '/Recharge',
+  '/RechargeHistory',
   ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
 ];
 
@@ -98,6 +98,8 @@ export const router = createBrowserRouter([
       { path: '/About', element: page(() => import('@/features/settings/about-page.tsx'), 'AboutPage') },
       { path: '/Wallet', element: page(() => import('@/features/wallet/wallet-page.tsx'), 'WalletPage') },
       { path: '/SelectCoin', element: page(() => import('@/features/wallet/select-coin-page.tsx'), 'SelectCoinPage') },
+      { path: '/Recharge', element: page(() => import('@/features/deposit/recharge-page.tsx'), 'RechargePage') },
+      { path: '/RechargeHistory', element: page(() => import('@/features/deposit/recharge-history-page.tsx'), 'RechargeHistoryPage') },
       ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },
