@@ -11,6 +11,7 @@ import { languageFromHeader } from '@tradewind/contract/languages';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
+import { registerDepositRoutes } from './modules/deposit/routes.ts';
 import { registerCardDepositRoutes } from './modules/card-deposit/routes.ts';
 import { registerKycRoutes } from './modules/kyc/routes.ts';
 import { Ledger, ensureAssets } from './modules/ledger/service.ts';
@@ -126,6 +127,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAuthRoutes(app, deps);
   registerUserRoutes(app, deps);
   registerWalletRoutes(app, deps);
+  registerDepositRoutes(app, deps);
   registerOperatorRoutes(app, deps);
   registerFileRoutes(app, deps);
   registerKycRoutes(app, deps);
