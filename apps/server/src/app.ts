@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -11,6 +12,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerDepositRoutes } from './modules/deposit/routes.ts';
+import { registerCardDepositRoutes } from './modules/card-deposit/routes.ts';
+import { registerKycRoutes } from './modules/kyc/routes.ts';
 import { Ledger, ensureAssets } from './modules/ledger/service.ts';
 import { registerOperatorRoutes } from './modules/operator/routes.ts';
 import { registerSystemRoutes } from './modules/system/routes.ts';
@@ -20,6 +23,8 @@ import { type Clock, systemClock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { Database } from './platform/db.ts';
 import { registerErrorHandler } from './platform/errors.ts';
+import { type FileStore, createFileStore } from './platform/files.ts';
+import { registerFileRoutes } from './platform/files-routes.ts';
 import { jsonSerializerCompiler, zodValidatorCompiler } from './platform/http.ts';
 import { translate } from './platform/i18n.ts';
 import { type Notifier, createNotifier } from './platform/notifier.ts';
@@ -29,6 +34,8 @@ export interface AppOptions {
   config: Config;
   database: Database;
   clock?: Clock;
+  /** Where uploads are kept; defaults to `DATA_DIR/uploads`. */
+  fileStore?: FileStore;
   /** Pino options, or false for silence (tests). */
   logger?: FastifyServerOptions['logger'];
 }
@@ -40,6 +47,7 @@ export interface AppServices {
   notifier: Notifier;
   hub: Hub;
   ledger: Ledger;
+  fileStore: FileStore;
 }
 
 declare module 'fastify' {
@@ -101,13 +109,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
   await app.register(websocket, { options: { maxPayload: 8192 } });
+  // Uploads: one image per request, a few short fields; the upload route checks the rest.
+  await app.register(multipart, {
+    throwFileSizeLimit: true,
+    limits: { fileSize: config.uploads.maxBytes, files: 1, fields: 4, fieldSize: 256, parts: 6, headerPairs: 20 },
+  });
 
   const notifier = createNotifier({ config, db: database.db, clock, log: app.log });
   const hub = new Hub();
   const ledger = new Ledger();
+  const fileStore = options.fileStore ?? createFileStore(config);
   await ensureAssets(database.db);
-  app.decorate('services', { config, database, clock, notifier, hub, ledger });
-  const deps = { db: database.db, clock, config, notifier, hub, ledger };
+  app.decorate('services', { config, database, clock, notifier, hub, ledger, fileStore });
+  const deps = { db: database.db, clock, config, notifier, hub, ledger, fileStore };
 
   registerSystemRoutes(app, deps);
   registerAuthRoutes(app, deps);
@@ -115,6 +129,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerWalletRoutes(app, deps);
   registerDepositRoutes(app, deps);
   registerOperatorRoutes(app, deps);
+  registerFileRoutes(app, deps);
+  registerKycRoutes(app, deps);
+  registerCardDepositRoutes(app, deps);
   registerWebSocket(app, hub);
 
   registerWebApp(app, config);

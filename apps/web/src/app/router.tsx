@@ -25,12 +25,10 @@ const PLACEHOLDER_ROUTES = [
   'NoticeDetail',
   'Detail',
   'SetInfo',
-  'RealName',
   'SetEmail',
   'SetPhone',
   'WalletDetail',
   'FinancialDetail',
-  'RechargeCard',
   'Withdrawal',
   'CardWithdrawal',
   'WithdrawalHistory',
@@ -71,6 +69,8 @@ export const ROUTE_PATHS = [
   '/SelectCoin',
   '/Recharge',
   '/RechargeHistory',
+  '/RealName',
+  '/RechargeCard',
   ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
 ];
 
@@ -100,6 +100,8 @@ export const router = createBrowserRouter([
       { path: '/SelectCoin', element: page(() => import('@/features/wallet/select-coin-page.tsx'), 'SelectCoinPage') },
       { path: '/Recharge', element: page(() => import('@/features/deposit/recharge-page.tsx'), 'RechargePage') },
       { path: '/RechargeHistory', element: page(() => import('@/features/deposit/recharge-history-page.tsx'), 'RechargeHistoryPage') },
+      { path: '/RealName', element: page(() => import('@/features/kyc/kyc-page.tsx'), 'RealNamePage') },
+      { path: '/RechargeCard', element: page(() => import('@/features/card-deposit/card-deposit-page.tsx'), 'RechargeCardPage') },
       ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },
