@@ -10,11 +10,14 @@ import { languageFromHeader } from '@tradewind/contract/languages';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
+import { registerBankCardRoutes } from './modules/bank-card/routes.ts';
 import { Ledger, ensureAssets } from './modules/ledger/service.ts';
+import { registerMoneyPasswordRoutes } from './modules/money-password/routes.ts';
 import { registerOperatorRoutes } from './modules/operator/routes.ts';
 import { registerSystemRoutes } from './modules/system/routes.ts';
 import { registerUserRoutes } from './modules/user/routes.ts';
 import { registerWalletRoutes } from './modules/wallet/routes.ts';
+import { registerWithdrawalRoutes } from './modules/withdrawal/routes.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { Database } from './platform/db.ts';
@@ -113,6 +116,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerUserRoutes(app, deps);
   registerWalletRoutes(app, deps);
   registerOperatorRoutes(app, deps);
+  registerMoneyPasswordRoutes(app, deps);
+  registerBankCardRoutes(app, deps);
+  registerWithdrawalRoutes(app, deps);
   registerWebSocket(app, hub);
 
   registerWebApp(app, config);
