@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireMoneyPassword, verifyMoneyPassword } from '../src/modules/money-password/service.ts';
 import { queryRows } from '../src/platform/db.ts';
+import { AppError } from '../src/platform/errors.ts';
+import { translate } from '../src/platform/i18n.ts';
 import { PASSWORD, type TestApp, call, createTestApp, lastCode, registerUser, uniquePhone } from './harness.ts';
 
 let t: TestApp;
@@ -189,5 +192,36 @@ describe('wrong login passwords are limited', () => {
     expect((await setByLogin(user.token, 'trade', '907153')).body.message).toBe('Too many wrong attempts. Try again in 1 min.');
     t.clock.advance(60_000);
     expect((await setByLogin(user.token, 'trade', '907153')).body.code).toBe(0);
+  });
+});
+
+describe('what other modules call (trading will ask for the trading password)', () => {
+  const refusal = async (promise: Promise<unknown>) => {
+    const error = await promise.then(() => null, (e: unknown) => e);
+    if (!(error instanceof AppError)) throw new Error(`expected an AppError, got ${String(error)}`);
+    return { name: error.errorName, status: error.httpStatus, field: error.field, en: translate('en', `errors.${error.errorName}`, error.params) };
+  };
+
+  it('a missing trading password is a clear business error (spec §8)', async () => {
+    const user = await registerUser(t.app);
+    expect(await refusal(requireMoneyPassword(t.database.db, Number(user.uid), 'trade'))).toMatchObject({ name: 'TRADE_PASSWORD_NOT_SET', status: 403, en: 'Trading password not set. Please set it first.' });
+    expect(await refusal(verifyMoneyPassword({ db: t.database.db, clock: t.clock }, Number(user.uid), 'trade', '907153'))).toMatchObject({ name: 'TRADE_PASSWORD_NOT_SET' });
+  });
+
+  it('verifies the trading password with its own counter and lock', async () => {
+    const user = await registerUser(t.app);
+    await setByLogin(user.token, 'trade', '907153');
+    const deps = { db: t.database.db, clock: t.clock };
+    await expect(verifyMoneyPassword(deps, Number(user.uid), 'trade', '907153')).resolves.toBeUndefined();
+    expect(await refusal(verifyMoneyPassword(deps, Number(user.uid), 'trade', '480316'))).toMatchObject({
+      name: 'MONEY_PASSWORD_INCORRECT',
+      field: 'password',
+      en: 'Incorrect password. Attempts left before a 15-minute lock: 4.',
+    });
+    for (let i = 0; i < 3; i++) await verifyMoneyPassword(deps, Number(user.uid), 'trade', '480316').catch(() => undefined);
+    expect(await refusal(verifyMoneyPassword(deps, Number(user.uid), 'trade', '480316'))).toMatchObject({ name: 'MONEY_PASSWORD_LOCKED', status: 429 });
+    expect(await refusal(verifyMoneyPassword(deps, Number(user.uid), 'trade', '907153'))).toMatchObject({ name: 'MONEY_PASSWORD_LOCKED' });
+    // The withdrawal password is not set and not affected.
+    expect((await status(user.token)).withdraw).toEqual({ set: false, lockedUntil: null });
   });
 });

@@ -55,6 +55,7 @@ export function registerWithdrawalRoutes(app: FastifyInstance, deps: WithdrawalD
       body: cryptoWithdrawalRequestSchema,
       response: withdrawalSchema,
       secretFields: ['password'],
+      rateLimit: { max: 30, timeWindow: 60_000 },
       precheck: async ({ body, auth }) => {
         await precheckCryptoWithdrawal(deps.db, auth.userId, body);
         await verifyMoneyPassword(deps, auth.userId, 'withdraw', body.password);
@@ -75,6 +76,7 @@ export function registerWithdrawalRoutes(app: FastifyInstance, deps: WithdrawalD
       body: cardWithdrawalRequestSchema,
       response: withdrawalSchema,
       secretFields: ['password'],
+      rateLimit: { max: 30, timeWindow: 60_000 },
       precheck: async ({ body, auth }) => {
         await precheckCardWithdrawal(deps.db, auth.userId, body);
         await verifyMoneyPassword(deps, auth.userId, 'withdraw', body.password);
