@@ -11,6 +11,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerBankCardRoutes } from './modules/bank-card/routes.ts';
+import { registerDepositRoutes } from './modules/deposit/routes.ts';
 import { Ledger, ensureAssets } from './modules/ledger/service.ts';
 import { registerMoneyPasswordRoutes } from './modules/money-password/routes.ts';
 import { registerOperatorRoutes } from './modules/operator/routes.ts';
@@ -115,6 +116,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAuthRoutes(app, deps);
   registerUserRoutes(app, deps);
   registerWalletRoutes(app, deps);
+  registerDepositRoutes(app, deps);
   registerOperatorRoutes(app, deps);
   registerMoneyPasswordRoutes(app, deps);
   registerBankCardRoutes(app, deps);

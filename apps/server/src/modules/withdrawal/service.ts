@@ -237,11 +237,22 @@ function selectWithCards(db: Executor) {
     .leftJoin(bankCards, eq(bankCards.id, withdrawals.cardId));
 }
 
-/** The user's own withdrawals, newest first. */
-export async function listWithdrawals(db: Executor, userId: number, query: { kind?: WithdrawalKind; beforeId?: string }) {
+/**
+ * The user's own withdrawals, newest first. The page cursor must be one of the user's own
+ * withdrawals (the last of the previous page): any other id is NOT_FOUND, like everywhere.
+ */
+export async function listWithdrawals(db: Executor, userId: number, query: { kind?: WithdrawalKind | undefined; beforeId?: string | undefined }) {
   const conditions: SQL[] = [eq(withdrawals.userId, userId)];
   if (query.kind) conditions.push(eq(withdrawals.kind, query.kind));
-  if (query.beforeId) conditions.push(lt(withdrawals.id, Number(query.beforeId)));
+  if (query.beforeId) {
+    const [cursor] = await db
+      .select({ id: withdrawals.id })
+      .from(withdrawals)
+      .where(and(eq(withdrawals.id, Number(query.beforeId)), eq(withdrawals.userId, userId)))
+      .limit(1);
+    if (!cursor) throw new AppError('NOT_FOUND');
+    conditions.push(lt(withdrawals.id, cursor.id));
+  }
   const rows = await selectWithCards(db)
     .where(and(...conditions))
     .orderBy(desc(withdrawals.id))

@@ -4,6 +4,7 @@ import { Button, ErrorBlock, Form, Radio, Skeleton, Space, Toast } from 'antd-mo
 import { BankcardOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { balancesQueryKey } from '@/api/balances.ts';
 import { clearErrorsOnChange, useFormSubmit } from '@/lib/forms.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';
 import { goSetMissingMoneyPassword } from '@/lib/money-password.ts';
@@ -43,7 +44,7 @@ export function CardWithdrawalPage() {
   const { form, submitting, submit } = useFormSubmit(cardWithdrawalRequestSchema, send, async () => {
     keys.done();
     Toast.show({ content: t('withdrawal.submitted'), duration: 2000 });
-    await queryClient.invalidateQueries({ queryKey: withdrawalsQueryKey });
+    await Promise.all([queryClient.invalidateQueries({ queryKey: withdrawalsQueryKey }), queryClient.invalidateQueries({ queryKey: balancesQueryKey })]);
     navigate('/WithdrawalHistory', { replace: true });
   });
   const amountText = Form.useWatch('amount', form) as string | undefined;

@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type CryptoWithdrawalRequest, type WithdrawalAsset, type WithdrawalNetwork, cryptoWithdrawalRequestSchema } from '@tradewind/contract/withdrawal';
+import { type CryptoWithdrawalRequest, WITHDRAWAL_ASSETS, type WithdrawalAsset, type WithdrawalNetwork, cryptoWithdrawalRequestSchema } from '@tradewind/contract/withdrawal';
 import { Button, Form, Selector, Skeleton, TextArea, Toast } from 'antd-mobile';
 import { BankcardOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
+import { balancesQueryKey } from '@/api/balances.ts';
 import { clearErrorsOnChange, useFormSubmit } from '@/lib/forms.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';
 import { goSetMissingMoneyPassword } from '@/lib/money-password.ts';
@@ -30,7 +31,9 @@ export function WithdrawalPage() {
   const queryClient = useQueryClient();
   const options = useWithdrawalOptions();
   const keys = useIdempotencyKey();
-  const [assetCode, setAsset] = useState<WithdrawalAsset>('USDT');
+  const [params] = useSearchParams();
+  // SelectCoin sends ?asset=; anything that cannot be withdrawn here starts on USDT.
+  const [assetCode, setAsset] = useState<WithdrawalAsset>(() => WITHDRAWAL_ASSETS.find((a) => a === params.get('asset')) ?? 'USDT');
   const [chosenNetwork, setNetwork] = useState<WithdrawalNetwork | undefined>();
   const asset = options.data?.assets.find((a) => a.asset === assetCode);
   const network = chosenNetwork && asset?.networks.includes(chosenNetwork) ? chosenNetwork : asset?.networks[0];
@@ -46,7 +49,7 @@ export function WithdrawalPage() {
   const { form, submitting, submit } = useFormSubmit(cryptoWithdrawalRequestSchema, send, async () => {
     keys.done();
     Toast.show({ content: t('withdrawal.submitted'), duration: 2000 });
-    await queryClient.invalidateQueries({ queryKey: withdrawalsQueryKey });
+    await Promise.all([queryClient.invalidateQueries({ queryKey: withdrawalsQueryKey }), queryClient.invalidateQueries({ queryKey: balancesQueryKey })]);
     navigate('/WithdrawalHistory', { replace: true });
   });
   const amountText = Form.useWatch('amount', form) as string | undefined;

@@ -5,6 +5,7 @@ import { ClockCircleOutline, ExclamationCircleOutline, UnorderedListOutline } fr
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { formatDecimal } from '@/lib/format.ts';
 import { moneyPasswordPath } from '@/lib/money-password.ts';
 
 type AssetOption = WithdrawalOptions['assets'][number];
@@ -76,13 +77,13 @@ export function AmountSummary({ asset, amountText }: { asset: AssetOption; amoun
 
 /** The amount field, with the balance, the minimum and a "max" that leaves room for the fee. */
 export function AmountField({ asset, onMax }: { asset: AssetOption; onMax: (amount: string) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const max = maxAmount(asset);
   return (
     <Form.Item
       name="amount"
       label={t('withdrawal.amount')}
-      description={t('withdrawal.amount_help', { available: asset.available, min: asset.minAmount, asset: asset.asset })}
+      description={t('withdrawal.amount_help', { available: formatDecimal(asset.available, i18n.language), min: asset.minAmount, asset: asset.asset })}
       extra={
         <Button size="small" fill="none" color="primary" disabled={!max} onClick={() => { if (max) onMax(max); }}>
           {t('withdrawal.max')}

@@ -1,0 +1,145 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { sql } from 'drizzle-orm';
+import { PASSWORD, type Reply, type TestApp, call, createTestApp, fund, idempotencyKey, registerUser } from './harness.ts';
+
+/**
+ * The ownership (BOLA) matrix: every user route that takes an object id is tried by
+ * another user, who must be denied and leave the owner's object as it was. A route that
+ * takes an id and has no case here fails the first test, so routes added later are
+ * covered by construction.
+ */
+
+type User = Awaited<ReturnType<typeof registerUser>>;
+
+interface OwnershipCase {
+  /** Creates the owner's object and returns the request that names it. */
+  arrange: (t: TestApp, owner: User) => Promise<{ body?: unknown; query?: string }>;
+  /** Checks the owner's object is unchanged after the intruder's attempt. */
+  unchanged: (t: TestApp, owner: User) => Promise<void>;
+}
+
+const CASES: Record<string, OwnershipCase> = {
+  'POST /api/v1/auth/sessions/revoke': {
+    arrange: async (t, owner) => {
+      const list = await call<{ items: { id: string }[] }>(t.app, 'GET', '/api/v1/auth/sessions', { token: owner.token });
+      return { body: { id: list.body.data.items[0]?.id } };
+    },
+    unchanged: async (t, owner) => {
+      expect((await call(t.app, 'GET', '/api/v1/user/profile', { token: owner.token })).body.code).toBe(0);
+    },
+  },
+  'GET /api/v1/withdrawals/detail': {
+    arrange: async (t, owner) => ({ query: `?id=${await ownerWithdrawal(t, owner)}` }),
+    unchanged: withdrawalsUnchanged,
+  },
+  'GET /api/v1/withdrawals': {
+    // The page cursor names a withdrawal: another user's is refused, not used to page their own list.
+    arrange: async (t, owner) => ({ query: `?beforeId=${await ownerWithdrawal(t, owner)}` }),
+    unchanged: withdrawalsUnchanged,
+  },
+  'POST /api/v1/bank-cards/delete': {
+    arrange: async (t, owner) => {
+      const id = await ownerCard(t, owner);
+      lastCard.set(owner.uid, id);
+      return { body: { id } };
+    },
+    unchanged: async (t, owner) => cardsUnchanged(t, owner, lastCard.get(owner.uid) ?? ''),
+  },
+  'POST /api/v1/withdrawals/card': {
+    arrange: async (t, owner) => {
+      await withdrawalOwner(t, owner);
+      const id = await ownerCard(t, owner);
+      lastCard.set(owner.uid, id);
+      return { body: { cardId: id, amount: '20', password: PIN } };
+    },
+    unchanged: async (t, owner) => {
+      await cardsUnchanged(t, owner, lastCard.get(owner.uid) ?? '');
+      const list = await call<{ items: unknown[] }>(t.app, 'GET', '/api/v1/withdrawals', { token: owner.token });
+      expect(list.body.data.items).toEqual([]);
+    },
+  },
+};
+
+
+const PIN = '480316';
+/** The card each owner linked in `arrange`, for `unchanged`. */
+const lastCard = new Map<string, string>();
+
+/** Withdrawals: a verified owner (KYC marked directly: no KYC flow yet) with a withdrawal password and 100 USDT. */
+async function withdrawalOwner(t: TestApp, owner: User) {
+  await t.database.db.execute(sql`update users set verified = true where id = ${Number(owner.uid)}`);
+  await call(t.app, 'POST', '/api/v1/money-passwords', { token: owner.token, body: { kind: 'withdraw', proof: 'login_password', loginPassword: PASSWORD, password: PIN, confirmPassword: PIN } });
+  await fund(t, Number(owner.uid), 100_000_000n);
+}
+
+async function ownerWithdrawal(t: TestApp, owner: User): Promise<string> {
+  await withdrawalOwner(t, owner);
+  const reply = await call<{ id: string }>(t.app, 'POST', '/api/v1/withdrawals', {
+    token: owner.token,
+    headers: { 'idempotency-key': idempotencyKey() },
+    body: { asset: 'USDT', network: 'TRC20', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', amount: '20', password: PIN },
+  });
+  if (reply.body.code !== 0) throw new Error(JSON.stringify(reply.body));
+  return reply.body.data.id;
+}
+
+async function ownerCard(t: TestApp, owner: User): Promise<string> {
+  const reply = await call<{ id: string }>(t.app, 'POST', '/api/v1/bank-cards', {
+    token: owner.token,
+    body: { bankName: 'Harbour Bank', accountNumber: '6222021234567890', branchName: 'Central', branchCode: 'HBK-001', holderName: 'Mei Lin' },
+  });
+  if (reply.body.code !== 0) throw new Error(JSON.stringify(reply.body));
+  return reply.body.data.id;
+}
+
+async function withdrawalsUnchanged(t: TestApp, owner: User) {
+  const list = await call<{ items: { status: string; total: string }[] }>(t.app, 'GET', '/api/v1/withdrawals', { token: owner.token });
+  expect(list.body.data.items.map((i) => [i.status, i.total])).toEqual([['under_review', '21']]);
+  const balances = await call<{ spot: { asset: string; available: string; locked: string }[] }>(t.app, 'GET', '/api/v1/wallet/balances', { token: owner.token });
+  expect(balances.body.data.spot.find((s) => s.asset === 'USDT')).toMatchObject({ available: '79', locked: '21' });
+}
+
+async function cardsUnchanged(t: TestApp, owner: User, id: string) {
+  const cards = await call<{ items: { id: string }[] }>(t.app, 'GET', '/api/v1/bank-cards', { token: owner.token });
+  expect(cards.body.data.items.map((c) => c.id)).toEqual([id]);
+}
+
+function idFields(schema: z.ZodType | undefined): string[] {
+  const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return shape ? Object.keys(shape).filter((name) => name === 'id' || /Id$/.test(name)) : [];
+}
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('ownership matrix over the route table', () => {
+  it('every user route that takes an object id has an ownership case', () => {
+    const needing = t.app.routeTable
+      .filter((route) => route.auth === 'user' && (idFields(route.body).length > 0 || idFields(route.query).length > 0))
+      .map((route) => `${route.method} ${route.url}`);
+    expect(needing.length).toBeGreaterThan(0);
+    expect(needing.filter((name) => !CASES[name])).toEqual([]);
+  });
+
+  it.each(Object.keys(CASES))('%s: another user is denied and the object is unchanged', async (name) => {
+    const ownershipCase = CASES[name] as OwnershipCase;
+    const [method, url] = name.split(' ') as ['GET' | 'POST', string];
+    const owner = await registerUser(t.app);
+    const intruder = await registerUser(t.app);
+    const request = await ownershipCase.arrange(t, owner);
+    const reply: Reply = await call(t.app, method, `${url}${request.query ?? ''}`, {
+      token: intruder.token,
+      body: request.body,
+      headers: { 'idempotency-key': `bola-${Math.random().toString(36).slice(2, 12)}` },
+    });
+    expect(reply.body.code, JSON.stringify(reply.body)).not.toBe(0);
+    expect(reply.status).toBeGreaterThanOrEqual(400);
+    expect(reply.status).toBeLessThan(500);
+    expect(JSON.stringify(reply.body.data ?? null)).toBe('null');
+    await ownershipCase.unchanged(t, owner);
+  });
+});
