@@ -502,6 +502,20 @@ describe('card withdrawals', () => {
   });
 });
 
+describe('history', () => {
+  it('pages newest first with the last id of the previous page', async () => {
+    const user = await readyUser({ USDT: 1_000_000_000n });
+    const ids: string[] = [];
+    for (let i = 0; i < 21; i++) ids.push((await withdraw(user, usdt('10'))).body.data.id);
+    const first = await call<{ items: Item[]; hasMore: boolean }>(t.app, 'GET', '/api/v1/withdrawals', { token: user.token });
+    expect(first.body.data.items.map((i) => i.id)).toEqual(ids.slice(1).reverse());
+    expect(first.body.data.hasMore).toBe(true);
+    const second = await call<{ items: Item[]; hasMore: boolean }>(t.app, 'GET', `/api/v1/withdrawals?beforeId=${ids[1]}`, { token: user.token });
+    expect(second.body.data).toEqual({ items: [expect.objectContaining({ id: ids[0] })], hasMore: false });
+    expect(await spot(user)).toMatchObject({ available: '769', locked: '231' });
+  });
+});
+
 describe('ownership', () => {
   it('another user’s withdrawals and cards are unreachable', async () => {
     const alice = await readyUser();
