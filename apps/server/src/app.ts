@@ -11,14 +11,17 @@ import { languageFromHeader } from '@tradewind/contract/languages';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
+import { registerBankCardRoutes } from './modules/bank-card/routes.ts';
 import { registerDepositRoutes } from './modules/deposit/routes.ts';
 import { registerCardDepositRoutes } from './modules/card-deposit/routes.ts';
 import { registerKycRoutes } from './modules/kyc/routes.ts';
 import { Ledger, ensureAssets } from './modules/ledger/service.ts';
+import { registerMoneyPasswordRoutes } from './modules/money-password/routes.ts';
 import { registerOperatorRoutes } from './modules/operator/routes.ts';
 import { registerSystemRoutes } from './modules/system/routes.ts';
 import { registerUserRoutes } from './modules/user/routes.ts';
 import { registerWalletRoutes } from './modules/wallet/routes.ts';
+import { registerWithdrawalRoutes } from './modules/withdrawal/routes.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { Database } from './platform/db.ts';
@@ -132,6 +135,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerFileRoutes(app, deps);
   registerKycRoutes(app, deps);
   registerCardDepositRoutes(app, deps);
+  registerMoneyPasswordRoutes(app, deps);
+  registerBankCardRoutes(app, deps);
+  registerWithdrawalRoutes(app, deps);
   registerWebSocket(app, hub);
 
   registerWebApp(app, config);
