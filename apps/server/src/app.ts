@@ -10,7 +10,10 @@ import { languageFromHeader } from '@tradewind/contract/languages';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
+import { registerConversionRoutes } from './modules/conversion/routes.ts';
+import { registerFundsRoutes } from './modules/funds/routes.ts';
 import { Ledger, ensureAssets } from './modules/ledger/service.ts';
+import { registerMarketRecorder, registerMarketRoutes } from './modules/market/routes.ts';
 import { registerOperatorRoutes } from './modules/operator/routes.ts';
 import { registerSystemRoutes } from './modules/system/routes.ts';
 import { registerUserRoutes } from './modules/user/routes.ts';
@@ -30,6 +33,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Pino options, or false for silence (tests). */
   logger?: FastifyServerOptions['logger'];
+  /** Run the background workers in this process (main.ts: ROLE `all` or `worker`); tests drive them directly. */
+  workers?: boolean;
 }
 
 export interface AppServices {
@@ -113,6 +118,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerUserRoutes(app, deps);
   registerWalletRoutes(app, deps);
   registerOperatorRoutes(app, deps);
+  registerMarketRoutes(app, deps);
+  registerConversionRoutes(app, deps);
+  registerFundsRoutes(app, deps);
+  if (options.workers) registerMarketRecorder(app, deps);
   registerWebSocket(app, hub);
 
   registerWebApp(app, config);

@@ -33,6 +33,7 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
   TRUST_PROXY: flag.default(false),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  CONVERT_FEE_BPS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 or more').max(1000, 'must be at most 1000').default(20),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -55,6 +56,8 @@ export interface Config {
   rateLimit: { enabled: boolean; perMinute: number };
   trustProxy: boolean;
   shutdownTimeoutMs: number;
+  /** Conversion fee in basis points of the USDT side (20 = 0.2 %). */
+  convertFeeBps: number;
   version: string;
 }
 
@@ -93,6 +96,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimit: { enabled: e.RATE_LIMIT_ENABLED, perMinute: e.RATE_LIMIT_PER_MINUTE },
     trustProxy: e.TRUST_PROXY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    convertFeeBps: e.CONVERT_FEE_BPS,
     version: process.env.npm_package_version ?? '0.1.0',
   };
 }
