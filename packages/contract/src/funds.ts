@@ -56,7 +56,7 @@ export const fundsQuerySchema = z
     /** The last id of the previous page. */
     cursor: z.string().regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }).optional(),
     limit: z.coerce
-      .number({ error: 'validation.invalid_type' })
+      .number()
       .int({ error: 'validation.invalid_value' })
       .min(1)
       .max(FUNDS_PAGE_SIZE_MAX)
