@@ -242,4 +242,29 @@ describe('the server process', () => {
     expect(output).not.toContain('was not recorded');
     fs.rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
+
+  it('ROLE worker records without serving HTTP and exits cleanly on SIGTERM', async () => {
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-worker-'));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+      cwd: root,
+      env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, WEB_DIST: '/nonexistent', ROLE: 'worker' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const deadline = Date.now() + 30_000;
+    while (!output.includes('market recorder started') && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 100));
+    // A few seconds of recording, then the signal.
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(child.exitCode, output).toBeNull();
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output).toContain('market recorder started');
+    expect(output).not.toContain('Server listening');
+    expect(output).not.toContain('was not recorded');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }, 60_000);
 });

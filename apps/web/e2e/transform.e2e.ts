@@ -84,6 +84,15 @@ async function exportRows(page: Page, button: string): Promise<string[][]> {
   return [...xml.matchAll(/<row r="\d+">(.*?)<\/row>/g)].map((row) => [...(row[1] ?? '').matchAll(/<(?:t xml:space="preserve"|v)>(.*?)<\/(?:t|v)>/g)].map((c) => c[1] ?? ''));
 }
 
+/** Clicks a day in the open calendar (months are marked `data-year-month="2026-11"`). */
+async function pickDay(page: Page, date: Date) {
+  const cell = page
+    .locator(`[data-year-month="${date.getFullYear()}-${date.getMonth() + 1}"] .adm-calendar-picker-view-cell:not(.adm-calendar-picker-view-cell-disabled) .adm-calendar-picker-view-cell-date`)
+    .filter({ hasText: new RegExp(`^${date.getDate()}$`) });
+  await cell.scrollIntoViewIfNeeded();
+  await cell.click();
+}
+
 describe('/Transform and the funds detail in Chromium at 390×844', () => {
   it('en: transfer spot → futures, convert BTC → USDT, then /WalletDetail lists both and the export downloads', async () => {
     const { context, page } = await phonePage('en');
@@ -180,7 +189,11 @@ describe('/Transform and the funds detail in Chromium at 390×844', () => {
     await page.waitForTimeout(400);
     await screenshot(page, 'en-funds-type-sheet');
     await page.getByRole('button', { name: 'Apply' }).click();
-    await expect.poll(async () => (await list.allTextContents()).every((text) => text.startsWith('Conversion fee') || text.startsWith('Transfer in'))).toBe(true);
+    // Until the filtered page arrives the list is briefly empty: wait for rows, all of them of the chosen types.
+    await expect.poll(async () => {
+      const rows = await list.allTextContents();
+      return rows.length > 0 && rows.every((text) => text.startsWith('Conversion fee') || text.startsWith('Transfer in'));
+    }).toBe(true);
     const filtered = await list.count();
     expect(filtered).toBeGreaterThanOrEqual(3);
     const rows = await exportRows(page, 'Export');
@@ -195,6 +208,20 @@ describe('/Transform and the funds detail in Chromium at 390×844', () => {
     await expect.poll(() => page.getByText('Select at most 90 days').count()).toBeGreaterThan(0);
     await page.waitForTimeout(400);
     await screenshot(page, 'en-funds-calendar');
+    // More than 90 days is refused with the prompt's words; a week is applied.
+    const today = new Date();
+    const daysAgo = (n: number) => new Date(today.getFullYear(), today.getMonth(), today.getDate() - n);
+    await pickDay(page, daysAgo(95));
+    await pickDay(page, today);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => toast(page, 'Select at most 90 days.').count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Date range: Any date' }).count()).toBe(1);
+    await page.getByRole('button', { name: /^Date range:/ }).click();
+    await pickDay(page, daysAgo(6));
+    await pickDay(page, today);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Date range: Any date' }).count()).toBe(0);
+    await expect.poll(() => list.count()).toBe(filtered);
     await context.close();
   }, 120_000);
 

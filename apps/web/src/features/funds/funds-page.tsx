@@ -67,7 +67,7 @@ export function FundsPage() {
                 <PostingItem key={posting.id} posting={posting} />
               ))}
             </ul>
-            <InfiniteScroll loadMore={async () => void (await postings.fetchNextPage())} hasMore={postings.hasNextPage}>
+            <InfiniteScroll loadMore={async () => void (await postings.fetchNextPage({ throwOnError: true }))} hasMore={postings.hasNextPage}>
               {(hasMore, failed, retry) =>
                 failed ? (
                   <button type="button" className="tw-link" onClick={retry}>

@@ -41,11 +41,11 @@ export function FilterBar({ filters, onChange }: { filters: Filters; onChange: (
     filters.types.length === 0 ? t('funds.all_types') : filters.types.length === 1 ? t(`entry_types.${filters.types[0]}`) : `${t(`entry_types.${filters.types[0]}`)} +${filters.types.length - 1}`;
   const dateValue = filters.range ? `${day.format(filters.range[0])} – ${day.format(filters.range[1])}` : t('funds.any_date');
 
-  const single = <T extends string>(value: T | undefined, options: { label: string; value: T }[], pick: (value: T | undefined) => void) => (
+  const single = <T extends string>(value: T | undefined, allLabel: string, options: { label: string; value: T }[], pick: (value: T | undefined) => void) => (
     <Selector
       columns={3}
       value={[value ?? ALL]}
-      options={[{ label: t(options.length > 3 ? 'funds.all_assets' : 'funds.all_wallets'), value: ALL }, ...options]}
+      options={[{ label: allLabel, value: ALL }, ...options]}
       onChange={(values) => {
         const chosen = values[0];
         pick(chosen === undefined || chosen === ALL ? undefined : (chosen as T));
@@ -104,13 +104,13 @@ export function FilterBar({ filters, onChange }: { filters: Filters; onChange: (
 
       <Popup visible={open === 'asset'} onMaskClick={close} onClose={close} bodyClassName="tw-fd-popup">
         <SheetBody title={t('funds.filter_asset')}>
-          {single<AssetCode>(filters.asset, ASSET_CODES.map((asset) => ({ label: asset, value: asset })), (asset) => onChange({ ...filters, asset }))}
+          {single<AssetCode>(filters.asset, t('funds.all_assets'), ASSET_CODES.map((asset) => ({ label: asset, value: asset })), (asset) => onChange({ ...filters, asset }))}
         </SheetBody>
       </Popup>
 
       <Popup visible={open === 'wallet'} onMaskClick={close} onClose={close} bodyClassName="tw-fd-popup">
         <SheetBody title={t('funds.filter_wallet')}>
-          {single<Wallet>(filters.wallet, WALLETS.map((wallet) => ({ label: t(`funds_export.wallet_${wallet}`), value: wallet })), (wallet) => onChange({ ...filters, wallet }))}
+          {single<Wallet>(filters.wallet, t('funds.all_wallets'), WALLETS.map((wallet) => ({ label: t(`funds_export.wallet_${wallet}`), value: wallet })), (wallet) => onChange({ ...filters, wallet }))}
         </SheetBody>
       </Popup>
 
