@@ -12,6 +12,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerConversionRoutes } from './modules/conversion/routes.ts';
 import { registerFundsRoutes } from './modules/funds/routes.ts';
+import { registerDepositRoutes } from './modules/deposit/routes.ts';
 import { Ledger, ensureAssets } from './modules/ledger/service.ts';
 import { registerMarketRecorder, registerMarketRoutes } from './modules/market/routes.ts';
 import { registerOperatorRoutes } from './modules/operator/routes.ts';
@@ -117,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAuthRoutes(app, deps);
   registerUserRoutes(app, deps);
   registerWalletRoutes(app, deps);
+  registerDepositRoutes(app, deps);
   registerOperatorRoutes(app, deps);
   registerMarketRoutes(app, deps);
   registerConversionRoutes(app, deps);

@@ -1,6 +1,8 @@
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './platform/config.ts';
 import { seedDemo } from './modules/demo/seed.ts';
+import { createChainAdapter, depositXpub } from './modules/deposit/service.ts';
+import { startDepositWorker } from './modules/deposit/watcher.ts';
 import { openDatabase } from './platform/db.ts';
 
 async function main(): Promise<void> {
@@ -25,6 +27,18 @@ async function main(): Promise<void> {
     app.log.warn(`Embedded PGlite database in ${config.dataDir} (fsync off): for trying Tradewind. Real money belongs on PostgreSQL (DATABASE_URL).`);
   }
 
+  // Background work runs where ROLE is all or worker; any number of workers may run.
+  const services = app.services;
+  const depositWorker =
+    config.role === 'api'
+      ? undefined
+      : startDepositWorker(
+          { db: database.db, clock: services.clock, config, ledger: services.ledger, hub: services.hub, log: app.log, chain: createChainAdapter(config, database.db, services.clock) },
+          config.deposit.watchIntervalMs,
+        );
+
+  if (!depositXpub(config)) app.log.warn("Crypto deposits are unavailable: set TRON_XPUB to the account xpub at m/44'/195'/0'.");
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -36,6 +50,7 @@ async function main(): Promise<void> {
     }, config.shutdownTimeoutMs);
     timer.unref();
     try {
+      await depositWorker?.stop();
       await app.close();
       await database.close();
       process.exit(0);

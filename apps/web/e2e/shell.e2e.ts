@@ -156,6 +156,26 @@ describe('app shell in Chromium at 390×844', () => {
   });
 });
 
+describe('the wallet in Chromium', () => {
+  it('the demo account signs in and sees its funds on Home and in the wallet', async () => {
+    const { context, page } = await phonePage();
+    await page.goto('/Login');
+    await page.locator('input[autocomplete="email"]').fill('demo@tradewind.app');
+    await page.locator('input[type="password"]').fill('demo-pass-2026');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(`${baseUrl}/`);
+    // 10,000 spot + 2,000 futures USDT; BTC and ETH are counted once a recent price exists.
+    await expect.poll(() => page.getByTestId('home-total').textContent()).toMatch(/^12,\d{3}\.\d{2} USDT$/);
+    await page.getByTestId('home-total').click();
+    await page.waitForURL(`${baseUrl}/Wallet`);
+    await expect.poll(() => page.getByText('0.25', { exact: true }).count()).toBe(1);
+    await screenshot(page, 'en-Wallet-demo');
+    await page.getByRole('tab', { name: 'Futures' }).click();
+    await expect.poll(() => page.getByTestId('futures-total').textContent()).toBe('2,000.00 USDT');
+    await context.close();
+  });
+});
+
 describe('screenshots of the real screens', () => {
   it.each(['en', 'zh_CN', 'de'])('in %s', async (language) => {
     const { context, page } = await phonePage();
@@ -188,11 +208,11 @@ describe('screenshots of the real screens', () => {
       localStorage.setItem('token', token);
       localStorage.setItem('uid', uid);
     }, session.data);
-    for (const path of ['/', '/My', '/Language', '/ChangePwd', '/About', '/Success', '/Transaction', '/Mining', '/Recharge']) {
+    for (const path of ['/', '/My', '/Language', '/ChangePwd', '/About', '/Success', '/Transaction', '/Mining', '/Wallet', '/Wallet?tab=futures', '/SelectCoin']) {
       await page.goto(path);
       await page.waitForLoadState('networkidle');
       expect(await page.evaluate(() => document.documentElement.scrollWidth), `${language} ${path}`).toBeLessThanOrEqual(PHONE.width);
-      await screenshot(page, `${language}-${path === '/' ? 'Home' : path.slice(1)}`);
+      await screenshot(page, `${language}-${path === '/' ? 'Home' : path.slice(1).replace(/[?=]/g, '-')}`);
     }
     await context.close();
   });

@@ -1,9 +1,21 @@
 import path from 'node:path';
+import { parseAmount } from '@tradewind/contract/money';
+import { HDKey } from '@scure/bip32';
 import { z } from 'zod';
 
 const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/** An account-level extended public key (m/44'/195'/0', depth 3): addresses are derived below it. */
+function isAccountXpub(value: string): boolean {
+  try {
+    const key = HDKey.fromExtendedKey(value);
+    return key.depth === 3 && key.privateKey === null;
+  } catch {
+    return false;
+  }
+}
 
 const positiveInt = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be positive');
 
@@ -33,8 +45,24 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
   TRUST_PROXY: flag.default(false),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  DEPOSIT_CHAIN: z.enum(['simulated', 'tron']).optional(),
+  TRON_XPUB: z
+    .string()
+    .trim()
+    .refine(isAccountXpub, "must be the account-level extended public key (xpub… at m/44'/195'/0'), never a private key")
+    .optional(),
+  TRON_API_URL: z.url({ error: 'must be a URL' }).default('https://api.trongrid.io'),
+  TRON_API_KEY: z.string().min(1).optional(),
+  DEPOSIT_MIN_USDT: z
+    .string()
+    .refine((value) => (parseAmount(value, 6) ?? 0n) > 0n, 'must be a positive USDT amount with at most 6 decimals')
+    .default('1'),
+  DEPOSIT_WATCH_INTERVAL_MS: positiveInt.min(200, 'must be at least 200').default(3000),
   CONVERT_FEE_BPS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 or more').max(1000, 'must be at most 1000').default(20),
 });
+
+/** Never repeated in an error line: a private key pasted into TRON_XPUB by mistake must not reach a log. */
+const NEVER_ECHOED = new Set(['TRON_XPUB', 'TRON_API_KEY']);
 
 export type Env = z.input<typeof envSchema>;
 
@@ -56,9 +84,22 @@ export interface Config {
   rateLimit: { enabled: boolean; perMinute: number };
   trustProxy: boolean;
   shutdownTimeoutMs: number;
+  deposit: DepositConfig;
   /** Conversion fee in basis points of the USDT side (20 = 0.2 %). */
   convertFeeBps: number;
   version: string;
+}
+
+export interface DepositConfig {
+  /** Where incoming transfers are read: the simulated chain (demo mode only) or a TRON HTTP API. */
+  chain: 'simulated' | 'tron';
+  /** The configured account xpub; unset means the demo key in demo mode, otherwise no crypto deposits. */
+  tronXpub: string | undefined;
+  tronApiUrl: string;
+  tronApiKey: string | undefined;
+  /** Smaller transfers are rejected, never credited. */
+  minDepositMinor: bigint;
+  watchIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -74,10 +115,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
     throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'environment'}: ${issue.message} (got ${JSON.stringify(present[String(issue.path[0])] ?? null)})`),
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0]);
+        const got = NEVER_ECHOED.has(name) ? 'a value that is not shown' : JSON.stringify(present[name] ?? null);
+        return `${issue.path.join('.') || 'environment'}: ${issue.message} (got ${got})`;
+      }),
     );
   }
   const e = parsed.data;
+  const chain = e.DEPOSIT_CHAIN ?? (e.DEMO_MODE ? 'simulated' : 'tron');
+  // A simulated chain credits transfers nobody made: it must never run where money is real.
+  if (chain === 'simulated' && !e.DEMO_MODE) {
+    throw new ConfigError(['DEPOSIT_CHAIN: the simulated chain exists only in demo mode (got "simulated" with DEMO_MODE=false)']);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -96,6 +146,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimit: { enabled: e.RATE_LIMIT_ENABLED, perMinute: e.RATE_LIMIT_PER_MINUTE },
     trustProxy: e.TRUST_PROXY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    deposit: {
+      chain,
+      tronXpub: e.TRON_XPUB,
+      tronApiUrl: e.TRON_API_URL.replace(/\/+$/, ''),
+      tronApiKey: e.TRON_API_KEY,
+      minDepositMinor: parseAmount(e.DEPOSIT_MIN_USDT, 6) as bigint,
+      watchIntervalMs: e.DEPOSIT_WATCH_INTERVAL_MS,
+    },
     convertFeeBps: e.CONVERT_FEE_BPS,
     version: process.env.npm_package_version ?? '0.1.0',
   };

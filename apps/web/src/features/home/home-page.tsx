@@ -12,7 +12,9 @@ import {
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useBalances } from '@/api/balances.ts';
 import { useConfig } from '@/api/config.ts';
+import { formatDecimal } from '@/lib/format.ts';
 
 const QUICK_MENU: { path: string; key: string; icon: ReactNode }[] = [
   { path: '/Recharge', key: 'Recharge', icon: <AddCircleOutline /> },
@@ -26,12 +28,13 @@ const QUICK_MENU: { path: string; key: string; icon: ReactNode }[] = [
 ];
 
 /**
- * Home. Total assets, positions and quotes arrive with the wallet and markets; until
- * then their places say so instead of showing figures that are not real.
+ * Home. Positions and quotes arrive with the markets; until then their place says so
+ * instead of showing figures that are not real.
  */
 export function HomePage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const config = useConfig();
+  const balances = useBalances();
   return (
     <div style={{ padding: '16px 16px 24px' }}>
       <header style={{ display: 'flex', alignItems: 'center', gap: 10, marginBottom: 16 }}>
@@ -39,12 +42,15 @@ export function HomePage() {
         <h1 style={{ fontSize: 20, margin: 0 }}>Tradewind</h1>
         {config.data?.demoMode && <span className="tw-demo-badge">{t('common.demo')}</span>}
       </header>
-      <section className="tw-card" aria-labelledby="home-assets">
+      <Link to="/Wallet" className="tw-card" aria-labelledby="home-assets" style={{ display: 'block', color: 'inherit', textDecoration: 'none' }}>
         <h2 id="home-assets" className="tw-muted" style={{ fontSize: 14, fontWeight: 400, margin: 0 }}>
           {t('home.total_assets')}
         </h2>
-        <p style={{ margin: '8px 0 0', fontSize: 15 }}>{t('home.assets_soon')}</p>
-      </section>
+        <p style={{ margin: '6px 0 0', fontSize: 26, fontWeight: 700 }} data-testid="home-total">
+          {balances.data ? `${formatDecimal(balances.data.totalUsdt, i18n.language, 2)} ` : '…'}
+          <span style={{ fontSize: 14, fontWeight: 500 }}>USDT</span>
+        </p>
+      </Link>
       <nav className="tw-card" aria-label={t('home.quick_menu')} style={{ padding: '12px 4px' }}>
         <Grid columns={4} gap={8}>
           {QUICK_MENU.map((item) => (

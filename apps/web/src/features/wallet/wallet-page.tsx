@@ -1,0 +1,107 @@
+import type { SpotBalance } from '@tradewind/contract/wallet';
+import { Button, ErrorBlock, List, Skeleton, Tabs } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useBalances } from '@/api/balances.ts';
+import { formatDecimal } from '@/lib/format.ts';
+import { AssetIcon } from '@/ui/asset-icon.tsx';
+import { Page } from '@/ui/page.tsx';
+
+/** Wallet with spot and futures tabs (spec §3 Wallet). */
+export function WalletPage() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const tab = params.get('tab') === 'futures' ? 'futures' : 'spot';
+  const balances = useBalances();
+  const data = balances.data;
+  const fmt = (value: string, decimals = 0) => formatDecimal(value, i18n.language, decimals);
+
+  return (
+    <Page title={t('routes.Wallet')} backTo="/My">
+      <section className="tw-card" aria-labelledby="wallet-total">
+        <h2 id="wallet-total" className="tw-muted" style={{ fontSize: 14, fontWeight: 400, margin: 0 }}>
+          {t('wallet.total_assets')}
+        </h2>
+        {data ? (
+          <>
+            <p style={{ fontSize: 26, fontWeight: 700, margin: '6px 0 0' }} data-testid="wallet-total">
+              {fmt(data.totalUsdt, 2)} <span style={{ fontSize: 14, fontWeight: 500 }}>USDT</span>
+            </p>
+            {data.unpricedAssets.length > 0 && (
+              <p className="tw-muted" style={{ margin: '6px 0 0' }}>
+                {t('wallet.unpriced', { assets: data.unpricedAssets.join(', ') })}
+              </p>
+            )}
+          </>
+        ) : (
+          <Skeleton.Title animated />
+        )}
+        <div style={{ display: 'flex', gap: 8, marginTop: 14 }}>
+          <Button size="small" color="primary" onClick={() => navigate('/Recharge')}>
+            {t('routes.Recharge')}
+          </Button>
+          <Button size="small" onClick={() => navigate('/SelectCoin?next=Withdrawal')}>
+            {t('routes.Withdrawal')}
+          </Button>
+          <Button size="small" onClick={() => navigate('/Transform')}>
+            {t('routes.Transform')}
+          </Button>
+        </div>
+      </section>
+
+      <Tabs activeKey={tab} onChange={(key) => setParams({ tab: key }, { replace: true })}>
+        <Tabs.Tab key="spot" title={t('wallet.spot')} />
+        <Tabs.Tab key="futures" title={t('wallet.futures')} />
+      </Tabs>
+
+      {balances.isError && <ErrorBlock status="default" title={t('wallet.load_failed')} description="" />}
+      {!data && !balances.isError && <Skeleton.Paragraph lineCount={6} animated />}
+      {data && tab === 'spot' && (
+        <List style={{ borderRadius: 12, overflow: 'hidden', marginTop: 12 }} aria-label={t('wallet.spot')}>
+          {data.spot.map((row) => (
+            <SpotRow key={row.asset} row={row} fmt={fmt} />
+          ))}
+        </List>
+      )}
+      {data && tab === 'futures' && (
+        <section className="tw-card" style={{ marginTop: 12 }} aria-label={t('wallet.futures')}>
+          <dl className="tw-facts">
+            <dt>{t('wallet.futures_total')}</dt>
+            <dd data-testid="futures-total">{fmt(data.futures.total, 2)} USDT</dd>
+            <dt>{t('wallet.available')}</dt>
+            <dd>{fmt(data.futures.available, 2)} USDT</dd>
+            <dt>{t('wallet.locked')}</dt>
+            <dd>{fmt(data.futures.locked, 2)} USDT</dd>
+            <dt>{t('wallet.trading_assets')}</dt>
+            <dd>{fmt(data.futures.tradingAssets, 2)} USDT</dd>
+            <dt>{t('wallet.floating_pnl')}</dt>
+            <dd>{fmt(data.futures.floatingPnl, 2)} USDT</dd>
+          </dl>
+          <Button block color="primary" style={{ marginTop: 12 }} onClick={() => navigate('/Transform')}>
+            {t('routes.Transform')}
+          </Button>
+        </section>
+      )}
+    </Page>
+  );
+}
+
+function SpotRow({ row, fmt }: { row: SpotBalance; fmt: (value: string, decimals?: number) => string }) {
+  const { t } = useTranslation();
+  return (
+    <List.Item
+      prefix={<AssetIcon asset={row.asset} />}
+      description={t('wallet.locked_amount', { amount: fmt(row.locked) })}
+      extra={
+        <div style={{ textAlign: 'right' }}>
+          <div style={{ color: 'var(--tw-text)', fontWeight: 600 }}>{fmt(row.available)}</div>
+          <div className="tw-muted">{row.valueUsdt === null ? '—' : `≈ ${fmt(row.valueUsdt, 2)} USDT`}</div>
+        </div>
+      }
+      arrowIcon={false}
+    >
+      {row.asset}
+    </List.Item>
+  );
+}

@@ -1,0 +1,121 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+/** Shared by the benchmarks: a scratch PostgreSQL database, a server process, a load loop. */
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export function withDatabase(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${name}`;
+  return parsed.toString();
+}
+
+export async function freshDatabase(name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  return withDatabase(PG_URL, name);
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export interface ServerProcess {
+  baseUrl: string;
+  child: ChildProcess;
+  stop: () => Promise<void>;
+}
+
+export async function startServer(databaseUrl: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, DEMO_MODE: 'true', RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${baseUrl}/api/health`)).ok) break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  return {
+    baseUrl,
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export async function post(baseUrl: string, url: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${baseUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return (await response.json()) as { code: number; data: unknown; message: string };
+}
+
+/** Registers a user through the API with the dev outbox's code; returns token and uid. */
+export async function registerUser(baseUrl: string, email: string): Promise<{ token: string; uid: number }> {
+  await post(baseUrl, '/api/v1/auth/codes', { channel: 'email', account: email, purpose: 'register' });
+  const outbox = (await (await fetch(`${baseUrl}/api/v1/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as { data: { items: { body: string }[] } };
+  const code = outbox.data.items[0]?.body.match(/\b(\d{6})\b/)?.[1];
+  const reply = await post(baseUrl, '/api/v1/auth/register', { mode: 'code', channel: 'email', account: email, code, password: 'bench-password-1', confirmPassword: 'bench-password-1' });
+  if (reply.code !== 0) throw new Error(`register failed: ${reply.message}`);
+  const data = reply.data as { token: string; uid: string };
+  return { token: data.token, uid: Number(data.uid) };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+/** Runs `worker` on `concurrency` loops until `seconds` pass; returns per-request latencies (ms) and outcome counts. */
+export async function load(seconds: number, concurrency: number, worker: (i: number) => Promise<boolean>) {
+  const latencies: number[] = [];
+  let ok = 0;
+  let failed = 0;
+  let counter = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const i = counter++;
+        const t0 = performance.now();
+        const success = await worker(i).catch(() => false);
+        latencies.push(performance.now() - t0);
+        if (success) ok++;
+        else failed++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { ok, failed, elapsed, rate: ok / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+export function pgbenchTps(output: string): number {
+  const match = output.match(/tps = ([\d.]+) \((?:without initial connection time|excluding connections establishing)\)/);
+  if (!match?.[1]) throw new Error(`no tps in pgbench output:\n${output}`);
+  return Number(match[1]);
+}
