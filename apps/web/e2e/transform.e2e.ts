@@ -2,18 +2,21 @@ import fs from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PHONE, launchBrowser, screenshot } from './browser.ts';
+import { PHONE, launchBrowser, outboxCode, screenshot } from './browser.ts';
 
 /**
  * /Transform (transfer and convert) and the funds detail (/WalletDetail, /FinancialDetail)
- * against the real server, whose recorder writes simulated prices every second. The demo
- * account holds the funds (10000 USDT spot, 2000 USDT futures, 0.25 BTC, 3 ETH).
+ * against the real server, whose recorder writes simulated prices every second. Each test
+ * has its own user, funded with USDT by a deposit on the demo's simulated chain.
  */
 
 const baseUrl = inject('baseUrl');
 let browser: Browser;
-let session: { token: string; uid: string };
 
+interface Session {
+  token: string;
+  uid: string;
+}
 interface Envelope<T> {
   code: number;
   message: string;
@@ -33,8 +36,45 @@ async function api<T>(method: 'GET' | 'POST', path: string, token?: string, body
   return (await response.json()) as Envelope<T>;
 }
 
-const balances = async () => (await api<Balances>('GET', '/api/v1/wallet/balances', session.token)).data;
-const spot = async (asset: string) => (await balances()).spot.find((s) => s.asset === asset)?.available ?? '0';
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+let counter = 0;
+const key = () => `e2e-transform-${Date.now()}-${++counter}`;
+
+const balances = async (user: Session) => (await api<Balances>('GET', '/api/v1/wallet/balances', user.token)).data;
+const spot = async (user: Session, asset: string) => (await balances(user)).spot.find((s) => s.asset === asset)?.available ?? '0';
+
+/** A new user holding `usdt` in spot: a deposit on the simulated chain, confirmed by 19 mined blocks. */
+async function fundedUser(usdt: string): Promise<Session> {
+  const email = `e2e-transform${Date.now()}${++counter}@example.com`;
+  await api('POST', '/api/v1/auth/codes', undefined, { channel: 'email', account: email, purpose: 'register' });
+  const code = await outboxCode(baseUrl, email);
+  const registered = await api<Session>('POST', '/api/v1/auth/register', undefined, { mode: 'code', channel: 'email', account: email, code, password: 'e2e-password-1', confirmPassword: 'e2e-password-1' });
+  const user = registered.data;
+  const { address } = (await api<{ address: string }>('GET', '/api/v1/deposit/address', user.token)).data;
+  expect((await api('POST', '/api/v1/dev/chain/transfer', undefined, { address, amount: usdt })).code).toBe(0);
+  await waitFor('the deposit to be seen', async () => (await api<{ items: unknown[] }>('GET', '/api/v1/deposit/history', user.token)).data.items.length > 0);
+  await api('POST', '/api/v1/dev/chain/mine', undefined, { blocks: 19 });
+  await waitFor('the deposit to be credited', async () => (await spot(user, 'USDT')) === usdt);
+  return user;
+}
+
+/** A conversion through the API (to hold some coins before the screen converts them back). */
+async function convertViaApi(user: Session, from: string, to: string, amount: string): Promise<void> {
+  const quote = await api<{ id: string }>('POST', '/api/v1/convert/quote', user.token, { from, to, amount });
+  expect(quote.code).toBe(0);
+  expect((await api('POST', '/api/v1/convert', user.token, { quoteId: quote.data.id }, { 'idempotency-key': key() })).code).toBe(0);
+}
+
+/** How the screens show a decimal string in en and zh_CN: the whole part grouped, the fraction untouched. */
+const grouped = (value: string) => value.replace(/^-?\d+/, (whole) => BigInt(whole).toLocaleString('en-US'));
 /** Decimal strings compared exactly: scaled to integers, never through floats. */
 const minor = (text: string, scale: number) => {
   const [whole = '0', fraction = ''] = text.replace('-', '').split('.');
@@ -44,19 +84,12 @@ const minor = (text: string, scale: number) => {
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  const login = await api<{ token: string; uid: string }>('POST', '/api/v1/auth/login', undefined, { channel: 'email', account: 'demo@tradewind.app', password: 'demo-pass-2026' });
-  expect(login.code).toBe(0);
-  session = login.data;
   // The recorder needs a second or two after start before every instrument has a fresh price.
-  for (let attempt = 0; attempt < 100; attempt++) {
-    if ((await api<{ items: { price: string | null }[] }>('GET', '/api/v1/market/prices')).data.items.every((i) => i.price !== null)) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('no fresh prices 10 s after start');
+  await waitFor('fresh prices', async () => (await api<{ items: { price: string | null }[] }>('GET', '/api/v1/market/prices')).data.items.every((i) => i.price !== null));
 });
 afterAll(() => browser?.close());
 
-async function phonePage(lang: string): Promise<{ context: BrowserContext; page: Page }> {
+async function phonePage(lang: string, session: Session): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: PHONE, baseURL: baseUrl, locale: lang === 'en' ? 'en-US' : 'zh-CN', acceptDownloads: true });
   await context.addInitScript(([token, uid, language]) => {
     localStorage.setItem('token', token as string);
@@ -95,13 +128,15 @@ async function pickDay(page: Page, date: Date) {
 
 describe('/Transform and the funds detail in Chromium at 390×844', () => {
   it('en: transfer spot → futures, convert BTC → USDT, then /WalletDetail lists both and the export downloads', async () => {
-    const { context, page } = await phonePage('en');
-    const spotBefore = await spot('USDT');
-    const futuresBefore = (await balances()).futures.available;
+    const user = await fundedUser('1000');
+    await convertViaApi(user, 'USDT', 'BTC', '300');
+    const { context, page } = await phonePage('en', user);
+    const spotBefore = await spot(user, 'USDT');
+    const futuresBefore = (await balances(user)).futures.available;
 
     // Transfer tab: the two accounts, the available balance, a server 422 under the field, then a transfer.
     await page.goto('/Transform?tab=transfer');
-    await expect.poll(() => page.getByText(`Available ${spotBefore} USDT`).count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByText(`Available ${grouped(spotBefore)} USDT`).count()).toBeGreaterThan(0);
     expect(await visible(page, '[aria-label="From: Spot account"]').count()).toBe(1);
     expect(await visible(page, '[aria-label="To: Futures account"]').count()).toBe(1);
     await amountInput(page, 'Amount').fill('1.1234567');
@@ -111,38 +146,38 @@ describe('/Transform and the funds detail in Chromium at 390×844', () => {
     await amountInput(page, 'Amount').fill('25');
     await page.getByRole('button', { name: 'Confirm transfer' }).click();
     await expect.poll(() => toast(page, 'Transfer successful').count()).toBe(1);
-    expect(minor((await balances()).futures.available, 6) - minor(futuresBefore, 6)).toBe(25_000_000n);
-    expect(minor(spotBefore, 6) - minor(await spot('USDT'), 6)).toBe(25_000_000n);
-    const spotAfter = await spot('USDT');
-    await expect.poll(() => page.getByText(`Available ${spotAfter} USDT`).count()).toBeGreaterThan(0);
+    expect(minor((await balances(user)).futures.available, 6) - minor(futuresBefore, 6)).toBe(25_000_000n);
+    expect(minor(spotBefore, 6) - minor(await spot(user, 'USDT'), 6)).toBe(25_000_000n);
+    const spotAfter = await spot(user, 'USDT');
+    await expect.poll(() => page.getByText(`Available ${grouped(spotAfter)} USDT`).count()).toBeGreaterThan(0);
     await screenshot(page, 'en-transform-transfer');
     // Swap: futures → spot, and "All" fills the futures balance.
     await page.getByRole('button', { name: 'Swap' }).click();
     expect(await visible(page, '[aria-label="From: Futures account"]').count()).toBe(1);
     await visible(page, 'button.tw-tf-all').click();
-    expect(await amountInput(page, 'Amount').inputValue()).toBe((await balances()).futures.available);
+    expect(await amountInput(page, 'Amount').inputValue()).toBe((await balances(user)).futures.available);
     await screenshot(page, 'en-transform-transfer-swapped');
     await noSidewaysScroll(page, 'transfer');
 
     // Convert tab: quote BTC → USDT with a 10-second countdown, then confirm.
     await page.locator('.adm-tabs-tab', { hasText: 'Convert' }).click();
-    const btcBefore = await spot('BTC');
-    const usdtBefore = await spot('USDT');
-    await expect.poll(() => visible(page, '.tw-tf-price').textContent()).toMatch(/^1 BTC ≈ \d+(\.\d+)? USDT · simulated \(demo data\)$/);
-    await amountInput(page, 'Amount').fill('0.01');
+    const btcBefore = await spot(user, 'BTC');
+    const usdtBefore = await spot(user, 'USDT');
+    await expect.poll(() => visible(page, '.tw-tf-price').textContent()).toMatch(/^1 BTC ≈ [\d,]+(\.\d+)? USDT · simulated \(demo data\)$/);
+    await amountInput(page, 'Amount').fill('0.001');
     await page.getByRole('button', { name: 'Get quote' }).click();
     await expect.poll(() => page.getByText(/Quote valid for \d+ s/).count()).toBe(1);
-    const receive = ((await page.getByTestId('quote-receive').textContent()) ?? '').replace(' USDT', '').trim();
+    const receive = ((await page.getByTestId('quote-receive').textContent()) ?? '').replace(' USDT', '').replace(/,/g, '').trim();
     expect(receive).toMatch(/^\d+(\.\d{1,6})?$/);
     expect(await page.getByText(/Fee \(0\.2%\)/).count()).toBe(1);
     await screenshot(page, 'en-transform-quote');
     await page.getByRole('button', { name: 'Confirm conversion' }).click();
-    await expect.poll(() => toast(page, `Converted 0.01 BTC to ${receive} USDT`).count()).toBe(1);
-    expect(minor(btcBefore, 8) - minor(await spot('BTC'), 8)).toBe(1_000_000n);
-    expect(minor(await spot('USDT'), 6) - minor(usdtBefore, 6)).toBe(minor(receive, 6));
+    await expect.poll(() => toast(page, `Converted 0.001 BTC to ${receive} USDT`).count()).toBe(1);
+    expect(minor(btcBefore, 8) - minor(await spot(user, 'BTC'), 8)).toBe(100_000n);
+    expect(minor(await spot(user, 'USDT'), 6) - minor(usdtBefore, 6)).toBe(minor(receive, 6));
 
     // A quote that runs out cannot be confirmed; Refresh gives a new one.
-    await amountInput(page, 'Amount').fill('0.001');
+    await amountInput(page, 'Amount').fill('0.0001');
     await page.getByRole('button', { name: 'Get quote' }).click();
     await expect.poll(() => page.getByText(/Quote valid for \d+ s/).count()).toBe(1);
     await expect.poll(() => page.getByText('Quote expired. Refresh it for the current price.').count(), { timeout: 15_000 }).toBe(1);
@@ -175,7 +210,7 @@ describe('/Transform and the funds detail in Chromium at 390×844', () => {
     for (const label of ['Conversion fee', 'Conversion', 'Transfer in', 'Transfer out', 'Deposit']) {
       expect(texts.some((text) => text.startsWith(label)), label).toBe(true);
     }
-    expect(texts.some((text) => text.startsWith('Conversion') && text.includes('-0.01 BTC'))).toBe(true);
+    expect(texts.some((text) => text.startsWith('Conversion') && text.includes('-0.001 BTC'))).toBe(true);
     expect(texts.some((text) => text.startsWith('Conversion') && text.includes(`+`))).toBe(true);
     expect(texts.some((text) => text.startsWith('Transfer in') && text.includes('+25 USDT') && text.includes('Futures account'))).toBe(true);
     await expect.poll(() => page.getByText('No more data').count()).toBe(1);
@@ -226,9 +261,11 @@ describe('/Transform and the funds detail in Chromium at 390×844', () => {
   }, 120_000);
 
   it('en: the funds detail scrolls page after page until "No more data", on both routes', async () => {
+    const session = await fundedUser('20');
+    await convertViaApi(session, 'USDT', 'BTC', '5');
     // 12 transfers make 24 more postings: more than one page of 20.
     for (let i = 0; i < 12; i++) {
-      const reply = await api('POST', '/api/v1/wallet/transfer', session.token, { from: 'spot', to: 'futures', asset: 'USDT', amount: '0.5' }, { 'idempotency-key': `e2e-scroll-${Date.now()}-${i}` });
+      const reply = await api('POST', '/api/v1/wallet/transfer', session.token, { from: 'spot', to: 'futures', asset: 'USDT', amount: '0.5' }, { 'idempotency-key': key() });
       expect(reply.code).toBe(0);
     }
     let total = 0;
@@ -237,7 +274,8 @@ describe('/Transform and the funds detail in Chromium at 390×844', () => {
       total += page.data.items.length;
       cursor = page.data.nextCursor;
     }
-    const { context, page } = await phonePage('en');
+    expect(total).toBeGreaterThan(20);
+    const { context, page } = await phonePage('en', session);
     for (const path of ['/WalletDetail', '/FinancialDetail']) {
       await page.goto(path);
       const list = page.locator('[data-testid="posting"]');
@@ -254,28 +292,38 @@ describe('/Transform and the funds detail in Chromium at 390×844', () => {
       expect(await page.locator('h1').first().textContent()).toBe('Funds detail');
     }
     await screenshot(page, 'en-funds-end');
+    // /SelectCoin continues to /WalletDetail?asset=…: the list opens on that currency.
+    await page.goto('/WalletDetail?asset=BTC');
+    const list = page.locator('[data-testid="posting"]');
+    await expect.poll(async () => {
+      const rows = await list.allTextContents();
+      return rows.length > 0 && rows.every((text) => / BTC/.test(text));
+    }).toBe(true);
+    expect(await page.getByRole('button', { name: 'Currency: BTC' }).count()).toBe(1);
     await context.close();
   }, 60_000);
 
   it('zh_CN: transfer and convert, then the funds detail in Chinese and a Chinese export', async () => {
-    const { context, page } = await phonePage('zh_CN');
+    const user = await fundedUser('500');
+    await convertViaApi(user, 'USDT', 'BTC', '100');
+    const { context, page } = await phonePage('zh_CN', user);
     await page.goto('/Transform?tab=transfer');
-    await expect.poll(() => page.getByText(/^可用 [\d.]+ USDT$/).count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByText(/^可用 [\d,.]+ USDT$/).count()).toBeGreaterThan(0);
     await screenshot(page, 'zh_CN-transform-transfer');
     await amountInput(page, '数量').fill('5');
     await page.getByRole('button', { name: '确认划转' }).click();
     await expect.poll(() => toast(page, '划转成功').count()).toBe(1);
 
     await page.locator('.adm-tabs-tab', { hasText: '兑换' }).click();
-    await expect.poll(() => visible(page, '.tw-tf-price').textContent()).toMatch(/^1 BTC ≈ [\d.]+ USDT（模拟（演示数据））$/);
-    const btcBefore = await spot('BTC');
+    await expect.poll(() => visible(page, '.tw-tf-price').textContent()).toMatch(/^1 BTC ≈ [\d,.]+ USDT（模拟（演示数据））$/);
+    const btcBefore = await spot(user, 'BTC');
     await amountInput(page, '数量').fill('0.001');
     await page.getByRole('button', { name: '获取报价' }).click();
     await expect.poll(() => page.getByText(/报价有效期还剩 \d+ 秒/).count()).toBe(1);
     await screenshot(page, 'zh_CN-transform-quote');
     await page.getByRole('button', { name: '确认兑换' }).click();
     await expect.poll(() => toast(page, /^已将 0\.001 BTC 兑换为 [\d.]+ USDT$/).count()).toBe(1);
-    expect(minor(btcBefore, 8) - minor(await spot('BTC'), 8)).toBe(100_000n);
+    expect(minor(btcBefore, 8) - minor(await spot(user, 'BTC'), 8)).toBe(100_000n);
     // A field error from the server, in Chinese, under the field.
     await amountInput(page, '数量').fill('100');
     await page.getByRole('button', { name: '获取报价' }).click();

@@ -1,8 +1,9 @@
+import { isAssetCode } from '@tradewind/contract/wallet';
 import { Button, DotLoading, ErrorBlock, InfiniteScroll, Toast } from 'antd-mobile';
 import { DownlandOutline } from 'antd-mobile-icons';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { ApiError } from '@/api/client.ts';
 import { AntdLocale } from '@/ui/antd-locale.tsx';
 import { Page } from '@/ui/page.tsx';
@@ -20,7 +21,10 @@ import './funds.css';
 export function FundsPage() {
   const { t } = useTranslation();
   const location = useLocation();
-  const [filters, setFilters] = useState<Filters>({ types: [] });
+  // /SelectCoin → /WalletDetail?asset=BTC opens on that currency.
+  const [search] = useSearchParams();
+  const initialAsset = search.get('asset');
+  const [filters, setFilters] = useState<Filters>(() => ({ types: [], asset: isAssetCode(initialAsset) ? initialAsset : undefined }));
   const params = useMemo(() => filterParams(filters), [filters]);
   const postings = usePostings(params);
   const [exporting, setExporting] = useState(false);

@@ -2,6 +2,7 @@ import type { FundsPosting } from '@tradewind/contract/funds';
 import { LANGUAGE_TAGS, type Language } from '@tradewind/contract/languages';
 import { Tag } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
+import { formatDecimal } from '@/lib/format.ts';
 
 /** One posting: its type in the user's language, when, which account, the signed amount, and the entry's memo. */
 export function PostingItem({ posting }: { posting: FundsPosting }) {
@@ -14,7 +15,8 @@ export function PostingItem({ posting }: { posting: FundsPosting }) {
       <div className="tw-fd-top">
         <span className="tw-fd-type">{t(`entry_types.${posting.type}`)}</span>
         <span className={negative ? 'tw-fd-amount tw-fd-out' : 'tw-fd-amount tw-fd-in'}>
-          {negative ? posting.amount : `+${posting.amount}`} {posting.asset}
+          {negative ? '' : '+'}
+          {formatDecimal(posting.amount, i18n.language)} {posting.asset}
         </span>
       </div>
       <div className="tw-fd-meta">

@@ -2,6 +2,7 @@ import { ASSETS, type AssetCode } from '@tradewind/contract/wallet';
 import { List, Popup } from 'antd-mobile';
 import { CheckOutline, DownOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
+import { AssetIcon } from '@/ui/asset-icon.tsx';
 
 interface AssetFieldProps {
   value?: AssetCode;
@@ -20,6 +21,7 @@ export function AssetField({ value, onChange, options, label, balances }: AssetF
   return (
     <>
       <button type="button" className="tw-tf-asset" aria-label={`${label}: ${value ?? ''}`} aria-haspopup={choosable ? 'dialog' : undefined} disabled={!choosable} onClick={() => setOpen(true)}>
+        {value && <AssetIcon asset={value} size={22} />}
         <span className="tw-tf-asset-code">{value}</span>
         {choosable && <DownOutline aria-hidden fontSize={12} />}
       </button>
@@ -31,6 +33,7 @@ export function AssetField({ value, onChange, options, label, balances }: AssetF
               <List.Item
                 key={asset}
                 arrowIcon={false}
+                prefix={<AssetIcon asset={asset} />}
                 description={ASSETS[asset].name}
                 extra={
                   <span style={{ display: 'inline-flex', alignItems: 'center', gap: 8 }}>

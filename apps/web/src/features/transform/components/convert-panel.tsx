@@ -5,11 +5,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Toast } from 'antd-mobile';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { balancesQueryKey, useBalances } from '@/api/balances.ts';
 import { ApiError } from '@/api/client.ts';
+import { formatDecimal } from '@/lib/format.ts';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { convert } from '../api/convert.ts';
 import { createQuote } from '../api/create-quote.ts';
-import { balancesQueryKey, useBalances } from '../api/get-balances.ts';
 import { usePrices } from '../api/get-prices.ts';
 import { newIdempotencyKey } from '../idempotency.ts';
 import { AssetField } from './asset-field.tsx';
@@ -39,7 +40,7 @@ interface HeldQuote {
  * recorded price that holds for ten seconds.
  */
 export function ConvertPanel() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const balances = useBalances();
   const prices = usePrices();
@@ -112,7 +113,7 @@ export function ConvertPanel() {
           )
         }
       >
-        <Form.Item label={<FieldCaption caption={t('transform.from')} note={t('transform.available', { amount: available[from] ?? '–', asset: from })} />}>
+        <Form.Item label={<FieldCaption caption={t('transform.from')} note={t('transform.available', { amount: available[from] ? formatDecimal(available[from], i18n.language) : '–', asset: from })} />}>
           <div className="tw-tf-pick">
             <Form.Item name="from" noStyle>
               <AssetField label={t('transform.from')} options={ASSET_CODES} balances={available} />
@@ -126,15 +127,15 @@ export function ConvertPanel() {
           </div>
         </Form.Item>
         <SwapButton label={t('transform.swap')} onClick={swap} />
-        <Form.Item label={<FieldCaption caption={t('transform.to')} note={t('transform.available', { amount: available[to] ?? '–', asset: to })} />}>
+        <Form.Item label={<FieldCaption caption={t('transform.to')} note={t('transform.available', { amount: available[to] ? formatDecimal(available[to], i18n.language) : '–', asset: to })} />}>
           <div className="tw-tf-pick">
             <Form.Item name="to" noStyle>
               <AssetField label={t('transform.to')} options={from === QUOTE_ASSET ? COINS : [QUOTE_ASSET]} balances={available} />
             </Form.Item>
-            <span className={held ? 'tw-tf-estimate' : 'tw-tf-estimate tw-tf-estimate-empty'}>{held ? held.quote.receive : t('transform.receive_after_quote')}</span>
+            <span className={held ? 'tw-tf-estimate' : 'tw-tf-estimate tw-tf-estimate-empty'}>{held ? formatDecimal(held.quote.receive, i18n.language) : t('transform.receive_after_quote')}</span>
           </div>
           <p className="tw-muted tw-tf-price" aria-live="polite">
-            {price?.price ? t('transform.indicative', { coin, price: price.price, source: price.sourceLabel ?? '' }) : t('transform.no_price', { coin })}
+            {price?.price ? t('transform.indicative', { coin, price: formatDecimal(price.price, i18n.language), source: price.sourceLabel ?? '' }) : t('transform.no_price', { coin })}
           </p>
         </Form.Item>
       </Form>

@@ -3,6 +3,7 @@ import { LANGUAGE_TAGS, type Language } from '@tradewind/contract/languages';
 import { QUOTE_TTL_MS } from '@tradewind/contract/conversion';
 import { Button, ProgressBar } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
+import { formatDecimal } from '@/lib/format.ts';
 
 interface QuoteCardProps {
   quote: Quote;
@@ -23,10 +24,11 @@ export function QuoteCard({ quote, remainingMs, expired, confirming, refreshing,
   const feePercent = new Intl.NumberFormat(tag, { style: 'percent', maximumFractionDigits: 2 }).format(quote.feeBps / 10_000);
   const priceTime = new Intl.DateTimeFormat(tag, { hour: '2-digit', minute: '2-digit', second: '2-digit' }).format(new Date(quote.priceTime));
   const seconds = Math.ceil(remainingMs / 1000);
+  const fmt = (value: string) => formatDecimal(value, i18n.language);
   const rows: [string, string][] = [
-    [t('transform.you_pay'), `${quote.amount} ${quote.from}`],
-    [t('transform.rate'), `1 ${coin} = ${quote.rate} USDT`],
-    [t('transform.fee', { percent: feePercent }), `${quote.fee} ${quote.feeAsset}`],
+    [t('transform.you_pay'), `${fmt(quote.amount)} ${quote.from}`],
+    [t('transform.rate'), `1 ${coin} = ${fmt(quote.rate)} USDT`],
+    [t('transform.fee', { percent: feePercent }), `${fmt(quote.fee)} ${quote.feeAsset}`],
   ];
   return (
     <section className="tw-card tw-tf-quote" aria-label={t('transform.quote')} aria-live="polite">
@@ -40,7 +42,7 @@ export function QuoteCard({ quote, remainingMs, expired, confirming, refreshing,
         <div className="tw-tf-row tw-tf-receive">
           <dt>{t('transform.you_receive')}</dt>
           <dd data-testid="quote-receive">
-            {quote.receive} {quote.to}
+            {fmt(quote.receive)} {quote.to}
           </dd>
         </div>
       </dl>

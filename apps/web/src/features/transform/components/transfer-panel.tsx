@@ -3,8 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Toast } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { balancesQueryKey, useBalances } from '@/api/balances.ts';
+import { formatDecimal } from '@/lib/format.ts';
 import { useFormSubmit } from '@/lib/forms.ts';
-import { balancesQueryKey, useBalances } from '../api/get-balances.ts';
 import { transfer } from '../api/transfer.ts';
 import { useIdempotencyKey } from '../idempotency.ts';
 import { FieldCaption, SwapButton } from './field-bits.tsx';
@@ -27,7 +28,7 @@ function AccountName({ value, label }: { value?: Wallet; label: string }) {
 
 /** Transfer: USDT between your spot and futures accounts (spec §5: they must differ). */
 export function TransferPanel() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const balances = useBalances();
   const idempotency = useIdempotencyKey();
@@ -74,7 +75,7 @@ export function TransferPanel() {
       <Form.Item name="to" label={t('transform.to')}>
         <AccountName label={t('transform.to')} />
       </Form.Item>
-      <Form.Item label={<FieldCaption caption={t('transform.amount')} note={t('transform.available', { amount: available ?? '–', asset: 'USDT' })} />}>
+      <Form.Item label={<FieldCaption caption={t('transform.amount')} note={t('transform.available', { amount: available ? formatDecimal(available, i18n.language) : '–', asset: 'USDT' })} />}>
         <div className="tw-tf-pick">
           <span className="tw-tf-asset-code" aria-hidden>
             USDT
