@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -13,6 +14,8 @@ import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerConversionRoutes } from './modules/conversion/routes.ts';
 import { registerFundsRoutes } from './modules/funds/routes.ts';
 import { registerDepositRoutes } from './modules/deposit/routes.ts';
+import { registerCardDepositRoutes } from './modules/card-deposit/routes.ts';
+import { registerKycRoutes } from './modules/kyc/routes.ts';
 import { Ledger, ensureAssets } from './modules/ledger/service.ts';
 import { registerMarketRecorder, registerMarketRoutes } from './modules/market/routes.ts';
 import { registerOperatorRoutes } from './modules/operator/routes.ts';
@@ -23,6 +26,8 @@ import { type Clock, systemClock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { Database } from './platform/db.ts';
 import { registerErrorHandler } from './platform/errors.ts';
+import { type FileStore, createFileStore } from './platform/files.ts';
+import { registerFileRoutes } from './platform/files-routes.ts';
 import { jsonSerializerCompiler, zodValidatorCompiler } from './platform/http.ts';
 import { translate } from './platform/i18n.ts';
 import { type Notifier, createNotifier } from './platform/notifier.ts';
@@ -32,6 +37,8 @@ export interface AppOptions {
   config: Config;
   database: Database;
   clock?: Clock;
+  /** Where uploads are kept; defaults to `DATA_DIR/uploads`. */
+  fileStore?: FileStore;
   /** Pino options, or false for silence (tests). */
   logger?: FastifyServerOptions['logger'];
   /** Run the background workers in this process (main.ts: ROLE `all` or `worker`); tests drive them directly. */
@@ -45,6 +52,7 @@ export interface AppServices {
   notifier: Notifier;
   hub: Hub;
   ledger: Ledger;
+  fileStore: FileStore;
 }
 
 declare module 'fastify' {
@@ -106,13 +114,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
   await app.register(websocket, { options: { maxPayload: 8192 } });
+  // Uploads: one image per request, a few short fields; the upload route checks the rest.
+  await app.register(multipart, {
+    throwFileSizeLimit: true,
+    limits: { fileSize: config.uploads.maxBytes, files: 1, fields: 4, fieldSize: 256, parts: 6, headerPairs: 20 },
+  });
 
   const notifier = createNotifier({ config, db: database.db, clock, log: app.log });
   const hub = new Hub();
   const ledger = new Ledger();
+  const fileStore = options.fileStore ?? createFileStore(config);
   await ensureAssets(database.db);
-  app.decorate('services', { config, database, clock, notifier, hub, ledger });
-  const deps = { db: database.db, clock, config, notifier, hub, ledger };
+  app.decorate('services', { config, database, clock, notifier, hub, ledger, fileStore });
+  const deps = { db: database.db, clock, config, notifier, hub, ledger, fileStore };
 
   registerSystemRoutes(app, deps);
   registerAuthRoutes(app, deps);
@@ -120,6 +134,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerWalletRoutes(app, deps);
   registerDepositRoutes(app, deps);
   registerOperatorRoutes(app, deps);
+  registerFileRoutes(app, deps);
+  registerKycRoutes(app, deps);
+  registerCardDepositRoutes(app, deps);
   registerMarketRoutes(app, deps);
   registerConversionRoutes(app, deps);
   registerFundsRoutes(app, deps);

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { type Reply, type TestApp, call, createTestApp, registerUser } from './harness.ts';
+import { type Reply, type TestApp, call, createTestApp, fund, idempotencyKey, registerUser } from './harness.ts';
+import { recordPrices } from './prices.ts';
+import { pngImage, tempDataDir, upload } from './uploads.ts';
 
 /**
  * The ownership (BOLA) matrix: every user route that takes an object id is tried by
@@ -18,7 +20,78 @@ interface OwnershipCase {
   unchanged: (t: TestApp, owner: User) => Promise<void>;
 }
 
+async function uploadFor(t: TestApp, user: User, purpose: 'kyc' | 'card_deposit'): Promise<string> {
+  const reply = await upload(t.app, user.token, { purpose, data: await pngImage(48, 32) });
+  if (reply.body.code !== 0) throw new Error(`upload failed: ${JSON.stringify(reply.body)}`);
+  return reply.body.data.id;
+}
+
+/** What the owner's own request was, so `unchanged` can show it still works for them. */
+const owned = new Map<string, unknown>();
+
 const CASES: Record<string, OwnershipCase> = {
+  'GET /api/v1/files/content': {
+    arrange: async (t, owner) => {
+      const id = await uploadFor(t, owner, 'kyc');
+      owned.set('file', id);
+      return { query: `?id=${id}` };
+    },
+    unchanged: async (t, owner) => {
+      const response = await t.app.inject({ method: 'GET', url: `/api/v1/files/content?id=${String(owned.get('file'))}`, headers: { authorization: `Bearer ${owner.token}` } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('image/jpeg');
+    },
+  },
+  'POST /api/v1/kyc': {
+    arrange: async (t, owner) => {
+      const body = {
+        country: 'NL',
+        lastName: 'Jansen',
+        firstName: 'Eva',
+        documentType: 'id_card',
+        documentNumber: 'NL1234567',
+        frontFileId: await uploadFor(t, owner, 'kyc'),
+        backFileId: await uploadFor(t, owner, 'kyc'),
+        faceFileId: await uploadFor(t, owner, 'kyc'),
+      };
+      owned.set('kyc', body);
+      return { body };
+    },
+    unchanged: async (t, owner) => {
+      expect((await call<{ state: string }>(t.app, 'GET', '/api/v1/kyc', { token: owner.token })).body.data.state).toBe('none');
+      // The owner's photos are still theirs to use.
+      expect((await call(t.app, 'POST', '/api/v1/kyc', { token: owner.token, body: owned.get('kyc') })).body.code).toBe(0);
+    },
+  },
+  'POST /api/v1/card-deposits': {
+    arrange: async (t, owner) => {
+      const body = { amount: '10', screenshotFileId: await uploadFor(t, owner, 'card_deposit') };
+      owned.set('card-deposit', body);
+      return { body };
+    },
+    unchanged: async (t, owner) => {
+      expect((await call<{ items: unknown[] }>(t.app, 'GET', '/api/v1/card-deposits', { token: owner.token })).body.data.items).toEqual([]);
+      const own = await call(t.app, 'POST', '/api/v1/card-deposits', { token: owner.token, body: owned.get('card-deposit'), headers: { 'idempotency-key': idempotencyKey() } });
+      expect(own.body.code).toBe(0);
+    },
+  },
+  'POST /api/v1/convert': {
+    arrange: async (t, owner) => {
+      await fund(t, Number(owner.uid), 100_000_000n);
+      await recordPrices(t, { BTCUSDT: '95000.00' });
+      const quote = await call<{ id: string }>(t.app, 'POST', '/api/v1/convert/quote', { token: owner.token, body: { from: 'USDT', to: 'BTC', amount: '10' } });
+      if (quote.body.code !== 0) throw new Error(`quote failed: ${JSON.stringify(quote.body)}`);
+      owned.set('quote', quote.body.data.id);
+      return { body: { quoteId: quote.body.data.id } };
+    },
+    unchanged: async (t, owner) => {
+      const balances = await call<{ spot: { asset: string; available: string }[] }>(t.app, 'GET', '/api/v1/wallet/balances', { token: owner.token });
+      expect(balances.body.data.spot.filter((s) => s.asset === 'USDT' || s.asset === 'BTC').map((s) => s.available)).toEqual(['100', '0']);
+      // The quote is still the owner's to execute, once.
+      const own = await call(t.app, 'POST', '/api/v1/convert', { token: owner.token, body: { quoteId: owned.get('quote') }, headers: { 'idempotency-key': idempotencyKey() } });
+      expect(own.body.code).toBe(0);
+    },
+  },
   'POST /api/v1/auth/sessions/revoke': {
     arrange: async (t, owner) => {
       const list = await call<{ items: { id: string }[] }>(t.app, 'GET', '/api/v1/auth/sessions', { token: owner.token });
@@ -36,10 +109,14 @@ function idFields(schema: z.ZodType | undefined): string[] {
 }
 
 let t: TestApp;
+const data = tempDataDir();
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ env: { DATA_DIR: data.dir } });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  data.remove();
+});
 
 describe('ownership matrix over the route table', () => {
   it('every user route that takes an object id has an ownership case', () => {

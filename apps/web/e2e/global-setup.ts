@@ -67,6 +67,8 @@ export default async function setup(project: TestProject) {
       DEMO_MODE: 'true',
       RATE_LIMIT_ENABLED: 'false',
       LOG_LEVEL: 'warn',
+      // A non-zero fee, so the bank-card deposit screen shows it being applied.
+      CARD_DEPOSIT_FEE_BPS: '150',
       DATABASE_URL: process.env.E2E_DATABASE_URL ?? '',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -22,7 +22,7 @@ function subdirs(dir: string): string[] {
 }
 
 /** Values allowed to equal the English one (names and words these languages share). */
-const SAME_AS_ENGLISH_OK = /^(Tradewind|UID|USDT|KYC|IEO|Demo|Mining|Launchpad|Wallet|Home|Password|Messages?|Points|Version \{\{version\}\}|Trading|name@example\.com|Email|E-mail|Chat)$/i;
+const SAME_AS_ENGLISH_OK = /^(Tradewind|UID|USDT|KYC|IEO|Demo|Mining|Launchpad|Wallet|Home|Password|Messages?|Points|Version \{\{version\}\}|Trading|Spot|Futures|Total|name@example\.com|Email|E-mail|Chat)$/i;
 
 function flatten(node: unknown, prefix = ''): Map<string, string> {
   const out = new Map<string, string>();

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_UPLOAD_MAX_BYTES } from '@tradewind/contract/files';
 import { parseAmount } from '@tradewind/contract/money';
 import { HDKey } from '@scure/bip32';
 import { z } from 'zod';
@@ -58,6 +59,15 @@ const envSchema = z.object({
     .refine((value) => (parseAmount(value, 6) ?? 0n) > 0n, 'must be a positive USDT amount with at most 6 decimals')
     .default('1'),
   DEPOSIT_WATCH_INTERVAL_MS: positiveInt.min(200, 'must be at least 200').default(3000),
+  UPLOAD_MAX_BYTES: positiveInt.max(64 * 1024 * 1024, 'must be at most 64 MiB').default(DEFAULT_UPLOAD_MAX_BYTES),
+  UPLOAD_MAX_SIDE_PX: positiveInt.min(256, 'must be at least 256').max(8192, 'must be at most 8192').default(3000),
+  CARD_PAYEE_BANK: z.string().trim().min(1).max(100).optional(),
+  CARD_PAYEE_NUMBER: z.string().trim().min(1).max(64).optional(),
+  CARD_PAYEE_NAME: z.string().trim().min(1).max(100).optional(),
+  CARD_PAYEE_PHONE: z.string().trim().min(1).max(32).optional(),
+  CARD_DEPOSIT_FEE_BPS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0).max(5000, 'must be at most 5000 (50%)').default(0),
+  CARD_DEPOSIT_MIN_USDT: z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a USDT amount such as 10 or 0.5').default('10'),
+  CARD_DEPOSIT_MAX_USDT: z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a USDT amount such as 100000').default('100000'),
   CONVERT_FEE_BPS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 or more').max(1000, 'must be at most 1000').default(20),
 });
 
@@ -85,6 +95,8 @@ export interface Config {
   trustProxy: boolean;
   shutdownTimeoutMs: number;
   deposit: DepositConfig;
+  uploads: { maxBytes: number; maxSidePx: number };
+  cardDeposit: CardDepositConfig;
   /** Conversion fee in basis points of the USDT side (20 = 0.2 %). */
   convertFeeBps: number;
   version: string;
@@ -101,6 +113,31 @@ export interface DepositConfig {
   minDepositMinor: bigint;
   watchIntervalMs: number;
 }
+
+export interface CardPayee {
+  bank: string;
+  cardNumber: string;
+  name: string;
+  phone: string;
+}
+
+/** Bank-card deposits: available when a payee is configured, or in demo mode with a fake one. */
+export interface CardDepositConfig {
+  payee: CardPayee | null;
+  /** The payee is the built-in fake one (demo mode without CARD_PAYEE_*). */
+  demoPayee: boolean;
+  feeBps: number;
+  minMinor: bigint;
+  maxMinor: bigint;
+}
+
+/** Clearly not a real account: shown only in demo mode when no CARD_PAYEE_* is set. */
+export const DEMO_CARD_PAYEE: CardPayee = {
+  bank: 'Demo Bank (not a real bank)',
+  cardNumber: '0000 0000 0000 0000',
+  name: 'DEMO PAYEE - DO NOT PAY',
+  phone: '+1 555 0100',
+};
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -128,6 +165,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (chain === 'simulated' && !e.DEMO_MODE) {
     throw new ConfigError(['DEPOSIT_CHAIN: the simulated chain exists only in demo mode (got "simulated" with DEMO_MODE=false)']);
   }
+  const cardDeposit = cardDepositConfig(e);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -154,7 +192,28 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       minDepositMinor: parseAmount(e.DEPOSIT_MIN_USDT, 6) as bigint,
       watchIntervalMs: e.DEPOSIT_WATCH_INTERVAL_MS,
     },
+    uploads: { maxBytes: e.UPLOAD_MAX_BYTES, maxSidePx: e.UPLOAD_MAX_SIDE_PX },
+    cardDeposit,
     convertFeeBps: e.CONVERT_FEE_BPS,
     version: process.env.npm_package_version ?? '0.1.0',
   };
+}
+
+function cardDepositConfig(e: z.output<typeof envSchema>): CardDepositConfig {
+  const parts = [e.CARD_PAYEE_BANK, e.CARD_PAYEE_NUMBER, e.CARD_PAYEE_NAME, e.CARD_PAYEE_PHONE];
+  const set = parts.filter((part) => part !== undefined).length;
+  const problems: string[] = [];
+  // Half a payee would send users' money to an account nobody can identify.
+  if (set !== 0 && set !== parts.length) problems.push('CARD_PAYEE_*: set all four of CARD_PAYEE_BANK, CARD_PAYEE_NUMBER, CARD_PAYEE_NAME and CARD_PAYEE_PHONE, or none');
+  const minMinor = parseAmount(e.CARD_DEPOSIT_MIN_USDT, 6) ?? 0n;
+  const maxMinor = parseAmount(e.CARD_DEPOSIT_MAX_USDT, 6) ?? 0n;
+  if (minMinor <= 0n) problems.push(`CARD_DEPOSIT_MIN_USDT: must be greater than zero (got ${JSON.stringify(e.CARD_DEPOSIT_MIN_USDT)})`);
+  if (maxMinor < minMinor) problems.push(`CARD_DEPOSIT_MAX_USDT: must not be below CARD_DEPOSIT_MIN_USDT (got ${JSON.stringify(e.CARD_DEPOSIT_MAX_USDT)})`);
+  if (problems.length > 0) throw new ConfigError(problems);
+  const configured =
+    set === parts.length
+      ? { bank: e.CARD_PAYEE_BANK as string, cardNumber: e.CARD_PAYEE_NUMBER as string, name: e.CARD_PAYEE_NAME as string, phone: e.CARD_PAYEE_PHONE as string }
+      : null;
+  const payee = configured ?? (e.DEMO_MODE ? DEMO_CARD_PAYEE : null);
+  return { payee, demoPayee: configured === null && payee !== null, feeBps: e.CARD_DEPOSIT_FEE_BPS, minMinor, maxMinor };
 }

@@ -171,7 +171,8 @@ export function route<B extends z.ZodType | undefined, Q extends z.ZodType | und
   });
 }
 
-function preHandlerFor(app: FastifyInstance, spec: { auth: AuthMode; roles?: readonly OperatorAuth['role'][] }) {
+/** The auth step of `route`, for routes that reply with something other than an envelope (file bytes). */
+export function preHandlerFor(app: FastifyInstance, spec: { auth: AuthMode; roles?: readonly OperatorAuth['role'][] }) {
   if (spec.auth === 'user') return async (request: FastifyRequest) => void (request.auth = await app.authenticate(request.headers.authorization));
   if (spec.auth === 'operator') {
     return async (request: FastifyRequest) => {

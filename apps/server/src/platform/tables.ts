@@ -1,4 +1,5 @@
-import { bigint, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** What the notifier sent, kept only in demo mode so codes can be read at /api/v1/dev/outbox. */
 export const devOutbox = pgTable('dev_outbox', {
@@ -26,3 +27,34 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] })],
 );
+
+/**
+ * Uploaded files (platform/files.ts). The bytes live in the file store under `storage_key`
+ * (random, 192 bits); this row says whose they are and what they are for. `owner_id` is a
+ * user id (the platform does not reference module tables).
+ */
+export const files = pgTable(
+  'files',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    ownerId: bigint('owner_id', { mode: 'number' }).notNull(),
+    purpose: text('purpose').notNull(),
+    visibility: text('visibility').notNull(),
+    storageKey: text('storage_key').notNull(),
+    mime: text('mime').notNull(),
+    size: integer('size').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    /** SHA-256 of the stored bytes. */
+    sha256: text('sha256').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('files_storage_key_key').on(t.storageKey),
+    index('files_owner_idx').on(t.ownerId, t.createdAt),
+    check('files_visibility', sql`${t.visibility} in ('private', 'public')`),
+    check('files_size_positive', sql`${t.size} > 0`),
+  ],
+);
+
+export type FileRow = typeof files.$inferSelect;

@@ -9,6 +9,12 @@ export function setSessionEndHandler(handler: () => void): void {
   goToLogin = handler;
 }
 
+/** For requests made outside `http` (uploads with progress): the same 401/411 ending, silent. */
+export function endSession(): void {
+  localStorage.removeItem('token');
+  goToLogin();
+}
+
 export const http = createClient({
   baseUrl: import.meta.env.VITE_API_BASE_URL ?? '',
   storage: localStorage,

@@ -61,5 +61,7 @@ export function useFormSubmit<S extends z.ZodType, R>(schema: S, send: (data: z.
       setSubmitting(false);
     }
   };
-  return { form, submitting, submit };
+  /** Pass as the Form's `onValuesChange`: a field's message goes away once it is edited. */
+  const clearEdited = (changed: Record<string, unknown>) => form.setFields(Object.keys(changed).map((name) => ({ name, errors: [] })));
+  return { form, submitting, submit, clearEdited };
 }

@@ -1,0 +1,134 @@
+import type { Decision } from '@tradewind/contract/operator';
+import type { DocumentType, KycOverview, KycStatus, KycSubmission, KycSubmitRequest } from '@tradewind/contract/kyc';
+import { and, asc, desc, eq, gt } from 'drizzle-orm';
+import type { Db, Executor } from '#platform/db.ts';
+import { AppError } from '#platform/errors.ts';
+import { requireOwnFile } from '#platform/files.ts';
+import { isUniqueViolation } from '#platform/pg-errors.ts';
+import { type OperatorContext, audit } from '../operator/service.ts';
+import { users } from '../user/tables.ts';
+import { type KycSubmissionRow, kycSubmissions } from './tables.ts';
+
+export const KYC_QUEUE_PAGE = 50;
+
+function toSubmission(row: KycSubmissionRow): KycSubmission {
+  return {
+    id: String(row.id),
+    status: row.status as KycStatus,
+    country: row.country,
+    lastName: row.lastName,
+    firstName: row.firstName,
+    documentType: row.documentType as DocumentType,
+    documentNumber: row.documentNumber,
+    frontFileId: String(row.frontFileId),
+    backFileId: row.backFileId === null ? null : String(row.backFileId),
+    faceFileId: String(row.faceFileId),
+    reason: row.reason,
+    createdAt: row.createdAt.toISOString(),
+    decidedAt: row.decidedAt?.toISOString() ?? null,
+  };
+}
+
+/** The user's standing and latest submission (read through the owner). */
+export async function getKycOverview(db: Executor, userId: number): Promise<KycOverview> {
+  const [user] = await db.select({ verified: users.verified }).from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) throw new AppError('UNAUTHORIZED');
+  const [latest] = await db.select().from(kycSubmissions).where(eq(kycSubmissions.userId, userId)).orderBy(desc(kycSubmissions.id)).limit(1);
+  return {
+    verified: user.verified,
+    state: user.verified ? 'approved' : ((latest?.status as KycStatus | undefined) ?? 'none'),
+    submission: latest ? toSubmission(latest) : null,
+  };
+}
+
+/**
+ * Sends a submission for review. Raises KYC_ALREADY_VERIFIED, KYC_PENDING_EXISTS, and
+ * FILE_NOT_FOUND / FILE_WRONG_PURPOSE on the photo fields (another user's file is "not
+ * found"). The user row is locked first, so a submission and a decision on the same user
+ * take turns; the partial unique index is the last word on "one pending at a time".
+ */
+export async function submitKyc(db: Db, now: Date, userId: number, request: KycSubmitRequest): Promise<KycOverview> {
+  await db.transaction(async (tx) => {
+    const [user] = await tx.select({ verified: users.verified }).from(users).where(eq(users.id, userId)).for('update');
+    if (!user) throw new AppError('UNAUTHORIZED');
+    if (user.verified) throw new AppError('KYC_ALREADY_VERIFIED', {}, 409);
+    const [pending] = await tx
+      .select({ id: kycSubmissions.id })
+      .from(kycSubmissions)
+      .where(and(eq(kycSubmissions.userId, userId), eq(kycSubmissions.status, 'pending')))
+      .limit(1);
+    if (pending) throw new AppError('KYC_PENDING_EXISTS', {}, 409);
+    const photo = (id: string, field: string) => requireOwnFile(tx, { ownerId: userId, id, purpose: 'kyc', field });
+    const front = await photo(request.frontFileId, 'frontFileId');
+    const back = request.backFileId ? await photo(request.backFileId, 'backFileId') : null;
+    const face = await photo(request.faceFileId, 'faceFileId');
+    try {
+      await tx.insert(kycSubmissions).values({
+        userId,
+        status: 'pending',
+        country: request.country,
+        lastName: request.lastName,
+        firstName: request.firstName,
+        documentType: request.documentType,
+        documentNumber: request.documentNumber,
+        frontFileId: front.id,
+        backFileId: back?.id ?? null,
+        faceFileId: face.id,
+        createdAt: now,
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, 'kyc_submissions_one_pending')) throw new AppError('KYC_PENDING_EXISTS', {}, 409);
+      throw error;
+    }
+  });
+  return getKycOverview(db, userId);
+}
+
+export type KycQueueItem = KycSubmission & { uid: string };
+
+/** Pending submissions, oldest first, after `cursor`. */
+export async function listKycQueue(db: Executor, cursor?: string, limit = KYC_QUEUE_PAGE): Promise<{ items: KycQueueItem[]; nextCursor: string | null }> {
+  const rows = await db
+    .select()
+    .from(kycSubmissions)
+    .where(and(eq(kycSubmissions.status, 'pending'), cursor ? gt(kycSubmissions.id, Number(cursor)) : undefined))
+    .orderBy(asc(kycSubmissions.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  return {
+    items: page.map((row) => ({ ...toSubmission(row), uid: String(row.userId) })),
+    nextCursor: rows.length > limit ? String(page[page.length - 1]?.id) : null,
+  };
+}
+
+/**
+ * An operator approves or rejects a pending submission: the status, the user's
+ * `verified` flag (on approval) and the audit entry are written in one transaction.
+ * Raises NOT_FOUND, INVALID_STATE (already decided, also when two decide at once).
+ */
+export async function decideKyc(db: Db, now: Date, operator: OperatorContext, input: Decision & { id: string }): Promise<KycQueueItem> {
+  return db.transaction(async (tx) => {
+    const id = Number(input.id);
+    const [before] = await tx.select().from(kycSubmissions).where(eq(kycSubmissions.id, id)).for('update');
+    if (!before) throw new AppError('NOT_FOUND');
+    if (before.status !== 'pending') throw new AppError('INVALID_STATE', {}, 409);
+    const approve = input.decision === 'approve';
+    const status: KycStatus = approve ? 'approved' : 'rejected';
+    const [after] = await tx
+      .update(kycSubmissions)
+      .set({ status, reason: approve ? null : (input.reason ?? null), decidedBy: operator.operatorId, decidedAt: now })
+      .where(and(eq(kycSubmissions.id, id), eq(kycSubmissions.status, 'pending')))
+      .returning();
+    if (!after) throw new AppError('INVALID_STATE', {}, 409);
+    if (approve) await tx.update(users).set({ verified: true, updatedAt: now }).where(eq(users.id, before.userId));
+    await audit(tx, now, operator, {
+      action: `kyc.${input.decision}`,
+      targetType: 'kyc_submission',
+      targetId: id,
+      before: { status: before.status, userId: before.userId },
+      after: { status, ...(approve ? { verified: true } : {}) },
+      reason: input.reason ?? null,
+    });
+    return { ...toSubmission(after), uid: String(after.userId) };
+  });
+}

@@ -1,0 +1,173 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { FilePurpose, FileVisibility, UploadedFile } from '@tradewind/contract/files';
+import { and, count, eq, gte } from 'drizzle-orm';
+import type { Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import type { Db, Executor } from './db.ts';
+import { AppError } from './errors.ts';
+import { inspectImage, reencodeImage } from './images.ts';
+import { type FileRow, files } from './tables.ts';
+
+/**
+ * Uploaded files: where the bytes are kept (a FileStore) and who may read them (a row in
+ * `files`). Uploads are images only, re-encoded without metadata (images.ts), stored under
+ * a random name. Private files are read only through their owner's id or an operator's
+ * session, never from the public image host.
+ */
+
+/** Where bytes live. Local folder now; an S3-compatible store implements the same three calls. */
+export interface FileStore {
+  readonly kind: string;
+  put(key: string, data: Buffer): Promise<void>;
+  /** Undefined when nothing is stored under the key. */
+  get(key: string): Promise<Buffer | undefined>;
+  delete(key: string): Promise<void>;
+}
+
+const KEY_PATTERN = /^[0-9a-f]{48}$/;
+
+/** 192 random bits, hex: a name nobody can guess, safe in any path or object key. */
+export function newStorageKey(): string {
+  return crypto.randomBytes(24).toString('hex');
+}
+
+function assertKey(key: string): void {
+  // Keys come from our own rows, but a path is built from them: refuse anything else.
+  if (!KEY_PATTERN.test(key)) throw new Error(`invalid storage key ${JSON.stringify(key)}`);
+}
+
+/** Files in a local folder (`DATA_DIR/uploads`), two-character fan-out, readable only by this user. */
+export class LocalFileStore implements FileStore {
+  readonly kind = 'local';
+
+  constructor(readonly root: string) {}
+
+  private pathOf(key: string): string {
+    assertKey(key);
+    return path.join(this.root, key.slice(0, 2), key);
+  }
+
+  async put(key: string, data: Buffer): Promise<void> {
+    const file = this.pathOf(key);
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    const temporary = `${file}.${crypto.randomBytes(4).toString('hex')}.tmp`;
+    await fs.writeFile(temporary, data, { mode: 0o600, flag: 'wx' });
+    await fs.rename(temporary, file);
+  }
+
+  async get(key: string): Promise<Buffer | undefined> {
+    try {
+      return await fs.readFile(this.pathOf(key));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await fs.rm(this.pathOf(key), { force: true });
+  }
+}
+
+export function createFileStore(config: Config): FileStore {
+  return new LocalFileStore(path.join(config.dataDir, 'uploads'));
+}
+
+/** Who can see a purpose's files: identity documents and payment proofs are private. */
+const VISIBILITY: Record<FilePurpose, FileVisibility> = { kyc: 'private', card_deposit: 'private' };
+
+/** At most this many uploads per user per hour: enough for any form, not for filling a disk. */
+export const UPLOADS_PER_HOUR = 60;
+
+export interface FileDeps {
+  db: Db;
+  clock: Clock;
+  config: Config;
+  fileStore: FileStore;
+}
+
+function toUploaded(row: FileRow): UploadedFile {
+  return {
+    id: String(row.id),
+    purpose: row.purpose as FilePurpose,
+    mime: row.mime,
+    size: row.size,
+    width: row.width,
+    height: row.height,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Checks, re-encodes and stores one upload for its owner. Raises UPLOAD_QUOTA_EXCEEDED,
+ * FILE_EMPTY, FILE_TYPE_UNSUPPORTED, FILE_CORRUPT, FILE_NOT_PLAIN_IMAGE,
+ * FILE_PIXELS_TOO_MANY. Nothing is stored when it raises.
+ */
+export async function storeUpload(deps: FileDeps, input: { ownerId: number; purpose: FilePurpose; bytes: Buffer }): Promise<UploadedFile> {
+  const now = deps.clock.now();
+  const [recent] = await deps.db
+    .select({ n: count() })
+    .from(files)
+    .where(and(eq(files.ownerId, input.ownerId), gte(files.createdAt, new Date(now.getTime() - 3_600_000))));
+  if ((recent?.n ?? 0) >= UPLOADS_PER_HOUR) throw new AppError('UPLOAD_QUOTA_EXCEEDED', {}, 429);
+
+  const format = inspectImage(input.bytes);
+  const image = await reencodeImage(input.bytes, format, deps.config.uploads.maxSidePx);
+  const storageKey = newStorageKey();
+  await deps.fileStore.put(storageKey, image.data);
+  try {
+    const [row] = await deps.db
+      .insert(files)
+      .values({
+        ownerId: input.ownerId,
+        purpose: input.purpose,
+        visibility: VISIBILITY[input.purpose],
+        storageKey,
+        mime: image.mime,
+        size: image.data.length,
+        width: image.width,
+        height: image.height,
+        sha256: crypto.createHash('sha256').update(image.data).digest('hex'),
+        createdAt: now,
+      })
+      .returning();
+    if (!row) throw new Error('file insert returned no row');
+    return toUploaded(row);
+  } catch (error) {
+    await deps.fileStore.delete(storageKey).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * The file a form names, read through its owner: another user's id, an unknown id and a
+ * file uploaded for another purpose are all a field error on `field` (FILE_NOT_FOUND,
+ * FILE_WRONG_PURPOSE), so a form never learns whether someone else's file exists.
+ */
+export async function requireOwnFile(executor: Executor, input: { ownerId: number; id: string; purpose: FilePurpose; field: string }): Promise<FileRow> {
+  const [row] = await executor
+    .select()
+    .from(files)
+    .where(and(eq(files.id, Number(input.id)), eq(files.ownerId, input.ownerId)))
+    .limit(1);
+  if (!row) throw new AppError('FILE_NOT_FOUND', {}, 422, input.field);
+  if (row.purpose !== input.purpose) throw new AppError('FILE_WRONG_PURPOSE', {}, 422, input.field);
+  return row;
+}
+
+/** A file's bytes for its owner (ownerId given) or for an operator (ownerId null). NOT_FOUND otherwise. */
+export async function readFileContent(deps: Pick<FileDeps, 'db' | 'fileStore'>, input: { id: string; ownerId: number | null }): Promise<{ row: FileRow; data: Buffer }> {
+  const conditions = [eq(files.id, Number(input.id))];
+  if (input.ownerId !== null) conditions.push(eq(files.ownerId, input.ownerId));
+  const [row] = await deps.db
+    .select()
+    .from(files)
+    .where(and(...conditions))
+    .limit(1);
+  if (!row) throw new AppError('NOT_FOUND');
+  const data = await deps.fileStore.get(row.storageKey);
+  if (!data) throw new AppError('NOT_FOUND');
+  return { row, data };
+}
