@@ -12,11 +12,14 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerBankCardRoutes } from './modules/bank-card/routes.ts';
+import { registerConversionRoutes } from './modules/conversion/routes.ts';
+import { registerFundsRoutes } from './modules/funds/routes.ts';
 import { registerDepositRoutes } from './modules/deposit/routes.ts';
 import { registerCardDepositRoutes } from './modules/card-deposit/routes.ts';
 import { registerKycRoutes } from './modules/kyc/routes.ts';
 import { Ledger, ensureAssets } from './modules/ledger/service.ts';
 import { registerMoneyPasswordRoutes } from './modules/money-password/routes.ts';
+import { registerMarketRecorder, registerMarketRoutes } from './modules/market/routes.ts';
 import { registerOperatorRoutes } from './modules/operator/routes.ts';
 import { registerSystemRoutes } from './modules/system/routes.ts';
 import { registerUserRoutes } from './modules/user/routes.ts';
@@ -41,6 +44,8 @@ export interface AppOptions {
   fileStore?: FileStore;
   /** Pino options, or false for silence (tests). */
   logger?: FastifyServerOptions['logger'];
+  /** Run the background workers in this process (main.ts: ROLE `all` or `worker`); tests drive them directly. */
+  workers?: boolean;
 }
 
 export interface AppServices {
@@ -138,6 +143,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerMoneyPasswordRoutes(app, deps);
   registerBankCardRoutes(app, deps);
   registerWithdrawalRoutes(app, deps);
+  registerMarketRoutes(app, deps);
+  registerConversionRoutes(app, deps);
+  registerFundsRoutes(app, deps);
+  if (options.workers) registerMarketRecorder(app, deps);
   registerWebSocket(app, hub);
 
   registerWebApp(app, config);

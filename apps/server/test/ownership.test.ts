@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { recordPrices } from './prices.ts';
 import { pngImage, tempDataDir, upload } from './uploads.ts';
 import { PASSWORD, type Reply, type TestApp, call, createTestApp, fund, idempotencyKey, registerUser } from './harness.ts';
 
@@ -72,6 +73,23 @@ const CASES: Record<string, OwnershipCase> = {
     unchanged: async (t, owner) => {
       expect((await call<{ items: unknown[] }>(t.app, 'GET', '/api/v1/card-deposits', { token: owner.token })).body.data.items).toEqual([]);
       const own = await call(t.app, 'POST', '/api/v1/card-deposits', { token: owner.token, body: owned.get('card-deposit'), headers: { 'idempotency-key': idempotencyKey() } });
+      expect(own.body.code).toBe(0);
+    },
+  },
+  'POST /api/v1/convert': {
+    arrange: async (t, owner) => {
+      await fund(t, Number(owner.uid), 100_000_000n);
+      await recordPrices(t, { BTCUSDT: '95000.00' });
+      const quote = await call<{ id: string }>(t.app, 'POST', '/api/v1/convert/quote', { token: owner.token, body: { from: 'USDT', to: 'BTC', amount: '10' } });
+      if (quote.body.code !== 0) throw new Error(`quote failed: ${JSON.stringify(quote.body)}`);
+      owned.set('quote', quote.body.data.id);
+      return { body: { quoteId: quote.body.data.id } };
+    },
+    unchanged: async (t, owner) => {
+      const balances = await call<{ spot: { asset: string; available: string }[] }>(t.app, 'GET', '/api/v1/wallet/balances', { token: owner.token });
+      expect(balances.body.data.spot.filter((s) => s.asset === 'USDT' || s.asset === 'BTC').map((s) => s.available)).toEqual(['100', '0']);
+      // The quote is still the owner's to execute, once.
+      const own = await call(t.app, 'POST', '/api/v1/convert', { token: owner.token, body: { quoteId: owned.get('quote') }, headers: { 'idempotency-key': idempotencyKey() } });
       expect(own.body.code).toBe(0);
     },
   },

@@ -164,8 +164,14 @@ describe('the wallet in Chromium', () => {
     await page.locator('input[type="password"]').fill('demo-pass-2026');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(`${baseUrl}/`);
-    // 10,000 spot + 2,000 futures USDT; BTC and ETH are counted once a recent price exists.
-    await expect.poll(() => page.getByTestId('home-total').textContent()).toMatch(/^12,\d{3}\.\d{2} USDT$/);
+    // 10,000 spot + 2,000 futures USDT, and 0.25 BTC and 3 ETH at their recorded (simulated) prices.
+    await expect.poll(() => page.getByTestId('home-total').textContent()).toMatch(/^\d{2},\d{3}\.\d{2,} USDT$/);
+    const prices = ((await (await fetch(`${baseUrl}/api/v1/market/prices`)).json()) as { data: { items: { asset: string; price: string | null }[] } }).data.items;
+    const priceOf = (asset: string) => Number(prices.find((p) => p.asset === asset)?.price);
+    const expected = 12_000 + 0.25 * priceOf('BTC') + 3 * priceOf('ETH');
+    // A display check only: the walk moves a few hundredths of a percent between the two reads.
+    const shown = Number(((await page.getByTestId('home-total').textContent()) ?? '').replace(/[^\d.]/g, ''));
+    expect(Math.abs(shown - expected) / expected).toBeLessThan(0.01);
     await page.getByTestId('home-total').click();
     await page.waitForURL(`${baseUrl}/Wallet`);
     await expect.poll(() => page.getByText('0.25', { exact: true }).count()).toBe(1);

@@ -52,6 +52,8 @@ export interface RouteEntry {
   /** Moves money: takes an Idempotency-Key. */
   money?: boolean;
   roles?: readonly OperatorAuth['role'][];
+  /** A file route: a success is this content type, not an envelope (failures still are). */
+  produces?: string;
 }
 
 export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType> {
@@ -198,6 +200,65 @@ export function preHandlerFor(app: FastifyInstance, spec: { auth: AuthMode; role
     };
   }
   return undefined;
+}
+
+/** What a file route's handler returns: sent as is, as an attachment. */
+export interface FileReply {
+  filename: string;
+  contentType: string;
+  body: Uint8Array;
+}
+
+export interface FileRouteSpec<Q extends z.ZodType | undefined> {
+  method: 'GET';
+  url: string;
+  auth: 'user';
+  summary: string;
+  tags: string[];
+  query?: Q;
+  /** The content type of a success (spec §7: spreadsheet types pass through the client as files). */
+  produces: string;
+  rateLimit?: RouteSpec<undefined, Q, z.ZodType>['rateLimit'];
+}
+
+/**
+ * A signed-in GET that answers a file (an export) instead of an envelope. Validation,
+ * authentication and failures are the same as `route`: a refused request is an envelope.
+ */
+export function fileRoute<Q extends z.ZodType | undefined>(
+  app: FastifyInstance,
+  spec: FileRouteSpec<Q>,
+  handler: (ctx: UserHandlerContext<undefined, Infer<Q>>) => Promise<FileReply>,
+): void {
+  app.routeTable.push({ method: spec.method, url: spec.url, auth: spec.auth, query: spec.query, produces: spec.produces });
+  app.route({
+    method: spec.method,
+    url: spec.url,
+    schema: {
+      summary: spec.summary,
+      tags: spec.tags,
+      ...(spec.query ? { querystring: spec.query } : {}),
+      security: [{ bearer: [] }],
+    },
+    config: { auth: spec.auth, ...(spec.rateLimit ? { rateLimit: spec.rateLimit } : {}) },
+    preHandler: preHandlerFor(app, spec),
+    handler: async (request, reply) => {
+      const file = await handler({
+        body: undefined,
+        query: request.query as Infer<Q>,
+        request,
+        reply,
+        lang: request.lang,
+        auth: request.auth as AuthContext,
+      });
+      const filename = file.filename.replace(/[^A-Za-z0-9._-]/g, '_');
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .header('cache-control', 'no-store')
+        .send(Buffer.from(file.body.buffer, file.body.byteOffset, file.body.byteLength));
+    },
+  });
 }
 
 /** Validation with the shared schemas; failures carry their issues to the error handler. */

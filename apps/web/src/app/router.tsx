@@ -27,9 +27,6 @@ const PLACEHOLDER_ROUTES = [
   'SetInfo',
   'SetEmail',
   'SetPhone',
-  'WalletDetail',
-  'FinancialDetail',
-  'Transform',
   'Invite',
   'Msg',
   'MsgDetail',
@@ -73,6 +70,9 @@ export const ROUTE_PATHS = [
   '/AddCard',
   '/WithdrawPassword',
   '/TradePassword',
+  '/Transform',
+  '/WalletDetail',
+  '/FinancialDetail',
   ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
 ];
 
@@ -111,6 +111,9 @@ export const router = createBrowserRouter([
       { path: '/AddCard', element: page(() => import('@/features/bank-card/add-card-page.tsx'), 'AddCardPage') },
       { path: '/WithdrawPassword', element: page(() => import('@/features/money-password/withdraw-password-page.tsx'), 'WithdrawPasswordPage') },
       { path: '/TradePassword', element: page(() => import('@/features/money-password/trade-password-page.tsx'), 'TradePasswordPage') },
+      { path: '/Transform', element: page(() => import('@/features/transform/transform-page.tsx'), 'TransformPage') },
+      { path: '/WalletDetail', element: page(() => import('@/features/funds/funds-page.tsx'), 'FundsPage') },
+      { path: '/FinancialDetail', element: page(() => import('@/features/funds/funds-page.tsx'), 'FundsPage') },
       ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },

@@ -4,6 +4,7 @@ import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
 import type { Ledger } from '../ledger/service.ts';
+import { recordedPriceOf } from '../market/service.ts';
 import { getBalances, transfer } from './service.ts';
 
 const tags = ['wallet'];
@@ -12,7 +13,7 @@ export function registerWalletRoutes(app: FastifyInstance, deps: { db: Db; clock
   route(
     app,
     { method: 'GET', url: '/api/v1/wallet/balances', auth: 'user', summary: 'Spot and futures balances', tags, response: balancesSchema },
-    async ({ auth }) => getBalances(deps.db, auth.userId),
+    async ({ auth }) => getBalances(deps.db, auth.userId, await recordedPriceOf(deps.db, deps.clock.now())),
   );
 
   route(
@@ -28,8 +29,9 @@ export function registerWalletRoutes(app: FastifyInstance, deps: { db: Db; clock
       response: transferResponseSchema,
     },
     async ({ body, auth, tx }) => {
-      const entryId = await transfer(deps.ledger, tx, deps.clock.now(), auth.userId, body);
-      return { entryId: String(entryId), balances: await getBalances(tx, auth.userId) };
+      const now = deps.clock.now();
+      const entryId = await transfer(deps.ledger, tx, now, auth.userId, body);
+      return { entryId: String(entryId), balances: await getBalances(tx, auth.userId, await recordedPriceOf(tx, now)) };
     },
   );
 }

@@ -13,9 +13,9 @@ export function amountOf(text: string, asset: AssetCode, field = 'amount'): bigi
 }
 
 /**
- * A price in USDT per unit, as a decimal string, from recorded market data. Until the
- * markets module records prices, only USDT itself is priced; the rest are listed as
- * unpriced rather than guessed.
+ * A price in USDT per unit, as a decimal string, from recorded market data (the routes
+ * pass `recordedPriceOf` from the market module: fresh ticks only). Without one, only USDT
+ * itself is priced; the rest are listed as unpriced rather than guessed.
  */
 export type PriceOf = (asset: AssetCode) => string | null;
 export const usdtOnly: PriceOf = (asset) => (asset === 'USDT' ? '1' : null);

@@ -1,0 +1,117 @@
+import { parseAmount } from '@tradewind/contract/money';
+import { INSTRUMENTS, INSTRUMENT_SYMBOLS, type InstrumentSymbol } from '@tradewind/contract/market';
+
+/** One instrument's price as a feed reports it: an integer at the instrument's price scale. */
+export interface FeedPrice {
+  instrument: InstrumentSymbol;
+  priceMinor: bigint;
+}
+
+/**
+ * Where prices come from (ARCHITECTURE §6). The recorder asks the feed once a second for
+ * the current price of each instrument it covers and records what it answers; a feed
+ * never writes anything itself. The simulated feed steps its random walk on each call; an
+ * exchange adapter answers the last trade price it heard on its WebSocket.
+ */
+export interface MarketFeed {
+  /** Recorded with every tick, e.g. `simulated`. */
+  readonly source: string;
+  sample(now: Date): FeedPrice[] | Promise<FeedPrice[]>;
+  /** Continues from the last recorded prices after a restart, so recorded series have no jumps. */
+  resume?(prices: ReadonlyMap<InstrumentSymbol, bigint>): void;
+}
+
+/**
+ * Starting prices and per-second volatility of the simulated walk: realistic levels,
+ * volatility in parts per billion per second (about 55–100 % a year).
+ */
+export const SIMULATED_MARKET: Record<InstrumentSymbol, { start: string; sigmaPpbPerS: number }> = {
+  BTCUSDT: { start: '95000', sigmaPpbPerS: 100_000 },
+  ETHUSDT: { start: '3300', sigmaPpbPerS: 125_000 },
+  BNBUSDT: { start: '650', sigmaPpbPerS: 100_000 },
+  SOLUSDT: { start: '190', sigmaPpbPerS: 150_000 },
+  XRPUSDT: { start: '2.3', sigmaPpbPerS: 160_000 },
+  DOGEUSDT: { start: '0.32', sigmaPpbPerS: 180_000 },
+  TRXUSDT: { start: '0.25', sigmaPpbPerS: 110_000 },
+  LTCUSDT: { start: '100', sigmaPpbPerS: 130_000 },
+};
+
+/** The walk drifts back toward its starting level with this time constant, so demo prices stay realistic for days. */
+const REVERSION_S = 86_400;
+/** A pause longer than this (a suspended process) is not caught up step by step. */
+const MAX_CATCH_UP_S = 3_600;
+const PPB = 1_000_000_000n;
+
+/** mulberry32: a small, fast, seedable generator; the same seed replays the same walk. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+function hashSeed(seed: number, symbol: string): number {
+  let h = (seed ^ 0x811c9dc5) >>> 0;
+  for (let i = 0; i < symbol.length; i++) h = Math.imul(h ^ symbol.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+interface WalkState {
+  start: bigint;
+  price: bigint;
+  sigmaPpb: number;
+  random: () => number;
+}
+
+/**
+ * Demo prices (clearly labelled as such): a seeded, mean-reverting random walk per
+ * instrument, in integer arithmetic on the price's minor units. Only the random step
+ * itself is a float; every price is an exact integer.
+ */
+export class SimulatedFeed implements MarketFeed {
+  readonly source = 'simulated';
+  private readonly walks = new Map<InstrumentSymbol, WalkState>();
+  private lastAtMs: number | null = null;
+
+  constructor(options: { seed: number; instruments?: readonly InstrumentSymbol[] }) {
+    for (const symbol of options.instruments ?? INSTRUMENT_SYMBOLS) {
+      const { start, sigmaPpbPerS } = SIMULATED_MARKET[symbol];
+      const startMinor = parseAmount(start, INSTRUMENTS[symbol].priceScale);
+      if (startMinor === undefined) throw new Error(`bad simulated start price for ${symbol}`);
+      this.walks.set(symbol, { start: startMinor, price: startMinor, sigmaPpb: sigmaPpbPerS, random: mulberry32(hashSeed(options.seed, symbol)) });
+    }
+  }
+
+  resume(prices: ReadonlyMap<InstrumentSymbol, bigint>): void {
+    for (const [symbol, price] of prices) {
+      const walk = this.walks.get(symbol);
+      if (walk && price > 0n) walk.price = price;
+    }
+  }
+
+  sample(now: Date): FeedPrice[] {
+    const nowMs = now.getTime();
+    const elapsedS = this.lastAtMs === null ? 1 : Math.min(MAX_CATCH_UP_S, Math.max(1, Math.round((nowMs - this.lastAtMs) / 1000)));
+    this.lastAtMs = nowMs;
+    const out: FeedPrice[] = [];
+    for (const [instrument, walk] of this.walks) {
+      walk.price = this.step(walk, elapsedS);
+      out.push({ instrument, priceMinor: walk.price });
+    }
+    return out;
+  }
+
+  private step(walk: WalkState, elapsedS: number): bigint {
+    // Irwin–Hall: the sum of 12 uniforms minus 6 is close to a standard normal.
+    let z = -6;
+    for (let i = 0; i < 12; i++) z += walk.random();
+    const shockPpb = BigInt(Math.round(walk.sigmaPpb * Math.sqrt(elapsedS) * z));
+    const driftPpb = ((walk.start - walk.price) * PPB * BigInt(elapsedS)) / walk.start / BigInt(REVERSION_S);
+    const next = walk.price + (walk.price * (shockPpb + driftPpb)) / PPB;
+    return next > 0n ? next : 1n;
+  }
+}

@@ -1,0 +1,94 @@
+import { isAssetCode } from '@tradewind/contract/wallet';
+import { Button, DotLoading, ErrorBlock, InfiniteScroll, Toast } from 'antd-mobile';
+import { DownlandOutline } from 'antd-mobile-icons';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useSearchParams } from 'react-router';
+import { ApiError } from '@/api/client.ts';
+import { AntdLocale } from '@/ui/antd-locale.tsx';
+import { Page } from '@/ui/page.tsx';
+import { exportPostings } from './api/export-postings.ts';
+import { usePostings } from './api/get-postings.ts';
+import { FilterBar } from './components/filter-bar.tsx';
+import { PostingItem } from './components/posting-item.tsx';
+import { type Filters, filterParams } from './filters.ts';
+import './funds.css';
+
+/**
+ * /WalletDetail and /FinancialDetail: the user's funds detail, which is their ledger
+ * postings, newest first, filtered, scrolled a page at a time until "no more data".
+ */
+export function FundsPage() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  // /SelectCoin → /WalletDetail?asset=BTC opens on that currency.
+  const [search] = useSearchParams();
+  const initialAsset = search.get('asset');
+  const [filters, setFilters] = useState<Filters>(() => ({ types: [], asset: isAssetCode(initialAsset) ? initialAsset : undefined }));
+  const params = useMemo(() => filterParams(filters), [filters]);
+  const postings = usePostings(params);
+  const [exporting, setExporting] = useState(false);
+  const items = postings.data?.pages.flatMap((page) => page.items) ?? [];
+  const title = t(location.pathname === '/FinancialDetail' ? 'routes.FinancialDetail' : 'routes.WalletDetail');
+
+  const download = async () => {
+    setExporting(true);
+    try {
+      await exportPostings(params, new Date());
+      Toast.show({ content: t('funds.exported'), duration: 2000 });
+    } catch (error) {
+      // Form-level (422) errors are not toasted by the client; there is no form here, so say it.
+      if (error instanceof ApiError && error.isValidation) Toast.show({ content: error.message, duration: 2000 });
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const exportButton = (
+    <Button size="small" fill="none" onClick={download} loading={exporting} aria-label={t('funds.export')} className="tw-fd-export">
+      <DownlandOutline aria-hidden /> {t('funds.export')}
+    </Button>
+  );
+
+  return (
+    <AntdLocale>
+      <Page title={title} backTo="/My" right={exportButton}>
+        <FilterBar filters={filters} onChange={setFilters} />
+        {postings.isError ? (
+          <ErrorBlock status="disconnected" title={t('funds.load_failed')} description={postings.error instanceof ApiError ? postings.error.message : ''}>
+            <Button onClick={() => void postings.refetch()}>{t('funds.retry')}</Button>
+          </ErrorBlock>
+        ) : postings.isPending ? (
+          <div className="tw-fd-status">
+            <DotLoading color="primary" /> {t('funds.loading')}
+          </div>
+        ) : items.length === 0 ? (
+          <ErrorBlock status="empty" title={t('funds.empty')} description="" />
+        ) : (
+          <>
+            <ul className="tw-fd-list" aria-label={title}>
+              {items.map((posting) => (
+                <PostingItem key={posting.id} posting={posting} />
+              ))}
+            </ul>
+            <InfiniteScroll loadMore={async () => void (await postings.fetchNextPage({ throwOnError: true }))} hasMore={postings.hasNextPage}>
+              {(hasMore, failed, retry) =>
+                failed ? (
+                  <button type="button" className="tw-link" onClick={retry}>
+                    {t('funds.retry')}
+                  </button>
+                ) : hasMore ? (
+                  <span className="tw-muted">
+                    <DotLoading /> {t('funds.loading')}
+                  </span>
+                ) : (
+                  <span className="tw-muted">{t('funds.no_more')}</span>
+                )
+              }
+            </InfiniteScroll>
+          </>
+        )}
+      </Page>
+    </AntdLocale>
+  );
+}
