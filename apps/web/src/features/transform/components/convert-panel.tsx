@@ -47,9 +47,11 @@ export function ConvertPanel() {
   const [held, setHeld] = useState<HeldQuote | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [now, setNow] = useState(() => Date.now());
-  const { form, submitting, submit } = useFormSubmit(quoteRequestSchema, createQuote, (quote) =>
-    setHeld({ quote, deadline: Date.now() + QUOTE_TTL_MS, key: newIdempotencyKey(), expired: false }),
-  );
+  const { form, submitting, submit } = useFormSubmit(quoteRequestSchema, createQuote, (quote) => {
+    const receivedAt = Date.now();
+    setNow(receivedAt);
+    setHeld({ quote, deadline: receivedAt + QUOTE_TTL_MS, key: newIdempotencyKey(), expired: false });
+  });
   const from: AssetCode = Form.useWatch('from', form) ?? 'BTC';
   const to: AssetCode = Form.useWatch('to', form) ?? QUOTE_ASSET;
   const coin = from === QUOTE_ASSET ? to : from;
