@@ -1,8 +1,9 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { type Reply, type TestApp, call, createTestApp, fund, idempotencyKey, registerUser } from './harness.ts';
 import { recordPrices } from './prices.ts';
 import { pngImage, tempDataDir, upload } from './uploads.ts';
+import { PASSWORD, type Reply, type TestApp, call, createTestApp, fund, idempotencyKey, registerUser } from './harness.ts';
 
 /**
  * The ownership (BOLA) matrix: every user route that takes an object id is tried by
@@ -101,7 +102,81 @@ const CASES: Record<string, OwnershipCase> = {
       expect((await call(t.app, 'GET', '/api/v1/user/profile', { token: owner.token })).body.code).toBe(0);
     },
   },
+  'GET /api/v1/withdrawals/detail': {
+    arrange: async (t, owner) => ({ query: `?id=${await ownerWithdrawal(t, owner)}` }),
+    unchanged: withdrawalsUnchanged,
+  },
+  'GET /api/v1/withdrawals': {
+    // The page cursor names a withdrawal: another user's is refused, not used to page their own list.
+    arrange: async (t, owner) => ({ query: `?beforeId=${await ownerWithdrawal(t, owner)}` }),
+    unchanged: withdrawalsUnchanged,
+  },
+  'POST /api/v1/bank-cards/delete': {
+    arrange: async (t, owner) => {
+      const id = await ownerCard(t, owner);
+      lastCard.set(owner.uid, id);
+      return { body: { id } };
+    },
+    unchanged: async (t, owner) => cardsUnchanged(t, owner, lastCard.get(owner.uid) ?? ''),
+  },
+  'POST /api/v1/withdrawals/card': {
+    arrange: async (t, owner) => {
+      await withdrawalOwner(t, owner);
+      const id = await ownerCard(t, owner);
+      lastCard.set(owner.uid, id);
+      return { body: { cardId: id, amount: '20', password: PIN } };
+    },
+    unchanged: async (t, owner) => {
+      await cardsUnchanged(t, owner, lastCard.get(owner.uid) ?? '');
+      const list = await call<{ items: unknown[] }>(t.app, 'GET', '/api/v1/withdrawals', { token: owner.token });
+      expect(list.body.data.items).toEqual([]);
+    },
+  },
 };
+
+
+const PIN = '480316';
+/** The card each owner linked in `arrange`, for `unchanged`. */
+const lastCard = new Map<string, string>();
+
+/** Withdrawals: a verified owner (KYC marked directly: no KYC flow yet) with a withdrawal password and 100 USDT. */
+async function withdrawalOwner(t: TestApp, owner: User) {
+  await t.database.db.execute(sql`update users set verified = true where id = ${Number(owner.uid)}`);
+  await call(t.app, 'POST', '/api/v1/money-passwords', { token: owner.token, body: { kind: 'withdraw', proof: 'login_password', loginPassword: PASSWORD, password: PIN, confirmPassword: PIN } });
+  await fund(t, Number(owner.uid), 100_000_000n);
+}
+
+async function ownerWithdrawal(t: TestApp, owner: User): Promise<string> {
+  await withdrawalOwner(t, owner);
+  const reply = await call<{ id: string }>(t.app, 'POST', '/api/v1/withdrawals', {
+    token: owner.token,
+    headers: { 'idempotency-key': idempotencyKey() },
+    body: { asset: 'USDT', network: 'TRC20', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', amount: '20', password: PIN },
+  });
+  if (reply.body.code !== 0) throw new Error(JSON.stringify(reply.body));
+  return reply.body.data.id;
+}
+
+async function ownerCard(t: TestApp, owner: User): Promise<string> {
+  const reply = await call<{ id: string }>(t.app, 'POST', '/api/v1/bank-cards', {
+    token: owner.token,
+    body: { bankName: 'Harbour Bank', accountNumber: '6222021234567890', branchName: 'Central', branchCode: 'HBK-001', holderName: 'Mei Lin' },
+  });
+  if (reply.body.code !== 0) throw new Error(JSON.stringify(reply.body));
+  return reply.body.data.id;
+}
+
+async function withdrawalsUnchanged(t: TestApp, owner: User) {
+  const list = await call<{ items: { status: string; total: string }[] }>(t.app, 'GET', '/api/v1/withdrawals', { token: owner.token });
+  expect(list.body.data.items.map((i) => [i.status, i.total])).toEqual([['under_review', '21']]);
+  const balances = await call<{ spot: { asset: string; available: string; locked: string }[] }>(t.app, 'GET', '/api/v1/wallet/balances', { token: owner.token });
+  expect(balances.body.data.spot.find((s) => s.asset === 'USDT')).toMatchObject({ available: '79', locked: '21' });
+}
+
+async function cardsUnchanged(t: TestApp, owner: User, id: string) {
+  const cards = await call<{ items: { id: string }[] }>(t.app, 'GET', '/api/v1/bank-cards', { token: owner.token });
+  expect(cards.body.data.items.map((c) => c.id)).toEqual([id]);
+}
 
 function idFields(schema: z.ZodType | undefined): string[] {
   const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;

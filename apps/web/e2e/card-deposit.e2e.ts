@@ -48,6 +48,9 @@ describe.each(['en', 'zh_CN'] as const)('bank-card deposit in %s', (language) =>
     await expect.poll(() => page.getByText(text.demo, { exact: false }).count()).toBe(1);
     await expect.poll(() => page.getByText(text.none).count()).toBe(1);
     await expect.poll(() => page.locator('.tw-quote-row', { hasText: '0 USDT' }).count()).toBeGreaterThan(0);
+    // Styled as designed: the quote is a tinted box, the copy buttons are 40 px targets.
+    expect(await page.locator('.tw-quote').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(246, 247, 249)');
+    expect(await page.locator('.tw-icon-button').first().evaluate((el) => el.getBoundingClientRect().width)).toBe(40);
     await noSidewaysScroll(page);
     await screenshot(page, `${language}-RechargeCard-empty`);
 

@@ -63,6 +63,8 @@ describe.each(['en', 'zh_CN'] as const)('identity verification in %s', (language
 
     await page.goto('/RealName');
     await expect.poll(() => page.locator('input[name="front"]').count()).toBe(1);
+    // The upload tiles are styled (a dashed frame), not bare buttons.
+    expect(await page.locator('.tw-upload-tile').first().evaluate((el) => getComputedStyle(el).borderStyle)).toBe('dashed');
     await screenshot(page, `${language}-RealName-form-empty`);
 
     // Submitting an empty form puts the shared messages under the fields; nothing is sent.

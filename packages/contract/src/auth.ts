@@ -9,7 +9,15 @@ import { z } from 'zod';
 export const CHANNELS = ['email', 'phone'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
-export const CODE_PURPOSES = ['register', 'reset_password'] as const;
+/** What the sign-in screens ask codes for, to any address (`POST /api/v1/auth/codes`). */
+export const AUTH_CODE_PURPOSES = ['register', 'reset_password'] as const;
+export type AuthCodePurpose = (typeof AUTH_CODE_PURPOSES)[number];
+
+/**
+ * Every purpose a code serves. The money-password ones are sent only to the signed-in
+ * user's own address (`POST /api/v1/money-passwords/codes`), never through the sign-in route.
+ */
+export const CODE_PURPOSES = [...AUTH_CODE_PURPOSES, 'withdraw_password', 'trade_password'] as const;
 export type CodePurpose = (typeof CODE_PURPOSES)[number];
 
 export const PASSWORD_MIN_LENGTH = 8;
@@ -86,7 +94,7 @@ export const sendCodeRequestSchema = z
   .strictObject({
     channel: channelSchema,
     account: accountText,
-    purpose: z.enum(CODE_PURPOSES, { error: 'validation.invalid_value' }),
+    purpose: z.enum(AUTH_CODE_PURPOSES, { error: 'validation.invalid_value' }),
   })
   .superRefine(checkAccount);
 export type SendCodeRequest = z.infer<typeof sendCodeRequestSchema>;

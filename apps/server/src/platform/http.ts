@@ -70,6 +70,17 @@ export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType 
   money?: boolean;
   /** Operator routes: the roles allowed (others get 403). */
   roles?: readonly OperatorAuth['role'][];
+  /**
+   * Money routes: runs after authentication and before the transaction, on every attempt
+   * (replays too). What it writes commits even when the request then fails: a wrong
+   * withdrawal password must count toward the lock although the withdrawal rolls back.
+   */
+  precheck?: (ctx: UserHandlerContext<Infer<B>, Infer<Q>>) => Promise<void>;
+  /**
+   * Body fields left out of the stored idempotency hash. A password in it would let anyone
+   * who reads the table test guesses offline; the precheck verifies it on every attempt.
+   */
+  secretFields?: readonly string[];
 }
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -160,15 +171,22 @@ export function route<B extends z.ZodType | undefined, Q extends z.ZodType | und
       if (!spec.money) return ok(request.lang, await handler(ctx as Parameters<typeof handler>[0]));
       const key = request.headers[IDEMPOTENCY_HEADER];
       if (!isValidIdempotencyKey(key)) throw new AppError('IDEMPOTENCY_KEY_REQUIRED', {}, 422, 'Idempotency-Key');
+      if (spec.precheck) await spec.precheck(ctx as Parameters<NonNullable<typeof spec.precheck>>[0]);
       const { database, clock } = app.services;
+      const hashed = spec.secretFields ? withoutFields(request.body, spec.secretFields) : request.body;
       const data = await runIdempotent(
         { db: database.db, clock },
-        { userId: ctx.auth.userId, key, hash: requestHash(spec.method, spec.url, request.body) },
+        { userId: ctx.auth.userId, key, hash: requestHash(spec.method, spec.url, hashed) },
         (tx) => handler({ ...ctx, tx } as Parameters<typeof handler>[0]),
       );
       return ok(request.lang, data);
     },
   });
+}
+
+function withoutFields(body: unknown, fields: readonly string[]): unknown {
+  if (!body || typeof body !== 'object') return body;
+  return Object.fromEntries(Object.entries(body).filter(([key]) => !fields.includes(key)));
 }
 
 /** The auth step of `route`, for routes that reply with something other than an envelope (file bytes). */

@@ -15,3 +15,8 @@ export function formatDecimal(value: string, language: string, minDecimals = 0):
   const padded = fraction.padEnd(minDecimals, '0');
   return `${sign}${grouped}${padded ? `${separator}${padded}` : ''}`;
 }
+
+/** A timestamp from the API in the user's language (display only). */
+export function formatDateTime(iso: string, language: string, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' }): string {
+  return new Intl.DateTimeFormat(LANGUAGE_TAGS[normalizeLanguage(language)], options).format(new Date(iso));
+}

@@ -65,3 +65,8 @@ export function useFormSubmit<S extends z.ZodType, R>(schema: S, send: (data: z.
   const clearEdited = (changed: Record<string, unknown>) => form.setFields(Object.keys(changed).map((name) => ({ name, errors: [] })));
   return { form, submitting, submit, clearEdited };
 }
+
+/** `onValuesChange` for a form: a field's old message goes away as soon as the user edits it. */
+export function clearErrorsOnChange(form: FormInstance) {
+  return (changed: Record<string, unknown>) => form.setFields(Object.keys(changed).map((name) => ({ name, errors: [] })));
+}

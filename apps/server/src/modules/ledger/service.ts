@@ -239,3 +239,21 @@ export async function ensureAssets(db: Db): Promise<void> {
     }
   }
 }
+
+export interface AssetSettings {
+  code: AssetCode;
+  scale: number;
+  withdrawMinMinor: bigint;
+  withdrawFeeMinor: bigint;
+  withdrawEnabled: boolean;
+}
+
+/** An asset's withdrawal settings as operators configured them (the `assets` table). */
+export async function getAssetSettings(db: Executor, code: AssetCode): Promise<AssetSettings | undefined> {
+  const [row] = await db
+    .select({ code: assets.code, scale: assets.scale, withdrawMinMinor: assets.withdrawMinMinor, withdrawFeeMinor: assets.withdrawFeeMinor, withdrawEnabled: assets.withdrawEnabled })
+    .from(assets)
+    .where(eq(assets.code, code))
+    .limit(1);
+  return row ? { ...row, code: row.code as AssetCode } : undefined;
+}

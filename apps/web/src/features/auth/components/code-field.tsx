@@ -1,11 +1,11 @@
-import type { Channel, CodePurpose } from '@tradewind/contract/auth';
+import type { Channel, AuthCodePurpose } from '@tradewind/contract/auth';
 import { Form, Input } from 'antd-mobile';
 import type { FormInstance } from 'antd-mobile/es/components/form';
 import { useTranslation } from 'react-i18next';
 import { SendCodeButton } from './send-code-button.tsx';
 
 /** The 6-digit code field with its send button, which reads the form's account field. */
-export function CodeField({ form, channel, purpose }: { form: FormInstance; channel: Channel; purpose: CodePurpose }) {
+export function CodeField({ form, channel, purpose }: { form: FormInstance; channel: Channel; purpose: AuthCodePurpose }) {
   const { t } = useTranslation();
   return (
     <Form.Item

@@ -1,4 +1,4 @@
-import { type Channel, type CodePurpose, normalizeAccount } from '@tradewind/contract/auth';
+import { type Channel, type AuthCodePurpose, normalizeAccount } from '@tradewind/contract/auth';
 import { Button, Toast } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +6,7 @@ import { sendCode } from '../api/auth-api.ts';
 
 interface SendCodeButtonProps {
   channel: Channel;
-  purpose: CodePurpose;
+  purpose: AuthCodePurpose;
   /** Reads the account field at click time. */
   getAccount: () => string | undefined;
   /** Called with the message when the address is not valid yet. */

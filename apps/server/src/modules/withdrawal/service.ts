@@ -1,0 +1,434 @@
+import { maskAccountNumber } from '@tradewind/contract/bank-card';
+import { formatAmount } from '@tradewind/contract/money';
+import { ASSETS, type AssetCode } from '@tradewind/contract/wallet';
+import {
+  CARD_WITHDRAWAL_ASSET,
+  type CardWithdrawalRequest,
+  type CryptoWithdrawalRequest,
+  NETWORKS_BY_ASSET,
+  OPEN_WITHDRAWAL_STATUSES,
+  WITHDRAWAL_ARRIVAL_HOURS,
+  WITHDRAWAL_ASSETS,
+  WITHDRAWAL_PAGE_SIZE,
+  WITHDRAWAL_STATUS,
+  type Withdrawal,
+  type WithdrawalKind,
+  type WithdrawalOptions,
+  type WithdrawalStatus,
+} from '@tradewind/contract/withdrawal';
+import { type SQL, and, asc, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import type { Clock } from '#platform/clock.ts';
+import type { Db, Executor, Tx } from '#platform/db.ts';
+import { AppError } from '#platform/errors.ts';
+import type { Hub } from '#platform/ws.ts';
+import { type BankCardRow, bankCards } from '../bank-card/tables.ts';
+import { findBankCard, listBankCards } from '../bank-card/service.ts';
+import { registerObligation } from '../ledger/invariants.ts';
+import {
+  type Ledger,
+  type PostingSpec,
+  accountName,
+  externalAccount,
+  getAssetSettings,
+  houseAccount,
+  userAccount,
+  userBalances,
+} from '../ledger/service.ts';
+import { isMoneyPasswordSet, requireMoneyPassword } from '../money-password/service.ts';
+import { type OperatorContext, audit } from '../operator/service.ts';
+import { operators } from '../operator/tables.ts';
+import { users } from '../user/tables.ts';
+import { amountOf } from '../wallet/service.ts';
+import { type WithdrawalRow, withdrawals } from './tables.ts';
+
+/**
+ * Withdrawals: request (locks amount + fee), review, completion, failure. Errors this
+ * service raises: KYC_REQUIRED, ACCOUNT_FROZEN, WITHDRAW_PASSWORD_NOT_SET, ASSET_UNAVAILABLE,
+ * AMOUNT_PRECISION and WITHDRAWAL_BELOW_MINIMUM (field `amount`), BANK_CARD_REQUIRED,
+ * NOT_FOUND, INSUFFICIENT_BALANCE, INVALID_STATE, WITHDRAWAL_TXID_INVALID (field `txid`).
+ * Never a payment to unlock anything (ARCHITECTURE §1): a refusal releases the funds at once.
+ */
+
+// Pending and processing withdrawals hold amount + fee locked in the user's spot account.
+registerObligation('withdrawals', async (db) => {
+  const rows = await db
+    .select({ userId: withdrawals.userId, asset: withdrawals.asset, total: sql<string>`sum(${withdrawals.amountMinor} + ${withdrawals.feeMinor})::text` })
+    .from(withdrawals)
+    .where(inArray(withdrawals.status, [...OPEN_WITHDRAWAL_STATUSES]))
+    .groupBy(withdrawals.userId, withdrawals.asset);
+  return rows.map((row) => ({ account: accountName(userAccount(row.userId, 'spot', row.asset as AssetCode)), amount: BigInt(row.total) }));
+});
+
+export interface WithdrawalDeps {
+  db: Db;
+  clock: Clock;
+  ledger: Ledger;
+  hub?: Hub;
+}
+
+const scaleOf = (asset: string) => ASSETS[asset as AssetCode].scale;
+
+type CardSnapshot = Pick<BankCardRow, 'bankName' | 'accountNumber' | 'holderName'> | null;
+
+export function toWithdrawal(row: WithdrawalRow, card: CardSnapshot): Withdrawal {
+  const scale = scaleOf(row.asset);
+  return {
+    id: String(row.id),
+    kind: row.kind as WithdrawalKind,
+    asset: row.asset,
+    network: row.network,
+    address: row.address,
+    card: card ? { bankName: card.bankName, accountMasked: maskAccountNumber(card.accountNumber), holderName: card.holderName } : null,
+    amount: formatAmount(row.amountMinor, scale),
+    fee: formatAmount(row.feeMinor, scale),
+    total: formatAmount(row.amountMinor + row.feeMinor, scale),
+    status: row.status as WithdrawalStatus,
+    reason: row.reason,
+    txid: row.txid,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/* Requests */
+
+/** spec §5: KYC before any withdrawal; a frozen account moves nothing. */
+async function requireVerified(db: Executor, userId: number): Promise<void> {
+  const [user] = await db.select({ verified: users.verified, frozenAt: users.frozenAt }).from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) throw new AppError('UNAUTHORIZED');
+  if (user.frozenAt) throw new AppError('ACCOUNT_FROZEN', {}, 403);
+  if (!user.verified) throw new AppError('KYC_REQUIRED', {}, 403);
+}
+
+/** The amount (exact to the asset's decimals, at least the minimum) and the fee, from the `assets` table. */
+async function amountAndFee(db: Executor, asset: AssetCode, text: string): Promise<{ amount: bigint; fee: bigint }> {
+  const settings = await getAssetSettings(db, asset);
+  if (!settings?.withdrawEnabled) throw new AppError('ASSET_UNAVAILABLE', {}, 422, 'asset');
+  const amount = amountOf(text, asset);
+  if (amount < settings.withdrawMinMinor) {
+    throw new AppError('WITHDRAWAL_BELOW_MINIMUM', { minimum: formatAmount(settings.withdrawMinMinor, settings.scale), asset }, 422, 'amount');
+  }
+  return { amount, fee: settings.withdrawFeeMinor };
+}
+
+/** The card a card withdrawal goes to: BANK_CARD_REQUIRED with none linked, NOT_FOUND for any id not the user's. */
+async function cardFor(db: Executor, userId: number, cardId: string): Promise<BankCardRow> {
+  const card = await findBankCard(db, userId, Number(cardId));
+  if (card) return card;
+  if ((await listBankCards(db, userId)).length === 0) throw new AppError('BANK_CARD_REQUIRED', {}, 409);
+  throw new AppError('NOT_FOUND');
+}
+
+/**
+ * The checks before the withdrawal password is tried, in the order a user meets them:
+ * identity verified, a withdrawal password exists, the amount is acceptable. They run
+ * again inside the transaction; here they keep a request that would be refused anyway
+ * from costing a password attempt.
+ */
+export async function precheckCryptoWithdrawal(db: Executor, userId: number, input: CryptoWithdrawalRequest): Promise<void> {
+  await requireVerified(db, userId);
+  await requireMoneyPassword(db, userId, 'withdraw');
+  await amountAndFee(db, input.asset, input.amount);
+}
+
+export async function precheckCardWithdrawal(db: Executor, userId: number, input: CardWithdrawalRequest): Promise<void> {
+  await requireVerified(db, userId);
+  await requireMoneyPassword(db, userId, 'withdraw');
+  await cardFor(db, userId, input.cardId);
+  await amountAndFee(db, CARD_WITHDRAWAL_ASSET, input.amount);
+}
+
+/** amount + fee from available to locked, each its own pair of postings so the funds detail explains the fee. */
+function lockPostings(userId: number, asset: AssetCode, amount: bigint, fee: bigint): PostingSpec[] {
+  const account = userAccount(userId, 'spot', asset);
+  const postings: PostingSpec[] = [
+    { account, bucket: 'available', amount: -amount, type: 'withdraw' },
+    { account, bucket: 'locked', amount, type: 'withdraw' },
+  ];
+  if (fee > 0n) {
+    postings.push({ account, bucket: 'available', amount: -fee, type: 'withdraw_fee' }, { account, bucket: 'locked', amount: fee, type: 'withdraw_fee' });
+  }
+  return postings;
+}
+
+async function insertRequest(
+  ledger: Ledger,
+  tx: Tx,
+  now: Date,
+  values: { userId: number; kind: WithdrawalKind; asset: AssetCode; network: string | null; address: string | null; cardId: number | null; amount: bigint; fee: bigint },
+): Promise<WithdrawalRow> {
+  const [row] = await tx
+    .insert(withdrawals)
+    .values({
+      userId: values.userId,
+      kind: values.kind,
+      asset: values.asset,
+      network: values.network,
+      address: values.address,
+      cardId: values.cardId,
+      amountMinor: values.amount,
+      feeMinor: values.fee,
+      status: WITHDRAWAL_STATUS.UNDER_REVIEW,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  if (!row) throw new Error('withdrawal insert returned no row');
+  // INSUFFICIENT_BALANCE here rolls back the row with it.
+  await ledger.post(tx, now, {
+    kind: 'withdrawal',
+    reference: `withdrawal:${row.id}:request`,
+    userId: values.userId,
+    postings: lockPostings(values.userId, values.asset, values.amount, values.fee),
+  });
+  return row;
+}
+
+/** In the money route's transaction: the row and the lock of amount + fee, together or not at all. */
+export async function requestCryptoWithdrawal(ledger: Ledger, tx: Tx, now: Date, userId: number, input: CryptoWithdrawalRequest): Promise<Withdrawal> {
+  await requireVerified(tx, userId);
+  const { amount, fee } = await amountAndFee(tx, input.asset, input.amount);
+  const row = await insertRequest(ledger, tx, now, { userId, kind: 'crypto', asset: input.asset, network: input.network, address: input.address, cardId: null, amount, fee });
+  return toWithdrawal(row, null);
+}
+
+export async function requestCardWithdrawal(ledger: Ledger, tx: Tx, now: Date, userId: number, input: CardWithdrawalRequest): Promise<Withdrawal> {
+  await requireVerified(tx, userId);
+  const card = await cardFor(tx, userId, input.cardId);
+  const { amount, fee } = await amountAndFee(tx, CARD_WITHDRAWAL_ASSET, input.amount);
+  const row = await insertRequest(ledger, tx, now, { userId, kind: 'card', asset: CARD_WITHDRAWAL_ASSET, network: null, address: null, cardId: card.id, amount, fee });
+  return toWithdrawal(row, card);
+}
+
+/* Reading */
+
+export async function withdrawalOptions(db: Executor, userId: number): Promise<WithdrawalOptions> {
+  const [user] = await db.select({ verified: users.verified }).from(users).where(eq(users.id, userId)).limit(1);
+  const balances = await userBalances(db, userId);
+  const assets: WithdrawalOptions['assets'] = [];
+  for (const asset of WITHDRAWAL_ASSETS) {
+    const settings = await getAssetSettings(db, asset);
+    const scale = ASSETS[asset].scale;
+    const available = balances.find((b) => b.wallet === 'spot' && b.asset === asset)?.available ?? 0n;
+    assets.push({
+      asset,
+      networks: [...NETWORKS_BY_ASSET[asset]],
+      decimals: scale,
+      minAmount: formatAmount(settings?.withdrawMinMinor ?? 0n, scale),
+      fee: formatAmount(settings?.withdrawFeeMinor ?? 0n, scale),
+      available: formatAmount(available, scale),
+      enabled: settings?.withdrawEnabled ?? false,
+    });
+  }
+  const cards = await listBankCards(db, userId);
+  return {
+    assets,
+    verified: user?.verified ?? false,
+    withdrawPasswordSet: await isMoneyPasswordSet(db, userId, 'withdraw'),
+    cards: cards.map((card) => ({ id: String(card.id), bankName: card.bankName, accountMasked: maskAccountNumber(card.accountNumber), holderName: card.holderName })),
+    arrivalHours: WITHDRAWAL_ARRIVAL_HOURS,
+  };
+}
+
+function selectWithCards(db: Executor) {
+  return db
+    .select({ withdrawal: withdrawals, card: { bankName: bankCards.bankName, accountNumber: bankCards.accountNumber, holderName: bankCards.holderName } })
+    .from(withdrawals)
+    .leftJoin(bankCards, eq(bankCards.id, withdrawals.cardId));
+}
+
+/**
+ * The user's own withdrawals, newest first. The page cursor must be one of the user's own
+ * withdrawals (the last of the previous page): any other id is NOT_FOUND, like everywhere.
+ */
+export async function listWithdrawals(db: Executor, userId: number, query: { kind?: WithdrawalKind | undefined; beforeId?: string | undefined }) {
+  const conditions: SQL[] = [eq(withdrawals.userId, userId)];
+  if (query.kind) conditions.push(eq(withdrawals.kind, query.kind));
+  if (query.beforeId) {
+    const [cursor] = await db
+      .select({ id: withdrawals.id })
+      .from(withdrawals)
+      .where(and(eq(withdrawals.id, Number(query.beforeId)), eq(withdrawals.userId, userId)))
+      .limit(1);
+    if (!cursor) throw new AppError('NOT_FOUND');
+    conditions.push(lt(withdrawals.id, cursor.id));
+  }
+  const rows = await selectWithCards(db)
+    .where(and(...conditions))
+    .orderBy(desc(withdrawals.id))
+    .limit(WITHDRAWAL_PAGE_SIZE + 1);
+  return {
+    items: rows.slice(0, WITHDRAWAL_PAGE_SIZE).map((r) => toWithdrawal(r.withdrawal, r.card)),
+    hasMore: rows.length > WITHDRAWAL_PAGE_SIZE,
+  };
+}
+
+/** One of the user's own withdrawals; any other id is NOT_FOUND. */
+export async function getWithdrawal(db: Executor, userId: number, id: number): Promise<Withdrawal> {
+  const [row] = await selectWithCards(db)
+    .where(and(eq(withdrawals.id, id), eq(withdrawals.userId, userId)))
+    .limit(1);
+  if (!row) throw new AppError('NOT_FOUND');
+  return toWithdrawal(row.withdrawal, row.card);
+}
+
+/* Operators */
+
+export const QUEUE_PAGE_SIZE = 100;
+
+function adminRows(db: Executor) {
+  return db
+    .select({ withdrawal: withdrawals, card: bankCards, reviewer: operators.username })
+    .from(withdrawals)
+    .leftJoin(bankCards, eq(bankCards.id, withdrawals.cardId))
+    .leftJoin(operators, eq(operators.id, withdrawals.reviewedBy));
+}
+
+function toAdminWithdrawal({ withdrawal, card, reviewer }: { withdrawal: WithdrawalRow; card: BankCardRow | null; reviewer: string | null }) {
+  return {
+    ...toWithdrawal(withdrawal, card),
+    uid: String(withdrawal.userId),
+    // Operators pay card withdrawals out, so they see the whole account.
+    cardAccountNumber: card?.accountNumber ?? null,
+    cardBranch: card ? `${card.branchName} (${card.branchCode})` : null,
+    reviewedBy: reviewer,
+  };
+}
+
+/** Open withdrawals, oldest first: what operators review (under review) and pay out (processing). */
+export async function withdrawalQueue(db: Executor, filter: { status?: WithdrawalStatus | undefined; afterId?: string | undefined }, limit = QUEUE_PAGE_SIZE) {
+  const conditions: SQL[] = [filter.status ? eq(withdrawals.status, filter.status) : inArray(withdrawals.status, [...OPEN_WITHDRAWAL_STATUSES])];
+  if (filter.afterId) conditions.push(gt(withdrawals.id, Number(filter.afterId)));
+  const rows = await adminRows(db)
+    .where(and(...conditions))
+    .orderBy(asc(withdrawals.id))
+    .limit(limit);
+  return rows.map(toAdminWithdrawal);
+}
+
+async function adminWithdrawal(db: Executor, id: number) {
+  const [row] = await adminRows(db).where(eq(withdrawals.id, id)).limit(1);
+  if (!row) throw new AppError('NOT_FOUND');
+  return toAdminWithdrawal(row);
+}
+
+function refundPostings(row: WithdrawalRow): PostingSpec[] {
+  const account = userAccount(row.userId, 'spot', row.asset as AssetCode);
+  const postings: PostingSpec[] = [
+    { account, bucket: 'locked', amount: -row.amountMinor, type: 'withdraw_refund' },
+    { account, bucket: 'available', amount: row.amountMinor, type: 'withdraw_refund' },
+  ];
+  if (row.feeMinor > 0n) {
+    postings.push({ account, bucket: 'locked', amount: -row.feeMinor, type: 'withdraw_refund' }, { account, bucket: 'available', amount: row.feeMinor, type: 'withdraw_refund' });
+  }
+  return postings;
+}
+
+/** The locked amount leaves to the chain (or the bank); the fee goes to the house. */
+function completionPostings(row: WithdrawalRow): PostingSpec[] {
+  const asset = row.asset as AssetCode;
+  const account = userAccount(row.userId, 'spot', asset);
+  const postings: PostingSpec[] = [
+    { account, bucket: 'locked', amount: -row.amountMinor, type: 'withdraw' },
+    { account: externalAccount(row.kind === 'card' ? 'bank' : 'chain', asset), amount: row.amountMinor, type: 'withdraw' },
+  ];
+  if (row.feeMinor > 0n) {
+    postings.push({ account, bucket: 'locked', amount: -row.feeMinor, type: 'withdraw_fee' }, { account: houseAccount('fees', asset), amount: row.feeMinor, type: 'withdraw_fee' });
+  }
+  return postings;
+}
+
+/** A chain transaction id is 64 hex digits (with "0x" on Ethereum); a bank's reference is free-form. */
+function normalizeTxid(row: WithdrawalRow, txid: string): string {
+  if (row.kind === 'card') return txid;
+  const hex = row.network === 'ETH' ? txid.replace(/^0x/i, '') : txid;
+  if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new AppError('WITHDRAWAL_TXID_INVALID', {}, 422, 'txid');
+  return row.network === 'ETH' ? `0x${hex.toLowerCase()}` : hex.toLowerCase();
+}
+
+type Change = Partial<Pick<WithdrawalRow, 'status' | 'reason' | 'txid' | 'reviewedBy' | 'reviewedAt' | 'completedAt'>>;
+
+/**
+ * One operator action: lock the row, check its status (else INVALID_STATE), write the new
+ * status, post the ledger entry, and audit — all in one transaction. The entry's unique
+ * reference is a second guard: money can move only once per cause.
+ */
+async function act(
+  deps: WithdrawalDeps,
+  operator: OperatorContext,
+  id: number,
+  input: { action: string; from: WithdrawalStatus; reason?: string | null; change: (row: WithdrawalRow, now: Date) => Change; entry?: (row: WithdrawalRow) => { reference: string; postings: PostingSpec[] } },
+) {
+  const now = deps.clock.now();
+  const row = await deps.db.transaction(async (tx) => {
+    const [current] = await tx.select().from(withdrawals).where(eq(withdrawals.id, id)).for('update');
+    if (!current) throw new AppError('NOT_FOUND');
+    if (current.status !== input.from) throw new AppError('INVALID_STATE', {}, 409);
+    const change = input.change(current, now);
+    const [updated] = await tx
+      .update(withdrawals)
+      .set({ ...change, updatedAt: now })
+      .where(eq(withdrawals.id, id))
+      .returning();
+    if (!updated) throw new Error('withdrawal update returned no row');
+    const entry = input.entry?.(current);
+    if (entry) {
+      await deps.ledger.post(tx, now, { kind: 'withdrawal', reference: entry.reference, userId: current.userId, memo: change.reason ?? null, postings: entry.postings });
+    }
+    await audit(tx, now, operator, {
+      action: input.action,
+      targetType: 'withdrawal',
+      targetId: id,
+      before: { status: current.status },
+      after: { status: updated.status, ...(updated.txid ? { txid: updated.txid } : {}) },
+      reason: input.reason ?? null,
+    });
+    return updated;
+  });
+  deps.hub?.publishToUser(row.userId, { type: 'withdrawal', id: String(row.id), status: row.status });
+  return adminWithdrawal(deps.db, row.id);
+}
+
+/** approve → processing; reject → review failed with the reason, funds released at once. */
+export function reviewWithdrawal(deps: WithdrawalDeps, operator: OperatorContext, input: { id: number; decision: 'approve' | 'reject'; reason?: string | undefined }) {
+  const reason = input.reason?.trim() || null;
+  if (input.decision === 'approve') {
+    return act(deps, operator, input.id, {
+      action: 'withdrawal.approve',
+      from: WITHDRAWAL_STATUS.UNDER_REVIEW,
+      reason,
+      change: (_row, now) => ({ status: WITHDRAWAL_STATUS.PROCESSING, reviewedBy: operator.operatorId, reviewedAt: now }),
+    });
+  }
+  if (!reason) throw new AppError('VALIDATION_FAILED', {}, 422, 'reason');
+  return act(deps, operator, input.id, {
+    action: 'withdrawal.reject',
+    from: WITHDRAWAL_STATUS.UNDER_REVIEW,
+    reason,
+    change: (_row, now) => ({ status: WITHDRAWAL_STATUS.REVIEW_FAILED, reason, reviewedBy: operator.operatorId, reviewedAt: now }),
+    entry: (row) => ({ reference: `withdrawal:${row.id}:refund`, postings: refundPostings(row) }),
+  });
+}
+
+/** processing → success with the chain txid: the locked amount leaves, the fee is earned. */
+export function completeWithdrawal(deps: WithdrawalDeps, operator: OperatorContext, input: { id: number; txid: string }) {
+  return act(deps, operator, input.id, {
+    action: 'withdrawal.complete',
+    from: WITHDRAWAL_STATUS.PROCESSING,
+    change: (row, now) => ({ status: WITHDRAWAL_STATUS.SUCCESS, txid: normalizeTxid(row, input.txid), completedAt: now }),
+    entry: (row) => ({ reference: `withdrawal:${row.id}:complete`, postings: completionPostings(row) }),
+  });
+}
+
+/** processing → failed with the reason (the transfer did not go out): funds released at once. */
+export function failWithdrawal(deps: WithdrawalDeps, operator: OperatorContext, input: { id: number; reason: string }) {
+  const reason = input.reason.trim();
+  if (!reason) throw new AppError('VALIDATION_FAILED', {}, 422, 'reason');
+  return act(deps, operator, input.id, {
+    action: 'withdrawal.fail',
+    from: WITHDRAWAL_STATUS.PROCESSING,
+    reason,
+    change: (_row, now) => ({ status: WITHDRAWAL_STATUS.FAILED, reason, completedAt: now }),
+    entry: (row) => ({ reference: `withdrawal:${row.id}:refund`, postings: refundPostings(row) }),
+  });
+}

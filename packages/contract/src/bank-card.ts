@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/** Bank cards a user links for card withdrawals (spec §3 Bank card; /Card, /AddCard). */
+
+export const BANK_CARD_MAX = 5;
+
+/** Ids travel as decimal strings (spec: no path parameters; ids go in the body or the query). */
+export const idSchema = z.string({ error: 'validation.required' }).regex(/^[1-9]\d{0,17}$/, { error: 'validation.invalid_value' });
+
+const text = (max: number) =>
+  z
+    .string({ error: 'validation.required' })
+    .trim()
+    .min(1, { error: 'validation.required', abort: true })
+    .max(max, { error: 'validation.too_long', abort: true })
+    .regex(/^[^<>{}\\\p{Cc}]+$/u, { error: 'validation.invalid_format' });
+
+/** Spaces and hyphens people type to group digits are dropped; letters are allowed for IBAN-style numbers. */
+export const accountNumberSchema = z
+  .string({ error: 'validation.required' })
+  .max(64, { error: 'validation.too_long', abort: true })
+  .transform((value) => value.replace(/[\s-]/g, '').toUpperCase())
+  .pipe(z.string().min(1, { error: 'validation.required', abort: true }).regex(/^(?=(?:.*\d){4})[0-9A-Z]{6,34}$/, { error: 'validation.account_number_format' }));
+
+export const addBankCardRequestSchema = z.strictObject({
+  bankName: text(80),
+  accountNumber: accountNumberSchema,
+  branchName: text(80),
+  /** A sort code, routing number, IFSC, SWIFT/BIC… */
+  branchCode: z
+    .string({ error: 'validation.required' })
+    .trim()
+    .min(1, { error: 'validation.required', abort: true })
+    .regex(/^[A-Za-z0-9-]{2,20}$/, { error: 'validation.branch_code_format' })
+    .transform((value) => value.toUpperCase()),
+  /** As on the account: letters in any script, spaces, dots, apostrophes and hyphens. */
+  holderName: z
+    .string({ error: 'validation.required' })
+    .trim()
+    .min(1, { error: 'validation.required', abort: true })
+    .max(80, { error: 'validation.too_long', abort: true })
+    .regex(/^[\p{L}\p{M}][\p{L}\p{M} .'’-]*$/u, { error: 'validation.holder_name_format' }),
+});
+export type AddBankCardRequest = z.infer<typeof addBankCardRequestSchema>;
+
+export const deleteBankCardRequestSchema = z.strictObject({ id: idSchema });
+
+/** "•••• 6789": lists show the last four characters only. */
+export function maskAccountNumber(accountNumber: string): string {
+  return `•••• ${accountNumber.slice(-4)}`;
+}
+
+export const bankCardSchema = z.object({
+  id: z.string(),
+  bankName: z.string(),
+  accountMasked: z.string(),
+  branchName: z.string(),
+  branchCode: z.string(),
+  holderName: z.string(),
+  createdAt: z.iso.datetime(),
+});
+export type BankCard = z.infer<typeof bankCardSchema>;
+
+export const bankCardListSchema = z.object({ items: z.array(bankCardSchema), max: z.number().int() });

@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import { idSchema } from './bank-card.ts';
+import { amountSchema } from './money.ts';
+import { moneyPasswordInputSchema } from './money-password.ts';
+import { ADDRESS_MAX_LENGTH, ADDRESS_PROBLEM_MESSAGES, WITHDRAWAL_NETWORKS, type WithdrawalNetwork, checkAddress } from './withdrawal-address.ts';
+
+/**
+ * Withdrawals (spec §3, §4, §5, §9): crypto to an address, or USDT to a linked bank card.
+ * The amount and the fee are locked at request; an operator reviews; the funds leave
+ * when the transfer is confirmed, or return at once with the reason.
+ */
+
+export { WITHDRAWAL_NETWORKS, type WithdrawalNetwork };
+
+/** What can be withdrawn, and on which network (spec §5: deposits are USDT-TRC20; BTC and ETH leave on their own chains). */
+export const WITHDRAWAL_ASSETS = ['USDT', 'BTC', 'ETH'] as const;
+export type WithdrawalAsset = (typeof WITHDRAWAL_ASSETS)[number];
+export const NETWORKS_BY_ASSET: Record<WithdrawalAsset, readonly WithdrawalNetwork[]> = { USDT: ['TRC20'], BTC: ['BTC'], ETH: ['ETH'] };
+
+/** Card withdrawals pay out USDT's value in the bank's currency; the ledger side is USDT. */
+export const CARD_WITHDRAWAL_ASSET = 'USDT' as const;
+
+/**
+ * Statuses (spec §4). A request is `under_review`; an operator approves it (`processing`) or
+ * rejects it (`review_failed`, funds released at once); a processing transfer ends in
+ * `success` (spec "completed"/"success": one final state, the funds have left) or `failed`
+ * (funds released at once).
+ */
+export const WITHDRAWAL_STATUS = {
+  UNDER_REVIEW: 'under_review',
+  PROCESSING: 'processing',
+  SUCCESS: 'success',
+  REVIEW_FAILED: 'review_failed',
+  FAILED: 'failed',
+} as const;
+export const WITHDRAWAL_STATUSES = Object.values(WITHDRAWAL_STATUS) as [WithdrawalStatus, ...WithdrawalStatus[]];
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUS)[keyof typeof WITHDRAWAL_STATUS];
+/** Statuses whose amount + fee are still locked in the user's account. */
+export const OPEN_WITHDRAWAL_STATUSES: readonly WithdrawalStatus[] = [WITHDRAWAL_STATUS.UNDER_REVIEW, WITHDRAWAL_STATUS.PROCESSING];
+/** The i18n key that labels a status. */
+export const withdrawalStatusKey = (status: WithdrawalStatus) => `withdrawal_status.${status}`;
+
+export const WITHDRAWAL_KINDS = ['crypto', 'card'] as const;
+export type WithdrawalKind = (typeof WITHDRAWAL_KINDS)[number];
+
+/** spec §9: "A withdrawal should arrive within 12 hours; otherwise contact customer service." */
+export const WITHDRAWAL_ARRIVAL_HOURS = 12;
+
+export const withdrawalAssetSchema = z.enum(WITHDRAWAL_ASSETS, { error: 'validation.invalid_value' });
+
+export const cryptoWithdrawalRequestSchema = z
+  .strictObject({
+    asset: withdrawalAssetSchema,
+    network: z.enum(WITHDRAWAL_NETWORKS, { error: 'validation.invalid_value' }),
+    address: z
+      .string({ error: 'validation.required' })
+      .trim()
+      .min(1, { error: 'validation.required', abort: true })
+      .max(ADDRESS_MAX_LENGTH, { error: 'validation.address_invalid', abort: true }),
+    amount: amountSchema,
+    /** The withdrawal password. */
+    password: moneyPasswordInputSchema,
+  })
+  .superRefine((value, ctx) => {
+    if (!NETWORKS_BY_ASSET[value.asset].includes(value.network)) {
+      ctx.addIssue({ code: 'custom', path: ['network'], message: 'validation.network_unsupported' });
+      return;
+    }
+    const check = checkAddress(value.network, value.address);
+    if (!check.ok) ctx.addIssue({ code: 'custom', path: ['address'], message: ADDRESS_PROBLEM_MESSAGES[check.problem] });
+  });
+export type CryptoWithdrawalRequest = z.infer<typeof cryptoWithdrawalRequestSchema>;
+
+export const cardWithdrawalRequestSchema = z.strictObject({
+  cardId: idSchema,
+  amount: amountSchema,
+  password: moneyPasswordInputSchema,
+});
+export type CardWithdrawalRequest = z.infer<typeof cardWithdrawalRequestSchema>;
+
+export const withdrawalSchema = z.object({
+  id: z.string(),
+  kind: z.enum(WITHDRAWAL_KINDS),
+  asset: z.string(),
+  network: z.string().nullable(),
+  address: z.string().nullable(),
+  /** For card withdrawals: the card as it was linked. */
+  card: z.object({ bankName: z.string(), accountMasked: z.string(), holderName: z.string() }).nullable(),
+  /** What arrives. */
+  amount: z.string(),
+  fee: z.string(),
+  /** amount + fee: what left the available balance. */
+  total: z.string(),
+  status: z.enum(WITHDRAWAL_STATUSES),
+  /** The operator's reason for a rejection or a failure. */
+  reason: z.string().nullable(),
+  /** The chain transaction id (or bank reference) once sent. */
+  txid: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type Withdrawal = z.infer<typeof withdrawalSchema>;
+
+export const withdrawalListQuerySchema = z.strictObject({
+  kind: z.enum(WITHDRAWAL_KINDS, { error: 'validation.invalid_value' }).optional(),
+  /** Paging: items older than this id. */
+  beforeId: idSchema.optional(),
+});
+export const WITHDRAWAL_PAGE_SIZE = 20;
+export const withdrawalListSchema = z.object({ items: z.array(withdrawalSchema), hasMore: z.boolean() });
+
+export const withdrawalDetailQuerySchema = z.strictObject({ id: idSchema });
+
+/** Everything the withdrawal screens need before the user types. */
+export const withdrawalOptionsSchema = z.object({
+  assets: z.array(
+    z.object({
+      asset: withdrawalAssetSchema,
+      networks: z.array(z.enum(WITHDRAWAL_NETWORKS)),
+      /** Decimal places accepted. */
+      decimals: z.number().int(),
+      minAmount: z.string(),
+      fee: z.string(),
+      /** The spot balance available to withdraw (amount + fee must fit). */
+      available: z.string(),
+      enabled: z.boolean(),
+    }),
+  ),
+  /** KYC passed (spec §5: needed before any withdrawal). */
+  verified: z.boolean(),
+  withdrawPasswordSet: z.boolean(),
+  cards: z.array(z.object({ id: z.string(), bankName: z.string(), accountMasked: z.string(), holderName: z.string() })),
+  arrivalHours: z.number().int(),
+});
+export type WithdrawalOptions = z.infer<typeof withdrawalOptionsSchema>;
+
+/* Operators */
+
+export const withdrawalReviewRequestSchema = z
+  .strictObject({
+    id: idSchema,
+    decision: z.enum(['approve', 'reject'], { error: 'validation.invalid_value' }),
+    reason: z.string().trim().max(500, { error: 'validation.too_long' }).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
+  });
+export type WithdrawalReviewRequest = z.infer<typeof withdrawalReviewRequestSchema>;
+
+export const withdrawalCompleteRequestSchema = z.strictObject({
+  id: idSchema,
+  /** Chain transaction id (64 hex digits, "0x" allowed on ETH) or, for a card, the bank's reference. */
+  txid: z
+    .string({ error: 'validation.required' })
+    .trim()
+    .min(1, { error: 'validation.required', abort: true })
+    .max(128, { error: 'validation.too_long', abort: true })
+    .regex(/^[A-Za-z0-9._:/-]+$/, { error: 'validation.txid_format' }),
+});
+export type WithdrawalCompleteRequest = z.infer<typeof withdrawalCompleteRequestSchema>;
+
+export const withdrawalFailRequestSchema = z.strictObject({
+  id: idSchema,
+  reason: z.string({ error: 'validation.reason_required' }).trim().min(1, { error: 'validation.reason_required' }).max(500, { error: 'validation.too_long' }),
+});
+export type WithdrawalFailRequest = z.infer<typeof withdrawalFailRequestSchema>;
+
+export const withdrawalQueueQuerySchema = z.strictObject({
+  status: z.enum([WITHDRAWAL_STATUS.UNDER_REVIEW, WITHDRAWAL_STATUS.PROCESSING], { error: 'validation.invalid_value' }).optional(),
+  /** Paging, oldest first: items after this id. */
+  afterId: idSchema.optional(),
+});
+
+export const adminWithdrawalSchema = withdrawalSchema.extend({
+  uid: z.string(),
+  /** The full card for the operator who pays it out. */
+  cardAccountNumber: z.string().nullable(),
+  cardBranch: z.string().nullable(),
+  reviewedBy: z.string().nullable(),
+});
+export const withdrawalQueueSchema = z.object({ items: z.array(adminWithdrawalSchema) });
