@@ -167,6 +167,8 @@ describe('/Transform and the funds detail in Chromium at 390×844', () => {
     await amountInput(page, 'Amount').fill('0.001');
     await page.getByRole('button', { name: 'Get quote' }).click();
     await expect.poll(() => page.getByText(/Quote valid for \d+ s/).count()).toBe(1);
+    // The countdown starts at the quote's ten seconds, never more.
+    expect(Number((await page.getByText(/Quote valid for \d+ s/).textContent())?.match(/\d+/)?.[0])).toBeLessThanOrEqual(10);
     const receive = ((await page.getByTestId('quote-receive').textContent()) ?? '').replace(' USDT', '').replace(/,/g, '').trim();
     expect(receive).toMatch(/^\d+(\.\d{1,6})?$/);
     expect(await page.getByText(/Fee \(0\.2%\)/).count()).toBe(1);

@@ -9,10 +9,10 @@ import { balancesQueryKey, useBalances } from '@/api/balances.ts';
 import { ApiError } from '@/api/client.ts';
 import { formatDecimal } from '@/lib/format.ts';
 import { useFormSubmit } from '@/lib/forms.ts';
+import { useIdempotencyKey } from '@/lib/idempotency.ts';
 import { convert } from '../api/convert.ts';
 import { createQuote } from '../api/create-quote.ts';
 import { usePrices } from '../api/get-prices.ts';
-import { newIdempotencyKey } from '../idempotency.ts';
 import { AssetField } from './asset-field.tsx';
 import { QuoteCard } from './quote-card.tsx';
 import { FieldCaption, SwapButton } from './field-bits.tsx';
@@ -29,8 +29,6 @@ interface HeldQuote {
   quote: Quote;
   /** Local time it expires: now + 10 s when received, so a skewed device clock does not matter. */
   deadline: number;
-  /** One key per quote: confirming the same quote again is the same request. */
-  key: string;
   /** The server said so (its clock wins). */
   expired: boolean;
 }
@@ -47,9 +45,13 @@ export function ConvertPanel() {
   const [held, setHeld] = useState<HeldQuote | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [now, setNow] = useState(() => Date.now());
-  const { form, submitting, submit } = useFormSubmit(quoteRequestSchema, createQuote, (quote) =>
-    setHeld({ quote, deadline: Date.now() + QUOTE_TTL_MS, key: newIdempotencyKey(), expired: false }),
-  );
+  // One key per quote: confirming the same quote again (a retry) is the same request.
+  const idempotency = useIdempotencyKey();
+  const { form, submitting, submit } = useFormSubmit(quoteRequestSchema, createQuote, (quote) => {
+    const receivedAt = Date.now();
+    setNow(receivedAt);
+    setHeld({ quote, deadline: receivedAt + QUOTE_TTL_MS, expired: false });
+  });
   const from: AssetCode = Form.useWatch('from', form) ?? 'BTC';
   const to: AssetCode = Form.useWatch('to', form) ?? QUOTE_ASSET;
   const coin = from === QUOTE_ASSET ? to : from;
@@ -81,7 +83,7 @@ export function ConvertPanel() {
     if (!held || expired) return;
     setConfirming(true);
     try {
-      const result = await convert(held.quote.id, held.key);
+      const result = await convert(held.quote.id, idempotency.keyFor({ quoteId: held.quote.id }));
       queryClient.setQueryData(balancesQueryKey, result.balances);
       Toast.show({ content: t('transform.converted', { pay: `${result.quote.amount} ${result.quote.from}`, receive: `${result.quote.receive} ${result.quote.to}` }), duration: 2000 });
       setHeld(null);

@@ -5,9 +5,9 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { balancesQueryKey, useBalances } from '@/api/balances.ts';
 import { formatDecimal } from '@/lib/format.ts';
+import { useIdempotencyKey } from '@/lib/idempotency.ts';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { transfer } from '../api/transfer.ts';
-import { useIdempotencyKey } from '../idempotency.ts';
 import { FieldCaption, SwapButton } from './field-bits.tsx';
 
 interface Values {
@@ -38,7 +38,7 @@ export function TransferPanel() {
     transferRequestSchema,
     (request: TransferRequest) => transfer(request, idempotency.keyFor(request)),
     (result) => {
-      idempotency.reset();
+      idempotency.done();
       queryClient.setQueryData(balancesQueryKey, result.balances);
       setDone((n) => n + 1);
       Toast.show({ content: t('transform.transferred'), duration: 2000 });
