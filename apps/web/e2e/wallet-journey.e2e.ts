@@ -49,7 +49,7 @@ async function waitFor(what: string, check: () => Promise<boolean>): Promise<voi
 async function uploadPng(token: string, png: Buffer): Promise<string> {
   const form = new FormData();
   form.append('purpose', 'kyc');
-  form.append('file', new Blob([png], { type: 'image/png' }), 'photo.png');
+  form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'photo.png');
   const reply = (await (await fetch(`${baseUrl}/api/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form })).json()) as Envelope<{ id: string }>;
   expect(reply.code, reply.message).toBe(0);
   return reply.data.id;
