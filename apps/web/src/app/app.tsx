@@ -3,6 +3,7 @@ import { I18nextProvider } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { ApiError } from '@/api/client.ts';
 import { i18n } from '@/lib/i18n.ts';
+import { AntdLocale } from '@/ui/antd-locale.tsx';
 import { router } from './router.tsx';
 
 const queryClient = new QueryClient({
@@ -21,7 +22,9 @@ export function App() {
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        <AntdLocale>
+          <RouterProvider router={router} />
+        </AntdLocale>
       </QueryClientProvider>
     </I18nextProvider>
   );

@@ -5,7 +5,6 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearchParams } from 'react-router';
 import { ApiError } from '@/api/client.ts';
-import { AntdLocale } from '@/ui/antd-locale.tsx';
 import { Page } from '@/ui/page.tsx';
 import { exportPostings } from './api/export-postings.ts';
 import { usePostings } from './api/get-postings.ts';
@@ -51,44 +50,42 @@ export function FundsPage() {
   );
 
   return (
-    <AntdLocale>
-      <Page title={title} backTo="/My" right={exportButton}>
-        <FilterBar filters={filters} onChange={setFilters} />
-        {postings.isError ? (
-          <ErrorBlock status="disconnected" title={t('funds.load_failed')} description={postings.error instanceof ApiError ? postings.error.message : ''}>
-            <Button onClick={() => void postings.refetch()}>{t('funds.retry')}</Button>
-          </ErrorBlock>
-        ) : postings.isPending ? (
-          <div className="tw-fd-status">
-            <DotLoading color="primary" /> {t('funds.loading')}
-          </div>
-        ) : items.length === 0 ? (
-          <ErrorBlock status="empty" title={t('funds.empty')} description="" />
-        ) : (
-          <>
-            <ul className="tw-fd-list" aria-label={title}>
-              {items.map((posting) => (
-                <PostingItem key={posting.id} posting={posting} />
-              ))}
-            </ul>
-            <InfiniteScroll loadMore={async () => void (await postings.fetchNextPage({ throwOnError: true }))} hasMore={postings.hasNextPage}>
-              {(hasMore, failed, retry) =>
-                failed ? (
-                  <button type="button" className="tw-link" onClick={retry}>
-                    {t('funds.retry')}
-                  </button>
-                ) : hasMore ? (
-                  <span className="tw-muted">
-                    <DotLoading /> {t('funds.loading')}
-                  </span>
-                ) : (
-                  <span className="tw-muted">{t('funds.no_more')}</span>
-                )
-              }
-            </InfiniteScroll>
-          </>
-        )}
-      </Page>
-    </AntdLocale>
+    <Page title={title} backTo="/My" right={exportButton}>
+      <FilterBar filters={filters} onChange={setFilters} />
+      {postings.isError ? (
+        <ErrorBlock status="disconnected" title={t('funds.load_failed')} description={postings.error instanceof ApiError ? postings.error.message : ''}>
+          <Button onClick={() => void postings.refetch()}>{t('funds.retry')}</Button>
+        </ErrorBlock>
+      ) : postings.isPending ? (
+        <div className="tw-fd-status">
+          <DotLoading color="primary" /> {t('funds.loading')}
+        </div>
+      ) : items.length === 0 ? (
+        <ErrorBlock status="empty" title={t('funds.empty')} description="" />
+      ) : (
+        <>
+          <ul className="tw-fd-list" aria-label={title}>
+            {items.map((posting) => (
+              <PostingItem key={posting.id} posting={posting} />
+            ))}
+          </ul>
+          <InfiniteScroll loadMore={async () => void (await postings.fetchNextPage({ throwOnError: true }))} hasMore={postings.hasNextPage}>
+            {(hasMore, failed, retry) =>
+              failed ? (
+                <button type="button" className="tw-link" onClick={retry}>
+                  {t('funds.retry')}
+                </button>
+              ) : hasMore ? (
+                <span className="tw-muted">
+                  <DotLoading /> {t('funds.loading')}
+                </span>
+              ) : (
+                <span className="tw-muted">{t('funds.no_more')}</span>
+              )
+            }
+          </InfiniteScroll>
+        </>
+      )}
+    </Page>
   );
 }

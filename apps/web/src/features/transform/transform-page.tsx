@@ -1,7 +1,6 @@
 import { Tabs } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { AntdLocale } from '@/ui/antd-locale.tsx';
 import { Page } from '@/ui/page.tsx';
 import { ConvertPanel } from './components/convert-panel.tsx';
 import { TransferPanel } from './components/transfer-panel.tsx';
@@ -15,16 +14,14 @@ export function TransformPage() {
   const [params, setParams] = useSearchParams();
   const tab = params.get('tab') === 'transfer' ? 'transfer' : 'convert';
   return (
-    <AntdLocale>
-      <Page title={t('transform.title')}>
-        <Tabs activeKey={tab} onChange={(key) => setParams(key === 'convert' ? {} : { tab: key }, { replace: true })} className="tw-tf-tabs">
-          {TABS.map((key) => (
-            <Tabs.Tab key={key} title={t(`transform.tab_${key}`)}>
-              {key === 'convert' ? <ConvertPanel /> : <TransferPanel />}
-            </Tabs.Tab>
-          ))}
-        </Tabs>
-      </Page>
-    </AntdLocale>
+    <Page title={t('transform.title')}>
+      <Tabs activeKey={tab} onChange={(key) => setParams(key === 'convert' ? {} : { tab: key }, { replace: true })} className="tw-tf-tabs">
+        {TABS.map((key) => (
+          <Tabs.Tab key={key} title={t(`transform.tab_${key}`)}>
+            {key === 'convert' ? <ConvertPanel /> : <TransferPanel />}
+          </Tabs.Tab>
+        ))}
+      </Tabs>
+    </Page>
   );
 }
