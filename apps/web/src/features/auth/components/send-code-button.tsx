@@ -1,7 +1,6 @@
 import { type Channel, type AuthCodePurpose, normalizeAccount } from '@tradewind/contract/auth';
-import { Button, Toast } from 'antd-mobile';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { CodeCountdownButton } from '@/ui/code-countdown-button.tsx';
 import { sendCode } from '../api/auth-api.ts';
 
 interface SendCodeButtonProps {
@@ -13,39 +12,20 @@ interface SendCodeButtonProps {
   onInvalidAccount: (message: string) => void;
 }
 
-/** Sends a code and counts down until another may be asked for. */
+/** Sends a code to the address in the form and counts down until another may be asked for. */
 export function SendCodeButton({ channel, purpose, getAccount, onInvalidAccount }: SendCodeButtonProps) {
   const { t } = useTranslation();
-  const [secondsLeft, setSecondsLeft] = useState(0);
-  const [sending, setSending] = useState(false);
-
-  useEffect(() => {
-    if (secondsLeft <= 0) return;
-    const timer = setTimeout(() => setSecondsLeft((s) => s - 1), 1000);
-    return () => clearTimeout(timer);
-  }, [secondsLeft]);
-
-  const onClick = async () => {
-    const account = getAccount() ?? '';
-    if (normalizeAccount(channel, account) === undefined) {
-      onInvalidAccount(t(channel === 'email' ? 'validation.email_invalid' : 'validation.phone_invalid'));
-      return;
-    }
-    setSending(true);
-    try {
-      const reply = await sendCode({ channel, account, purpose });
-      setSecondsLeft(reply.resendAfterS);
-      Toast.show({ content: t('success.code_sent'), duration: 2000 });
-    } catch {
-      // The client already showed the reason.
-    } finally {
-      setSending(false);
-    }
-  };
-
   return (
-    <Button size="small" color="primary" fill="none" disabled={secondsLeft > 0} loading={sending} onClick={onClick}>
-      {secondsLeft > 0 ? t('auth.resend_in', { seconds: secondsLeft }) : t('auth.send_code')}
-    </Button>
+    <CodeCountdownButton
+      send={async () => {
+        const account = getAccount() ?? '';
+        if (normalizeAccount(channel, account) === undefined) {
+          onInvalidAccount(t(channel === 'email' ? 'validation.email_invalid' : 'validation.phone_invalid'));
+          return null;
+        }
+        const reply = await sendCode({ channel, account, purpose });
+        return { resendAfterS: reply.resendAfterS, message: t('success.code_sent') };
+      }}
+    />
   );
 }
