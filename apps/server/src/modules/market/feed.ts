@@ -34,6 +34,15 @@ export const SIMULATED_MARKET: Record<InstrumentSymbol, { start: string; sigmaPp
   DOGEUSDT: { start: '0.32', sigmaPpbPerS: 180_000 },
   TRXUSDT: { start: '0.25', sigmaPpbPerS: 110_000 },
   LTCUSDT: { start: '100', sigmaPpbPerS: 130_000 },
+  WTIUSD: { start: '71.5', sigmaPpbPerS: 70_000 },
+  NGASUSD: { start: '3.1', sigmaPpbPerS: 110_000 },
+  COPPERUSD: { start: '4.35', sigmaPpbPerS: 45_000 },
+  EURUSD: { start: '1.085', sigmaPpbPerS: 15_000 },
+  GBPUSD: { start: '1.27', sigmaPpbPerS: 16_000 },
+  USDJPY: { start: '151.2', sigmaPpbPerS: 18_000 },
+  AUDUSD: { start: '0.66', sigmaPpbPerS: 18_000 },
+  XAUUSD: { start: '2650', sigmaPpbPerS: 25_000 },
+  XAGUSD: { start: '31.2', sigmaPpbPerS: 45_000 },
 };
 
 /** The walk drifts back toward its starting level with this time constant, so demo prices stay realistic for days. */

@@ -80,11 +80,11 @@ export function sourceLabel(language: Language, source: string): string {
   return translate(language, `market.sources.${source}`);
 }
 
-/** GET /market/prices: every instrument against USDT, with its fresh tick or nulls. */
+/** GET /market/prices: every wallet asset's crypto pair against USDT, with its fresh tick or nulls. */
 export async function pricesView(db: Executor, now: Date, language: Language): Promise<MarketPrices> {
   const prices = await latestPrices(db, now);
   return {
-    items: INSTRUMENT_SYMBOLS.map((instrument) => {
+    items: INSTRUMENT_SYMBOLS.filter((symbol) => INSTRUMENTS[symbol].kind === 'crypto').map((instrument) => {
       const price = prices.get(instrument);
       return {
         asset: INSTRUMENTS[instrument].base,

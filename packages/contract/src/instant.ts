@@ -1,0 +1,206 @@
+import { z } from 'zod';
+import { instrumentSymbolSchema } from './market.ts';
+import { amountSchema } from './money.ts';
+import { moneyPasswordInputSchema } from './money-password.ts';
+import { balancesSchema } from './wallet.ts';
+
+/**
+ * Instant (fixed-delivery) up/down contracts (ARCHITECTURE §6). The stake and fee are in
+ * USDT from the futures account. Outcomes are computed by this one published rule on
+ * recorded ticks, never chosen:
+ *
+ * - the open tick is the latest recorded tick at acceptance (at most 5 s old);
+ * - the close tick is the latest recorded tick at or before the delivery instant;
+ * - long ("up") wins if close > open, short ("down") wins if close < open;
+ * - a win pays stake × (1 + payout rate), a loss forfeits the stake, a tie refunds the stake;
+ * - the fee is charged when the order is placed and is not refunded (except on a void);
+ * - no tick within the 5 s before delivery → the order is void: stake and fee are refunded.
+ */
+
+export const CONTRACT_ASSET = 'USDT';
+export const DIRECTIONS = ['up', 'down'] as const;
+export type Direction = (typeof DIRECTIONS)[number];
+
+/** Stored order state: `open` until the settlement worker settles it, exactly once. */
+export const ORDER_STATES = ['open', 'settled'] as const;
+export type OrderState = (typeof ORDER_STATES)[number];
+export const OUTCOMES = ['win', 'loss', 'tie', 'void'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+/**
+ * What spec §4's labels show: in progress (before delivery), ended (delivered, being
+ * settled: normally for well under a second), completed (settled).
+ */
+export const ORDER_DISPLAY_STATUSES = ['in_progress', 'ended', 'completed'] as const;
+export type OrderDisplayStatus = (typeof ORDER_DISPLAY_STATUSES)[number];
+
+/** The pure rule, shared by settlement, the replay endpoint and the screens. */
+export function outcomeOf(direction: Direction, openMinor: bigint, closeMinor: bigint | null): Outcome {
+  if (closeMinor === null) return 'void';
+  if (closeMinor === openMinor) return 'tie';
+  const up = closeMinor > openMinor;
+  return up === (direction === 'up') ? 'win' : 'loss';
+}
+
+/**
+ * Break-even win rate, ignoring ties: p·(r − f) = (1 − p)·(1 + f) ⇒ p = (1 + f) / (1 + r).
+ * Rates are decimal strings ("0.85"); the result is a percentage with two places, rounded up.
+ */
+export function breakEvenWinRatePct(payoutRate: string, feeRate: string): string {
+  const toPpm = (rate: string) => {
+    const [whole = '0', fraction = ''] = rate.split('.');
+    return BigInt(whole) * 1_000_000n + BigInt((fraction + '000000').slice(0, 6));
+  };
+  const numerator = (1_000_000n + toPpm(feeRate)) * 10_000n;
+  const denominator = 1_000_000n + toPpm(payoutRate);
+  const basisPoints = (numerator + denominator - 1n) / denominator;
+  return `${basisPoints / 100n}.${(basisPoints % 100n).toString().padStart(2, '0')}`;
+}
+
+/** A configured period (a row; operators configure them, issue 7). Rates are decimal strings. */
+export const periodSchema = z.object({
+  id: z.number().int(),
+  seconds: z.number().int(),
+  /** Profit on a win as a fraction of the stake, e.g. "0.85". */
+  payoutRate: z.string(),
+  /** Charged on placement as a fraction of the stake, e.g. "0.002". */
+  feeRate: z.string(),
+  minStake: z.string(),
+  maxStake: z.string(),
+  /** `breakEvenWinRatePct(payoutRate, feeRate)`, e.g. "54.16". */
+  breakEvenWinRatePct: z.string(),
+});
+export type Period = z.infer<typeof periodSchema>;
+
+export const contractConfigSchema = z.object({
+  periods: z.array(periodSchema),
+  /** The most open orders a user may have at once. */
+  maxOpenOrders: z.number().int(),
+  /** The user's own daily loss limit in USDT (losses and fees since 00:00 UTC), null when not set. */
+  dailyLossLimit: z.string().nullable(),
+  /** Losses and fees since 00:00 UTC today, in USDT (wins not netted). */
+  lossToday: z.string(),
+  /** Whether a trading password is set: then every order needs it. */
+  tradePasswordRequired: z.boolean(),
+  /** The rule in the request's language. */
+  rule: z.string(),
+});
+export type ContractConfig = z.infer<typeof contractConfigSchema>;
+
+export const placeOrderRequestSchema = z.strictObject({
+  symbol: instrumentSymbolSchema,
+  direction: z.enum(DIRECTIONS, { error: 'validation.invalid_value' }),
+  periodId: z.number({ error: 'validation.invalid_type' }).int({ error: 'validation.invalid_value' }).positive({ error: 'validation.invalid_value' }),
+  /** The stake in USDT; the fee comes on top. */
+  amount: amountSchema,
+  /** Required when the user has set a trading password. */
+  tradePassword: moneyPasswordInputSchema.optional(),
+});
+export type PlaceOrderRequest = z.infer<typeof placeOrderRequestSchema>;
+
+/** A recorded tick as an order shows it: what the verification section prints. */
+export const orderTickSchema = z.object({
+  id: z.string(),
+  price: z.string(),
+  ts: z.iso.datetime(),
+  source: z.string(),
+  sourceLabel: z.string(),
+});
+export type OrderTick = z.infer<typeof orderTickSchema>;
+
+export const orderSchema = z.object({
+  id: z.string(),
+  /** Opaque, for the public replay endpoint: shareable without exposing the order list. */
+  publicId: z.string(),
+  symbol: z.string(),
+  direction: z.enum(DIRECTIONS),
+  periodSeconds: z.number().int(),
+  payoutRate: z.string(),
+  feeRate: z.string(),
+  /** Purchase amount (USDT). */
+  stake: z.string(),
+  fee: z.string(),
+  /** Stake ÷ opening price, in the base unit, 8 places rounded down. */
+  quantity: z.string(),
+  state: z.enum(ORDER_STATES),
+  displayStatus: z.enum(ORDER_DISPLAY_STATUSES),
+  outcome: z.enum(OUTCOMES).nullable(),
+  openTick: orderTickSchema,
+  closeTick: orderTickSchema.nullable(),
+  createdAt: z.iso.datetime(),
+  deliverAt: z.iso.datetime(),
+  settledAt: z.iso.datetime().nullable(),
+  /** Milliseconds to delivery at the time of this reply (0 once delivered). */
+  remainingMs: z.number().int(),
+  /** Credited at settlement: stake × (1 + rate) on a win, the stake on a tie, stake + fee on a void, 0 on a loss; null while open. */
+  payout: z.string().nullable(),
+  /** Payout − stake − fee; null while open. */
+  profit: z.string().nullable(),
+  /** Profit ÷ stake as a percentage with two places; null while open. */
+  returnRatePct: z.string().nullable(),
+  /** While open: the P/L if it were delivered at the latest fresh tick (null without one); once settled, equal to `profit`. */
+  currentPnl: z.string().nullable(),
+});
+export type Order = z.infer<typeof orderSchema>;
+
+export const placeOrderResponseSchema = z.object({ order: orderSchema, balances: balancesSchema });
+export type PlaceOrderResponse = z.infer<typeof placeOrderResponseSchema>;
+
+export const ORDERS_PAGE_MAX = 50;
+export const ordersQuerySchema = z.strictObject({
+  /** `open` (in progress or ended) or `settled`. */
+  state: z.enum(ORDER_STATES, { error: 'validation.invalid_value' }),
+  symbol: instrumentSymbolSchema.optional(),
+  cursor: z.string().regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }).optional(),
+  limit: z.coerce
+    .number({ error: 'validation.invalid_type' })
+    .int({ error: 'validation.invalid_value' })
+    .min(1, { error: 'validation.too_small' })
+    .max(ORDERS_PAGE_MAX, { error: 'validation.too_big' })
+    .default(20),
+});
+export type OrdersQuery = z.infer<typeof ordersQuerySchema>;
+export const ordersSchema = z.object({ items: z.array(orderSchema), nextCursor: z.string().nullable() });
+export type Orders = z.infer<typeof ordersSchema>;
+
+export const orderQuerySchema = z.strictObject({ id: z.string().regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }) });
+
+export const contractSettingsRequestSchema = z.strictObject({
+  /** Null removes the limit. */
+  dailyLossLimit: amountSchema.nullable(),
+});
+export type ContractSettingsRequest = z.infer<typeof contractSettingsRequestSchema>;
+
+export const replayQuerySchema = z.strictObject({ publicId: z.string().regex(/^[A-Za-z0-9_-]{22}$/, { error: 'validation.invalid_value' }) });
+
+/**
+ * GET /contracts/replay (public): the order's settlement recomputed from the recorded ticks
+ * table, next to what was stored. `agrees` is true when they are the same.
+ */
+export const replaySchema = z.object({
+  publicId: z.string(),
+  symbol: z.string(),
+  direction: z.enum(DIRECTIONS),
+  stake: z.string(),
+  payoutRate: z.string(),
+  deliverAt: z.iso.datetime(),
+  openTick: orderTickSchema,
+  /** Recomputed: the latest recorded tick at or before delivery, if within the 5 s before it. */
+  closeTick: orderTickSchema.nullable(),
+  outcome: z.enum(OUTCOMES),
+  payout: z.string(),
+  stored: z.object({ closeTickId: z.string().nullable(), outcome: z.enum(OUTCOMES), payout: z.string() }),
+  agrees: z.boolean(),
+  rule: z.string(),
+});
+export type Replay = z.infer<typeof replaySchema>;
+
+/**
+ * Events on the user's own WebSocket channel `user.<uid>` (ARCHITECTURE §7).
+ * `order.settled` is "settlement at expiry completed".
+ */
+export const userEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('order.placed'), order: orderSchema }),
+  z.object({ type: z.literal('order.settled'), order: orderSchema }),
+  z.object({ type: z.literal('balance.changed') }),
+]);
+export type UserEvent = z.infer<typeof userEventSchema>;
