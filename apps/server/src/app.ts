@@ -12,6 +12,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerBankCardRoutes } from './modules/bank-card/routes.ts';
+import { registerContractRoutes, registerSettlementWorker } from './modules/contracts/routes.ts';
 import { registerConversionRoutes } from './modules/conversion/routes.ts';
 import { registerFundsRoutes } from './modules/funds/routes.ts';
 import { registerDepositRoutes } from './modules/deposit/routes.ts';
@@ -146,7 +147,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerMarketRoutes(app, deps);
   registerConversionRoutes(app, deps);
   registerFundsRoutes(app, deps);
-  if (options.workers) registerMarketRecorder(app, deps);
+  const contracts = registerContractRoutes(app, deps);
+  if (options.workers) {
+    registerMarketRecorder(app, deps);
+    registerSettlementWorker(app, deps, contracts);
+  }
   registerWebSocket(app, hub);
 
   registerWebApp(app, config);

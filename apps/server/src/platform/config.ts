@@ -69,6 +69,7 @@ const envSchema = z.object({
   CARD_DEPOSIT_MIN_USDT: z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a USDT amount such as 10 or 0.5').default('10'),
   CARD_DEPOSIT_MAX_USDT: z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a USDT amount such as 100000').default('100000'),
   CONVERT_FEE_BPS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 or more').max(1000, 'must be at most 1000').default(20),
+  CONTRACT_MAX_OPEN_ORDERS: positiveInt.max(1000, 'must be at most 1000').default(20),
 });
 
 /** Never repeated in an error line: a private key pasted into TRON_XPUB by mistake must not reach a log. */
@@ -99,6 +100,8 @@ export interface Config {
   cardDeposit: CardDepositConfig;
   /** Conversion fee in basis points of the USDT side (20 = 0.2 %). */
   convertFeeBps: number;
+  /** Instant contracts: the most open orders one user may hold at once. */
+  contractMaxOpenOrders: number;
   version: string;
 }
 
@@ -195,6 +198,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     uploads: { maxBytes: e.UPLOAD_MAX_BYTES, maxSidePx: e.UPLOAD_MAX_SIDE_PX },
     cardDeposit,
     convertFeeBps: e.CONVERT_FEE_BPS,
+    contractMaxOpenOrders: e.CONTRACT_MAX_OPEN_ORDERS,
     version: process.env.npm_package_version ?? '0.1.0',
   };
 }

@@ -21,6 +21,30 @@ export async function queryRows<T>(executor: Executor, query: SQL): Promise<T[]>
   return result.rows;
 }
 
+/**
+ * A hot-path statement with a fixed name and text: on PostgreSQL each connection parses
+ * and plans it once, then only binds values (ARCHITECTURE §9). Write it so one text fits
+ * every batch size (arrays and `unnest`), and cast what it returns to text, int4, float8 or
+ * boolean, which both drivers read the same way.
+ */
+export interface NamedStatement {
+  name: string;
+  text: string;
+}
+
+interface RawClient {
+  query: (...args: unknown[]) => Promise<{ rows: unknown[] }>;
+}
+
+/** Runs a named statement on the database or inside a transaction; returns its rows. */
+export async function runNamed<T>(executor: Executor, statement: NamedStatement, values: unknown[]): Promise<T[]> {
+  // Drizzle keeps the driver's client (a pg pool or pool client, or PGlite) on its session.
+  const client = (executor as unknown as { session: { client: RawClient } }).session.client;
+  const isNodePg = 'release' in client || 'totalCount' in client;
+  const result = isNodePg ? await client.query({ name: statement.name, text: statement.text, values }) : await client.query(statement.text, values);
+  return result.rows as T[];
+}
+
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 
 export interface Database {

@@ -81,6 +81,14 @@ export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType 
    * who reads the table test guesses offline; the precheck verifies it on every attempt.
    */
   secretFields?: readonly string[];
+  /**
+   * Money routes that group concurrent requests into one transaction (group commit,
+   * ARCHITECTURE §9): the wrapper checks the Idempotency-Key and runs the precheck as for
+   * any money route, then hands the handler the key and the request hash instead of a
+   * transaction. The handler must keep `runIdempotent`'s promise itself: the key is stored
+   * with the work, a replay returns the stored reply, another body with the key is refused.
+   */
+  ownIdempotency?: boolean;
 }
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -106,6 +114,16 @@ export interface MoneyHandlerContext<B, Q> extends UserHandlerContext<B, Q> {
   tx: Tx;
 }
 
+/** The Idempotency-Key of the request and the hash of its body (secret fields left out). */
+export interface IdempotencyInput {
+  key: string;
+  hash: string;
+}
+
+export interface OwnIdempotencyHandlerContext<B, Q> extends UserHandlerContext<B, Q> {
+  idempotency: IdempotencyInput;
+}
+
 /** Replies `{code: 0, message, data}` in the request's language. */
 export function ok<T>(language: Language, data: T): Envelope<T> {
   return { code: 0, message: translate(language, 'ok'), data };
@@ -120,6 +138,11 @@ export function route<B extends z.ZodType | undefined, Q extends z.ZodType | und
   app: FastifyInstance,
   spec: RouteSpec<B, Q, R> & { auth: 'operator'; roles: readonly OperatorAuth['role'][] },
   handler: (ctx: OperatorHandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
+): void;
+export function route<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(
+  app: FastifyInstance,
+  spec: RouteSpec<B, Q, R> & { auth: 'user'; money: true; ownIdempotency: true },
+  handler: (ctx: OwnIdempotencyHandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
 ): void;
 export function route<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(
   app: FastifyInstance,
@@ -139,7 +162,7 @@ export function route<B extends z.ZodType | undefined, Q extends z.ZodType | und
 export function route<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(
   app: FastifyInstance,
   spec: RouteSpec<B, Q, R>,
-  handler: (ctx: MoneyHandlerContext<Infer<B>, Infer<Q>> & OperatorHandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
+  handler: (ctx: MoneyHandlerContext<Infer<B>, Infer<Q>> & OperatorHandlerContext<Infer<B>, Infer<Q>> & OwnIdempotencyHandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
 ): void {
   app.routeTable.push({ method: spec.method, url: spec.url, auth: spec.auth, body: spec.body, query: spec.query, money: spec.money, roles: spec.roles });
   app.route({
@@ -174,11 +197,9 @@ export function route<B extends z.ZodType | undefined, Q extends z.ZodType | und
       if (spec.precheck) await spec.precheck(ctx as Parameters<NonNullable<typeof spec.precheck>>[0]);
       const { database, clock } = app.services;
       const hashed = spec.secretFields ? withoutFields(request.body, spec.secretFields) : request.body;
-      const data = await runIdempotent(
-        { db: database.db, clock },
-        { userId: ctx.auth.userId, key, hash: requestHash(spec.method, spec.url, hashed) },
-        (tx) => handler({ ...ctx, tx } as Parameters<typeof handler>[0]),
-      );
+      const hash = requestHash(spec.method, spec.url, hashed);
+      if (spec.ownIdempotency) return ok(request.lang, await handler({ ...ctx, idempotency: { key, hash } } as Parameters<typeof handler>[0]));
+      const data = await runIdempotent({ db: database.db, clock }, { userId: ctx.auth.userId, key, hash }, (tx) => handler({ ...ctx, tx } as Parameters<typeof handler>[0]));
       return ok(request.lang, data);
     },
   });

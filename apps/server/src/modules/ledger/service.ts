@@ -1,6 +1,6 @@
 import { ASSETS, type AssetCode, type EntryType, type Wallet } from '@tradewind/contract/wallet';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Db, Executor } from '#platform/db.ts';
+import { type Db, type Executor, type NamedStatement, runNamed } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
 import { accounts, assets, entries, postings } from './tables.ts';
@@ -87,6 +87,49 @@ function isNegativeBalance(error: unknown): boolean {
   return false;
 }
 
+/** The most entries one `postMany` writes: a batch bigger than this is a bug in the caller. */
+export const MAX_ENTRIES_PER_BATCH = 2_000;
+
+export interface LockedAccount {
+  id: number;
+  available: bigint;
+  locked: bigint;
+}
+
+const INSERT_ENTRIES: NamedStatement = {
+  name: 'ledger_insert_entries',
+  text: `insert into ledger_entries (kind, reference, user_id, memo, created_at)
+         select kind, reference, user_id, memo, $5::timestamptz
+         from unnest($1::text[], $2::text[], $3::bigint[], $4::text[]) as e(kind, reference, user_id, memo)
+         returning id::text, reference`,
+};
+
+const INSERT_POSTINGS: NamedStatement = {
+  name: 'ledger_insert_postings',
+  text: `insert into ledger_postings (entry_id, account_id, user_id, wallet, asset, bucket, type, amount, created_at)
+         select entry_id, account_id, user_id, wallet, asset, bucket, type, amount, $9::timestamptz
+         from unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::numeric[])
+           as p(entry_id, account_id, user_id, wallet, asset, bucket, type, amount)`,
+};
+
+const LOCK_ACCOUNTS: NamedStatement = {
+  name: 'ledger_lock_accounts',
+  text: `select id::text, name, available::text, locked::text from ledger_accounts where name = any($1::text[]) order by id for update`,
+};
+
+const USERS_BALANCES: NamedStatement = {
+  name: 'ledger_users_balances',
+  text: `select user_id::text, wallet, asset, available::text, locked::text from ledger_accounts where kind = 'user' and user_id = any($1::bigint[])`,
+};
+
+function duplicateReference(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const match = /\(reference\)=\((.*)\)/.exec(String((e as { detail?: unknown }).detail ?? ''));
+    if (match?.[1]) return match[1];
+  }
+  return undefined;
+}
+
 /**
  * One per database. Accounts are never deleted or re-pointed (the database refuses), so
  * their ids are remembered after the first lookup.
@@ -138,6 +181,95 @@ export class Ledger {
       throw error;
     }
     return entryId;
+  }
+
+  /**
+   * Posts many balanced entries in one go (group commit: a batch of orders or settlements
+   * in one transaction), with the same guarantees as `post`: each entry balances, each
+   * reference is unique (DuplicateEntryError), and every posting of the batch goes in
+   * account-id order, so concurrent batches lock accounts in one global order and cannot
+   * deadlock. The database's balance trigger and non-negative check still apply: a user
+   * balance going negative raises INSUFFICIENT_BALANCE and the caller's transaction fails.
+   * Returns the entry ids in the order of `specs`.
+   */
+  async postMany(tx: Executor, now: Date, specs: EntrySpec[]): Promise<number[]> {
+    if (specs.length === 0) return [];
+    if (specs.length > MAX_ENTRIES_PER_BATCH) throw new Error(`postMany: ${specs.length} entries exceed ${MAX_ENTRIES_PER_BATCH}`);
+    const references = new Set<string>();
+    for (const spec of specs) {
+      assertBalanced(spec);
+      if (references.has(spec.reference)) throw new DuplicateEntryError(spec.reference);
+      references.add(spec.reference);
+    }
+    const ids = await this.resolveAccounts(tx, specs.flatMap((spec) => spec.postings.map((p) => p.account)));
+    let inserted: { id: string; reference: string }[];
+    try {
+      inserted = await runNamed(tx, INSERT_ENTRIES, [
+        specs.map((s) => s.kind),
+        specs.map((s) => s.reference),
+        specs.map((s) => (s.userId ?? null) === null ? null : String(s.userId)),
+        specs.map((s) => s.memo ?? null),
+        now,
+      ]);
+    } catch (error) {
+      if (isUniqueViolation(error, 'ledger_entries_reference_key')) throw new DuplicateEntryError(duplicateReference(error) ?? specs[0]?.reference ?? '');
+      throw error;
+    }
+    const entryIds = new Map(inserted.map((row) => [row.reference, Number(row.id)]));
+    const rows = specs
+      .flatMap((spec) =>
+        spec.postings.map((posting) => {
+          const ref = posting.account;
+          return {
+            entryId: entryIds.get(spec.reference) as number,
+            accountId: ids.get(accountName(ref)) as number,
+            userId: ref.kind === 'user' ? String(ref.userId) : null,
+            wallet: ref.kind === 'user' ? ref.wallet : null,
+            asset: ref.asset,
+            bucket: posting.bucket ?? 'available',
+            type: posting.type,
+            amount: posting.amount.toString(),
+          };
+        }),
+      )
+      .sort((a, b) => a.accountId - b.accountId || a.entryId - b.entryId);
+    if (rows.some((row) => row.entryId === undefined)) throw new Error('postMany: an entry insert returned no row');
+    try {
+      await runNamed(tx, INSERT_POSTINGS, [
+        rows.map((r) => String(r.entryId)),
+        rows.map((r) => String(r.accountId)),
+        rows.map((r) => r.userId),
+        rows.map((r) => r.wallet),
+        rows.map((r) => r.asset),
+        rows.map((r) => r.bucket),
+        rows.map((r) => r.type),
+        rows.map((r) => r.amount),
+        now,
+      ]);
+    } catch (error) {
+      if (isNegativeBalance(error)) throw new AppError('INSUFFICIENT_BALANCE');
+      throw error;
+    }
+    return specs.map((spec) => entryIds.get(spec.reference) as number);
+  }
+
+  /**
+   * Locks the named accounts that exist (FOR UPDATE, in account-id order, the order every
+   * writer uses) and returns their balances by account name; an account never used is
+   * absent, which means zero. A batch reads balances this way before deciding what it can
+   * accept, then posts with `postMany` in the same transaction.
+   */
+  async lockAccounts(tx: Executor, refs: AccountRef[]): Promise<Map<string, LockedAccount>> {
+    const names = [...new Set(refs.map(accountName))];
+    const rows = await runNamed<{ id: string; name: string; available: string; locked: string }>(tx, LOCK_ACCOUNTS, [names]);
+    const out = new Map<string, LockedAccount>();
+    for (const row of rows) {
+      const id = Number(row.id);
+      // Seen before any write of this transaction, so committed: safe to remember.
+      this.accountIds.set(row.name, id);
+      out.set(row.name, { id, available: BigInt(row.available), locked: BigInt(row.locked) });
+    }
+    return out;
   }
 
   /**
@@ -198,6 +330,16 @@ export async function userBalances(db: Executor, userId: number): Promise<Accoun
     .from(accounts)
     .where(and(eq(accounts.kind, 'user'), eq(accounts.userId, userId)));
   return rows.map((row) => ({ wallet: row.wallet as Wallet, asset: row.asset as AssetCode, available: row.available, locked: row.locked }));
+}
+
+/** The balances of several users at once (a batch's replies), by user id. */
+export async function usersBalances(db: Executor, userIds: number[]): Promise<Map<number, AccountBalance[]>> {
+  const rows = await runNamed<{ user_id: string; wallet: string; asset: string; available: string; locked: string }>(db, USERS_BALANCES, [userIds.map(String)]);
+  const out = new Map<number, AccountBalance[]>(userIds.map((id) => [id, []]));
+  for (const row of rows) {
+    out.get(Number(row.user_id))?.push({ wallet: row.wallet as Wallet, asset: row.asset as AssetCode, available: BigInt(row.available), locked: BigInt(row.locked) });
+  }
+  return out;
 }
 
 /** Default settings per asset; operators change them later (never the scale). */

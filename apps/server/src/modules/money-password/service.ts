@@ -11,7 +11,7 @@ import {
   type SendMoneyPasswordCodeRequest,
   type SetMoneyPasswordRequest,
 } from '@tradewind/contract/money-password';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Clock } from '#platform/clock.ts';
 import type { Db, Executor, Tx } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
@@ -93,6 +93,16 @@ export async function isMoneyPasswordSet(db: Executor, userId: number, kind: Mon
     .where(and(eq(moneyPasswords.userId, userId), eq(moneyPasswords.kind, kind)))
     .limit(1);
   return Boolean(row?.hash);
+}
+
+/** Which of these users have set a money password of this kind (a batch of orders asks once). */
+export async function usersWithMoneyPassword(db: Executor, userIds: number[], kind: MoneyPasswordKind): Promise<Set<number>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .select({ userId: moneyPasswords.userId })
+    .from(moneyPasswords)
+    .where(and(inArray(moneyPasswords.userId, userIds), eq(moneyPasswords.kind, kind), isNotNull(moneyPasswords.passwordHash)));
+  return new Set(rows.map((row) => row.userId));
 }
 
 /** Raises WITHDRAW_PASSWORD_NOT_SET or TRADE_PASSWORD_NOT_SET when the user has none yet. */

@@ -3,7 +3,7 @@ import { formatAmount, parseAmount } from '@tradewind/contract/money';
 import { ASSETS, ASSET_CODES, type AssetCode, type Balances, type TransferRequest } from '@tradewind/contract/wallet';
 import type { Executor, Tx } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
-import { type Ledger, userAccount, userBalances } from '../ledger/service.ts';
+import { type AccountBalance, type Ledger, userAccount, userBalances } from '../ledger/service.ts';
 
 /** Parses a wire amount for an asset; more decimals than the asset has is a field error, never rounded. */
 export function amountOf(text: string, asset: AssetCode, field = 'amount'): bigint {
@@ -32,7 +32,11 @@ function valueInUsdt(minor: bigint, asset: AssetCode, price: string): bigint {
 }
 
 export async function getBalances(db: Executor, userId: number, priceOf: PriceOf = usdtOnly): Promise<Balances> {
-  const rows = await userBalances(db, userId);
+  return balancesView(await userBalances(db, userId), priceOf);
+}
+
+/** The balances reply from a user's account rows (a batch reads many users' rows at once). */
+export function balancesView(rows: AccountBalance[], priceOf: PriceOf = usdtOnly): Balances {
   const find = (wallet: 'spot' | 'futures', asset: AssetCode) => rows.find((r) => r.wallet === wallet && r.asset === asset);
   let totalUsdt = 0n;
   const unpriced: string[] = [];

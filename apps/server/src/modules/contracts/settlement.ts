@@ -1,0 +1,303 @@
+import { type Direction, type Order, outcomeOf } from '@tradewind/contract/instant';
+import { type InstrumentSymbol, isInstrumentSymbol } from '@tradewind/contract/market';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '#platform/clock.ts';
+import { type Db, type NamedStatement, type Tx, runNamed } from '#platform/db.ts';
+import type { Hub } from '#platform/ws.ts';
+import type { Ledger } from '../ledger/service.ts';
+import { type OrderRecord, orderView, payoutOf, settlementEntry } from './service.ts';
+
+/**
+ * The settlement worker (ARCHITECTURE §6). Due orders are claimed with
+ * `FOR UPDATE SKIP LOCKED`, so any number of workers, in any number of processes, can run:
+ * each order is settled by exactly one of them, once (the state check in the claim, the
+ * database's guard on settled orders, and the unique ledger reference `contract:<id>:settle`).
+ * A batch settles in one transaction: one ledger entry per order, the orders' results, commit;
+ * then the owners hear "settlement at expiry completed" on their channel.
+ *
+ * The close tick is the latest recorded tick at or before delivery, if it is at most 5 s
+ * older than delivery; otherwise the order is void and refunded. An order is claimed once
+ * its delivery second has been recorded (ticks are stamped with the whole second and may
+ * land a few milliseconds after it), or once RECORDING_LATENESS_MS has passed without it:
+ * so a tick stamped at or before delivery cannot arrive after the order settled, and the
+ * public replay always finds the same close tick.
+ */
+
+export const RECORDING_LATENESS_MS = 1_000;
+/** How often a worker looks for orders placed by other processes (its own placements wake it directly). */
+export const SWEEP_INTERVAL_MS = 1_000;
+/** How soon to look again when due orders wait for their delivery second to be recorded. */
+const NOT_READY_RETRY_MS = 20;
+export const DEFAULT_SETTLEMENT_BATCH = 500;
+const SET_ASIDE_MS = 60_000;
+
+export interface SettlementDeps {
+  db: Db;
+  clock: Clock;
+  ledger: Ledger;
+  hub: Hub;
+  log?: Pick<FastifyBaseLogger, 'error' | 'info'>;
+}
+
+const epochMs = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
+
+const CLAIM_DUE: NamedStatement = {
+  name: 'contracts_claim_due',
+  text: `with due as (
+           select o.id from contract_orders o
+           where o.state = 'open' and o.deliver_at <= $1::timestamptz and not (o.id = any($4::bigint[]))
+             and (o.deliver_at <= $3::timestamptz
+                  or exists (select 1 from market_ticks t
+                             where t.instrument = o.instrument and t.ts >= date_trunc('second', o.deliver_at) and t.ts <= $1::timestamptz))
+           order by o.deliver_at
+           limit $2::int4
+           for update of o skip locked
+         )
+         select o.id::text, o.public_id, o.user_id::text, o.instrument, o.direction, o.period_seconds, o.payout_rate_ppm, o.fee_rate_ppm,
+                o.stake_minor::text, o.fee_minor::text, o.open_tick_id::text, o.open_price_minor::text,
+                ${epochMs('o.created_at')} as created_ms, ${epochMs('o.deliver_at')} as deliver_ms,
+                ${epochMs('ot.ts')} as open_ts_ms, ot.source as open_source,
+                ct.id::text as close_tick_id, ct.price_minor::text as close_price_minor, ${epochMs('ct.ts')} as close_ts_ms, ct.source as close_source
+         from due
+         join contract_orders o on o.id = due.id
+         join market_ticks ot on ot.id = o.open_tick_id
+         left join lateral (
+           select t.id, t.price_minor, t.ts, t.source from market_ticks t
+           where t.instrument = o.instrument and t.ts <= o.deliver_at and t.ts >= o.deliver_at - interval '5 seconds'
+           order by t.ts desc limit 1
+         ) ct on true
+         order by o.deliver_at, o.id`,
+};
+
+const SETTLE_ORDERS: NamedStatement = {
+  name: 'contracts_settle_orders',
+  text: `update contract_orders o
+         set state = 'settled', outcome = s.outcome, close_tick_id = s.close_tick_id, close_price_minor = s.close_price_minor,
+             payout_minor = s.payout_minor, settled_at = $6::timestamptz
+         from unnest($1::bigint[], $2::text[], $3::bigint[], $4::numeric[], $5::numeric[]) as s(id, outcome, close_tick_id, close_price_minor, payout_minor)
+         where o.id = s.id and o.state = 'open'
+         returning o.id::text`,
+};
+
+const NEXT_DUE: NamedStatement = {
+  name: 'contracts_next_due',
+  text: `select ${epochMs('min(deliver_at)')} as next_ms from contract_orders where state = 'open'`,
+};
+
+interface ClaimRow {
+  id: string;
+  public_id: string;
+  user_id: string;
+  instrument: string;
+  direction: string;
+  period_seconds: number;
+  payout_rate_ppm: number;
+  fee_rate_ppm: number;
+  stake_minor: string;
+  fee_minor: string;
+  open_tick_id: string;
+  open_price_minor: string;
+  created_ms: number;
+  deliver_ms: number;
+  open_ts_ms: number;
+  open_source: string;
+  close_tick_id: string | null;
+  close_price_minor: string | null;
+  close_ts_ms: number | null;
+  close_source: string | null;
+}
+
+const dateOf = (ms: number) => new Date(Math.round(ms));
+
+/** A claimed order, settled by the rule on its recorded ticks. */
+function settle(row: ClaimRow, now: Date): OrderRecord {
+  if (!isInstrumentSymbol(row.instrument)) throw new Error(`order ${row.id} on unknown instrument ${row.instrument}`);
+  const direction = row.direction as Direction;
+  const stakeMinor = BigInt(row.stake_minor);
+  const feeMinor = BigInt(row.fee_minor);
+  const openPrice = BigInt(row.open_price_minor);
+  const closeTick =
+    row.close_tick_id !== null && row.close_price_minor !== null && row.close_ts_ms !== null && row.close_source !== null
+      ? { id: Number(row.close_tick_id), priceMinor: BigInt(row.close_price_minor), ts: dateOf(row.close_ts_ms), source: row.close_source }
+      : null;
+  const outcome = outcomeOf(direction, openPrice, closeTick ? closeTick.priceMinor : null);
+  return {
+    id: Number(row.id),
+    publicId: row.public_id,
+    userId: Number(row.user_id),
+    instrument: row.instrument as InstrumentSymbol,
+    direction,
+    periodSeconds: row.period_seconds,
+    payoutRatePpm: row.payout_rate_ppm,
+    feeRatePpm: row.fee_rate_ppm,
+    stakeMinor,
+    feeMinor,
+    openTick: { id: Number(row.open_tick_id), priceMinor: openPrice, ts: dateOf(row.open_ts_ms), source: row.open_source },
+    createdAt: dateOf(row.created_ms),
+    deliverAt: dateOf(row.deliver_ms),
+    state: 'settled',
+    outcome,
+    closeTick,
+    payoutMinor: payoutOf(outcome, stakeMinor, feeMinor, row.payout_rate_ppm),
+    settledAt: now,
+  };
+}
+
+export class Settlement {
+  private running = false;
+  private timer: NodeJS.Timeout | null = null;
+  private timerAt = Number.POSITIVE_INFINITY;
+  private current: Promise<void> | null = null;
+  private readonly batchSize: number;
+  private lastClaimed: number[] = [];
+  private readonly setAside = new Map<number, number>();
+
+  constructor(
+    private readonly deps: SettlementDeps,
+    options: { batchSize?: number } = {},
+  ) {
+    this.batchSize = options.batchSize ?? DEFAULT_SETTLEMENT_BATCH;
+  }
+
+  /**
+   * Settles every order that is due and ready at the clock's now, a batch per
+   * transaction, until a batch comes back short. Returns how many this worker settled.
+   * A batch that fails is retried one order at a time, so one order that cannot settle
+   * (a bug: it is logged, and set aside for a minute) never holds up the others.
+   */
+  async settleDue(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const now = this.deps.clock.now();
+      let settled: number;
+      try {
+        settled = await this.settleBatch(now, this.batchSize);
+      } catch (error) {
+        this.deps.log?.error({ err: error }, 'contract settlement: a batch failed; settling its orders one by one');
+        settled = await this.settleOneByOne(now);
+      }
+      total += settled;
+      if (settled < this.batchSize) return total;
+    }
+  }
+
+  private async settleOneByOne(now: Date): Promise<number> {
+    let settled = 0;
+    for (let i = 0; i < this.batchSize; i++) {
+      try {
+        const count = await this.settleBatch(now, 1);
+        if (count === 0) break;
+        settled += count;
+      } catch (error) {
+        const [id] = this.lastClaimed;
+        if (id === undefined) throw error;
+        this.deps.log?.error({ err: error, orderId: id }, 'contract settlement: an order failed to settle; set aside for a minute');
+        this.setAside.set(id, now.getTime() + SET_ASIDE_MS);
+      }
+    }
+    return settled;
+  }
+
+  /** One batch: claim, settle, commit, then tell the owners. */
+  async settleBatch(now: Date, limit: number = this.batchSize): Promise<number> {
+    const readyBefore = new Date(now.getTime() - RECORDING_LATENESS_MS);
+    for (const [id, until] of this.setAside) if (until <= now.getTime()) this.setAside.delete(id);
+    const excluded = [...this.setAside.keys()].map(String);
+    this.lastClaimed = [];
+    const orders = await this.deps.db.transaction(async (tx) => {
+      const rows = await runNamed<ClaimRow>(tx as Tx, CLAIM_DUE, [now, limit, readyBefore, excluded]);
+      this.lastClaimed = rows.map((row) => Number(row.id));
+      if (rows.length === 0) return [];
+      const settled = rows.map((row) => settle(row, now));
+      await this.deps.ledger.postMany(
+        tx,
+        now,
+        settled.map((order) => settlementEntry(order, order.outcome as NonNullable<OrderRecord['outcome']>, order.payoutMinor as bigint)),
+      );
+      const updated = await runNamed<{ id: string }>(tx as Tx, SETTLE_ORDERS, [
+        settled.map((o) => String(o.id)),
+        settled.map((o) => o.outcome),
+        settled.map((o) => (o.closeTick ? String(o.closeTick.id) : null)),
+        settled.map((o) => (o.closeTick ? o.closeTick.priceMinor.toString() : null)),
+        settled.map((o) => (o.payoutMinor as bigint).toString()),
+        now,
+      ]);
+      // Claimed rows are locked by this transaction: each must settle here, or none does.
+      if (updated.length !== settled.length) throw new Error(`settled ${updated.length} of ${settled.length} claimed orders`);
+      return settled;
+    });
+    const users = new Set<number>();
+    for (const order of orders) {
+      const view: Order = orderView(order, now, 'en', null);
+      this.deps.hub.publishToUser(order.userId, { type: 'order.settled', order: view });
+      users.add(order.userId);
+    }
+    for (const userId of users) this.deps.hub.publishToUser(userId, { type: 'balance.changed' });
+    return orders.length;
+  }
+
+  /**
+   * Starts the loop: catches up at once (the returned promise settles when that first
+   * round is done), then wakes at each next delivery, and at least every second for
+   * orders placed by other processes.
+   */
+  start(): Promise<void> {
+    if (this.running) return Promise.resolve();
+    this.running = true;
+    this.deps.log?.info('contract settlement worker started');
+    this.round();
+    return this.current ?? Promise.resolve();
+  }
+
+  /** Stops the loop and waits for a batch in progress (the app's close calls this before the database closes). */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.clearTimer();
+    await this.current;
+  }
+
+  /** An order placed in this process: wake at its delivery if that is sooner than planned. */
+  notePlaced(deliverAt: Date): void {
+    if (!this.running || this.current) return;
+    const delay = Math.max(0, deliverAt.getTime() - this.deps.clock.now().getTime());
+    if (this.deps.clock.now().getTime() + delay < this.timerAt) this.arm(delay);
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.timerAt = Number.POSITIVE_INFINITY;
+  }
+
+  private arm(delayMs: number): void {
+    this.clearTimer();
+    this.timerAt = this.deps.clock.now().getTime() + delayMs;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.timerAt = Number.POSITIVE_INFINITY;
+      this.round();
+    }, delayMs);
+  }
+
+  private round(): void {
+    this.current = this.tick()
+      .catch((error: unknown) => this.deps.log?.error({ err: error }, 'contract settlement: a round failed; retrying'))
+      .finally(() => {
+        this.current = null;
+      });
+  }
+
+  private async tick(): Promise<void> {
+    let next = SWEEP_INTERVAL_MS;
+    try {
+      await this.settleDue();
+      const [row] = await runNamed<{ next_ms: number | null }>(this.deps.db, NEXT_DUE, []);
+      if (row?.next_ms !== null && row?.next_ms !== undefined) {
+        const untilNext = Math.round(row.next_ms) - this.deps.clock.now().getTime();
+        next = Math.min(next, untilNext > 0 ? untilNext : NOT_READY_RETRY_MS);
+      }
+    } finally {
+      if (this.running) this.arm(next);
+    }
+  }
+}
