@@ -233,6 +233,7 @@ export async function placeBatch(deps: PlacementDeps, tx: Tx, now: Date, request
   const userIds = [...new Set(requests.map((r) => r.userId))];
   const withPassword = await usersWithMoneyPassword(tx, userIds, 'trade');
   const fresh: number[] = [];
+  const claimed = requests.map((_, i) => claims[i]?.kind === 'claimed');
   requests.forEach((request, i) => {
     const claim = claims[i];
     if (!claim || claim.kind === 'reused') results[i] = { error: new AppError('IDEMPOTENCY_KEY_REUSED', {}, 409) };
@@ -367,10 +368,11 @@ export async function placeBatch(deps: PlacementDeps, tx: Tx, now: Date, request
       }
       await storeReplies(tx, replies);
     }
-    await releaseKeys(
-      tx,
-      fresh.filter((i) => results[i] && 'error' in (results[i] as Result)).map((i) => requests[i] as PlaceRequest),
-    );
   }
+  // A refused request leaves no key behind: a retry runs again, as after a rolled-back runIdempotent.
+  await releaseKeys(
+    tx,
+    requests.filter((_, i) => claimed[i] && (!results[i] || 'error' in (results[i] as Result))),
+  );
   return results.map((result) => result ?? { error: new AppError('INTERNAL') });
 }

@@ -26,6 +26,13 @@ import { Settlement } from './settlement.ts';
 
 const tags = ['contracts'];
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The placement batcher and, in a worker process, the settlement worker (tests and diagnostics read them). */
+    contracts: ContractsModule;
+  }
+}
+
 export interface ContractsDeps {
   db: Db;
   clock: Clock;
@@ -56,6 +63,7 @@ export function registerContractRoutes(app: FastifyInstance, deps: ContractsDeps
     log: app.log,
     onPlaced: (deliverAt) => module.settlement?.notePlaced(deliverAt),
   });
+  app.decorate('contracts', module);
   registerObligation('contract_orders', openObligations);
   app.addHook('onClose', () => module.batcher.drain());
 
