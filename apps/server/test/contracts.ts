@@ -59,9 +59,11 @@ export async function recordAt(t: TestApp, atMs: number, prices: Partial<Record<
   await recordPrices(t, prices);
 }
 
-export function settlement(t: TestApp, batchSize?: number): Settlement {
+/** A settlement worker on the test's database and clock; `errors` collects what it logs as errors. */
+export function settlement(t: TestApp, batchSize?: number, errors?: unknown[]): Settlement {
   const { ledger, hub } = t.app.services;
-  return new Settlement({ db: t.database.db, clock: t.clock, ledger, hub }, batchSize === undefined ? {} : { batchSize });
+  const log = errors ? { error: (detail: unknown) => void errors.push(detail), info: () => undefined } : undefined;
+  return new Settlement({ db: t.database.db, clock: t.clock, ledger, hub, ...(log ? { log } : {}) }, batchSize === undefined ? {} : { batchSize });
 }
 
 export async function orderRow(t: TestApp, id: string) {

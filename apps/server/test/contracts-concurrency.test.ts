@@ -1,0 +1,113 @@
+import type { Order } from '@tradewind/contract/instant';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkLedger } from '../src/modules/ledger/invariants.ts';
+import { queryRows } from '../src/platform/db.ts';
+import { type Trader, expectEveryReplayAgrees, futures, placeOrder, recordAt, settlement, trader } from './contracts.ts';
+import { type TestApp, createTestApp, idempotencyKey } from './harness.ts';
+
+/**
+ * Group commit and concurrent settlement. On PGlite (one connection) requests and workers
+ * interleave; with TEST_DATABASE_URL they run truly in parallel on PostgreSQL.
+ */
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const nextSecond = () => Math.floor(t.clock.now().getTime() / 1000) * 1000 + 1000;
+const count = async (query: ReturnType<typeof sql>) => Number((await queryRows<{ n: string }>(t.database.db, query))[0]?.n);
+
+describe('group commit', () => {
+  it('200 concurrent orders from 50 users, some short of funds: each gets its own result, balances exact, duplicates replay', async () => {
+    await recordAt(t, nextSecond(), { BTCUSDT: '95000.00', ETHUSDT: '3300.00' });
+    // User i can pay for (i % 5) orders of 10 USDT (10.02 with the fee) and sends 4.
+    const users: Trader[] = [];
+    for (let i = 0; i < 50; i++) users.push(await trader(t, (10.02 * (i % 5)).toFixed(2)));
+    const requests = users.flatMap((user, i) =>
+      [0, 1, 2, 3].map((n) => ({ user, i, key: idempotencyKey(), body: { symbol: n % 2 ? 'ETHUSDT' : 'BTCUSDT', direction: n < 2 ? 'up' : 'down', periodId: 1 + (n % 4), amount: '10' } as const })),
+    );
+    // 20 of them are sent twice at once, with the same key and body.
+    const duplicates = requests.filter((_, n) => n % 10 === 3);
+    const before = { ...t.app.contracts.batcher.stats };
+    const replies = await Promise.all([...requests, ...duplicates].map((r) => placeOrder(t, r.user.token, r.body, r.key)));
+    const stats = t.app.contracts.batcher.stats;
+    const batches = stats.batches - before.batches;
+    const answered = stats.requests - before.requests;
+    expect(answered).toBeGreaterThanOrEqual(220);
+    // Grouped: far fewer transactions than requests.
+    expect(batches).toBeLessThan(answered / 2);
+    // And no batch failed (a deadlock or an error would have sent its requests one by one).
+    expect(stats.retriedAlone - before.retriedAlone).toBe(0);
+
+    const byKey = new Map<string, (typeof replies)[number][]>();
+    [...requests, ...duplicates].forEach((r, n) => byKey.set(r.key, [...(byKey.get(r.key) ?? []), replies[n] as (typeof replies)[number]]));
+    for (const [key, pair] of byKey) {
+      if (pair.length === 2) expect(pair[1]?.body, key).toEqual(pair[0]?.body);
+    }
+    for (const [i, user] of users.entries()) {
+      const mine = requests.filter((r) => r.user === user).map((r) => (byKey.get(r.key) as (typeof replies)[number][])[0]);
+      const accepted = mine.filter((reply) => reply?.body.code === 0);
+      const refused = mine.filter((reply) => reply?.body.code !== 0);
+      expect(accepted.length, `user ${i}`).toBe(Math.min(4, i % 5));
+      for (const reply of refused) expect(reply?.body.code).toBe(2001);
+      for (const reply of accepted) expect(reply?.body.data.balances.futures.total).toBe((10.02 * (i % 5)).toFixed(2).replace(/\.?0+$/, '') || '0');
+      const spent = 10.02 * accepted.length;
+      const expectedAvailable = (10.02 * (i % 5) - spent).toFixed(2);
+      const balance = await futures(t, user.token);
+      expect(Number(balance.available).toFixed(2)).toBe(expectedAvailable);
+      expect(Number(balance.locked).toFixed(2)).toBe(spent.toFixed(2));
+      expect(await count(sql`select count(*)::text as n from contract_orders where user_id = ${user.id}`)).toBe(accepted.length);
+      // Each order in a reply is the user's own, as stored.
+      for (const reply of accepted) {
+        const order = reply?.body.data.order as Order;
+        expect(await count(sql`select count(*)::text as n from contract_orders where id = ${Number(order.id)} and user_id = ${user.id} and public_id = ${order.publicId}`)).toBe(1);
+      }
+    }
+    // No key is left behind without a reply.
+    expect(await count(sql`select count(*)::text as n from idempotency_keys where response is null`)).toBe(0);
+    expect(await checkLedger(t.database.db)).toEqual([]);
+  });
+});
+
+describe('concurrent settlement workers', () => {
+  it.each([2, 8])('%i workers at once: each order settled once, the ledger whole', async (workers) => {
+    const start = nextSecond();
+    await recordAt(t, start, { SOLUSDT: '180.00' });
+    const users: Trader[] = [];
+    for (let i = 0; i < 6; i++) users.push(await trader(t, '1000'));
+    const orders: Order[] = [];
+    const replies = await Promise.all(
+      users.flatMap((user, i) => Array.from({ length: 10 }, (_, n) => placeOrder(t, user.token, { symbol: 'SOLUSDT', direction: (i + n) % 2 ? 'up' : 'down', amount: String(10 + n) }))),
+    );
+    for (const reply of replies) {
+      expect(reply.body.code).toBe(0);
+      orders.push(reply.body.data.order);
+    }
+    await recordAt(t, start + 30_000, { SOLUSDT: '181.00' });
+    const settleEntries = () => count(sql`select count(*)::text as n from ledger_entries where reference like 'contract:%:settle'`);
+    const entriesBefore = await settleEntries();
+    const errors: unknown[] = [];
+    const settled = await Promise.all(Array.from({ length: workers }, () => settlement(t, 7, errors).settleDue()));
+    expect(errors).toEqual([]);
+    // Together the workers settled every due order (these, and earlier ones now due), each counted once.
+    expect(settled.reduce((a, b) => a + b, 0)).toBe((await settleEntries()) - entriesBefore);
+    expect(settled.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(orders.length);
+    const ids = orders.map((o) => Number(o.id));
+    const entries = await queryRows<{ reference: string; n: string }>(
+      t.database.db,
+      sql`select reference, count(*)::text as n from ledger_entries where reference like 'contract:%:settle' group by reference`,
+    );
+    const settleCount = new Map(entries.map((e) => [e.reference, Number(e.n)]));
+    for (const id of ids) expect(settleCount.get(`contract:${id}:settle`)).toBe(1);
+    expect(await count(sql`select count(*)::text as n from contract_orders where state = 'open' and instrument = 'SOLUSDT'`)).toBe(0);
+    for (const user of users) expect((await futures(t, user.token)).locked).toBe('0');
+    expect(await checkLedger(t.database.db)).toEqual([]);
+  });
+
+  it('the replay agrees with every settled order', async () => {
+    expect(await expectEveryReplayAgrees(t)).toBeGreaterThanOrEqual(120);
+  });
+});
