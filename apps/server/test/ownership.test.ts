@@ -132,6 +132,41 @@ const CASES: Record<string, OwnershipCase> = {
       expect(list.body.data.items).toEqual([]);
     },
   },
+  'POST /api/v1/contracts/orders': {
+    // `periodId` names a configured period, which nobody owns: the case shows an order is
+    // always paid from the requester's own futures account, never from someone else's.
+    arrange: async (t, owner) => {
+      await fund(t, Number(owner.uid), 100_000_000n, 'futures');
+      await recordPrices(t, { BTCUSDT: '95000.00' });
+      return { body: { symbol: 'BTCUSDT', direction: 'up', periodId: 1, amount: '10' } };
+    },
+    unchanged: async (t, owner) => {
+      const balances = await call<{ futures: { available: string; locked: string } }>(t.app, 'GET', '/api/v1/wallet/balances', { token: owner.token });
+      expect(balances.body.data.futures).toMatchObject({ available: '100', locked: '0' });
+      const orders = await call<{ items: unknown[] }>(t.app, 'GET', '/api/v1/contracts/orders?state=open', { token: owner.token });
+      expect(orders.body.data.items).toEqual([]);
+    },
+  },
+  'GET /api/v1/contracts/order': {
+    arrange: async (t, owner) => {
+      await fund(t, Number(owner.uid), 100_000_000n, 'futures');
+      await recordPrices(t, { BTCUSDT: '95000.00' });
+      const reply = await call<{ order: { id: string } }>(t.app, 'POST', '/api/v1/contracts/orders', {
+        token: owner.token,
+        body: { symbol: 'BTCUSDT', direction: 'up', periodId: 1, amount: '10' },
+        headers: { 'idempotency-key': idempotencyKey() },
+      });
+      if (reply.body.code !== 0) throw new Error(JSON.stringify(reply.body));
+      owned.set('contract-order', reply.body.data.order.id);
+      return { query: `?id=${reply.body.data.order.id}` };
+    },
+    unchanged: async (t, owner) => {
+      const own = await call<{ id: string; state: string; stake: string }>(t.app, 'GET', `/api/v1/contracts/order?id=${String(owned.get('contract-order'))}`, { token: owner.token });
+      expect(own.body.data).toMatchObject({ id: owned.get('contract-order'), state: 'open', stake: '10' });
+      const balances = await call<{ futures: { available: string; locked: string } }>(t.app, 'GET', '/api/v1/wallet/balances', { token: owner.token });
+      expect(balances.body.data.futures).toMatchObject({ available: '89.98', locked: '10.02' });
+    },
+  },
 };
 
 

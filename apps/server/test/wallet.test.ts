@@ -1,9 +1,12 @@
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outcomeOf } from '@tradewind/contract/instant';
+import { Settlement } from '../src/modules/contracts/settlement.ts';
 import { checkLedger } from '../src/modules/ledger/invariants.ts';
 import { queryRows } from '../src/platform/db.ts';
 import { type TestApp, call, createTestApp, fund, idempotencyKey, registerUser } from './harness.ts';
+import { recordPrices } from './prices.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -225,3 +228,140 @@ function formatUsdt(minor: bigint): string {
   const fraction = (minor % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '');
   return fraction ? `${whole}.${fraction}` : `${whole}`;
 }
+
+describe('property: random orders, prices and settlements keep every invariant', () => {
+  const PERIODS: Record<number, { seconds: number; payoutPpm: bigint }> = {
+    1: { seconds: 30, payoutPpm: 800_000n },
+    2: { seconds: 60, payoutPpm: 850_000n },
+    3: { seconds: 120, payoutPpm: 880_000n },
+    4: { seconds: 300, payoutPpm: 920_000n },
+  };
+  const PRICES = ['94999.99', '95000.00', '95000.01'];
+  /** Every BTCUSDT tick this file records, for the model's close prices. */
+  const recorded: { ts: number; priceMinor: bigint }[] = [];
+
+  const operation = fc.oneof(
+    { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('fund' as const, 'toFutures' as const, 'toSpot' as const), cents: fc.integer({ min: 1, max: 5_000 }) }) },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('price' as const), price: fc.constantFrom(...PRICES) }) },
+    {
+      weight: 4,
+      arbitrary: fc.record({ kind: fc.constant('order' as const), direction: fc.constantFrom('up' as const, 'down' as const), periodId: fc.integer({ min: 1, max: 4 }), cents: fc.integer({ min: 1_000, max: 3_000 }) }),
+    },
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('wait' as const), seconds: fc.integer({ min: 1, max: 150 }), price: fc.constantFrom(...PRICES) }) },
+  );
+
+  interface ModelOrder {
+    id: string;
+    direction: 'up' | 'down';
+    stake: bigint;
+    fee: bigint;
+    payoutPpm: bigint;
+    openPrice: bigint;
+    deliverAt: number;
+  }
+
+  async function record(price: string) {
+    await recordPrices(t, { BTCUSDT: price });
+    recorded.push({ ts: t.clock.now().getTime(), priceMinor: BigInt(price.replace('.', '')) });
+  }
+
+  it('balances, locks and payouts match a model; the ledger stays whole; every replay agrees', async () => {
+    const worker = new Settlement({ db: t.database.db, clock: t.clock, ledger: t.app.services.ledger, hub: t.app.services.hub });
+    await fc.assert(
+      fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 14 }), async (ops) => {
+        const user = await registerUser(t.app);
+        // Each run starts with 100 USDT in futures and a fresh price, so orders happen.
+        await fund(t, Number(user.uid), 100_000_000n, 'futures');
+        const model = { spot: 0n, available: 100_000_000n, locked: 0n };
+        let open: ModelOrder[] = [];
+        await record('95000.00');
+
+        const settleModel = () => {
+          const now = t.clock.now().getTime();
+          for (const order of open.filter((o) => o.deliverAt <= now)) {
+            const close = recorded.filter((r) => r.ts <= order.deliverAt && r.ts >= order.deliverAt - 5_000).at(-1);
+            const outcome = outcomeOf(order.direction, order.openPrice, close ? close.priceMinor : null);
+            const payout = { win: order.stake + (order.stake * order.payoutPpm) / 1_000_000n, loss: 0n, tie: order.stake, void: order.stake + order.fee }[outcome];
+            model.locked -= order.stake + order.fee;
+            model.available += payout;
+          }
+          open = open.filter((o) => o.deliverAt > now);
+        };
+        const wait = async (seconds: number, price: string) => {
+          t.clock.advance((seconds - 1) * 1000);
+          await record(price);
+          await worker.settleDue();
+          settleModel();
+        };
+
+        for (const op of ops) {
+          if (op.kind === 'price') {
+            await record(op.price);
+          } else if (op.kind === 'wait') {
+            await wait(op.seconds, op.price);
+          } else if (op.kind === 'order') {
+            const stake = BigInt(op.cents) * 10_000n;
+            const fee = BigInt(op.cents) * 20n; // 0.2 %, exact for whole cents
+            const now = t.clock.now().getTime();
+            const last = recorded.at(-1);
+            const reply = await call<{ order: { id: string } }>(t.app, 'POST', '/api/v1/contracts/orders', {
+              token: user.token,
+              body: { symbol: 'BTCUSDT', direction: op.direction, periodId: op.periodId, amount: `${op.cents / 100}` },
+              headers: { 'idempotency-key': idempotencyKey() },
+            });
+            if (!last || now - last.ts > 5_000) {
+              expect(reply.body.code).toBe(2401);
+            } else if (open.length >= 20) {
+              expect(reply.body.code).toBe(2604);
+            } else if (model.available < stake + fee) {
+              expect(reply.body.code).toBe(2001);
+            } else {
+              expect(reply.body.code, JSON.stringify(reply.body)).toBe(0);
+              const period = PERIODS[op.periodId] as { seconds: number; payoutPpm: bigint };
+              open.push({ id: reply.body.data.order.id, direction: op.direction, stake, fee, payoutPpm: period.payoutPpm, openPrice: last.priceMinor, deliverAt: now + period.seconds * 1000 });
+              model.available -= stake + fee;
+              model.locked += stake + fee;
+            }
+          } else {
+            const amount = BigInt(op.cents) * 10_000n;
+            if (op.kind === 'fund') {
+              await fund(t, Number(user.uid), amount);
+              model.spot += amount;
+            } else {
+              const from = op.kind === 'toFutures' ? 'spot' : 'futures';
+              const reply = await transfer(user.token, { from, to: from === 'spot' ? 'futures' : 'spot', asset: 'USDT', amount: `${op.cents / 100}` });
+              const source = from === 'spot' ? model.spot : model.available;
+              if (source >= amount) {
+                expect(reply.body.code).toBe(0);
+                if (from === 'spot') {
+                  model.spot -= amount;
+                  model.available += amount;
+                } else {
+                  model.available -= amount;
+                  model.spot += amount;
+                }
+              } else {
+                expect(reply.body.code).toBe(2001);
+              }
+            }
+          }
+          const b = await balances(user.token);
+          expect([spotUsdt(b), b.futures.available, b.futures.locked]).toEqual([formatUsdt(model.spot), formatUsdt(model.available), formatUsdt(model.locked)]);
+        }
+        // Deliver everything: nothing stays locked.
+        await wait(301, '95000.00');
+        expect(open).toEqual([]);
+        const b = await balances(user.token);
+        expect([b.futures.available, b.futures.locked]).toEqual([formatUsdt(model.available), '0']);
+        expect(await checkLedger(t.database.db)).toEqual([]);
+      }),
+      { numRuns: 15, seed: 4 },
+    );
+    const replays = await queryRows<{ public_id: string }>(t.database.db, sql`select public_id from contract_orders where state = 'settled'`);
+    expect(replays.length).toBeGreaterThan(20);
+    for (const row of replays) {
+      const reply = await call<{ agrees: boolean }>(t.app, 'GET', `/api/v1/contracts/replay?publicId=${row.public_id}`);
+      expect(reply.body.data.agrees).toBe(true);
+    }
+  });
+});
