@@ -1,0 +1,193 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPS_COMMANDS } from '../src/modules/operator/ops-commands.ts';
+import { findOperator } from '../src/modules/operator/service.ts';
+import { queryRows } from '../src/platform/db.ts';
+import { placed, recordAt, settlement, trader } from './contracts.ts';
+import { type TestApp, createTestApp, idempotencyKey, operatorToken } from './harness.ts';
+
+/**
+ * Honest by construction (ARCHITECTURE §1): prices are recorded, never authored; outcomes
+ * are computed, never chosen. Two proofs over the whole server:
+ *
+ * 1. statically, only the market recorder inserts ticks, nothing updates or deletes them,
+ *    and only the settlement worker writes an order's result;
+ * 2. dynamically, every route of the route table (as nobody, a user, and operators of every
+ *    role) and every operator command, called with generated and hostile inputs that name
+ *    real ticks, orders and outcomes, leaves every tick and every order's result as it was,
+ *    while orders are due and waiting for settlement.
+ */
+
+const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src');
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+/** Files (relative to src/) whose code matches any pattern. */
+function writers(patterns: RegExp[]): string[] {
+  return sourceFiles(SRC)
+    .filter((file) => {
+      const text = fs.readFileSync(file, 'utf8');
+      return patterns.some((pattern) => pattern.test(text));
+    })
+    .map((file) => path.relative(SRC, file))
+    .sort();
+}
+
+describe('statically: who can write prices and results', () => {
+  it('only the market recorder inserts ticks; no code updates or deletes one', () => {
+    // Drizzle on the `ticks` table (under any name imported from market/tables), or raw SQL.
+    const aliases = new Set(['ticks']);
+    for (const file of sourceFiles(SRC)) {
+      const text = fs.readFileSync(file, 'utf8');
+      for (const match of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'[^']*market\/tables(?:\.ts)?'/g)) {
+        for (const name of (match[1] ?? '').split(',')) {
+          const alias = /ticks\s+as\s+(\w+)/.exec(name)?.[1];
+          if (alias) aliases.add(alias);
+        }
+      }
+    }
+    const names = [...aliases].join('|');
+    expect(writers([new RegExp(`\\.insert\\(\\s*(${names})\\s*\\)`), /insert\s+into\s+"?market_ticks/i])).toEqual(['modules/market/recorder.ts']);
+    expect(writers([new RegExp(`\\.(update|delete)\\(\\s*(${names})\\s*\\)`), /(update|delete\s+from|truncate)\s+"?market_ticks/i])).toEqual([]);
+  });
+
+  it('only the settlement worker updates contract orders, only placement inserts them, and nothing deletes them', () => {
+    expect(writers([/\.update\(\s*contractOrders\s*\)/, /update\s+"?contract_orders/i])).toEqual(['modules/contracts/settlement.ts']);
+    expect(writers([/\.insert\(\s*contractOrders\s*\)/, /insert\s+into\s+"?contract_orders/i])).toEqual(['modules/contracts/batcher.ts']);
+    expect(writers([/\.delete\(\s*contractOrders\s*\)/, /(delete\s+from|truncate)\s+"?contract_orders/i])).toEqual([]);
+  });
+
+  it('there is no override: no code names a forced or chosen outcome, or sets a literal win or loss', () => {
+    // `outcome: 'win'` or `outcome = 'win'` in code (not an SQL comparison such as `c.outcome = 'win'`):
+    // outcomes only ever come from outcomeOf() on two recorded prices.
+    const literal = /(?<![.\w])outcome\s*(:|=(?!=))\s*['"](win|loss)['"]/;
+    expect(writers([/(force|override|rig|fixed|manual)_?(outcome|result|win|loss|price)/i, literal])).toEqual([]);
+  });
+});
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+/** Everything a dishonest path could change: every tick, and every order's terms and result. */
+async function fingerprint() {
+  const [ticks] = await queryRows<{ n: string; digest: string }>(
+    t.database.db,
+    sql`select count(*)::text as n, md5(coalesce(string_agg(concat_ws('|', id, instrument, ts, price_minor, source), ',' order by id), '')) as digest from market_ticks`,
+  );
+  const orders = await queryRows<{ id: string; row: string }>(
+    t.database.db,
+    sql`select id::text, concat_ws('|', user_id, instrument, direction, period_seconds, payout_rate_ppm, stake_minor, fee_minor, open_tick_id, open_price_minor,
+                                    created_at, deliver_at, state, outcome, close_tick_id, close_price_minor, payout_minor, settled_at) as row
+        from contract_orders order by id`,
+  );
+  return { ticks, orders: new Map(orders.map((o) => [o.id, o.row])) };
+}
+
+describe('dynamically: no route and no operator command writes a price or a result', () => {
+  it('every route, as anyone, with hostile inputs naming real ticks and orders, changes no tick and no result', async () => {
+    // Orders in every state: settled (win and loss), open, and due but not yet settled.
+    const user = await trader(t, '5000');
+    const start = Math.floor(t.clock.now().getTime() / 1000) * 1000 + 1000;
+    await recordAt(t, start, { BTCUSDT: '95000.00', ETHUSDT: '3300.00' });
+    const early = [await placed(t, user.token, { direction: 'up' }), await placed(t, user.token, { direction: 'down' })];
+    await recordAt(t, start + 30_000, { BTCUSDT: '95100.00', ETHUSDT: '3301.00' });
+    await settlement(t).settleDue();
+    const late = [await placed(t, user.token, { symbol: 'ETHUSDT', periodId: 1 }), await placed(t, user.token, { symbol: 'ETHUSDT', periodId: 4 })];
+    await recordAt(t, start + 60_000, { BTCUSDT: '95200.00', ETHUSDT: '3290.00' });
+    // The first of `late` is now due and waits for settlement, which no route may perform.
+    const orders = [...early, ...late];
+    const [tick] = await queryRows<{ id: string }>(t.database.db, sql`select max(id)::text as id from market_ticks`);
+
+    const tokens = {
+      none: undefined,
+      user: user.token,
+      reviewer: (await operatorToken(t, 'reviewer')).token,
+      catalog: (await operatorToken(t, 'catalog')).token,
+      admin: (await operatorToken(t, 'admin')).token,
+    };
+    const value = fc.oneof(
+      fc.constantFrom(
+        ...orders.flatMap((o) => [o.id, o.publicId, Number(o.id)]),
+        tick?.id ?? '1',
+        'win',
+        'loss',
+        'tie',
+        'void',
+        'settled',
+        'BTCUSDT',
+        '1',
+        '95000.00',
+        '1000000',
+        'up',
+        'down',
+        true,
+        null,
+        new Date(start + 30_000).toISOString(),
+      ),
+      fc.string({ maxLength: 12 }),
+      fc.integer(),
+    );
+    const HOSTILE_FIELDS = ['id', 'orderId', 'publicId', 'tickId', 'closeTickId', 'outcome', 'result', 'price', 'closePrice', 'payout', 'state', 'symbol', 'instrument', 'ts', 'direction', 'winner'];
+    const fieldsOf = (schema: unknown) => Object.keys((schema as { shape?: Record<string, unknown> } | undefined)?.shape ?? {});
+
+    const before = await fingerprint();
+    let calls = 0;
+    for (const route of t.app.routeTable) {
+      const fields = [...new Set([...fieldsOf(route.body), ...fieldsOf(route.query), ...HOSTILE_FIELDS])];
+      await fc.assert(
+        fc.asyncProperty(fc.dictionary(fc.constantFrom(...fields), value, { maxKeys: 6 }), fc.constantFrom(...(Object.keys(tokens) as (keyof typeof tokens)[])), async (input, who) => {
+          const token = tokens[who];
+          const isGet = route.method === 'GET';
+          const query = isGet ? `?${new URLSearchParams(Object.entries(input).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
+          await t.app.inject({
+            method: route.method,
+            url: `${route.url}${query}`,
+            headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey(), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+            payload: isGet ? undefined : JSON.stringify(input),
+          });
+          calls += 1;
+        }),
+        { numRuns: 25, seed: 20261122 },
+      );
+    }
+    expect(calls).toBeGreaterThan(t.app.routeTable.length * 20);
+
+    // Operator commands (npm run ops), with hostile options, as an admin.
+    const admin = await findOperator(t.database.db, (await operatorToken(t, 'admin')).username);
+    for (const [name, command] of OPS_COMMANDS) {
+      for (const options of [{}, { id: orders[2]?.id, outcome: 'win', price: '1', reason: 'x' }, { id: orders[0]?.id, status: 'settled', 'tick-id': tick?.id }]) {
+        await command.run({ ...t.app.services, db: t.database.db, operator: admin, args: [] }, options).catch(() => name);
+      }
+    }
+
+    const after = await fingerprint();
+    expect(after.ticks).toEqual(before.ticks);
+    // Every order that existed is exactly as it was (the due one is still open), and any order a
+    // generated request happened to place is open, with no result.
+    for (const [id, row] of before.orders) expect(after.orders.get(id), `order ${id}`).toBe(row);
+    const placedByFuzz = [...after.orders.keys()].filter((id) => !before.orders.has(id));
+    for (const id of placedByFuzz) {
+      const [row] = await queryRows<{ state: string; outcome: string | null }>(t.database.db, sql`select state, outcome from contract_orders where id = ${Number(id)}`);
+      expect(row).toEqual({ state: 'open', outcome: null });
+    }
+    const [due] = await queryRows<{ state: string }>(t.database.db, sql`select state from contract_orders where id = ${Number(late[0]?.id)}`);
+    expect(due?.state).toBe('open');
+    // Only the worker settles it, by the rule (ETH fell: up loses).
+    await settlement(t).settleDue();
+    const [settled] = await queryRows<{ outcome: string }>(t.database.db, sql`select outcome from contract_orders where id = ${Number(late[0]?.id)}`);
+    expect(settled?.outcome).toBe('loss');
+  });
+});
