@@ -48,12 +48,13 @@ export async function runIdempotent<T>(
 
 /**
  * The same promise as `runIdempotent`, for requests grouped into one transaction (group
- * commit). Inside the batch's transaction, `claimKeys` writes every key first (in one order,
- * so concurrent batches cannot deadlock on them; a concurrent duplicate waits for the first
- * to commit); a key already stored is a replay (same hash: its stored reply) or a reuse
- * (another hash: IDEMPOTENCY_KEY_REUSED). The batch then stores each accepted request's
- * reply with `storeReplies`, and removes the keys of refused requests with `releaseKeys`,
- * so a retry runs again, as a rolled-back `runIdempotent` would.
+ * commit). Inside the batch's transaction, `storedKeys` finds the keys already used: the
+ * same hash replays the stored reply, another hash is IDEMPOTENCY_KEY_REUSED. The batch does
+ * its work, then `insertKeys` stores the keys of the requests it accepted together with
+ * their replies; a refused request stores nothing, so a retry runs again, as after a
+ * rolled-back `runIdempotent`. If a key turns out to be taken meanwhile (a concurrent
+ * duplicate: the insert waits for it to commit), `insertKeys` raises KeyTakenError and the
+ * caller must roll back and retry those requests, which then replay.
  */
 export interface BatchKey {
   userId: number;
@@ -61,17 +62,14 @@ export interface BatchKey {
   hash: string;
 }
 
-export type ClaimResult = { kind: 'claimed' } | { kind: 'replay'; response: unknown } | { kind: 'reused' };
+export type StoredKey = { kind: 'new' } | { kind: 'replay'; response: unknown } | { kind: 'reused' };
 
-const CLAIM_KEYS: NamedStatement = {
-  name: 'idempotency_claim_keys',
-  text: `insert into idempotency_keys (user_id, key, request_hash, created_at)
-         select user_id, key, request_hash, $4::timestamptz
-         from unnest($1::bigint[], $2::text[], $3::text[]) as k(user_id, key, request_hash)
-         order by user_id, key
-         on conflict do nothing
-         returning user_id::text, key`,
-};
+export class KeyTakenError extends Error {
+  constructor() {
+    super('an idempotency key of the batch was taken by a concurrent request');
+    this.name = 'KeyTakenError';
+  }
+}
 
 const STORED_KEYS: NamedStatement = {
   name: 'idempotency_stored_keys',
@@ -79,49 +77,39 @@ const STORED_KEYS: NamedStatement = {
          from idempotency_keys k join unnest($1::bigint[], $2::text[]) as w(user_id, key) on k.user_id = w.user_id and k.key = w.key`,
 };
 
-const STORE_REPLIES: NamedStatement = {
-  name: 'idempotency_store_replies',
-  text: `update idempotency_keys k set response = r.response
-         from unnest($1::bigint[], $2::text[], $3::text[]) as r(user_id, key, response)
-         where k.user_id = r.user_id and k.key = r.key`,
-};
-
-const RELEASE_KEYS: NamedStatement = {
-  name: 'idempotency_release_keys',
-  text: `delete from idempotency_keys k using unnest($1::bigint[], $2::text[]) as r(user_id, key)
-         where k.user_id = r.user_id and k.key = r.key`,
+const INSERT_KEYS: NamedStatement = {
+  name: 'idempotency_insert_keys',
+  text: `insert into idempotency_keys (user_id, key, request_hash, response, created_at)
+         select user_id, key, request_hash, response, $5::timestamptz
+         from unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) as k(user_id, key, request_hash, response)
+         order by user_id, key
+         on conflict do nothing
+         returning key`,
 };
 
 const keyId = (userId: number, key: string) => `${userId}\u0000${key}`;
 
-/** Claims every key of a batch; `keys` must not repeat a (user, key) pair. Results are in the order of `keys`. */
-export async function claimKeys(tx: Tx, now: Date, keys: BatchKey[]): Promise<ClaimResult[]> {
-  const claimed = new Set(
-    (await runNamed<{ user_id: string; key: string }>(tx, CLAIM_KEYS, [keys.map((k) => String(k.userId)), keys.map((k) => k.key), keys.map((k) => k.hash), now])).map((row) =>
-      keyId(Number(row.user_id), row.key),
-    ),
-  );
-  const others = keys.filter((k) => !claimed.has(keyId(k.userId, k.key)));
-  const stored = new Map<string, { hash: string; response: string | null }>();
-  if (others.length > 0) {
-    const rows = await runNamed<{ user_id: string; key: string; request_hash: string; response: string | null }>(tx, STORED_KEYS, [others.map((k) => String(k.userId)), others.map((k) => k.key)]);
-    for (const row of rows) stored.set(keyId(Number(row.user_id), row.key), { hash: row.request_hash, response: row.response });
-  }
-  return keys.map((k): ClaimResult => {
-    const id = keyId(k.userId, k.key);
-    if (claimed.has(id)) return { kind: 'claimed' };
-    const row = stored.get(id);
-    if (!row || row.hash !== k.hash) return { kind: 'reused' };
+/** What each key of the batch already holds, in the order of `keys`. */
+export async function storedKeys(tx: Tx, keys: { userId: number; key: string; hash: string }[]): Promise<StoredKey[]> {
+  const rows = await runNamed<{ user_id: string; key: string; request_hash: string; response: string | null }>(tx, STORED_KEYS, [keys.map((k) => String(k.userId)), keys.map((k) => k.key)]);
+  const stored = new Map(rows.map((row) => [keyId(Number(row.user_id), row.key), row]));
+  return keys.map((k): StoredKey => {
+    const row = stored.get(keyId(k.userId, k.key));
+    if (!row) return { kind: 'new' };
+    if (row.request_hash !== k.hash) return { kind: 'reused' };
     return { kind: 'replay', response: JSON.parse(row.response ?? 'null') };
   });
 }
 
-export async function storeReplies(tx: Tx, replies: { userId: number; key: string; response: unknown }[]): Promise<void> {
-  if (replies.length === 0) return;
-  await runNamed(tx, STORE_REPLIES, [replies.map((r) => String(r.userId)), replies.map((r) => r.key), replies.map((r) => JSON.stringify(r.response))]);
-}
-
-export async function releaseKeys(tx: Tx, keys: { userId: number; key: string }[]): Promise<void> {
-  if (keys.length === 0) return;
-  await runNamed(tx, RELEASE_KEYS, [keys.map((k) => String(k.userId)), keys.map((k) => k.key)]);
+/** Stores accepted requests' keys with their replies; raises KeyTakenError if any was taken meanwhile. */
+export async function insertKeys(tx: Tx, now: Date, entries: (BatchKey & { response: unknown })[]): Promise<void> {
+  if (entries.length === 0) return;
+  const inserted = await runNamed(tx, INSERT_KEYS, [
+    entries.map((e) => String(e.userId)),
+    entries.map((e) => e.key),
+    entries.map((e) => e.hash),
+    entries.map((e) => JSON.stringify(e.response)),
+    now,
+  ]);
+  if (inserted.length !== entries.length) throw new KeyTakenError();
 }

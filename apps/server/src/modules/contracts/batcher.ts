@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import { type Db, type NamedStatement, type Tx, runNamed } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
-import { claimKeys, releaseKeys, storeReplies } from '#platform/idempotency.ts';
+import { type BatchKey, KeyTakenError, insertKeys, storedKeys } from '#platform/idempotency.ts';
 import type { Hub } from '#platform/ws.ts';
 import { type AccountBalance, type Ledger, accountName, userAccount, usersBalances } from '../ledger/service.ts';
 import { latestPrices } from '../market/service.ts';
@@ -18,13 +18,13 @@ import { type OrderRecord, type PeriodRow, feeOf, newPublicId, orderView, placem
 /**
  * Placing orders with group commit (ARCHITECTURE §9). One transaction per order caps
  * throughput at the database's transaction rate, so requests wait here for a millisecond
- * or until 64 have arrived, and each batch runs as ONE transaction: it claims every
- * Idempotency-Key, locks the users' futures accounts in account-id order, checks each
- * order against the balance and limits in memory (so a refused order is refused alone and
- * never aborts the others), writes the accepted orders and their ledger entries in bulk,
- * stores each reply, commits, and answers every request with its own result. If the
- * transaction itself fails, its requests are retried one by one, so one bad request
- * cannot fail the rest.
+ * or until 64 have arrived, and each batch runs as ONE transaction: it looks up every
+ * Idempotency-Key (replays answer from the stored reply), locks the users' futures
+ * accounts in account-id order, checks each order against the balance and limits in memory
+ * (so a refused order is refused alone and never aborts the others), writes the accepted
+ * orders and their ledger entries in bulk, stores each accepted request's key with its
+ * reply, commits, and answers every request with its own result. If the transaction itself
+ * fails, its requests are retried one by one, so one bad request cannot fail the rest.
  *
  * Errors a request can get: IDEMPOTENCY_KEY_REUSED, TRADE_PASSWORD_REQUIRED,
  * INSTRUMENT_NOT_TRADABLE, PERIOD_UNKNOWN, STAKE_OUT_OF_RANGE, PRICE_UNAVAILABLE,
@@ -63,6 +63,7 @@ export interface BatcherOptions {
   maxQueue: number;
 }
 
+const MAX_ATTEMPTS = 3;
 const DEFAULT_OPTIONS: BatcherOptions = { maxBatch: 64, windowMs: 1, maxInFlight: 4, maxQueue: 10_000 };
 
 type Result = { ok: PlaceOrderResponse; placed?: OrderRecord } | { error: AppError };
@@ -80,7 +81,7 @@ export class OrderBatcher {
   private inFlight = 0;
   private idle: (() => void)[] = [];
   /** What group commit achieved: transactions run and requests answered by them (tests and the benchmark read it). */
-  readonly stats = { batches: 0, requests: 0, retriedAlone: 0 };
+  readonly stats = { batches: 0, requests: 0, retriedAlone: 0, keyTaken: 0 };
 
   constructor(
     private readonly deps: PlacementDeps,
@@ -137,7 +138,7 @@ export class OrderBatcher {
     }
   }
 
-  private async run(batch: Pending[]): Promise<void> {
+  private async run(batch: Pending[], attempt = 1): Promise<void> {
     let results: Result[];
     let now: Date;
     try {
@@ -146,12 +147,19 @@ export class OrderBatcher {
       this.stats.batches += 1;
       this.stats.requests += batch.length;
     } catch (error) {
+      // A concurrent duplicate took a key after we looked (rare): run again, and the key replays.
+      const keyTaken = error instanceof KeyTakenError;
+      if (keyTaken) this.stats.keyTaken += 1;
       if (batch.length === 1) {
+        if (keyTaken && attempt < MAX_ATTEMPTS) return this.run(batch, attempt + 1);
         batch[0]?.reject(error);
         return;
       }
-      this.deps.log?.error({ err: error, size: batch.length }, 'contracts: an order batch failed; retrying its requests one by one');
-      this.stats.retriedAlone += batch.length;
+      // Otherwise one request broke the transaction: each runs alone, so it fails alone.
+      if (!keyTaken) {
+        this.deps.log?.error({ err: error, size: batch.length }, 'contracts: an order batch failed; retrying its requests one by one');
+        this.stats.retriedAlone += batch.length;
+      }
       await Promise.all(batch.map((pending) => this.run([pending])));
       return;
     }
@@ -229,16 +237,15 @@ function priceOfFrom(prices: Map<InstrumentSymbol, { priceMinor: bigint; priceSc
  */
 export async function placeBatch(deps: PlacementDeps, tx: Tx, now: Date, requests: PlaceRequest[]): Promise<Result[]> {
   const results: (Result | undefined)[] = new Array(requests.length);
-  const claims = await claimKeys(tx, now, requests);
+  const stored = await storedKeys(tx, requests);
   const userIds = [...new Set(requests.map((r) => r.userId))];
   const withPassword = await usersWithMoneyPassword(tx, userIds, 'trade');
   const fresh: number[] = [];
-  const claimed = requests.map((_, i) => claims[i]?.kind === 'claimed');
   requests.forEach((request, i) => {
-    const claim = claims[i];
-    if (!claim || claim.kind === 'reused') results[i] = { error: new AppError('IDEMPOTENCY_KEY_REUSED', {}, 409) };
+    const key = stored[i];
+    if (!key || key.kind === 'reused') results[i] = { error: new AppError('IDEMPOTENCY_KEY_REUSED', {}, 409) };
     else if (withPassword.has(request.userId) && request.body.tradePassword === undefined) results[i] = { error: new AppError('TRADE_PASSWORD_REQUIRED', {}, 403) };
-    else if (claim.kind === 'replay') results[i] = { ok: claim.response as PlaceOrderResponse };
+    else if (key.kind === 'replay') results[i] = { ok: key.response as PlaceOrderResponse };
     else fresh.push(i);
   });
 
@@ -356,7 +363,7 @@ export async function placeBatch(deps: PlacementDeps, tx: Tx, now: Date, request
 
       const balances = await usersBalances(tx, [...new Set(orders.map((o) => o.userId))]);
       const priceOf = priceOfFrom(prices);
-      const replies: { userId: number; key: string; response: unknown }[] = [];
+      const keys: (BatchKey & { response: unknown })[] = [];
       for (const { index, order, after } of accepted) {
         const request = requests[index] as PlaceRequest;
         // The futures balance right after this order (a user's later orders in the batch are not in it yet).
@@ -364,15 +371,11 @@ export async function placeBatch(deps: PlacementDeps, tx: Tx, now: Date, request
         rows.push({ wallet: 'futures', asset: CONTRACT_ASSET, available: after.available, locked: after.locked });
         const response: PlaceOrderResponse = { order: orderView(order, now, request.lang, order.openTick), balances: balancesView(rows, priceOf) };
         results[index] = { ok: response, placed: order };
-        replies.push({ userId: request.userId, key: request.key, response });
+        keys.push({ userId: request.userId, key: request.key, hash: request.hash, response });
       }
-      await storeReplies(tx, replies);
+      // Last, so a refused request leaves no key behind and a retry runs again.
+      await insertKeys(tx, now, keys);
     }
   }
-  // A refused request leaves no key behind: a retry runs again, as after a rolled-back runIdempotent.
-  await releaseKeys(
-    tx,
-    requests.filter((_, i) => claimed[i] && (!results[i] || 'error' in (results[i] as Result))),
-  );
   return results.map((result) => result ?? { error: new AppError('INTERNAL') });
 }

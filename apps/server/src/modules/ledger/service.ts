@@ -114,7 +114,7 @@ const INSERT_POSTINGS: NamedStatement = {
 
 const LOCK_ACCOUNTS: NamedStatement = {
   name: 'ledger_lock_accounts',
-  text: `select id::text, name, available::text, locked::text from ledger_accounts where name = any($1::text[]) order by id for update`,
+  text: `select id::text, name, available::text, locked::text from ledger_accounts where name = any($1::text[]) order by id for no key update`,
 };
 
 const USERS_BALANCES: NamedStatement = {
@@ -254,8 +254,8 @@ export class Ledger {
   }
 
   /**
-   * Locks the named accounts that exist (FOR UPDATE, in account-id order, the order every
-   * writer uses) and returns their balances by account name; an account never used is
+   * Locks the named accounts that exist (FOR NO KEY UPDATE, the lock a balance update takes,
+   * in account-id order, the order every writer uses) and returns their balances by account name; an account never used is
    * absent, which means zero. A batch reads balances this way before deciding what it can
    * accept, then posts with `postMany` in the same transaction.
    */

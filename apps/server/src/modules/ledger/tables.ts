@@ -4,9 +4,9 @@ import { users } from '../user/tables.ts';
 
 /**
  * The ledger (ARCHITECTURE §5). Only this module writes these tables. The database itself
- * enforces the rules (migration 0001): entries and postings are append-only, every entry
- * balances per asset at commit, balances change only by inserting postings, and user
- * balances never go negative.
+ * enforces the rules (migrations 0002 and 0011): entries and postings are append-only, every
+ * entry balances per asset when the statement inserting its postings ends, balances change
+ * only by inserting postings, and user balances never go negative.
  */
 
 const minor = (name: string) => numeric(name, { precision: 38, scale: 0, mode: 'bigint' });
