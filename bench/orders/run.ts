@@ -2,18 +2,20 @@
 // PostgreSQL, beside pgbench's rate for the same hot-path transaction, measured in the
 // same run. Target (issue 4): API rate ≥ 1.0× pgbench's, p99 ≤ 50 ms at 100 connections.
 //
-//   node --import tsx bench/orders/run.ts [--seconds 15] [--concurrency 100] [--users 200]
+//   node --import tsx bench/orders/run.ts [--seconds 15] [--concurrency 100] [--users 8000]
 //
 // Needs PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) and pgbench.
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { checkLedger } from '../../apps/server/src/modules/ledger/invariants.ts';
 import { Ledger, externalAccount, userAccount } from '../../apps/server/src/modules/ledger/service.ts';
+import { hashToken } from '../../apps/server/src/modules/auth/sessions.ts';
 import { openDatabase } from '../../apps/server/src/platform/db.ts';
 import { ROOT, freshDatabase, load, pgbenchTps, registerUser, startServer } from '../lib/harness.ts';
 
@@ -21,7 +23,7 @@ const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '15' },
     concurrency: { type: 'string', default: '100' },
-    users: { type: 'string', default: '200' },
+    users: { type: 'string', default: '8000' },
   },
 });
 const seconds = Number(values.seconds);
@@ -30,26 +32,48 @@ const userCount = Number(values.users);
 
 const databaseUrl = await freshDatabase('tw_bench_orders');
 // Orders of 300 s: none is delivered during the run, so settlement does not share the machine with it.
-// Each user may hold many open orders here (the default cap of 20 would stop the run).
-const server = await startServer(databaseUrl, { ROLE: 'all', CONTRACT_MAX_OPEN_ORDERS: '1000' });
-console.log(`server on ${server.baseUrl}; registering ${userCount} users`);
+const server = await startServer(databaseUrl, { ROLE: 'all' }, process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean));
+console.log(`server on ${server.baseUrl}; creating ${userCount} users`);
 
-const users: { token: string; uid: number }[] = [];
-for (let i = 0; i < userCount; i++) users.push(await registerUser(server.baseUrl, `bench${i}@example.com`));
-
+// Users as real traders are: each holds at most the default 20 open orders, so the run
+// needs thousands of them. One registers through the API; the rest are copies of it made
+// directly in the database (argon2 for thousands would take minutes), each with its own
+// session and 1,000,000 USDT in the futures account.
+await registerUser(server.baseUrl, 'bench-template@example.com');
 const database = await openDatabase({ databaseUrl, poolSize: 2 });
+const setup = new pg.Client({ connectionString: databaseUrl });
+await setup.connect();
+const { rows: created } = await setup.query<{ id: string }>(
+  `insert into users (email, email_verified, password_hash, nickname, invite_code, language, created_at, updated_at)
+   select 'bench' || n || '@example.com', true, t.password_hash, 'bench' || n, 'B' || lpad(n::text, 7, '0'), 'en', now(), now()
+   from generate_series(1, $1::int) as n cross join (select password_hash from users where email = 'bench-template@example.com') t
+   returning id::text`,
+  [userCount],
+);
+const users = created.map((row) => ({ uid: Number(row.id), token: crypto.randomBytes(32).toString('base64url') }));
+await setup.query(
+  `insert into sessions (user_id, token_hash, device, ip, created_at, last_used_at, expires_at)
+   select user_id, token_hash, 'bench', '127.0.0.1', now(), now(), now() + interval '1 day' from unnest($1::bigint[], $2::text[]) as s(user_id, token_hash)`,
+  [users.map((u) => String(u.uid)), users.map((u) => hashToken(u.token))],
+);
+await setup.end();
 const ledger = new Ledger();
-for (const user of users) {
+for (let i = 0; i < users.length; i += 500) {
+  const chunk = users.slice(i, i + 500);
   await database.db.transaction((tx) =>
-    ledger.post(tx, new Date(), {
-      kind: 'bench_funding',
-      reference: `bench:fund:${user.uid}`,
-      userId: user.uid,
-      postings: [
-        { account: externalAccount('demo', 'USDT'), amount: -1_000_000_000_000n, type: 'deposit' },
-        { account: userAccount(user.uid, 'futures', 'USDT'), amount: 1_000_000_000_000n, type: 'deposit' },
-      ],
-    }),
+    ledger.postMany(
+      tx,
+      new Date(),
+      chunk.map((user) => ({
+        kind: 'bench_funding',
+        reference: `bench:fund:${user.uid}`,
+        userId: user.uid,
+        postings: [
+          { account: externalAccount('demo', 'USDT'), amount: -1_000_000_000_000n, type: 'deposit' as const },
+          { account: userAccount(user.uid, 'futures', 'USDT'), amount: 1_000_000_000_000n, type: 'deposit' as const },
+        ],
+      })),
+    ),
   );
 }
 
@@ -60,15 +84,42 @@ for (let i = 0; i < 50; i++) {
   await new Promise((r) => setTimeout(r, 200));
 }
 
+// The load comes through node:http with one keep-alive connection per client: lighter
+// than fetch, so the client takes less of the two cores the server and PostgreSQL share.
+const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+const base = new URL(server.baseUrl);
+function postOrder(token: string, body: string): Promise<{ code: number; message: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        agent,
+        host: base.hostname,
+        port: base.port,
+        method: 'POST',
+        path: '/api/v1/contracts/orders',
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${token}`, 'idempotency-key': `bench-${crypto.randomUUID()}` },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          try {
+            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          } catch (error) {
+            reject(error);
+          }
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
 const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT'];
 const place = async (i: number) => {
   const user = users[i % users.length] as { token: string };
-  const response = await fetch(`${server.baseUrl}/api/v1/contracts/orders`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${user.token}`, 'idempotency-key': `bench-${crypto.randomUUID()}` },
-    body: JSON.stringify({ symbol: SYMBOLS[i % SYMBOLS.length], direction: i % 2 ? 'up' : 'down', periodId: 4, amount: '10' }),
-  });
-  const reply = (await response.json()) as { code: number; message: string };
+  const reply = await postOrder(user.token, JSON.stringify({ symbol: SYMBOLS[i % SYMBOLS.length], direction: i % 2 ? 'up' : 'down', periodId: 4, amount: '10' }));
   if (reply.code !== 0 && i % 1000 === 0) console.error(`order refused: ${reply.code} ${reply.message}`);
   return reply.code === 0;
 };
@@ -117,14 +168,14 @@ fs.writeFileSync(
   script,
   `\\set n random(1, ${userCount})
 BEGIN;
-SELECT u.user_id, u.account_id, t.tick_id, t.tick_price, t.tick_ts, nextval('bench_seq') AS seq FROM bench_users u CROSS JOIN bench_tick t WHERE u.n = :n \\gset
-INSERT INTO idempotency_keys (user_id, key, request_hash, created_at) VALUES (:user_id, 'pgb-' || :seq::text, 'h', now()) ON CONFLICT DO NOTHING;
-SELECT available FROM ledger_accounts WHERE id = :account_id FOR UPDATE;
+SELECT u.user_id, u.account_id, t.tick_id, t.tick_price, t.tick_ts, nextval('bench_seq') AS seq FROM bench_users u CROSS JOIN bench_tick t WHERE u.n = :n::int \\gset
+INSERT INTO idempotency_keys (user_id, key, request_hash, created_at) VALUES (:user_id::bigint, 'pgb-' || :seq::text, 'h', now()) ON CONFLICT DO NOTHING;
+SELECT available FROM ledger_accounts WHERE id = :account_id::bigint FOR NO KEY UPDATE;
 INSERT INTO contract_orders (public_id, user_id, instrument, direction, period_seconds, payout_rate_ppm, fee_rate_ppm, stake_minor, fee_minor, open_tick_id, open_price_minor, created_at, deliver_at)
   VALUES (lpad(:seq::text, 22, 'p'), :user_id::bigint, 'BTCUSDT', 'up', 300, 920000, 2000, 10000000, 20000, :tick_id::bigint, :tick_price::numeric, :tick_ts::timestamptz, :tick_ts::timestamptz + interval '300 seconds') RETURNING id AS order_id \\gset
-INSERT INTO ledger_entries (kind, reference, user_id, created_at) VALUES ('contract_open', 'contract:' || :order_id::text || ':open', :user_id, now()) RETURNING id AS entry_id \\gset
-INSERT INTO ledger_postings (entry_id, account_id, user_id, wallet, asset, bucket, type, amount, created_at) VALUES (:entry_id, :account_id, :user_id, 'futures', 'USDT', 'available', 'position_margin', -10020000, now()), (:entry_id, :account_id, :user_id, 'futures', 'USDT', 'locked', 'position_margin', 10020000, now());
-UPDATE idempotency_keys SET response = '{}' WHERE user_id = :user_id AND key = 'pgb-' || :seq::text;
+INSERT INTO ledger_entries (kind, reference, user_id, created_at) VALUES ('contract_open', 'contract:' || :order_id::text || chr(58) || 'open', :user_id::bigint, now()) RETURNING id AS entry_id \\gset
+INSERT INTO ledger_postings (entry_id, account_id, user_id, wallet, asset, bucket, type, amount, created_at) VALUES (:entry_id::bigint, :account_id::bigint, :user_id::bigint, 'futures', 'USDT', 'available', 'position_margin', -10020000, now()), (:entry_id::bigint, :account_id::bigint, :user_id::bigint, 'futures', 'USDT', 'locked', 'position_margin', 10020000, now());
+UPDATE idempotency_keys SET response = '{}' WHERE user_id = :user_id::bigint AND key = 'pgb-' || :seq::text;
 END;
 `,
 );

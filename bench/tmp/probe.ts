@@ -19,14 +19,14 @@ const times = new Map<string, number[]>();
 const url = 'postgres://postgres@127.0.0.1:5432/tw_bench_orders';
 const database = await openDatabase({ databaseUrl: url, poolSize: 4 });
 const c = new pg.Client({ connectionString: url }); await c.connect();
-const users = (await c.query('select distinct user_id from ledger_accounts where kind = \'user\' and wallet = \'futures\' limit 50')).rows.map((r) => Number(r.user_id));
+const users = (await c.query("select user_id from ledger_accounts a where kind = 'user' and wallet = 'futures' and available > 10000000000 limit 400")).rows.map((r) => Number(r.user_id));
 const ledger = new Ledger();
 const clock = { now: () => new Date() };
 const rec = new MarketRecorder({ db: database.db, clock, feed: new SimulatedFeed({ seed: 1 }) });
 await rec.resume(); await rec.recordOnce();
 const deps = { db: database.db, clock, ledger, hub: new Hub(), maxOpenOrders: 100000 };
-for (let round = 0; round < 5; round++) {
-  const reqs = Array.from({ length: 64 }, (_, i) => ({ userId: users[i % users.length]!, key: crypto.randomUUID(), hash: 'h', body: { symbol: 'BTCUSDT', direction: 'up', periodId: 4, amount: '10' } as any, stakeMinor: 10_000_000n, lang: 'en' as const }));
+for (let round = 0; round < 10; round++) {
+  const reqs = Array.from({ length: 32 }, (_, i) => ({ userId: users[i % users.length]!, key: crypto.randomUUID(), hash: 'h', body: { symbol: 'BTCUSDT', direction: 'up', periodId: 4, amount: '10' } as any, stakeMinor: 10_000_000n, lang: 'en' as const }));
   const t0 = performance.now();
   const steps: [string, number][] = [];
   const res = await database.db.transaction(async (tx) => placeBatch(deps as any, tx as any, new Date(), reqs));

@@ -1,6 +1,6 @@
 import { CONTRACT_ASSET, type PlaceOrderRequest, type PlaceOrderResponse, type UserEvent } from '@tradewind/contract/instant';
 import type { Language } from '@tradewind/contract/languages';
-import { INSTRUMENTS, type InstrumentSymbol, instrumentOf } from '@tradewind/contract/market';
+import { INSTRUMENTS, type InstrumentSymbol, PRICE_MAX_AGE_MS, instrumentOf, isInstrumentSymbol } from '@tradewind/contract/market';
 import { formatAmount } from '@tradewind/contract/money';
 import type { AssetCode } from '@tradewind/contract/wallet';
 import type { FastifyBaseLogger } from 'fastify';
@@ -10,7 +10,7 @@ import { AppError } from '#platform/errors.ts';
 import { type BatchKey, KeyTakenError, insertKeys, storedKeys } from '#platform/idempotency.ts';
 import type { Hub } from '#platform/ws.ts';
 import { type AccountBalance, type Ledger, accountName, userAccount, usersBalances } from '../ledger/service.ts';
-import { latestPrices } from '../market/service.ts';
+import type { RecordedPrice } from '../market/service.ts';
 import { usersWithMoneyPassword } from '../money-password/service.ts';
 import { balancesView } from '../wallet/service.ts';
 import { type OrderRecord, type PeriodRow, feeOf, newPublicId, orderView, placementEntry, tickRefOf, utcDayStart } from './service.ts';
@@ -64,7 +64,7 @@ export interface BatcherOptions {
 }
 
 const MAX_ATTEMPTS = 3;
-const DEFAULT_OPTIONS: BatcherOptions = { maxBatch: 64, windowMs: 1, maxInFlight: 4, maxQueue: 10_000 };
+const DEFAULT_OPTIONS: BatcherOptions = { maxBatch: 64, windowMs: 1, maxInFlight: 2, maxQueue: 10_000 };
 
 type Result = { ok: PlaceOrderResponse; placed?: OrderRecord } | { error: AppError };
 
@@ -212,6 +212,35 @@ const INSERT_ORDERS: NamedStatement = {
          returning id::text, public_id`,
 };
 
+/** The latest tick at or before `$2` of each instrument, if at most 5 s old: the open tick of an order accepted at `$2`. */
+const FRESH_TICKS: NamedStatement = {
+  name: 'contracts_fresh_ticks',
+  text: `select t.id::text, t.instrument, t.price_minor::text, (extract(epoch from t.ts) * 1000)::float8 as ts_ms, t.source
+         from unnest($1::text[]) as i(instrument)
+         cross join lateral (
+           select id, instrument, price_minor, ts, source from market_ticks
+           where instrument = i.instrument and ts <= $2::timestamptz and ts >= $2::timestamptz - make_interval(secs => $3::int4)
+           order by ts desc limit 1
+         ) t`,
+};
+
+async function freshTicks(tx: Tx, now: Date, symbols: string[]): Promise<Map<InstrumentSymbol, RecordedPrice>> {
+  const rows = await runNamed<{ id: string; instrument: string; price_minor: string; ts_ms: number; source: string }>(tx, FRESH_TICKS, [symbols, now, PRICE_MAX_AGE_MS / 1000]);
+  const out = new Map<InstrumentSymbol, RecordedPrice>();
+  for (const row of rows) {
+    if (!isInstrumentSymbol(row.instrument)) continue;
+    out.set(row.instrument, {
+      tickId: Number(row.id),
+      instrument: row.instrument,
+      priceMinor: BigInt(row.price_minor),
+      priceScale: INSTRUMENTS[row.instrument].priceScale,
+      ts: new Date(Math.round(row.ts_ms)),
+      source: row.source,
+    });
+  }
+  return out;
+}
+
 interface UserState {
   openCount: number;
   exposure: bigint;
@@ -236,10 +265,21 @@ function priceOfFrom(prices: Map<InstrumentSymbol, { priceMinor: bigint; priceSc
  * are results, not exceptions; an exception means the whole transaction failed.
  */
 export async function placeBatch(deps: PlacementDeps, tx: Tx, now: Date, requests: PlaceRequest[]): Promise<Result[]> {
+  type PeriodDbRow = { id: number; seconds: number; payout_rate_ppm: number; fee_rate_ppm: number; min_stake_minor: string; max_stake_minor: string; active: boolean };
+  type StateDbRow = { user_id: string; open_count: number; open_exposure: string; loss_limit: string | null; loss_today: string };
   const results: (Result | undefined)[] = new Array(requests.length);
-  const stored = await storedKeys(tx, requests);
   const userIds = [...new Set(requests.map((r) => r.userId))];
   const withPassword = await usersWithMoneyPassword(tx, userIds, 'trade');
+  const periodRows = await runNamed<PeriodDbRow>(tx, PERIODS, []);
+  const prices = await freshTicks(tx, now, [...new Set(requests.map((r) => r.body.symbol))]);
+  const accounts = await deps.ledger.lockAccounts(
+    tx,
+    userIds.map((userId) => userAccount(userId, 'futures', CONTRACT_ASSET)),
+  );
+  // Keys and open orders are read after the lock. An order is only ever accepted under its
+  // user's lock, so a concurrent batch with the same user (and perhaps the same key) has
+  // committed by now: its key replays here, and its orders count against the limits.
+  const stored = await storedKeys(tx, requests);
   const fresh: number[] = [];
   requests.forEach((request, i) => {
     const key = stored[i];
@@ -252,15 +292,6 @@ export async function placeBatch(deps: PlacementDeps, tx: Tx, now: Date, request
   const accepted: { index: number; order: OrderRecord; after: { available: bigint; locked: bigint } }[] = [];
   if (fresh.length > 0) {
     const freshUsers = [...new Set(fresh.map((i) => (requests[i] as PlaceRequest).userId))];
-    type PeriodDbRow = { id: number; seconds: number; payout_rate_ppm: number; fee_rate_ppm: number; min_stake_minor: string; max_stake_minor: string; active: boolean };
-    type StateDbRow = { user_id: string; open_count: number; open_exposure: string; loss_limit: string | null; loss_today: string };
-    const periodRows = await runNamed<PeriodDbRow>(tx, PERIODS, []);
-    const prices = await latestPrices(tx, now);
-    const accounts = await deps.ledger.lockAccounts(
-      tx,
-      freshUsers.map((userId) => userAccount(userId, 'futures', CONTRACT_ASSET)),
-    );
-    // Read after the lock: a concurrent batch of the same user has committed by now, so its orders count.
     const stateRows = await runNamed<StateDbRow>(tx, USER_STATE, [freshUsers.map(String), utcDayStart(now)]);
     const periods = new Map<number, PeriodRow>(
       periodRows.map((p) => [
