@@ -77,12 +77,15 @@ const STORED_KEYS: NamedStatement = {
          from idempotency_keys k join unnest($1::bigint[], $2::text[]) as w(user_id, key) on k.user_id = w.user_id and k.key = w.key`,
 };
 
+// The replies travel as one JSON array (json keeps each element's text as written, so a
+// replay is byte-identical), not as a text[] that the driver would escape character by character.
 const INSERT_KEYS: NamedStatement = {
   name: 'idempotency_insert_keys',
   text: `insert into idempotency_keys (user_id, key, request_hash, response, created_at)
-         select user_id, key, request_hash, response, $5::timestamptz
-         from unnest($1::bigint[], $2::text[], $3::text[], $4::text[]) as k(user_id, key, request_hash, response)
-         order by user_id, key
+         select k.user_id, k.key, k.request_hash, r.response::text, $5::timestamptz
+         from unnest($1::bigint[], $2::text[], $3::text[]) with ordinality as k(user_id, key, request_hash, n)
+         join json_array_elements($4::json) with ordinality as r(response, n) on r.n = k.n
+         order by k.user_id, k.key
          on conflict do nothing
          returning key`,
 };
@@ -108,7 +111,7 @@ export async function insertKeys(tx: Tx, now: Date, entries: (BatchKey & { respo
     entries.map((e) => String(e.userId)),
     entries.map((e) => e.key),
     entries.map((e) => e.hash),
-    entries.map((e) => JSON.stringify(e.response)),
+    `[${entries.map((e) => JSON.stringify(e.response)).join(',')}]`,
     now,
   ]);
   if (inserted.length !== entries.length) throw new KeyTakenError();
