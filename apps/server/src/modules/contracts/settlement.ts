@@ -29,6 +29,8 @@ export const SWEEP_INTERVAL_MS = 1_000;
 /** How soon to look again when due orders wait for their delivery second to be recorded. */
 const NOT_READY_RETRY_MS = 20;
 export const DEFAULT_SETTLEMENT_BATCH = 500;
+/** Settlement transactions one worker runs at once. */
+export const DEFAULT_PARALLELISM = 2;
 const SET_ASIDE_MS = 60_000;
 
 export interface SettlementDeps {
@@ -149,14 +151,15 @@ export class Settlement {
   private timerAt = Number.POSITIVE_INFINITY;
   private current: Promise<void> | null = null;
   private readonly batchSize: number;
-  private lastClaimed: number[] = [];
+  private readonly parallelism: number;
   private readonly setAside = new Map<number, number>();
 
   constructor(
     private readonly deps: SettlementDeps,
-    options: { batchSize?: number } = {},
+    options: { batchSize?: number; parallelism?: number } = {},
   ) {
     this.batchSize = options.batchSize ?? DEFAULT_SETTLEMENT_BATCH;
+    this.parallelism = options.parallelism ?? DEFAULT_PARALLELISM;
   }
 
   /**
@@ -166,6 +169,13 @@ export class Settlement {
    * (a bug: it is logged, and set aside for a minute) never holds up the others.
    */
   async settleDue(): Promise<number> {
+    // Several transactions at once: claims never overlap (SKIP LOCKED), and while one waits
+    // for the house accounts another is already inserting its postings.
+    const counts = await Promise.all(Array.from({ length: this.parallelism }, () => this.drain()));
+    return counts.reduce((a, b) => a + b, 0);
+  }
+
+  private async drain(): Promise<number> {
     let total = 0;
     for (;;) {
       const now = this.deps.clock.now();
@@ -184,12 +194,13 @@ export class Settlement {
   private async settleOneByOne(now: Date): Promise<number> {
     let settled = 0;
     for (let i = 0; i < this.batchSize; i++) {
+      const claimed: number[] = [];
       try {
-        const count = await this.settleBatch(now, 1);
+        const count = await this.settleBatch(now, 1, claimed);
         if (count === 0) break;
         settled += count;
       } catch (error) {
-        const [id] = this.lastClaimed;
+        const [id] = claimed;
         if (id === undefined) throw error;
         this.deps.log?.error({ err: error, orderId: id }, 'contract settlement: an order failed to settle; set aside for a minute');
         this.setAside.set(id, now.getTime() + SET_ASIDE_MS);
@@ -199,14 +210,13 @@ export class Settlement {
   }
 
   /** One batch: claim, settle, commit, then tell the owners. */
-  async settleBatch(now: Date, limit: number = this.batchSize): Promise<number> {
+  async settleBatch(now: Date, limit: number = this.batchSize, claimed: number[] = []): Promise<number> {
     const readyBefore = new Date(now.getTime() - RECORDING_LATENESS_MS);
     for (const [id, until] of this.setAside) if (until <= now.getTime()) this.setAside.delete(id);
     const excluded = [...this.setAside.keys()].map(String);
-    this.lastClaimed = [];
     const orders = await this.deps.db.transaction(async (tx) => {
       const rows = await runNamed<ClaimRow>(tx as Tx, CLAIM_DUE, [now, limit, readyBefore, excluded]);
-      this.lastClaimed = rows.map((row) => Number(row.id));
+      claimed.push(...rows.map((row) => Number(row.id)));
       if (rows.length === 0) return [];
       const settled = rows.map((row) => settle(row, now));
       await this.deps.ledger.postMany(
