@@ -2,7 +2,6 @@ import type { QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { type MessageHandler, RealtimeClient } from '@/lib/realtime.ts';
 import { getToken } from '@/lib/storage.ts';
-import { applyRealtimeMessage } from './realtime-cache.ts';
 
 /** `/ws` on the API's host: the page's own unless the build points the API elsewhere. */
 function socketUrl(): string {
@@ -22,7 +21,20 @@ export const realtime = new RealtimeClient({
  * the stored token. Called once by the app; returns the teardown.
  */
 export function connectRealtime(queryClient: QueryClient): () => void {
-  const stopSink = realtime.onMessage((data, channel) => applyRealtimeMessage(queryClient, channel, data));
+  // The cache feed (and the schemas it parses with) loads with the first message, keeping
+  // it out of the first page load; messages arriving meanwhile wait in order.
+  let apply: ((channel: string, data: unknown) => void) | null = null;
+  let waiting: [string, unknown][] | null = null;
+  const stopSink = realtime.onMessage((data, channel) => {
+    if (apply) return apply(channel, data);
+    if (waiting) return void waiting.push([channel, data]);
+    waiting = [[channel, data]];
+    void import('./realtime-cache.ts').then(({ applyRealtimeMessage }) => {
+      apply = (name, payload) => applyRealtimeMessage(queryClient, name, payload);
+      for (const [name, payload] of waiting ?? []) apply(name, payload);
+      waiting = null;
+    });
+  });
   // The user channel needs a listener for the connection to start on screens with no channel.
   const stopUser = realtime.onUserEvent(() => undefined);
   const onOnline = () => realtime.reconnectNow();
