@@ -1,10 +1,16 @@
 import type { Order } from '@tradewind/contract/instant';
+import { INSTRUMENTS, isInstrumentSymbol } from '@tradewind/contract/market';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { signOf } from '@/lib/contract-math.ts';
 import { formatDateTime, formatDecimal, formatSigned } from '@/lib/format.ts';
 import { formatCountdown, msUntil } from '@/lib/server-clock.ts';
 import { useNow } from '@/lib/use-now.ts';
+
+/** BTCUSDT → BTC/USDT, from the contract's instrument list (no request needed). */
+export function symbolName(symbol: string): string {
+  return isInstrumentSymbol(symbol) ? `${INSTRUMENTS[symbol].base}/${INSTRUMENTS[symbol].quote}` : symbol;
+}
 
 /** "Up" in green or "Down" in red, as a small tag. */
 export function DirectionTag({ direction }: { direction: Order['direction'] }) {
@@ -39,12 +45,12 @@ export function OrderRow({ order }: { order: Order }) {
     <Link to={`/ContractDetail?id=${order.id}`} className="tw-order-row" data-order-id={order.id}>
       <span className="tw-order-main">
         <span className="tw-order-title">
-          <strong>{order.symbol}</strong>
+          <strong>{symbolName(order.symbol)}</strong>
           <DirectionTag direction={order.direction} />
           <span className="tw-muted">{t('positions.period_s', { seconds: order.periodSeconds })}</span>
         </span>
         <span className="tw-muted">
-          {t('positions.stake', { amount: fmt(order.stake) })} · {formatDateTime(order.createdAt, i18n.language)}
+          {fmt(order.stake)} USDT · {formatDateTime(order.createdAt, i18n.language)}
         </span>
       </span>
       <span className="tw-order-side">

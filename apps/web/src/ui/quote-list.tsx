@@ -58,7 +58,7 @@ export function QuoteList({ instruments, tickers, label, live = true }: QuoteLis
                 <AssetIcon asset={instrument.base} size={30} />
                 <span>
                   <strong>{pairName(instrument)}</strong>
-                  <span className="tw-muted">{instrument.name}</span>
+                  {instrument.name !== pairName(instrument) && <span className="tw-muted">{instrument.name}</span>}
                 </span>
               </span>
               <span className="tw-quote-price" data-testid={`price-${instrument.symbol}`}>

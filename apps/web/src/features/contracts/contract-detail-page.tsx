@@ -15,7 +15,7 @@ import { pnlAt, ratePct, signOf } from '@/lib/contract-math.ts';
 import { formatDateTime, formatDecimal, formatSigned } from '@/lib/format.ts';
 import { formatCountdown, msUntil } from '@/lib/server-clock.ts';
 import { useNow } from '@/lib/use-now.ts';
-import { DirectionTag, StatusTag } from '@/ui/order-row.tsx';
+import { DirectionTag, StatusTag, symbolName } from '@/ui/order-row.tsx';
 import { Page } from '@/ui/page.tsx';
 import { formatPrice, pairName } from '@/ui/quote-list.tsx';
 import { Verification } from './components/verification.tsx';
@@ -69,7 +69,7 @@ function OrderDetail({ order, instrument, now }: { order: Order; instrument: Ins
     <>
       <section className="tw-card tw-cd-head" aria-label={t('contracts.summary')}>
         <div className="tw-cd-title">
-          <strong>{instrument ? pairName(instrument) : order.symbol}</strong>
+          <strong>{instrument ? pairName(instrument) : symbolName(order.symbol)}</strong>
           <DirectionTag direction={order.direction} />
           <StatusTag order={order} remainingMs={remainingMs} />
         </div>

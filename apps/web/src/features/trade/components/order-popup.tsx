@@ -119,11 +119,6 @@ function OrderForm({ instrument, direction, config, price, onPlaced }: Omit<Orde
         onFinish={onFinish}
         onValuesChange={clearEdited}
         onFinishFailed={() => undefined}
-        footer={
-          <Button block type="submit" size="large" className="tw-order-confirm" data-direction={direction} loading={submitting} disabled={!quote}>
-            {t(`trade.confirm_${direction}`)}
-          </Button>
-        }
       >
         <Form.Item name="periodId" label={t('trade.period')}>
           <Selector
@@ -201,6 +196,10 @@ function OrderForm({ instrument, direction, config, price, onPlaced }: Omit<Orde
         <li>{t('trade.rule_void')}</li>
         {period && <li>{t('trade.rule_break_even', { rate: fmt(period.breakEvenWinRatePct, 2) })}</li>}
       </ul>
+      {/* Confirm comes after the figures and the rules: the user reads them before ordering. */}
+      <Button block size="large" className="tw-order-confirm" data-direction={direction} loading={submitting} disabled={!quote} onClick={() => form.submit()}>
+        {t(`trade.confirm_${direction}`)}
+      </Button>
     </div>
   );
 }
