@@ -166,12 +166,12 @@ describe('markets and instant contracts in Chromium at 390×844', () => {
     expect(await page.getByTestId('price-source').textContent()).toBe('Prices: simulated (demo data)');
 
     // The interval switch: 5m is selected and kept in the address; back to 1m.
-    await page.getByRole('tab', { name: '5m' }).click();
-    await expect.poll(() => page.getByRole('tab', { name: '5m' }).getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('tab', { name: '5m', exact: true }).click();
+    await expect.poll(() => page.getByRole('tab', { name: '5m', exact: true }).getAttribute('aria-selected')).toBe('true');
     expect(new URL(page.url()).searchParams.get('interval')).toBe('5m');
     await expect.poll(() => page.locator('[data-testid="candle-chart"][data-interval="5m"] canvas').count()).toBeGreaterThan(0);
-    await page.getByRole('tab', { name: '1m' }).click();
-    await expect.poll(() => page.getByRole('tab', { name: '1m' }).getAttribute('aria-selected')).toBe('true');
+    await page.getByRole('tab', { name: '1m', exact: true }).click();
+    await expect.poll(() => page.getByRole('tab', { name: '1m', exact: true }).getAttribute('aria-selected')).toBe('true');
 
     // The star adds the market to the user's favourites.
     await page.getByRole('button', { name: 'Add to favourites' }).click();

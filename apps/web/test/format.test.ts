@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDecimal, formatSigned, truncateDecimal } from '@/lib/format.ts';
+import { formatDecimal, formatPercent, formatSigned, truncateDecimal } from '@/lib/format.ts';
 
 describe('amount display', () => {
   it.each([
@@ -27,5 +27,12 @@ describe('market display helpers', () => {
     expect(formatSigned('-1234.5', 'de', 2)).toBe('-1.234,50');
     expect(formatSigned('0', 'en', 2)).toBe('0.00');
     expect(formatSigned('-0.00', 'en')).toBe('0.00');
+  });
+
+  it('formatPercent follows the language’s spacing and can show the sign', () => {
+    expect(formatPercent('55.67', 'en', 2)).toBe('55.67%');
+    expect(formatPercent('55.67', 'de', 2)).toBe('55,67\u00a0%');
+    expect(formatPercent('-1.5', 'fr', 2, true)).toBe('-1,50\u00a0%');
+    expect(formatPercent('0.09', 'zh_CN', 2, true)).toBe('+0.09%');
   });
 });

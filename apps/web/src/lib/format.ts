@@ -47,3 +47,10 @@ export function formatTickTime(iso: string, language: string): string {
     hour12: false,
   }).format(new Date(iso));
 }
+
+/** A percentage already in percent ("12.5" → "12.5%" in en, "12,5 %" in de), the language's own spacing. */
+export function formatPercent(value: string, language: string, minDecimals = 0, signed = false): string {
+  const number = signed ? formatSigned(value, language, minDecimals) : formatDecimal(value, language, minDecimals);
+  const pattern = new Intl.NumberFormat(LANGUAGE_TAGS[normalizeLanguage(language)], { style: 'percent' }).format(0.5);
+  return pattern.replace('50', number);
+}

@@ -12,7 +12,7 @@ import { useTicker } from '@/api/market/get-ticker.ts';
 import { orderQueryKey } from '@/api/query-keys.ts';
 import { useChannel, useRealtimeConnected } from '@/api/realtime.ts';
 import { pnlAt, ratePct, signOf } from '@/lib/contract-math.ts';
-import { formatDateTime, formatDecimal, formatSigned } from '@/lib/format.ts';
+import { formatDateTime, formatDecimal, formatPercent, formatSigned } from '@/lib/format.ts';
 import { formatCountdown, msUntil } from '@/lib/server-clock.ts';
 import { useNow } from '@/lib/use-now.ts';
 import { DirectionTag, StatusTag, symbolName } from '@/ui/order-row.tsx';
@@ -104,7 +104,7 @@ function OrderDetail({ order, instrument, now }: { order: Order; instrument: Ins
           <dt>{t('contracts.fee')}</dt>
           <dd>{money(order.fee)}</dd>
           <dt>{t('contracts.payout_rate')}</dt>
-          <dd>{ratePct(order.payoutRate)}%</dd>
+          <dd>{formatPercent(ratePct(order.payoutRate), i18n.language)}</dd>
           <dt>{t('contracts.delivery_time')}</dt>
           <dd>{formatDateTime(order.deliverAt, i18n.language, { dateStyle: 'medium', timeStyle: 'medium' })}</dd>
           <dt>{t('contracts.remaining')}</dt>
@@ -127,7 +127,7 @@ function OrderDetail({ order, instrument, now }: { order: Order; instrument: Ins
           </dd>
           <dt>{t('contracts.return_rate')}</dt>
           <dd className="tw-pnl" data-sign={signOf(order.returnRatePct)}>
-            {order.returnRatePct === null ? '—' : `${formatSigned(order.returnRatePct, i18n.language, 2)}%`}
+            {order.returnRatePct === null ? '—' : formatPercent(order.returnRatePct, i18n.language, 2, true)}
           </dd>
         </dl>
       </section>

@@ -12,7 +12,7 @@ import { useKlines } from '@/api/market/get-klines.ts';
 import { useTicker } from '@/api/market/get-ticker.ts';
 import { useChannel } from '@/api/realtime.ts';
 import { signOf } from '@/lib/contract-math.ts';
-import { formatDateTime, formatDecimal, truncateDecimal } from '@/lib/format.ts';
+import { formatDateTime, formatDecimal, formatPercent, truncateDecimal } from '@/lib/format.ts';
 import { ChangeTag } from '@/ui/change-tag.tsx';
 import { Page } from '@/ui/page.tsx';
 import { SourceNote, formatPrice, pairName } from '@/ui/quote-list.tsx';
@@ -121,7 +121,7 @@ function Detail({ symbol, interval, onInterval, language, instrument }: DetailPr
             <div>
               <dt>{t('trade.change_24h')}</dt>
               <dd className="tw-pnl" data-sign={signOf(ticker?.changePct)}>
-                {ticker?.changePct ? `${signOf(ticker.changePct) > 0 ? '+' : ''}${fmt(ticker.changePct, 2)}%` : '—'}
+                {ticker?.changePct ? formatPercent(ticker.changePct, language, 2, true) : '—'}
               </dd>
             </div>
             <div>

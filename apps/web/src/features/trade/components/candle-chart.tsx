@@ -60,6 +60,12 @@ function formatters(language: string) {
   };
 }
 
+/** Axis prices grouped for the language at the instrument's scale (drawing only). */
+function priceFormatter(language: string, priceScale: number) {
+  const format = new Intl.NumberFormat(LANGUAGE_TAGS[normalizeLanguage(language)], { minimumFractionDigits: priceScale, maximumFractionDigits: priceScale });
+  return (price: number) => format.format(price);
+}
+
 interface CandleChartProps {
   candles: readonly Candle[] | undefined;
   priceScale: number;
@@ -81,8 +87,9 @@ export default function CandleChart({ candles, priceScale, interval, language }:
       layout: { background: { color: '#ffffff' }, textColor: '#5b6270', fontSize: 11, attributionLogo: true },
       grid: { vertLines: { color: '#f0f2f5' }, horzLines: { color: '#f0f2f5' } },
       rightPriceScale: { borderVisible: false },
-      timeScale: { borderVisible: false, timeVisible: true, secondsVisible: false, tickMarkFormatter },
-      localization: { locale: LANGUAGE_TAGS[normalizeLanguage(language)], timeFormatter },
+      // A little room right of the newest candle, so it and its time label are not cut off.
+      timeScale: { borderVisible: false, timeVisible: true, secondsVisible: false, rightOffset: 4, barSpacing: 8, tickMarkFormatter },
+      localization: { locale: LANGUAGE_TAGS[normalizeLanguage(language)], timeFormatter, priceFormatter: priceFormatter(language, priceScale) },
       handleScale: { axisPressedMouseMove: false },
     });
     const minMove = Number(`1e-${priceScale}`);

@@ -8,7 +8,7 @@ import { Link, useNavigate } from 'react-router';
 import { useBalances } from '@/api/balances.ts';
 import { balancesQueryKey, orderQueryKey } from '@/api/query-keys.ts';
 import { STAKE_SCALE, quoteOrder, ratePct } from '@/lib/contract-math.ts';
-import { formatDecimal } from '@/lib/format.ts';
+import { formatDecimal, formatPercent } from '@/lib/format.ts';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';
 import { moneyPasswordPath } from '@/lib/money-password.ts';
@@ -128,7 +128,7 @@ function OrderForm({ instrument, direction, config, price, onPlaced }: Omit<Orde
             options={config.periods.map((p) => ({
               value: p.id,
               label: t('trade.period_seconds', { seconds: p.seconds }),
-              description: t('trade.payout_rate_short', { rate: ratePct(p.payoutRate) }),
+              description: t('trade.payout_rate_short', { rate: fmt(ratePct(p.payoutRate), 0) }),
             }))}
             onChange={(value) => value.length === 0 && period && form.setFieldsValue({ periodId: [period.id] })}
           />
@@ -174,8 +174,8 @@ function OrderForm({ instrument, direction, config, price, onPlaced }: Omit<Orde
       {period && (
         <dl className="tw-order-figures" data-testid="order-figures">
           <dt>{t('trade.payout_rate')}</dt>
-          <dd>{ratePct(period.payoutRate)}%</dd>
-          <dt>{t('trade.fee', { rate: ratePct(period.feeRate) })}</dt>
+          <dd>{formatPercent(ratePct(period.payoutRate), i18n.language)}</dd>
+          <dt>{t('trade.fee', { rate: fmt(ratePct(period.feeRate), 0) })}</dt>
           <dd data-testid="order-fee">{quote ? `${fmt(quote.fee)} USDT` : '—'}</dd>
           <dt>{t('trade.total_locked')}</dt>
           <dd>{quote ? `${fmt(quote.total)} USDT` : '—'}</dd>
@@ -187,7 +187,7 @@ function OrderForm({ instrument, direction, config, price, onPlaced }: Omit<Orde
           <dt>{t('trade.on_loss')}</dt>
           <dd className="tw-down">{quote ? `−${fmt(quote.lossOnLoss)} USDT` : '—'}</dd>
           <dt>{t('trade.break_even')}</dt>
-          <dd data-testid="order-break-even">{fmt(period.breakEvenWinRatePct, 2)}%</dd>
+          <dd data-testid="order-break-even">{formatPercent(period.breakEvenWinRatePct, i18n.language, 2)}</dd>
         </dl>
       )}
       <ul className="tw-order-rules">
