@@ -153,6 +153,18 @@ describe('markets and instant contracts in Chromium at 390×844', () => {
     const { context, page } = await phonePage('en', user, 'en-US');
     const scripts: string[] = [];
     page.on('request', (request) => request.resourceType() === 'script' && scripts.push(request.url()));
+    // What the one socket carries: channels received, and the ops the page sent.
+    const received = new Set<string>();
+    const sent: { op?: string; channel?: string }[] = [];
+    let sockets = 0;
+    page.on('websocket', (ws) => {
+      sockets += 1;
+      ws.on('framereceived', (frame) => {
+        const channel = (JSON.parse(String(frame.payload)) as { channel?: string }).channel;
+        if (channel) received.add(channel);
+      });
+      ws.on('framesent', (frame) => sent.push(JSON.parse(String(frame.payload)) as { op?: string; channel?: string }));
+    });
 
     // Home loads without the chart library; /Detail loads it on demand.
     await page.goto('/');
@@ -164,12 +176,19 @@ describe('markets and instant contracts in Chromium at 390×844', () => {
     expect(scripts.some((url) => url.includes('candle-chart'))).toBe(true);
     await expect.poll(() => page.locator('[data-testid="candle-chart"] canvas').count()).toBeGreaterThan(0);
     expect(await page.getByTestId('price-source').textContent()).toBe('Prices: simulated (demo data)');
+    await expect.poll(() => [...received]).toEqual(expect.arrayContaining(['ticker.BTCUSDT', 'kline.BTCUSDT.1m']));
+    // One socket per page load (Home, then /Detail), each authenticated once with the session.
+    expect(sockets).toBe(2);
+    expect(sent.filter((m) => m.op === 'auth')).toHaveLength(2);
 
     // The interval switch: 5m is selected and kept in the address; back to 1m.
     await page.getByRole('tab', { name: '5m', exact: true }).click();
     await expect.poll(() => page.getByRole('tab', { name: '5m', exact: true }).getAttribute('aria-selected')).toBe('true');
     expect(new URL(page.url()).searchParams.get('interval')).toBe('5m');
     await expect.poll(() => page.locator('[data-testid="candle-chart"][data-interval="5m"] canvas').count()).toBeGreaterThan(0);
+    // The socket follows: the 1m candles are dropped, the 5m ones arrive.
+    await expect.poll(() => received.has('kline.BTCUSDT.5m')).toBe(true);
+    expect(sent).toContainEqual({ op: 'unsubscribe', channel: 'kline.BTCUSDT.1m' });
     await page.getByRole('tab', { name: '1m', exact: true }).click();
     await expect.poll(() => page.getByRole('tab', { name: '1m', exact: true }).getAttribute('aria-selected')).toBe('true');
 
@@ -263,6 +282,14 @@ describe('markets and instant contracts in Chromium at 390×844', () => {
     await screenshot(page, 'en-Contract');
     await page.locator(`[data-order-id="${placed.id}"]`).click();
     await page.waitForURL(`${baseUrl}/ContractDetail?id=${placed.id}`);
+
+    // The user's own daily loss limit, set on /Contract.
+    await page.goto('/Contract');
+    await page.getByRole('button', { name: 'Set' }).click();
+    await page.locator('input[aria-label="Limit (USDT)"]').fill('50');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => text(page, 'loss-limit')).toMatch(/^[\d.,]+ of 50\.00 USDT used today$/);
+    expect((await api<{ dailyLossLimit: string | null }>('GET', '/api/v1/contracts/config', user.token)).data.dailyLossLimit).toBe('50');
 
     // An open order (placed through the API) shows with its countdown on Home, /Transaction and /Contract.
     const longest = periods.reduce((a, b) => (b.seconds > a.seconds ? b : a));

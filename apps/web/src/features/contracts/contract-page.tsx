@@ -2,9 +2,11 @@ import type { OrderState } from '@tradewind/contract/instant';
 import { DotLoading, ErrorBlock, InfiniteScroll, Skeleton, Tabs } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useContractConfig } from '@/api/contracts/get-config.ts';
 import { useOrders } from '@/api/contracts/get-orders.ts';
 import { OrderRow } from '@/ui/order-row.tsx';
 import { Page } from '@/ui/page.tsx';
+import { LossLimit } from './components/loss-limit.tsx';
 import './contracts.css';
 
 /** /Contract: my contracts, open (in progress or ended) or settled (completed), a page at a time. */
@@ -12,12 +14,14 @@ export function ContractPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const tab: OrderState = params.get('tab') === 'settled' ? 'settled' : 'open';
+  const config = useContractConfig();
   return (
     <Page title={t('routes.Contract')} backTo="/">
       <Tabs activeKey={tab} onChange={(key) => setParams(key === 'open' ? {} : { tab: key }, { replace: true })} className="tw-contract-tabs">
         <Tabs.Tab key="open" title={t('contracts.tab_open')} />
         <Tabs.Tab key="settled" title={t('contracts.tab_settled')} />
       </Tabs>
+      {config.data && <LossLimit config={config.data} />}
       <OrderList key={tab} state={tab} />
     </Page>
   );

@@ -144,6 +144,12 @@ function OrderForm({ instrument, direction, config, price, onPlaced }: Omit<Orde
           description={
             <span className="tw-muted">
               {t('trade.available', { amount: available !== undefined ? fmt(available) : '—' })}
+              {config.dailyLossLimit !== null && (
+                <>
+                  <br />
+                  {t('trade.loss_limit', { used: fmt(config.lossToday), limit: fmt(config.dailyLossLimit) })}
+                </>
+              )}
               {short && (
                 <>
                   {' · '}
