@@ -19,8 +19,8 @@ interface Client {
 export type ChannelGuard = (channel: string) => boolean;
 
 /**
- * Real-time fan-out: a broadcast is serialised once and the same string goes to every
- * subscriber of the channel.
+ * Real-time fan-out: a broadcast is serialised once and the same buffer goes to every
+ * subscriber of the channel (as a text frame).
  */
 export class Hub {
   private readonly subscribers = new Map<string, Set<Client>>();
@@ -33,8 +33,9 @@ export class Hub {
   publish(channel: string, data: unknown): number {
     const clients = this.subscribers.get(channel);
     if (!clients || clients.size === 0) return 0;
-    const message = JSON.stringify({ channel, data });
-    for (const client of clients) client.socket.send(message);
+    // One buffer for everyone: a string would be measured and encoded again for each socket.
+    const message = Buffer.from(JSON.stringify({ channel, data }));
+    for (const client of clients) client.socket.send(message, { binary: false });
     return clients.size;
   }
 
