@@ -121,9 +121,9 @@ describe('the recorder', () => {
 });
 
 describe('prices are recorded, never authored', () => {
-  it('no route writes a tick: there is no POST under market, and calling every route records nothing', async () => {
-    const marketPosts = t.app.routeTable.filter((r) => r.method === 'POST' && /market|price|tick/i.test(r.url));
-    expect(marketPosts).toEqual([]);
+  it('no route writes a tick: the only POST under market is favourites, and calling every route records nothing', async () => {
+    const marketPosts = t.app.routeTable.filter((r) => r.method === 'POST' && /market|price|tick|candle|kline/i.test(r.url));
+    expect(marketPosts.map((r) => r.url)).toEqual(['/api/v1/market/favorites']);
     expect(t.app.routeTable.some((r) => r.url === '/api/v1/market/prices' && r.method === 'GET')).toBe(true);
     const user = await registerUser(t.app);
     const operator = await operatorToken(t, 'admin');
