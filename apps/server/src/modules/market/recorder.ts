@@ -166,7 +166,8 @@ export class MarketRecorder {
     return this.running;
   }
 
-  private async tick(): Promise<void> {
+  /** One turn of the loop: record this second, and prune old ticks when a minute has passed since the last prune. */
+  async step(): Promise<void> {
     await this.recordOnce().catch((error: unknown) => this.deps.log?.error({ err: error }, 'market recorder: a second was not recorded'));
     const nowMs = this.deps.clock.now().getTime();
     if (this.deps.tickRetentionDays !== undefined && (this.lastPruneAtMs === null || nowMs - this.lastPruneAtMs >= PRUNE_INTERVAL_MS)) {
@@ -184,7 +185,7 @@ export class MarketRecorder {
     const delay = RECORD_INTERVAL_MS - (nowMs % RECORD_INTERVAL_MS);
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.current = this.tick().finally(() => {
+      this.current = this.step().finally(() => {
         this.current = null;
         if (this.running) this.schedule();
       });

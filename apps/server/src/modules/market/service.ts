@@ -271,28 +271,42 @@ const AGGREGATE = sql.raw(
   `(array_agg(c.open_minor order by c.open_time))[1]::text as o, max(c.high_minor)::text as h, min(c.low_minor)::text as l, (array_agg(c.close_minor order by c.open_time desc))[1]::text as c, sum(c.volume_minor)::text as v`,
 );
 
+/** Gaps (a feed outage, a closed market) are jumped over at most this many times per request. */
+const KLINE_GAP_JUMPS = 8;
+
 /**
  * GET /market/klines: up to `limit` candles opening before `before` (default: up to now,
- * the current candle included), oldest first. Only the 1-minute rows of the requested
- * window are read (the primary key's range), so paging back costs the same as the first page.
+ * the current candle included), oldest first. Each query reads only the 1-minute rows of
+ * a window sized for the candles still wanted (the primary key's range); where the window
+ * comes up short because of a gap, the next one starts at the nearest older candle.
  */
 export async function klines(db: Executor, now: Date, query: KlinesQuery): Promise<Klines> {
   const symbol = query.symbol as InstrumentSymbol;
   const limit = query.limit ?? DEFAULT_KLINE_LIMIT;
   const size = KLINE_INTERVAL_MS[query.interval];
-  const before = query.before ?? now.getTime() + 1;
-  const lastOpen = candleOpenMs(before - 1, query.interval);
-  const from = new Date(lastOpen - (limit - 1) * size);
-  const to = new Date(lastOpen + size);
-  const rows = await queryRows<CandleRow>(
-    db,
-    sql`select date_bin(${intervalSql(query.interval)}, c.open_time, ${CANDLE_ORIGIN_SQL}) as t, ${AGGREGATE}
-        from market_candles_1m c
-        where c.instrument = ${symbol} and c.open_time >= ${from.toISOString()}::timestamptz and c.open_time < ${to.toISOString()}::timestamptz
-        group by 1 order by 1`,
-  );
   const scale = INSTRUMENTS[symbol].priceScale;
-  return { symbol, interval: query.interval, items: rows.map((row) => toCandle(row, scale)) };
+  let lastOpen = candleOpenMs((query.before ?? now.getTime() + 1) - 1, query.interval);
+  const items: Candle[] = [];
+  for (let jump = 0; jump <= KLINE_GAP_JUMPS && items.length < limit; jump++) {
+    const wanted = limit - items.length;
+    const from = new Date(lastOpen - (wanted - 1) * size);
+    const rows = await queryRows<CandleRow>(
+      db,
+      sql`select date_bin(${intervalSql(query.interval)}, c.open_time, ${CANDLE_ORIGIN_SQL}) as t, ${AGGREGATE}
+          from market_candles_1m c
+          where c.instrument = ${symbol} and c.open_time >= ${from.toISOString()}::timestamptz and c.open_time < ${new Date(lastOpen + size).toISOString()}::timestamptz
+          group by 1 order by 1`,
+    );
+    items.unshift(...rows.map((row) => toCandle(row, scale)));
+    if (rows.length === wanted) break;
+    const [older] = await queryRows<{ t: Date | string | null }>(
+      db,
+      sql`select max(open_time) as t from market_candles_1m where instrument = ${symbol} and open_time < ${from.toISOString()}::timestamptz`,
+    );
+    if (!older?.t) break;
+    lastOpen = candleOpenMs(new Date(older.t).getTime(), query.interval);
+  }
+  return { symbol, interval: query.interval, items };
 }
 
 /**
