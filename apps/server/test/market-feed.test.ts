@@ -150,7 +150,7 @@ async function sendFixture(exchange: FakeExchange, feed: BinanceFeed, lines: rea
   await done;
 }
 
-const cryptoOf = (prices: { instrument: string }[]) => prices.filter((p) => INSTRUMENTS[p.instrument as keyof typeof INSTRUMENTS].kind === 'crypto');
+const cryptoOf = <T extends { instrument: string }>(prices: T[]): T[] => prices.filter((p) => INSTRUMENTS[p.instrument as keyof typeof INSTRUMENTS].kind === 'crypto');
 
 describe('the Binance feed against a local exchange', () => {
   let exchange: FakeExchange;
