@@ -482,6 +482,9 @@ describe('klines of every interval', () => {
       const reply = await call(t.app, 'GET', `/api/v1/market/klines?${query}`);
       expect(reply.status, query).toBe(422);
     }
+    // A `before` beyond any date still answers (as "now"), from the first second of the epoch too.
+    expect((await klinesOf(`symbol=SOLUSDT&interval=1w&before=${Number.MAX_SAFE_INTEGER}&limit=1000`)).data.items).toEqual(expected('1w'));
+    expect((await klinesOf('symbol=SOLUSDT&interval=1w&before=1&limit=1000')).data.items).toEqual([]);
     const unknown = await call(t.app, 'GET', '/api/v1/market/klines?symbol=NOPE&interval=1m', { lang: 'de' });
     expect(unknown.body.errors).toEqual({ symbol: ['Unbekanntes Instrument.'] });
   });

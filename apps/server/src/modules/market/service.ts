@@ -285,7 +285,9 @@ export async function klines(db: Executor, now: Date, query: KlinesQuery): Promi
   const limit = query.limit ?? DEFAULT_KLINE_LIMIT;
   const size = KLINE_INTERVAL_MS[query.interval];
   const scale = INSTRUMENTS[symbol].priceScale;
-  let lastOpen = candleOpenMs((query.before ?? now.getTime() + 1) - 1, query.interval);
+  // Nothing opens after now: a later `before` (up to any integer the query allows) means now.
+  const before = Math.min(query.before ?? Number.POSITIVE_INFINITY, now.getTime() + 1);
+  let lastOpen = candleOpenMs(before - 1, query.interval);
   const items: Candle[] = [];
   for (let jump = 0; jump <= KLINE_GAP_JUMPS && items.length < limit; jump++) {
     const wanted = limit - items.length;
