@@ -27,6 +27,8 @@ export interface Database {
   migrate: () => Promise<void>;
   /** PGlite only: the whole data directory as a tarball, to start copies from. */
   dump?: () => Promise<Blob>;
+  /** PostgreSQL only: a new connected client outside the pool (the relay's LISTEN connection); the caller ends it. */
+  connectDedicated?: () => Promise<pg.Client>;
   close: () => Promise<void>;
 }
 
@@ -46,7 +48,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // An idle client lost its connection; the pool replaces it on next use.
     });
     const db = drizzleNodePg({ client: pool }) as unknown as Db;
-    return { db, kind: 'postgres', migrate: () => migratePostgres(pool), close: () => pool.end() };
+    const connectionString = options.databaseUrl;
+    const connectDedicated = async () => {
+      const client = new pg.Client({ connectionString });
+      await client.connect();
+      return client;
+    };
+    return { db, kind: 'postgres', migrate: () => migratePostgres(pool), connectDedicated, close: () => pool.end() };
   }
   const dataDir = options.dataDir ?? 'memory://';
   if (!dataDir.startsWith('memory://')) fs.mkdirSync(dataDir, { recursive: true });
