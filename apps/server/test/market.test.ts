@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type FeedPrice, type MarketFeed, SIMULATED_MARKET, SimulatedFeed, VOLUME_SCALE } from '../src/modules/market/feed.ts';
 import { MarketRecorder } from '../src/modules/market/recorder.ts';
-import { changePct, latestPrice, registerTickReference, setFavorite } from '../src/modules/market/service.ts';
+import { changePct, isTradable, latestPrice, registerTickReference, setFavorite } from '../src/modules/market/service.ts';
 import { AppError } from '../src/platform/errors.ts';
 import { OPS_COMMANDS } from '../src/modules/operator/ops-commands.ts';
 import { queryRows } from '../src/platform/db.ts';
@@ -74,6 +74,16 @@ describe('the simulated feed', () => {
     feed.resume(new Map([['ETHUSDT', 400_000n]]));
     const [eth] = feed.sample(new Date(1000));
     expect(eth && eth.priceMinor > 399_000n && eth.priceMinor < 401_000n).toBe(true);
+  });
+});
+
+describe('what may be traded', () => {
+  it('outside demo mode, only instruments a real feed prices are tradable; a demo installation trades all', () => {
+    const real = { demoMode: false, feed: 'binance' as const };
+    expect(INSTRUMENT_SYMBOLS.filter((symbol) => isTradable(symbol, real))).toEqual(INSTRUMENT_SYMBOLS.filter((symbol) => INSTRUMENTS[symbol].kind === 'crypto'));
+    expect(INSTRUMENT_SYMBOLS.every((symbol) => isTradable(symbol, { demoMode: true, feed: 'binance' }))).toBe(true);
+    expect(INSTRUMENT_SYMBOLS.every((symbol) => isTradable(symbol, { demoMode: true, feed: 'simulated' }))).toBe(true);
+    expect(INSTRUMENT_SYMBOLS.some((symbol) => isTradable(symbol, { demoMode: false, feed: 'simulated' }))).toBe(false);
   });
 });
 

@@ -58,7 +58,7 @@ export function registerMarketRoutes(app: FastifyInstance, deps: MarketDeps): Ma
   route(
     app,
     { method: 'GET', url: '/api/v1/market/instruments', auth: 'none', summary: 'Every instrument with its kind, price scale and marks; names in the request language', tags, response: instrumentsSchema },
-    async ({ lang }) => instrumentsView(lang),
+    async ({ lang }) => instrumentsView(lang, { demoMode: deps.config.demoMode, feed: deps.config.market.feed }),
   );
 
   route(

@@ -132,11 +132,25 @@ export async function ensureInstruments(db: Db): Promise<void> {
   }
 }
 
+/**
+ * Whether orders may be placed on an instrument here: it is marked tradable, and its price
+ * comes from a real feed — or this is a demo installation. With `MARKET_FEED=binance` only
+ * the crypto pairs are real; commodities, forex and metals stay on the simulated walk, and
+ * real money never settles on made-up prices.
+ */
+export function isTradable(symbol: InstrumentSymbol, market: { demoMode: boolean; feed: 'simulated' | 'binance' }): boolean {
+  const instrument = INSTRUMENTS[symbol];
+  if (!instrument.tradable) return false;
+  if (market.demoMode) return true;
+  return market.feed === 'binance' && instrument.kind === 'crypto';
+}
+
 /** GET /market/instruments: every instrument, its name in the request's language. */
-export function instrumentsView(language: Language): { items: Instrument[] } {
+export function instrumentsView(language: Language, market: { demoMode: boolean; feed: 'simulated' | 'binance' }): { items: Instrument[] } {
   return {
     items: INSTRUMENT_SYMBOLS.map((symbol) => {
-      const { kind, base, quote, priceScale, tradable, recommended, popular } = INSTRUMENTS[symbol];
+      const { kind, base, quote, priceScale, recommended, popular } = INSTRUMENTS[symbol];
+      const tradable = isTradable(symbol, market);
       return { symbol, kind, base, quote, name: translate(language, `market.instruments.${symbol}`), priceScale, tradable, recommended, popular };
     }),
   };
