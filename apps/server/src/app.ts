@@ -35,6 +35,7 @@ import { registerFileRoutes } from './platform/files-routes.ts';
 import { jsonSerializerCompiler, zodValidatorCompiler } from './platform/http.ts';
 import { translate } from './platform/i18n.ts';
 import { type Notifier, createNotifier } from './platform/notifier.ts';
+import { LocalRelay, PgRelay, type Relay } from './platform/relay.ts';
 import { Hub, registerWebSocket } from './platform/ws.ts';
 
 export interface AppOptions {
@@ -54,6 +55,7 @@ export interface AppServices {
   database: Database;
   clock: Clock;
   notifier: Notifier;
+  relay: Relay;
   hub: Hub;
   ledger: Ledger;
   fileStore: FileStore;
@@ -125,12 +127,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const notifier = createNotifier({ config, db: database.db, clock, log: app.log });
-  const hub = new Hub();
+  // On PostgreSQL real-time events cross processes (LISTEN/NOTIFY); PGlite is one process.
+  const relay: Relay = database.connectDedicated ? new PgRelay({ connect: database.connectDedicated, log: app.log }) : new LocalRelay();
+  app.addHook('onReady', () => relay.start());
+  app.addHook('onClose', () => relay.close());
+  const hub = new Hub(relay);
   const ledger = new Ledger();
   const fileStore = options.fileStore ?? createFileStore(config);
   await ensureAssets(database.db);
-  app.decorate('services', { config, database, clock, notifier, hub, ledger, fileStore });
-  const deps = { db: database.db, clock, config, notifier, hub, ledger, fileStore };
+  app.decorate('services', { config, database, clock, notifier, relay, hub, ledger, fileStore });
+  const deps = { db: database.db, clock, config, notifier, relay, hub, ledger, fileStore };
 
   registerSystemRoutes(app, deps);
   registerAuthRoutes(app, deps);

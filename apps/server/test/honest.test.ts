@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tickReferenceColumns } from '../src/modules/market/service.ts';
 import { OPS_COMMANDS } from '../src/modules/operator/ops-commands.ts';
 import { findOperator } from '../src/modules/operator/service.ts';
 import { queryRows } from '../src/platform/db.ts';
@@ -44,7 +45,7 @@ function writers(patterns: RegExp[]): string[] {
 }
 
 describe('statically: who can write prices and results', () => {
-  it('only the market recorder inserts ticks; no code updates or deletes one', () => {
+  it('only the market recorder inserts ticks (and prunes old unreferenced ones); no code updates one', () => {
     // Drizzle on the `ticks` table (under any name imported from market/tables), or raw SQL.
     const aliases = new Set(['ticks']);
     for (const file of sourceFiles(SRC)) {
@@ -58,7 +59,9 @@ describe('statically: who can write prices and results', () => {
     }
     const names = [...aliases].join('|');
     expect(writers([new RegExp(`\\.insert\\(\\s*(${names})\\s*\\)`), /insert\s+into\s+"?market_ticks/i])).toEqual(['modules/market/recorder.ts']);
-    expect(writers([new RegExp(`\\.(update|delete)\\(\\s*(${names})\\s*\\)`), /(update|delete\s+from|truncate)\s+"?market_ticks/i])).toEqual([]);
+    expect(writers([new RegExp(`\\.update\\(\\s*(${names})\\s*\\)`), /(update|truncate)\s+"?market_ticks/i])).toEqual([]);
+    // The retention prune: only ticks nothing refers to (an order's open and close ticks are kept).
+    expect(writers([new RegExp(`\\.delete\\(\\s*(${names})\\s*\\)`), /delete\s+from\s+"?market_ticks/i])).toEqual(['modules/market/recorder.ts']);
   });
 
   it('only the settlement worker updates contract orders, only placement inserts them, and nothing deletes them', () => {
@@ -95,6 +98,17 @@ async function fingerprint() {
   );
   return { ticks, orders: new Map(orders.map((o) => [o.id, o.row])) };
 }
+
+describe('an order keeps its proof', () => {
+  it('tick retention never prunes a tick an order names (its open and close ticks)', async () => {
+    expect(await tickReferenceColumns(t.database.db)).toEqual(
+      expect.arrayContaining([
+        { table: 'contract_orders', column: 'open_tick_id' },
+        { table: 'contract_orders', column: 'close_tick_id' },
+      ]),
+    );
+  });
+});
 
 describe('dynamically: no route and no operator command writes a price or a result', () => {
   it('every route, as anyone, with hostile inputs naming real ticks and orders, changes no tick and no result', async () => {

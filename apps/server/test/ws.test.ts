@@ -1,7 +1,13 @@
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INSTRUMENT_SYMBOLS, KLINE_INTERVALS, klineMessageSchema, tickerSchema } from '@tradewind/contract/market';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
+import { MarketBroadcaster } from '../src/modules/market/live.ts';
+import { MarketRecorder, TICKS_TOPIC } from '../src/modules/market/recorder.ts';
+import { LocalRelay } from '../src/platform/relay.ts';
+import { Hub } from '../src/platform/ws.ts';
 import { type TestApp, createTestApp, registerUser } from './harness.ts';
+import { FixedFeed } from './prices.ts';
 
 let t: TestApp;
 let url: string;
@@ -57,5 +63,100 @@ describe('/ws', () => {
     socket.send('{not json');
     expect(await next()).toMatchObject({ op: 'error', error: 'bad_json' });
     socket.close();
+  });
+});
+
+describe('/ws market channels', () => {
+  /** Records the given prices one second after the last, through the recorder wired to the app's relay (as the worker is). */
+  async function record(prices: Parameters<FixedFeed['set']>[0]) {
+    t.clock.advance(1_000);
+    const feed = new FixedFeed();
+    feed.set(prices);
+    await new MarketRecorder({ db: t.database.db, clock: t.clock, feed, relay: t.app.services.relay }).recordOnce();
+  }
+
+  async function subscribe(channel: string) {
+    const client = await open();
+    client.socket.send(JSON.stringify({ op: 'subscribe', channel, id: channel }));
+    expect(await client.next()).toEqual({ op: 'subscribe', id: channel, channel, ok: true });
+    return client;
+  }
+
+  it('every instrument has a ticker channel and a kline channel per interval; nothing else is accepted', async () => {
+    const { socket, next } = await open();
+    for (const symbol of INSTRUMENT_SYMBOLS) {
+      for (const channel of [`ticker.${symbol}`, ...KLINE_INTERVALS.map((interval) => `kline.${symbol}.${interval}`)]) {
+        socket.send(JSON.stringify({ op: 'subscribe', channel }));
+        expect(await next(), channel).toMatchObject({ op: 'subscribe', ok: true });
+        socket.send(JSON.stringify({ op: 'unsubscribe', channel }));
+        expect(await next(), channel).toMatchObject({ op: 'unsubscribe', ok: true });
+      }
+    }
+    for (const channel of ['kline.BTCUSDT.2m', 'kline.NOPE.1m', 'kline.BTCUSDT', 'kline.btcusdt.1m', 'ticker.BTCUSDT.1m']) {
+      socket.send(JSON.stringify({ op: 'subscribe', channel }));
+      expect(await next(), channel).toMatchObject({ op: 'error', error: 'unknown_channel' });
+    }
+    socket.close();
+  });
+
+  it('a recorded tick reaches ticker and kline subscribers: a full ticker with 24 h statistics and the current candle', async () => {
+    const ticker = await subscribe('ticker.BTCUSDT');
+    const minute = await subscribe('kline.BTCUSDT.1m');
+    const hour = await subscribe('kline.BTCUSDT.1h');
+    // Each recorded second is awaited on every socket before the next: on PostgreSQL the next insert could otherwise overtake a broadcast.
+    const receive = async () => {
+      const [tick, oneMinute, oneHour] = (await Promise.all([ticker.next(), minute.next(), hour.next()])) as { channel: string; data: unknown }[];
+      return { tick: tick as { channel: string; data: unknown }, oneMinute: oneMinute as { channel: string; data: unknown }, oneHour: oneHour as { channel: string; data: unknown } };
+    };
+    await record({ BTCUSDT: '95000.00' });
+    const first = await receive();
+    expect(first.tick.channel).toBe('ticker.BTCUSDT');
+    expect(tickerSchema.parse(first.tick.data)).toMatchObject({ symbol: 'BTCUSDT', price: '95000', source: 'simulated', sourceLabel: 'simulated (demo data)', high24h: '95000', changePct: '0.00' });
+    await record({ BTCUSDT: '95100.50' });
+    const second = await receive();
+    expect(tickerSchema.parse(second.tick.data)).toMatchObject({ price: '95100.5', ts: t.clock.now().toISOString(), high24h: '95100.5', low24h: '95000', changePct: '0.11' });
+    const minuteOpen = Math.floor(t.clock.now().getTime() / 60_000) * 60_000;
+    expect({ channel: second.oneMinute.channel, ...klineMessageSchema.parse(second.oneMinute.data) }).toEqual({
+      channel: 'kline.BTCUSDT.1m',
+      symbol: 'BTCUSDT',
+      interval: '1m',
+      candle: { t: minuteOpen, o: '95000', h: '95100.5', l: '95000', c: '95100.5', v: '0' },
+    });
+    const hourOpen = Math.floor(t.clock.now().getTime() / 3_600_000) * 3_600_000;
+    expect(second.oneHour.channel).toBe('kline.BTCUSDT.1h');
+    expect(klineMessageSchema.parse(second.oneHour.data).candle).toMatchObject({ t: hourOpen, c: '95100.5' });
+    for (const client of [ticker, minute, hour]) client.socket.close();
+  });
+
+  it('one broadcast is serialised once for all its subscribers', async () => {
+    const clients = [await subscribe('kline.ETHUSDT.5m'), await subscribe('kline.ETHUSDT.5m'), await subscribe('kline.ETHUSDT.5m')];
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      await record({ ETHUSDT: '3300.00' });
+      const messages = await Promise.all(clients.map((client) => client.next()));
+      expect(messages.every((m) => (m as { channel: string }).channel === 'kline.ETHUSDT.5m')).toBe(true);
+      const serialised = stringify.mock.calls.filter(([value]) => (value as { channel?: string } | null)?.channel === 'kline.ETHUSDT.5m');
+      expect(serialised).toHaveLength(1);
+    } finally {
+      stringify.mockRestore();
+    }
+    for (const client of clients) client.socket.close();
+  });
+
+  it('nothing is computed or serialised for channels nobody subscribes to', async () => {
+    const relay = new LocalRelay();
+    const hub = new Hub(relay);
+    const broadcaster = new MarketBroadcaster({ db: t.database.db, clock: t.clock, hub, relay });
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const event = { ts: t.clock.now().toISOString(), items: [{ symbol: 'ETHUSDT', tickId: '1', priceMinor: '330000', source: 'simulated' }] };
+      expect(await broadcaster.broadcast(event)).toEqual([]);
+      expect(hub.publish('ticker.ETHUSDT', { any: 'thing' })).toBe(0);
+      relay.send(TICKS_TOPIC, JSON.stringify(event));
+      await broadcaster.idle();
+      expect(stringify.mock.calls.filter(([value]) => typeof (value as { channel?: string } | null)?.channel === 'string')).toEqual([]);
+    } finally {
+      stringify.mockRestore();
+    }
   });
 });

@@ -68,6 +68,12 @@ const envSchema = z.object({
   CARD_DEPOSIT_FEE_BPS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0).max(5000, 'must be at most 5000 (50%)').default(0),
   CARD_DEPOSIT_MIN_USDT: z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a USDT amount such as 10 or 0.5').default('10'),
   CARD_DEPOSIT_MAX_USDT: z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a USDT amount such as 100000').default('100000'),
+  MARKET_FEED: z.enum(['simulated', 'binance']).optional(),
+  MARKET_FEED_URL: z
+    .string()
+    .regex(/^wss?:\/\/[^\s?#]+$/, 'must be a ws:// or wss:// URL without a query, e.g. wss://stream.binance.com:9443/stream')
+    .default('wss://stream.binance.com:9443/stream'),
+  TICK_RETENTION_DAYS: positiveInt.max(36_500).default(30),
   CONVERT_FEE_BPS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 or more').max(1000, 'must be at most 1000').default(20),
   CONTRACT_MAX_OPEN_ORDERS: positiveInt.max(1000, 'must be at most 1000').default(20),
 });
@@ -102,7 +108,17 @@ export interface Config {
   convertFeeBps: number;
   /** Instant contracts: the most open orders one user may hold at once. */
   contractMaxOpenOrders: number;
+  market: MarketConfig;
   version: string;
+}
+
+export interface MarketConfig {
+  /** Where crypto prices come from: the simulated walk (demo mode only) or Binance's public market-data stream. */
+  feed: 'simulated' | 'binance';
+  /** Binance's combined-stream endpoint; `?streams=…` is appended. */
+  feedUrl: string;
+  /** Raw ticks older than this are pruned (unless an order or quote refers to them); candles are kept. */
+  tickRetentionDays: number;
 }
 
 export interface DepositConfig {
@@ -168,6 +184,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (chain === 'simulated' && !e.DEMO_MODE) {
     throw new ConfigError(['DEPOSIT_CHAIN: the simulated chain exists only in demo mode (got "simulated" with DEMO_MODE=false)']);
   }
+  const feed = e.MARKET_FEED ?? (e.DEMO_MODE ? 'simulated' : 'binance');
+  // Contracts settle on recorded prices: a made-up crypto price must never settle real money.
+  if (feed === 'simulated' && !e.DEMO_MODE) {
+    throw new ConfigError(['MARKET_FEED: the simulated feed exists only in demo mode (got "simulated" with DEMO_MODE=false)']);
+  }
   const cardDeposit = cardDepositConfig(e);
   return {
     port: e.PORT,
@@ -199,6 +220,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cardDeposit,
     convertFeeBps: e.CONVERT_FEE_BPS,
     contractMaxOpenOrders: e.CONTRACT_MAX_OPEN_ORDERS,
+    market: { feed, feedUrl: e.MARKET_FEED_URL, tickRetentionDays: e.TICK_RETENTION_DAYS },
     version: process.env.npm_package_version ?? '0.1.0',
   };
 }

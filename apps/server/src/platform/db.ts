@@ -1,12 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { SQL } from 'drizzle-orm';
 import pg from 'pg';
 
@@ -54,6 +51,8 @@ export interface Database {
   migrate: () => Promise<void>;
   /** PGlite only: the whole data directory as a tarball, to start copies from. */
   dump?: () => Promise<Blob>;
+  /** PostgreSQL only: a new connected client outside the pool (the relay's LISTEN connection); the caller ends it. */
+  connectDedicated?: () => Promise<pg.Client>;
   close: () => Promise<void>;
 }
 
@@ -73,10 +72,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // An idle client lost its connection; the pool replaces it on next use.
     });
     const db = drizzleNodePg({ client: pool }) as unknown as Db;
-    return { db, kind: 'postgres', migrate: () => migratePostgres(pool), close: () => pool.end() };
+    const connectionString = options.databaseUrl;
+    const connectDedicated = async () => {
+      const client = new pg.Client({ connectionString });
+      await client.connect();
+      return client;
+    };
+    return { db, kind: 'postgres', migrate: () => migratePostgres(pool), connectDedicated, close: () => pool.end() };
   }
   const dataDir = options.dataDir ?? 'memory://';
   if (!dataDir.startsWith('memory://')) fs.mkdirSync(dataDir, { recursive: true });
+  // Loaded only here: a process on PostgreSQL never carries the embedded engine (about 40 MB).
+  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ]);
   const client = await PGlite.create({
     dataDir,
     ...(options.pgliteDump ? { loadDataDir: options.pgliteDump } : {}),

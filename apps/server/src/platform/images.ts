@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import type SharpModule from 'sharp';
 import { AppError } from './errors.ts';
 
 /**
@@ -137,7 +137,15 @@ export interface CleanImage {
   height: number;
 }
 
-sharp.cache(false);
+/** sharp (libvips) is loaded on the first upload: an API process that never sees one does not carry it. */
+let sharpModule: Promise<typeof SharpModule> | null = null;
+function loadSharp(): Promise<typeof SharpModule> {
+  sharpModule ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    return sharp;
+  });
+  return sharpModule;
+}
 
 /**
  * Decodes and re-encodes as JPEG: orientation applied, longest side at most `maxSidePx`,
@@ -148,6 +156,7 @@ sharp.cache(false);
  */
 export async function reencodeImage(bytes: Buffer, format: ImageFormat, maxSidePx: number): Promise<CleanImage> {
   try {
+    const sharp = await loadSharp();
     const image = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'warning', animated: false });
     const meta = await image.metadata();
     if (meta.format !== format) throw new AppError('FILE_CORRUPT', {}, 422);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { AuthContext } from './http.ts';
+import { LocalRelay, type Relay } from './relay.ts';
 
 const MAX_SUBSCRIPTIONS_PER_SOCKET = 64;
 const MAX_MESSAGE_BYTES = 4096;
@@ -18,28 +19,64 @@ interface Client {
  */
 export type ChannelGuard = (channel: string) => boolean;
 
+const HUB_TOPIC = 'hub';
+
 /**
- * Real-time fan-out: a broadcast is serialised once and the same string goes to every
- * subscriber of the channel.
+ * Real-time fan-out: a broadcast is serialised once and the same buffer goes to every
+ * subscriber of the channel (as a text frame), in this process at once and, through the relay, in every
+ * other process of the same PostgreSQL database (ARCHITECTURE §2, §7).
  */
 export class Hub {
   private readonly subscribers = new Map<string, Set<Client>>();
   private readonly guards: ChannelGuard[] = [];
 
+  constructor(private readonly relay: Relay = new LocalRelay()) {
+    relay.on(HUB_TOPIC, (payload) => {
+      const split = payload.indexOf('\n');
+      if (split > 0) this.deliver(payload.slice(0, split), payload.slice(split + 1));
+    });
+  }
+
   allow(guard: ChannelGuard): void {
     this.guards.push(guard);
   }
 
+  /**
+   * Sends `data` to the channel's subscribers in every process; returns how many of this
+   * process's sockets got it. With one process and no subscriber nothing is serialised.
+   */
   publish(channel: string, data: unknown): number {
-    const clients = this.subscribers.get(channel);
-    if (!clients || clients.size === 0) return 0;
-    const message = JSON.stringify({ channel, data });
-    for (const client of clients) client.socket.send(message);
-    return clients.size;
+    const local = this.subscribers.get(channel)?.size ?? 0;
+    if (local === 0 && !this.relay.crossProcess) return 0;
+    this.relay.send(HUB_TOPIC, `${channel}\n${JSON.stringify({ channel, data })}`);
+    return local;
   }
 
   publishToUser(userId: number, data: unknown): number {
     return this.publish(`user.${userId}`, data);
+  }
+
+  /**
+   * Sends to this process's subscribers only: for messages every process computes for
+   * itself (tickers and candles, from the recorder's relayed tick events).
+   */
+  publishLocal(channel: string, data: unknown): number {
+    if (!this.hasSubscribers(channel)) return 0;
+    return this.deliver(channel, JSON.stringify({ channel, data }));
+  }
+
+  /** Whether any socket of this process listens on the channel: nothing is computed for nobody. */
+  hasSubscribers(channel: string): boolean {
+    return (this.subscribers.get(channel)?.size ?? 0) > 0;
+  }
+
+  private deliver(channel: string, message: string): number {
+    const clients = this.subscribers.get(channel);
+    if (!clients) return 0;
+    // One buffer for everyone: a string would be measured and encoded again for each socket.
+    const buffer = Buffer.from(message);
+    for (const client of clients) client.socket.send(buffer, { binary: false });
+    return clients.size;
   }
 
   connectionCount(): number {

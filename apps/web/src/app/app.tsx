@@ -1,7 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { ApiError } from '@/api/client.ts';
+import { connectRealtime } from '@/api/realtime.ts';
 import { i18n } from '@/lib/i18n.ts';
 import { AntdLocale } from '@/ui/antd-locale.tsx';
 import { router } from './router.tsx';
@@ -19,6 +21,8 @@ const queryClient = new QueryClient({
 });
 
 export function App() {
+  // One WebSocket for the app, feeding the query cache (ARCHITECTURE §7).
+  useEffect(() => connectRealtime(queryClient), []);
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>

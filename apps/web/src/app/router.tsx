@@ -23,7 +23,6 @@ const placeholder = (titleKey: string, tab = false) => {
  */
 const PLACEHOLDER_ROUTES = [
   'NoticeDetail',
-  'Detail',
   'SetInfo',
   'SetEmail',
   'SetPhone',
@@ -34,8 +33,6 @@ const PLACEHOLDER_ROUTES = [
   'IEO',
   'IEOHis',
   'Vote',
-  'Contract',
-  'ContractDetail',
   'MiningInfo',
   'MiningHis',
   'MiningDetail',
@@ -73,6 +70,9 @@ export const ROUTE_PATHS = [
   '/Transform',
   '/WalletDetail',
   '/FinancialDetail',
+  '/Detail',
+  '/Contract',
+  '/ContractDetail',
   ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
 ];
 
@@ -85,7 +85,7 @@ export const router = createBrowserRouter([
         element: <TabLayout />,
         children: [
           { index: true, element: page(() => import('@/features/home/home-page.tsx'), 'HomePage') },
-          { path: 'Transaction', element: placeholder('routes.Transaction', true) },
+          { path: 'Transaction', element: page(() => import('@/features/trade/transaction-page.tsx'), 'TransactionPage') },
           { path: 'Mining', element: placeholder('routes.Mining', true) },
           { path: 'My', element: page(() => import('@/features/my/my-page.tsx'), 'MyPage') },
         ],
@@ -114,6 +114,9 @@ export const router = createBrowserRouter([
       { path: '/Transform', element: page(() => import('@/features/transform/transform-page.tsx'), 'TransformPage') },
       { path: '/WalletDetail', element: page(() => import('@/features/funds/funds-page.tsx'), 'FundsPage') },
       { path: '/FinancialDetail', element: page(() => import('@/features/funds/funds-page.tsx'), 'FundsPage') },
+      { path: '/Detail', element: page(() => import('@/features/trade/detail-page.tsx'), 'DetailPage') },
+      { path: '/Contract', element: page(() => import('@/features/contracts/contract-page.tsx'), 'ContractPage') },
+      { path: '/ContractDetail', element: page(() => import('@/features/contracts/contract-detail-page.tsx'), 'ContractDetailPage') },
       ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },

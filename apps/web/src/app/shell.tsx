@@ -3,6 +3,7 @@ import { Suspense, useEffect, useLayoutEffect } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { setSessionEndHandler } from '@/api/http.ts';
 import { useConfig } from '@/api/config.ts';
+import { realtime } from '@/api/realtime.ts';
 import { STORAGE_KEYS, getToken } from '@/lib/storage.ts';
 import { isOpenPath } from './guard.ts';
 
@@ -27,6 +28,11 @@ export function Shell() {
   // spec §2: every navigation scrolls to the top-left.
   useLayoutEffect(() => {
     window.scrollTo(0, 0);
+  }, [location.key]);
+
+  // A sign-in or sign-out ends in a navigation: the socket follows the stored token.
+  useEffect(() => {
+    realtime.syncAuth();
   }, [location.key]);
 
   // spec §3: imgBaseUrl is set on every navigation.

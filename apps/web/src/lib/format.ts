@@ -20,3 +20,37 @@ export function formatDecimal(value: string, language: string, minDecimals = 0):
 export function formatDateTime(iso: string, language: string, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' }): string {
   return new Intl.DateTimeFormat(LANGUAGE_TAGS[normalizeLanguage(language)], options).format(new Date(iso));
 }
+
+/** Cuts a decimal string to at most `places` decimals (toward zero), e.g. a volume for display. */
+export function truncateDecimal(value: string, places: number): string {
+  const [whole = '0', fraction = ''] = value.split('.');
+  const kept = fraction.slice(0, places).replace(/0+$/, '');
+  return kept ? `${whole}.${kept}` : whole;
+}
+
+/** A signed amount with its sign always shown ("+84.8", "-100.2", "0"), grouped for the language. */
+export function formatSigned(value: string, language: string, minDecimals = 0): string {
+  const text = formatDecimal(value, language, minDecimals);
+  return /^-/.test(value) || !/[1-9]/.test(value) ? text.replace(/^-(?=[0.,\s]*$)/, '') : `+${text}`;
+}
+
+/** A recorded tick's time to the millisecond, for the verification section. */
+export function formatTickTime(iso: string, language: string): string {
+  return new Intl.DateTimeFormat(LANGUAGE_TAGS[normalizeLanguage(language)], {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    fractionalSecondDigits: 3,
+    hour12: false,
+  }).format(new Date(iso));
+}
+
+/** A percentage already in percent ("12.5" → "12.5%" in en, "12,5 %" in de), the language's own spacing. */
+export function formatPercent(value: string, language: string, minDecimals = 0, signed = false): string {
+  const number = signed ? formatSigned(value, language, minDecimals) : formatDecimal(value, language, minDecimals);
+  const pattern = new Intl.NumberFormat(LANGUAGE_TAGS[normalizeLanguage(language)], { style: 'percent' }).format(0.5);
+  return pattern.replace('50', number);
+}

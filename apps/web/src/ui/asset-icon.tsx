@@ -1,4 +1,4 @@
-/** A currency's round badge: its colour and first letters, no image download needed. */
+/** A currency's (or an instrument base's) round badge: its colour and first letters, no image download needed. */
 const COLOURS: Record<string, string> = {
   USDT: '#26a17b',
   BTC: '#f7931a',
@@ -9,6 +9,16 @@ const COLOURS: Record<string, string> = {
   DOGE: '#c2a633',
   TRX: '#eb0029',
   LTC: '#345d9d',
+  // Instruments that are not wallet assets (market.ts): commodities, currencies, metals.
+  WTI: '#3b3f47',
+  NGAS: '#2f7fd1',
+  COPPER: '#b87333',
+  EUR: '#0e4fa8',
+  GBP: '#6b2c91',
+  USD: '#2e7d4f',
+  AUD: '#00843d',
+  XAU: '#c9a227',
+  XAG: '#8f98a3',
 };
 
 export function AssetIcon({ asset, size = 32 }: { asset: string; size?: number }) {

@@ -18,6 +18,7 @@ import { route } from '#platform/http.ts';
 import type { Hub } from '#platform/ws.ts';
 import { registerObligation } from '../ledger/invariants.ts';
 import type { Ledger } from '../ledger/service.ts';
+import { registerTickReference } from '../market/service.ts';
 import { isMoneyPasswordSet, verifyMoneyPassword } from '../money-password/service.ts';
 import { amountOf } from '../wallet/service.ts';
 import { OrderBatcher } from './batcher.ts';
@@ -65,6 +66,9 @@ export function registerContractRoutes(app: FastifyInstance, deps: ContractsDeps
   });
   app.decorate('contracts', module);
   registerObligation('contract_orders', openObligations);
+  // An order's ticks are its proof: tick retention never prunes them (the foreign keys say so too).
+  registerTickReference('contract_orders', 'open_tick_id');
+  registerTickReference('contract_orders', 'close_tick_id');
   app.addHook('onClose', () => module.batcher.drain());
 
   route(

@@ -4,7 +4,7 @@ import { users } from '../user/tables.ts';
 
 /**
  * The ledger (ARCHITECTURE §5). Only this module writes these tables. The database itself
- * enforces the rules (migrations 0002 and 0011): entries and postings are append-only, every
+ * enforces the rules (migrations 0002 and 0013): entries and postings are append-only, every
  * entry balances per asset in the statement that inserts its postings, balances change
  * only by inserting postings, and user balances never go negative.
  */

@@ -1,10 +1,17 @@
 import { parseAmount } from '@tradewind/contract/money';
 import { INSTRUMENTS, INSTRUMENT_SYMBOLS, type InstrumentSymbol } from '@tradewind/contract/market';
 
+/** Traded volume is an integer of 10^-8 base units (Binance reports quantities with 8 decimals). */
+export const VOLUME_SCALE = 8;
+
 /** One instrument's price as a feed reports it: an integer at the instrument's price scale. */
 export interface FeedPrice {
   instrument: InstrumentSymbol;
   priceMinor: bigint;
+  /** Where this price came from; defaults to the feed's `source` (a feed may mix sources, e.g. Binance for crypto, simulated for the rest). */
+  source?: string;
+  /** Base units traded since the previous sample, at VOLUME_SCALE; 0 when the feed does not know. */
+  volumeMinor?: bigint;
 }
 
 /**
@@ -14,7 +21,7 @@ export interface FeedPrice {
  * exchange adapter answers the last trade price it heard on its WebSocket.
  */
 export interface MarketFeed {
-  /** Recorded with every tick, e.g. `simulated`. */
+  /** Recorded with every tick whose price does not name its own source, e.g. `simulated`. */
   readonly source: string;
   sample(now: Date): FeedPrice[] | Promise<FeedPrice[]>;
   /** Continues from the last recorded prices after a restart, so recorded series have no jumps. */
@@ -25,24 +32,25 @@ export interface MarketFeed {
  * Starting prices and per-second volatility of the simulated walk: realistic levels,
  * volatility in parts per billion per second (about 55–100 % a year).
  */
-export const SIMULATED_MARKET: Record<InstrumentSymbol, { start: string; sigmaPpbPerS: number }> = {
-  BTCUSDT: { start: '95000', sigmaPpbPerS: 100_000 },
-  ETHUSDT: { start: '3300', sigmaPpbPerS: 125_000 },
-  BNBUSDT: { start: '650', sigmaPpbPerS: 100_000 },
-  SOLUSDT: { start: '190', sigmaPpbPerS: 150_000 },
-  XRPUSDT: { start: '2.3', sigmaPpbPerS: 160_000 },
-  DOGEUSDT: { start: '0.32', sigmaPpbPerS: 180_000 },
-  TRXUSDT: { start: '0.25', sigmaPpbPerS: 110_000 },
-  LTCUSDT: { start: '100', sigmaPpbPerS: 130_000 },
-  WTIUSD: { start: '71.5', sigmaPpbPerS: 70_000 },
-  NGASUSD: { start: '3.1', sigmaPpbPerS: 110_000 },
-  COPPERUSD: { start: '4.35', sigmaPpbPerS: 45_000 },
-  EURUSD: { start: '1.085', sigmaPpbPerS: 15_000 },
-  GBPUSD: { start: '1.27', sigmaPpbPerS: 16_000 },
-  USDJPY: { start: '151.2', sigmaPpbPerS: 18_000 },
-  AUDUSD: { start: '0.66', sigmaPpbPerS: 18_000 },
-  XAUUSD: { start: '2650', sigmaPpbPerS: 25_000 },
-  XAGUSD: { start: '31.2', sigmaPpbPerS: 45_000 },
+export const SIMULATED_MARKET: Record<InstrumentSymbol, { start: string; sigmaPpbPerS: number; volumePerS: string }> = {
+  // Mean traded volume per second in base units (barrels, MMBtu, pounds, ounces, currency units), roughly a major venue's.
+  BTCUSDT: { start: '95000', sigmaPpbPerS: 100_000, volumePerS: '0.25' },
+  ETHUSDT: { start: '3300', sigmaPpbPerS: 125_000, volumePerS: '4' },
+  BNBUSDT: { start: '650', sigmaPpbPerS: 100_000, volumePerS: '2' },
+  SOLUSDT: { start: '190', sigmaPpbPerS: 150_000, volumePerS: '30' },
+  XRPUSDT: { start: '2.3', sigmaPpbPerS: 160_000, volumePerS: '50000' },
+  DOGEUSDT: { start: '0.32', sigmaPpbPerS: 180_000, volumePerS: '500000' },
+  TRXUSDT: { start: '0.25', sigmaPpbPerS: 110_000, volumePerS: '300000' },
+  LTCUSDT: { start: '100', sigmaPpbPerS: 130_000, volumePerS: '5' },
+  WTIUSD: { start: '71.5', sigmaPpbPerS: 70_000, volumePerS: '5000' },
+  NGASUSD: { start: '3.1', sigmaPpbPerS: 110_000, volumePerS: '20000' },
+  COPPERUSD: { start: '4.35', sigmaPpbPerS: 45_000, volumePerS: '10000' },
+  EURUSD: { start: '1.085', sigmaPpbPerS: 15_000, volumePerS: '5000000' },
+  GBPUSD: { start: '1.27', sigmaPpbPerS: 16_000, volumePerS: '2000000' },
+  USDJPY: { start: '151.2', sigmaPpbPerS: 18_000, volumePerS: '3000000' },
+  AUDUSD: { start: '0.66', sigmaPpbPerS: 18_000, volumePerS: '1000000' },
+  XAUUSD: { start: '2650', sigmaPpbPerS: 25_000, volumePerS: '600' },
+  XAGUSD: { start: '31.2', sigmaPpbPerS: 45_000, volumePerS: '5000' },
 };
 
 /** The walk drifts back toward its starting level with this time constant, so demo prices stay realistic for days. */
@@ -74,6 +82,9 @@ interface WalkState {
   price: bigint;
   sigmaPpb: number;
   random: () => number;
+  volumePerSMinor: bigint;
+  /** A stream of its own, so adding volume left the price walks of a seed unchanged. */
+  volumeRandom: () => number;
 }
 
 /**
@@ -82,7 +93,7 @@ interface WalkState {
  * itself is a float; every price is an exact integer.
  */
 export class SimulatedFeed implements MarketFeed {
-  readonly source = 'simulated';
+  readonly source = 'simulated' as const;
   private readonly walks = new Map<InstrumentSymbol, WalkState>();
   private lastAtMs: number | null = null;
 
@@ -91,7 +102,16 @@ export class SimulatedFeed implements MarketFeed {
       const { start, sigmaPpbPerS } = SIMULATED_MARKET[symbol];
       const startMinor = parseAmount(start, INSTRUMENTS[symbol].priceScale);
       if (startMinor === undefined) throw new Error(`bad simulated start price for ${symbol}`);
-      this.walks.set(symbol, { start: startMinor, price: startMinor, sigmaPpb: sigmaPpbPerS, random: mulberry32(hashSeed(options.seed, symbol)) });
+      const volumePerSMinor = parseAmount(SIMULATED_MARKET[symbol].volumePerS, VOLUME_SCALE);
+      if (volumePerSMinor === undefined) throw new Error(`bad simulated volume for ${symbol}`);
+      this.walks.set(symbol, {
+        start: startMinor,
+        price: startMinor,
+        sigmaPpb: sigmaPpbPerS,
+        random: mulberry32(hashSeed(options.seed, symbol)),
+        volumePerSMinor,
+        volumeRandom: mulberry32(hashSeed(options.seed, `${symbol}:volume`)),
+      });
     }
   }
 
@@ -109,7 +129,9 @@ export class SimulatedFeed implements MarketFeed {
     const out: FeedPrice[] = [];
     for (const [instrument, walk] of this.walks) {
       walk.price = this.step(walk, elapsedS);
-      out.push({ instrument, priceMinor: walk.price });
+      // Between 0.2 and 1.8 times the mean rate, in thousandths: exact integers again.
+      const factorPermille = BigInt(200 + Math.floor(walk.volumeRandom() * 1_600));
+      out.push({ instrument, priceMinor: walk.price, source: this.source, volumeMinor: (walk.volumePerSMinor * BigInt(elapsedS) * factorPermille) / 1_000n });
     }
     return out;
   }

@@ -1,11 +1,30 @@
-import { type InstrumentSymbol, INSTRUMENTS, INSTRUMENT_SYMBOLS, PRICE_MAX_AGE_MS, type MarketPrices, instrumentOf, isInstrumentSymbol } from '@tradewind/contract/market';
+import {
+  type Candle,
+  type Favorites,
+  type Instrument,
+  type InstrumentSymbol,
+  INSTRUMENTS,
+  INSTRUMENT_SYMBOLS,
+  KLINE_INTERVAL_MS,
+  type KlineInterval,
+  type Klines,
+  type KlinesQuery,
+  PRICE_MAX_AGE_MS,
+  type MarketPrices,
+  type Ticker,
+  instrumentOf,
+  isInstrumentSymbol,
+} from '@tradewind/contract/market';
 import type { Language } from '@tradewind/contract/languages';
 import { formatAmount } from '@tradewind/contract/money';
 import type { AssetCode } from '@tradewind/contract/wallet';
-import { and, desc, eq, gte, lte } from 'drizzle-orm';
+import { type SQL, and, asc, count, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { Db, Executor } from '#platform/db.ts';
+import { queryRows } from '#platform/db.ts';
+import { AppError } from '#platform/errors.ts';
 import { translate } from '#platform/i18n.ts';
-import { instruments, ticks } from './tables.ts';
+import { VOLUME_SCALE } from './feed.ts';
+import { favorites, instruments, ticks } from './tables.ts';
 
 /** A recorded tick, as the modules that price things use it. */
 export interface RecordedPrice {
@@ -98,12 +117,12 @@ export async function pricesView(db: Executor, now: Date, language: Language): P
   };
 }
 
-/** Makes sure every instrument of the contract exists with its price scale (idempotent). */
+/** Makes sure every instrument of the contract exists with its price scale and kind (idempotent). */
 export async function ensureInstruments(db: Db): Promise<void> {
   await db
     .insert(instruments)
-    .values(INSTRUMENT_SYMBOLS.map((symbol) => ({ symbol, base: INSTRUMENTS[symbol].base, quote: INSTRUMENTS[symbol].quote, priceScale: INSTRUMENTS[symbol].priceScale })))
-    .onConflictDoNothing();
+    .values(INSTRUMENT_SYMBOLS.map((symbol) => ({ symbol, base: INSTRUMENTS[symbol].base, quote: INSTRUMENTS[symbol].quote, priceScale: INSTRUMENTS[symbol].priceScale, kind: INSTRUMENTS[symbol].kind })))
+    .onConflictDoUpdate({ target: instruments.symbol, set: { kind: sql`excluded.kind`, base: sql`excluded.base`, quote: sql`excluded.quote` } });
   // The price scale is part of the instrument: a mismatch would misread every recorded tick.
   const stored = await db.select().from(instruments);
   for (const row of stored) {
@@ -111,4 +130,300 @@ export async function ensureInstruments(db: Db): Promise<void> {
       throw new Error(`instrument ${row.symbol} is stored with price scale ${row.priceScale} but the contract says ${INSTRUMENTS[row.symbol].priceScale}`);
     }
   }
+}
+
+/**
+ * Whether orders may be placed on an instrument here: it is marked tradable, and its price
+ * comes from a real feed — or this is a demo installation. With `MARKET_FEED=binance` only
+ * the crypto pairs are real; commodities, forex and metals stay on the simulated walk, and
+ * real money never settles on made-up prices.
+ */
+export function isTradable(symbol: InstrumentSymbol, market: { demoMode: boolean; feed: 'simulated' | 'binance' }): boolean {
+  const instrument = INSTRUMENTS[symbol];
+  if (!instrument.tradable) return false;
+  if (market.demoMode) return true;
+  return market.feed === 'binance' && instrument.kind === 'crypto';
+}
+
+/** GET /market/instruments: every instrument, its name in the request's language. */
+export function instrumentsView(language: Language, market: { demoMode: boolean; feed: 'simulated' | 'binance' }): { items: Instrument[] } {
+  return {
+    items: INSTRUMENT_SYMBOLS.map((symbol) => {
+      const { kind, base, quote, priceScale, recommended, popular } = INSTRUMENTS[symbol];
+      const tradable = isTradable(symbol, market);
+      return { symbol, kind, base, quote, name: translate(language, `market.instruments.${symbol}`), priceScale, tradable, recommended, popular };
+    }),
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Tickers: the fresh price with rolling 24 h statistics.
+
+const DAY_MS = 86_400_000;
+/** Weeks open on Monday 00:00 UTC; every shorter interval divides a week, so one origin serves all. */
+export const CANDLE_ORIGIN_MS = Date.UTC(2000, 0, 3);
+const CANDLE_ORIGIN_SQL = sql.raw(`timestamptz '2000-01-03 00:00:00+00'`);
+
+/**
+ * (last − open) / open × 100 with two decimals, rounded half away from zero, in integers:
+ * "1.25", "-0.40", "0.00".
+ */
+export function changePct(lastMinor: bigint, openMinor: bigint): string {
+  if (openMinor <= 0n) throw new Error('an open price is always positive');
+  const scaled = (lastMinor - openMinor) * 10_000n;
+  const negative = scaled < 0n;
+  const magnitude = negative ? -scaled : scaled;
+  const basisPoints = (magnitude * 2n + openMinor) / (openMinor * 2n);
+  const text = `${basisPoints / 100n}.${(basisPoints % 100n).toString().padStart(2, '0')}`;
+  return negative && basisPoints !== 0n ? `-${text}` : text;
+}
+
+interface TickerRow {
+  instrument: string;
+  price: string;
+  ts: Date | string;
+  source: string;
+  open: string | null;
+  high: string | null;
+  low: string | null;
+  volume: string | null;
+}
+
+const emptyTicker = (symbol: string): Ticker => ({ symbol, price: null, ts: null, source: null, sourceLabel: null, open24h: null, high24h: null, low24h: null, volume24h: null, changePct: null });
+
+/**
+ * The tickers of `symbols` (default: all) at `now`, in one query: each instrument's fresh
+ * latest tick (at most 5 s old, as `latestPrice`) and the rolling 24 h over its 1-minute
+ * candles. Without a fresh tick an instrument's ticker is all nulls: no stale price.
+ */
+export async function tickers(db: Executor, now: Date, language: Language, symbols: readonly InstrumentSymbol[] = INSTRUMENT_SYMBOLS): Promise<Ticker[]> {
+  if (symbols.length === 0) return [];
+  const list = sql`array[${sql.join(
+    symbols.map((s) => sql`${s}`),
+    sql`, `,
+  )}]::text[]`;
+  const rows = await queryRows<TickerRow>(
+    db,
+    sql`with latest as (
+          select distinct on (instrument) instrument, price_minor, ts, source
+          from market_ticks
+          where instrument = any(${list}) and ts <= ${now.toISOString()}::timestamptz and ts >= ${new Date(now.getTime() - PRICE_MAX_AGE_MS).toISOString()}::timestamptz
+          order by instrument, ts desc
+        ),
+        day as (
+          select instrument, (array_agg(open_minor order by open_time))[1] as open_minor, max(high_minor) as high_minor, min(low_minor) as low_minor, sum(volume_minor) as volume_minor
+          from market_candles_1m
+          where instrument = any(${list}) and open_time >= ${new Date(now.getTime() - DAY_MS).toISOString()}::timestamptz and open_time <= ${now.toISOString()}::timestamptz
+            and instrument in (select instrument from latest)
+          group by instrument
+        )
+        select l.instrument, l.price_minor::text as price, l.ts, l.source, d.open_minor::text as open, d.high_minor::text as high, d.low_minor::text as low, d.volume_minor::text as volume
+        from latest l left join day d on d.instrument = l.instrument`,
+  );
+  const byInstrument = new Map(rows.map((row) => [row.instrument, row]));
+  return symbols.map((symbol) => {
+    const row = byInstrument.get(symbol);
+    if (!row) return emptyTicker(symbol);
+    const scale = INSTRUMENTS[symbol].priceScale;
+    const price = BigInt(row.price);
+    const open = row.open === null ? null : BigInt(row.open);
+    return {
+      symbol,
+      price: formatAmount(price, scale),
+      ts: new Date(row.ts).toISOString(),
+      source: row.source,
+      sourceLabel: sourceLabel(language, row.source),
+      open24h: open === null ? null : formatAmount(open, scale),
+      high24h: row.high === null ? null : formatAmount(BigInt(row.high), scale),
+      low24h: row.low === null ? null : formatAmount(BigInt(row.low), scale),
+      volume24h: row.volume === null ? '0' : formatAmount(BigInt(row.volume), VOLUME_SCALE),
+      changePct: open === null ? null : changePct(price, open),
+    };
+  });
+}
+
+export async function ticker(db: Executor, now: Date, language: Language, symbol: InstrumentSymbol): Promise<Ticker> {
+  const [one] = await tickers(db, now, language, [symbol]);
+  return one ?? emptyTicker(symbol);
+}
+
+// ---------------------------------------------------------------------------------------
+// Candles: 1-minute rows as recorded, longer intervals aggregated at query time.
+
+export const DEFAULT_KLINE_LIMIT = 300;
+
+/** The open time of the `interval` candle holding `ms` (weeks from Monday 00:00 UTC). */
+export function candleOpenMs(ms: number, interval: KlineInterval): number {
+  const size = KLINE_INTERVAL_MS[interval];
+  return CANDLE_ORIGIN_MS + Math.floor((ms - CANDLE_ORIGIN_MS) / size) * size;
+}
+
+interface CandleRow {
+  t: Date | string;
+  o: string;
+  h: string;
+  l: string;
+  c: string;
+  v: string;
+}
+
+function toCandle(row: CandleRow, scale: number): Candle {
+  return {
+    t: new Date(row.t).getTime(),
+    o: formatAmount(BigInt(row.o), scale),
+    h: formatAmount(BigInt(row.h), scale),
+    l: formatAmount(BigInt(row.l), scale),
+    c: formatAmount(BigInt(row.c), scale),
+    v: formatAmount(BigInt(row.v), VOLUME_SCALE),
+  };
+}
+
+const intervalSql = (interval: KlineInterval) => sql.raw(`interval '${KLINE_INTERVAL_MS[interval] / 1000} seconds'`);
+
+/** The aggregate of 1-minute candles into one candle: first open, highest high, lowest low, last close, summed volume. */
+const AGGREGATE = sql.raw(
+  `(array_agg(c.open_minor order by c.open_time))[1]::text as o, max(c.high_minor)::text as h, min(c.low_minor)::text as l, (array_agg(c.close_minor order by c.open_time desc))[1]::text as c, sum(c.volume_minor)::text as v`,
+);
+
+/** Gaps (a feed outage, a closed market) are jumped over at most this many times per request. */
+const KLINE_GAP_JUMPS = 8;
+
+/**
+ * GET /market/klines: up to `limit` candles opening before `before` (default: up to now,
+ * the current candle included), oldest first. Each query reads only the 1-minute rows of
+ * a window sized for the candles still wanted (the primary key's range); where the window
+ * comes up short because of a gap, the next one starts at the nearest older candle.
+ */
+export async function klines(db: Executor, now: Date, query: KlinesQuery): Promise<Klines> {
+  const symbol = query.symbol as InstrumentSymbol;
+  const limit = query.limit ?? DEFAULT_KLINE_LIMIT;
+  const size = KLINE_INTERVAL_MS[query.interval];
+  const scale = INSTRUMENTS[symbol].priceScale;
+  // Nothing opens after now: a later `before` (up to any integer the query allows) means now.
+  const before = Math.min(query.before ?? Number.POSITIVE_INFINITY, now.getTime() + 1);
+  let lastOpen = candleOpenMs(before - 1, query.interval);
+  const items: Candle[] = [];
+  for (let jump = 0; jump <= KLINE_GAP_JUMPS && items.length < limit; jump++) {
+    const wanted = limit - items.length;
+    const from = new Date(lastOpen - (wanted - 1) * size);
+    const rows = await queryRows<CandleRow>(
+      db,
+      sql`select date_bin(${intervalSql(query.interval)}, c.open_time, ${CANDLE_ORIGIN_SQL}) as t, ${AGGREGATE}
+          from market_candles_1m c
+          where c.instrument = ${symbol} and c.open_time >= ${from.toISOString()}::timestamptz and c.open_time < ${new Date(lastOpen + size).toISOString()}::timestamptz
+          group by 1 order by 1`,
+    );
+    items.unshift(...rows.map((row) => toCandle(row, scale)));
+    if (rows.length === wanted) break;
+    const [older] = await queryRows<{ t: Date | string | null }>(
+      db,
+      sql`select max(open_time) as t from market_candles_1m where instrument = ${symbol} and open_time < ${from.toISOString()}::timestamptz`,
+    );
+    if (!older?.t) break;
+    lastOpen = candleOpenMs(new Date(older.t).getTime(), query.interval);
+  }
+  return { symbol, interval: query.interval, items };
+}
+
+/**
+ * The current candle (the one holding `at`) of each requested instrument and interval, in
+ * one query; pairs without any 1-minute candle in their window are left out.
+ */
+export async function currentCandles(db: Executor, at: Date, pairs: readonly { symbol: InstrumentSymbol; interval: KlineInterval }[]): Promise<{ symbol: InstrumentSymbol; interval: KlineInterval; candle: Candle }[]> {
+  if (pairs.length === 0) return [];
+  const windows = sql.join(
+    pairs.map(({ symbol, interval }) => {
+      const open = candleOpenMs(at.getTime(), interval);
+      return sql`(${symbol}::text, ${interval}::text, ${new Date(open).toISOString()}::timestamptz, ${new Date(open + KLINE_INTERVAL_MS[interval]).toISOString()}::timestamptz)`;
+    }),
+    sql`, `,
+  );
+  const rows = await queryRows<CandleRow & { instrument: string; interval: KlineInterval }>(
+    db,
+    sql`select w.instrument, w.interval, min(w.open_from) as t, ${AGGREGATE}
+        from (values ${windows}) as w(instrument, interval, open_from, open_to)
+        join market_candles_1m c on c.instrument = w.instrument and c.open_time >= w.open_from and c.open_time < w.open_to
+        group by w.instrument, w.interval`,
+  );
+  return rows
+    .filter((row) => isInstrumentSymbol(row.instrument))
+    .map((row) => {
+      const symbol = row.instrument as InstrumentSymbol;
+      return { symbol, interval: row.interval, candle: toCandle(row, INSTRUMENTS[symbol].priceScale) };
+    });
+}
+
+// ---------------------------------------------------------------------------------------
+// Favourites.
+
+/** More than there are instruments today; a limit all the same (everything that grows has one). */
+export const FAVORITES_MAX = 100;
+
+export async function listFavorites(db: Executor, userId: number): Promise<Favorites> {
+  const rows = await db
+    .select({ instrument: favorites.instrument })
+    .from(favorites)
+    .where(eq(favorites.userId, userId))
+    .orderBy(asc(favorites.createdAt), asc(favorites.instrument));
+  return { symbols: rows.map((row) => row.instrument) };
+}
+
+/**
+ * Marks or unmarks a favourite; repeating either is harmless. Raises FAVORITES_LIMIT when
+ * the user already has `max` favourites.
+ */
+export async function setFavorite(db: Db, now: Date, userId: number, symbol: InstrumentSymbol, favorite: boolean, max = FAVORITES_MAX): Promise<Favorites> {
+  if (!favorite) {
+    await db.delete(favorites).where(and(eq(favorites.userId, userId), eq(favorites.instrument, symbol)));
+    return listFavorites(db, userId);
+  }
+  await db.transaction(async (tx) => {
+    const [existing] = await tx.select({ n: count() }).from(favorites).where(and(eq(favorites.userId, userId), eq(favorites.instrument, symbol)));
+    if ((existing?.n ?? 0) > 0) return;
+    const [total] = await tx.select({ n: count() }).from(favorites).where(eq(favorites.userId, userId));
+    if ((total?.n ?? 0) >= max) throw new AppError('FAVORITES_LIMIT', { max });
+    await tx.insert(favorites).values({ userId, instrument: symbol, createdAt: now }).onConflictDoNothing();
+  });
+  return listFavorites(db, userId);
+}
+
+// ---------------------------------------------------------------------------------------
+// Retention: which ticks something else still points at.
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
+const tickReferences = new Map<string, { table: string; column: string }>();
+
+/**
+ * Declares that `table.column` holds market tick ids (e.g. an order's open and close
+ * ticks): the retention prune never deletes a tick that such a row names. Foreign keys to
+ * market_ticks are found in the catalogue anyway; this is for the module that owns the
+ * column to say so explicitly (and for references without a foreign key).
+ */
+export function registerTickReference(table: string, column: string): void {
+  if (!IDENTIFIER.test(table) || !IDENTIFIER.test(column)) throw new Error(`not a plain SQL identifier: ${table}.${column}`);
+  tickReferences.set(`${table}.${column}`, { table, column });
+}
+
+/** Every column that refers to ticks: the registered ones and every single-column foreign key to market_ticks. */
+export async function tickReferenceColumns(db: Executor): Promise<{ table: string; column: string }[]> {
+  const found = await queryRows<{ table: string; column: string }>(
+    db,
+    sql`select cl.relname as table, a.attname as column
+        from pg_constraint c
+        join pg_class cl on cl.oid = c.conrelid
+        join pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
+        where c.contype = 'f' and c.confrelid = 'market_ticks'::regclass and array_length(c.conkey, 1) = 1`,
+  );
+  const all = new Map(tickReferences);
+  for (const ref of found) all.set(`${ref.table}.${ref.column}`, ref);
+  return [...all.values()];
+}
+
+/** `not exists` clauses, one per referring column, for a query over market_ticks aliased `t`. */
+export function unreferencedTick(references: readonly { table: string; column: string }[]): SQL {
+  if (references.length === 0) return sql`true`;
+  return sql.join(
+    references.map(({ table, column }) => sql`not exists (select 1 from ${sql.identifier(table)} r where r.${sql.identifier(column)} = t.id)`),
+    sql` and `,
+  );
 }

@@ -1,13 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { users } from '../user/tables.ts';
 
 /**
  * Recorded prices (ARCHITECTURE §1, §6). Prices are recorded, never authored: only the
- * feed recorder inserts ticks, and the database refuses to update or delete one
- * (migration `market_ticks_append_only`).
+ * feed recorder inserts ticks and builds candles, and the database refuses to update a
+ * tick or to delete one except through the recorder's retention prune (migrations
+ * `market_ticks_append_only` and `market_retention`).
  */
 
-/** Each instrument's fixed price scale: a tick's integer price is in 10^-scale USDT. */
+const minor = (name: string) => numeric(name, { precision: 38, scale: 0, mode: 'bigint' });
+
+/** Each instrument's fixed price scale: a tick's integer price is in 10^-scale units of the quote. */
 export const instruments = pgTable(
   'market_instruments',
   {
@@ -15,8 +19,13 @@ export const instruments = pgTable(
     base: text('base').notNull(),
     quote: text('quote').notNull(),
     priceScale: integer('price_scale').notNull(),
+    /** crypto | commodity | forex | metal (the contract's INSTRUMENT_KINDS); kept in step by `ensureInstruments`. */
+    kind: text('kind').notNull().default('crypto'),
   },
-  (t) => [check('market_instruments_price_scale', sql`${t.priceScale} between 0 and 18`)],
+  (t) => [
+    check('market_instruments_price_scale', sql`${t.priceScale} between 0 and 18`),
+    check('market_instruments_kind', sql`${t.kind} in ('crypto', 'commodity', 'forex', 'metal')`),
+  ],
 );
 
 export const ticks = pgTable(
@@ -28,7 +37,7 @@ export const ticks = pgTable(
       .references(() => instruments.symbol),
     ts: timestamp('ts', { withTimezone: true, mode: 'date' }).notNull(),
     /** The price as an exact integer of 10^-priceScale units of the quote asset; never a float. */
-    priceMinor: numeric('price_minor', { precision: 38, scale: 0, mode: 'bigint' }).notNull(),
+    priceMinor: minor('price_minor').notNull(),
     /** The feed adapter that produced it (`simulated` is demo data). */
     source: text('source').notNull(),
   },
@@ -38,4 +47,54 @@ export const ticks = pgTable(
     index('market_ticks_ts_idx').on(t.ts),
     check('market_ticks_price_positive', sql`${t.priceMinor} > 0`),
   ],
+);
+
+/**
+ * One-minute candles, built by the recorder in the same statement that inserts the ticks
+ * (so a candle never disagrees with its ticks) and kept after the raw ticks are pruned.
+ * Longer intervals are aggregated from these at query time. Prices are integers at the
+ * instrument's price scale; volume is an integer of 10^-8 base units (VOLUME_SCALE).
+ */
+export const candles1m = pgTable(
+  'market_candles_1m',
+  {
+    instrument: text('instrument')
+      .notNull()
+      .references(() => instruments.symbol),
+    /** The minute the candle covers, [openTime, openTime + 60 s). */
+    openTime: timestamp('open_time', { withTimezone: true, mode: 'date' }).notNull(),
+    openMinor: minor('open_minor').notNull(),
+    highMinor: minor('high_minor').notNull(),
+    lowMinor: minor('low_minor').notNull(),
+    closeMinor: minor('close_minor').notNull(),
+    volumeMinor: minor('volume_minor').notNull(),
+    tickCount: integer('tick_count').notNull(),
+    /** Times of the ticks that gave the open and the close: a late tick lands in the right place. */
+    firstTs: timestamp('first_ts', { withTimezone: true, mode: 'date' }).notNull(),
+    lastTs: timestamp('last_ts', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.instrument, t.openTime] }),
+    check('market_candles_1m_minute', sql`${t.openTime} = date_bin('1 minute', ${t.openTime}, timestamptz '2000-01-03 00:00:00+00')`),
+    check(
+      'market_candles_1m_prices',
+      sql`${t.lowMinor} > 0 and ${t.lowMinor} <= ${t.openMinor} and ${t.lowMinor} <= ${t.closeMinor} and ${t.highMinor} >= ${t.openMinor} and ${t.highMinor} >= ${t.closeMinor}`,
+    ),
+    check('market_candles_1m_counts', sql`${t.volumeMinor} >= 0 and ${t.tickCount} > 0 and ${t.firstTs} <= ${t.lastTs}`),
+  ],
+);
+
+/** A user's favourite instruments (the Transaction screen's favourites tab, the Detail screen's star). */
+export const favorites = pgTable(
+  'market_favorites',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    instrument: text('instrument')
+      .notNull()
+      .references(() => instruments.symbol),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.instrument] })],
 );

@@ -1,76 +1,183 @@
-import { Grid } from 'antd-mobile';
+import { type Instrument, type Ticker, tickerChannel } from '@tradewind/contract/market';
+import { Grid, Skeleton } from 'antd-mobile';
 import {
   AddCircleOutline,
-  BankcardOutline,
-  BellOutline,
+  CollectMoneyOutline,
   GiftOutline,
-  PayCircleOutline,
+  HistogramOutline,
+  LoopOutline,
+  PieOutline,
   SendOutline,
   StarOutline,
-  LoopOutline,
 } from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useBalances } from '@/api/balances.ts';
 import { useConfig } from '@/api/config.ts';
+import { useOrders } from '@/api/contracts/get-orders.ts';
+import { useInstruments } from '@/api/market/get-instruments.ts';
+import { useTickers } from '@/api/market/get-tickers.ts';
+import { useChannels } from '@/api/realtime.ts';
 import { formatDecimal } from '@/lib/format.ts';
+import { AssetIcon } from '@/ui/asset-icon.tsx';
+import { ChangeTag } from '@/ui/change-tag.tsx';
+import { OrderRow } from '@/ui/order-row.tsx';
+import { QuoteList, SourceNote, formatPrice, pairName, tickerMap } from '@/ui/quote-list.tsx';
+import './home.css';
 
 const QUICK_MENU: { path: string; key: string; icon: ReactNode }[] = [
   { path: '/Recharge', key: 'Recharge', icon: <AddCircleOutline /> },
   { path: '/Withdrawal', key: 'Withdrawal', icon: <SendOutline /> },
   { path: '/Transform', key: 'Transform', icon: <LoopOutline /> },
+  { path: '/Contract', key: 'Contract', icon: <HistogramOutline /> },
   { path: '/IEO', key: 'IEO', icon: <StarOutline /> },
-  { path: '/Loan', key: 'Loan', icon: <PayCircleOutline /> },
+  { path: '/Mining', key: 'Mining', icon: <PieOutline /> },
   { path: '/Invite', key: 'Invite', icon: <GiftOutline /> },
-  { path: '/Card', key: 'Card', icon: <BankcardOutline /> },
-  { path: '/Msg', key: 'Msg', icon: <BellOutline /> },
+  { path: '/Loan', key: 'Loan', icon: <CollectMoneyOutline /> },
 ];
 
+/** Open positions shown on Home; the rest are one tap away in /Contract. */
+const HOME_POSITIONS = 3;
+
 /**
- * Home. Positions and quotes arrive with the markets; until then their place says so
- * instead of showing figures that are not real.
+ * Home (spec §2): total assets, quick menu, open positions, recommended coins, news,
+ * popular coins, forex, international gold, check-in. Prices are live over the socket.
  */
 export function HomePage() {
   const { t, i18n } = useTranslation();
   const config = useConfig();
   const balances = useBalances();
+  const instruments = useInstruments();
+  const tickers = useTickers();
+  const openOrders = useOrders('open');
+  const byKind = instruments.data?.items ?? [];
+  const tickersBySymbol = tickerMap(tickers.data?.items);
+  const recommended = byKind.filter((i) => i.recommended);
+  const popular = byKind.filter((i) => i.popular);
+  const forex = byKind.filter((i) => i.kind === 'forex');
+  const metals = byKind.filter((i) => i.kind === 'metal');
+  const shown = [...recommended, ...popular, ...forex, ...metals];
+  // One hold per symbol for the whole page (a coin can be both recommended and popular).
+  useChannels(shown.map((instrument) => tickerChannel(instrument.symbol)));
+  const positions = openOrders.data?.pages.flatMap((page) => page.items) ?? [];
+
   return (
-    <div style={{ padding: '16px 16px 24px' }}>
-      <header style={{ display: 'flex', alignItems: 'center', gap: 10, marginBottom: 16 }}>
+    <div className="tw-home">
+      <header className="tw-home-header">
         <img src="/favicon.svg" alt="" width={30} height={30} />
-        <h1 style={{ fontSize: 20, margin: 0 }}>Tradewind</h1>
+        <h1>Tradewind</h1>
         {config.data?.demoMode && <span className="tw-demo-badge">{t('common.demo')}</span>}
       </header>
-      <Link to="/Wallet" className="tw-card" aria-labelledby="home-assets" style={{ display: 'block', color: 'inherit', textDecoration: 'none' }}>
-        <h2 id="home-assets" className="tw-muted" style={{ fontSize: 14, fontWeight: 400, margin: 0 }}>
+      <Link to="/Wallet" className="tw-card tw-home-assets" aria-labelledby="home-assets">
+        <h2 id="home-assets" className="tw-muted">
           {t('home.total_assets')}
         </h2>
-        <p style={{ margin: '6px 0 0', fontSize: 26, fontWeight: 700 }} data-testid="home-total">
+        <p data-testid="home-total">
           {balances.data ? `${formatDecimal(balances.data.totalUsdt, i18n.language, 2)} ` : '…'}
-          <span style={{ fontSize: 14, fontWeight: 500 }}>USDT</span>
+          <span>USDT</span>
         </p>
       </Link>
-      <nav className="tw-card" aria-label={t('home.quick_menu')} style={{ padding: '12px 4px' }}>
+      <nav className="tw-card tw-home-menu" aria-label={t('home.quick_menu')}>
         <Grid columns={4} gap={8}>
           {QUICK_MENU.map((item) => (
             <Grid.Item key={item.path}>
-              <Link to={item.path} style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 6, color: 'var(--tw-text)', textDecoration: 'none', fontSize: 12, textAlign: 'center' }}>
-                <span style={{ fontSize: 26, color: 'var(--tw-primary)' }} aria-hidden>
-                  {item.icon}
-                </span>
+              <Link to={item.path} className="tw-home-menu-item">
+                <span aria-hidden>{item.icon}</span>
                 {t(`routes.${item.key}`)}
               </Link>
             </Grid.Item>
           ))}
         </Grid>
       </nav>
-      <section className="tw-card" aria-labelledby="home-markets">
-        <h2 id="home-markets" style={{ fontSize: 16, margin: '0 0 6px' }}>
-          {t('home.markets')}
-        </h2>
-        <p className="tw-muted" style={{ margin: 0 }}>{t('home.markets_soon')}</p>
+
+      <section className="tw-card" aria-labelledby="home-positions">
+        <div className="tw-section-head">
+          <h2 id="home-positions">{t('home.open_positions')}</h2>
+          <Link to="/Contract">{t('home.all')}</Link>
+        </div>
+        {openOrders.isPending ? (
+          <Skeleton.Paragraph lineCount={2} animated />
+        ) : positions.length === 0 ? (
+          <p className="tw-empty-line">{t('home.no_positions')}</p>
+        ) : (
+          <div className="tw-order-list">
+            {positions.slice(0, HOME_POSITIONS).map((order) => (
+              <OrderRow key={order.id} order={order} />
+            ))}
+          </div>
+        )}
       </section>
+
+      <section className="tw-card" aria-labelledby="home-recommended">
+        <div className="tw-section-head">
+          <h2 id="home-recommended">{t('home.recommended')}</h2>
+          <Link to="/Transaction">{t('home.markets')}</Link>
+        </div>
+        {instruments.isPending ? <Skeleton.Paragraph lineCount={2} animated /> : <RecommendedCards instruments={recommended} tickers={tickersBySymbol} />}
+      </section>
+
+      {/* Slot: news and notices (their own issue) go here, between recommended and popular coins. */}
+      <div className="tw-home-slot" data-slot="news" />
+
+      <QuoteSection id="home-popular" title={t('home.popular')} instruments={popular} tickers={tickersBySymbol} loading={instruments.isPending} />
+      <QuoteSection id="home-forex" title={t('home.forex')} instruments={forex} tickers={tickersBySymbol} loading={instruments.isPending} />
+      <QuoteSection id="home-gold" title={t('home.gold')} instruments={metals} tickers={tickersBySymbol} loading={instruments.isPending} />
+
+      {/* Slot: the daily check-in (its own issue) goes here, last on Home. */}
+      <div className="tw-home-slot" data-slot="check-in" />
     </div>
+  );
+}
+
+function RecommendedCards({ instruments, tickers }: { instruments: Instrument[]; tickers: ReadonlyMap<string, Ticker> }) {
+  const { i18n } = useTranslation();
+  return (
+    <>
+      <ul className="tw-home-recommended">
+        {instruments.map((instrument) => {
+          const ticker = tickers.get(instrument.symbol);
+          return (
+            <li key={instrument.symbol}>
+              <Link to={`/Detail?symbol=${instrument.symbol}`} data-symbol={instrument.symbol}>
+                <span className="tw-home-rec-name">
+                  <AssetIcon asset={instrument.base} size={20} />
+                  {pairName(instrument)}
+                </span>
+                <strong data-testid={`price-${instrument.symbol}`}>{formatPrice(ticker?.price, instrument, i18n.language)}</strong>
+                <ChangeTag pct={ticker?.changePct ?? null} language={i18n.language} solid={false} />
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+      <SourceNote tickers={instruments.map((instrument) => tickers.get(instrument.symbol))} />
+    </>
+  );
+}
+
+interface QuoteSectionProps {
+  id: string;
+  title: string;
+  instruments: Instrument[];
+  tickers: ReadonlyMap<string, Ticker>;
+  loading: boolean;
+}
+
+function QuoteSection({ id, title, instruments, tickers, loading }: QuoteSectionProps) {
+  return (
+    <section className="tw-card" aria-labelledby={id}>
+      <div className="tw-section-head">
+        <h2 id={id}>{title}</h2>
+      </div>
+      {loading ? (
+        <Skeleton.Paragraph lineCount={3} animated />
+      ) : (
+        <>
+          <QuoteList instruments={instruments} tickers={tickers} label={title} live={false} />
+          <SourceNote tickers={instruments.map((instrument) => tickers.get(instrument.symbol))} />
+        </>
+      )}
+    </section>
   );
 }

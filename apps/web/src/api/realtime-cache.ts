@@ -1,0 +1,93 @@
+import { type Order, type Orders, userEventSchema } from '@tradewind/contract/instant';
+import { type Klines, type Ticker, klineMessageSchema, tickerSchema } from '@tradewind/contract/market';
+import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import { learnServerTime } from '@/lib/server-clock.ts';
+import { balancesQueryKey, klinesQueryKey, orderQueryKey, ordersQueryKey, tickerQueryKey, tickersQueryKey } from './query-keys.ts';
+
+/** The chart keeps at most this many candles in memory as live ones are appended. */
+export const MAX_CANDLES = 1000;
+
+const newer = (next: Ticker, current: Ticker | undefined) => !current?.ts || !next.ts || next.ts >= current.ts;
+
+/** A ticker message replaces the instrument's ticker, in its own query and in the list. */
+export function applyTicker(queryClient: QueryClient, ticker: Ticker): void {
+  const current = queryClient.getQueryData<Ticker>(tickerQueryKey(ticker.symbol));
+  if (newer(ticker, current)) queryClient.setQueryData(tickerQueryKey(ticker.symbol), ticker);
+  queryClient.setQueryData<{ items: Ticker[] }>(tickersQueryKey, (list) => {
+    if (!list) return list;
+    const index = list.items.findIndex((item) => item.symbol === ticker.symbol);
+    if (index < 0) return { items: [...list.items, ticker] };
+    if (!newer(ticker, list.items[index])) return list;
+    const items = list.items.slice();
+    items[index] = ticker;
+    return { items };
+  });
+}
+
+/**
+ * A candle joins the chart's data: the current one is replaced, a new one appended. The
+ * untouched candles keep their identity, which lets the chart update instead of redraw.
+ */
+export function mergeCandle(klines: Klines, candle: Klines['items'][number]): Klines {
+  const items = klines.items;
+  const last = items[items.length - 1];
+  if (!last || candle.t > last.t) return { ...klines, items: [...items, candle].slice(-MAX_CANDLES) };
+  if (candle.t === last.t) return { ...klines, items: [...items.slice(0, -1), candle] };
+  const index = items.findIndex((item) => item.t === candle.t);
+  if (index < 0) return klines; // older than what the chart holds
+  const copy = items.slice();
+  copy[index] = candle;
+  return { ...klines, items: copy };
+}
+
+function removeFromPages(data: InfiniteData<Orders> | undefined, id: string): InfiniteData<Orders> | undefined {
+  if (!data) return data;
+  return { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.filter((item) => item.id !== id) })) };
+}
+
+function applyOrder(queryClient: QueryClient, order: Order): void {
+  learnServerTime(order);
+  queryClient.setQueryData(orderQueryKey(order.id), order);
+}
+
+/**
+ * What a real-time message does to the query cache: tickers and candles are written in,
+ * the user's events refresh the lists and balances they change.
+ */
+export function applyRealtimeMessage(queryClient: QueryClient, channel: string, data: unknown): void {
+  if (channel.startsWith('ticker.')) {
+    const ticker = tickerSchema.safeParse(data);
+    if (ticker.success) applyTicker(queryClient, ticker.data);
+    return;
+  }
+  if (channel.startsWith('kline.')) {
+    const message = klineMessageSchema.safeParse(data);
+    if (!message.success) return;
+    const { symbol, interval, candle } = message.data;
+    queryClient.setQueryData<Klines>(klinesQueryKey(symbol, interval), (klines) => (klines ? mergeCandle(klines, candle) : klines));
+    return;
+  }
+  if (channel.startsWith('user.')) {
+    const event = userEventSchema.safeParse(data);
+    if (!event.success) return;
+    const userEvent = event.data;
+    switch (userEvent.type) {
+      case 'order.placed':
+        applyOrder(queryClient, userEvent.order);
+        void queryClient.invalidateQueries({ queryKey: ordersQueryKey('open') });
+        break;
+      case 'order.settled': {
+        const { order } = userEvent;
+        applyOrder(queryClient, order);
+        queryClient.setQueryData<InfiniteData<Orders>>(ordersQueryKey('open'), (pages) => removeFromPages(pages, order.id));
+        void queryClient.invalidateQueries({ queryKey: ['contracts', 'orders'] });
+        void queryClient.invalidateQueries({ queryKey: ['contracts', 'config'] });
+        break;
+      }
+      case 'balance.changed':
+        void queryClient.invalidateQueries({ queryKey: balancesQueryKey });
+        void queryClient.invalidateQueries({ queryKey: ['funds'] });
+        break;
+    }
+  }
+}

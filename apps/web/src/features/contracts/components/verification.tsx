@@ -1,0 +1,111 @@
+import type { Order, OrderTick } from '@tradewind/contract/instant';
+import type { Instrument } from '@tradewind/contract/market';
+import { Button } from 'antd-mobile';
+import { CheckCircleFill, ExclamationCircleFill } from 'antd-mobile-icons';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDecimal, formatTickTime } from '@/lib/format.ts';
+import { formatPrice } from '@/ui/quote-list.tsx';
+import { useReplay } from '../api/get-replay.ts';
+
+interface VerificationProps {
+  order: Order;
+  instrument: Instrument | undefined;
+  rule: string | null;
+  /** The rule applied to the two ticks, in words (settled orders). */
+  comparison: string | null;
+}
+
+/**
+ * ARCHITECTURE §1: a user can open any settled order and see the open tick, the close
+ * tick, their sources and timestamps, and the rule, then have the public replay endpoint
+ * recompute the result from the recorded ticks.
+ */
+export function Verification({ order, instrument, rule, comparison }: VerificationProps) {
+  const { t, i18n } = useTranslation();
+  const [asked, setAsked] = useState(false);
+  const replay = useReplay(order.publicId, asked);
+  const settled = order.state === 'settled';
+  const publicUrl = `/api/v1/contracts/replay?publicId=${encodeURIComponent(order.publicId)}`;
+
+  return (
+    <section className="tw-card tw-verify" aria-labelledby="cd-verify">
+      <h2 id="cd-verify" className="tw-cd-h2">
+        {t('contracts.verify_title')}
+      </h2>
+      <p className="tw-muted tw-verify-intro">{t('contracts.verify_intro')}</p>
+      <TickCard title={t('contracts.open_tick')} tick={order.openTick} instrument={instrument} testId="open-tick" />
+      {order.closeTick ? (
+        <TickCard title={t('contracts.close_tick')} tick={order.closeTick} instrument={instrument} testId="close-tick" />
+      ) : (
+        <div className="tw-tick" data-testid="close-tick">
+          <h3>{t('contracts.close_tick')}</h3>
+          <p className="tw-muted">
+            {settled ? t('contracts.close_tick_none') : t('contracts.close_tick_pending', { time: formatTickTime(order.deliverAt, i18n.language) })}
+          </p>
+        </div>
+      )}
+      {comparison && (
+        <p className="tw-verify-comparison" data-testid="verify-comparison">
+          {comparison}
+        </p>
+      )}
+      {rule && (
+        <div className="tw-verify-rule">
+          <h3>{t('contracts.rule')}</h3>
+          <p>{rule}</p>
+        </div>
+      )}
+      {settled && (
+        <div className="tw-verify-replay">
+          {!asked || replay.isPending ? (
+            <Button block color="primary" fill="outline" loading={asked && replay.isPending} onClick={() => setAsked(true)}>
+              {t('contracts.replay_button')}
+            </Button>
+          ) : replay.isError ? (
+            <Button block color="primary" fill="outline" onClick={() => void replay.refetch()}>
+              {t('contracts.replay_retry')}
+            </Button>
+          ) : (
+            <div className="tw-replay-result" data-agrees={replay.data.agrees} data-testid="replay-result">
+              {replay.data.agrees ? <CheckCircleFill aria-hidden /> : <ExclamationCircleFill aria-hidden />}
+              <div>
+                <strong>{replay.data.agrees ? t('contracts.replay_agrees') : t('contracts.replay_disagrees')}</strong>
+                <p>
+                  {t('contracts.replay_detail', {
+                    outcome: t(`positions.outcome_${replay.data.outcome}`),
+                    payout: formatDecimal(replay.data.payout, i18n.language, 2),
+                    stored: t(`positions.outcome_${replay.data.stored.outcome}`),
+                    storedPayout: formatDecimal(replay.data.stored.payout, i18n.language, 2),
+                  })}
+                </p>
+              </div>
+            </div>
+          )}
+          <a className="tw-link tw-verify-link" href={publicUrl} target="_blank" rel="noreferrer">
+            {t('contracts.replay_public_link')}
+          </a>
+        </div>
+      )}
+    </section>
+  );
+}
+
+function TickCard({ title, tick, instrument, testId }: { title: string; tick: OrderTick; instrument: Instrument | undefined; testId: string }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <div className="tw-tick" data-testid={testId}>
+      <h3>{title}</h3>
+      <dl>
+        <dt>{t('contracts.tick_price')}</dt>
+        <dd data-testid={`${testId}-price`}>{formatPrice(tick.price, instrument, i18n.language)}</dd>
+        <dt>{t('contracts.tick_time')}</dt>
+        <dd>{formatTickTime(tick.ts, i18n.language)}</dd>
+        <dt>{t('contracts.tick_source')}</dt>
+        <dd data-testid={`${testId}-source`}>{t(`market.sources.${tick.source}`, { defaultValue: tick.sourceLabel })}</dd>
+        <dt>{t('contracts.tick_id')}</dt>
+        <dd>#{tick.id}</dd>
+      </dl>
+    </div>
+  );
+}

@@ -1,0 +1,296 @@
+/**
+ * The app's one WebSocket to `/ws` (ARCHITECTURE §7). Screens subscribe to channels by
+ * name; the client counts subscribers per channel and sends `subscribe` for the first and
+ * `unsubscribe` after the last. It authenticates with the stored token so the server joins
+ * it to the user's own channel, reconnects with exponential backoff and jitter, and
+ * subscribes everything again after a reconnect. It is built from its dependencies (the
+ * socket factory, timers, the token) so tests drive it with a fake socket and fake time.
+ */
+
+/** The part of the browser WebSocket this client uses. */
+export interface SocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: Event) => void) | null;
+  onclose: ((event: CloseEvent) => void) | null;
+  onerror: ((event: Event) => void) | null;
+  onmessage: ((event: MessageEvent) => void) | null;
+}
+
+export type TimerHandle = ReturnType<typeof setTimeout>;
+
+export interface RealtimeDeps {
+  /** The socket's address, read at every connect (the page's host may differ per deploy). */
+  url: () => string;
+  createSocket: (url: string) => SocketLike;
+  /** The stored session token, or null when signed out. */
+  getToken: () => string | null;
+  setTimer?: (callback: () => void, ms: number) => TimerHandle;
+  clearTimer?: (handle: TimerHandle) => void;
+  random?: () => number;
+  /** A ping goes out this often while connected. */
+  pingIntervalMs?: number;
+  /** Silence this long after a ping means the connection is dead, even if no close event came. */
+  pongTimeoutMs?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+export type MessageHandler = (data: unknown, channel: string) => void;
+export type ConnectionState = 'idle' | 'connecting' | 'open' | 'closed';
+
+const OPEN = 1;
+export const PING_INTERVAL_MS = 20_000;
+export const PONG_TIMEOUT_MS = 10_000;
+export const BACKOFF_BASE_MS = 500;
+export const BACKOFF_MAX_MS = 30_000;
+
+/**
+ * The wait before reconnect attempt `attempt` (0-based): exponential, capped, with
+ * "equal jitter" (half fixed, half random) so clients dropped together do not all return
+ * in the same instant, and none of them retries in a tight loop.
+ */
+export function backoffDelayMs(attempt: number, random: () => number, baseMs = BACKOFF_BASE_MS, maxMs = BACKOFF_MAX_MS): number {
+  const ceiling = Math.min(maxMs, baseMs * 2 ** Math.min(attempt, 30));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+interface Subscription {
+  handler?: MessageHandler;
+}
+
+export class RealtimeClient {
+  private readonly deps: Required<RealtimeDeps>;
+  private socket: SocketLike | null = null;
+  private readonly channels = new Map<string, Set<Subscription>>();
+  private readonly userHandlers = new Set<Subscription>();
+  private readonly sinks = new Set<MessageHandler>();
+  private readonly stateListeners = new Set<() => void>();
+  private state: ConnectionState = 'idle';
+  private attempt = 0;
+  private reconnectTimer: TimerHandle | null = null;
+  private pingTimer: TimerHandle | null = null;
+  private pongTimer: TimerHandle | null = null;
+  /** The token this socket authenticated with; null when it has not. */
+  private authToken: string | null = null;
+  private stopped = false;
+
+  constructor(deps: RealtimeDeps) {
+    this.deps = {
+      setTimer: (callback, ms) => setTimeout(callback, ms),
+      clearTimer: (handle) => clearTimeout(handle),
+      random: Math.random,
+      pingIntervalMs: PING_INTERVAL_MS,
+      pongTimeoutMs: PONG_TIMEOUT_MS,
+      baseDelayMs: BACKOFF_BASE_MS,
+      maxDelayMs: BACKOFF_MAX_MS,
+      ...deps,
+    };
+  }
+
+  /** Subscribes to a channel (opening the connection if needed); returns the unsubscribe. */
+  subscribe(channel: string, handler?: MessageHandler): () => void {
+    const entry: Subscription = { handler };
+    let subscribers = this.channels.get(channel);
+    if (!subscribers) {
+      subscribers = new Set();
+      this.channels.set(channel, subscribers);
+      this.send({ op: 'subscribe', channel });
+    }
+    subscribers.add(entry);
+    this.start();
+    let active = true;
+    return () => {
+      if (!active) return;
+      active = false;
+      const current = this.channels.get(channel);
+      if (!current) return;
+      current.delete(entry);
+      if (current.size === 0) {
+        this.channels.delete(channel);
+        this.send({ op: 'unsubscribe', channel });
+      }
+    };
+  }
+
+  /** Events on the signed-in user's own channel (joined by authenticating, not by subscribing). */
+  onUserEvent(handler: MessageHandler): () => void {
+    const entry: Subscription = { handler };
+    this.userHandlers.add(entry);
+    this.start();
+    return () => void this.userHandlers.delete(entry);
+  }
+
+  /** Sees every message on every channel (the query-cache feed). */
+  onMessage(sink: MessageHandler): () => void {
+    this.sinks.add(sink);
+    return () => void this.sinks.delete(sink);
+  }
+
+  /** How many screens hold a channel (0 when none). */
+  subscriberCount(channel: string): number {
+    return this.channels.get(channel)?.size ?? 0;
+  }
+
+  getState(): ConnectionState {
+    return this.state;
+  }
+
+  onStateChange(listener: () => void): () => void {
+    this.stateListeners.add(listener);
+    return () => void this.stateListeners.delete(listener);
+  }
+
+  /**
+   * Call after a sign-in or sign-out. A new token authenticates the open socket again (the
+   * server moves it to the new user's channel); a sign-out reconnects, because only a new
+   * socket leaves the old user's channel.
+   */
+  syncAuth(): void {
+    if (this.state !== 'open') return;
+    const token = this.deps.getToken();
+    if (token === this.authToken) return;
+    if (token) {
+      this.authToken = token;
+      this.send({ op: 'auth', token });
+    } else {
+      this.restart();
+    }
+  }
+
+  /** Reconnects at once if the socket is down (the browser came back online, the tab is visible). */
+  reconnectNow(): void {
+    if (this.stopped || this.state === 'open' || this.state === 'connecting' || this.state === 'idle') return;
+    this.attempt = 0;
+    this.clear('reconnect');
+    this.connect();
+  }
+
+  close(): void {
+    this.stopped = true;
+    this.clear('reconnect');
+    this.dropSocket();
+    this.setState('closed');
+  }
+
+  private start(): void {
+    if (this.state === 'idle' && !this.stopped) this.connect();
+  }
+
+  private connect(): void {
+    this.reconnectTimer = null;
+    this.setState('connecting');
+    let socket: SocketLike;
+    try {
+      socket = this.deps.createSocket(this.deps.url());
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.socket = socket;
+    this.authToken = null;
+    socket.onopen = () => {
+      if (socket !== this.socket) return;
+      this.attempt = 0;
+      this.setState('open');
+      const token = this.deps.getToken();
+      if (token) {
+        this.authToken = token;
+        this.send({ op: 'auth', token });
+      }
+      for (const channel of this.channels.keys()) this.send({ op: 'subscribe', channel });
+      this.schedulePing();
+    };
+    socket.onmessage = (event) => {
+      if (socket !== this.socket) return;
+      this.clear('pong');
+      this.dispatch(event.data);
+    };
+    socket.onclose = () => {
+      if (socket !== this.socket) return;
+      this.lost();
+    };
+    // A failed connect fires error then close; the close does the work.
+    socket.onerror = () => undefined;
+  }
+
+  private dispatch(raw: unknown): void {
+    if (typeof raw !== 'string') return;
+    let message: { channel?: unknown; data?: unknown };
+    try {
+      message = JSON.parse(raw) as typeof message;
+    } catch {
+      return;
+    }
+    if (typeof message.channel !== 'string') return; // replies to ops (pong, subscribed, auth)
+    const channel = message.channel;
+    for (const sink of this.sinks) sink(message.data, channel);
+    const subscribers = channel.startsWith('user.') ? this.userHandlers : this.channels.get(channel);
+    for (const entry of subscribers ? [...subscribers] : []) entry.handler?.(message.data, channel);
+  }
+
+  private send(message: object): void {
+    if (this.socket && this.state === 'open' && this.socket.readyState === OPEN) this.socket.send(JSON.stringify(message));
+  }
+
+  private schedulePing(): void {
+    this.clear('ping');
+    this.pingTimer = this.deps.setTimer(() => {
+      this.send({ op: 'ping' });
+      this.clear('pong');
+      this.pongTimer = this.deps.setTimer(() => this.lost(), this.deps.pongTimeoutMs);
+      this.schedulePing();
+    }, this.deps.pingIntervalMs);
+  }
+
+  /** The connection is gone (closed, or silent past the pong timeout): try again later. */
+  private lost(): void {
+    this.dropSocket();
+    if (this.stopped) return;
+    this.setState('closed');
+    this.scheduleReconnect();
+  }
+
+  private restart(): void {
+    this.dropSocket();
+    this.attempt = 0;
+    this.connect();
+  }
+
+  private scheduleReconnect(): void {
+    this.clear('reconnect');
+    this.setState('closed');
+    const delay = backoffDelayMs(this.attempt, this.deps.random, this.deps.baseDelayMs, this.deps.maxDelayMs);
+    this.attempt += 1;
+    this.reconnectTimer = this.deps.setTimer(() => this.connect(), delay);
+  }
+
+  private dropSocket(): void {
+    this.clear('ping');
+    this.clear('pong');
+    const socket = this.socket;
+    this.socket = null;
+    this.authToken = null;
+    if (!socket) return;
+    socket.onopen = socket.onmessage = socket.onclose = socket.onerror = null;
+    try {
+      socket.close();
+    } catch {
+      // Closing a socket that never opened can throw in some browsers; it is gone either way.
+    }
+  }
+
+  private clear(which: 'reconnect' | 'ping' | 'pong'): void {
+    const key = `${which}Timer` as const;
+    const handle = this[key];
+    if (handle !== null) this.deps.clearTimer(handle);
+    this[key] = null;
+  }
+
+  private setState(state: ConnectionState): void {
+    if (this.state === state) return;
+    this.state = state;
+    for (const listener of [...this.stateListeners]) listener();
+  }
+}
