@@ -184,7 +184,7 @@ try {
   pgbenchOutput = execFileSync('/usr/bin/pgbench', ['-n', '-M', 'prepared', '-c', '8', '-j', '2', '-T', String(seconds), '-f', script, databaseUrl], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
 } catch (error) {
   console.error(String((error as { stderr?: Buffer }).stderr ?? error));
-  throw new Error('pgbench failed');
+  throw new Error('pgbench failed', { cause: error });
 }
 const pgbench = pgbenchTps(pgbenchOutput);
 

@@ -79,7 +79,7 @@ const recorder = new MarketRecorder({ db: database.db, clock, feed: new StartFee
 await recorder.recordOnce(new Date(acceptedFrom - 1_000));
 await recorder.recordOnce(new Date(acceptedFrom));
 
-const deps = { db: database.db, clock, ledger, hub: new Hub(), maxOpenOrders: 1_000 };
+const deps = { db: database.db, clock, ledger, hub: new Hub(), maxOpenOrders: 1_000, isTradable: () => true };
 const batchSize = 64;
 const batches = Math.ceil(orderCount / batchSize);
 const placingStarted = performance.now();

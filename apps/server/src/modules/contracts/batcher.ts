@@ -47,6 +47,8 @@ export interface PlacementDeps {
   ledger: Ledger;
   hub: Hub;
   maxOpenOrders: number;
+  /** Whether orders may be placed on the instrument here (the market module decides: real feeds only, outside demo mode). */
+  isTradable: (symbol: InstrumentSymbol) => boolean;
   log?: Pick<FastifyBaseLogger, 'error'>;
   /** Told the delivery instant of every order placed by this process (the settlement timer). */
   onPlaced?: (deliverAt: Date) => void;
@@ -324,7 +326,7 @@ export async function placeBatch(deps: PlacementDeps, tx: Tx, now: Date, request
       const fee = period ? feeOf(stake, period.feeRatePpm) : 0n;
       const cost = stake + fee;
       let refusal: AppError | null = null;
-      if (!INSTRUMENTS[symbol].tradable) refusal = new AppError('INSTRUMENT_NOT_TRADABLE', { symbol }, 409);
+      if (!deps.isTradable(symbol)) refusal = new AppError('INSTRUMENT_NOT_TRADABLE', { symbol }, 409);
       else if (!period?.active) refusal = new AppError('PERIOD_UNKNOWN', {}, 422);
       else if (stake < period.minStakeMinor || stake > period.maxStakeMinor) {
         refusal = new AppError('STAKE_OUT_OF_RANGE', { min: formatAmount(period.minStakeMinor, 6), max: formatAmount(period.maxStakeMinor, 6) }, 422);

@@ -18,7 +18,7 @@ import { route } from '#platform/http.ts';
 import type { Hub } from '#platform/ws.ts';
 import { registerObligation } from '../ledger/invariants.ts';
 import type { Ledger } from '../ledger/service.ts';
-import { registerTickReference } from '../market/service.ts';
+import { isTradable, registerTickReference } from '../market/service.ts';
 import { isMoneyPasswordSet, verifyMoneyPassword } from '../money-password/service.ts';
 import { amountOf } from '../wallet/service.ts';
 import { OrderBatcher } from './batcher.ts';
@@ -61,6 +61,7 @@ export function registerContractRoutes(app: FastifyInstance, deps: ContractsDeps
     ledger: deps.ledger,
     hub: deps.hub,
     maxOpenOrders: deps.config.contractMaxOpenOrders,
+    isTradable: (symbol) => isTradable(symbol, { demoMode: deps.config.demoMode, feed: deps.config.market.feed }),
     log: app.log,
     onPlaced: (deliverAt) => module.settlement?.notePlaced(deliverAt),
   });
