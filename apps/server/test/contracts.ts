@@ -82,11 +82,6 @@ export async function orderRow(t: TestApp, id: string) {
   return row;
 }
 
-export async function houseBalance(t: TestApp, name: 'contracts' | 'fees'): Promise<bigint> {
-  const [row] = await queryRows<{ available: string }>(t.database.db, sql`select available::text from ledger_accounts where name = ${`house:${name}:USDT`}`);
-  return BigInt(row?.available ?? '0');
-}
-
 /** Every settled order of the database, replayed through the public endpoint: each must agree. */
 export async function expectEveryReplayAgrees(t: TestApp): Promise<number> {
   const rows = await queryRows<{ public_id: string; outcome: string; payout: string }>(

@@ -15,7 +15,7 @@ import {
   outcomeOf,
 } from '@tradewind/contract/instant';
 import type { Language } from '@tradewind/contract/languages';
-import { INSTRUMENTS, type InstrumentSymbol, PRICE_MAX_AGE_MS, isInstrumentSymbol } from '@tradewind/contract/market';
+import { INSTRUMENTS, type InstrumentSymbol, isInstrumentSymbol } from '@tradewind/contract/market';
 import { divCeil, formatAmount, formatFixed } from '@tradewind/contract/money';
 import { ASSETS } from '@tradewind/contract/wallet';
 import { and, asc, desc, eq, lt, sql } from 'drizzle-orm';
@@ -438,9 +438,6 @@ export async function replayOrder(db: Executor, publicId: string, lang: Language
     rule: translate(lang, 'contracts.rule'),
   };
 }
-
-/** Settlement and replay read the same window: the close tick is at most this old at delivery. */
-export const CLOSE_TICK_MAX_AGE_MS = PRICE_MAX_AGE_MS;
 
 /** Locked funds the ledger check expects: each user's open orders' stake + fee. */
 export async function openObligations(db: Executor): Promise<{ account: string; amount: bigint }[]> {
