@@ -75,9 +75,9 @@ describe.each(['en', 'de'] as const)('voting in %s', (language) => {
     const before = (await api<{ items: VotePoll[] }>('GET', '/api/v1/votes', session.token, language)).data.items.find((p) => p.id === poll.id) as VotePoll;
     const countBefore = before.options.find((o) => o.id === option.id)?.count ?? 0;
     await optionButton(page, poll.id, text.option).click();
-    await expect.poll(() => page.locator('.adm-dialog').isVisible()).toBe(true);
+    await expect.poll(() => page.locator('.adm-dialog-body').isVisible()).toBe(true);
     await screenshot(page, `${language}-Vote-confirm`);
-    await page.locator('.adm-dialog').getByRole('button', { name: text.submit, exact: true }).click();
+    await page.locator('.adm-dialog-footer').getByText(text.submit, { exact: true }).click();
     await expect.poll(() => page.locator('.adm-toast-main', { hasText: text.success }).count()).toBe(1);
     await expect.poll(() => optionButton(page, poll.id, text.option).getAttribute('aria-pressed')).toBe('true');
     await expect.poll(() => optionButton(page, poll.id, text.option).textContent()).toContain(`${countBefore + 1} ·`);
@@ -98,7 +98,7 @@ describe.each(['en', 'de'] as const)('voting in %s', (language) => {
 
     // Again from the screen opened before the vote: refused with the message, and the screen catches up.
     await optionButton(stale, poll.id, text.other).click();
-    await stale.locator('.adm-dialog').getByRole('button', { name: text.submit, exact: true }).click();
+    await stale.locator('.adm-dialog-footer').getByText(text.submit, { exact: true }).click();
     await expect.poll(() => stale.locator('.adm-toast-main', { hasText: text.already }).count()).toBe(1);
     await screenshot(stale, `${language}-Vote-already-voted`);
     await expect.poll(() => optionButton(stale, poll.id, text.option).getAttribute('aria-pressed')).toBe('true');
