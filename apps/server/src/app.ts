@@ -24,6 +24,7 @@ import { registerMarketRecorder, registerMarketRoutes } from './modules/market/r
 import { registerOperatorRoutes } from './modules/operator/routes.ts';
 import { registerSystemRoutes } from './modules/system/routes.ts';
 import { registerUserRoutes } from './modules/user/routes.ts';
+import { registerVoteRoutes } from './modules/vote/routes.ts';
 import { registerWalletRoutes } from './modules/wallet/routes.ts';
 import { registerWithdrawalRoutes } from './modules/withdrawal/routes.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
@@ -153,6 +154,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerMarketRoutes(app, deps);
   registerConversionRoutes(app, deps);
   registerFundsRoutes(app, deps);
+  registerVoteRoutes(app, deps);
   const contracts = registerContractRoutes(app, deps);
   if (options.workers) {
     registerMarketRecorder(app, deps);

@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import type { VotePoll } from '@tradewind/contract/vote';
+import { createPoll } from '../src/modules/vote/service.ts';
 import { recordPrices } from './prices.ts';
 import { pngImage, tempDataDir, upload } from './uploads.ts';
-import { PASSWORD, type Reply, type TestApp, call, createTestApp, fund, idempotencyKey, registerUser } from './harness.ts';
+import { PASSWORD, type Reply, T0, type TestApp, call, createTestApp, fund, idempotencyKey, registerUser } from './harness.ts';
 
 /**
  * The ownership (BOLA) matrix: every user route that takes an object id is tried by
@@ -19,6 +21,11 @@ interface OwnershipCase {
   arrange: (t: TestApp, owner: User) => Promise<{ body?: unknown; query?: string }>;
   /** Checks the owner's object is unchanged after the intruder's attempt. */
   unchanged: (t: TestApp, owner: User) => Promise<void>;
+  /**
+   * The ids name public objects nobody owns (a poll and its option): the intruder's request
+   * is allowed, acts for the intruder alone, and `unchanged` shows the owner's part is untouched.
+   */
+  shared?: true;
 }
 
 async function uploadFor(t: TestApp, user: User, purpose: 'kyc' | 'card_deposit'): Promise<string> {
@@ -31,6 +38,32 @@ async function uploadFor(t: TestApp, user: User, purpose: 'kyc' | 'card_deposit'
 const owned = new Map<string, unknown>();
 
 const CASES: Record<string, OwnershipCase> = {
+  'POST /api/v1/votes/cast': {
+    shared: true,
+    arrange: async (t, owner) => {
+      const pollId = await createPoll(t.database.db, new Date(T0), {
+        slug: `bola-${owner.uid}`,
+        title: { en: 'Poll' },
+        description: { en: 'Poll' },
+        startsAt: new Date(T0 - 1000),
+        endsAt: new Date(T0 + 86_400_000),
+        options: [{ en: 'A' }, { en: 'B' }],
+      });
+      const poll = await votePoll(t, owner, pollId);
+      const body = { pollId: String(pollId), optionId: poll.options[0]?.id };
+      expect((await call(t.app, 'POST', '/api/v1/votes/cast', { token: owner.token, body })).body.code).toBe(0);
+      owned.set('vote', body);
+      return { body };
+    },
+    unchanged: async (t, owner) => {
+      const body = owned.get('vote') as { pollId: string; optionId: string };
+      const poll = await votePoll(t, owner, Number(body.pollId));
+      // The owner's ballot stands and the intruder's is their own: two votes, not a replaced one.
+      expect(poll.votedOptionId).toBe(body.optionId);
+      expect(poll.total).toBe(2);
+      expect((await call(t.app, 'POST', '/api/v1/votes/cast', { token: owner.token, body })).body.code).toBe(2701);
+    },
+  },
   'GET /api/v1/files/content': {
     arrange: async (t, owner) => {
       const id = await uploadFor(t, owner, 'kyc');
@@ -170,6 +203,13 @@ const CASES: Record<string, OwnershipCase> = {
 };
 
 
+async function votePoll(t: TestApp, user: User, pollId: number): Promise<VotePoll> {
+  const list = await call<{ items: VotePoll[] }>(t.app, 'GET', '/api/v1/votes', { token: user.token });
+  const poll = list.body.data.items.find((p) => p.id === String(pollId));
+  if (!poll) throw new Error(`poll ${pollId} not listed`);
+  return poll;
+}
+
 const PIN = '480316';
 /** The card each owner linked in `arrange`, for `unchanged`. */
 const lastCard = new Map<string, string>();
@@ -248,10 +288,14 @@ describe('ownership matrix over the route table', () => {
       body: request.body,
       headers: { 'idempotency-key': `bola-${Math.random().toString(36).slice(2, 12)}` },
     });
-    expect(reply.body.code, JSON.stringify(reply.body)).not.toBe(0);
-    expect(reply.status).toBeGreaterThanOrEqual(400);
-    expect(reply.status).toBeLessThan(500);
-    expect(JSON.stringify(reply.body.data ?? null)).toBe('null');
+    if (ownershipCase.shared) {
+      expect(reply.body.code, JSON.stringify(reply.body)).toBe(0);
+    } else {
+      expect(reply.body.code, JSON.stringify(reply.body)).not.toBe(0);
+      expect(reply.status).toBeGreaterThanOrEqual(400);
+      expect(reply.status).toBeLessThan(500);
+      expect(JSON.stringify(reply.body.data ?? null)).toBe('null');
+    }
     await ownershipCase.unchanged(t, owner);
   });
 });

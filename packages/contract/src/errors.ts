@@ -93,6 +93,10 @@ export const ERROR_CODES = {
   DAILY_LOSS_LIMIT: 2605,
   ORDER_NOT_FOUND: 2606,
   TRADE_PASSWORD_REQUIRED: 2607,
+
+  VOTE_ALREADY_CAST: 2701,
+  VOTE_CLOSED: 2702,
+  VOTE_NOT_FOUND: 2703,
 } as const;
 
 export type ErrorName = keyof typeof ERROR_CODES;

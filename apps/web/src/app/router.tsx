@@ -32,7 +32,6 @@ const PLACEHOLDER_ROUTES = [
   'NewsDetail',
   'IEO',
   'IEOHis',
-  'Vote',
   'MiningInfo',
   'MiningHis',
   'MiningDetail',
@@ -73,6 +72,7 @@ export const ROUTE_PATHS = [
   '/Detail',
   '/Contract',
   '/ContractDetail',
+  '/Vote',
   ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
 ];
 
@@ -117,6 +117,7 @@ export const router = createBrowserRouter([
       { path: '/Detail', element: page(() => import('@/features/trade/detail-page.tsx'), 'DetailPage') },
       { path: '/Contract', element: page(() => import('@/features/contracts/contract-page.tsx'), 'ContractPage') },
       { path: '/ContractDetail', element: page(() => import('@/features/contracts/contract-detail-page.tsx'), 'ContractDetailPage') },
+      { path: '/Vote', element: page(() => import('@/features/vote/vote-page.tsx'), 'VotePage') },
       ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },
