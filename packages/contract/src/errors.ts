@@ -93,6 +93,8 @@ export const ERROR_CODES = {
   DAILY_LOSS_LIMIT: 2605,
   ORDER_NOT_FOUND: 2606,
   TRADE_PASSWORD_REQUIRED: 2607,
+
+  CHECKIN_ALREADY_DONE: 2801,
 } as const;
 
 export type ErrorName = keyof typeof ERROR_CODES;
