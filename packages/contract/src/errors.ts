@@ -5,7 +5,7 @@
  *
  * 401, 411 and 422 are the codes spec §7–8 gives meaning to; the other transport
  * codes mirror HTTP; business codes are grouped by domain (1xxx sign-in, 2xxx wallet,
- * 3xxx markets, 4xxx account, 5xxx products).
+ * 3xxx markets, 4xxx account, 5xxx products, 28xx points).
  */
 export const ERROR_CODES = {
   OK: 0,

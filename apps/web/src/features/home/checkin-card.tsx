@@ -109,7 +109,7 @@ function bonusHint(state: CheckinState, t: (key: string, options?: Record<string
 
 function RecentPoints() {
   const { t, i18n } = useTranslation();
-  const history = useRecentPoints(true);
+  const history = useRecentPoints();
   if (history.isPending) return <Skeleton.Paragraph lineCount={2} animated />;
   const items = history.data?.items ?? [];
   if (items.length === 0) return <p className="tw-empty-line">{t('checkin.no_history')}</p>;

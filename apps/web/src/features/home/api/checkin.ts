@@ -20,8 +20,8 @@ export function useCheckinState() {
   return useQuery({ queryKey: checkinQueryKey, queryFn: getCheckin, refetchOnMount: 'always' });
 }
 
-export function useRecentPoints(enabled: boolean) {
-  return useQuery({ queryKey: pointsHistoryQueryKey, queryFn: getRecentPoints, enabled });
+export function useRecentPoints() {
+  return useQuery({ queryKey: pointsHistoryQueryKey, queryFn: getRecentPoints });
 }
 
 export function useCheckIn() {
