@@ -62,6 +62,7 @@ export function CheckinCard() {
             color="primary"
             size="large"
             disabled={data.checkedInToday}
+            className={data.checkedInToday ? 'tw-checkin-done' : undefined}
             loading={checkIn.isPending}
             onClick={onCheckIn}
             data-testid="checkin-button"
