@@ -22,6 +22,7 @@ import { Ledger, ensureAssets } from './modules/ledger/service.ts';
 import { registerMoneyPasswordRoutes } from './modules/money-password/routes.ts';
 import { registerMarketRecorder, registerMarketRoutes } from './modules/market/routes.ts';
 import { registerOperatorRoutes } from './modules/operator/routes.ts';
+import { registerPointsRoutes } from './modules/points/routes.ts';
 import { registerSystemRoutes } from './modules/system/routes.ts';
 import { registerUserRoutes } from './modules/user/routes.ts';
 import { registerVoteRoutes } from './modules/vote/routes.ts';
@@ -155,6 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerConversionRoutes(app, deps);
   registerFundsRoutes(app, deps);
   registerVoteRoutes(app, deps);
+  registerPointsRoutes(app, deps);
   const contracts = registerContractRoutes(app, deps);
   if (options.workers) {
     registerMarketRecorder(app, deps);

@@ -5,7 +5,7 @@
  *
  * 401, 411 and 422 are the codes spec §7–8 gives meaning to; the other transport
  * codes mirror HTTP; business codes are grouped by domain (1xxx sign-in, 2xxx wallet,
- * 3xxx markets, 4xxx account, 5xxx products).
+ * 3xxx markets, 4xxx account, 5xxx products, 28xx points).
  */
 export const ERROR_CODES = {
   OK: 0,
@@ -97,6 +97,7 @@ export const ERROR_CODES = {
   VOTE_ALREADY_CAST: 2701,
   VOTE_CLOSED: 2702,
   VOTE_NOT_FOUND: 2703,
+  CHECKIN_ALREADY_DONE: 2801,
 } as const;
 
 export type ErrorName = keyof typeof ERROR_CODES;

@@ -2,6 +2,7 @@ import type { UserProfile } from '@tradewind/contract/user';
 import { eq } from 'drizzle-orm';
 import type { Executor } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
+import { pointsBalance } from '../points/service.ts';
 import { users } from './tables.ts';
 
 export async function getProfile(db: Executor, userId: number): Promise<UserProfile> {
@@ -15,7 +16,8 @@ export async function getProfile(db: Executor, userId: number): Promise<UserProf
     phone: user.phone,
     emailVerified: user.emailVerified,
     phoneVerified: user.phoneVerified,
-    points: user.points,
+    // The users.points column predates the points events and stays 0; the balance is their sum.
+    points: await pointsBalance(db, userId),
     creditScore: user.creditScore,
     inviteCode: user.inviteCode,
     verified: user.verified,

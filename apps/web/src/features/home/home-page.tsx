@@ -24,6 +24,7 @@ import { AssetIcon } from '@/ui/asset-icon.tsx';
 import { ChangeTag } from '@/ui/change-tag.tsx';
 import { OrderRow } from '@/ui/order-row.tsx';
 import { QuoteList, SourceNote, formatPrice, pairName, tickerMap } from '@/ui/quote-list.tsx';
+import { CheckinCard } from './checkin-card.tsx';
 import './home.css';
 
 const QUICK_MENU: { path: string; key: string; icon: ReactNode }[] = [
@@ -124,8 +125,7 @@ export function HomePage() {
       <QuoteSection id="home-forex" title={t('home.forex')} instruments={forex} tickers={tickersBySymbol} loading={instruments.isPending} />
       <QuoteSection id="home-gold" title={t('home.gold')} instruments={metals} tickers={tickersBySymbol} loading={instruments.isPending} />
 
-      {/* Slot: the daily check-in (its own issue) goes here, last on Home. */}
-      <div className="tw-home-slot" data-slot="check-in" />
+      <CheckinCard />
     </div>
   );
 }

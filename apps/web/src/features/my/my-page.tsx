@@ -91,7 +91,9 @@ export function MyPage() {
               <div className="tw-muted">{t('my.credit_score')}</div>
             </div>
             <div style={{ flex: 1 }}>
-              <div style={{ fontSize: 20, fontWeight: 600 }}>{user.points}</div>
+              <div style={{ fontSize: 20, fontWeight: 600 }} data-testid="my-points">
+                {user.points}
+              </div>
               <div className="tw-muted">{t('my.points')}</div>
             </div>
           </div>
