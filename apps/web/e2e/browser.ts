@@ -32,3 +32,49 @@ export async function outboxCode(baseUrl: string, to: string): Promise<string> {
   }
   throw new Error(`no code for ${to}`);
 }
+
+export interface Envelope<T> {
+  code: number;
+  message: string;
+  data: T;
+}
+
+/** One API call as the tests make it: JSON in, the envelope out (whatever its code). */
+export async function apiCall<T>(
+  baseUrl: string,
+  method: 'GET' | 'POST',
+  path: string,
+  token?: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Envelope<T>> {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return (await response.json()) as Envelope<T>;
+}
+
+/** Polls `check` every 200 ms until it holds, or fails naming `what`. */
+export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Signs the page in as `session` in `language`, the way the app stores a session (spec §3). */
+export async function signIn(page: Page, session: { token: string; uid: string }, language: string): Promise<void> {
+  await page.goto('/Login');
+  await page.evaluate(
+    ({ token, uid, lang }) => {
+      localStorage.setItem('token', token);
+      localStorage.setItem('uid', uid);
+      localStorage.setItem('lang', lang);
+    },
+    { token: session.token, uid: session.uid, lang: language },
+  );
+}

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PHONE, launchBrowser, screenshot } from './browser.ts';
+import { PHONE, launchBrowser, screenshot, signIn } from './browser.ts';
 import { admin, bandedPng, operatorLogin, registerByApi } from './images.ts';
 
 const baseUrl = inject('baseUrl');
@@ -36,12 +36,7 @@ describe.each(['en', 'zh_CN'] as const)('bank-card deposit in %s', (language) =>
     const context = await browser.newContext({ viewport: PHONE, baseURL: baseUrl, locale: text.tag });
     const page = await context.newPage();
     const session = await registerByApi(baseUrl, uniqueEmail());
-    await page.goto('/Login');
-    await page.evaluate(({ token, uid, lang }) => {
-      localStorage.setItem('token', token);
-      localStorage.setItem('uid', uid);
-      localStorage.setItem('lang', lang);
-    }, { ...session, lang: language });
+    await signIn(page, session, language);
 
     await page.goto('/RechargeCard');
     await expect.poll(() => page.getByText('DEMO PAYEE - DO NOT PAY').count()).toBe(1);

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PHONE, SCREENSHOT_DIR, launchBrowser, screenshot } from './browser.ts';
+import { PHONE, SCREENSHOT_DIR, launchBrowser, screenshot, signIn } from './browser.ts';
 import { registerByApi } from './images.ts';
 
 const baseUrl = inject('baseUrl');
@@ -47,12 +47,7 @@ describe.each(['en', 'zh_CN'] as const)('daily check-in in %s', (language) => {
     const context = await browser.newContext({ viewport: PHONE, baseURL: baseUrl, locale: text.tag });
     const page = await context.newPage();
     const session = await registerByApi(baseUrl, uniqueEmail());
-    await page.goto('/Login');
-    await page.evaluate(({ token, uid, lang }) => {
-      localStorage.setItem('token', token);
-      localStorage.setItem('uid', uid);
-      localStorage.setItem('lang', lang);
-    }, { ...session, lang: language });
+    await signIn(page, session, language);
 
     await page.goto('/');
     const button = page.getByTestId('checkin-button');

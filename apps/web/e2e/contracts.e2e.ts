@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PHONE, launchBrowser, outboxCode, screenshot } from './browser.ts';
+import { PHONE, apiCall, launchBrowser, outboxCode, screenshot, waitFor } from './browser.ts';
 
 /**
  * Markets and instant contracts against the real server, whose simulated feed records a
@@ -15,11 +15,6 @@ let browser: Browser;
 interface Session {
   token: string;
   uid: string;
-}
-interface Envelope<T> {
-  code: number;
-  message: string;
-  data: T;
 }
 interface Period {
   id: number;
@@ -49,23 +44,7 @@ interface Order {
   closeTick: Tick | null;
 }
 
-async function api<T>(method: 'GET' | 'POST', path: string, token?: string, body?: unknown, headers: Record<string, string> = {}): Promise<Envelope<T>> {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return (await response.json()) as Envelope<T>;
-}
-
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const api = <T>(method: 'GET' | 'POST', path: string, token?: string, body?: unknown, headers: Record<string, string> = {}) => apiCall<T>(baseUrl, method, path, token, body, headers);
 
 let counter = 0;
 const key = () => `e2e-contracts-${Date.now()}-${++counter}`;

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PHONE, launchBrowser, screenshot } from './browser.ts';
+import { PHONE, launchBrowser, screenshot, signIn } from './browser.ts';
 import { admin, bandedPng, operatorLogin, registerByApi } from './images.ts';
 
 const baseUrl = inject('baseUrl');
@@ -54,12 +54,7 @@ describe.each(['en', 'zh_CN'] as const)('identity verification in %s', (language
     const context = await browser.newContext({ viewport: PHONE, baseURL: baseUrl, locale: text.tag });
     const page = await context.newPage();
     const session = await registerByApi(baseUrl, uniqueEmail());
-    await page.goto('/Login');
-    await page.evaluate(({ token, uid, lang }) => {
-      localStorage.setItem('token', token);
-      localStorage.setItem('uid', uid);
-      localStorage.setItem('lang', lang);
-    }, { ...session, lang: language });
+    await signIn(page, session, language);
 
     await page.goto('/RealName');
     await expect.poll(() => page.locator('input[name="front"]').count()).toBe(1);

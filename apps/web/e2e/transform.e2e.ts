@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PHONE, launchBrowser, outboxCode, screenshot } from './browser.ts';
+import { PHONE, apiCall, launchBrowser, outboxCode, screenshot, waitFor } from './browser.ts';
 
 /**
  * /Transform (transfer and convert) and the funds detail (/WalletDetail, /FinancialDetail)
@@ -17,33 +17,12 @@ interface Session {
   token: string;
   uid: string;
 }
-interface Envelope<T> {
-  code: number;
-  message: string;
-  data: T;
-}
 interface Balances {
   spot: { asset: string; available: string }[];
   futures: { available: string };
 }
 
-async function api<T>(method: 'GET' | 'POST', path: string, token?: string, body?: unknown, headers: Record<string, string> = {}): Promise<Envelope<T>> {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return (await response.json()) as Envelope<T>;
-}
-
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const api = <T>(method: 'GET' | 'POST', path: string, token?: string, body?: unknown, headers: Record<string, string> = {}) => apiCall<T>(baseUrl, method, path, token, body, headers);
 
 let counter = 0;
 const key = () => `e2e-transform-${Date.now()}-${++counter}`;

@@ -1,7 +1,7 @@
 import type { VotePoll } from '@tradewind/contract/vote';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PHONE, launchBrowser, screenshot } from './browser.ts';
+import { PHONE, launchBrowser, screenshot, signIn } from './browser.ts';
 import { registerByApi } from './images.ts';
 
 /**
@@ -36,15 +36,7 @@ async function api<T>(method: 'GET' | 'POST', path: string, token: string, lang:
 
 async function openVotePage(context: BrowserContext, session: { token: string; uid: string }, language: string): Promise<Page> {
   const page = await context.newPage();
-  await page.goto('/Login');
-  await page.evaluate(
-    ({ token, uid, lang }) => {
-      localStorage.setItem('token', token);
-      localStorage.setItem('uid', uid);
-      localStorage.setItem('lang', lang);
-    },
-    { ...session, lang: language },
-  );
+  await signIn(page, session, language);
   await page.goto('/Vote');
   return page;
 }

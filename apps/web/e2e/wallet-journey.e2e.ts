@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PHONE, launchBrowser, screenshot } from './browser.ts';
+import { type Envelope, PHONE, apiCall, launchBrowser, screenshot, signIn, waitFor } from './browser.ts';
 import { PASSWORD, admin, bandedPng, operatorLogin, registerByApi } from './images.ts';
 
 /**
@@ -20,31 +20,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 let browser: Browser;
 let operator: string;
 
-interface Envelope<T> {
-  code: number;
-  message: string;
-  data: T;
-}
-
-async function api<T>(method: 'GET' | 'POST', url: string, token?: string, body?: unknown, headers: Record<string, string> = {}): Promise<Envelope<T>> {
-  const response = await fetch(`${baseUrl}${url}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return (await response.json()) as Envelope<T>;
-}
+const api = <T>(method: 'GET' | 'POST', path: string, token?: string, body?: unknown, headers: Record<string, string> = {}) => apiCall<T>(baseUrl, method, path, token, body, headers);
 
 const key = () => `journey-${crypto.randomUUID()}`;
-
-async function waitFor(what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 async function uploadPng(token: string, png: Buffer): Promise<string> {
   const form = new FormData();
@@ -66,7 +44,7 @@ const usdt = async (token: string) =>
 beforeAll(async () => {
   browser = await launchBrowser();
   operator = await operatorLogin(baseUrl, inject('operator'));
-  await waitFor('fresh prices', async () => (await api<{ items: { price: string | null }[] }>('GET', '/api/v1/market/prices')).data.items.every((i) => i.price !== null));
+  await waitFor('fresh prices', async () => (await api<{ items: { price: string | null }[] }>('GET', '/api/v1/market/prices')).data.items.every((i) => i.price !== null), 20_000);
 });
 afterAll(() => browser?.close());
 
@@ -78,9 +56,9 @@ describe('wallet journey', () => {
     // 1. A simulated chain deposit of 500 USDT, credited after 19 confirmations.
     const { address } = (await api<{ address: string }>('GET', '/api/v1/deposit/address', user.token)).data;
     expect((await api('POST', '/api/v1/dev/chain/transfer', undefined, { address, amount: '500' })).code).toBe(0);
-    await waitFor('the deposit to be seen', async () => (await api<{ items: unknown[] }>('GET', '/api/v1/deposit/history', user.token)).data.items.length > 0);
+    await waitFor('the deposit to be seen', async () => (await api<{ items: unknown[] }>('GET', '/api/v1/deposit/history', user.token)).data.items.length > 0, 20_000);
     await api('POST', '/api/v1/dev/chain/mine', undefined, { blocks: 19 });
-    await waitFor('the deposit to be credited', async () => (await usdt(user.token)).spot.find((s) => s.asset === 'USDT')?.available === '500');
+    await waitFor('the deposit to be credited', async () => (await usdt(user.token)).spot.find((s) => s.asset === 'USDT')?.available === '500', 20_000);
 
     // 2. Transfer 100 to futures, 3. convert 50 USDT to BTC.
     const transfer = await api('POST', '/api/v1/wallet/transfer', user.token, { from: 'spot', to: 'futures', asset: 'USDT', amount: '100' }, { 'idempotency-key': key() });
@@ -126,12 +104,7 @@ describe('wallet journey', () => {
     // The screens, in the user's language.
     const context = await browser.newContext({ viewport: PHONE, baseURL: baseUrl });
     const page = await context.newPage();
-    await page.goto('/Login');
-    await page.evaluate(({ token, uid, lang }) => {
-      localStorage.setItem('token', token);
-      localStorage.setItem('uid', uid);
-      localStorage.setItem('lang', lang);
-    }, { ...user, lang: language });
+    await signIn(page, user, language);
 
     await page.goto('/RechargeHistory');
     await expect.poll(() => page.getByText('500', { exact: false }).count()).toBeGreaterThan(0);
