@@ -162,6 +162,27 @@ describe('the database enforces the ledger', () => {
     expect(result).toContain('ledger_accounts_user_nonnegative');
     expect((await balanceOf(userId, 'spot')).available).toBe(5n);
   });
+  it('a posting must name an entry and an account that exist, and accounts cannot be re-keyed', async () => {
+    const [account] = await queryRows<{ id: string }>(t.database.db, sql`select id::text from ledger_accounts where kind = 'external' limit 1`);
+    const [house] = await queryRows<{ id: string }>(t.database.db, sql`select id::text from ledger_accounts where kind <> 'user' and id <> ${account?.id} limit 1`);
+    const byHand = (reference: string, entryId: (id: string) => string, accountId: string) =>
+      t.database.db
+        .transaction(async (tx) => {
+          const [entry] = await queryRows<{ id: string }>(tx, sql`insert into ledger_entries (kind, reference, created_at) values ('hand', ${reference}, now()) returning id::text`);
+          const id = entryId(entry?.id as string);
+          await tx.execute(
+            sql`insert into ledger_postings (entry_id, account_id, asset, bucket, type, amount, created_at)
+                values (${id}, ${account?.id}, 'USDT', 'available', 'system', -7, now()), (${id}, ${accountId}, 'USDT', 'available', 'system', 7, now())`,
+          );
+        })
+        .then(() => 'committed', (e: unknown) => String((e as { cause?: Error }).cause?.message ?? e));
+    expect(await byHand('hand:3', (id) => String(Number(id) + 1_000_000), house?.id as string)).toMatch(/entry \d+ that does not exist/);
+    expect(await byHand('hand:4', (id) => id, '999999999')).toContain('account 999999999 that does not exist');
+    expect(await queryRows(t.database.db, sql`select 1 from ledger_entries where reference in ('hand:3', 'hand:4')`)).toEqual([]);
+    expect(await refused(sql`update ledger_accounts set id = default where id = ${account?.id}`)).toContain('cannot be re-pointed');
+    // The control: the same statement with real ids commits.
+    expect(await byHand('hand:5', (id) => id, house?.id as string)).toBe('committed');
+  });
 });
 
 describe('the invariant checker', () => {

@@ -68,12 +68,14 @@ export const postings = pgTable(
   'ledger_postings',
   {
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
-    entryId: bigint('entry_id', { mode: 'number' })
-      .notNull()
-      .references(() => entries.id),
-    accountId: bigint('account_id', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id),
+    /**
+     * References ledger_entries and ledger_accounts, checked once per statement by the
+     * posting triggers (0018) instead of by foreign keys: a foreign key checks and
+     * key-share-locks the referenced row once per posting, which was most of the cost of
+     * writing a batch, and neither table's rows can ever be deleted or re-keyed.
+     */
+    entryId: bigint('entry_id', { mode: 'number' }).notNull(),
+    accountId: bigint('account_id', { mode: 'number' }).notNull(),
     /** Copied from the account so a user's funds detail is one index scan. */
     userId: bigint('user_id', { mode: 'number' }),
     wallet: text('wallet'),
