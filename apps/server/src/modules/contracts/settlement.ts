@@ -219,11 +219,8 @@ export class Settlement {
       claimed.push(...rows.map((row) => Number(row.id)));
       if (rows.length === 0) return [];
       const settled = rows.map((row) => settle(row, now));
-      await this.deps.ledger.postMany(
-        tx,
-        now,
-        settled.map((order) => settlementEntry(order, order.outcome as NonNullable<OrderRecord['outcome']>, order.payoutMinor as bigint)),
-      );
+      // The orders first, the postings last: posting locks the house accounts every batch
+      // shares, so the less that happens after it, the more batches run side by side.
       const updated = await runNamed<{ id: string }>(tx as Tx, SETTLE_ORDERS, [
         settled.map((o) => String(o.id)),
         settled.map((o) => o.outcome),
@@ -234,6 +231,11 @@ export class Settlement {
       ]);
       // Claimed rows are locked by this transaction: each must settle here, or none does.
       if (updated.length !== settled.length) throw new Error(`settled ${updated.length} of ${settled.length} claimed orders`);
+      await this.deps.ledger.postMany(
+        tx,
+        now,
+        settled.map((order) => settlementEntry(order, order.outcome as NonNullable<OrderRecord['outcome']>, order.payoutMinor as bigint)),
+      );
       return settled;
     });
     const users = new Set<number>();
