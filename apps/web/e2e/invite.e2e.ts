@@ -24,6 +24,7 @@ const TEXT = {
     title: 'Invite',
     registerInvite: 'Invitation code (optional)',
     reward: 'Congratulations on receiving a reward: 10 USDT!',
+    rewardLine: 'Reward received: +10 USDT',
     used: 'Cannot participate in the activity at this time: you have already used this code.',
     unknown: 'Cannot participate in the activity at this time: this code does not exist.',
     notVerified: 'Not verified',
@@ -36,6 +37,7 @@ const TEXT = {
     title: '邀请',
     registerInvite: '邀请码（选填）',
     reward: '恭喜您获得奖励：10 USDT！',
+    rewardLine: '已获得奖励：+10 USDT',
     used: '暂时无法参与该活动：您已使用过此兑换码。',
     unknown: '暂时无法参与该活动：兑换码不存在。',
     notVerified: '未认证',
@@ -136,7 +138,7 @@ describe.each(['en', 'zh_CN'] as const)('invitations and bonus codes in %s', (la
     await page.getByTestId('bonus-code-redeem').click();
     await expect.poll(() => toast(page, text.reward).count()).toBe(1);
     await expect.poll(() => page.getByTestId('bonus-spot-usdt').textContent()).toBe('10');
-    expect(await page.getByTestId('bonus-code-reward').isVisible()).toBe(true);
+    expect(await page.getByTestId('bonus-code-reward').textContent()).toBe(text.rewardLine);
     expect(await spotUsdt(session.token)).toBe('10');
     await page.getByTestId('bonus-code-reward').scrollIntoViewIfNeeded();
     await screenshot(page, `${language}-Invite-redeemed`);
@@ -146,6 +148,7 @@ describe.each(['en', 'zh_CN'] as const)('invitations and bonus codes in %s', (la
     await page.getByTestId('bonus-code-input').locator('input').fill('WELCOME10');
     await page.getByTestId('bonus-code-redeem').click();
     await expect.poll(() => toast(page, text.used).count()).toBe(1);
+    expect(await page.getByTestId('bonus-code-reward').count()).toBe(0);
     await screenshot(page, `${language}-Invite-refused`);
     await expect.poll(() => page.locator('.adm-toast-mask').count()).toBe(0);
     await page.getByTestId('bonus-code-input').locator('input').fill('NOPE-1234');
@@ -160,6 +163,8 @@ describe.each(['en', 'zh_CN'] as const)('invitations and bonus codes in %s', (la
 
     // Points history, from My: empty, then today's check-in.
     await page.goto('/My');
+    await expect.poll(() => page.getByTestId('my-points').textContent()).toBe('0');
+    await screenshot(page, `${language}-My-points-link`);
     await page.getByRole('button', { name: text.pointsTitle }).click();
     await page.waitForURL('**/PointsHistory');
     await expect.poll(() => page.getByText(text.empty).count()).toBe(1);
@@ -179,5 +184,6 @@ describe.each(['en', 'zh_CN'] as const)('invitations and bonus codes in %s', (la
     await page.waitForURL('**/PointsHistory');
     await expect.poll(() => page.getByTestId('points-history-list').locator('li').count()).toBe(1);
     await context.close();
-  });
+    // A long journey on a shared 2-core machine.
+  }, 120_000);
 });

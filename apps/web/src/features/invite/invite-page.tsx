@@ -94,6 +94,7 @@ function BonusCodeCard() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!normalized || redeem.isPending) return;
+    setReward(null);
     redeem.mutate(
       { code: normalized, idempotencyKey: keys.keyFor({ code: normalized }) },
       {
@@ -132,7 +133,7 @@ function BonusCodeCard() {
       </form>
       {reward && (
         <p className="tw-invite-reward" role="status" data-testid="bonus-code-reward">
-          {t('success.reward')}: +{formatDecimal(reward.amount, i18n.language)} {reward.asset}
+          {t('invite.reward_line', { amount: formatDecimal(reward.amount, i18n.language), asset: reward.asset })}
         </p>
       )}
       <p className="tw-muted tw-invite-balance">
