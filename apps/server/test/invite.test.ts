@@ -245,6 +245,36 @@ describe('operators create bonus codes', () => {
     expect(list.body.data.items.map((c) => c.code)).not.toContain(`${code}-R`);
   });
 
+  it('npm run ops -- bonus-code:create creates a code and audit-logs it as the named operator, via cli', async () => {
+    const { OPS_COMMANDS } = await import('../src/modules/operator/ops-commands.ts');
+    const { findOperator } = await import('../src/modules/operator/service.ts');
+    const admin = await operatorToken(t, 'admin');
+    const operator = await findOperator(t.database.db, admin.username);
+    const command = OPS_COMMANDS.get('bonus-code:create');
+    if (!command || !operator) throw new Error('bonus-code:create or the operator is missing');
+    const context = { ...t.app.services, db: t.database.db, operator, args: [] };
+    const output = await command.run(context, {
+      code: 'cli-code-1',
+      asset: 'USDT',
+      amount: '2.5',
+      'max-redemptions': '5',
+      'per-user': '2',
+      'expires-at': new Date(T0 + DAY_MS).toISOString(),
+      'verified-only': 'true',
+      reason: 'from the shell',
+    });
+    expect(output).toContain('bonus code CLI-CODE-1');
+    expect(
+      await queryRows(t.database.db, sql`select a.action, a.via, a.reason, o.username from audit_log a join operators o on o.id = a.operator_id where a.target_type = 'bonus_code' and a.after like '%CLI-CODE-1%'`),
+    ).toEqual([{ action: 'bonus_code.create', via: 'cli', reason: 'from the shell', username: admin.username }]);
+    expect(await queryRows(t.database.db, sql`select amount_minor::text as amount, max_redemptions, per_user_limit, verified_only from bonus_codes where code = 'CLI-CODE-1'`)).toEqual([
+      { amount: '2500000', max_redemptions: 5, per_user_limit: 2, verified_only: true },
+    ]);
+    await expect(command.run(context, { code: 'x', asset: 'USDT', amount: '1', 'max-redemptions': '1', 'expires-at': 'soon' })).rejects.toThrow(/--code|--expiresAt/);
+    const list = await OPS_COMMANDS.get('bonus-code:list')?.run(context, {});
+    expect(list).toContain('CLI-CODE-1 2.5 USDT redeemed 0/5');
+  });
+
   it('an amount finer than the asset allows is refused as a form error', async () => {
     const reply = await call(t.app, 'POST', '/api/admin/v1/bonus-codes', {
       token: catalog,

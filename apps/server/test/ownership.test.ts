@@ -85,6 +85,18 @@ const CASES: Record<string, OwnershipCase> = {
       expect(again.body.code).toBe(3204);
     },
   },
+  'GET /api/v1/invite': {
+    // Always the requester's own code and counts.
+    shared: true,
+    arrange: async (t, owner) => {
+      owned.set('invite-code', (await call<{ inviteCode: string }>(t.app, 'GET', '/api/v1/invite', { token: owner.token })).body.data.inviteCode);
+      return {};
+    },
+    unchanged: async (t, owner) => {
+      const own = await call<{ inviteCode: string }>(t.app, 'GET', '/api/v1/invite', { token: owner.token });
+      expect(own.body.data.inviteCode).toBe(owned.get('invite-code'));
+    },
+  },
   'GET /api/v1/invite/invitees': {
     // The list is always the requester's own: the intruder gets their (empty) list, never the owner's.
     shared: true,
