@@ -110,10 +110,10 @@ describe('redeeming a bonus code', () => {
   });
 
   it.each([
-    ['an unknown code', 3200, 404, async () => 'NO-SUCH-CODE', 'this code does not exist.'],
-    ['an expired code', 3202, 409, async () => createCode({ startsAt: new Date(T0 - 2 * DAY_MS).toISOString(), expiresAt: new Date(T0 - 1000).toISOString() }), 'this code has expired.'],
-    ['a code not started yet', 3201, 409, async () => createCode({ startsAt: new Date(T0 + DAY_MS).toISOString(), expiresAt: new Date(T0 + 2 * DAY_MS).toISOString() }), 'this code is not active yet.'],
-    ['a verified-only code, for an unverified user', 3205, 403, async () => createCode({ verifiedOnly: true }), 'this code is for verified users; complete identity verification first.'],
+    ['an unknown code', 3200, 404, async (): Promise<string> => 'NO-SUCH-CODE', 'this code does not exist.'],
+    ['an expired code', 3202, 409, async (): Promise<string> => createCode({ startsAt: new Date(T0 - 2 * DAY_MS).toISOString(), expiresAt: new Date(T0 - 1000).toISOString() }), 'this code has expired.'],
+    ['a code not started yet', 3201, 409, async (): Promise<string> => createCode({ startsAt: new Date(T0 + DAY_MS).toISOString(), expiresAt: new Date(T0 + 2 * DAY_MS).toISOString() }), 'this code is not active yet.'],
+    ['a verified-only code, for an unverified user', 3205, 403, async (): Promise<string> => createCode({ verifiedOnly: true }), 'this code is for verified users; complete identity verification first.'],
   ] as const)('%s is refused with %i and no balance changes', async (_name, errorCode, status, arrange, reason) => {
     t.clock.set(T0);
     const code = await arrange();
