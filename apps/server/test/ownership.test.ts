@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { VotePoll } from '@tradewind/contract/vote';
+import { createBonusCode } from '../src/modules/invite/service.ts';
 import { createPoll } from '../src/modules/vote/service.ts';
 import { recordPrices } from './prices.ts';
 import { pngImage, tempDataDir, upload } from './uploads.ts';
@@ -62,6 +63,54 @@ const CASES: Record<string, OwnershipCase> = {
       expect(poll.votedOptionId).toBe(body.optionId);
       expect(poll.total).toBe(2);
       expect((await call(t.app, 'POST', '/api/v1/votes/cast', { token: owner.token, body })).body.code).toBe(2701);
+    },
+  },
+  'POST /api/v1/bonus-codes/redeem': {
+    // A bonus code is public: the intruder's redemption credits the intruder alone and
+    // leaves the owner's reward and their used-up allowance as they were.
+    shared: true,
+    arrange: async (t, owner) => {
+      const code = `BOLA-${owner.uid}`;
+      await createBonusCode(t.database.db, t.clock.now(), null, { code, asset: 'USDT', amount: '10', maxRedemptions: 2, perUserLimit: 1, verifiedOnly: false, expiresAt: new Date(T0 + 86_400_000).toISOString() });
+      const own = await call(t.app, 'POST', '/api/v1/bonus-codes/redeem', { token: owner.token, body: { code }, headers: { 'idempotency-key': idempotencyKey() } });
+      expect(own.body.code).toBe(0);
+      owned.set('bonus-code', code);
+      return { body: { code } };
+    },
+    unchanged: async (t, owner) => {
+      const balances = await call<{ spot: { asset: string; available: string }[] }>(t.app, 'GET', '/api/v1/wallet/balances', { token: owner.token });
+      expect(balances.body.data.spot.find((s) => s.asset === 'USDT')?.available).toBe('10');
+      const again = await call(t.app, 'POST', '/api/v1/bonus-codes/redeem', { token: owner.token, body: { code: owned.get('bonus-code') }, headers: { 'idempotency-key': idempotencyKey() } });
+      // Both uses are taken (owner and intruder), and the owner's own limit still holds.
+      expect(again.body.code).toBe(3204);
+    },
+  },
+  'GET /api/v1/invite': {
+    // Always the requester's own code and counts.
+    shared: true,
+    arrange: async (t, owner) => {
+      owned.set('invite-code', (await call<{ inviteCode: string }>(t.app, 'GET', '/api/v1/invite', { token: owner.token })).body.data.inviteCode);
+      return {};
+    },
+    unchanged: async (t, owner) => {
+      const own = await call<{ inviteCode: string }>(t.app, 'GET', '/api/v1/invite', { token: owner.token });
+      expect(own.body.data.inviteCode).toBe(owned.get('invite-code'));
+    },
+  },
+  'GET /api/v1/invite/invitees': {
+    // The list is always the requester's own: the intruder gets their (empty) list, never the owner's.
+    shared: true,
+    arrange: async (t, owner) => {
+      const { inviteCode } = (await call<{ inviteCode: string }>(t.app, 'GET', '/api/v1/invite', { token: owner.token })).body.data;
+      const reply = await call(t.app, 'POST', '/api/v1/auth/register', {
+        body: { mode: 'invite', channel: 'email', account: `invitee.${owner.uid}@example.com`, inviteCode, password: PASSWORD, confirmPassword: PASSWORD },
+      });
+      expect(reply.body.code).toBe(0);
+      return {};
+    },
+    unchanged: async (t, owner) => {
+      const list = await call<{ items: { contact: string }[] }>(t.app, 'GET', '/api/v1/invite/invitees', { token: owner.token });
+      expect(list.body.data.items.map((i) => i.contact)).toEqual(['in***@example.com']);
     },
   },
   'GET /api/v1/files/content': {

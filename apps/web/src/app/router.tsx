@@ -26,7 +26,6 @@ const PLACEHOLDER_ROUTES = [
   'SetInfo',
   'SetEmail',
   'SetPhone',
-  'Invite',
   'Msg',
   'MsgDetail',
   'NewsDetail',
@@ -73,6 +72,8 @@ export const ROUTE_PATHS = [
   '/Contract',
   '/ContractDetail',
   '/Vote',
+  '/Invite',
+  '/PointsHistory',
   ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
 ];
 
@@ -118,6 +119,8 @@ export const router = createBrowserRouter([
       { path: '/Contract', element: page(() => import('@/features/contracts/contract-page.tsx'), 'ContractPage') },
       { path: '/ContractDetail', element: page(() => import('@/features/contracts/contract-detail-page.tsx'), 'ContractDetailPage') },
       { path: '/Vote', element: page(() => import('@/features/vote/vote-page.tsx'), 'VotePage') },
+      { path: '/Invite', element: page(() => import('@/features/invite/invite-page.tsx'), 'InvitePage') },
+      { path: '/PointsHistory', element: page(() => import('@/features/points/points-history-page.tsx'), 'PointsHistoryPage') },
       ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** Uids start at 10000001 so every uid shown to a user has eight digits. */
 export const users = pgTable(
@@ -29,6 +29,8 @@ export const users = pgTable(
     uniqueIndex('users_email_key').on(t.email),
     uniqueIndex('users_phone_key').on(t.phone),
     uniqueIndex('users_invite_code_key').on(t.inviteCode),
+    // The inviter's list of invitees, newest first.
+    index('users_inviter_idx').on(t.inviterId, t.id),
     check('users_has_contact', sql`${t.email} is not null or ${t.phone} is not null`),
     check('users_points_nonnegative', sql`${t.points} >= 0`),
   ],

@@ -3,6 +3,7 @@ import { Button, Skeleton, Toast } from 'antd-mobile';
 import { CheckOutline, GiftOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { formatDateTime, formatDecimal } from '@/lib/format.ts';
 import { useCheckIn, useCheckinState, useRecentPoints } from './api/checkin.ts';
 
@@ -113,18 +114,32 @@ function RecentPoints() {
   const history = useRecentPoints();
   if (history.isPending) return <Skeleton.Paragraph lineCount={2} animated />;
   const items = history.data?.items ?? [];
-  if (items.length === 0) return <p className="tw-empty-line">{t('checkin.no_history')}</p>;
+  const all = (
+    <Link to="/PointsHistory" className="tw-link tw-checkin-all" data-testid="points-history-all">
+      {t('points_history.all')}
+    </Link>
+  );
+  if (items.length === 0)
+    return (
+      <>
+        <p className="tw-empty-line">{t('checkin.no_history')}</p>
+        {all}
+      </>
+    );
   return (
-    <ul className="tw-checkin-history" aria-label={t('checkin.history')} data-testid="points-history">
-      {items.map((event) => (
-        <li key={event.id}>
-          <span>
-            {t(`points.kind.${event.kind}`)}
-            <small className="tw-muted">{formatDateTime(event.createdAt, i18n.language)}</small>
-          </span>
-          <strong>+{formatDecimal(String(event.amount), i18n.language)}</strong>
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul className="tw-checkin-history" aria-label={t('checkin.history')} data-testid="points-history">
+        {items.map((event) => (
+          <li key={event.id}>
+            <span>
+              {t(`points.kind.${event.kind}`)}
+              <small className="tw-muted">{formatDateTime(event.createdAt, i18n.language)}</small>
+            </span>
+            <strong>+{formatDecimal(String(event.amount), i18n.language)}</strong>
+          </li>
+        ))}
+      </ul>
+      {all}
+    </>
   );
 }

@@ -90,12 +90,12 @@ export function MyPage() {
               <div style={{ fontSize: 20, fontWeight: 600 }}>{user.creditScore}</div>
               <div className="tw-muted">{t('my.credit_score')}</div>
             </div>
-            <div style={{ flex: 1 }}>
+            <button type="button" className="tw-link" onClick={() => navigate('/PointsHistory')} aria-label={t('routes.PointsHistory')} style={{ flex: 1, color: 'inherit' }}>
               <div style={{ fontSize: 20, fontWeight: 600 }} data-testid="my-points">
                 {user.points}
               </div>
-              <div className="tw-muted">{t('my.points')}</div>
-            </div>
+              <div className="tw-muted">{t('my.points')} ›</div>
+            </button>
           </div>
         )}
       </section>
