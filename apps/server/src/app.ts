@@ -15,6 +15,7 @@ import { registerBankCardRoutes } from './modules/bank-card/routes.ts';
 import { registerContractRoutes, registerSettlementWorker } from './modules/contracts/routes.ts';
 import { registerConversionRoutes } from './modules/conversion/routes.ts';
 import { registerFundsRoutes } from './modules/funds/routes.ts';
+import { registerCreditRoutes } from './modules/credit/routes.ts';
 import { registerDepositRoutes } from './modules/deposit/routes.ts';
 import { registerCardDepositRoutes } from './modules/card-deposit/routes.ts';
 import { registerKycRoutes } from './modules/kyc/routes.ts';
@@ -157,6 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerFundsRoutes(app, deps);
   registerVoteRoutes(app, deps);
   registerPointsRoutes(app, deps);
+  registerCreditRoutes(app, deps);
   const contracts = registerContractRoutes(app, deps);
   if (options.workers) {
     registerMarketRecorder(app, deps);

@@ -98,6 +98,9 @@ export const ERROR_CODES = {
   VOTE_CLOSED: 2702,
   VOTE_NOT_FOUND: 2703,
   CHECKIN_ALREADY_DONE: 2801,
+
+  CONTACT_IN_USE: 3101,
+  CONTACT_UNCHANGED: 3102,
 } as const;
 
 export type ErrorName = keyof typeof ERROR_CODES;
