@@ -23,9 +23,6 @@ const placeholder = (titleKey: string, tab = false) => {
  */
 const PLACEHOLDER_ROUTES = [
   'NoticeDetail',
-  'SetInfo',
-  'SetEmail',
-  'SetPhone',
   'Invite',
   'Msg',
   'MsgDetail',
@@ -73,6 +70,10 @@ export const ROUTE_PATHS = [
   '/Contract',
   '/ContractDetail',
   '/Vote',
+  '/SetInfo',
+  '/SetEmail',
+  '/SetPhone',
+  '/Credit',
   ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
 ];
 
@@ -118,6 +119,10 @@ export const router = createBrowserRouter([
       { path: '/Contract', element: page(() => import('@/features/contracts/contract-page.tsx'), 'ContractPage') },
       { path: '/ContractDetail', element: page(() => import('@/features/contracts/contract-detail-page.tsx'), 'ContractDetailPage') },
       { path: '/Vote', element: page(() => import('@/features/vote/vote-page.tsx'), 'VotePage') },
+      { path: '/SetInfo', element: page(() => import('@/features/my/set-info-page.tsx'), 'SetInfoPage') },
+      { path: '/SetEmail', element: page(() => import('@/features/my/set-contact-page.tsx'), 'SetEmailPage') },
+      { path: '/SetPhone', element: page(() => import('@/features/my/set-contact-page.tsx'), 'SetPhonePage') },
+      { path: '/Credit', element: page(() => import('@/features/my/credit-page.tsx'), 'CreditPage') },
       ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },
