@@ -64,7 +64,8 @@ describe.each(['en', 'de'] as const)('profile in %s', (language) => {
 
     await page.goto('/My');
     await expect.poll(() => page.getByTestId('my-uid').textContent()).toBe(`UID ${session.uid}`);
-    expect(await page.getByTestId('my-account').textContent()).toBe(`${email.slice(0, 2)}***@example.com`);
+    // A new account's nickname is its masked address until the user picks one.
+    expect(await page.getByTestId('my-nickname').textContent()).toBe(`${email.slice(0, 2)}***@example.com`);
     expect(await page.getByTestId('my-credit').textContent()).toBe('100');
     expect(await page.getByTestId('my-points').textContent()).toBe('0');
     await noSidewaysScroll(page);

@@ -24,7 +24,7 @@ import { LANGUAGE_NAMES, normalizeLanguage } from '@tradewind/contract/languages
 import { clearSession } from '@/lib/storage.ts';
 import { useProfile } from './api/get-profile.ts';
 import { logout } from './api/logout.ts';
-import { avatarUrl, maskContact } from './profile-display.ts';
+import { avatarUrl } from './profile-display.ts';
 
 interface MenuEntry {
   path: string;
@@ -112,11 +112,6 @@ export function MyPage() {
               <button type="button" className="tw-link tw-muted" onClick={copyUid} aria-label={t('my.copy_uid')} style={{ marginTop: 4, display: 'flex', alignItems: 'center', gap: 4, color: 'var(--tw-muted)' }}>
                 <span data-testid="my-uid">UID {user.uid}</span> <FileOutline />
               </button>
-              {(user.email ?? user.phone) && (
-                <div className="tw-muted" style={{ marginTop: 2, overflowWrap: 'anywhere' }} data-testid="my-account">
-                  {user.email ? maskContact('email', user.email) : maskContact('phone', user.phone ?? '')}
-                </div>
-              )}
             </div>
             <button type="button" className="tw-link" onClick={() => navigate('/SetInfo')} aria-label={t('routes.SetInfo')} style={{ display: 'flex', alignItems: 'center', gap: 2, color: 'var(--tw-muted)', fontSize: 13, whiteSpace: 'nowrap' }}>
               {t('my.edit')} <RightOutline />
