@@ -16,6 +16,7 @@ import { registerContractRoutes, registerSettlementWorker } from './modules/cont
 import { registerConversionRoutes } from './modules/conversion/routes.ts';
 import { registerFundsRoutes } from './modules/funds/routes.ts';
 import { registerInviteRoutes } from './modules/invite/routes.ts';
+import { registerCreditRoutes } from './modules/credit/routes.ts';
 import { registerDepositRoutes } from './modules/deposit/routes.ts';
 import { registerCardDepositRoutes } from './modules/card-deposit/routes.ts';
 import { registerKycRoutes } from './modules/kyc/routes.ts';
@@ -159,6 +160,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerVoteRoutes(app, deps);
   registerPointsRoutes(app, deps);
   registerInviteRoutes(app, deps);
+  registerCreditRoutes(app, deps);
   const contracts = registerContractRoutes(app, deps);
   if (options.workers) {
     registerMarketRecorder(app, deps);

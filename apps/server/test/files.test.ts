@@ -213,7 +213,7 @@ describe('uploads are refused with a clear message, and nothing is stored', () =
   });
 
   it.each([
-    ['avatar', 'This value is not allowed.'],
+    ['news_cover', 'This value is not allowed.'],
     ['', 'This value is not allowed.'],
     [undefined, 'This field is required.'],
   ])('purpose %j is a field error', async (purpose, message) => {

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { VotePoll } from '@tradewind/contract/vote';
 import { createBonusCode } from '../src/modules/invite/service.ts';
 import { createPoll } from '../src/modules/vote/service.ts';
+import { queryRows } from '../src/platform/db.ts';
 import { recordPrices } from './prices.ts';
 import { pngImage, tempDataDir, upload } from './uploads.ts';
 import { PASSWORD, type Reply, T0, type TestApp, call, createTestApp, fund, idempotencyKey, registerUser } from './harness.ts';
@@ -29,7 +30,7 @@ interface OwnershipCase {
   shared?: true;
 }
 
-async function uploadFor(t: TestApp, user: User, purpose: 'kyc' | 'card_deposit'): Promise<string> {
+async function uploadFor(t: TestApp, user: User, purpose: 'kyc' | 'card_deposit' | 'avatar'): Promise<string> {
   const reply = await upload(t.app, user.token, { purpose, data: await pngImage(48, 32) });
   if (reply.body.code !== 0) throw new Error(`upload failed: ${JSON.stringify(reply.body)}`);
   return reply.body.data.id;
@@ -111,6 +112,22 @@ const CASES: Record<string, OwnershipCase> = {
     unchanged: async (t, owner) => {
       const list = await call<{ items: { contact: string }[] }>(t.app, 'GET', '/api/v1/invite/invitees', { token: owner.token });
       expect(list.body.data.items.map((i) => i.contact)).toEqual(['in***@example.com']);
+      },
+    },
+  'POST /api/v1/user/profile': {
+    arrange: async (t, owner) => {
+      const id = await uploadFor(t, owner, 'avatar');
+      expect((await call(t.app, 'POST', '/api/v1/user/profile', { token: owner.token, body: { avatarFileId: id } })).body.code).toBe(0);
+      const profile = await call<{ avatar: string }>(t.app, 'GET', '/api/v1/user/profile', { token: owner.token });
+      owned.set('avatar', profile.body.data.avatar);
+      return { body: { avatarFileId: id } };
+    },
+    unchanged: async (t, owner) => {
+      const profile = await call<{ avatar: string }>(t.app, 'GET', '/api/v1/user/profile', { token: owner.token });
+      expect(profile.body.data.avatar).toBe(owned.get('avatar'));
+      // Nobody else wears it: the intruder's avatar was not set to the owner's file.
+      const rows = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from users where avatar = ${String(owned.get('avatar'))}`);
+      expect(rows[0]?.n).toBe(1);
     },
   },
   'GET /api/v1/files/content': {

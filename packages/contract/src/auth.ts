@@ -17,7 +17,7 @@ export type AuthCodePurpose = (typeof AUTH_CODE_PURPOSES)[number];
  * Every purpose a code serves. The money-password ones are sent only to the signed-in
  * user's own address (`POST /api/v1/money-passwords/codes`), never through the sign-in route.
  */
-export const CODE_PURPOSES = [...AUTH_CODE_PURPOSES, 'withdraw_password', 'trade_password'] as const;
+export const CODE_PURPOSES = [...AUTH_CODE_PURPOSES, 'withdraw_password', 'trade_password', 'bind_contact'] as const;
 export type CodePurpose = (typeof CODE_PURPOSES)[number];
 
 export const PASSWORD_MIN_LENGTH = 8;

@@ -18,3 +18,39 @@ export const userProfileSchema = z.object({
   createdAt: z.iso.datetime(),
 });
 export type UserProfile = z.infer<typeof userProfileSchema>;
+
+/**
+ * Nickname rules: 2 to 20 characters after trimming, letters and digits of any script,
+ * and single spaces, "_", "-", "." between them. No control, format or invisible
+ * characters, so a nickname cannot impersonate another by look-alike padding.
+ */
+export const NICKNAME_MIN_LENGTH = 2;
+export const NICKNAME_MAX_LENGTH = 20;
+const NICKNAME_PATTERN = /^[\p{L}\p{N}](?:[\p{L}\p{N}\p{M}_.-]| (?! ))*$/u;
+
+export const nicknameSchema = z
+  .string({ error: 'validation.required' })
+  .transform((value) => value.normalize('NFC').trim())
+  .pipe(
+    z
+      .string()
+      .refine((value) => value.length > 0, { error: 'validation.required', abort: true })
+      .refine((value) => [...value].length >= NICKNAME_MIN_LENGTH, { error: 'validation.nickname_too_short', abort: true })
+      .refine((value) => [...value].length <= NICKNAME_MAX_LENGTH, { error: 'validation.nickname_too_long', abort: true })
+      .refine((value) => NICKNAME_PATTERN.test(value), { error: 'validation.nickname_chars' }),
+  );
+
+/** `POST /api/v1/user/profile`: change the nickname, the avatar (an uploaded `avatar` file), or both. */
+export const updateProfileRequestSchema = z
+  .strictObject({
+    nickname: nicknameSchema.optional(),
+    avatarFileId: z
+      .string({ error: 'validation.required' })
+      .regex(/^\d{1,18}$/, { error: 'validation.file_id' })
+      .optional(),
+  })
+  .refine((value) => value.nickname !== undefined || value.avatarFileId !== undefined, { error: 'validation.required', path: ['nickname'] });
+export type UpdateProfileRequest = z.infer<typeof updateProfileRequestSchema>;
+
+/** Side of the square an avatar is cropped and resized to. */
+export const AVATAR_SIDE_PX = 256;

@@ -3,7 +3,7 @@ import { REVIEW_ROLES } from '@tradewind/contract/operator';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, RequestValidationError } from './errors.ts';
-import { type FileDeps, readFileContent, storeUpload } from './files.ts';
+import { type FileDeps, readFileContent, readPublicFile, storeUpload } from './files.ts';
 import { type AuthMode, type OperatorAuth, preHandlerFor, route } from './http.ts';
 
 const tags = ['files'];
@@ -89,8 +89,9 @@ function binaryRoute(
 /**
  * `POST /api/v1/files` (multipart: `purpose`, `file`) and the two readers of private files:
  * the owner's (`GET /api/v1/files/content?id=`) and the operators'
- * (`GET /api/admin/v1/files/content?id=`). No route serves private files by storage name,
- * and nothing is served under the public image host.
+ * (`GET /api/admin/v1/files/content?id=`). No route serves private files by storage name;
+ * the public image host (`GET /files/<key>.jpg`, the default `imgBaseUrl`) serves public
+ * files (avatars) only.
  */
 export function registerFileRoutes(app: FastifyInstance, deps: FileDeps): void {
   route(
@@ -109,6 +110,24 @@ export function registerFileRoutes(app: FastifyInstance, deps: FileDeps): void {
       return storeUpload(deps, { ownerId: auth.userId, purpose, bytes });
     },
   );
+
+  app.route({
+    method: 'GET',
+    url: '/files/:name',
+    schema: { summary: 'A public image (an avatar) by its name under the image host', tags },
+    config: { auth: 'none' },
+    handler: async (request, reply) => {
+      const file = await readPublicFile(deps, (request.params as { name: string }).name);
+      return reply
+        .header('content-type', file.row.mime)
+        .header('content-length', file.data.length)
+        // A public file's name is random and its bytes never change: any cache may keep it.
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('content-security-policy', "default-src 'none'; img-src 'self'; sandbox")
+        .header('cross-origin-resource-policy', 'cross-origin')
+        .send(file.data);
+    },
+  });
 
   binaryRoute(app, { url: '/api/v1/files/content', auth: 'user', summary: 'One of your own uploaded images (image/jpeg)' }, async (request, query, reply) => {
     const userId = request.auth?.userId;

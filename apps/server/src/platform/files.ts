@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FilePurpose, FileVisibility, UploadedFile } from '@tradewind/contract/files';
+import { AVATAR_SIDE_PX } from '@tradewind/contract/user';
 import { and, count, eq, gte } from 'drizzle-orm';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
@@ -76,7 +77,12 @@ export function createFileStore(config: Config): FileStore {
 }
 
 /** Who can see a purpose's files: identity documents and payment proofs are private. */
-const VISIBILITY: Record<FilePurpose, FileVisibility> = { kyc: 'private', card_deposit: 'private' };
+const VISIBILITY: Record<FilePurpose, FileVisibility> = { kyc: 'private', card_deposit: 'private', avatar: 'public' };
+
+/** The name a public file is served under from the image host (`imgBaseUrl`/<name>). */
+export function publicFileName(storageKey: string): string {
+  return `${storageKey}.jpg`;
+}
 
 /** At most this many uploads per user per hour: enough for any form, not for filling a disk. */
 export const UPLOADS_PER_HOUR = 60;
@@ -114,7 +120,8 @@ export async function storeUpload(deps: FileDeps, input: { ownerId: number; purp
   if ((recent?.n ?? 0) >= UPLOADS_PER_HOUR) throw new AppError('UPLOAD_QUOTA_EXCEEDED', {}, 429);
 
   const format = inspectImage(input.bytes);
-  const image = await reencodeImage(input.bytes, format, deps.config.uploads.maxSidePx);
+  const image =
+    input.purpose === 'avatar' ? await reencodeImage(input.bytes, format, AVATAR_SIDE_PX, 'square') : await reencodeImage(input.bytes, format, deps.config.uploads.maxSidePx);
   const storageKey = newStorageKey();
   await deps.fileStore.put(storageKey, image.data);
   try {
@@ -165,6 +172,26 @@ export async function readFileContent(deps: Pick<FileDeps, 'db' | 'fileStore'>, 
     .select()
     .from(files)
     .where(and(...conditions))
+    .limit(1);
+  if (!row) throw new AppError('NOT_FOUND');
+  const data = await deps.fileStore.get(row.storageKey);
+  if (!data) throw new AppError('NOT_FOUND');
+  return { row, data };
+}
+
+const PUBLIC_NAME_PATTERN = /^([0-9a-f]{48})\.jpg$/;
+
+/**
+ * A public file (an avatar) by its served name, for anyone: NOT_FOUND for a private file,
+ * an unknown name or anything else, so the public host never reveals private uploads.
+ */
+export async function readPublicFile(deps: Pick<FileDeps, 'db' | 'fileStore'>, name: string): Promise<{ row: FileRow; data: Buffer }> {
+  const storageKey = PUBLIC_NAME_PATTERN.exec(name)?.[1];
+  if (!storageKey) throw new AppError('NOT_FOUND');
+  const [row] = await deps.db
+    .select()
+    .from(files)
+    .where(and(eq(files.storageKey, storageKey), eq(files.visibility, 'public')))
     .limit(1);
   if (!row) throw new AppError('NOT_FOUND');
   const data = await deps.fileStore.get(row.storageKey);

@@ -148,13 +148,14 @@ function loadSharp(): Promise<typeof SharpModule> {
 }
 
 /**
- * Decodes and re-encodes as JPEG: orientation applied, longest side at most `maxSidePx`,
+ * Decodes and re-encodes as JPEG: orientation applied, longest side at most `maxSidePx`
+ * (or, for `square`, the centre cropped to a maxSidePx square),
  * transparency flattened on white, no metadata at all (sharp writes none unless asked).
  * JPEG is what the client shows as a local object URL (spec §7). sharp runs on libuv's
  * thread pool (4 threads by default), which already caps how many images decode at once:
  * 16 concurrent 12-megapixel uploads peaked at about 0.6 GB RSS on a 2-core machine.
  */
-export async function reencodeImage(bytes: Buffer, format: ImageFormat, maxSidePx: number): Promise<CleanImage> {
+export async function reencodeImage(bytes: Buffer, format: ImageFormat, maxSidePx: number, shape: 'inside' | 'square' = 'inside'): Promise<CleanImage> {
   try {
     const sharp = await loadSharp();
     const image = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'warning', animated: false });
@@ -162,7 +163,8 @@ export async function reencodeImage(bytes: Buffer, format: ImageFormat, maxSideP
     if (meta.format !== format) throw new AppError('FILE_CORRUPT', {}, 422);
     const { data, info } = await image
       .rotate()
-      .resize({ width: maxSidePx, height: maxSidePx, fit: 'inside', withoutEnlargement: true })
+      // A square (avatars) is the centre of the picture, cropped and scaled to exactly maxSidePx.
+      .resize(shape === 'square' ? { width: maxSidePx, height: maxSidePx, fit: 'cover', position: 'centre' } : { width: maxSidePx, height: maxSidePx, fit: 'inside', withoutEnlargement: true })
       .flatten({ background: '#ffffff' })
       .jpeg({ quality: 88, chromaSubsampling: '4:4:4' })
       .toBuffer({ resolveWithObject: true });

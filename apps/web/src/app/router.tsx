@@ -23,9 +23,6 @@ const placeholder = (titleKey: string, tab = false) => {
  */
 const PLACEHOLDER_ROUTES = [
   'NoticeDetail',
-  'SetInfo',
-  'SetEmail',
-  'SetPhone',
   'Msg',
   'MsgDetail',
   'NewsDetail',
@@ -74,6 +71,10 @@ export const ROUTE_PATHS = [
   '/Vote',
   '/Invite',
   '/PointsHistory',
+  '/SetInfo',
+  '/SetEmail',
+  '/SetPhone',
+  '/Credit',
   ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
 ];
 
@@ -121,6 +122,10 @@ export const router = createBrowserRouter([
       { path: '/Vote', element: page(() => import('@/features/vote/vote-page.tsx'), 'VotePage') },
       { path: '/Invite', element: page(() => import('@/features/invite/invite-page.tsx'), 'InvitePage') },
       { path: '/PointsHistory', element: page(() => import('@/features/points/points-history-page.tsx'), 'PointsHistoryPage') },
+      { path: '/SetInfo', element: page(() => import('@/features/my/set-info-page.tsx'), 'SetInfoPage') },
+      { path: '/SetEmail', element: page(() => import('@/features/my/set-contact-page.tsx'), 'SetEmailPage') },
+      { path: '/SetPhone', element: page(() => import('@/features/my/set-contact-page.tsx'), 'SetPhonePage') },
+      { path: '/Credit', element: page(() => import('@/features/my/credit-page.tsx'), 'CreditPage') },
       ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },

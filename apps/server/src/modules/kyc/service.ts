@@ -6,6 +6,7 @@ import { AppError } from '#platform/errors.ts';
 import { requireOwnFile } from '#platform/files.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
+import { recordCreditEvent } from '../credit/service.ts';
 import { users } from '../user/tables.ts';
 import { type KycSubmissionRow, kycSubmissions } from './tables.ts';
 
@@ -103,7 +104,7 @@ export async function listKycQueue(db: Executor, cursor?: string, limit = KYC_QU
 
 /**
  * An operator approves or rejects a pending submission: the status, the user's
- * `verified` flag (on approval) and the audit entry are written in one transaction.
+ * `verified` flag and credit event (on approval) and the audit entry are written in one transaction.
  * Raises NOT_FOUND, INVALID_STATE (already decided, also when two decide at once).
  */
 export async function decideKyc(db: Db, now: Date, operator: OperatorContext, input: Decision & { id: string }): Promise<KycQueueItem> {
@@ -120,7 +121,10 @@ export async function decideKyc(db: Db, now: Date, operator: OperatorContext, in
       .where(and(eq(kycSubmissions.id, id), eq(kycSubmissions.status, 'pending')))
       .returning();
     if (!after) throw new AppError('INVALID_STATE', {}, 409);
-    if (approve) await tx.update(users).set({ verified: true, updatedAt: now }).where(eq(users.id, before.userId));
+    if (approve) {
+      await tx.update(users).set({ verified: true, updatedAt: now }).where(eq(users.id, before.userId));
+      await recordCreditEvent(tx, now, { userId: before.userId, kind: 'kyc_approved', ref: `kyc_submission:${id}` });
+    }
     await audit(tx, now, operator, {
       action: `kyc.${input.decision}`,
       targetType: 'kyc_submission',

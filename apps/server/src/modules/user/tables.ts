@@ -14,7 +14,6 @@ export const users = pgTable(
     nickname: text('nickname').notNull(),
     avatar: text('avatar'),
     points: integer('points').notNull().default(0),
-    creditScore: integer('credit_score').notNull().default(100),
     inviteCode: text('invite_code').notNull(),
     inviterId: bigint('inviter_id', { mode: 'number' }),
     /** KYC passed. */

@@ -8,6 +8,7 @@ import {
   GlobalOutline,
   HistogramOutline,
   InformationCircleOutline,
+  RightOutline,
   KeyOutline,
   LockOutline,
   PayCircleOutline,
@@ -19,34 +20,62 @@ import {
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { clearSession, STORAGE_KEYS } from '@/lib/storage.ts';
+import { LANGUAGE_NAMES, normalizeLanguage } from '@tradewind/contract/languages';
+import { clearSession } from '@/lib/storage.ts';
 import { useProfile } from './api/get-profile.ts';
 import { logout } from './api/logout.ts';
+import { avatarUrl } from './profile-display.ts';
 
-const MENU: { path: string; key: string; icon: ReactNode }[] = [
-  { path: '/Wallet', key: 'Wallet', icon: <PayCircleOutline /> },
-  { path: '/WalletDetail', key: 'WalletDetail', icon: <UnorderedListOutline /> },
-  { path: '/RealName', key: 'RealName', icon: <UserContactOutline /> },
-  { path: '/Card', key: 'Card', icon: <BankcardOutline /> },
-  { path: '/Invite', key: 'Invite', icon: <UserAddOutline /> },
-  { path: '/Msg', key: 'Msg', icon: <BellOutline /> },
-  { path: '/Vote', key: 'Vote', icon: <HistogramOutline /> },
-  { path: '/Security', key: 'Security', icon: <SetOutline /> },
-  { path: '/ChangePwd', key: 'ChangePwd', icon: <LockOutline /> },
-  { path: '/WithdrawPassword', key: 'WithdrawPassword', icon: <KeyOutline /> },
-  { path: '/TradePassword', key: 'TradePassword', icon: <CheckShieldOutline /> },
-  { path: '/Language', key: 'Language', icon: <GlobalOutline /> },
-  { path: '/Agree', key: 'Agree', icon: <FileOutline /> },
-  { path: '/About', key: 'About', icon: <InformationCircleOutline /> },
+interface MenuEntry {
+  path: string;
+  key: string;
+  icon: ReactNode;
+}
+
+/** The user menu, in groups: money, account and security, rewards and messages, the app. */
+const MENU: { title: string; items: MenuEntry[] }[] = [
+  {
+    title: 'my.group_assets',
+    items: [
+      { path: '/Wallet', key: 'Wallet', icon: <PayCircleOutline /> },
+      { path: '/WalletDetail', key: 'WalletDetail', icon: <UnorderedListOutline /> },
+      { path: '/Card', key: 'Card', icon: <BankcardOutline /> },
+    ],
+  },
+  {
+    title: 'my.group_account',
+    items: [
+      { path: '/RealName', key: 'RealName', icon: <UserContactOutline /> },
+      { path: '/Security', key: 'Security', icon: <SetOutline /> },
+      { path: '/ChangePwd', key: 'ChangePwd', icon: <LockOutline /> },
+      { path: '/WithdrawPassword', key: 'WithdrawPassword', icon: <KeyOutline /> },
+      { path: '/TradePassword', key: 'TradePassword', icon: <CheckShieldOutline /> },
+    ],
+  },
+  {
+    title: 'my.group_rewards',
+    items: [
+      { path: '/Invite', key: 'Invite', icon: <UserAddOutline /> },
+      { path: '/Msg', key: 'Msg', icon: <BellOutline /> },
+      { path: '/Vote', key: 'Vote', icon: <HistogramOutline /> },
+    ],
+  },
+  {
+    title: 'my.group_app',
+    items: [
+      { path: '/Language', key: 'Language', icon: <GlobalOutline /> },
+      { path: '/Agree', key: 'Agree', icon: <FileOutline /> },
+      { path: '/About', key: 'About', icon: <InformationCircleOutline /> },
+    ],
+  },
 ];
 
 export function MyPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const profile = useProfile();
   const user = profile.data;
-  const imgBaseUrl = localStorage.getItem(STORAGE_KEYS.imgBaseUrl) ?? '';
 
   const copyUid = async () => {
     if (!user) return;
@@ -68,45 +97,61 @@ export function MyPage() {
       <section className="tw-card" aria-label={t('my.profile')}>
         {user ? (
           <div style={{ display: 'flex', gap: 14, alignItems: 'center' }}>
-            <Avatar src={user.avatar ? `${imgBaseUrl}/${user.avatar}` : ''} style={{ '--size': '56px', '--border-radius': '50%' }} aria-hidden />
+            <button type="button" className="tw-link" onClick={() => navigate('/SetInfo')} aria-label={t('routes.SetInfo')} style={{ padding: 0, borderRadius: '50%' }}>
+              <Avatar src={avatarUrl(user.avatar)} style={{ '--size': '60px', '--border-radius': '50%' }} data-testid="my-avatar" />
+            </button>
             <div style={{ minWidth: 0, flex: 1 }}>
               <div style={{ display: 'flex', alignItems: 'center', gap: 8, flexWrap: 'wrap' }}>
-                <strong style={{ fontSize: 18, overflowWrap: 'anywhere' }}>{user.nickname}</strong>
-                <Tag color={user.verified ? 'success' : 'default'} fill="outline">
+                <strong style={{ fontSize: 18, overflowWrap: 'anywhere' }} data-testid="my-nickname">
+                  {user.nickname}
+                </strong>
+                <Tag color={user.verified ? 'success' : 'default'} fill="outline" data-testid="my-verified">
                   {user.verified ? t('my.verified') : t('my.not_verified')}
                 </Tag>
               </div>
               <button type="button" className="tw-link tw-muted" onClick={copyUid} aria-label={t('my.copy_uid')} style={{ marginTop: 4, display: 'flex', alignItems: 'center', gap: 4, color: 'var(--tw-muted)' }}>
-                UID {user.uid} <FileOutline />
+                <span data-testid="my-uid">UID {user.uid}</span> <FileOutline />
               </button>
             </div>
+            <button type="button" className="tw-link" onClick={() => navigate('/SetInfo')} aria-label={t('routes.SetInfo')} style={{ display: 'flex', alignItems: 'center', gap: 2, color: 'var(--tw-muted)', fontSize: 13, whiteSpace: 'nowrap' }}>
+              {t('my.edit')} <RightOutline />
+            </button>
           </div>
         ) : (
           <Skeleton.Paragraph lineCount={2} animated />
         )}
         {user && (
-          <div style={{ display: 'flex', marginTop: 16, textAlign: 'center' }}>
-            <div style={{ flex: 1 }}>
-              <div style={{ fontSize: 20, fontWeight: 600 }}>{user.creditScore}</div>
-              <div className="tw-muted">{t('my.credit_score')}</div>
-            </div>
-            <button type="button" className="tw-link" onClick={() => navigate('/PointsHistory')} aria-label={t('routes.PointsHistory')} style={{ flex: 1, color: 'inherit' }}>
+          <div style={{ display: 'flex', marginTop: 14, textAlign: 'center', borderTop: '1px solid #eef0f3', paddingTop: 8 }}>
+            <button type="button" className="tw-my-stat" onClick={() => navigate('/Credit')} aria-label={`${t('my.credit_score')} ${user.creditScore}`}>
+              <div style={{ fontSize: 20, fontWeight: 600 }} data-testid="my-credit">
+                {user.creditScore}
+              </div>
+              <div className="tw-muted" style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 2 }}>
+                {t('my.credit_score')} <RightOutline fontSize={11} />
+              </div>
+            </button>
+            <div style={{ width: 1, background: '#eef0f3', margin: '6px 0' }} aria-hidden />
+            <button type="button" className="tw-my-stat" onClick={() => navigate('/PointsHistory')} aria-label={`${t('my.points')} ${user.points}`}>
               <div style={{ fontSize: 20, fontWeight: 600 }} data-testid="my-points">
                 {user.points}
               </div>
-              <div className="tw-muted">{t('my.points')} ›</div>
+              <div className="tw-muted" style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 2 }}>
+                {t('my.points')} <RightOutline fontSize={11} />
+              </div>
             </button>
           </div>
         )}
       </section>
-      <List style={{ borderRadius: 12, overflow: 'hidden', '--border-top': 'none', '--border-bottom': 'none' }}>
-        {MENU.map((item) => (
-          <List.Item key={item.path} prefix={item.icon} onClick={() => navigate(item.path)}>
-            {t(`routes.${item.key}`)}
-          </List.Item>
-        ))}
-      </List>
-      <Button block size="large" style={{ marginTop: 16 }} onClick={signOut}>
+      {MENU.map((group) => (
+        <List key={group.title} header={t(group.title)} mode="card" style={{ margin: '0 0 12px', '--header-font-size': '13px' }}>
+          {group.items.map((item) => (
+            <List.Item key={item.path} prefix={item.icon} onClick={() => navigate(item.path)} extra={item.key === 'Language' ? LANGUAGE_NAMES[normalizeLanguage(i18n.language)] : undefined}>
+              {t(`routes.${item.key}`)}
+            </List.Item>
+          ))}
+        </List>
+      ))}
+      <Button block size="large" style={{ marginTop: 4 }} onClick={signOut}>
         {t('my.sign_out')}
       </Button>
     </div>
