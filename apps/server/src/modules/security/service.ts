@@ -120,9 +120,8 @@ export async function withdrawalLock(db: Executor, userId: number, now: Date): P
 export async function assertWithdrawalsUnlocked(db: Executor, userId: number, now: Date, language: Language): Promise<void> {
   const lock = await withdrawalLock(db, userId, now);
   if (!lock) return;
-  const until = new Intl.DateTimeFormat(LANGUAGE_TAGS[language], { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC', timeZoneName: 'short' }).format(
-    new Date(lock.until),
-  );
+  // Intl refuses timeZoneName next to dateStyle; the server does not know the user's zone, so it says UTC.
+  const until = `${new Intl.DateTimeFormat(LANGUAGE_TAGS[language], { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(lock.until))} UTC`;
   throw new AppError('WITHDRAWALS_LOCKED', { until, reason: translate(language, `security.lock_reason.${lock.reason}`) }, 403);
 }
 
