@@ -1,6 +1,6 @@
 import jsQR from 'jsqr';
 import { describe, expect, it } from 'vitest';
-import { qrModules } from '@/features/deposit/lib/qr.ts';
+import { qrModules } from '@/lib/qr.ts';
 
 /** Rasterises the modules as the screen draws them: black on white, with the 4-module quiet zone. */
 function render(text: string, scale = 4) {

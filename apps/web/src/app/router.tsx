@@ -37,7 +37,6 @@ const PLACEHOLDER_ROUTES = [
   'MiningDetail',
   'Loan',
   'LoansHistory',
-  'Security',
 ] as const;
 
 export const ROUTE_PATHS = [
@@ -73,6 +72,8 @@ export const ROUTE_PATHS = [
   '/Contract',
   '/ContractDetail',
   '/Vote',
+  '/Security',
+  '/TwoFactor',
   ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
 ];
 
@@ -118,6 +119,8 @@ export const router = createBrowserRouter([
       { path: '/Contract', element: page(() => import('@/features/contracts/contract-page.tsx'), 'ContractPage') },
       { path: '/ContractDetail', element: page(() => import('@/features/contracts/contract-detail-page.tsx'), 'ContractDetailPage') },
       { path: '/Vote', element: page(() => import('@/features/vote/vote-page.tsx'), 'VotePage') },
+      { path: '/Security', element: page(() => import('@/features/security/security-page.tsx'), 'SecurityPage') },
+      { path: '/TwoFactor', element: page(() => import('@/features/security/two-factor-page.tsx'), 'TwoFactorPage') },
       ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },
