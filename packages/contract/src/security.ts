@@ -24,6 +24,8 @@ export const secondFactorSchema = z
   .string({ error: 'validation.required' })
   .trim()
   .toLowerCase()
+  // Recovery codes use base32 (no 0, 1, 8, 9): a typed 0 or 1 can only mean o or l.
+  .transform((value) => (value.includes('-') ? value.replace(/0/g, 'o').replace(/1/g, 'l') : value))
   .refine((value) => /^\d{6}$/.test(value) || RECOVERY_CODE_PATTERN.test(value), { error: 'validation.two_factor_format' });
 
 /** Where an IP address is, without asking anyone: the coarse hint the device list shows. */

@@ -66,7 +66,15 @@ function SignInRow({ event }: { event: SignInEvent }) {
   return (
     <List.Item
       data-testid="sign-in-row"
-      description={`${networkText(event.network)} · ${formatDateTime(event.at, i18n.language)}`}
+      description={
+        <>
+          <div>{networkText(event.network)}</div>
+          <div>
+            {formatDateTime(event.at, i18n.language)}
+            {event.method !== 'password' && ` · ${t(`security.method.${event.method}`)}`}
+          </div>
+        </>
+      }
       extra={
         <Tag color={RESULT_COLOR[event.result]} fill="outline">
           {t(`security.result.${event.result}`)}
@@ -74,7 +82,6 @@ function SignInRow({ event }: { event: SignInEvent }) {
       }
     >
       <span style={{ fontSize: 15 }}>{deviceLabel(event.device)}</span>
-      {event.method !== 'password' && <span className="tw-muted"> · {t(`security.method.${event.method}`)}</span>}
     </List.Item>
   );
 }
