@@ -162,6 +162,12 @@ describe.each(['en', 'de'] as const)('security centre in %s', (language) => {
     expect(await page.getByText(text.history).count()).toBe(1);
     expect(await page.getByTestId('sign-in-row').first().textContent()).toContain(text.signedIn);
     await shot(page, `${language}-Security-history`);
+
+    // Two-factor on: the screen offers to turn it off with a code, and counts the recovery codes.
+    await page.goto('/TwoFactor');
+    await expect.poll(() => page.locator('input[autocomplete="one-time-code"]').count()).toBe(1);
+    expect(await page.getByText('10').count()).toBeGreaterThan(0);
+    await shot(page, `${language}-TwoFactor-on`);
     await context.close();
   }, 120_000);
 });
