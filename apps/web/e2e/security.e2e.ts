@@ -44,6 +44,9 @@ const TEXT = {
     devices: 'Signed-in devices',
     history: 'Sign-in history',
     signedIn: 'Signed in',
+    antiPhishing: 'Anti-phishing code',
+    save: 'Save',
+    antiPhishingLine: 'Your anti-phishing code: Blue42Fox.',
   },
   de: {
     tag: 'de',
@@ -62,6 +65,9 @@ const TEXT = {
     devices: 'Angemeldete Geräte',
     history: 'Anmeldeverlauf',
     signedIn: 'Angemeldet',
+    antiPhishing: 'Anti-Phishing-Code',
+    save: 'Speichern',
+    antiPhishingLine: 'Ihr Anti-Phishing-Code: Blue42Fox.',
   },
 } as const;
 
@@ -93,6 +99,16 @@ describe.each(['en', 'de'] as const)('security centre in %s', (language) => {
     expect(await page.getByTestId('session-row').count()).toBe(1);
     await shot(page, `${language}-Security`);
     await noSidewaysScroll(page);
+
+    // The anti-phishing code: set on the page, then printed in the next email we send.
+    await page.locator('.adm-list-item', { hasText: text.antiPhishing }).first().click();
+    await page.locator('input[autocomplete="off"]').fill('Blue42Fox');
+    await shot(page, `${language}-Security-anti-phishing`);
+    await page.getByRole('button', { name: text.save, exact: true }).click();
+    await expect.poll(() => page.getByTestId('anti-phishing-code').textContent()).toBe('Blue42Fox');
+    await apiCall(baseUrl, 'POST', '/api/v1/auth/codes', undefined, { channel: 'email', account: email, purpose: 'reset_password' }, { 'accept-language': text.tag });
+    const outbox = await apiCall<{ items: { body: string }[] }>(baseUrl, 'GET', `/api/v1/dev/outbox?to=${encodeURIComponent(email)}`);
+    expect(outbox.data.items[0]?.body).toContain(text.antiPhishingLine);
 
     await twoFactorItem.click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/TwoFactor');

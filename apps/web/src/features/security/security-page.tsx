@@ -101,6 +101,7 @@ function AntiPhishingForm({ current, onDone }: { current: string | null; onDone:
     <Form
       form={form}
       layout="vertical"
+      className="tw-flat-form"
       initialValues={{ code: current ?? '' }}
       onValuesChange={clearEdited}
       onFinish={(values: { code?: string }) => submit({ code: values.code ?? '' })}
@@ -115,8 +116,8 @@ function AntiPhishingForm({ current, onDone }: { current: string | null; onDone:
         </div>
       }
     >
-      <Form.Item name="code" label={t('security.anti_phishing')} description={t('security.anti_phishing_help')}>
-        <Input maxLength={20} placeholder={t('security.anti_phishing_placeholder')} clearable autoComplete="off" />
+      <Form.Item name="code" label={t('security.anti_phishing')} description={t('security.anti_phishing_placeholder')}>
+        <Input maxLength={20} clearable autoComplete="off" autoFocus />
       </Form.Item>
     </Form>
   );
