@@ -179,8 +179,9 @@ export async function checkSignInSecondFactor(tx: Executor, userId: number, code
  * accepted for money leaving the account.
  */
 export async function requireWithdrawalSecondFactor(tx: Executor, userId: number, code: string | undefined, now: Date): Promise<void> {
-  const row = await lockedSecurityRow(tx, userId, now);
-  if (!row.totpEnabledAt) return;
+  // No row, no two-factor: a withdrawal by a user who never touched these settings writes nothing here.
+  const [row] = await tx.select().from(userSecurity).where(eq(userSecurity.userId, userId)).for('update');
+  if (!row?.totpEnabledAt) return;
   if (!code) throw new AppError('TWO_FACTOR_REQUIRED', {}, 422, 'totpCode');
   const outcome = await spendSecondFactor(tx, row, code, now, false);
   if ('error' in outcome) throw new AppError(outcome.error, {}, 422, 'totpCode');
