@@ -25,6 +25,8 @@ import { registerMoneyPasswordRoutes } from './modules/money-password/routes.ts'
 import { registerMarketRecorder, registerMarketRoutes } from './modules/market/routes.ts';
 import { registerOperatorRoutes } from './modules/operator/routes.ts';
 import { registerPointsRoutes } from './modules/points/routes.ts';
+import { antiPhishingCodeFor } from './modules/security/service.ts';
+import { registerSecurityRoutes } from './modules/security/routes.ts';
 import { registerSystemRoutes } from './modules/system/routes.ts';
 import { registerUserRoutes } from './modules/user/routes.ts';
 import { registerVoteRoutes } from './modules/vote/routes.ts';
@@ -130,7 +132,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     limits: { fileSize: config.uploads.maxBytes, files: 1, fields: 4, fieldSize: 256, parts: 6, headerPairs: 20 },
   });
 
-  const notifier = createNotifier({ config, db: database.db, clock, log: app.log });
+  const notifier = createNotifier({ config, db: database.db, clock, log: app.log, antiPhishingCode: (email) => antiPhishingCodeFor(database.db, email) });
   // On PostgreSQL real-time events cross processes (LISTEN/NOTIFY); PGlite is one process.
   const relay: Relay = database.connectDedicated ? new PgRelay({ connect: database.connectDedicated, log: app.log }) : new LocalRelay();
   app.addHook('onReady', () => relay.start());
@@ -161,6 +163,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerPointsRoutes(app, deps);
   registerInviteRoutes(app, deps);
   registerCreditRoutes(app, deps);
+  registerSecurityRoutes(app, deps);
   const contracts = registerContractRoutes(app, deps);
   if (options.workers) {
     registerMarketRecorder(app, deps);

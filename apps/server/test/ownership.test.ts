@@ -365,3 +365,24 @@ describe('ownership matrix over the route table', () => {
     await ownershipCase.unchanged(t, owner);
   });
 });
+
+describe('security centre: per-user data without ids', () => {
+  it('another user sees none of the owner’s devices or sign-ins, and their "sign out others" leaves the owner signed in', async () => {
+    const owner = await registerUser(t.app);
+    const intruder = await registerUser(t.app);
+    await call(t.app, 'POST', '/api/v1/auth/login', { body: { channel: 'email', account: owner.account, password: 'wrong-password-0' }, headers: { 'user-agent': 'owner-device' } });
+    const second = await call<{ token: string }>(t.app, 'POST', '/api/v1/auth/login', {
+      body: { channel: 'email', account: owner.account, password: PASSWORD },
+      headers: { 'user-agent': 'owner-device' },
+    });
+    const seen = await call<{ sessions: { device: string }[]; signIns: { device: string }[] }>(t.app, 'GET', '/api/v1/security', { token: intruder.token });
+    expect(seen.body.data.sessions.some((s) => s.device === 'owner-device')).toBe(false);
+    expect(seen.body.data.signIns).toEqual([]);
+    expect((await call(t.app, 'POST', '/api/v1/auth/sessions/revoke-others', { token: intruder.token })).body.code).toBe(0);
+    expect((await call(t.app, 'GET', '/api/v1/user/profile', { token: owner.token })).body.code).toBe(0);
+    expect((await call(t.app, 'GET', '/api/v1/user/profile', { token: second.body.data.token })).body.code).toBe(0);
+    const own = await call<{ sessions: unknown[]; signIns: unknown[] }>(t.app, 'GET', '/api/v1/security', { token: owner.token });
+    expect(own.body.data.sessions).toHaveLength(2);
+    expect(own.body.data.signIns).toHaveLength(2);
+  });
+});

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { codeSchema } from './auth.ts';
 import { idSchema } from './bank-card.ts';
 import { amountSchema } from './money.ts';
 import { moneyPasswordInputSchema } from './money-password.ts';
+import { withdrawalLockSchema } from './security.ts';
 import { ADDRESS_MAX_LENGTH, ADDRESS_PROBLEM_MESSAGES, WITHDRAWAL_NETWORKS, type WithdrawalNetwork, checkAddress } from './withdrawal-address.ts';
 
 /**
@@ -60,6 +62,8 @@ export const cryptoWithdrawalRequestSchema = z
     amount: amountSchema,
     /** The withdrawal password. */
     password: moneyPasswordInputSchema,
+    /** The authenticator code, required once two-factor is on (security centre). */
+    totpCode: codeSchema.optional(),
   })
   .superRefine((value, ctx) => {
     if (!NETWORKS_BY_ASSET[value.asset].includes(value.network)) {
@@ -75,6 +79,7 @@ export const cardWithdrawalRequestSchema = z.strictObject({
   cardId: idSchema,
   amount: amountSchema,
   password: moneyPasswordInputSchema,
+  totpCode: codeSchema.optional(),
 });
 export type CardWithdrawalRequest = z.infer<typeof cardWithdrawalRequestSchema>;
 
@@ -131,6 +136,10 @@ export const withdrawalOptionsSchema = z.object({
   withdrawPasswordSet: z.boolean(),
   cards: z.array(z.object({ id: z.string(), bankName: z.string(), accountMasked: z.string(), holderName: z.string() })),
   arrivalHours: z.number().int(),
+  /** Two-factor is on: every request carries `totpCode`. */
+  twoFactorEnabled: z.boolean(),
+  /** Set for 24 h after the password or two-factor changed: requests are refused until `until`. */
+  withdrawalLock: withdrawalLockSchema,
 });
 export type WithdrawalOptions = z.infer<typeof withdrawalOptionsSchema>;
 

@@ -1,9 +1,11 @@
 import type { Channel } from '@tradewind/contract/auth';
+import type { Language } from '@tradewind/contract/languages';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db.ts';
+import { translate } from './i18n.ts';
 import { devOutbox } from './tables.ts';
 
 export interface Notification {
@@ -11,6 +13,8 @@ export interface Notification {
   to: string;
   subject: string;
   body: string;
+  /** The language the message is written in (for the anti-phishing line); en when absent. */
+  language?: Language;
 }
 
 /** Sends codes and notices by email (SMTP) or SMS (an HTTP webhook); in demo mode also keeps them in the dev outbox. */
@@ -21,8 +25,29 @@ export interface Notifier {
 
 const SMS_TIMEOUT_MS = 10_000;
 
-export function createNotifier(deps: { config: Config; db: Db; clock: Clock; log: FastifyBaseLogger }): Notifier {
+export interface NotifierDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** The anti-phishing code the account at this email address has set (security centre), if any. */
+  antiPhishingCode?: (email: string) => Promise<string | null>;
+}
+
+export function createNotifier(deps: NotifierDeps): Notifier {
   const { config, db, clock, log } = deps;
+
+  /**
+   * Every email carries the recipient's anti-phishing code, when they set one. It goes
+   * last, so a message that starts with a code still shows that code first.
+   */
+  async function render(notification: Notification): Promise<Omit<Notification, 'language'>> {
+    const { language = 'en', ...message } = notification;
+    if (message.channel !== 'email' || !deps.antiPhishingCode) return message;
+    const code = await deps.antiPhishingCode(message.to);
+    if (!code) return message;
+    return { ...message, body: `${message.body}\n\n${translate(language, 'notify.anti_phishing', { code })}` };
+  }
   const mailer = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : undefined;
 
   return {
@@ -30,7 +55,8 @@ export function createNotifier(deps: { config: Config; db: Db; clock: Clock; log
       if (config.demoMode) return true;
       return channel === 'email' ? mailer !== undefined : config.smsWebhookUrl !== undefined;
     },
-    async send(notification) {
+    async send(original) {
+      const notification = await render(original);
       if (config.demoMode) {
         await db.insert(devOutbox).values({ ...notification, createdAt: clock.now() });
         log.info({ channel: notification.channel, to: notification.to, body: notification.body }, 'dev outbox');

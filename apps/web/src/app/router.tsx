@@ -33,7 +33,6 @@ const PLACEHOLDER_ROUTES = [
   'MiningDetail',
   'Loan',
   'LoansHistory',
-  'Security',
 ] as const;
 
 export const ROUTE_PATHS = [
@@ -75,6 +74,8 @@ export const ROUTE_PATHS = [
   '/SetEmail',
   '/SetPhone',
   '/Credit',
+  '/Security',
+  '/TwoFactor',
   ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
 ];
 
@@ -126,6 +127,8 @@ export const router = createBrowserRouter([
       { path: '/SetEmail', element: page(() => import('@/features/my/set-contact-page.tsx'), 'SetEmailPage') },
       { path: '/SetPhone', element: page(() => import('@/features/my/set-contact-page.tsx'), 'SetPhonePage') },
       { path: '/Credit', element: page(() => import('@/features/my/credit-page.tsx'), 'CreditPage') },
+      { path: '/Security', element: page(() => import('@/features/security/security-page.tsx'), 'SecurityPage') },
+      { path: '/TwoFactor', element: page(() => import('@/features/security/two-factor-page.tsx'), 'TwoFactorPage') },
       ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },

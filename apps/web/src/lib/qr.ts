@@ -10,7 +10,7 @@ export interface QrModules {
 
 /**
  * The QR code of a text at error-correction level M (a smudged or glared screen still
- * scans). lean-qr's nano build is about 4 KB and loads with the screens that show a code (deposit, invite).
+ * scans). lean-qr's nano build is about 4 KB and loads only with the screens that show a code (deposit address, invitation, two-factor enrolment).
  */
 export function qrModules(text: string): QrModules {
   const code = generate(text, { minCorrectionLevel: correction.M });

@@ -4,7 +4,7 @@ import { qrModules } from '@/lib/qr.ts';
 /** Four modules of white around the code, as the QR standard asks, so phone cameras find it. */
 const QUIET_ZONE = 4;
 
-/** A QR code as crisp SVG (deposit address, invitation link). */
+/** A QR code as crisp SVG (deposit address, invitation link, two-factor enrolment). */
 export function QrCode({ value, label, sizePx = 184, testId }: { value: string; label: string; sizePx?: number; testId?: string }) {
   const qr = useMemo(() => qrModules(value), [value]);
   const side = qr.size + QUIET_ZONE * 2;

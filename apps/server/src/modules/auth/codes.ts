@@ -90,6 +90,7 @@ export async function issueCode(deps: { db: Db; clock: Clock; notifier: Notifier
     to: input.target,
     subject: translate(input.language, 'notify.code_subject'),
     body: translate(input.language, 'notify.code_body', { code, minutes: CODE_TTL_MS / 60_000 }),
+    language: input.language,
   });
 }
 

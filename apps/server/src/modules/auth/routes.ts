@@ -10,9 +10,10 @@ import {
   sessionResponseSchema,
 } from '@tradewind/contract/auth';
 import { okSchema } from '@tradewind/contract/envelope';
+import { loginResponseSchema, revokeOthersResponseSchema } from '@tradewind/contract/security';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { route } from '#platform/http.ts';
-import { type AuthDeps, type RequestMeta, changePassword, login, logout, register, resetPassword, revokeSession, sendCode } from './service.ts';
+import { type AuthDeps, type RequestMeta, changePassword, login, logout, register, resetPassword, revokeOtherSessions, revokeSession, sendCode } from './service.ts';
 import { authenticateToken, listSessions } from './sessions.ts';
 
 const MINUTE_MS = 60_000;
@@ -61,10 +62,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
       method: 'POST',
       url: '/api/v1/auth/login',
       auth: 'none',
-      summary: 'Sign in with email or phone and password',
+      summary: 'Sign in with email or phone and password (with two-factor on: a challenge for /auth/login/2fa)',
       tags,
       body: loginRequestSchema,
-      response: sessionResponseSchema,
+      response: loginResponseSchema,
       rateLimit: { max: 10, timeWindow: MINUTE_MS },
     },
     async ({ body, request }) => login(deps, body, meta(request)),
@@ -136,5 +137,11 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
       await revokeSession(deps, auth, Number(body.id));
       return { ok: true as const };
     },
+  );
+
+  route(
+    app,
+    { method: 'POST', url: '/api/v1/auth/sessions/revoke-others', auth: 'user', summary: 'Sign out every device but this one', tags, response: revokeOthersResponseSchema },
+    async ({ auth }) => ({ revoked: await revokeOtherSessions(deps, auth) }),
   );
 }

@@ -23,6 +23,9 @@ import type { Notifier } from '#platform/notifier.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
 import { users } from '../user/tables.ts';
 import { CODE_RESEND_COOLDOWN_MS, CODE_TTL_MS, consumeCode, issueCode } from './codes.ts';
+import type { LoginResponse } from '@tradewind/contract/security';
+import { createLoginChallenge } from '../security/login.ts';
+import { isTwoFactorEnabled, lockWithdrawals, recordSignIn } from '../security/service.ts';
 import { type SessionMeta, createSession, revokeSessions } from './sessions.ts';
 
 export interface AuthDeps {
@@ -138,8 +141,13 @@ export async function register(deps: AuthDeps, input: RegisterRequest, meta: Req
   return outcome;
 }
 
-/** Raises INVALID_CREDENTIALS (unknown address or wrong password: the same answer) or ACCOUNT_FROZEN. */
-export async function login(deps: AuthDeps, input: LoginRequest, meta: RequestMeta): Promise<SessionResponse> {
+/**
+ * Raises INVALID_CREDENTIALS (unknown address or wrong password: the same answer) or
+ * ACCOUNT_FROZEN. With two-factor on, the right password gives a challenge for the code
+ * step (security/login.ts), not a session. Every attempt on an existing account is
+ * recorded in its sign-in history.
+ */
+export async function login(deps: AuthDeps, input: LoginRequest, meta: RequestMeta): Promise<LoginResponse> {
   const target = accountOf(input.channel, input.account);
   const column = input.channel === 'email' ? users.email : users.phone;
   const [user] = await deps.db
@@ -148,12 +156,29 @@ export async function login(deps: AuthDeps, input: LoginRequest, meta: RequestMe
     .where(eq(column, target))
     .limit(1);
   const valid = await verify(user?.passwordHash ?? DUMMY_HASH, input.password);
-  if (!user || !valid) throw new AppError('INVALID_CREDENTIALS');
-  if (user.frozenAt) throw new AppError('ACCOUNT_FROZEN');
-  return createSession(deps.db, { userId: user.id, now: deps.clock.now(), ttlMs: deps.config.sessionTtlMs, meta });
+  if (!user) throw new AppError('INVALID_CREDENTIALS');
+  const now = deps.clock.now();
+  const event = { userId: user.id, method: 'password' as const, device: meta.device, ip: meta.ip, now };
+  if (!valid) {
+    await recordSignIn(deps.db, { ...event, result: 'wrong_password' });
+    throw new AppError('INVALID_CREDENTIALS');
+  }
+  if (user.frozenAt) {
+    await recordSignIn(deps.db, { ...event, result: 'frozen' });
+    throw new AppError('ACCOUNT_FROZEN');
+  }
+  if (await isTwoFactorEnabled(deps.db, user.id)) {
+    // The password is known to whoever typed it: the owner sees that in the history even if no code follows.
+    await recordSignIn(deps.db, { ...event, result: 'awaiting_code' });
+    return createLoginChallenge(deps.db, { userId: user.id, now });
+  }
+  return deps.db.transaction(async (tx) => {
+    await recordSignIn(tx, { ...event, result: 'success' });
+    return createSession(tx, { userId: user.id, now, ttlMs: deps.config.sessionTtlMs, meta });
+  });
 }
 
-/** Sets a new password with a code sent to the address and signs out every device. Raises CODE_*. */
+/** Sets a new password with a code sent to the address, signs out every device, pauses withdrawals for 24 h. Raises CODE_*. */
 export async function resetPassword(deps: AuthDeps, input: ResetPasswordRequest): Promise<void> {
   const target = accountOf(input.channel, input.account);
   const passwordHash = await hashPassword(input.password);
@@ -167,12 +192,13 @@ export async function resetPassword(deps: AuthDeps, input: ResetPasswordRequest)
     const verifiedColumn = input.channel === 'email' ? { emailVerified: true } : { phoneVerified: true };
     await tx.update(users).set({ passwordHash, updatedAt: now, ...verifiedColumn }).where(eq(users.id, userId));
     await revokeSessions(tx, { userId, now, reason: 'password_reset' });
+    await lockWithdrawals(tx, userId, now, 'password_reset');
     return null;
   });
   if (failure) throw new AppError(failure);
 }
 
-/** Needs the current password; signs out every other device. Raises PASSWORD_INCORRECT. */
+/** Needs the current password; signs out every other device and pauses withdrawals for 24 h. Raises PASSWORD_INCORRECT. */
 export async function changePassword(deps: AuthDeps, auth: AuthContext, input: ChangePasswordRequest): Promise<void> {
   const [user] = await deps.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, auth.userId)).limit(1);
   if (!user || !(await verify(user.passwordHash, input.oldPassword))) throw new AppError('PASSWORD_INCORRECT');
@@ -181,6 +207,7 @@ export async function changePassword(deps: AuthDeps, auth: AuthContext, input: C
   await deps.db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, auth.userId));
     await revokeSessions(tx, { userId: auth.userId, now, reason: 'password_changed', exceptSessionId: auth.sessionId });
+    await lockWithdrawals(tx, auth.userId, now, 'password_changed');
   });
 }
 
@@ -192,4 +219,9 @@ export async function logout(deps: AuthDeps, auth: AuthContext): Promise<void> {
 export async function revokeSession(deps: AuthDeps, auth: AuthContext, sessionId: number): Promise<void> {
   const count = await revokeSessions(deps.db, { userId: auth.userId, now: deps.clock.now(), reason: 'revoked', onlySessionId: sessionId });
   if (count === 0) throw new AppError('SESSION_NOT_FOUND');
+}
+
+/** Signs out every device but this one; returns how many were signed out. */
+export async function revokeOtherSessions(deps: AuthDeps, auth: AuthContext): Promise<number> {
+  return revokeSessions(deps.db, { userId: auth.userId, now: deps.clock.now(), reason: 'revoked', exceptSessionId: auth.sessionId });
 }

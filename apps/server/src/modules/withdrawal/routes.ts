@@ -17,6 +17,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { route } from '#platform/http.ts';
 import { verifyMoneyPassword } from '../money-password/service.ts';
+import { assertWithdrawalsUnlocked, precheckWithdrawalSecondFactor, requireWithdrawalSecondFactor } from '../security/service.ts';
 import {
   type WithdrawalDeps,
   completeWithdrawal,
@@ -40,7 +41,7 @@ export function registerWithdrawalRoutes(app: FastifyInstance, deps: WithdrawalD
   route(
     app,
     { method: 'GET', url: '/api/v1/withdrawals/options', auth: 'user', summary: 'Currencies, networks, minimums, fees, balances, cards and what is still missing', tags, response: withdrawalOptionsSchema },
-    async ({ auth }) => withdrawalOptions(deps.db, auth.userId),
+    async ({ auth }) => withdrawalOptions(deps.db, auth.userId, deps.clock.now()),
   );
 
   route(
@@ -54,14 +55,21 @@ export function registerWithdrawalRoutes(app: FastifyInstance, deps: WithdrawalD
       tags,
       body: cryptoWithdrawalRequestSchema,
       response: withdrawalSchema,
-      secretFields: ['password'],
       rateLimit: { max: 30, timeWindow: 60_000 },
-      precheck: async ({ body, auth }) => {
+      secretFields: ['password', 'totpCode'],
+      precheck: async ({ body, auth, lang }) => {
+        await assertWithdrawalsUnlocked(deps.db, auth.userId, deps.clock.now(), lang);
         await precheckCryptoWithdrawal(deps.db, auth.userId, body);
+        await precheckWithdrawalSecondFactor(deps.db, auth.userId, body.totpCode);
         await verifyMoneyPassword(deps, auth.userId, 'withdraw', body.password);
       },
     },
-    async ({ body, auth, tx }) => requestCryptoWithdrawal(deps.ledger, tx, deps.clock.now(), auth.userId, body),
+    async ({ body, auth, tx, lang }) => {
+      const now = deps.clock.now();
+      await assertWithdrawalsUnlocked(tx, auth.userId, now, lang);
+      await requireWithdrawalSecondFactor(tx, auth.userId, body.totpCode, now);
+      return requestCryptoWithdrawal(deps.ledger, tx, now, auth.userId, body);
+    },
   );
 
   route(
@@ -75,14 +83,21 @@ export function registerWithdrawalRoutes(app: FastifyInstance, deps: WithdrawalD
       tags,
       body: cardWithdrawalRequestSchema,
       response: withdrawalSchema,
-      secretFields: ['password'],
       rateLimit: { max: 30, timeWindow: 60_000 },
-      precheck: async ({ body, auth }) => {
+      secretFields: ['password', 'totpCode'],
+      precheck: async ({ body, auth, lang }) => {
+        await assertWithdrawalsUnlocked(deps.db, auth.userId, deps.clock.now(), lang);
         await precheckCardWithdrawal(deps.db, auth.userId, body);
+        await precheckWithdrawalSecondFactor(deps.db, auth.userId, body.totpCode);
         await verifyMoneyPassword(deps, auth.userId, 'withdraw', body.password);
       },
     },
-    async ({ body, auth, tx }) => requestCardWithdrawal(deps.ledger, tx, deps.clock.now(), auth.userId, body),
+    async ({ body, auth, tx, lang }) => {
+      const now = deps.clock.now();
+      await assertWithdrawalsUnlocked(tx, auth.userId, now, lang);
+      await requireWithdrawalSecondFactor(tx, auth.userId, body.totpCode, now);
+      return requestCardWithdrawal(deps.ledger, tx, now, auth.userId, body);
+    },
   );
 
   route(

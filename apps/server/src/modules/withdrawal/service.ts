@@ -37,6 +37,7 @@ import {
 import { isMoneyPasswordSet, requireMoneyPassword } from '../money-password/service.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { operators } from '../operator/tables.ts';
+import { isTwoFactorEnabled, withdrawalLock } from '../security/service.ts';
 import { users } from '../user/tables.ts';
 import { amountOf } from '../wallet/service.ts';
 import { type WithdrawalRow, withdrawals } from './tables.ts';
@@ -202,7 +203,7 @@ export async function requestCardWithdrawal(ledger: Ledger, tx: Tx, now: Date, u
 
 /* Reading */
 
-export async function withdrawalOptions(db: Executor, userId: number): Promise<WithdrawalOptions> {
+export async function withdrawalOptions(db: Executor, userId: number, now: Date): Promise<WithdrawalOptions> {
   const [user] = await db.select({ verified: users.verified }).from(users).where(eq(users.id, userId)).limit(1);
   const balances = await userBalances(db, userId);
   const assets: WithdrawalOptions['assets'] = [];
@@ -227,6 +228,8 @@ export async function withdrawalOptions(db: Executor, userId: number): Promise<W
     withdrawPasswordSet: await isMoneyPasswordSet(db, userId, 'withdraw'),
     cards: cards.map((card) => ({ id: String(card.id), bankName: card.bankName, accountMasked: maskAccountNumber(card.accountNumber), holderName: card.holderName })),
     arrivalHours: WITHDRAWAL_ARRIVAL_HOURS,
+    twoFactorEnabled: await isTwoFactorEnabled(db, userId),
+    withdrawalLock: await withdrawalLock(db, userId, now),
   };
 }
 

@@ -13,12 +13,13 @@ import { SubmitButton } from '@/ui/submit-button.tsx';
 import { useWithdrawalOptions } from './api/get-withdrawal-options.ts';
 import { withdrawalsQueryKey } from './api/get-withdrawals.ts';
 import { requestCardWithdrawal } from './api/request-card-withdrawal.ts';
-import { AmountField, AmountSummary, ArrivalNotice, HistoryLink, PasswordField, Readiness } from './withdrawal-parts.tsx';
+import { AmountField, AmountSummary, ArrivalNotice, HistoryLink, PasswordField, Readiness, TotpField } from './withdrawal-parts.tsx';
 
 interface Values {
   cardId?: string;
   amount?: string;
   password?: string;
+  totpCode?: string;
 }
 
 const HERE = '/CardWithdrawal';
@@ -49,7 +50,7 @@ export function CardWithdrawalPage() {
   });
   const amountText = Form.useWatch('amount', form) as string | undefined;
 
-  const onFinish = (values: Values) => submit({ cardId: values.cardId ?? cards[0]?.id ?? '', amount: values.amount ?? '', password: values.password ?? '' });
+  const onFinish = (values: Values) => submit({ cardId: values.cardId ?? cards[0]?.id ?? '', amount: values.amount ?? '', password: values.password ?? '', totpCode: values.totpCode || undefined });
 
   return (
     <Page title={t('routes.CardWithdrawal')} right={<HistoryLink />}>
@@ -94,6 +95,7 @@ export function CardWithdrawalPage() {
               <AmountField asset={asset} onMax={(max) => form.setFieldValue('amount', max)} />
               <AmountSummary asset={asset} amountText={amountText} />
               <PasswordField back={HERE} />
+              <TotpField enabled={options.data.twoFactorEnabled} />
             </Form>
           </section>
           <ArrivalNotice hours={options.data.arrivalHours} />

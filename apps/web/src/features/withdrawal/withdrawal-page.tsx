@@ -14,12 +14,13 @@ import { SubmitButton } from '@/ui/submit-button.tsx';
 import { useWithdrawalOptions } from './api/get-withdrawal-options.ts';
 import { withdrawalsQueryKey } from './api/get-withdrawals.ts';
 import { requestWithdrawal } from './api/request-withdrawal.ts';
-import { AmountField, AmountSummary, ArrivalNotice, HistoryLink, PasswordField, Readiness } from './withdrawal-parts.tsx';
+import { AmountField, AmountSummary, ArrivalNotice, HistoryLink, PasswordField, Readiness, TotpField } from './withdrawal-parts.tsx';
 
 interface Values {
   address?: string;
   amount?: string;
   password?: string;
+  totpCode?: string;
 }
 
 const HERE = '/Withdrawal';
@@ -55,7 +56,7 @@ export function WithdrawalPage() {
   const amountText = Form.useWatch('amount', form) as string | undefined;
 
   const onFinish = (values: Values) =>
-    submit({ asset: assetCode, network, address: values.address ?? '', amount: values.amount ?? '', password: values.password ?? '' });
+    submit({ asset: assetCode, network, address: values.address ?? '', amount: values.amount ?? '', password: values.password ?? '', totpCode: values.totpCode || undefined });
 
   const chooseAsset = (value: WithdrawalAsset) => {
     setAsset(value);
@@ -108,6 +109,7 @@ export function WithdrawalPage() {
               <AmountField asset={asset} onMax={(max) => form.setFieldValue('amount', max)} />
               <AmountSummary asset={asset} amountText={amountText} />
               <PasswordField back={HERE} />
+              <TotpField enabled={options.data.twoFactorEnabled} />
             </Form>
           </section>
           <ArrivalNotice hours={options.data.arrivalHours} />

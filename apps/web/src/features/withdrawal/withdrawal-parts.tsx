@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { formatDecimal } from '@/lib/format.ts';
 import { moneyPasswordPath } from '@/lib/money-password.ts';
+import { WithdrawalLockBanner } from '@/ui/withdrawal-lock-banner.tsx';
 
 type AssetOption = WithdrawalOptions['assets'][number];
 
@@ -17,21 +18,24 @@ export function Readiness({ options, back }: { options: WithdrawalOptions; back:
   const steps: { key: string; text: string; action: string; to: string }[] = [];
   if (!options.verified) steps.push({ key: 'kyc', text: t('errors.KYC_REQUIRED'), action: t('withdrawal.verify_now'), to: '/RealName' });
   if (!options.withdrawPasswordSet) steps.push({ key: 'pin', text: t('errors.WITHDRAW_PASSWORD_NOT_SET'), action: t('withdrawal.set_password_now'), to: moneyPasswordPath('withdraw', back) });
-  if (steps.length === 0) return null;
+  if (steps.length === 0) return <WithdrawalLockBanner lock={options.withdrawalLock} />;
   return (
-    <section className="tw-card" role="alert" style={{ background: '#fff7e6', border: '1px solid #ffd591' }}>
-      {steps.map((step) => (
-        <div key={step.key} style={{ display: 'flex', alignItems: 'center', gap: 8, justifyContent: 'space-between', padding: '4px 0' }}>
-          <span style={{ display: 'flex', gap: 6, alignItems: 'flex-start', fontSize: 14, color: '#7a4b00' }}>
-            <ExclamationCircleOutline style={{ flex: 'none', marginTop: 2 }} aria-hidden />
-            {step.text}
-          </span>
-          <Button size="mini" color="warning" onClick={() => navigate(step.to)} style={{ flex: 'none' }}>
-            {step.action}
-          </Button>
-        </div>
-      ))}
-    </section>
+    <>
+      <WithdrawalLockBanner lock={options.withdrawalLock} />
+      <section className="tw-card" role="alert" style={{ background: '#fff7e6', border: '1px solid #ffd591' }}>
+        {steps.map((step) => (
+          <div key={step.key} style={{ display: 'flex', alignItems: 'center', gap: 8, justifyContent: 'space-between', padding: '4px 0' }}>
+            <span style={{ display: 'flex', gap: 6, alignItems: 'flex-start', fontSize: 14, color: '#7a4b00' }}>
+              <ExclamationCircleOutline style={{ flex: 'none', marginTop: 2 }} aria-hidden />
+              {step.text}
+            </span>
+            <Button size="mini" color="warning" onClick={() => navigate(step.to)} style={{ flex: 'none' }}>
+              {step.action}
+            </Button>
+          </div>
+        ))}
+      </section>
+    </>
   );
 }
 
@@ -110,6 +114,17 @@ export function PasswordField({ back }: { back: string }) {
       }
     >
       <Input type="password" inputMode="numeric" autoComplete="off" maxLength={6} placeholder={t('withdrawal.password_placeholder')} clearable />
+    </Form.Item>
+  );
+}
+
+/** With two-factor on (security centre), every withdrawal carries a fresh authenticator code. */
+export function TotpField({ enabled }: { enabled: boolean }) {
+  const { t } = useTranslation();
+  if (!enabled) return null;
+  return (
+    <Form.Item name="totpCode" label={t('withdrawal.totp_code')} description={t('withdrawal.totp_help')}>
+      <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder="000000" clearable />
     </Form.Item>
   );
 }

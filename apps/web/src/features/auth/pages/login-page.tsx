@@ -1,25 +1,63 @@
-import { type Channel, loginRequestSchema } from '@tradewind/contract/auth';
-import { Form, Input, Toast } from 'antd-mobile';
+import { type Channel, type SessionResponse, loginRequestSchema } from '@tradewind/contract/auth';
+import { type LoginChallenge, type LoginResponse, loginSecondStepRequestSchema } from '@tradewind/contract/security';
+import { Button, Form, Input, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { SubmitButton } from '@/ui/submit-button.tsx';
 import { saveSession } from '@/lib/storage.ts';
-import { login } from '../api/auth-api.ts';
+import { login, loginSecondStep } from '../api/auth-api.ts';
 import { AccountInput } from '../components/account-input.tsx';
 import { AuthLayout } from '../components/auth-layout.tsx';
 import { ChannelTabs } from '../components/channel-tabs.tsx';
 
-export function LoginPage() {
+function useSignedIn() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const [channel, setChannel] = useState<Channel>('email');
-  const { form, submitting, submit } = useFormSubmit(loginRequestSchema, login, (session) => {
+  return (session: SessionResponse) => {
     saveSession(session.token, session.uid);
     Toast.show({ content: t('success.signed_in'), duration: 2000 });
     navigate('/', { replace: true });
+  };
+}
+
+/** Step 2 when two-factor is on: the app's 6-digit code, or a recovery code. */
+function SecondStep({ challenge, onCancel }: { challenge: LoginChallenge; onCancel: () => void }) {
+  const { t } = useTranslation();
+  const signedIn = useSignedIn();
+  const { form, submitting, submit, clearEdited } = useFormSubmit(loginSecondStepRequestSchema, loginSecondStep, signedIn);
+  return (
+    <AuthLayout title={t('auth.two_factor_title')} subtitle={t('auth.two_factor_subtitle')}>
+      <Form
+        form={form}
+        layout="vertical"
+        onValuesChange={clearEdited}
+        onFinish={(values: { code?: string }) => submit({ challenge: challenge.challenge, code: values.code ?? '' })}
+        footer={<SubmitButton label={t('auth.two_factor_verify')} loading={submitting} />}
+      >
+        <Form.Item name="code" label={t('auth.two_factor_code')} description={t('auth.two_factor_recovery_hint')}>
+          <Input autoComplete="one-time-code" inputMode="text" maxLength={11} placeholder="000000" clearable autoFocus />
+        </Form.Item>
+      </Form>
+      <Button block fill="none" color="primary" onClick={onCancel}>
+        {t('auth.two_factor_back')}
+      </Button>
+    </AuthLayout>
+  );
+}
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const [channel, setChannel] = useState<Channel>('email');
+  const [challenge, setChallenge] = useState<LoginChallenge | null>(null);
+  const signedIn = useSignedIn();
+  const { form, submitting, submit } = useFormSubmit(loginRequestSchema, login, (result: LoginResponse) => {
+    if ('challenge' in result) setChallenge(result);
+    else signedIn(result);
   });
+
+  if (challenge) return <SecondStep challenge={challenge} onCancel={() => setChallenge(null)} />;
 
   return (
     <AuthLayout title={t('auth.login_title')} subtitle={t('auth.login_subtitle')}>

@@ -1,0 +1,20 @@
+import type { WithdrawalLock } from '@tradewind/contract/security';
+import { LockOutline } from 'antd-mobile-icons';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '@/lib/format.ts';
+
+/**
+ * Withdrawals are paused for 24 h after the password or two-factor changed: says until
+ * when (in the user's own time zone) and why. Shown on the security and withdrawal screens.
+ */
+export function WithdrawalLockBanner({ lock }: { lock: WithdrawalLock }) {
+  const { t, i18n } = useTranslation();
+  if (!lock) return null;
+  const text = t('errors.WITHDRAWALS_LOCKED', { until: formatDateTime(lock.until, i18n.language), reason: t(`security.lock_reason.${lock.reason}`) });
+  return (
+    <section className="tw-card" role="alert" data-testid="withdrawal-lock" style={{ background: '#fff7e6', border: '1px solid #ffd591', display: 'flex', gap: 8, fontSize: 14, color: '#7a4b00', lineHeight: 1.5 }}>
+      <LockOutline style={{ flex: 'none', marginTop: 3 }} aria-hidden />
+      <span>{text}</span>
+    </section>
+  );
+}
