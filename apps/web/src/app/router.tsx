@@ -32,9 +32,6 @@ const PLACEHOLDER_ROUTES = [
   'NewsDetail',
   'IEO',
   'IEOHis',
-  'MiningInfo',
-  'MiningHis',
-  'MiningDetail',
   'Loan',
   'LoansHistory',
   'Security',
@@ -73,6 +70,9 @@ export const ROUTE_PATHS = [
   '/Contract',
   '/ContractDetail',
   '/Vote',
+  '/MiningInfo',
+  '/MiningHis',
+  '/MiningDetail',
   ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
 ];
 
@@ -86,7 +86,7 @@ export const router = createBrowserRouter([
         children: [
           { index: true, element: page(() => import('@/features/home/home-page.tsx'), 'HomePage') },
           { path: 'Transaction', element: page(() => import('@/features/trade/transaction-page.tsx'), 'TransactionPage') },
-          { path: 'Mining', element: placeholder('routes.Mining', true) },
+          { path: 'Mining', element: page(() => import('@/features/mining/mining-page.tsx'), 'MiningPage') },
           { path: 'My', element: page(() => import('@/features/my/my-page.tsx'), 'MyPage') },
         ],
       },
@@ -118,6 +118,9 @@ export const router = createBrowserRouter([
       { path: '/Contract', element: page(() => import('@/features/contracts/contract-page.tsx'), 'ContractPage') },
       { path: '/ContractDetail', element: page(() => import('@/features/contracts/contract-detail-page.tsx'), 'ContractDetailPage') },
       { path: '/Vote', element: page(() => import('@/features/vote/vote-page.tsx'), 'VotePage') },
+      { path: '/MiningInfo', element: page(() => import('@/features/mining/mining-info-page.tsx'), 'MiningInfoPage') },
+      { path: '/MiningHis', element: page(() => import('@/features/mining/mining-his-page.tsx'), 'MiningHisPage') },
+      { path: '/MiningDetail', element: page(() => import('@/features/mining/mining-detail-page.tsx'), 'MiningDetailPage') },
       ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },
