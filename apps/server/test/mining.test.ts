@@ -91,7 +91,7 @@ describe('products', () => {
     const de = (await call<{ items: MiningProduct[] }>(t.app, 'GET', '/api/v1/mining/products', { token: user.token, lang: 'de' })).body.data.items;
     expect(de).toHaveLength(3);
     expect(de[0]).toMatchObject({ name: 'Antminer S19 XP Cloud-Miner', output: 'BTC', hashrate: '140 TH/s', power: '3010 W', periodDays: 7, unitPrice: '100', minInvestment: '100', dailyRate: '0.003', dailyYieldPerUnit: '0.3' });
-    expect(de[0]?.description).toContain('Die Rendite legt Tradewind fest');
+    expect(de[0]?.description).toContain('Jeden Tag zahlt sie feste 0,3 % des gezahlten Preises');
     const one = await call<MiningProduct>(t.app, 'GET', `/api/v1/mining/product?id=${week().id}`, { token: user.token, lang: 'zh_TW' });
     expect(one.body.data.description).toContain('期滿時，全部價格將連同最後一天的收益一併退回');
     expect((await call(t.app, 'GET', '/api/v1/mining/product?id=999999', { token: user.token, lang: 'fr' })).body).toMatchObject({ code: 3401, message: "Ce mineur n'existe pas." });
@@ -351,6 +351,10 @@ describe('each day is paid exactly once', () => {
     // The database refuses a second row for a paid day and a second entry for its reference.
     const [first] = rentals;
     await expect(t.database.db.execute(sql`insert into mining_payouts (rental_id, day, amount_minor, entry_id, due_at, paid_at) values (${Number(first?.id)}, 1, 1, 999999999, now(), now())`)).rejects.toThrow();
+    // Nor can a paid day be changed or removed.
+    const refusal = (query: ReturnType<typeof sql>) => t.database.db.execute(query).then(() => 'accepted', (error: { cause?: { message?: string } }) => error.cause?.message ?? String(error));
+    expect(await refusal(sql`update mining_payouts set amount_minor = 1 where rental_id = ${Number(first?.id)}`)).toMatch(/append-only/);
+    expect(await refusal(sql`delete from mining_payouts where rental_id = ${Number(first?.id)}`)).toMatch(/append-only/);
     t.clock.advance(10 * DAY);
     await new MiningPayoutWorker(deps()).runOnce();
     await expectExactlyOnce(rentals, 7);

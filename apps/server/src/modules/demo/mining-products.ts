@@ -49,9 +49,11 @@ function percentOf(ppm: number): string {
 }
 
 function product(p: { slug: string; model: string; output: string; hashrate: string; power: string; periodDays: number; unitPrice: bigint; minInvestment: bigint; maxQuantity: number; dailyRatePpm: number; sort: number }): NewProduct {
-  const terms = { output: p.output, days: p.periodDays, percent: percentOf(p.dailyRatePpm) };
+  const percent = percentOf(p.dailyRatePpm);
+  // The language's own decimal mark: "0.3" in English and Chinese, "0,3" in German, French, Spanish and Italian.
+  const termsIn = (lang: Language) => ({ output: p.output, days: p.periodDays, percent: ['de', 'fr', 'es', 'it'].includes(lang) ? percent.replace('.', ',') : percent });
   const name = Object.fromEntries(LANGS.map((lang) => [lang, `${p.model} ${CLOUD_MINER[lang]}`])) as LocalizedText;
-  const description = Object.fromEntries(LANGS.map((lang) => [lang, DISCLOSURE[lang](terms)])) as LocalizedText;
+  const description = Object.fromEntries(LANGS.map((lang) => [lang, DISCLOSURE[lang](termsIn(lang))])) as LocalizedText;
   return {
     slug: p.slug,
     name,
