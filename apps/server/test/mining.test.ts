@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_MINING_PRODUCTS } from '../src/modules/demo/mining-products.ts';
 import { checkLedger } from '../src/modules/ledger/invariants.ts';
-import { createOperator } from '../src/modules/operator/service.ts';
+import { OPS_COMMANDS, type OpsContext } from '../src/modules/operator/ops-commands.ts';
+import { createOperator, findOperator } from '../src/modules/operator/service.ts';
 import { seedProducts } from '../src/modules/mining/service.ts';
 import { MiningPayoutWorker } from '../src/modules/mining/worker.ts';
 import { queryRows } from '../src/platform/db.ts';
@@ -298,6 +299,39 @@ describe('operators', () => {
     const mine = queue.body.data.items.filter((i) => i.uid === user.uid).map((i) => i.id);
     expect(mine).toEqual([a, b]);
     for (const id of [a, b]) expect((await decide(id, 'reject', 'cleanup')).body.code).toBe(0);
+  });
+});
+
+describe('npm run ops: mining:queue, mining:decide, mining:product, mining:pay-due', () => {
+  const run = async (name: string, options: Record<string, string | undefined>) => {
+    const command = OPS_COMMANDS.get(name);
+    if (!command) throw new Error(`${name} is not registered`);
+    const operator = options.operator ? await findOperator(t.database.db, options.operator) : undefined;
+    const context: OpsContext = { ...t.app.services, clock: t.clock, db: t.database.db, operator, args: [] };
+    return command.run(context, options);
+  };
+
+  it('review and catalogue through the same rules as the API, audit-logged as cli', async () => {
+    const user = await fundedUser(1_000n);
+    const id = (await rent(user, { productId: week().id, quantity: 1, amount: '100' })).body.data.id;
+    expect(await run('mining:queue', {})).toContain(`#${id} uid ${user.uid}`);
+    await expect(run('mining:decide', { id, decision: 'reject', operator: 'mining-reviewer' })).rejects.toThrow('reason');
+    expect(await run('mining:decide', { id, decision: 'reject', reason: 'Sold out', operator: 'mining-reviewer' })).toBe(`miner rental #${id} (uid ${user.uid}) is now rejected: 100 USDT refunded`);
+    await expect(run('mining:decide', { id, decision: 'approve', operator: 'mining-reviewer' })).rejects.toThrow('INVALID_STATE');
+    expect(await spotUsdt(user)).toBe('1000.000000');
+    const [entry] = await queryRows<{ via: string; action: string }>(t.database.db, sql`select via, action from audit_log where target_type = 'mining_rental' and target_id = ${id}`);
+    expect(entry).toEqual({ via: 'cli', action: 'mining_rental.reject' });
+
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const file = path.join(os.tmpdir(), `mining-product-${process.pid}.json`);
+    fs.writeFileSync(file, JSON.stringify({ slug: 'cli-miner', name: { en: 'CLI miner' }, description: { en: 'Fixed.' }, output: 'BTC', hashrate: '1 TH/s', power: '10 W', periodDays: 2, unitPrice: '5', minInvestment: '5', maxQuantity: 1, dailyRatePpm: 100, enabled: false }));
+    await createOperator(t.database.db, t.clock.now(), { username: 'mining-catalog', role: 'catalog' });
+    expect(await run('mining:product', { file, operator: 'mining-catalog' })).toMatch(/^miner #\d+ cli-miner saved \(disabled\)$/);
+    fs.rmSync(file);
+    expect(await run('mining:products', {})).toContain('cli-miner disabled "CLI miner"');
+    expect(await run('mining:pay-due', {})).toBe('0 days paid, 0 rentals completed');
   });
 });
 
