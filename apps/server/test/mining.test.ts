@@ -7,8 +7,9 @@ import { OPS_COMMANDS, type OpsContext } from '../src/modules/operator/ops-comma
 import { createOperator, findOperator } from '../src/modules/operator/service.ts';
 import { seedProducts } from '../src/modules/mining/service.ts';
 import { MiningPayoutWorker } from '../src/modules/mining/worker.ts';
+import { loadConfig } from '../src/platform/config.ts';
 import { queryRows } from '../src/platform/db.ts';
-import { type TestApp, call, createTestApp, fund, idempotencyKey, operatorToken, registerUser } from './harness.ts';
+import { type TestApp, call, createTestApp, fund, idempotencyKey, operatorToken, registerUser, testConfig } from './harness.ts';
 
 /**
  * Cloud-miner rental (spec /Mining, /MiningHis, /MiningDetail; miner statuses 0–3):
@@ -404,6 +405,35 @@ describe('each day is paid exactly once', () => {
     await expectExactlyOnce(rentals, 1);
     t.clock.advance(10 * DAY);
     await new MiningPayoutWorker(deps()).runOnce();
+  });
+});
+
+describe('configuration', () => {
+  it('a shorter mining day and auto-approval exist only in demo mode', () => {
+    expect(() => loadConfig({ DEMO_MODE: 'false', MINING_DAY_SECONDS: '5' })).toThrow(/MINING_DAY_SECONDS/);
+    expect(() => loadConfig({ DEMO_MODE: 'false', MINING_AUTO_APPROVE: 'true' })).toThrow(/MINING_AUTO_APPROVE/);
+    expect(loadConfig({ DEMO_MODE: 'false' })).toMatchObject({ miningDayMs: DAY, miningAutoApprove: false });
+    expect(testConfig()).toMatchObject({ miningDayMs: DAY, miningAutoApprove: false });
+    expect(testConfig({ MINING_DAY_SECONDS: '5', MINING_AUTO_APPROVE: 'true' })).toMatchObject({ miningDayMs: 5_000, miningAutoApprove: true });
+  });
+
+  it('with MINING_AUTO_APPROVE (demo) a rental is active at once, with no operator and no audit entry, and pays on its short day', async () => {
+    const demo = await createTestApp({ env: { MINING_AUTO_APPROVE: 'true', MINING_DAY_SECONDS: '60' } });
+    try {
+      await seedProducts(demo.database.db, demo.clock.now(), DEMO_MINING_PRODUCTS);
+      const user = await registerUser(demo.app);
+      await fund(demo, Number(user.uid), 100n * USDT);
+      const [product] = (await call<{ items: MiningProduct[] }>(demo.app, 'GET', '/api/v1/mining/products', { token: user.token })).body.data.items;
+      const reply = await call<MiningRental>(demo.app, 'POST', '/api/v1/mining/rentals', { token: user.token, body: { productId: product?.id, quantity: 1, amount: '100' }, headers: { 'idempotency-key': idempotencyKey() } });
+      expect(reply.body.data).toMatchObject({ status: 'active', endsAt: new Date(demo.clock.now().getTime() + 7 * 60_000).toISOString() });
+      demo.clock.advance(60_000);
+      const paid = await new MiningPayoutWorker({ db: demo.database.db, clock: demo.clock, ledger: demo.app.services.ledger, hub: demo.app.services.hub }).runOnce();
+      expect(paid.days).toBe(1);
+      const audits = await queryRows<{ n: string }>(demo.database.db, sql`select count(*) as n from audit_log where target_type = 'mining_rental'`);
+      expect(Number(audits[0]?.n)).toBe(0);
+    } finally {
+      await demo.close();
+    }
   });
 });
 

@@ -59,7 +59,7 @@ export function registerMiningRoutes(app: FastifyInstance, deps: Deps): void {
       rateLimit: { max: 30, timeWindow: 60_000 },
     },
     async ({ auth, body, tx, lang }) => {
-      const rental = await rent(tx, deps.ledger, deps.clock.now(), deps.config.miningDayMs, auth.userId, body, lang);
+      const rental = await rent(tx, deps.ledger, deps.clock.now(), { dayMs: deps.config.miningDayMs, autoApprove: deps.config.miningAutoApprove }, auth.userId, body, lang);
       deps.hub.publishToUser(auth.userId, { type: 'balance.changed' });
       return rental;
     },

@@ -120,9 +120,11 @@ const entry = (rental: Pick<MiningRentalRow, 'id' | 'userId'>, what: string, use
 
 /**
  * Rents `quantity` units, paying `amount` (which must be quantity × the unit price now)
- * from spot USDT in the caller's transaction; the rental waits for review.
+ * from spot USDT in the caller's transaction; the rental waits for review (or, with
+ * MINING_AUTO_APPROVE in demo mode, starts at once).
  */
-export async function rent(tx: Tx, ledger: Ledger, now: Date, dayMs: number, userId: number, request: RentRequest, language: Language): Promise<MiningRental> {
+export async function rent(tx: Tx, ledger: Ledger, now: Date, settings: { dayMs: number; autoApprove: boolean }, userId: number, request: RentRequest, language: Language): Promise<MiningRental> {
+  const { dayMs, autoApprove } = settings;
   const productId = Number(request.productId);
   const [product] = await tx.select().from(miningProducts).where(eq(miningProducts.id, productId)).limit(1);
   if (!product) throw new AppError('MINING_PRODUCT_NOT_FOUND', {}, 404);
@@ -150,7 +152,10 @@ export async function rent(tx: Tx, ledger: Ledger, now: Date, dayMs: number, use
     .values({
       userId,
       productId,
-      status: S.under_review,
+      // MINING_AUTO_APPROVE (demo mode only): active at once, decided by nobody, so no audit entry.
+      ...(autoApprove
+        ? { status: S.active, decidedAt: now, startedAt: now, endsAt: new Date(now.getTime() + product.periodDays * dayMs), nextPayoutAt: new Date(now.getTime() + dayMs) }
+        : { status: S.under_review }),
       quantity: request.quantity,
       unitPriceMinor: product.unitPriceMinor,
       amountMinor,
