@@ -21,6 +21,7 @@ import { registerDepositRoutes } from './modules/deposit/routes.ts';
 import { registerCardDepositRoutes } from './modules/card-deposit/routes.ts';
 import { registerKycRoutes } from './modules/kyc/routes.ts';
 import { Ledger, ensureAssets } from './modules/ledger/service.ts';
+import { registerMiningRoutes, registerMiningWorker } from './modules/mining/routes.ts';
 import { registerMoneyPasswordRoutes } from './modules/money-password/routes.ts';
 import { registerMarketRecorder, registerMarketRoutes } from './modules/market/routes.ts';
 import { registerOperatorRoutes } from './modules/operator/routes.ts';
@@ -164,10 +165,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerInviteRoutes(app, deps);
   registerCreditRoutes(app, deps);
   registerSecurityRoutes(app, deps);
+  registerMiningRoutes(app, deps);
   const contracts = registerContractRoutes(app, deps);
   if (options.workers) {
     registerMarketRecorder(app, deps);
     registerSettlementWorker(app, deps, contracts);
+    registerMiningWorker(app, deps);
   }
   registerWebSocket(app, hub);
 

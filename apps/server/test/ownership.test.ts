@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { VotePoll } from '@tradewind/contract/vote';
 import { createBonusCode } from '../src/modules/invite/service.ts';
+import { DEMO_MINING_PRODUCTS } from '../src/modules/demo/mining-products.ts';
+import { seedProducts } from '../src/modules/mining/service.ts';
 import { createPoll } from '../src/modules/vote/service.ts';
 import { queryRows } from '../src/platform/db.ts';
 import { recordPrices } from './prices.ts';
@@ -128,6 +130,45 @@ const CASES: Record<string, OwnershipCase> = {
       // Nobody else wears it: the intruder's avatar was not set to the owner's file.
       const rows = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from users where avatar = ${String(owned.get('avatar'))}`);
       expect(rows[0]?.n).toBe(1);
+      },
+    },
+  'GET /api/v1/mining/product': {
+    // A miner for rent is public to every user: the case shows reading it changes nothing.
+    shared: true,
+    arrange: async (t) => ({ query: `?id=${await demoMiner(t)}` }),
+    unchanged: async (t, owner) => {
+      const reply = await call<{ unitPrice: string; enabled: boolean }>(t.app, 'GET', `/api/v1/mining/product?id=${await demoMiner(t)}`, { token: owner.token });
+      expect(reply.body.data).toMatchObject({ unitPrice: '100', enabled: true });
+    },
+  },
+  'POST /api/v1/mining/rentals': {
+    // `productId` names a miner nobody owns: a rental is always paid from the requester's own spot account.
+    arrange: async (t, owner) => {
+      await fund(t, Number(owner.uid), 100_000_000n);
+      return { body: { productId: await demoMiner(t), quantity: 1, amount: '100' } };
+    },
+    unchanged: async (t, owner) => {
+      const balances = await call<{ spot: { asset: string; available: string }[] }>(t.app, 'GET', '/api/v1/wallet/balances', { token: owner.token });
+      expect(balances.body.data.spot.find((s) => s.asset === 'USDT')?.available).toBe('100');
+      const rentals = await call<{ items: unknown[] }>(t.app, 'GET', '/api/v1/mining/rentals?tab=all', { token: owner.token });
+      expect(rentals.body.data.items).toEqual([]);
+    },
+  },
+  'GET /api/v1/mining/rental': {
+    arrange: async (t, owner) => {
+      await fund(t, Number(owner.uid), 100_000_000n);
+      const reply = await call<{ id: string }>(t.app, 'POST', '/api/v1/mining/rentals', {
+        token: owner.token,
+        body: { productId: await demoMiner(t), quantity: 1, amount: '100' },
+        headers: { 'idempotency-key': idempotencyKey() },
+      });
+      if (reply.body.code !== 0) throw new Error(JSON.stringify(reply.body));
+      owned.set('mining-rental', reply.body.data.id);
+      return { query: `?id=${reply.body.data.id}` };
+    },
+    unchanged: async (t, owner) => {
+      const own = await call<{ id: string; status: string; amount: string }>(t.app, 'GET', `/api/v1/mining/rental?id=${String(owned.get('mining-rental'))}`, { token: owner.token });
+      expect(own.body.data).toMatchObject({ id: owned.get('mining-rental'), status: 'under_review', amount: '100' });
     },
   },
   'GET /api/v1/files/content': {
@@ -268,6 +309,14 @@ const CASES: Record<string, OwnershipCase> = {
   },
 };
 
+
+/** The id of the demo's 100 USDT miner, seeded on first use. */
+async function demoMiner(t: TestApp): Promise<string> {
+  await seedProducts(t.database.db, new Date(T0), DEMO_MINING_PRODUCTS);
+  const [row] = await queryRows<{ id: string }>(t.database.db, sql`select id::text from mining_products where slug = 'demo-s19-xp'`);
+  if (!row) throw new Error('demo miner missing');
+  return row.id;
+}
 
 async function votePoll(t: TestApp, user: User, pollId: number): Promise<VotePoll> {
   const list = await call<{ items: VotePoll[] }>(t.app, 'GET', '/api/v1/votes', { token: user.token });

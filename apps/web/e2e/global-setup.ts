@@ -69,6 +69,8 @@ export default async function setup(project: TestProject) {
       LOG_LEVEL: 'warn',
       // A non-zero fee, so the bank-card deposit screen shows it being applied.
       CARD_DEPOSIT_FEE_BPS: '150',
+      // A 5-second mining day (demo mode only), so a rental's payout arrives during the journey.
+      MINING_DAY_SECONDS: '5',
       DATABASE_URL: process.env.E2E_DATABASE_URL ?? '',
     },
     stdio: ['ignore', 'pipe', 'pipe'],

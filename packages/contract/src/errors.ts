@@ -5,7 +5,7 @@
  *
  * 401, 411 and 422 are the codes spec §7–8 gives meaning to; the other transport
  * codes mirror HTTP; business codes are grouped by domain (1xxx sign-in, 2xxx wallet,
- * 3xxx markets, 4xxx account, 5xxx products, 28xx points).
+ * 3xxx markets, 4xxx account, 5xxx products, 28xx points, 340x mining).
  */
 export const ERROR_CODES = {
   OK: 0,
@@ -116,6 +116,15 @@ export const ERROR_CODES = {
   TWO_FACTOR_SETUP_MISSING: 3155,
   LOGIN_CHALLENGE_INVALID: 3156,
   WITHDRAWALS_LOCKED: 3157,
+  MINING_PRODUCT_NOT_FOUND: 3401,
+  MINING_PRODUCT_UNAVAILABLE: 3402,
+  MINING_BELOW_MINIMUM: 3403,
+  MINING_QUANTITY_RANGE: 3404,
+  MINING_PRICE_CHANGED: 3405,
+  MINING_RENTAL_NOT_FOUND: 3406,
+  MINING_OPEN_RENTAL_LIMIT: 3407,
+  MINING_PRODUCT_SLUG_TAKEN: 3408,
+  MINING_PRODUCT_INVALID: 3409,
 } as const;
 
 export type ErrorName = keyof typeof ERROR_CODES;

@@ -56,6 +56,7 @@ export const ENTRY_TYPES = [
   'mining_rent',
   'mining_payout',
   'mining_refund',
+  'mining_principal',
   'loan_disbursement',
   'loan_repayment',
   'loan_interest',

@@ -76,6 +76,8 @@ const envSchema = z.object({
   TICK_RETENTION_DAYS: positiveInt.max(36_500).default(30),
   CONVERT_FEE_BPS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 or more').max(1000, 'must be at most 1000').default(20),
   CONTRACT_MAX_OPEN_ORDERS: positiveInt.max(1000, 'must be at most 1000').default(20),
+  MINING_DAY_SECONDS: positiveInt.max(86_400, 'must be at most 86400').default(86_400),
+  MINING_AUTO_APPROVE: flag.default(false),
 });
 
 /** Never repeated in an error line: a private key pasted into TRON_XPUB by mistake must not reach a log. */
@@ -108,6 +110,10 @@ export interface Config {
   convertFeeBps: number;
   /** Instant contracts: the most open orders one user may hold at once. */
   contractMaxOpenOrders: number;
+  /** The length of a mining day: a real day, shorter only in demo mode (to watch payouts arrive). */
+  miningDayMs: number;
+  /** Demo mode only: rentals start at once instead of waiting for an operator's review. */
+  miningAutoApprove: boolean;
   market: MarketConfig;
   version: string;
 }
@@ -189,6 +195,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (feed === 'simulated' && !e.DEMO_MODE) {
     throw new ConfigError(['MARKET_FEED: the simulated feed exists only in demo mode (got "simulated" with DEMO_MODE=false)']);
   }
+  // A shorter day pays a rental's yield sooner than its terms say: a demonstration, never real money.
+  if (e.MINING_DAY_SECONDS !== 86_400 && !e.DEMO_MODE) {
+    throw new ConfigError([`MINING_DAY_SECONDS: a mining day is 86400 seconds outside demo mode (got ${e.MINING_DAY_SECONDS} with DEMO_MODE=false)`]);
+  }
+  // Review is how an operator vets a rental; skipping it is for a demo with nobody to review.
+  if (e.MINING_AUTO_APPROVE && !e.DEMO_MODE) {
+    throw new ConfigError(['MINING_AUTO_APPROVE: rentals skip review only in demo mode (got true with DEMO_MODE=false)']);
+  }
   const cardDeposit = cardDepositConfig(e);
   return {
     port: e.PORT,
@@ -220,6 +234,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cardDeposit,
     convertFeeBps: e.CONVERT_FEE_BPS,
     contractMaxOpenOrders: e.CONTRACT_MAX_OPEN_ORDERS,
+    miningDayMs: e.MINING_DAY_SECONDS * 1000,
+    miningAutoApprove: e.MINING_AUTO_APPROVE,
     market: { feed, feedUrl: e.MARKET_FEED_URL, tickRetentionDays: e.TICK_RETENTION_DAYS },
     version: process.env.npm_package_version ?? '0.1.0',
   };

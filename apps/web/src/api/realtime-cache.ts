@@ -87,6 +87,8 @@ export function applyRealtimeMessage(queryClient: QueryClient, channel: string, 
       case 'balance.changed':
         void queryClient.invalidateQueries({ queryKey: balancesQueryKey });
         void queryClient.invalidateQueries({ queryKey: ['funds'] });
+        // A miner's daily payout, a refund or a returned principal changes the balance: the rentals show it.
+        void queryClient.invalidateQueries({ queryKey: ['mining', 'rentals'] });
         break;
     }
   }

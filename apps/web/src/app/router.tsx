@@ -28,9 +28,6 @@ const PLACEHOLDER_ROUTES = [
   'NewsDetail',
   'IEO',
   'IEOHis',
-  'MiningInfo',
-  'MiningHis',
-  'MiningDetail',
   'Loan',
   'LoansHistory',
 ] as const;
@@ -76,6 +73,9 @@ export const ROUTE_PATHS = [
   '/Credit',
   '/Security',
   '/TwoFactor',
+  '/MiningInfo',
+  '/MiningHis',
+  '/MiningDetail',
   ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
 ];
 
@@ -89,7 +89,7 @@ export const router = createBrowserRouter([
         children: [
           { index: true, element: page(() => import('@/features/home/home-page.tsx'), 'HomePage') },
           { path: 'Transaction', element: page(() => import('@/features/trade/transaction-page.tsx'), 'TransactionPage') },
-          { path: 'Mining', element: placeholder('routes.Mining', true) },
+          { path: 'Mining', element: page(() => import('@/features/mining/mining-page.tsx'), 'MiningPage') },
           { path: 'My', element: page(() => import('@/features/my/my-page.tsx'), 'MyPage') },
         ],
       },
@@ -129,6 +129,9 @@ export const router = createBrowserRouter([
       { path: '/Credit', element: page(() => import('@/features/my/credit-page.tsx'), 'CreditPage') },
       { path: '/Security', element: page(() => import('@/features/security/security-page.tsx'), 'SecurityPage') },
       { path: '/TwoFactor', element: page(() => import('@/features/security/two-factor-page.tsx'), 'TwoFactorPage') },
+      { path: '/MiningInfo', element: page(() => import('@/features/mining/mining-info-page.tsx'), 'MiningInfoPage') },
+      { path: '/MiningHis', element: page(() => import('@/features/mining/mining-his-page.tsx'), 'MiningHisPage') },
+      { path: '/MiningDetail', element: page(() => import('@/features/mining/mining-detail-page.tsx'), 'MiningDetailPage') },
       ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },

@@ -7,7 +7,9 @@ import { hashPassword } from '../auth/service.ts';
 import { DuplicateEntryError, type Ledger, externalAccount, userAccount } from '../ledger/service.ts';
 import { users } from '../user/tables.ts';
 import { seedDemoBonusCode } from '../invite/service.ts';
+import { seedProducts } from '../mining/service.ts';
 import { seedDemoPolls } from '../vote/service.ts';
+import { DEMO_MINING_PRODUCTS } from './mining-products.ts';
 
 /** The documented demo account (README): exists only in demo mode. */
 export const DEMO_ACCOUNT = { email: 'demo@tradewind.app', password: 'demo-pass-2026', inviteCode: 'DEMO2026' } as const;
@@ -20,12 +22,13 @@ const DEMO_FUNDS: { wallet: 'spot' | 'futures'; asset: AssetCode; amount: string
   { wallet: 'spot', asset: 'ETH', amount: '3' },
 ];
 
-/** Creates the demo account and funds it, the demo polls and the demo bonus code, once. */
+/** Creates the demo account and funds it, the demo polls, bonus code and miners, once. */
 export async function seedDemo(deps: { db: Db; clock: Clock; ledger: Ledger }): Promise<void> {
   const now = deps.clock.now();
   await insertDemoUser(deps.db, now);
   await seedDemoPolls(deps.db, now);
   await seedDemoBonusCode(deps.db, now);
+  await seedProducts(deps.db, now, DEMO_MINING_PRODUCTS);
   const [demo] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ACCOUNT.email)).limit(1);
   if (!demo) throw new Error('demo user missing after insert');
   await deps.db

@@ -1,0 +1,107 @@
+import type { MiningRentalDetail } from '@tradewind/contract/mining';
+import { ErrorBlock, ProgressBar, Skeleton } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { formatDateTime, formatDecimal, formatPercent } from '@/lib/format.ts';
+import { Page } from '@/ui/page.tsx';
+import { ratePercent } from './amounts.ts';
+import { useMiningRental } from './api/get-rentals.ts';
+import { StatusTag } from './components/status-tag.tsx';
+import './mining.css';
+
+/** /MiningDetail?id=: one of my rentals, its terms, what it has paid, and each payout. */
+export function MiningDetailPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const id = params.get('id');
+  const rental = useMiningRental(id && /^\d{1,18}$/.test(id) ? id : null);
+  return (
+    <Page title={t('routes.MiningDetail')} backTo="/MiningHis">
+      {rental.isPending && id ? (
+        <div className="tw-card">
+          <Skeleton.Paragraph lineCount={8} animated />
+        </div>
+      ) : !rental.data ? (
+        <div className="tw-card">
+          <ErrorBlock status="empty" title={t('mining.rental_not_found')} description="" />
+        </div>
+      ) : (
+        <RentalDetail rental={rental.data} />
+      )}
+    </Page>
+  );
+}
+
+function RentalDetail({ rental }: { rental: MiningRentalDetail }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const usdt = (value: string) => `${formatDecimal(value, lang)} USDT`;
+  const when = (iso: string | null) => (iso ? formatDateTime(iso, lang) : '—');
+  const percent = Math.max(0, Math.min(100, Math.round((rental.paidDays * 100) / rental.periodDays)));
+  const rows: [string, string][] = [
+    [t('mining.quantity'), String(rental.quantity)],
+    [t('mining.unit_price'), usdt(rental.unitPrice)],
+    [t('mining.pay_amount'), usdt(rental.amount)],
+    [t('mining.daily_yield'), `${usdt(rental.dailyYield)} (${formatPercent(ratePercent(rental.dailyRate), lang)})`],
+    [t('mining.period'), t('mining.days', { count: rental.periodDays })],
+    [t('mining.rented_at'), when(rental.createdAt)],
+    [t('mining.started_at'), when(rental.startedAt)],
+    [t('mining.ends_at'), when(rental.endsAt)],
+  ];
+  if (rental.status === 'active' && rental.nextPayoutAt) rows.push([t('mining.next_payout'), when(rental.nextPayoutAt)]);
+  return (
+    <>
+      <section className="tw-card" data-testid="rental-summary">
+        <div className="tw-mining-card-head">
+          <h2>{rental.productName}</h2>
+          <StatusTag status={rental.status} />
+        </div>
+        <div className="tw-mining-totals">
+          <div>
+            <span className="tw-muted">{t('mining.total_profit')}</span>
+            <strong data-testid="total-profit">{usdt(rental.totalProfit)}</strong>
+          </div>
+          <div>
+            <span className="tw-muted">{t('mining.paid_out')}</span>
+            <strong data-testid="paid-out">{usdt(rental.paidOut)}</strong>
+          </div>
+        </div>
+        <ProgressBar percent={percent} style={{ '--track-width': '6px' }} aria-label={t('mining.days_paid', { paid: rental.paidDays, total: rental.periodDays })} />
+        <p className="tw-muted tw-mining-hint">{t('mining.days_paid', { paid: rental.paidDays, total: rental.periodDays })}</p>
+        <p className="tw-mining-note">{t(`mining.note.${rental.status}`, { amount: usdt(rental.amount), reason: rental.reason ?? '' })}</p>
+      </section>
+      <section className="tw-card">
+        <dl className="tw-mining-rows">
+          {rows.map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+        <Link to={`/MiningInfo?id=${rental.productId}`} className="tw-link">
+          {t('mining.terms_link')}
+        </Link>
+      </section>
+      <section className="tw-card" aria-labelledby="payouts-title">
+        <h3 id="payouts-title" className="tw-mining-subtitle">
+          {t('mining.payouts')}
+        </h3>
+        {rental.payouts.length === 0 ? (
+          <p className="tw-muted">{t('mining.no_payouts')}</p>
+        ) : (
+          <ul className="tw-mining-payouts" data-testid="payouts">
+            {rental.payouts.map((payout) => (
+              <li key={payout.day}>
+                <span>{t('mining.day_n', { day: payout.day })}</span>
+                <span className="tw-muted">{when(payout.paidAt)}</span>
+                <strong className="tw-mining-plus">+{usdt(payout.amount)}</strong>
+              </li>
+            ))}
+          </ul>
+        )}
+        {rental.principalReturned && <p className="tw-mining-note">{t('mining.principal_returned', { amount: usdt(rental.amount) })}</p>}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,55 @@
+import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { formatDecimal } from '@/lib/format.ts';
+import { Page } from '@/ui/page.tsx';
+import { useMiningProduct } from './api/get-products.ts';
+import { ProductTerms } from './components/product-terms.tsx';
+import { RentPopup } from './components/rent-popup.tsx';
+import './mining.css';
+
+/** /MiningInfo?id=: a miner's description with its costs and risks (plain text, never HTML), its terms, and renting. */
+export function MiningInfoPage() {
+  const { t, i18n } = useTranslation();
+  const [params] = useSearchParams();
+  const id = params.get('id');
+  const product = useMiningProduct(id && /^\d{1,18}$/.test(id) ? id : null);
+  const [renting, setRenting] = useState(false);
+  const data = product.data;
+  return (
+    <Page title={t('routes.MiningInfo')} backTo="/Mining">
+      {product.isPending && id ? (
+        <div className="tw-card">
+          <Skeleton.Paragraph lineCount={8} animated />
+        </div>
+      ) : !data ? (
+        <div className="tw-card">
+          <ErrorBlock status="empty" title={t('mining.not_found')} description="" />
+        </div>
+      ) : (
+        <>
+          <section className="tw-card">
+            <div className="tw-mining-card-head">
+              <h2>{data.name}</h2>
+              <span className="tw-mining-price">{t('mining.unit_price_short', { price: formatDecimal(data.unitPrice, i18n.language) })}</span>
+            </div>
+            <ProductTerms product={data} />
+          </section>
+          <section className="tw-card tw-mining-description" aria-label={t('mining.description')}>
+            <h3>{t('mining.description')}</h3>
+            {data.description.split(/\n{2,}/).map((paragraph) => (
+              <p key={paragraph}>{paragraph}</p>
+            ))}
+          </section>
+          {data.enabled && (
+            <Button block color="primary" size="large" onClick={() => setRenting(true)}>
+              {t('mining.rent')}
+            </Button>
+          )}
+          {renting && <RentPopup product={data} visible onClose={() => setRenting(false)} />}
+        </>
+      )}
+    </Page>
+  );
+}
