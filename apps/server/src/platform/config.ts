@@ -76,6 +76,9 @@ const envSchema = z.object({
   TICK_RETENTION_DAYS: positiveInt.max(36_500).default(30),
   CONVERT_FEE_BPS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 or more').max(1000, 'must be at most 1000').default(20),
   CONTRACT_MAX_OPEN_ORDERS: positiveInt.max(1000, 'must be at most 1000').default(20),
+  CHAT_SCRIPT_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, e.g. https://chat.example.com/packs/js/sdk.js' }).optional(),
+  CHAT_SITE_TOKEN: z.string().trim().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be the website token (letters, digits, - and _)').optional(),
+  CHAT_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
 });
 
 /** Never repeated in an error line: a private key pasted into TRON_XPUB by mistake must not reach a log. */
@@ -109,7 +112,18 @@ export interface Config {
   /** Instant contracts: the most open orders one user may hold at once. */
   contractMaxOpenOrders: number;
   market: MarketConfig;
+  /** Customer-service chat widget (e.g. a self-hosted Chatwoot); null means off: no script, no request. */
+  chat: ChatConfig | null;
   version: string;
+}
+
+export interface ChatConfig {
+  /** The widget's loader script, e.g. https://chat.example.com/packs/js/sdk.js. */
+  scriptUrl: string;
+  /** The inbox's website token. */
+  siteToken: string;
+  /** Where the widget's frame and API live; the script's origin unless CHAT_BASE_URL says otherwise. */
+  baseUrl: string;
 }
 
 export interface MarketConfig {
@@ -190,6 +204,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(['MARKET_FEED: the simulated feed exists only in demo mode (got "simulated" with DEMO_MODE=false)']);
   }
   const cardDeposit = cardDepositConfig(e);
+  const chat = chatConfig(e);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -221,7 +236,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     convertFeeBps: e.CONVERT_FEE_BPS,
     contractMaxOpenOrders: e.CONTRACT_MAX_OPEN_ORDERS,
     market: { feed, feedUrl: e.MARKET_FEED_URL, tickRetentionDays: e.TICK_RETENTION_DAYS },
+    chat,
     version: process.env.npm_package_version ?? '0.1.0',
+  };
+}
+
+function chatConfig(e: z.output<typeof envSchema>): ChatConfig | null {
+  if (e.CHAT_SCRIPT_URL === undefined && e.CHAT_SITE_TOKEN === undefined) return null;
+  // A script without its token (or the reverse) would load a widget that cannot open a conversation.
+  if (e.CHAT_SCRIPT_URL === undefined || e.CHAT_SITE_TOKEN === undefined) {
+    throw new ConfigError(['CHAT_SCRIPT_URL, CHAT_SITE_TOKEN: set both to turn the chat widget on, or neither']);
+  }
+  return {
+    scriptUrl: e.CHAT_SCRIPT_URL,
+    siteToken: e.CHAT_SITE_TOKEN,
+    baseUrl: (e.CHAT_BASE_URL ?? new URL(e.CHAT_SCRIPT_URL).origin).replace(/\/+$/, ''),
   };
 }
 
