@@ -1,5 +1,6 @@
 import type { PublicConfig } from '@tradewind/contract/config';
 import type { Language } from '@tradewind/contract/languages';
+import './chat-widget.css';
 
 /**
  * The customer-service chat (spec §1): Chatwoot's website SDK, loaded from the server's
