@@ -30,10 +30,18 @@ async function shot(page: Page, name: string): Promise<void> {
   if (fs.existsSync(SHOTS)) fs.copyFileSync(file, path.join(SHOTS, `${name}.png`));
 }
 
-/** Deploys a "new version": the same files under another build id, as a real deploy changes sw.js. */
-function deploy(buildId: string): void {
+/**
+ * Deploys a "new version", as a real deploy changes sw.js: another build id, and optionally one
+ * more hashed file that no cache holds yet (so the download needs the network).
+ */
+function deploy(buildId: string, extraAsset?: string): void {
   const file = path.join(dist, 'sw.js');
-  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^const BUILD_ID = .*;$/m, `const BUILD_ID = ${JSON.stringify(buildId)};`));
+  let source = fs.readFileSync(file, 'utf8').replace(/^const BUILD_ID = .*;$/m, `const BUILD_ID = ${JSON.stringify(buildId)};`);
+  if (extraAsset) {
+    fs.writeFileSync(path.join(dist, extraAsset), 'export {};');
+    source = source.replace(/^const ASSETS = \[/m, `const ASSETS = [${JSON.stringify(extraAsset)},`);
+  }
+  fs.writeFileSync(file, source);
 }
 
 function builtAssets(): string[] {
@@ -130,7 +138,7 @@ describe('installable app in Chromium at 390×844', () => {
     await context.close();
   });
 
-  it('a deploy → “a new version is available” → “downloading” → the page reloads into the new version', async () => {
+  it('a deploy → “a new version is available” → “downloading” → the page reloads into the new version', { timeout: 150_000 }, async () => {
     const { context, page } = await openControlled('en');
     const [first] = await cacheNames(page);
     expect(first).toMatch(/^tw-[0-9a-f]{16}$/);
@@ -160,14 +168,46 @@ describe('installable app in Chromium at 390×844', () => {
     await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.state)).toBe('activated');
     expect(await page.locator('.tw-update').count()).toBe(0);
 
-    // The same card in German; "Later" puts it away.
+    // The same card in German, and its download state (held on screen by delaying the tap's message to the worker).
     await page.evaluate(() => localStorage.setItem('lang', 'de'));
     deploy('e2e-third');
     await page.reload();
     await expect.poll(() => page.getByText('Eine neue Version ist verfügbar').count()).toBe(1);
     await shot(page, 'pwa-update-de');
+    await page.evaluate(() => {
+      const send = ServiceWorker.prototype.postMessage;
+      const held = window as unknown as { release?: () => void };
+      ServiceWorker.prototype.postMessage = function (this: ServiceWorker, ...args: unknown[]) {
+        held.release = () => (send as (...a: unknown[]) => void).apply(this, args);
+      };
+    });
+    await page.getByRole('button', { name: 'Aktualisieren' }).click();
+    await expect.poll(() => page.getByText('Wird heruntergeladen…').count()).toBe(1);
+    await shot(page, 'pwa-downloading-de');
+    await page.evaluate(() => (window as unknown as { release: () => void }).release());
+    await expect.poll(() => cacheNames(page), { timeout: 30_000 }).toEqual(['tw-e2e-third']);
+
+    // A download cut by a lost connection says so, keeps the running version, and can be retried.
+    deploy('e2e-fourth', '/assets/e2e-new-file.js');
+    await page.reload();
+    await expect.poll(() => page.getByText('Eine neue Version ist verfügbar').count()).toBe(1);
+    await context.setOffline(true);
+    await page.getByRole('button', { name: 'Aktualisieren' }).click();
+    await expect.poll(() => page.getByText('Der Download ist fehlgeschlagen', { exact: false }).count(), { timeout: 30_000 }).toBe(1);
+    await shot(page, 'pwa-update-failed-de');
+    expect(await cacheNames(page)).toContain('tw-e2e-third');
+    await context.setOffline(false);
+    await page.getByRole('button', { name: 'Erneut versuchen' }).click();
+    await expect.poll(() => cacheNames(page), { timeout: 30_000 }).toEqual(['tw-e2e-fourth']);
+    expect(await cachedPaths(page)).toContain('/assets/e2e-new-file.js');
+
+    // "Later" puts the card away and keeps the running version.
+    deploy('e2e-fifth');
+    await page.reload();
+    await expect.poll(() => page.getByText('Eine neue Version ist verfügbar').count()).toBe(1);
     await page.getByRole('button', { name: 'Später' }).click();
     await expect.poll(() => page.locator('.tw-update').count()).toBe(0);
+    expect(await cacheNames(page)).toContain('tw-e2e-fourth');
     await context.close();
   });
 });

@@ -22,6 +22,11 @@ const OFFLINE_PAGE = '/offline.html';
 const NEVER_CACHED = /^\/(api|ws|files)(\/|$)/;
 /** Parallel fetches while downloading a new version: quick on a good link, gentle on a poor one. */
 const DOWNLOAD_CONCURRENCY = 4;
+/**
+ * A stalled connection must end in "try again", not in a bar stuck at 99 %. The largest hashed
+ * file is about 250 KB, so this allows a link of about 20 KB/s.
+ */
+const DOWNLOAD_TIMEOUT_MS = 15_000;
 
 interface DownloadMessage {
   type: 'download';
@@ -64,7 +69,7 @@ async function download(port: MessagePort): Promise<void> {
   const next = async (): Promise<void> => {
     for (let url = queue.shift(); url !== undefined; url = queue.shift()) {
       if (!(await cache.match(url))) {
-        const response = (await caches.match(url)) ?? (await fetch(url));
+        const response = (await caches.match(url)) ?? (await fetch(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) }));
         if (!response.ok) throw new Error(`${url}: ${response.status}`);
         await cache.put(url, response);
       }

@@ -14,6 +14,11 @@ type WorkerMessage = { type: 'progress'; done: number; total: number } | { type:
 
 /** How often an open app asks the server whether a new version exists (besides each visit and each return to the foreground). */
 const UPDATE_CHECK_INTERVAL_MS = 30 * 60_000;
+/**
+ * A download that reports no progress for this long has failed, whatever the worker is doing
+ * (a browser may hold a request on a dead link, or stop the worker): the user gets "try again".
+ */
+const DOWNLOAD_STALL_MS = 15_000;
 
 let state: UpdateState = { phase: 'idle' };
 const listeners = new Set<() => void>();
@@ -80,12 +85,29 @@ export function startUpdate(): void {
   if (!worker) return;
   setState({ phase: 'downloading', done: 0, total: 0 });
   const channel = new MessageChannel();
+  let stall: ReturnType<typeof setTimeout> | undefined;
+  const fail = () => {
+    clearTimeout(stall);
+    channel.port1.close();
+    setState({ phase: 'failed' });
+  };
+  const watch = () => {
+    clearTimeout(stall);
+    stall = setTimeout(fail, DOWNLOAD_STALL_MS);
+  };
   channel.port1.onmessage = (event: MessageEvent<WorkerMessage>) => {
     const message = event.data;
-    if (message.type === 'progress') setState({ phase: 'downloading', done: message.done, total: message.total });
-    else if (message.type === 'failed') setState({ phase: 'failed' });
-    // 'done': the worker takes over now, and controllerchange reloads the page.
+    if (message.type === 'progress') {
+      watch();
+      setState({ phase: 'downloading', done: message.done, total: message.total });
+    } else if (message.type === 'failed') {
+      fail();
+    } else {
+      // 'done': the worker takes over now, and controllerchange reloads the page.
+      clearTimeout(stall);
+    }
   };
+  watch();
   worker.postMessage({ type: 'download' }, [channel.port2]);
 }
 
