@@ -38,6 +38,7 @@ export default function UpdatePrompt() {
         {state.phase === 'failed' && (
           <>
             <div className="tw-update-title">{t('pwa.failed')}</div>
+            <div className="tw-update-text">{t('pwa.failed_text')}</div>
             <div className="tw-update-actions">
               <Button size="small" fill="none" onClick={dismissUpdate}>
                 {t('pwa.later')}
