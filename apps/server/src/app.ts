@@ -99,15 +99,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   registerErrorHandler(app);
 
+  // The chat widget, when configured, is the one outside origin allowed: its script, its frame, its API.
+  const chatOrigins = config.chat ? [...new Set([new URL(config.chat.scriptUrl).origin, new URL(config.chat.baseUrl).origin])] : [];
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...chatOrigins],
         // antd-mobile sets inline style attributes.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', ...(config.imgBaseUrl.startsWith('http') ? [new URL(config.imgBaseUrl).origin] : [])],
-        connectSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:', ...(config.imgBaseUrl.startsWith('http') ? [new URL(config.imgBaseUrl).origin] : []), ...chatOrigins],
+        connectSrc: ["'self'", ...chatOrigins],
+        frameSrc: ["'self'", ...chatOrigins],
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
         upgradeInsecureRequests: null,
@@ -191,6 +196,9 @@ function registerWebApp(app: FastifyInstance, config: Config): void {
       setHeaders(res, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // The service worker is revalidated on every check, so a deploy reaches users on their next visit;
+        // it sits at the root and controls the whole app.
+        if (filePath === path.join(config.webDist, 'sw.js')) res.setHeader('service-worker-allowed', '/');
       },
     });
   }

@@ -27,4 +27,20 @@ describe('configuration', () => {
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).port).toBe(3000);
   });
+
+  it('chat widget: off when unset, both CHAT_SCRIPT_URL and CHAT_SITE_TOKEN or neither, base URL defaults to the script origin', () => {
+    expect(loadConfig({}).chat).toBeNull();
+    expect(loadConfig({ CHAT_SCRIPT_URL: 'https://chat.example.com/packs/js/sdk.js', CHAT_SITE_TOKEN: 'abc' }).chat).toEqual({
+      scriptUrl: 'https://chat.example.com/packs/js/sdk.js',
+      siteToken: 'abc',
+      baseUrl: 'https://chat.example.com',
+    });
+    expect(
+      loadConfig({ CHAT_SCRIPT_URL: 'https://cdn.example.com/sdk.js', CHAT_SITE_TOKEN: 'abc', CHAT_BASE_URL: 'https://chat.example.com/' }).chat?.baseUrl,
+    ).toBe('https://chat.example.com');
+    expect(() => loadConfig({ CHAT_SCRIPT_URL: 'https://chat.example.com/packs/js/sdk.js' })).toThrow(/set both/);
+    expect(() => loadConfig({ CHAT_SITE_TOKEN: 'abc' })).toThrow(/set both/);
+    expect(() => loadConfig({ CHAT_SCRIPT_URL: 'javascript:alert(1)', CHAT_SITE_TOKEN: 'abc' })).toThrow(/CHAT_SCRIPT_URL/);
+    expect(() => loadConfig({ CHAT_SCRIPT_URL: 'https://chat.example.com/sdk.js', CHAT_SITE_TOKEN: 'a b"' })).toThrow(/CHAT_SITE_TOKEN/);
+  });
 });

@@ -12,6 +12,9 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(dist, 'assets'));
   fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
   fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+  fs.writeFileSync(path.join(dist, 'sw.js'), 'const BUILD_ID = "b1";');
+  fs.writeFileSync(path.join(dist, 'manifest.webmanifest'), '{"name":"Tradewind"}');
+  fs.writeFileSync(path.join(dist, 'offline.html'), '<!doctype html><h1>offline</h1>');
   t = await createTestApp({ env: { WEB_DIST: dist } });
 });
 afterAll(async () => {
@@ -38,5 +41,53 @@ describe('web app hosting', () => {
     const api = await t.app.inject({ method: 'GET', url: '/api/v1/missing' });
     expect(api.statusCode).toBe(404);
     expect(api.json()).toMatchObject({ code: 404 });
+  });
+
+  it('the service worker is revalidated on every check, is JavaScript, and may control the whole app', async () => {
+    const reply = await t.app.inject({ method: 'GET', url: '/sw.js' });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.body).toContain('BUILD_ID');
+    expect(reply.headers['cache-control']).toBe('no-cache');
+    expect(reply.headers['content-type']).toMatch(/^(application|text)\/javascript/);
+    expect(reply.headers['service-worker-allowed']).toBe('/');
+  });
+
+  it('the manifest is served as a web app manifest, not cached for long', async () => {
+    const reply = await t.app.inject({ method: 'GET', url: '/manifest.webmanifest' });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(reply.headers['cache-control']).toBe('no-cache');
+    const offline = await t.app.inject({ method: 'GET', url: '/offline.html' });
+    expect(offline.body).toContain('offline');
+    expect(offline.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('the page may register a same-origin worker and manifest, and nothing outside without a chat', async () => {
+    const csp = String((await t.app.inject({ method: 'GET', url: '/' })).headers['content-security-policy']);
+    expect(csp).toContain("worker-src 'self'");
+    expect(csp).toContain("manifest-src 'self'");
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).toContain("frame-src 'self';");
+  });
+});
+
+describe('customer-service chat configuration', () => {
+  it('is off when unset: the client gets chat null', async () => {
+    const reply = await t.app.inject({ method: 'GET', url: '/api/v1/config' });
+    expect(reply.json().data.chat).toBeNull();
+  });
+
+  it('when set, the client gets the script, token and base URL, and the page may load exactly that origin', async () => {
+    const chat = await createTestApp({ env: { WEB_DIST: dist, CHAT_SCRIPT_URL: 'https://chat.example.com/packs/js/sdk.js', CHAT_SITE_TOKEN: 'tok_123' } });
+    try {
+      const reply = await chat.app.inject({ method: 'GET', url: '/api/v1/config' });
+      expect(reply.json().data.chat).toEqual({ scriptUrl: 'https://chat.example.com/packs/js/sdk.js', siteToken: 'tok_123', baseUrl: 'https://chat.example.com' });
+      const csp = String((await chat.app.inject({ method: 'GET', url: '/' })).headers['content-security-policy']);
+      expect(csp).toContain("script-src 'self' https://chat.example.com;");
+      expect(csp).toContain("frame-src 'self' https://chat.example.com;");
+      expect(csp).toContain("connect-src 'self' https://chat.example.com;");
+    } finally {
+      await chat.close();
+    }
   });
 });

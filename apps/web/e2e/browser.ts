@@ -9,10 +9,14 @@ export const SCREENSHOT_DIR = path.join(root, 'artifacts/screenshots');
 
 /** Debian's Chromium (CHROME_PATH), with the flags this closed network needs. */
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+  return chromium.launch(browserOptions());
+}
+
+export function browserOptions() {
+  return {
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
-  });
+  };
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

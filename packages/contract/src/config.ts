@@ -14,6 +14,8 @@ export const publicConfigSchema = z.object({
     phoneSignIn: z.boolean(),
     devOutbox: z.boolean(),
   }),
+  /** Customer-service chat widget (Chatwoot's website SDK); null when the server has none configured. */
+  chat: z.object({ scriptUrl: z.string(), siteToken: z.string(), baseUrl: z.string() }).nullable(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 

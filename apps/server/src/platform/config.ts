@@ -78,6 +78,9 @@ const envSchema = z.object({
   CONTRACT_MAX_OPEN_ORDERS: positiveInt.max(1000, 'must be at most 1000').default(20),
   MINING_DAY_SECONDS: positiveInt.max(86_400, 'must be at most 86400').default(86_400),
   MINING_AUTO_APPROVE: flag.default(false),
+  CHAT_SCRIPT_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, e.g. https://chat.example.com/packs/js/sdk.js' }).optional(),
+  CHAT_SITE_TOKEN: z.string().trim().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be the website token (letters, digits, - and _)').optional(),
+  CHAT_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
 });
 
 /** Never repeated in an error line: a private key pasted into TRON_XPUB by mistake must not reach a log. */
@@ -115,7 +118,18 @@ export interface Config {
   /** Demo mode only: rentals start at once instead of waiting for an operator's review. */
   miningAutoApprove: boolean;
   market: MarketConfig;
+  /** Customer-service chat widget (e.g. a self-hosted Chatwoot); null means off: no script, no request. */
+  chat: ChatConfig | null;
   version: string;
+}
+
+export interface ChatConfig {
+  /** The widget's loader script, e.g. https://chat.example.com/packs/js/sdk.js. */
+  scriptUrl: string;
+  /** The inbox's website token. */
+  siteToken: string;
+  /** Where the widget's frame and API live; the script's origin unless CHAT_BASE_URL says otherwise. */
+  baseUrl: string;
 }
 
 export interface MarketConfig {
@@ -204,6 +218,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(['MINING_AUTO_APPROVE: rentals skip review only in demo mode (got true with DEMO_MODE=false)']);
   }
   const cardDeposit = cardDepositConfig(e);
+  const chat = chatConfig(e);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -237,7 +252,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     miningDayMs: e.MINING_DAY_SECONDS * 1000,
     miningAutoApprove: e.MINING_AUTO_APPROVE,
     market: { feed, feedUrl: e.MARKET_FEED_URL, tickRetentionDays: e.TICK_RETENTION_DAYS },
+    chat,
     version: process.env.npm_package_version ?? '0.1.0',
+  };
+}
+
+function chatConfig(e: z.output<typeof envSchema>): ChatConfig | null {
+  if (e.CHAT_SCRIPT_URL === undefined && e.CHAT_SITE_TOKEN === undefined) return null;
+  // A script without its token (or the reverse) would load a widget that cannot open a conversation.
+  if (e.CHAT_SCRIPT_URL === undefined || e.CHAT_SITE_TOKEN === undefined) {
+    throw new ConfigError(['CHAT_SCRIPT_URL, CHAT_SITE_TOKEN: set both to turn the chat widget on, or neither']);
+  }
+  return {
+    scriptUrl: e.CHAT_SCRIPT_URL,
+    siteToken: e.CHAT_SITE_TOKEN,
+    baseUrl: (e.CHAT_BASE_URL ?? new URL(e.CHAT_SCRIPT_URL).origin).replace(/\/+$/, ''),
   };
 }
 

@@ -1,12 +1,26 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { Suspense, lazy, useEffect, useSyncExternalStore } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { ApiError } from '@/api/client.ts';
+import { getUpdateState, registerServiceWorker, subscribeUpdate } from '@/features/pwa/app-update.ts';
 import { connectRealtime } from '@/api/realtime.ts';
 import { i18n } from '@/lib/i18n.ts';
 import { AntdLocale } from '@/ui/antd-locale.tsx';
 import { router } from './router.tsx';
+
+const UpdatePrompt = lazy(() => import('@/features/pwa/update-prompt.tsx'));
+
+/** The update card's code loads only when there is an update to offer. */
+function UpdatePromptHost() {
+  const state = useSyncExternalStore(subscribeUpdate, getUpdateState);
+  if (state.phase === 'idle') return null;
+  return (
+    <Suspense fallback={null}>
+      <UpdatePrompt />
+    </Suspense>
+  );
+}
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -23,11 +37,16 @@ const queryClient = new QueryClient({
 export function App() {
   // One WebSocket for the app, feeding the query cache (ARCHITECTURE §7).
   useEffect(() => connectRealtime(queryClient), []);
+  // Installable app and update prompts (spec §1); the dev server has no service worker.
+  useEffect(() => {
+    if (import.meta.env.PROD) registerServiceWorker();
+  }, []);
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
         <AntdLocale>
           <RouterProvider router={router} />
+          <UpdatePromptHost />
         </AntdLocale>
       </QueryClientProvider>
     </I18nextProvider>

@@ -4,7 +4,7 @@ import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { setSessionEndHandler } from '@/api/http.ts';
 import { useConfig } from '@/api/config.ts';
 import { realtime } from '@/api/realtime.ts';
-import { STORAGE_KEYS, getToken } from '@/lib/storage.ts';
+import { STORAGE_KEYS, getToken, storedLanguage } from '@/lib/storage.ts';
 import { isOpenPath } from './guard.ts';
 
 export function PageFallback() {
@@ -40,6 +40,15 @@ export function Shell() {
   useEffect(() => {
     if (imgBaseUrl !== undefined) localStorage.setItem(STORAGE_KEYS.imgBaseUrl, imgBaseUrl);
   }, [location.key, imgBaseUrl]);
+
+  // spec §1: the chat widget receives the stored uid as its name on every navigation.
+  // It is off without configuration, and its code loads only when it is on.
+  const chat = config.data?.chat ?? null;
+  useEffect(() => {
+    if (!chat) return;
+    const visit = { uid: localStorage.getItem(STORAGE_KEYS.uid), language: storedLanguage() };
+    void import('@/features/chat/chat-widget.ts').then(({ syncChat }) => syncChat(chat, visit));
+  }, [location.key, chat]);
 
   if (!isOpenPath(location.pathname) && !getToken()) {
     return <Navigate to="/Login" replace />;

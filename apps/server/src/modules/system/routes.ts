@@ -38,6 +38,7 @@ export function registerSystemRoutes(app: FastifyInstance, deps: { db: Db; confi
         phoneSignIn: notifier.available('phone'),
         devOutbox: config.demoMode,
       },
+      chat: config.chat,
     }),
   );
 
