@@ -17,6 +17,7 @@ import { registerConversionRoutes } from './modules/conversion/routes.ts';
 import { registerFundsRoutes } from './modules/funds/routes.ts';
 import { registerDepositRoutes } from './modules/deposit/routes.ts';
 import { registerCardDepositRoutes } from './modules/card-deposit/routes.ts';
+import { registerIeoRoutes, registerIeoWorker } from './modules/ieo/routes.ts';
 import { registerKycRoutes } from './modules/kyc/routes.ts';
 import { Ledger, ensureAssets } from './modules/ledger/service.ts';
 import { registerMoneyPasswordRoutes } from './modules/money-password/routes.ts';
@@ -157,10 +158,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerFundsRoutes(app, deps);
   registerVoteRoutes(app, deps);
   registerPointsRoutes(app, deps);
+  registerIeoRoutes(app, deps);
   const contracts = registerContractRoutes(app, deps);
   if (options.workers) {
     registerMarketRecorder(app, deps);
     registerSettlementWorker(app, deps, contracts);
+    registerIeoWorker(app, deps);
   }
   registerWebSocket(app, hub);
 

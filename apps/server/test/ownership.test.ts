@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { VotePoll } from '@tradewind/contract/vote';
 import { createPoll } from '../src/modules/vote/service.ts';
+import { createProject as createIeoProject } from '../src/modules/ieo/service.ts';
+import type { IeoDetail } from '@tradewind/contract/ieo';
+import { queryRows } from '../src/platform/db.ts';
 import { recordPrices } from './prices.ts';
 import { pngImage, tempDataDir, upload } from './uploads.ts';
 import { PASSWORD, type Reply, T0, type TestApp, call, createTestApp, fund, idempotencyKey, registerUser } from './harness.ts';
@@ -62,6 +65,48 @@ const CASES: Record<string, OwnershipCase> = {
       expect(poll.votedOptionId).toBe(body.optionId);
       expect(poll.total).toBe(2);
       expect((await call(t.app, 'POST', '/api/v1/votes/cast', { token: owner.token, body })).body.code).toBe(2701);
+    },
+  },
+  'POST /api/v1/ieo/subscribe': {
+    shared: true,
+    arrange: async (t, owner) => {
+      const projectId = String(await ieoProject(t, `bola-sub-${owner.uid}`));
+      // Both users may apply for themselves: verified and funded.
+      await t.database.db.execute(sql`update users set verified = true where id >= ${Number(owner.uid)}`);
+      const [intruder] = await queryRows<{ id: number }>(t.database.db, sql`select id::int from users where id > ${Number(owner.uid)} order by id limit 1`);
+      for (const id of [Number(owner.uid), Number(intruder?.id)]) await fund(t, id, 100_000_000n);
+      const body = { projectId, price: '1', quantity: '40' };
+      expect((await call(t.app, 'POST', '/api/v1/ieo/subscribe', { token: owner.token, body, headers: { 'idempotency-key': idempotencyKey() } })).body.code).toBe(0);
+      owned.set('ieo-sub', projectId);
+      return { body: { projectId, price: '1', quantity: '10' } };
+    },
+    unchanged: async (t, owner) => {
+      const detail = await call<IeoDetail>(t.app, 'GET', `/api/v1/ieo/detail?id=${String(owned.get('ieo-sub'))}`, { token: owner.token });
+      // The owner's application stands; the intruder's is their own.
+      expect(detail.body.data.application).toMatchObject({ quantity: '40', amount: '40' });
+      expect(detail.body.data.project.subscribed).toBe('50');
+      const balances = await call<{ spot: { asset: string; available: string; locked: string }[] }>(t.app, 'GET', '/api/v1/wallet/balances', { token: owner.token });
+      expect(balances.body.data.spot.find((b) => b.asset === 'USDT')).toMatchObject({ available: '60', locked: '40' });
+    },
+  },
+  'GET /api/v1/ieo/detail': {
+    shared: true,
+    arrange: async (t, owner) => {
+      const projectId = String(await ieoProject(t, `bola-detail-${owner.uid}`));
+      await t.database.db.execute(sql`update users set verified = true where id = ${Number(owner.uid)}`);
+      await fund(t, Number(owner.uid), 100_000_000n);
+      const body = { projectId, price: '1', quantity: '5' };
+      expect((await call(t.app, 'POST', '/api/v1/ieo/subscribe', { token: owner.token, body, headers: { 'idempotency-key': idempotencyKey() } })).body.code).toBe(0);
+      owned.set('ieo-detail', projectId);
+      return { query: `?id=${projectId}` };
+    },
+    unchanged: async (t, owner) => {
+      const id = String(owned.get('ieo-detail'));
+      const own = await call<IeoDetail>(t.app, 'GET', `/api/v1/ieo/detail?id=${id}`, { token: owner.token });
+      expect(own.body.data.application).toMatchObject({ quantity: '5' });
+      // Another user sees the public project but never the owner's application.
+      const other = await registerUser(t.app);
+      expect((await call<IeoDetail>(t.app, 'GET', `/api/v1/ieo/detail?id=${id}`, { token: other.token })).body.data.application).toBeNull();
     },
   },
   'GET /api/v1/files/content': {
@@ -202,6 +247,29 @@ const CASES: Record<string, OwnershipCase> = {
   },
 };
 
+
+let ieoTokens = 0;
+/** A launchpad project subscribing now (created directly through the service, no operator). */
+async function ieoProject(t: TestApp, slug: string): Promise<number> {
+  ieoTokens += 1;
+  const now = t.clock.now().getTime();
+  return createIeoProject(t.database.db, t.clock.now(), null, {
+    slug,
+    token: `BOLA${ieoTokens}`,
+    tokenName: 'Ownership test token',
+    name: { en: 'Ownership test' },
+    description: { en: 'Ownership test' },
+    supply: '1000',
+    unitPrice: '1',
+    priceMin: '1',
+    priceMax: '1',
+    perUserCap: '100',
+    startsAt: new Date(now - 60_000).toISOString(),
+    endsAt: new Date(now + 86_400_000).toISOString(),
+    listsAt: new Date(now + 2 * 86_400_000).toISOString(),
+    announcedAt: new Date(now - 60_000).toISOString(),
+  });
+}
 
 async function votePoll(t: TestApp, user: User, pollId: number): Promise<VotePoll> {
   const list = await call<{ items: VotePoll[] }>(t.app, 'GET', '/api/v1/votes', { token: user.token });
