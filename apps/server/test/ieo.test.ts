@@ -8,7 +8,7 @@ import { checkLedger } from '../src/modules/ledger/invariants.ts';
 import { runAllocation, runDueIeo } from '../src/modules/ieo/service.ts';
 import { seedDemoIeo } from '../src/modules/ieo/demo.ts';
 import { queryRows } from '../src/platform/db.ts';
-import { T0, type TestApp, call, createTestApp, fund, idempotencyKey, operatorToken, registerUser } from './harness.ts';
+import { type TestApp, call, createTestApp, fund, idempotencyKey, operatorToken, registerUser } from './harness.ts';
 
 /** Launchpad (spec /IEO, /IEOHis; IEO status codes 0–8; ARCHITECTURE §5 money through the ledger). */
 

@@ -30,8 +30,6 @@ const PLACEHOLDER_ROUTES = [
   'Msg',
   'MsgDetail',
   'NewsDetail',
-  'IEO',
-  'IEOHis',
   'MiningInfo',
   'MiningHis',
   'MiningDetail',
@@ -73,6 +71,8 @@ export const ROUTE_PATHS = [
   '/Contract',
   '/ContractDetail',
   '/Vote',
+  '/IEO',
+  '/IEOHis',
   ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
 ];
 
@@ -118,6 +118,8 @@ export const router = createBrowserRouter([
       { path: '/Contract', element: page(() => import('@/features/contracts/contract-page.tsx'), 'ContractPage') },
       { path: '/ContractDetail', element: page(() => import('@/features/contracts/contract-detail-page.tsx'), 'ContractDetailPage') },
       { path: '/Vote', element: page(() => import('@/features/vote/vote-page.tsx'), 'VotePage') },
+      { path: '/IEO', element: page(() => import('@/features/ieo/ieo-page.tsx'), 'IeoPage') },
+      { path: '/IEOHis', element: page(() => import('@/features/ieo/ieo-history-page.tsx'), 'IeoHistoryPage') },
       ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },
