@@ -162,10 +162,10 @@ function SubscribeForm({ project }: { project: IeoProject }) {
       }
     >
       <Form.Header>{t('ieo.subscribe_title')}</Form.Header>
-      <Form.Item name="price" label={t('ieo.offer_price')} help={t('ieo.price_range_help', { min: project.priceMin, max: project.priceMax })}>
+      <Form.Item name="price" label={t('ieo.offer_price')} description={t('ieo.price_range_help', { min: formatDecimal(project.priceMin, i18n.language), max: formatDecimal(project.priceMax, i18n.language) })}>
         <Input inputMode="decimal" aria-label={t('ieo.offer_price')} clearable />
       </Form.Item>
-      <Form.Item name="quantity" label={t('ieo.quantity')} help={t('ieo.cap_help', { cap: formatDecimal(project.perUserCap, i18n.language), token: project.token })}>
+      <Form.Item name="quantity" label={t('ieo.quantity')} description={t('ieo.cap_help', { cap: formatDecimal(project.perUserCap, i18n.language), token: project.token })}>
         <Input inputMode="numeric" aria-label={t('ieo.quantity')} placeholder={t('ieo.quantity_placeholder')} clearable />
       </Form.Item>
       <Form.Item label={t('ieo.amount_to_lock')}>
@@ -229,7 +229,13 @@ function ProjectDetail({ id }: { id: string }) {
         <h3 id="ieo-rule" style={{ fontSize: 15, margin: 0 }}>
           {t('ieo.rule_title')}
         </h3>
-        <p style={{ margin: '6px 0 0', fontSize: 13, color: 'var(--tw-muted)', whiteSpace: 'pre-line' }}>{t('ieo.rule', { cap: project.perUserCap, token: project.token })}</p>
+        {t('ieo.rule', { cap: formatDecimal(project.perUserCap, i18n.language), token: project.token })
+          .split('\n')
+          .map((paragraph) => (
+            <p key={paragraph} style={{ margin: '6px 0 0', fontSize: 13, lineHeight: 1.5, color: 'var(--tw-muted)' }}>
+              {paragraph}
+            </p>
+          ))}
       </section>
       {application ? (
         <section className="tw-card" aria-labelledby="ieo-mine" data-application-id={application.id}>
