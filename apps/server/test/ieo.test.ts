@@ -7,6 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '../src/modules/ledger/invariants.ts';
 import { runAllocation, runDueIeo } from '../src/modules/ieo/service.ts';
 import { seedDemoIeo } from '../src/modules/ieo/demo.ts';
+import { OPS_COMMANDS, type OpsContext } from '../src/modules/operator/ops-commands.ts';
+import { findOperator } from '../src/modules/operator/service.ts';
 import { queryRows } from '../src/platform/db.ts';
 import { type TestApp, call, createTestApp, fund, idempotencyKey, operatorToken, registerUser } from './harness.ts';
 
@@ -467,5 +469,47 @@ describe('history (/IEOHis)', () => {
       [p1.id, '10'],
     ]);
     expect((await call(t.app, 'GET', '/api/v1/ieo/applications')).status).toBe(401);
+  });
+});
+
+describe('npm run ops: ieo commands', () => {
+  const run = async (name: string, options: Record<string, string | undefined>) => {
+    const command = OPS_COMMANDS.get(name);
+    if (!command) throw new Error(`${name} is not registered`);
+    const operator = options.operator ? await findOperator(t.database.db, options.operator) : undefined;
+    const context: OpsContext = { ...t.app.services, db: t.database.db, operator, args: [] };
+    return command.run(context, options);
+  };
+
+  it('lists, allocates and lists the token through the same rules, audit-logged as cli', async () => {
+    const project = await createProject();
+    const user = await verifiedUser(100n);
+    expect((await subscribe(user, project.id, '1', '30')).body.code).toBe(0);
+    const { username } = await operatorToken(t, 'catalog');
+    expect(await run('ieo:list', {})).toContain(`#${project.id} ${project.token} status ${IeoStatus.SUBSCRIBING}`);
+    await expect(run('ieo:allocate', { id: project.id })).rejects.toThrow('--operator');
+    await expect(run('ieo:allocate', { id: project.id, operator: username })).rejects.toThrow('IEO_NOT_DUE');
+    t.clock.advance(DAY);
+    expect(await run('ieo:allocate', { id: project.id, operator: username })).toBe(`project #${project.id} allocated`);
+    expect(await run('ieo:allocate', { id: project.id, operator: username })).toBe(`project #${project.id} was already allocated`);
+    t.clock.advance(DAY);
+    expect(await run('ieo:list-token', { id: project.id, operator: username })).toBe(`project #${project.id} listed; tokens credited`);
+    expect(await spot(user, project.token)).toEqual({ available: '30', locked: '0' });
+    const entries = await queryRows<{ action: string; via: string }>(t.database.db, sql`select action, via from audit_log where target_type = 'ieo_project' and target_id = ${project.id} order by id`);
+    expect(entries).toEqual([
+      { action: 'ieo.create', via: 'api' },
+      { action: 'ieo.allocate', via: 'cli' },
+      { action: 'ieo.list', via: 'cli' },
+    ]);
+  });
+
+  it('cancels with a reason from the shell, refunding every application', async () => {
+    const project = await createProject();
+    const user = await verifiedUser(100n);
+    expect((await subscribe(user, project.id, '2', '10')).body.code).toBe(0);
+    const { username } = await operatorToken(t, 'catalog');
+    await expect(run('ieo:cancel', { id: project.id, operator: username })).rejects.toThrow('--reason');
+    expect(await run('ieo:cancel', { id: project.id, reason: 'Issuer withdrew', operator: username })).toContain('cancelled');
+    expect(await spot(user)).toEqual({ available: '100', locked: '0' });
   });
 });
