@@ -6,7 +6,7 @@ import type { Balances } from '@tradewind/contract/wallet';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '../src/modules/ledger/invariants.ts';
 import { runAllocation, runDueIeo } from '../src/modules/ieo/service.ts';
-import { seedDemoIeo } from '../src/modules/ieo/demo.ts';
+import { seedDemoIeo } from '../src/modules/demo/ieo-projects.ts';
 import { OPS_COMMANDS, type OpsContext } from '../src/modules/operator/ops-commands.ts';
 import { findOperator } from '../src/modules/operator/service.ts';
 import { queryRows } from '../src/platform/db.ts';

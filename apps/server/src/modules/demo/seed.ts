@@ -4,7 +4,7 @@ import type { Db } from '#platform/db.ts';
 import { parseAmount } from '@tradewind/contract/money';
 import { ASSETS, type AssetCode } from '@tradewind/contract/wallet';
 import { hashPassword } from '../auth/service.ts';
-import { seedDemoIeo } from '../ieo/demo.ts';
+import { seedDemoIeo } from './ieo-projects.ts';
 import { DuplicateEntryError, type Ledger, externalAccount, userAccount } from '../ledger/service.ts';
 import { users } from '../user/tables.ts';
 import { seedDemoPolls } from '../vote/service.ts';

@@ -1,7 +1,7 @@
 import type { IeoProjectInput } from '@tradewind/contract/ieo';
 import type { Db } from '#platform/db.ts';
 import type { Ledger } from '../ledger/service.ts';
-import { createProject, runAllocation, runListing } from './service.ts';
+import { createProject, runAllocation, runListing } from '../ieo/service.ts';
 
 const DAY_MS = 86_400_000;
 
