@@ -19,6 +19,7 @@ import { registerInviteRoutes } from './modules/invite/routes.ts';
 import { registerCreditRoutes } from './modules/credit/routes.ts';
 import { registerDepositRoutes } from './modules/deposit/routes.ts';
 import { registerCardDepositRoutes } from './modules/card-deposit/routes.ts';
+import { registerIeoRoutes, registerIeoWorker } from './modules/ieo/routes.ts';
 import { registerKycRoutes } from './modules/kyc/routes.ts';
 import { Ledger, ensureAssets } from './modules/ledger/service.ts';
 import { registerMiningRoutes, registerMiningWorker } from './modules/mining/routes.ts';
@@ -171,11 +172,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerCreditRoutes(app, deps);
   registerSecurityRoutes(app, deps);
   registerMiningRoutes(app, deps);
+  registerIeoRoutes(app, deps);
   const contracts = registerContractRoutes(app, deps);
   if (options.workers) {
     registerMarketRecorder(app, deps);
     registerSettlementWorker(app, deps, contracts);
     registerMiningWorker(app, deps);
+    registerIeoWorker(app, deps);
   }
   registerWebSocket(app, hub);
 

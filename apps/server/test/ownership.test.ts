@@ -6,6 +6,8 @@ import { createBonusCode } from '../src/modules/invite/service.ts';
 import { DEMO_MINING_PRODUCTS } from '../src/modules/demo/mining-products.ts';
 import { seedProducts } from '../src/modules/mining/service.ts';
 import { createPoll } from '../src/modules/vote/service.ts';
+import { createProject as createIeoProject } from '../src/modules/ieo/service.ts';
+import type { IeoDetail } from '@tradewind/contract/ieo';
 import { queryRows } from '../src/platform/db.ts';
 import { recordPrices } from './prices.ts';
 import { pngImage, tempDataDir, upload } from './uploads.ts';
@@ -169,6 +171,48 @@ const CASES: Record<string, OwnershipCase> = {
     unchanged: async (t, owner) => {
       const own = await call<{ id: string; status: string; amount: string }>(t.app, 'GET', `/api/v1/mining/rental?id=${String(owned.get('mining-rental'))}`, { token: owner.token });
       expect(own.body.data).toMatchObject({ id: owned.get('mining-rental'), status: 'under_review', amount: '100' });
+      },
+    },
+  'POST /api/v1/ieo/subscribe': {
+    shared: true,
+    arrange: async (t, owner) => {
+      const projectId = String(await ieoProject(t, `bola-sub-${owner.uid}`));
+      // Both users may apply for themselves: verified and funded.
+      await t.database.db.execute(sql`update users set verified = true where id >= ${Number(owner.uid)}`);
+      const [intruder] = await queryRows<{ id: number }>(t.database.db, sql`select id::int from users where id > ${Number(owner.uid)} order by id limit 1`);
+      for (const id of [Number(owner.uid), Number(intruder?.id)]) await fund(t, id, 100_000_000n);
+      const body = { projectId, price: '1', quantity: '40' };
+      expect((await call(t.app, 'POST', '/api/v1/ieo/subscribe', { token: owner.token, body, headers: { 'idempotency-key': idempotencyKey() } })).body.code).toBe(0);
+      owned.set('ieo-sub', projectId);
+      return { body: { projectId, price: '1', quantity: '10' } };
+    },
+    unchanged: async (t, owner) => {
+      const detail = await call<IeoDetail>(t.app, 'GET', `/api/v1/ieo/detail?id=${String(owned.get('ieo-sub'))}`, { token: owner.token });
+      // The owner's application stands; the intruder's is their own.
+      expect(detail.body.data.application).toMatchObject({ quantity: '40', amount: '40' });
+      expect(detail.body.data.project.subscribed).toBe('50');
+      const balances = await call<{ spot: { asset: string; available: string; locked: string }[] }>(t.app, 'GET', '/api/v1/wallet/balances', { token: owner.token });
+      expect(balances.body.data.spot.find((b) => b.asset === 'USDT')).toMatchObject({ available: '60', locked: '40' });
+    },
+  },
+  'GET /api/v1/ieo/detail': {
+    shared: true,
+    arrange: async (t, owner) => {
+      const projectId = String(await ieoProject(t, `bola-detail-${owner.uid}`));
+      await t.database.db.execute(sql`update users set verified = true where id = ${Number(owner.uid)}`);
+      await fund(t, Number(owner.uid), 100_000_000n);
+      const body = { projectId, price: '1', quantity: '5' };
+      expect((await call(t.app, 'POST', '/api/v1/ieo/subscribe', { token: owner.token, body, headers: { 'idempotency-key': idempotencyKey() } })).body.code).toBe(0);
+      owned.set('ieo-detail', projectId);
+      return { query: `?id=${projectId}` };
+    },
+    unchanged: async (t, owner) => {
+      const id = String(owned.get('ieo-detail'));
+      const own = await call<IeoDetail>(t.app, 'GET', `/api/v1/ieo/detail?id=${id}`, { token: owner.token });
+      expect(own.body.data.application).toMatchObject({ quantity: '5' });
+      // Another user sees the public project but never the owner's application.
+      const other = await registerUser(t.app);
+      expect((await call<IeoDetail>(t.app, 'GET', `/api/v1/ieo/detail?id=${id}`, { token: other.token })).body.data.application).toBeNull();
     },
   },
   'GET /api/v1/files/content': {
@@ -316,6 +360,29 @@ async function demoMiner(t: TestApp): Promise<string> {
   const [row] = await queryRows<{ id: string }>(t.database.db, sql`select id::text from mining_products where slug = 'demo-s19-xp'`);
   if (!row) throw new Error('demo miner missing');
   return row.id;
+}
+
+let ieoTokens = 0;
+/** A launchpad project subscribing now (created directly through the service, no operator). */
+async function ieoProject(t: TestApp, slug: string): Promise<number> {
+  ieoTokens += 1;
+  const now = t.clock.now().getTime();
+  return createIeoProject(t.database.db, t.clock.now(), null, {
+    slug,
+    token: `BOLA${ieoTokens}`,
+    tokenName: 'Ownership test token',
+    name: { en: 'Ownership test' },
+    description: { en: 'Ownership test' },
+    supply: '1000',
+    unitPrice: '1',
+    priceMin: '1',
+    priceMax: '1',
+    perUserCap: '100',
+    startsAt: new Date(now - 60_000).toISOString(),
+    endsAt: new Date(now + 86_400_000).toISOString(),
+    listsAt: new Date(now + 2 * 86_400_000).toISOString(),
+    announcedAt: new Date(now - 60_000).toISOString(),
+  });
 }
 
 async function votePoll(t: TestApp, user: User, pollId: number): Promise<VotePoll> {

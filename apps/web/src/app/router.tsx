@@ -26,8 +26,6 @@ const PLACEHOLDER_ROUTES = [
   'Msg',
   'MsgDetail',
   'NewsDetail',
-  'IEO',
-  'IEOHis',
   'Loan',
   'LoansHistory',
 ] as const;
@@ -76,6 +74,8 @@ export const ROUTE_PATHS = [
   '/MiningInfo',
   '/MiningHis',
   '/MiningDetail',
+  '/IEO',
+  '/IEOHis',
   ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
 ];
 
@@ -132,6 +132,8 @@ export const router = createBrowserRouter([
       { path: '/MiningInfo', element: page(() => import('@/features/mining/mining-info-page.tsx'), 'MiningInfoPage') },
       { path: '/MiningHis', element: page(() => import('@/features/mining/mining-his-page.tsx'), 'MiningHisPage') },
       { path: '/MiningDetail', element: page(() => import('@/features/mining/mining-detail-page.tsx'), 'MiningDetailPage') },
+      { path: '/IEO', element: page(() => import('@/features/ieo/ieo-page.tsx'), 'IeoPage') },
+      { path: '/IEOHis', element: page(() => import('@/features/ieo/ieo-history-page.tsx'), 'IeoHistoryPage') },
       ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },

@@ -4,6 +4,7 @@ import type { Db } from '#platform/db.ts';
 import { parseAmount } from '@tradewind/contract/money';
 import { ASSETS, type AssetCode } from '@tradewind/contract/wallet';
 import { hashPassword } from '../auth/service.ts';
+import { seedDemoIeo } from './ieo-projects.ts';
 import { DuplicateEntryError, type Ledger, externalAccount, userAccount } from '../ledger/service.ts';
 import { users } from '../user/tables.ts';
 import { seedDemoBonusCode } from '../invite/service.ts';
@@ -22,13 +23,14 @@ const DEMO_FUNDS: { wallet: 'spot' | 'futures'; asset: AssetCode; amount: string
   { wallet: 'spot', asset: 'ETH', amount: '3' },
 ];
 
-/** Creates the demo account and funds it, the demo polls, bonus code and miners, once. */
+/** Creates the demo account and funds it, the demo polls, bonus code, miners and launchpad projects, once. */
 export async function seedDemo(deps: { db: Db; clock: Clock; ledger: Ledger }): Promise<void> {
   const now = deps.clock.now();
   await insertDemoUser(deps.db, now);
   await seedDemoPolls(deps.db, now);
   await seedDemoBonusCode(deps.db, now);
   await seedProducts(deps.db, now, DEMO_MINING_PRODUCTS);
+  await seedDemoIeo(deps, now);
   const [demo] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ACCOUNT.email)).limit(1);
   if (!demo) throw new Error('demo user missing after insert');
   await deps.db

@@ -15,10 +15,21 @@ export type HouseAccount = (typeof HOUSE_ACCOUNTS)[number];
 export const EXTERNAL_ACCOUNTS = ['chain', 'bank', 'demo'] as const;
 export type ExternalAccount = (typeof EXTERNAL_ACCOUNTS)[number];
 
+/**
+ * An asset a posting can be in: one of the contract's fixed assets, or a token listed later
+ * (an IEO project adds its token to the `assets` table when it is created). The accounts'
+ * foreign key to `assets` is what makes an unknown code impossible.
+ */
+export type LedgerAsset = AssetCode | ListedToken;
+export type ListedToken = string & { readonly listedToken: true };
+/** A token code that is (or is being made) a row of `assets`; only the IEO module makes these. */
+export const listedToken = (code: string): ListedToken => code as ListedToken;
+const LEDGER_ASSET_CODE = /^[A-Z][A-Z0-9]{1,9}$/;
+
 export type AccountRef =
-  | { kind: 'user'; userId: number; wallet: Wallet; asset: AssetCode }
-  | { kind: 'house'; name: HouseAccount; asset: AssetCode }
-  | { kind: 'external'; name: ExternalAccount; asset: AssetCode };
+  | { kind: 'user'; userId: number; wallet: Wallet; asset: LedgerAsset }
+  | { kind: 'house'; name: HouseAccount; asset: LedgerAsset }
+  | { kind: 'external'; name: ExternalAccount; asset: LedgerAsset };
 
 export type Bucket = 'available' | 'locked';
 
@@ -44,8 +55,8 @@ export function accountName(ref: AccountRef): string {
   return ref.kind === 'user' ? `user:${ref.userId}:${ref.wallet}:${ref.asset}` : `${ref.kind}:${ref.name}:${ref.asset}`;
 }
 
-export const userAccount = (userId: number, wallet: Wallet, asset: AssetCode): AccountRef => ({ kind: 'user', userId, wallet, asset });
-export const houseAccount = (name: HouseAccount, asset: AssetCode): AccountRef => ({ kind: 'house', name, asset });
+export const userAccount = (userId: number, wallet: Wallet, asset: LedgerAsset): AccountRef => ({ kind: 'user', userId, wallet, asset });
+export const houseAccount = (name: HouseAccount, asset: LedgerAsset): AccountRef => ({ kind: 'house', name, asset });
 export const externalAccount = (name: ExternalAccount, asset: AssetCode): AccountRef => ({ kind: 'external', name, asset });
 
 /** The same cause posted twice: the caller already did this work. */
@@ -71,7 +82,7 @@ function assertBalanced(spec: EntrySpec): void {
   const sums = new Map<string, bigint>();
   for (const posting of spec.postings) {
     if (posting.amount === 0n) throw new UnbalancedEntryError(`${spec.reference} has a zero posting`);
-    if (!(posting.account.asset in ASSETS)) throw new UnbalancedEntryError(`${spec.reference} unknown asset ${posting.account.asset}`);
+    if (!(posting.account.asset in ASSETS) && !LEDGER_ASSET_CODE.test(posting.account.asset)) throw new UnbalancedEntryError(`${spec.reference} unknown asset ${posting.account.asset}`);
     sums.set(posting.account.asset, (sums.get(posting.account.asset) ?? 0n) + posting.amount);
   }
   for (const [asset, sum] of sums) {
@@ -322,14 +333,18 @@ export interface AccountBalance {
   asset: AssetCode;
   available: bigint;
   locked: bigint;
+  /** The asset's scale from `assets` (listed tokens are not in the contract's table). */
+  scale?: number;
 }
 
+/** A user's accounts. A listed token's code comes back typed as an AssetCode; `scale` says how to read it. */
 export async function userBalances(db: Executor, userId: number): Promise<AccountBalance[]> {
   const rows = await db
-    .select({ wallet: accounts.wallet, asset: accounts.asset, available: accounts.available, locked: accounts.locked })
+    .select({ wallet: accounts.wallet, asset: accounts.asset, available: accounts.available, locked: accounts.locked, scale: assets.scale })
     .from(accounts)
+    .innerJoin(assets, eq(assets.code, accounts.asset))
     .where(and(eq(accounts.kind, 'user'), eq(accounts.userId, userId)));
-  return rows.map((row) => ({ wallet: row.wallet as Wallet, asset: row.asset as AssetCode, available: row.available, locked: row.locked }));
+  return rows.map((row) => ({ wallet: row.wallet as Wallet, asset: row.asset as AssetCode, available: row.available, locked: row.locked, scale: row.scale }));
 }
 
 /** The balances of several users at once (a batch's replies), by user id. */

@@ -60,6 +60,13 @@ export function balancesView(rows: AccountBalance[], priceOf: PriceOf = usdtOnly
       valueUsdt: value === null ? null : formatAmount(value, ASSETS.USDT.scale),
     };
   });
+  // Tokens listed after an IEO are spot assets too, shown after the fixed ones and never priced here.
+  for (const row of rows) {
+    if (row.wallet !== 'spot' || row.asset in ASSETS || row.available + row.locked === 0n) continue;
+    const scale = row.scale ?? 0;
+    spot.push({ asset: row.asset, available: formatAmount(row.available, scale), locked: formatAmount(row.locked, scale), valueUsdt: null });
+    unpriced.push(row.asset);
+  }
   const futures = find('futures', 'USDT');
   const futuresAvailable = futures?.available ?? 0n;
   const futuresLocked = futures?.locked ?? 0n;

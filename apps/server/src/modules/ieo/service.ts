@@ -1,0 +1,460 @@
+import type {
+  IeoApplication,
+  IeoDetail,
+  IeoProject,
+  IeoProjectEdit,
+  IeoProjectInput,
+  IeoSubscribeRequest,
+} from '@tradewind/contract/ieo';
+import { IEO_HISTORY_MAX, IEO_LIST_MAX, IeoStatus, allocate, boundedProgress } from '@tradewind/contract/ieo';
+import type { Language } from '@tradewind/contract/languages';
+import { formatAmount, parseAmount } from '@tradewind/contract/money';
+import { ASSETS } from '@tradewind/contract/wallet';
+import { and, asc, desc, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
+import type { Db, Executor, Tx } from '#platform/db.ts';
+import { AppError } from '#platform/errors.ts';
+import { isUniqueViolation } from '#platform/pg-errors.ts';
+import { registerObligation } from '../ledger/invariants.ts';
+import { type EntrySpec, type Ledger, accountName, houseAccount, listedToken, userAccount } from '../ledger/service.ts';
+import { assets } from '../ledger/tables.ts';
+import { type OperatorContext, audit } from '../operator/service.ts';
+import { users } from '../user/tables.ts';
+import { localized } from '../vote/service.ts';
+import { type IeoApplicationRow, type IeoProjectRow, ieoApplications, ieoProjects } from './tables.ts';
+
+/**
+ * Launchpad (spec /IEO, /IEOHis). Subscribing locks the offer in spot USDT; the allocation
+ * (once, guarded by `allocated_at is null`) pays the house and refunds the rest; the listing
+ * (once, guarded by `listed_at is null`) credits the tokens to spot. Cancelling before the
+ * allocation refunds every commitment. Errors: IEO_NOT_FOUND, IEO_NOT_SUBSCRIBING,
+ * KYC_REQUIRED, IEO_PRICE_OUT_OF_RANGE (field `price`), IEO_QUANTITY_OVER_CAP (field
+ * `quantity`), IEO_ALREADY_APPLIED, INSUFFICIENT_BALANCE, IEO_INVALID_STATE, IEO_NOT_DUE,
+ * IEO_TOKEN_EXISTS, IEO_INVALID_SCHEDULE.
+ */
+
+const USDT_SCALE = ASSETS.USDT.scale;
+/** IEO tokens are sold and held in whole units: the token asset has scale 0. */
+export const IEO_TOKEN_SCALE = 0;
+const LEDGER_BATCH = 500;
+
+// Applications awaiting allocation hold their commitment locked in spot USDT.
+registerObligation('ieo_applications', async (db) => {
+  const rows = await db
+    .select({ userId: ieoApplications.userId, total: sql<string>`sum(${ieoApplications.amountMinor})::text` })
+    .from(ieoApplications)
+    .where(eq(ieoApplications.status, IeoStatus.APPLYING))
+    .groupBy(ieoApplications.userId);
+  return rows.map((row) => ({ account: accountName(userAccount(row.userId, 'spot', 'USDT')), amount: BigInt(row.total) }));
+});
+
+export function projectStatus(row: Pick<IeoProjectRow, 'startsAt' | 'endsAt' | 'allocatedAt' | 'listedAt' | 'cancelledAt'>, now: Date): IeoStatus {
+  if (row.cancelledAt) return IeoStatus.CANCELLED;
+  if (row.listedAt) return IeoStatus.ENDED;
+  if (row.allocatedAt) return IeoStatus.IN_PROGRESS;
+  if (now < row.startsAt) return IeoStatus.NOT_STARTED;
+  if (now < row.endsAt) return IeoStatus.SUBSCRIBING;
+  return IeoStatus.DRAWING;
+}
+
+const usdt = (minor: bigint) => formatAmount(minor, USDT_SCALE);
+
+async function subscribedBy(db: Executor, projectIds: number[]): Promise<Map<number, bigint>> {
+  if (projectIds.length === 0) return new Map();
+  const rows = await db
+    .select({ projectId: ieoApplications.projectId, total: sql<string>`sum(${ieoApplications.quantity})::text` })
+    .from(ieoApplications)
+    .where(and(inArray(ieoApplications.projectId, projectIds), ne(ieoApplications.status, IeoStatus.CANCELLED)))
+    .groupBy(ieoApplications.projectId);
+  return new Map(rows.map((r) => [r.projectId, BigInt(r.total)]));
+}
+
+function projectView(row: IeoProjectRow, subscribed: bigint, now: Date, language: Language): IeoProject {
+  return {
+    id: String(row.id),
+    token: row.token,
+    name: localized(row.name, language),
+    description: localized(row.description, language),
+    status: projectStatus(row, now),
+    supply: row.supply.toString(),
+    unitPrice: usdt(row.unitPriceMinor),
+    priceMin: usdt(row.priceMinMinor),
+    priceMax: usdt(row.priceMaxMinor),
+    perUserCap: row.perUserCap.toString(),
+    subscribed: subscribed.toString(),
+    progress: boundedProgress(subscribed, row.supply),
+    startsAt: row.startsAt.toISOString(),
+    endsAt: row.endsAt.toISOString(),
+    listsAt: row.listsAt.toISOString(),
+    announcedAt: row.announcedAt.toISOString(),
+    allocatedAt: row.allocatedAt?.toISOString() ?? null,
+    cancelReason: row.cancelReason,
+  };
+}
+
+function applicationView(row: IeoApplicationRow, project: IeoProjectRow, language: Language): IeoApplication {
+  const allocated = row.allocatedQuantity;
+  return {
+    id: String(row.id),
+    projectId: String(project.id),
+    token: project.token,
+    projectName: localized(project.name, language),
+    status: row.status as IeoStatus,
+    price: usdt(row.priceMinor),
+    quantity: row.quantity.toString(),
+    amount: usdt(row.amountMinor),
+    allocatedQuantity: allocated === null ? null : allocated.toString(),
+    allocatedPrice: allocated === null ? null : usdt(row.priceMinor),
+    allocatedAt: row.allocatedAt?.toISOString() ?? null,
+    paidAmount: row.paidMinor === null ? null : usdt(row.paidMinor),
+    remainingAmount: row.refundMinor === null ? null : usdt(row.refundMinor),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/* Reading */
+
+/** Subscribing first, then upcoming, then the rest, newest first within each. */
+export async function listProjects(db: Executor, now: Date, language: Language): Promise<IeoProject[]> {
+  const rows = await db.select().from(ieoProjects).orderBy(desc(ieoProjects.startsAt), desc(ieoProjects.id)).limit(IEO_LIST_MAX);
+  const subscribed = await subscribedBy(
+    db,
+    rows.map((r) => r.id),
+  );
+  const rank = (s: IeoStatus) => (s === IeoStatus.SUBSCRIBING ? 0 : s === IeoStatus.NOT_STARTED ? 1 : 2);
+  return rows.map((row) => projectView(row, subscribed.get(row.id) ?? 0n, now, language)).sort((a, b) => rank(a.status) - rank(b.status));
+}
+
+async function findProject(db: Executor, id: number): Promise<IeoProjectRow> {
+  const [row] = await db.select().from(ieoProjects).where(eq(ieoProjects.id, id)).limit(1);
+  if (!row) throw new AppError('IEO_NOT_FOUND', {}, 404);
+  return row;
+}
+
+/** A project and the requesting user's own application to it (or null). */
+export async function projectDetail(db: Executor, now: Date, userId: number, id: number, language: Language): Promise<IeoDetail> {
+  const project = await findProject(db, id);
+  const subscribed = (await subscribedBy(db, [id])).get(id) ?? 0n;
+  const [own] = await db
+    .select()
+    .from(ieoApplications)
+    .where(and(eq(ieoApplications.projectId, id), eq(ieoApplications.userId, userId)))
+    .limit(1);
+  return { project: projectView(project, subscribed, now, language), application: own ? applicationView(own, project, language) : null };
+}
+
+/** The user's applications, newest first (spec /IEOHis). */
+export async function listApplications(db: Executor, userId: number, language: Language): Promise<IeoApplication[]> {
+  const rows = await db
+    .select({ application: ieoApplications, project: ieoProjects })
+    .from(ieoApplications)
+    .innerJoin(ieoProjects, eq(ieoProjects.id, ieoApplications.projectId))
+    .where(eq(ieoApplications.userId, userId))
+    .orderBy(desc(ieoApplications.id))
+    .limit(IEO_HISTORY_MAX);
+  return rows.map(({ application, project }) => applicationView(application, project, language));
+}
+
+/* Subscribing */
+
+/** Applies for tokens: the offer (price × quantity) moves from available to locked spot USDT. */
+export async function subscribe(ledger: Ledger, tx: Tx, now: Date, userId: number, request: IeoSubscribeRequest, language: Language): Promise<IeoApplication> {
+  const [user] = await tx.select({ verified: users.verified }).from(users).where(eq(users.id, userId)).limit(1);
+  if (!user?.verified) throw new AppError('KYC_REQUIRED', {}, 403);
+  // FOR SHARE: an allocation or cancellation (which update this row) waits for us, and we for it.
+  const [project] = await tx
+    .select()
+    .from(ieoProjects)
+    .where(eq(ieoProjects.id, Number(request.projectId)))
+    .limit(1)
+    .for('share');
+  if (!project) throw new AppError('IEO_NOT_FOUND', {}, 404);
+  if (projectStatus(project, now) !== IeoStatus.SUBSCRIBING) throw new AppError('IEO_NOT_SUBSCRIBING', {}, 409);
+  const price = parseAmount(request.price, USDT_SCALE);
+  if (price === undefined || price < project.priceMinMinor || price > project.priceMaxMinor) {
+    throw new AppError('IEO_PRICE_OUT_OF_RANGE', { min: usdt(project.priceMinMinor), max: usdt(project.priceMaxMinor) }, 422, 'price');
+  }
+  const quantity = BigInt(request.quantity);
+  if (quantity > project.perUserCap) throw new AppError('IEO_QUANTITY_OVER_CAP', { cap: project.perUserCap.toString() }, 422, 'quantity');
+  const amount = price * quantity;
+  let row: IeoApplicationRow | undefined;
+  try {
+    [row] = await tx
+      .insert(ieoApplications)
+      .values({ projectId: project.id, userId, status: IeoStatus.APPLYING, priceMinor: price, quantity, amountMinor: amount, createdAt: now })
+      .returning();
+  } catch (error) {
+    if (isUniqueViolation(error, 'ieo_applications_project_user_key')) throw new AppError('IEO_ALREADY_APPLIED', {}, 409);
+    throw error;
+  }
+  if (!row) throw new Error('application insert returned no row');
+  await ledger.post(tx, now, {
+    kind: 'ieo_subscribe',
+    reference: `ieo:application:${row.id}:lock`,
+    userId,
+    postings: [
+      { account: userAccount(userId, 'spot', 'USDT'), bucket: 'available', amount: -amount, type: 'ieo' },
+      { account: userAccount(userId, 'spot', 'USDT'), bucket: 'locked', amount, type: 'ieo' },
+    ],
+  });
+  return applicationView(row, project, language);
+}
+
+/* Allocation, listing, cancellation */
+
+async function postInBatches(ledger: Ledger, tx: Executor, now: Date, specs: EntrySpec[]): Promise<void> {
+  for (let i = 0; i < specs.length; i += LEDGER_BATCH) await ledger.postMany(tx, now, specs.slice(i, i + LEDGER_BATCH));
+}
+
+/**
+ * Runs the allocation of a project whose subscription has ended, exactly once: the guarded
+ * update of `allocated_at` lets one caller through; any other (concurrent or later) gets
+ * `ran: false` and changes nothing.
+ */
+export async function runAllocation(deps: { db: Db; ledger: Ledger }, now: Date, projectId: number, operator: OperatorContext | null): Promise<{ ran: boolean }> {
+  return deps.db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(ieoProjects)
+      .set({ allocatedAt: now })
+      .where(and(eq(ieoProjects.id, projectId), isNull(ieoProjects.allocatedAt), isNull(ieoProjects.cancelledAt), lte(ieoProjects.endsAt, now)))
+      .returning();
+    if (!claimed) {
+      const project = await findProject(tx, projectId);
+      if (project.cancelledAt) throw new AppError('IEO_INVALID_STATE', {}, 409);
+      if (!project.allocatedAt) throw new AppError('IEO_NOT_DUE', {}, 409);
+      return { ran: false };
+    }
+    const applications = await tx
+      .select()
+      .from(ieoApplications)
+      .where(and(eq(ieoApplications.projectId, projectId), eq(ieoApplications.status, IeoStatus.APPLYING)))
+      .orderBy(asc(ieoApplications.id));
+    const result = allocate({
+      supply: claimed.supply,
+      perUserCap: claimed.perUserCap,
+      applications: applications.map((a) => ({ id: String(a.id), quantity: a.quantity, amount: a.amountMinor })),
+    });
+    const quantities = new Map(result.map((r) => [r.id, r.quantity]));
+    const specs: EntrySpec[] = [];
+    for (const app of applications) {
+      const allocated = quantities.get(String(app.id)) ?? 0n;
+      const paid = allocated * app.priceMinor;
+      const refund = app.amountMinor - paid;
+      await tx
+        .update(ieoApplications)
+        .set({ status: IeoStatus.APPLIED, allocatedQuantity: allocated, paidMinor: paid, refundMinor: refund, allocatedAt: now })
+        .where(eq(ieoApplications.id, app.id));
+      const postings: EntrySpec['postings'] = [{ account: userAccount(app.userId, 'spot', 'USDT'), bucket: 'locked', amount: -app.amountMinor, type: 'ieo' }];
+      if (paid > 0n) postings.push({ account: houseAccount('ieo', 'USDT'), amount: paid, type: 'ieo' });
+      if (refund > 0n) postings.push({ account: userAccount(app.userId, 'spot', 'USDT'), bucket: 'available', amount: refund, type: 'ieo' });
+      specs.push({ kind: 'ieo_allocation', reference: `ieo:application:${app.id}:allocation`, userId: app.userId, postings });
+    }
+    await postInBatches(deps.ledger, tx, now, specs);
+    if (operator) await audit(tx, now, operator, { action: 'ieo.allocate', targetType: 'ieo_project', targetId: projectId, after: { applications: applications.length } });
+    return { ran: true };
+  });
+}
+
+/** Credits the allocated tokens to spot at (or after) the listing time, exactly once. */
+export async function runListing(deps: { db: Db; ledger: Ledger }, now: Date, projectId: number, operator: OperatorContext | null): Promise<{ ran: boolean }> {
+  return deps.db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(ieoProjects)
+      .set({ listedAt: now })
+      .where(and(eq(ieoProjects.id, projectId), isNull(ieoProjects.listedAt), sql`${ieoProjects.allocatedAt} is not null`, lte(ieoProjects.listsAt, now)))
+      .returning();
+    if (!claimed) {
+      const project = await findProject(tx, projectId);
+      if (project.cancelledAt) throw new AppError('IEO_INVALID_STATE', {}, 409);
+      if (!project.listedAt) throw new AppError('IEO_NOT_DUE', {}, 409);
+      return { ran: false };
+    }
+    const token = listedToken(claimed.token);
+    const applications = await tx
+      .select()
+      .from(ieoApplications)
+      .where(and(eq(ieoApplications.projectId, projectId), eq(ieoApplications.status, IeoStatus.APPLIED)))
+      .orderBy(asc(ieoApplications.id));
+    const specs: EntrySpec[] = [];
+    for (const app of applications) {
+      const units = (app.allocatedQuantity ?? 0n) * 10n ** BigInt(IEO_TOKEN_SCALE);
+      if (units > 0n) {
+        specs.push({
+          kind: 'ieo_listing',
+          reference: `ieo:application:${app.id}:tokens`,
+          userId: app.userId,
+          postings: [
+            { account: houseAccount('ieo', token), amount: -units, type: 'ieo' },
+            { account: userAccount(app.userId, 'spot', token), amount: units, type: 'ieo' },
+          ],
+        });
+      }
+    }
+    await tx
+      .update(ieoApplications)
+      .set({ status: IeoStatus.COMPLETED })
+      .where(and(eq(ieoApplications.projectId, projectId), eq(ieoApplications.status, IeoStatus.APPLIED)));
+    await postInBatches(deps.ledger, tx, now, specs);
+    if (operator) await audit(tx, now, operator, { action: 'ieo.list', targetType: 'ieo_project', targetId: projectId, after: { credited: specs.length } });
+    return { ran: true };
+  });
+}
+
+/** Cancels a project before its allocation and refunds every commitment. */
+export async function cancelProject(deps: { db: Db; ledger: Ledger }, now: Date, operator: OperatorContext, projectId: number, reason: string): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(ieoProjects)
+      .set({ cancelledAt: now, cancelReason: reason })
+      .where(and(eq(ieoProjects.id, projectId), isNull(ieoProjects.allocatedAt), isNull(ieoProjects.cancelledAt)))
+      .returning();
+    if (!claimed) {
+      await findProject(tx, projectId);
+      throw new AppError('IEO_INVALID_STATE', {}, 409);
+    }
+    const applications = await tx
+      .update(ieoApplications)
+      .set({ status: IeoStatus.CANCELLED })
+      .where(and(eq(ieoApplications.projectId, projectId), eq(ieoApplications.status, IeoStatus.APPLYING)))
+      .returning();
+    await postInBatches(
+      deps.ledger,
+      tx,
+      now,
+      applications.map((app) => ({
+        kind: 'ieo_cancel',
+        reference: `ieo:application:${app.id}:cancel`,
+        userId: app.userId,
+        memo: reason,
+        postings: [
+          { account: userAccount(app.userId, 'spot', 'USDT'), bucket: 'locked' as const, amount: -app.amountMinor, type: 'ieo' as const },
+          { account: userAccount(app.userId, 'spot', 'USDT'), bucket: 'available' as const, amount: app.amountMinor, type: 'ieo' as const },
+        ],
+      })),
+    );
+    await audit(tx, now, operator, { action: 'ieo.cancel', targetType: 'ieo_project', targetId: projectId, reason, after: { refunded: applications.length } });
+  });
+}
+
+/** Allocates every project whose subscription has ended and lists every one whose listing time came (the clock-driven job); returns their ids. */
+export async function runDueIeo(deps: { db: Db; ledger: Ledger }, now: Date): Promise<{ allocated: number[]; listed: number[] }> {
+  const toAllocate = await deps.db
+    .select({ id: ieoProjects.id })
+    .from(ieoProjects)
+    .where(and(isNull(ieoProjects.allocatedAt), isNull(ieoProjects.cancelledAt), lte(ieoProjects.endsAt, now)))
+    .limit(IEO_LIST_MAX);
+  const allocated: number[] = [];
+  for (const { id } of toAllocate) if ((await runAllocation(deps, now, id, null)).ran) allocated.push(id);
+  const toList = await deps.db
+    .select({ id: ieoProjects.id })
+    .from(ieoProjects)
+    .where(and(isNull(ieoProjects.listedAt), sql`${ieoProjects.allocatedAt} is not null`, lte(ieoProjects.listsAt, now)))
+    .limit(IEO_LIST_MAX);
+  const listed: number[] = [];
+  for (const { id } of toList) if ((await runListing(deps, now, id, null)).ran) listed.push(id);
+  return { allocated, listed };
+}
+
+/* Operators */
+
+function priceOf(text: string): bigint {
+  const minor = parseAmount(text, USDT_SCALE);
+  if (minor === undefined || minor <= 0n) throw new AppError('AMOUNT_PRECISION', { decimals: USDT_SCALE }, 422, 'unitPrice');
+  return minor;
+}
+
+function scheduleValid(p: { startsAt: Date; endsAt: Date; listsAt: Date; priceMinMinor: bigint; unitPriceMinor: bigint; priceMaxMinor: bigint; perUserCap: bigint; supply: bigint }) {
+  return (
+    p.endsAt > p.startsAt &&
+    p.listsAt >= p.endsAt &&
+    p.priceMinMinor <= p.unitPriceMinor &&
+    p.unitPriceMinor <= p.priceMaxMinor &&
+    p.perUserCap > 0n &&
+    p.supply > 0n
+  );
+}
+
+/**
+ * Creates a project and its token asset (scale 0, no deposits or withdrawals). With an
+ * operator the action is audit-logged; the demo seed passes none. A slug that exists is left
+ * as it is (seeding twice inserts nothing). Returns the project id.
+ */
+export async function createProject(db: Db, now: Date, operator: OperatorContext | null, input: IeoProjectInput): Promise<number> {
+  const values = {
+    slug: input.slug,
+    token: input.token,
+    name: input.name as IeoProjectRow['name'],
+    description: input.description as IeoProjectRow['description'],
+    supply: BigInt(input.supply),
+    unitPriceMinor: priceOf(input.unitPrice),
+    priceMinMinor: priceOf(input.priceMin),
+    priceMaxMinor: priceOf(input.priceMax),
+    perUserCap: BigInt(input.perUserCap),
+    startsAt: new Date(input.startsAt),
+    endsAt: new Date(input.endsAt),
+    listsAt: new Date(input.listsAt),
+    announcedAt: new Date(input.announcedAt),
+    createdAt: now,
+  };
+  if (!scheduleValid(values)) throw new AppError('IEO_INVALID_SCHEDULE', {}, 422);
+  return db.transaction(async (tx) => {
+    const [existing] = await tx.select({ id: ieoProjects.id }).from(ieoProjects).where(eq(ieoProjects.slug, input.slug)).limit(1);
+    if (existing) return existing.id;
+    if (input.token in ASSETS) throw new AppError('IEO_TOKEN_EXISTS', {}, 409);
+    const insertedAsset = await tx
+      .insert(assets)
+      .values({
+        code: input.token,
+        name: input.tokenName,
+        scale: IEO_TOKEN_SCALE,
+        withdrawMinMinor: 0n,
+        withdrawFeeMinor: 0n,
+        confirmations: 0,
+        depositEnabled: false,
+        withdrawEnabled: false,
+        sortOrder: 1000,
+      })
+      .onConflictDoNothing()
+      .returning({ code: assets.code });
+    if (insertedAsset.length === 0) throw new AppError('IEO_TOKEN_EXISTS', {}, 409);
+    const [row] = await tx.insert(ieoProjects).values(values).returning({ id: ieoProjects.id });
+    if (!row) throw new Error('project insert returned no row');
+    if (operator) await audit(tx, now, operator, { action: 'ieo.create', targetType: 'ieo_project', targetId: row.id, after: input });
+    return row.id;
+  });
+}
+
+/** Edits a project that has not started yet (afterwards its terms are what users applied to). */
+export async function editProject(db: Db, now: Date, operator: OperatorContext, edit: IeoProjectEdit): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [project] = await tx
+      .select()
+      .from(ieoProjects)
+      .where(eq(ieoProjects.id, Number(edit.id)))
+      .limit(1)
+      .for('update');
+    if (!project) throw new AppError('IEO_NOT_FOUND', {}, 404);
+    if (projectStatus(project, now) !== IeoStatus.NOT_STARTED) throw new AppError('IEO_INVALID_STATE', {}, 409);
+    const next = {
+      name: (edit.name as IeoProjectRow['name'] | undefined) ?? project.name,
+      description: (edit.description as IeoProjectRow['description'] | undefined) ?? project.description,
+      supply: edit.supply === undefined ? project.supply : BigInt(edit.supply),
+      unitPriceMinor: edit.unitPrice === undefined ? project.unitPriceMinor : priceOf(edit.unitPrice),
+      priceMinMinor: edit.priceMin === undefined ? project.priceMinMinor : priceOf(edit.priceMin),
+      priceMaxMinor: edit.priceMax === undefined ? project.priceMaxMinor : priceOf(edit.priceMax),
+      perUserCap: edit.perUserCap === undefined ? project.perUserCap : BigInt(edit.perUserCap),
+      startsAt: edit.startsAt === undefined ? project.startsAt : new Date(edit.startsAt),
+      endsAt: edit.endsAt === undefined ? project.endsAt : new Date(edit.endsAt),
+      listsAt: edit.listsAt === undefined ? project.listsAt : new Date(edit.listsAt),
+      announcedAt: edit.announcedAt === undefined ? project.announcedAt : new Date(edit.announcedAt),
+    };
+    if (!scheduleValid(next)) throw new AppError('IEO_INVALID_SCHEDULE', {}, 422);
+    await tx.update(ieoProjects).set(next).where(eq(ieoProjects.id, project.id));
+    await audit(tx, now, operator, { action: 'ieo.edit', targetType: 'ieo_project', targetId: project.id, before: project, after: next });
+  });
+}
+
+/** The project as an operator sees it after an action (English texts). */
+export async function operatorProjectView(db: Executor, now: Date, projectId: number): Promise<IeoProject> {
+  const project = await findProject(db, projectId);
+  return projectView(project, (await subscribedBy(db, [projectId])).get(projectId) ?? 0n, now, 'en');
+}
