@@ -31,6 +31,7 @@ const TEXT = {
     pointsTitle: 'Points history',
     checkinKind: 'Daily check-in',
     empty: 'No points yet',
+    rewardType: 'Reward',
   },
   zh_CN: {
     tag: 'zh-CN',
@@ -44,6 +45,7 @@ const TEXT = {
     pointsTitle: '积分记录',
     checkinKind: '每日签到',
     empty: '暂无积分',
+    rewardType: '奖励',
   },
 } as const;
 
@@ -160,6 +162,14 @@ describe.each(['en', 'zh_CN'] as const)('invitations and bonus codes in %s', (la
     // The funds detail lists the reward.
     const postings = await apiCall<{ items: { type: string; amount: string }[] }>(baseUrl, 'GET', '/api/v1/funds/postings', session.token);
     expect(postings.data.items.map((p) => [p.type, p.amount])).toEqual([['reward', '10']]);
+    // …and so does the screen, with its localized label.
+    await page.goto('/WalletDetail');
+    const fundsRows = page.locator('[data-testid="posting"]');
+    await expect.poll(() => fundsRows.count()).toBe(1);
+    const fundsRow = (await fundsRows.allTextContents())[0] ?? '';
+    expect(fundsRow.startsWith(text.rewardType), fundsRow).toBe(true);
+    expect(fundsRow).toContain('+10 USDT');
+    await screenshot(page, `${language}-WalletDetail-reward`);
 
     // Points history, from My: empty, then today's check-in.
     await page.goto('/My');
