@@ -19,6 +19,8 @@ import { registerDepositRoutes } from './modules/deposit/routes.ts';
 import { registerCardDepositRoutes } from './modules/card-deposit/routes.ts';
 import { registerKycRoutes } from './modules/kyc/routes.ts';
 import { Ledger, ensureAssets } from './modules/ledger/service.ts';
+import { registerMessageRoutes } from './modules/messages/routes.ts';
+import { registerNewsRoutes } from './modules/news/routes.ts';
 import { registerMoneyPasswordRoutes } from './modules/money-password/routes.ts';
 import { registerMarketRecorder, registerMarketRoutes } from './modules/market/routes.ts';
 import { registerOperatorRoutes } from './modules/operator/routes.ts';
@@ -157,6 +159,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerFundsRoutes(app, deps);
   registerVoteRoutes(app, deps);
   registerPointsRoutes(app, deps);
+  registerMessageRoutes(app, deps);
+  registerNewsRoutes(app, deps);
   const contracts = registerContractRoutes(app, deps);
   if (options.workers) {
     registerMarketRecorder(app, deps);

@@ -98,6 +98,10 @@ export const ERROR_CODES = {
   VOTE_CLOSED: 2702,
   VOTE_NOT_FOUND: 2703,
   CHECKIN_ALREADY_DONE: 2801,
+
+  MESSAGE_NOT_FOUND: 3250,
+  ARTICLE_NOT_FOUND: 3251,
+  ARTICLE_BODY_EMPTY: 3252,
 } as const;
 
 export type ErrorName = keyof typeof ERROR_CODES;

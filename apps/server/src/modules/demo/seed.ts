@@ -6,6 +6,8 @@ import { ASSETS, type AssetCode } from '@tradewind/contract/wallet';
 import { hashPassword } from '../auth/service.ts';
 import { DuplicateEntryError, type Ledger, externalAccount, userAccount } from '../ledger/service.ts';
 import { users } from '../user/tables.ts';
+import { createMessages } from '../messages/service.ts';
+import { seedDemoArticles } from '../news/demo-articles.ts';
 import { seedDemoPolls } from '../vote/service.ts';
 
 /** The documented demo account (README): exists only in demo mode. */
@@ -19,13 +21,15 @@ const DEMO_FUNDS: { wallet: 'spot' | 'futures'; asset: AssetCode; amount: string
   { wallet: 'spot', asset: 'ETH', amount: '3' },
 ];
 
-/** Creates the demo account and funds it, and the demo polls, once. */
+/** Creates the demo account and funds it, its welcome message, the demo polls and articles, once. */
 export async function seedDemo(deps: { db: Db; clock: Clock; ledger: Ledger }): Promise<void> {
   const now = deps.clock.now();
   await insertDemoUser(deps.db, now);
   await seedDemoPolls(deps.db, now);
   const [demo] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ACCOUNT.email)).limit(1);
   if (!demo) throw new Error('demo user missing after insert');
+  await seedDemoArticles(deps.db, now);
+  await createMessages(deps.db, now, [{ userId: demo.id, kind: 'welcome', ref: 'demo', link: null }]);
   await deps.db
     .transaction(async (tx) => {
       await deps.ledger.post(tx, now, {
