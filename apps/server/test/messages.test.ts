@@ -171,6 +171,15 @@ describe('messages written by events, in the owner\'s language', () => {
     expect(first?.link).toBe(`/ContractDetail?id=${orders[1]?.id}`);
   });
 
+  it('the language the user chose in the app is the one later messages are written in; an unknown one is refused', async () => {
+    const user = await userIn('en');
+    const chosen = await call(t.app, 'POST', '/api/v1/user/language', { token: user.token, body: { language: 'zh_TW' } });
+    expect(chosen.body.code).toBe(0);
+    expect((await call(t.app, 'POST', '/api/v1/user/language', { token: user.token, body: { language: 'xx' } })).body.code).toBe(422);
+    await createMessages(t.database.db, t.clock.now(), [{ userId: Number(user.uid), kind: 'kyc.approved', ref: 'chosen' }]);
+    expect(await rows(user)).toEqual([expect.objectContaining({ language: 'zh_TW', title: '身份認證已通過' })]);
+  });
+
   it('an unknown stored language falls back to English', async () => {
     const user = await userIn('xx');
     await createMessages(t.database.db, t.clock.now(), [{ userId: Number(user.uid), kind: 'kyc.approved', ref: 'fallback' }]);

@@ -22,14 +22,10 @@ const placeholder = (titleKey: string, tab = false) => {
  * button until then. Paths are spec §2's, exactly.
  */
 const PLACEHOLDER_ROUTES = [
-  'NoticeDetail',
   'SetInfo',
   'SetEmail',
   'SetPhone',
   'Invite',
-  'Msg',
-  'MsgDetail',
-  'NewsDetail',
   'IEO',
   'IEOHis',
   'MiningInfo',
@@ -73,6 +69,10 @@ export const ROUTE_PATHS = [
   '/Contract',
   '/ContractDetail',
   '/Vote',
+  '/Msg',
+  '/MsgDetail',
+  '/NewsDetail',
+  '/NoticeDetail',
   ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
 ];
 
@@ -118,6 +118,10 @@ export const router = createBrowserRouter([
       { path: '/Contract', element: page(() => import('@/features/contracts/contract-page.tsx'), 'ContractPage') },
       { path: '/ContractDetail', element: page(() => import('@/features/contracts/contract-detail-page.tsx'), 'ContractDetailPage') },
       { path: '/Vote', element: page(() => import('@/features/vote/vote-page.tsx'), 'VotePage') },
+      { path: '/Msg', element: page(() => import('@/features/messages/msg-page.tsx'), 'MsgPage') },
+      { path: '/MsgDetail', element: page(() => import('@/features/messages/msg-detail-page.tsx'), 'MsgDetailPage') },
+      { path: '/NewsDetail', element: page(() => import('@/features/news/news-detail-page.tsx'), 'NewsDetailPage') },
+      { path: '/NoticeDetail', element: page(() => import('@/features/news/news-detail-page.tsx'), 'NoticeDetailPage') },
       ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Avatar, Button, Dialog, List, Skeleton, Tag, Toast } from 'antd-mobile';
+import { Avatar, Badge, Button, Dialog, List, Skeleton, Tag, Toast } from 'antd-mobile';
 import {
   BankcardOutline,
   BellOutline,
@@ -19,6 +19,7 @@ import {
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useUnreadCount } from '@/api/messages.ts';
 import { clearSession, STORAGE_KEYS } from '@/lib/storage.ts';
 import { useProfile } from './api/get-profile.ts';
 import { logout } from './api/logout.ts';
@@ -45,6 +46,7 @@ export function MyPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const profile = useProfile();
+  const unread = useUnreadCount().data?.unread ?? 0;
   const user = profile.data;
   const imgBaseUrl = localStorage.getItem(STORAGE_KEYS.imgBaseUrl) ?? '';
 
@@ -101,7 +103,12 @@ export function MyPage() {
       </section>
       <List style={{ borderRadius: 12, overflow: 'hidden', '--border-top': 'none', '--border-bottom': 'none' }}>
         {MENU.map((item) => (
-          <List.Item key={item.path} prefix={item.icon} onClick={() => navigate(item.path)}>
+          <List.Item
+            key={item.path}
+            prefix={item.icon}
+            onClick={() => navigate(item.path)}
+            extra={item.path === '/Msg' && unread > 0 ? <Badge content={unread > 99 ? '99+' : String(unread)} aria-label={t('messages.badge_label', { count: unread })} data-testid="my-msg-badge" /> : undefined}
+          >
             {t(`routes.${item.key}`)}
           </List.Item>
         ))}
