@@ -47,7 +47,7 @@ export function NewsSection() {
           {items.map((article) => (
             <li key={article.id}>
               <Link to={`/NewsDetail?id=${article.id}`} data-article-id={article.id}>
-                {article.cover && <img src={article.cover} alt="" width={88} height={48} loading="lazy" />}
+                {article.cover && <img src={article.cover} alt="" width={88} height={48} />}
                 <span>
                   <strong>{article.title}</strong>
                   <span className="tw-home-news-summary">{article.summary}</span>
