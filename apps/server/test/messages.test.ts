@@ -186,12 +186,15 @@ describe('messages written by events, in the owner\'s language', () => {
     expect(await rows(user)).toEqual([expect.objectContaining({ language: 'en', title: 'Identity verified' })]);
   });
 
-  it('a message is written once per cause: the same event again writes nothing', async () => {
+  it('a message belongs to its event\'s transaction: an event rolled back leaves no message', async () => {
     const user = await userIn('en');
-    const spec = { userId: Number(user.uid), kind: 'kyc.approved' as const, ref: 'kyc:once' };
-    expect(await createMessages(t.database.db, t.clock.now(), [spec])).toHaveLength(1);
-    expect(await createMessages(t.database.db, t.clock.now(), [spec])).toHaveLength(0);
-    expect(await rows(user)).toHaveLength(1);
+    await expect(
+      t.database.db.transaction(async (tx) => {
+        expect(await createMessages(tx, t.clock.now(), [{ userId: Number(user.uid), kind: 'kyc.approved', ref: 'kyc:rolled-back' }])).toHaveLength(1);
+        throw new Error('the event failed after writing its message');
+      }),
+    ).rejects.toThrow('the event failed');
+    expect(await rows(user)).toEqual([]);
   });
 });
 

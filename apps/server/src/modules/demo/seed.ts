@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
 import { parseAmount } from '@tradewind/contract/money';
@@ -7,6 +7,7 @@ import { hashPassword } from '../auth/service.ts';
 import { DuplicateEntryError, type Ledger, externalAccount, userAccount } from '../ledger/service.ts';
 import { users } from '../user/tables.ts';
 import { createMessages } from '../messages/service.ts';
+import { userMessages } from '../messages/tables.ts';
 import { seedDemoArticles } from '../news/demo-articles.ts';
 import { seedDemoPolls } from '../vote/service.ts';
 
@@ -29,7 +30,12 @@ export async function seedDemo(deps: { db: Db; clock: Clock; ledger: Ledger }): 
   const [demo] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ACCOUNT.email)).limit(1);
   if (!demo) throw new Error('demo user missing after insert');
   await seedDemoArticles(deps.db, now);
-  await createMessages(deps.db, now, [{ userId: demo.id, kind: 'welcome', ref: 'demo', link: null }]);
+  const [welcomed] = await deps.db
+    .select({ id: userMessages.id })
+    .from(userMessages)
+    .where(and(eq(userMessages.userId, demo.id), eq(userMessages.kind, 'welcome')))
+    .limit(1);
+  if (!welcomed) await createMessages(deps.db, now, [{ userId: demo.id, kind: 'welcome', ref: 'demo', link: null }]);
   await deps.db
     .transaction(async (tx) => {
       await deps.ledger.post(tx, now, {

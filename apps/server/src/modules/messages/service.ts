@@ -25,7 +25,7 @@ import { type UserMessageRow, messageBroadcasts, userMessages } from './tables.t
  * their channel. Raises MESSAGE_NOT_FOUND (a message that is not the caller's, as if absent).
  */
 
-/** A message an event asks for. `ref` names the cause: with the kind it is unique per user. */
+/** A message an event asks for. `ref` names the cause (`contract:42`, `kyc:7`). */
 export interface MessageSpec {
   userId: number;
   kind: Exclude<MessageKind, 'broadcast'>;
@@ -54,7 +54,6 @@ const INSERT_MESSAGES: NamedStatement = {
   name: 'messages_insert',
   text: `insert into user_messages (user_id, kind, ref, language, title, body, link, created_at)
          select m.*, $8::timestamptz from unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) as m
-         on conflict (user_id, kind, ref) do nothing
          returning id::text, user_id::text, kind, title, body, link`,
 };
 
@@ -74,7 +73,8 @@ export function renderMessage(spec: Pick<MessageSpec, 'kind' | 'params' | 'keyPa
 
 /**
  * Writes messages in the caller's transaction: two statements whatever their number (the
- * owners' languages, then one insert). A cause already written (a retried event) is skipped.
+ * owners' languages, then one insert). Call it in the event's own transaction: the message
+ * then exists exactly when the event does, once.
  */
 export async function createMessages(tx: Executor, now: Date, specs: readonly MessageSpec[]): Promise<CreatedMessage[]> {
   if (specs.length === 0) return [];
@@ -200,8 +200,7 @@ export async function broadcastMessage(db: Db, hub: Hub | undefined, now: Date, 
              coalesce(nullif(${title}::jsonb ->> u.language, ''), ${title}::jsonb ->> 'en'),
              coalesce(nullif(${body}::jsonb ->> u.language, ''), ${body}::jsonb ->> 'en'),
              ${now.toISOString()}::timestamptz
-      from users u
-      on conflict (user_id, kind, ref) do nothing`);
+      from users u`);
     const recipients = Number((inserted as unknown as { rowCount?: number; affectedRows?: number }).rowCount ?? (inserted as { affectedRows?: number }).affectedRows ?? 0);
     await tx.update(messageBroadcasts).set({ recipients }).where(eq(messageBroadcasts.id, record.id));
     await audit(tx, now, operator, { action: 'message.broadcast', targetType: 'message_broadcast', targetId: record.id, after: { title: request.title.en, recipients } });

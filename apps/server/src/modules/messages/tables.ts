@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, check, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { operators } from '../operator/tables.ts';
 import { users } from '../user/tables.ts';
 import type { LocalizedText } from '../vote/tables.ts';
@@ -7,8 +7,10 @@ import type { LocalizedText } from '../vote/tables.ts';
 /**
  * In-site messages, one row per user and event. Title and body are written in the user's
  * language when the event happens, so a message reads the same however often it is opened.
- * `ref` names the cause (e.g. `contract:42`); with the kind it is unique per user, so a
- * retried event never writes a second message.
+ * `ref` names the cause (e.g. `contract:42`). A message is written in its event's own
+ * transaction (the order settled, the withdrawal's new status…), so it exists exactly when
+ * the event does: no unique index is needed for that, and settlement batches, which write
+ * one message per order, do not pay for one.
  */
 export const userMessages = pgTable(
   'user_messages',
@@ -27,7 +29,6 @@ export const userMessages = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [
-    uniqueIndex('user_messages_cause_key').on(t.userId, t.kind, t.ref),
     index('user_messages_user_idx').on(t.userId, t.id),
     // The badge counts these: a small partial index keeps the count cheap however many are read.
     index('user_messages_unread_idx').on(t.userId).where(sql`${t.readAt} is null`),
