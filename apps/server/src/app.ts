@@ -23,6 +23,8 @@ import { registerIeoRoutes, registerIeoWorker } from './modules/ieo/routes.ts';
 import { registerKycRoutes } from './modules/kyc/routes.ts';
 import { Ledger, ensureAssets } from './modules/ledger/service.ts';
 import { registerMiningRoutes, registerMiningWorker } from './modules/mining/routes.ts';
+import { registerMessageRoutes } from './modules/messages/routes.ts';
+import { registerNewsRoutes } from './modules/news/routes.ts';
 import { registerMoneyPasswordRoutes } from './modules/money-password/routes.ts';
 import { registerMarketRecorder, registerMarketRoutes } from './modules/market/routes.ts';
 import { registerOperatorRoutes } from './modules/operator/routes.ts';
@@ -173,6 +175,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSecurityRoutes(app, deps);
   registerMiningRoutes(app, deps);
   registerIeoRoutes(app, deps);
+  registerMessageRoutes(app, deps);
+  registerNewsRoutes(app, deps);
   const contracts = registerContractRoutes(app, deps);
   if (options.workers) {
     registerMarketRecorder(app, deps);

@@ -282,7 +282,8 @@ describe('settlement: the rule on recorded ticks', () => {
         await settlement(t).settleDue();
       }
       const events = spy.mock.calls.filter(([userId]) => userId === user.id).map(([, event]) => event as { type: string; order?: Order });
-      expect(events.map((e) => e.type)).toEqual(['order.settled', 'balance.changed']);
+      // The "contract settled" message follows, written in the same transaction.
+      expect(events.map((e) => e.type)).toEqual(['order.settled', 'balance.changed', 'message.new']);
       expect(events[0]?.order).toMatchObject({ id: order.id, outcome, state: 'settled' });
     } finally {
       spy.mockRestore();

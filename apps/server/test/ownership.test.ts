@@ -5,6 +5,8 @@ import type { VotePoll } from '@tradewind/contract/vote';
 import { createBonusCode } from '../src/modules/invite/service.ts';
 import { DEMO_MINING_PRODUCTS } from '../src/modules/demo/mining-products.ts';
 import { seedProducts } from '../src/modules/mining/service.ts';
+import type { Message } from '@tradewind/contract/messages';
+import { createMessages } from '../src/modules/messages/service.ts';
 import { createPoll } from '../src/modules/vote/service.ts';
 import { createProject as createIeoProject } from '../src/modules/ieo/service.ts';
 import type { IeoDetail } from '@tradewind/contract/ieo';
@@ -43,7 +45,36 @@ async function uploadFor(t: TestApp, user: User, purpose: 'kyc' | 'card_deposit'
 /** What the owner's own request was, so `unchanged` can show it still works for them. */
 const owned = new Map<string, unknown>();
 
+/** A message for the owner; `unchanged` checks it is still theirs and still unread. */
+async function ownerMessage(t: TestApp, owner: User): Promise<string> {
+  const [created] = await createMessages(t.database.db, new Date(T0), [{ userId: Number(owner.uid), kind: 'welcome', ref: `bola-${owner.uid}` }]);
+  if (!created) throw new Error('no message created');
+  return created.message.id;
+}
+
+async function messageUnread(t: TestApp, owner: User, id: string) {
+  const reply = await call<Message>(t.app, 'GET', `/api/v1/messages/detail?id=${id}`, { token: owner.token });
+  expect(reply.body.data).toMatchObject({ id, kind: 'welcome', read: false });
+  expect((await call<{ unread: number }>(t.app, 'GET', '/api/v1/messages/unread', { token: owner.token })).body.data.unread).toBe(1);
+}
+
 const CASES: Record<string, OwnershipCase> = {
+  'GET /api/v1/messages/detail': {
+    arrange: async (t, owner) => {
+      const id = await ownerMessage(t, owner);
+      owned.set('message-detail', id);
+      return { query: `?id=${id}` };
+    },
+    unchanged: (t, owner) => messageUnread(t, owner, String(owned.get('message-detail'))),
+  },
+  'POST /api/v1/messages/read': {
+    arrange: async (t, owner) => {
+      const id = await ownerMessage(t, owner);
+      owned.set('message-read', id);
+      return { body: { id } };
+    },
+    unchanged: (t, owner) => messageUnread(t, owner, String(owned.get('message-read'))),
+  },
   'POST /api/v1/votes/cast': {
     shared: true,
     arrange: async (t, owner) => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES } from './languages.ts';
 
 /** The signed-in user's own profile (spec §3 User). */
 export const userProfileSchema = z.object({
@@ -54,3 +55,10 @@ export type UpdateProfileRequest = z.infer<typeof updateProfileRequestSchema>;
 
 /** Side of the square an avatar is cropped and resized to. */
 export const AVATAR_SIDE_PX = 256;
+
+/**
+ * The interface language the user chose: messages (in-site, e-mail) are written in it when
+ * they are created, so the server keeps it, not only the browser's `lang`.
+ */
+export const setLanguageRequestSchema = z.strictObject({ language: z.enum(LANGUAGES, { error: 'validation.invalid_value' }) });
+export type SetLanguageRequest = z.infer<typeof setLanguageRequestSchema>;

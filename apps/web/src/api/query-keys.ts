@@ -16,3 +16,8 @@ export const favoritesQueryKey = ['market', 'favorites'] as const;
 export const contractConfigQueryKey = (language: string) => ['contracts', 'config', language] as const;
 export const ordersQueryKey = (state: OrderState) => ['contracts', 'orders', state] as const;
 export const orderQueryKey = (id: string) => ['contracts', 'order', id] as const;
+/** Every messages query starts with this, so one invalidation refreshes lists, details and the badge. */
+export const messagesQueryRoot = ['messages'] as const;
+export const unreadQueryKey = ['messages', 'unread'] as const;
+/** Where the server announces an operator's broadcast (every signed-in client listens). */
+export const BROADCAST_CHANNEL = 'messages.broadcast';

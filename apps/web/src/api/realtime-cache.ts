@@ -2,7 +2,7 @@ import { type Order, type Orders, userEventSchema } from '@tradewind/contract/in
 import { type Klines, type Ticker, klineMessageSchema, tickerSchema } from '@tradewind/contract/market';
 import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { learnServerTime } from '@/lib/server-clock.ts';
-import { balancesQueryKey, klinesQueryKey, orderQueryKey, ordersQueryKey, tickerQueryKey, tickersQueryKey } from './query-keys.ts';
+import { balancesQueryKey, BROADCAST_CHANNEL, klinesQueryKey, messagesQueryRoot, orderQueryKey, ordersQueryKey, tickerQueryKey, tickersQueryKey } from './query-keys.ts';
 
 /** The chart keeps at most this many candles in memory as live ones are appended. */
 export const MAX_CANDLES = 1000;
@@ -65,6 +65,11 @@ export function applyRealtimeMessage(queryClient: QueryClient, channel: string, 
     if (!message.success) return;
     const { symbol, interval, candle } = message.data;
     queryClient.setQueryData<Klines>(klinesQueryKey(symbol, interval), (klines) => (klines ? mergeCandle(klines, candle) : klines));
+    return;
+  }
+  if (channel === BROADCAST_CHANNEL || (channel.startsWith('user.') && (data as { type?: unknown } | null)?.type === 'message.new')) {
+    // A new message: the badge, the list and the details refetch.
+    void queryClient.invalidateQueries({ queryKey: messagesQueryRoot });
     return;
   }
   if (channel.startsWith('user.')) {

@@ -22,10 +22,6 @@ const placeholder = (titleKey: string, tab = false) => {
  * button until then. Paths are spec §2's, exactly.
  */
 const PLACEHOLDER_ROUTES = [
-  'NoticeDetail',
-  'Msg',
-  'MsgDetail',
-  'NewsDetail',
   'Loan',
   'LoansHistory',
 ] as const;
@@ -76,6 +72,10 @@ export const ROUTE_PATHS = [
   '/MiningDetail',
   '/IEO',
   '/IEOHis',
+  '/Msg',
+  '/MsgDetail',
+  '/NewsDetail',
+  '/NoticeDetail',
   ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
 ];
 
@@ -134,6 +134,10 @@ export const router = createBrowserRouter([
       { path: '/MiningDetail', element: page(() => import('@/features/mining/mining-detail-page.tsx'), 'MiningDetailPage') },
       { path: '/IEO', element: page(() => import('@/features/ieo/ieo-page.tsx'), 'IeoPage') },
       { path: '/IEOHis', element: page(() => import('@/features/ieo/ieo-history-page.tsx'), 'IeoHistoryPage') },
+      { path: '/Msg', element: page(() => import('@/features/messages/msg-page.tsx'), 'MsgPage') },
+      { path: '/MsgDetail', element: page(() => import('@/features/messages/msg-detail-page.tsx'), 'MsgDetailPage') },
+      { path: '/NewsDetail', element: page(() => import('@/features/news/news-detail-page.tsx'), 'NewsDetailPage') },
+      { path: '/NoticeDetail', element: page(() => import('@/features/news/news-detail-page.tsx'), 'NoticeDetailPage') },
       ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },

@@ -17,6 +17,7 @@ import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
 import type { Hub } from '#platform/ws.ts';
 import type { Ledger } from '../ledger/service.ts';
+import { type CreatedMessage, publishMessages } from '../messages/service.ts';
 import { cardDepositConfig, createCardDeposit, decideCardDeposit, listCardDepositQueue, listCardDeposits } from './service.ts';
 import './ops.ts';
 
@@ -87,8 +88,10 @@ export function registerCardDepositRoutes(app: FastifyInstance, deps: { db: Db; 
       response: cardDepositQueueItemSchema,
     },
     async ({ operator, body }) => {
-      const decided = await decideCardDeposit(deps.db, deps.ledger, deps.clock.now(), operator, body);
+      const created: CreatedMessage[] = [];
+      const decided = await decideCardDeposit(deps.db, deps.ledger, deps.clock.now(), operator, body, created);
       deps.hub.publishToUser(Number(decided.uid), { type: 'card_deposit.decided', id: decided.id, status: decided.status });
+      publishMessages(deps.hub, created);
       return decided;
     },
   );

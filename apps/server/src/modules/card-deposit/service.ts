@@ -15,6 +15,7 @@ import { and, asc, count, desc, eq, gt, lt } from 'drizzle-orm';
 import type { Config } from '#platform/config.ts';
 import type { Db, Executor, Tx } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
+import { type CreatedMessage, createMessages } from '../messages/service.ts';
 import { requireOwnFile } from '#platform/files.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
 import { DuplicateEntryError, type Ledger, type PostingSpec, externalAccount, houseAccount, userAccount } from '../ledger/service.ts';
@@ -147,9 +148,17 @@ export async function listCardDepositQueue(db: Executor, cursor?: string, limit 
  * actual amount to the user's spot USDT, the fee to `house:fees`) or rejects it with a
  * reason (nothing moves). Status, entry and audit are one transaction. Raises NOT_FOUND,
  * INVALID_STATE (already decided; two concurrent decisions give one credit: the row lock
- * orders them and the unique ledger reference stands behind it).
+ * orders them and the unique ledger reference stands behind it). The user's message (credited
+ * or rejected) is written in the same transaction and added to `created`, to push after the commit.
  */
-export async function decideCardDeposit(db: Db, ledger: Ledger, now: Date, operator: OperatorContext, input: Decision & { id: string }): Promise<CardDepositQueueItem> {
+export async function decideCardDeposit(
+  db: Db,
+  ledger: Ledger,
+  now: Date,
+  operator: OperatorContext,
+  input: Decision & { id: string },
+  created: CreatedMessage[] = [],
+): Promise<CardDepositQueueItem> {
   return db.transaction(async (tx) => {
     const id = Number(input.id);
     const [before] = await tx.select().from(cardDeposits).where(eq(cardDeposits.id, id)).for('update');
@@ -185,6 +194,19 @@ export async function decideCardDeposit(db: Db, ledger: Ledger, now: Date, opera
       after: { status, ...(entryId !== null ? { entryId, credited: usdt(before.actualMinor) } : {}) },
       reason: input.reason ?? null,
     });
+    const amount = usdt(approve ? before.actualMinor : before.amountMinor);
+    created.push(
+      ...(await createMessages(tx, now, [
+        {
+          userId: before.userId,
+          kind: approve ? 'deposit.credited' : 'deposit.rejected',
+          ref: `card_deposit:${id}`,
+          params: { amount, asset: CARD_DEPOSIT_ASSET, ...(input.reason ? { reason: input.reason } : {}) },
+          ...(input.reason ? {} : { keyParams: { reason: 'messages.no_reason' } }),
+          link: '/RechargeHistory',
+        },
+      ])),
+    );
     return { ...toDeposit(after), uid: String(after.userId) };
   });
 }

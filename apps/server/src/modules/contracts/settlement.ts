@@ -1,10 +1,12 @@
 import { type Direction, type Order, outcomeOf } from '@tradewind/contract/instant';
-import { type InstrumentSymbol, isInstrumentSymbol } from '@tradewind/contract/market';
+import { INSTRUMENTS, type InstrumentSymbol, isInstrumentSymbol } from '@tradewind/contract/market';
+import { formatAmount } from '@tradewind/contract/money';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import { type Db, type NamedStatement, type Tx, runNamed } from '#platform/db.ts';
 import type { Hub } from '#platform/ws.ts';
 import type { Ledger } from '../ledger/service.ts';
+import { type CreatedMessage, type MessageSpec, createMessages, publishMessages } from '../messages/service.ts';
 import { type OrderRecord, orderView, payoutOf, settlementEntry } from './service.ts';
 
 /**
@@ -13,7 +15,8 @@ import { type OrderRecord, orderView, payoutOf, settlementEntry } from './servic
  * each order is settled by exactly one of them, once (the state check in the claim, the
  * database's guard on settled orders, and the unique ledger reference `contract:<id>:settle`).
  * A batch settles in one transaction: one ledger entry per order, the orders' results, commit;
- * then the owners hear "settlement at expiry completed" on their channel.
+ * then the owners hear "settlement at expiry completed" on their channel. The owners' messages
+ * are written in the same transaction, set-based (two statements per batch, not per order).
  *
  * The close tick is the latest recorded tick at or before delivery, if it is at most 5 s
  * older than delivery; otherwise the order is void and refunded. An order is claimed once
@@ -145,6 +148,19 @@ function settle(row: ClaimRow, now: Date): OrderRecord {
   };
 }
 
+/** "Contract settled", for the owner of a settled order. */
+function settledMessage(order: OrderRecord): MessageSpec {
+  const instrument = INSTRUMENTS[order.instrument];
+  return {
+    userId: order.userId,
+    kind: 'contract.settled',
+    ref: `contract:${order.id}`,
+    params: { symbol: `${instrument.base}/${instrument.quote}`, payout: formatAmount(order.payoutMinor ?? 0n, 6) },
+    keyParams: { direction: `messages.direction.${order.direction}`, outcome: `messages.outcome.${order.outcome}` },
+    link: `/ContractDetail?id=${order.id}`,
+  };
+}
+
 export class Settlement {
   private running = false;
   private timer: NodeJS.Timeout | null = null;
@@ -214,6 +230,7 @@ export class Settlement {
     const readyBefore = new Date(now.getTime() - RECORDING_LATENESS_MS);
     for (const [id, until] of this.setAside) if (until <= now.getTime()) this.setAside.delete(id);
     const excluded = [...this.setAside.keys()].map(String);
+    let messages: CreatedMessage[] = [];
     const orders = await this.deps.db.transaction(async (tx) => {
       const rows = await runNamed<ClaimRow>(tx as Tx, CLAIM_DUE, [now, limit, readyBefore, excluded]);
       claimed.push(...rows.map((row) => Number(row.id)));
@@ -231,6 +248,7 @@ export class Settlement {
       ]);
       // Claimed rows are locked by this transaction: each must settle here, or none does.
       if (updated.length !== settled.length) throw new Error(`settled ${updated.length} of ${settled.length} claimed orders`);
+      messages = await createMessages(tx, now, settled.map(settledMessage));
       await this.deps.ledger.postMany(
         tx,
         now,
@@ -245,6 +263,7 @@ export class Settlement {
       users.add(order.userId);
     }
     for (const userId of users) this.deps.hub.publishToUser(userId, { type: 'balance.changed' });
+    publishMessages(this.deps.hub, messages);
     return orders.length;
   }
 

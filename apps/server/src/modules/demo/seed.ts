@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
 import { parseAmount } from '@tradewind/contract/money';
@@ -9,6 +9,9 @@ import { DuplicateEntryError, type Ledger, externalAccount, userAccount } from '
 import { users } from '../user/tables.ts';
 import { seedDemoBonusCode } from '../invite/service.ts';
 import { seedProducts } from '../mining/service.ts';
+import { createMessages } from '../messages/service.ts';
+import { userMessages } from '../messages/tables.ts';
+import { seedDemoArticles } from '../news/demo-articles.ts';
 import { seedDemoPolls } from '../vote/service.ts';
 import { DEMO_MINING_PRODUCTS } from './mining-products.ts';
 
@@ -23,7 +26,7 @@ const DEMO_FUNDS: { wallet: 'spot' | 'futures'; asset: AssetCode; amount: string
   { wallet: 'spot', asset: 'ETH', amount: '3' },
 ];
 
-/** Creates the demo account and funds it, the demo polls, bonus code, miners and launchpad projects, once. */
+/** Creates the demo account and funds it, its welcome message, the demo polls, articles, bonus code, miners and launchpad projects, once. */
 export async function seedDemo(deps: { db: Db; clock: Clock; ledger: Ledger }): Promise<void> {
   const now = deps.clock.now();
   await insertDemoUser(deps.db, now);
@@ -33,6 +36,13 @@ export async function seedDemo(deps: { db: Db; clock: Clock; ledger: Ledger }): 
   await seedDemoIeo(deps, now);
   const [demo] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ACCOUNT.email)).limit(1);
   if (!demo) throw new Error('demo user missing after insert');
+  await seedDemoArticles(deps.db, now);
+  const [welcomed] = await deps.db
+    .select({ id: userMessages.id })
+    .from(userMessages)
+    .where(and(eq(userMessages.userId, demo.id), eq(userMessages.kind, 'welcome')))
+    .limit(1);
+  if (!welcomed) await createMessages(deps.db, now, [{ userId: demo.id, kind: 'welcome', ref: 'demo', link: null }]);
   await deps.db
     .transaction(async (tx) => {
       await deps.ledger.post(tx, now, {

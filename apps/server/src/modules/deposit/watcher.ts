@@ -6,6 +6,7 @@ import type { Config } from '#platform/config.ts';
 import type { Db } from '#platform/db.ts';
 import type { Hub } from '#platform/ws.ts';
 import { DuplicateEntryError, type Ledger, externalAccount, userAccount } from '../ledger/service.ts';
+import { type CreatedMessage, createMessages, publishMessages } from '../messages/service.ts';
 import { type ChainAdapter, type ChainTransfer, confirmationsAt } from './chain.ts';
 import { usdtDepositSettings } from './service.ts';
 import { depositAddresses, deposits, depositWatchState } from './tables.ts';
@@ -155,18 +156,23 @@ async function creditConfirmed(deps: WatcherDeps, head: number, required: number
       // The ledger already holds this transfer's credit: never a second one. A bug to look at, not to retry blindly.
       if (!(error instanceof DuplicateEntryError)) throw error;
       deps.log?.warn({ txid: row.txid, logIndex: row.logIndex }, 'deposit already credited in the ledger but still pending; not credited again');
-      return false;
+      return null;
     });
     if (paid && row.userId !== null) {
       credited += 1;
       deps.hub?.publishToUser(row.userId, { type: 'deposit.paid', id: String(row.id), asset: 'USDT', amount: formatAmount(row.amountMinor, 6) });
+      publishMessages(deps.hub, paid);
     }
   }
   return credited;
 }
 
-/** Credits one pending deposit in one transaction, if it is still pending (and not claimed by another watcher) and confirmed. */
-async function creditOne(deps: WatcherDeps, id: number, head: number, required: number): Promise<boolean> {
+/**
+ * Credits one pending deposit in one transaction, if it is still pending (and not claimed by
+ * another watcher) and confirmed, with the owner's "deposit credited" message. Returns the
+ * message to push after the commit, or null when nothing was credited.
+ */
+async function creditOne(deps: WatcherDeps, id: number, head: number, required: number): Promise<CreatedMessage[] | null> {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const [row] = await tx
@@ -174,7 +180,7 @@ async function creditOne(deps: WatcherDeps, id: number, head: number, required: 
       .from(deposits)
       .where(and(eq(deposits.id, id), eq(deposits.status, 'pending_payment')))
       .for('update', { skipLocked: true });
-    if (!row || row.userId === null || confirmationsAt(head, row.blockNumber) < required) return false;
+    if (!row || row.userId === null || confirmationsAt(head, row.blockNumber) < required) return null;
     const entryId = await deps.ledger.post(tx, now, {
       kind: 'deposit',
       reference: `deposit:${row.txid}:${row.logIndex}`,
@@ -188,7 +194,9 @@ async function creditOne(deps: WatcherDeps, id: number, head: number, required: 
       .update(deposits)
       .set({ status: 'paid', entryId, confirmations: confirmationsAt(head, row.blockNumber), requiredConfirmations: required, creditedAt: now })
       .where(eq(deposits.id, row.id));
-    return true;
+    return createMessages(tx, now, [
+      { userId: row.userId, kind: 'deposit.credited', ref: `deposit:${row.id}`, params: { amount: formatAmount(row.amountMinor, 6), asset: 'USDT' }, link: '/RechargeHistory' },
+    ]);
   });
 }
 

@@ -5,6 +5,7 @@ import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
 import type { Hub } from '#platform/ws.ts';
+import { type CreatedMessage, publishMessages } from '../messages/service.ts';
 import { decideKyc, getKycOverview, listKycQueue, submitKyc } from './service.ts';
 import './ops.ts';
 
@@ -60,8 +61,10 @@ export function registerKycRoutes(app: FastifyInstance, deps: { db: Db; clock: C
       response: kycQueueItemSchema,
     },
     async ({ operator, body }) => {
-      const decided = await decideKyc(deps.db, deps.clock.now(), operator, body);
+      const created: CreatedMessage[] = [];
+      const decided = await decideKyc(deps.db, deps.clock.now(), operator, body, created);
       deps.hub.publishToUser(Number(decided.uid), { type: 'kyc.decided', status: decided.status });
+      publishMessages(deps.hub, created);
       return decided;
     },
   );

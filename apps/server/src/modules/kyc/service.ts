@@ -5,6 +5,7 @@ import type { Db, Executor } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { requireOwnFile } from '#platform/files.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
+import { type CreatedMessage, createMessages } from '../messages/service.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { recordCreditEvent } from '../credit/service.ts';
 import { users } from '../user/tables.ts';
@@ -105,9 +106,10 @@ export async function listKycQueue(db: Executor, cursor?: string, limit = KYC_QU
 /**
  * An operator approves or rejects a pending submission: the status, the user's
  * `verified` flag and credit event (on approval) and the audit entry are written in one transaction.
- * Raises NOT_FOUND, INVALID_STATE (already decided, also when two decide at once).
+ * Raises NOT_FOUND, INVALID_STATE (already decided, also when two decide at once). The
+ * user's result message is written in the same transaction and added to `created`.
  */
-export async function decideKyc(db: Db, now: Date, operator: OperatorContext, input: Decision & { id: string }): Promise<KycQueueItem> {
+export async function decideKyc(db: Db, now: Date, operator: OperatorContext, input: Decision & { id: string }, created: CreatedMessage[] = []): Promise<KycQueueItem> {
   return db.transaction(async (tx) => {
     const id = Number(input.id);
     const [before] = await tx.select().from(kycSubmissions).where(eq(kycSubmissions.id, id)).for('update');
@@ -133,6 +135,17 @@ export async function decideKyc(db: Db, now: Date, operator: OperatorContext, in
       after: { status, ...(approve ? { verified: true } : {}) },
       reason: input.reason ?? null,
     });
+    created.push(
+      ...(await createMessages(tx, now, [
+        {
+          userId: before.userId,
+          kind: approve ? 'kyc.approved' : 'kyc.rejected',
+          ref: `kyc:${id}`,
+          ...(input.reason ? { params: { reason: input.reason } } : { keyParams: { reason: 'messages.no_reason' } }),
+          link: '/RealName',
+        },
+      ])),
+    );
     return { ...toSubmission(after), uid: String(after.userId) };
   });
 }

@@ -1,8 +1,11 @@
 import { changeContactRequestSchema, sendContactCodeRequestSchema, sendContactCodeResponseSchema } from '@tradewind/contract/contact';
-import { updateProfileRequestSchema, userProfileSchema } from '@tradewind/contract/user';
+import { okSchema } from '@tradewind/contract/envelope';
+import { setLanguageRequestSchema, updateProfileRequestSchema, userProfileSchema } from '@tradewind/contract/user';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { route } from '#platform/http.ts';
 import { type UserDeps, changeContact, getProfile, sendContactCode, updateProfile } from './service.ts';
+import { users } from './tables.ts';
 
 const MINUTE_MS = 60_000;
 const tags = ['user'];
@@ -57,5 +60,14 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserDeps): void {
       rateLimit: { max: 10, timeWindow: MINUTE_MS },
     },
     async ({ auth, body, lang }) => changeContact(deps, auth.userId, body, lang),
+  );
+
+  route(
+    app,
+    { method: 'POST', url: '/api/v1/user/language', auth: 'user', summary: 'Keep your interface language (messages are written in it)', tags: ['user'], body: setLanguageRequestSchema, response: okSchema },
+    async ({ auth, body }) => {
+      await deps.db.update(users).set({ language: body.language }).where(eq(users.id, auth.userId));
+      return { ok: true as const };
+    },
   );
 }

@@ -35,6 +35,7 @@ import {
   userBalances,
 } from '../ledger/service.ts';
 import { isMoneyPasswordSet, requireMoneyPassword } from '../money-password/service.ts';
+import { type CreatedMessage, type MessageSpec, createMessages, publishMessages } from '../messages/service.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { operators } from '../operator/tables.ts';
 import { isTwoFactorEnabled, withdrawalLock } from '../security/service.ts';
@@ -349,12 +350,26 @@ function normalizeTxid(row: WithdrawalRow, txid: string): string {
   return row.network === 'ETH' ? `0x${hex.toLowerCase()}` : hex.toLowerCase();
 }
 
+/** The message a withdrawal's new status writes to its owner (`withdrawal.<status>`). */
+function statusMessage(row: WithdrawalRow): MessageSpec {
+  const kind = `withdrawal.${row.status}` as MessageSpec['kind'];
+  return {
+    userId: row.userId,
+    kind,
+    ref: `withdrawal:${row.id}`,
+    params: { amount: formatAmount(row.amountMinor, scaleOf(row.asset)), asset: row.asset, ...(row.reason ? { reason: row.reason } : {}) },
+    ...(row.reason ? {} : { keyParams: { reason: 'messages.no_reason' } }),
+    link: '/WithdrawalHistory',
+  };
+}
+
 type Change = Partial<Pick<WithdrawalRow, 'status' | 'reason' | 'txid' | 'reviewedBy' | 'reviewedAt' | 'completedAt'>>;
 
 /**
  * One operator action: lock the row, check its status (else INVALID_STATE), write the new
  * status, post the ledger entry, and audit — all in one transaction. The entry's unique
- * reference is a second guard: money can move only once per cause.
+ * reference is a second guard: money can move only once per cause. The owner's message about
+ * the new status is written in the same transaction and pushed after the commit.
  */
 async function act(
   deps: WithdrawalDeps,
@@ -363,6 +378,7 @@ async function act(
   input: { action: string; from: WithdrawalStatus; reason?: string | null; change: (row: WithdrawalRow, now: Date) => Change; entry?: (row: WithdrawalRow) => { reference: string; postings: PostingSpec[] } },
 ) {
   const now = deps.clock.now();
+  let created: CreatedMessage[] = [];
   const row = await deps.db.transaction(async (tx) => {
     const [current] = await tx.select().from(withdrawals).where(eq(withdrawals.id, id)).for('update');
     if (!current) throw new AppError('NOT_FOUND');
@@ -386,9 +402,11 @@ async function act(
       after: { status: updated.status, ...(updated.txid ? { txid: updated.txid } : {}) },
       reason: input.reason ?? null,
     });
+    if (updated.status !== current.status) created = await createMessages(tx, now, [statusMessage(updated)]);
     return updated;
   });
   deps.hub?.publishToUser(row.userId, { type: 'withdrawal', id: String(row.id), status: row.status });
+  publishMessages(deps.hub, created);
   return adminWithdrawal(deps.db, row.id);
 }
 

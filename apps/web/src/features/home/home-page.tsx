@@ -1,7 +1,8 @@
 import { type Instrument, type Ticker, tickerChannel } from '@tradewind/contract/market';
-import { Grid, Skeleton } from 'antd-mobile';
+import { Badge, Grid, Skeleton } from 'antd-mobile';
 import {
   AddCircleOutline,
+  BellOutline,
   CollectMoneyOutline,
   GiftOutline,
   HistogramOutline,
@@ -15,6 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useBalances } from '@/api/balances.ts';
 import { useConfig } from '@/api/config.ts';
+import { useUnreadCount } from '@/api/messages.ts';
 import { useOrders } from '@/api/contracts/get-orders.ts';
 import { useInstruments } from '@/api/market/get-instruments.ts';
 import { useTickers } from '@/api/market/get-tickers.ts';
@@ -25,6 +27,7 @@ import { ChangeTag } from '@/ui/change-tag.tsx';
 import { OrderRow } from '@/ui/order-row.tsx';
 import { QuoteList, SourceNote, formatPrice, pairName, tickerMap } from '@/ui/quote-list.tsx';
 import { CheckinCard } from './checkin-card.tsx';
+import { NewsSection, NoticeStrip } from './news-section.tsx';
 import './home.css';
 
 const QUICK_MENU: { path: string; key: string; icon: ReactNode }[] = [
@@ -43,7 +46,8 @@ const HOME_POSITIONS = 3;
 
 /**
  * Home (spec §2): total assets, quick menu, open positions, recommended coins, news,
- * popular coins, forex, international gold, check-in. Prices are live over the socket.
+ * popular coins, forex, international gold, check-in; the latest notice scrolls at the top and
+ * the bell shows unread messages. Prices and the badge are live over the socket.
  */
 export function HomePage() {
   const { t, i18n } = useTranslation();
@@ -52,6 +56,7 @@ export function HomePage() {
   const instruments = useInstruments();
   const tickers = useTickers();
   const openOrders = useOrders('open');
+  const unread = useUnreadCount().data?.unread ?? 0;
   const byKind = instruments.data?.items ?? [];
   const tickersBySymbol = tickerMap(tickers.data?.items);
   const recommended = byKind.filter((i) => i.recommended);
@@ -69,7 +74,13 @@ export function HomePage() {
         <img src="/favicon.svg" alt="" width={30} height={30} />
         <h1>Tradewind</h1>
         {config.data?.demoMode && <span className="tw-demo-badge">{t('common.demo')}</span>}
+        <Link to="/Msg" className="tw-home-bell" aria-label={unread > 0 ? t('messages.badge_label', { count: unread }) : t('home.messages')} data-testid="home-bell">
+          <Badge content={unread > 0 ? (unread > 99 ? '99+' : String(unread)) : null}>
+            <BellOutline aria-hidden />
+          </Badge>
+        </Link>
       </header>
+      <NoticeStrip />
       <Link to="/Wallet" className="tw-card tw-home-assets" aria-labelledby="home-assets">
         <h2 id="home-assets" className="tw-muted">
           {t('home.total_assets')}
@@ -118,8 +129,7 @@ export function HomePage() {
         {instruments.isPending ? <Skeleton.Paragraph lineCount={2} animated /> : <RecommendedCards instruments={recommended} tickers={tickersBySymbol} />}
       </section>
 
-      {/* Slot: news and notices (their own issue) go here, between recommended and popular coins. */}
-      <div className="tw-home-slot" data-slot="news" />
+      <NewsSection />
 
       <QuoteSection id="home-popular" title={t('home.popular')} instruments={popular} tickers={tickersBySymbol} loading={instruments.isPending} />
       <QuoteSection id="home-forex" title={t('home.forex')} instruments={forex} tickers={tickersBySymbol} loading={instruments.isPending} />

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Avatar, Button, Dialog, List, Skeleton, Tag, Toast } from 'antd-mobile';
+import { Avatar, Badge, Button, Dialog, List, Skeleton, Tag, Toast } from 'antd-mobile';
 import {
   BankcardOutline,
   BellOutline,
@@ -21,6 +21,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LANGUAGE_NAMES, normalizeLanguage } from '@tradewind/contract/languages';
+import { useUnreadCount } from '@/api/messages.ts';
 import { clearSession } from '@/lib/storage.ts';
 import { useProfile } from './api/get-profile.ts';
 import { logout } from './api/logout.ts';
@@ -75,6 +76,7 @@ export function MyPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const profile = useProfile();
+  const unread = useUnreadCount().data?.unread ?? 0;
   const user = profile.data;
 
   const copyUid = async () => {
@@ -145,7 +147,18 @@ export function MyPage() {
       {MENU.map((group) => (
         <List key={group.title} header={t(group.title)} mode="card" style={{ margin: '0 0 12px', '--header-font-size': '13px' }}>
           {group.items.map((item) => (
-            <List.Item key={item.path} prefix={item.icon} onClick={() => navigate(item.path)} extra={item.key === 'Language' ? LANGUAGE_NAMES[normalizeLanguage(i18n.language)] : undefined}>
+            <List.Item
+              key={item.path}
+              prefix={item.icon}
+              onClick={() => navigate(item.path)}
+              extra={
+                item.key === 'Language' ? (
+                  LANGUAGE_NAMES[normalizeLanguage(i18n.language)]
+                ) : item.path === '/Msg' && unread > 0 ? (
+                  <Badge content={unread > 99 ? '99+' : String(unread)} aria-label={t('messages.badge_label', { count: unread })} data-testid="my-msg-badge" />
+                ) : undefined
+              }
+            >
               {t(`routes.${item.key}`)}
             </List.Item>
           ))}

@@ -2,11 +2,18 @@ import { LANGUAGES, LANGUAGE_NAMES, type Language } from '@tradewind/contract/la
 import { List } from 'antd-mobile';
 import { CheckOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
+import { http } from '@/api/http.ts';
 import { changeLanguage } from '@/lib/i18n.ts';
-import { storedLanguage } from '@/lib/storage.ts';
+import { STORAGE_KEYS, storedLanguage } from '@/lib/storage.ts';
 import { Page } from '@/ui/page.tsx';
 
-/** Switches at once and persists under `lang`. */
+/** The server writes messages in the user's language, so it learns the choice too (when signed in). */
+function choose(language: Language): void {
+  void changeLanguage(language);
+  if (localStorage.getItem(STORAGE_KEYS.token)) void http.post('/api/v1/user/language', { language }).catch(() => undefined);
+}
+
+/** Switches at once and persists under `lang` (and on the server, for messages). */
 export function LanguagePage() {
   const { t, i18n } = useTranslation();
   const current = (i18n.language as Language) ?? storedLanguage();
@@ -16,7 +23,7 @@ export function LanguagePage() {
         {LANGUAGES.map((language) => (
           <List.Item
             key={language}
-            onClick={() => void changeLanguage(language)}
+            onClick={() => choose(language)}
             extra={language === current ? <CheckOutline color="var(--tw-primary)" aria-label={t('common.selected')} /> : null}
             arrowIcon={false}
           >

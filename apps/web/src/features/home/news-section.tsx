@@ -1,0 +1,65 @@
+import { NoticeBar, Skeleton } from 'antd-mobile';
+import { SoundOutline } from 'antd-mobile-icons';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { useArticles } from '@/api/news.ts';
+import { formatDateTime } from '@/lib/format.ts';
+
+/** How many news articles Home lists. */
+const HOME_NEWS = 3;
+
+/** The latest notice as a scrolling bar at the top of Home; a tap opens it. */
+export function NoticeStrip() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const notices = useArticles('notice');
+  const latest = notices.data?.items[0];
+  if (!latest) return null;
+  return (
+    <button
+      type="button"
+      className="tw-home-notice"
+      onClick={() => navigate(`/NoticeDetail?id=${latest.id}`)}
+      aria-label={`${t('home.notices')}: ${latest.title}`}
+      data-testid="home-notice"
+    >
+      <NoticeBar content={latest.title} icon={<SoundOutline />} color="info" style={{ '--border-color': 'transparent', borderRadius: 10 }} />
+    </button>
+  );
+}
+
+/** Home's news: the newest articles with cover, title, summary and time. */
+export function NewsSection() {
+  const { t, i18n } = useTranslation();
+  const news = useArticles('news');
+  const items = news.data?.items.slice(0, HOME_NEWS) ?? [];
+  return (
+    <section className="tw-card" aria-labelledby="home-news">
+      <div className="tw-section-head">
+        <h2 id="home-news">{t('home.news')}</h2>
+      </div>
+      {news.isPending ? (
+        <Skeleton.Paragraph lineCount={3} animated />
+      ) : items.length === 0 ? (
+        <p className="tw-empty-line">{t('home.no_news')}</p>
+      ) : (
+        <ul className="tw-home-news">
+          {items.map((article) => (
+            <li key={article.id}>
+              <Link to={`/NewsDetail?id=${article.id}`} data-article-id={article.id}>
+                {article.cover && <img src={article.cover} alt="" width={88} height={48} />}
+                <span>
+                  <strong>{article.title}</strong>
+                  <span className="tw-home-news-summary">{article.summary}</span>
+                  <time className="tw-muted" dateTime={article.publishedAt}>
+                    {formatDateTime(article.publishedAt, i18n.language)}
+                  </time>
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

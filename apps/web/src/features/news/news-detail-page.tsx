@@ -1,0 +1,55 @@
+import type { ArticleKind } from '@tradewind/contract/messages';
+import { ErrorBlock, Skeleton, Tag } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { useArticle } from '@/api/news.ts';
+import { formatDateTime } from '@/lib/format.ts';
+import { Page } from '@/ui/page.tsx';
+import { RichText } from '@/ui/rich-text.tsx';
+import './news.css';
+
+function ArticlePage({ kind }: { kind: ArticleKind }) {
+  const { t, i18n } = useTranslation();
+  const [params] = useSearchParams();
+  const raw = params.get('id');
+  const id = raw !== null && /^[1-9]\d{0,17}$/.test(raw) ? raw : null;
+  const article = useArticle(id);
+  const data = article.data;
+  return (
+    <Page title={t(kind === 'news' ? 'routes.NewsDetail' : 'routes.NoticeDetail')} backTo="/">
+      {id === null || article.isError ? (
+        <div className="tw-card">
+          <ErrorBlock status="empty" title={t('home.no_news')} description="" />
+        </div>
+      ) : !data ? (
+        <div className="tw-card">
+          <Skeleton.Title animated />
+          <Skeleton.Paragraph lineCount={6} animated />
+        </div>
+      ) : (
+        <article className="tw-card tw-article" aria-labelledby="article-title">
+          {data.cover && <img className="tw-article-cover" src={data.cover} alt="" />}
+          <Tag color={data.kind === 'notice' ? 'warning' : 'primary'} fill="outline">
+            {t(`news.${data.kind}`)}
+          </Tag>
+          <h2 id="article-title">{data.title}</h2>
+          <time className="tw-muted" dateTime={data.publishedAt}>
+            {t('news.published', { date: formatDateTime(data.publishedAt, i18n.language) })}
+          </time>
+          <p className="tw-article-summary">{data.summary}</p>
+          <RichText className="tw-article-body" html={data.body} />
+        </article>
+      )}
+    </Page>
+  );
+}
+
+/** /NewsDetail?id=: a news article in the user's language. */
+export function NewsDetailPage() {
+  return <ArticlePage kind="news" />;
+}
+
+/** /NoticeDetail?id=: a notice in the user's language. */
+export function NoticeDetailPage() {
+  return <ArticlePage kind="notice" />;
+}

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { idSchema } from './bank-card.ts';
+import { LANGUAGES } from './languages.ts';
+
+/**
+ * In-site messages (spec /Msg, /MsgDetail) and news and notices (spec /NewsDetail,
+ * /NoticeDetail, Home's news). A message is written once, in its owner's language, when the
+ * event happens (a deposit credited, a withdrawal's status, a KYC result, a contract
+ * settled, an operator's broadcast), and kept per user with its read time.
+ */
+
+export const MESSAGE_KINDS = [
+  'deposit.credited',
+  'deposit.rejected',
+  'withdrawal.processing',
+  'withdrawal.success',
+  'withdrawal.review_failed',
+  'withdrawal.failed',
+  'kyc.approved',
+  'kyc.rejected',
+  'contract.settled',
+  'broadcast',
+  'welcome',
+] as const;
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
+export const MESSAGE_PAGE_SIZE = 20;
+export const MESSAGE_TITLE_MAX = 120;
+export const MESSAGE_BODY_MAX = 2000;
+
+export const messageSchema = z.object({
+  id: z.string(),
+  kind: z.enum(MESSAGE_KINDS),
+  title: z.string(),
+  body: z.string(),
+  /** An in-app path the message is about (e.g. `/ContractDetail?id=…`), or null. */
+  link: z.string().nullable(),
+  read: z.boolean(),
+  createdAt: z.iso.datetime(),
+});
+export type Message = z.infer<typeof messageSchema>;
+
+export const messageListQuerySchema = z.strictObject({ cursor: idSchema.optional() });
+export const messageListSchema = z.object({ items: z.array(messageSchema), nextCursor: z.string().nullable(), unread: z.number().int().nonnegative() });
+export type MessageList = z.infer<typeof messageListSchema>;
+
+export const messageIdQuerySchema = z.strictObject({ id: idSchema });
+export const unreadCountSchema = z.object({ unread: z.number().int().nonnegative() });
+export type UnreadCount = z.infer<typeof unreadCountSchema>;
+export const markReadRequestSchema = z.strictObject({ id: idSchema });
+
+/** What the user's WebSocket channel carries when messages are created for them. */
+export interface MessageCreatedEvent {
+  type: 'message.new';
+  message: Message;
+  /** How many were created for this user at once (a settlement batch may create several). */
+  count: number;
+}
+
+/** A text in several languages; English is required and is the fallback. */
+export const localizedTextSchema = (max: number) =>
+  z
+    .object({ en: z.string().trim().min(1, { error: 'validation.required' }).max(max, { error: 'validation.too_long' }) })
+    .extend(Object.fromEntries(LANGUAGES.filter((l) => l !== 'en').map((l) => [l, z.string().trim().max(max, { error: 'validation.too_long' }).optional()])))
+    .strict();
+
+export const broadcastRequestSchema = z.strictObject({
+  title: localizedTextSchema(MESSAGE_TITLE_MAX),
+  body: localizedTextSchema(MESSAGE_BODY_MAX),
+});
+export type BroadcastRequest = z.infer<typeof broadcastRequestSchema>;
+export const broadcastResultSchema = z.object({ broadcastId: z.string(), recipients: z.number().int().nonnegative() });
+
+// News and notices.
+
+export const ARTICLE_KINDS = ['news', 'notice'] as const;
+export type ArticleKind = (typeof ARTICLE_KINDS)[number];
+export const ARTICLE_PAGE_SIZE = 20;
+export const ARTICLE_TITLE_MAX = 160;
+export const ARTICLE_SUMMARY_MAX = 400;
+export const ARTICLE_BODY_MAX = 50_000;
+
+export const articleSummarySchema = z.object({
+  id: z.string(),
+  kind: z.enum(ARTICLE_KINDS),
+  title: z.string(),
+  summary: z.string(),
+  cover: z.string().nullable(),
+  publishedAt: z.iso.datetime(),
+});
+export type ArticleSummary = z.infer<typeof articleSummarySchema>;
+
+/** `body` is HTML that the server sanitised with an allow-list when it was saved. */
+export const articleSchema = articleSummarySchema.extend({ body: z.string() });
+export type Article = z.infer<typeof articleSchema>;
+
+export const articleListQuerySchema = z.strictObject({ kind: z.enum(ARTICLE_KINDS), cursor: idSchema.optional() });
+export const articleListSchema = z.object({ items: z.array(articleSummarySchema), nextCursor: z.string().nullable() });
+export type ArticleList = z.infer<typeof articleListSchema>;
+export const articleIdQuerySchema = z.strictObject({ id: idSchema });
+
+export const articleSaveRequestSchema = z.strictObject({
+  /** Absent: a new article. */
+  id: idSchema.optional(),
+  kind: z.enum(ARTICLE_KINDS),
+  title: localizedTextSchema(ARTICLE_TITLE_MAX),
+  summary: localizedTextSchema(ARTICLE_SUMMARY_MAX),
+  body: localizedTextSchema(ARTICLE_BODY_MAX),
+  /** An image URL (https, or a path on this site such as /api/v1/files/…), or null. */
+  cover: z
+    .string()
+    .max(500)
+    .regex(/^(https:\/\/|\/)[^\s"'<>]*$/, { error: 'validation.invalid_value' })
+    .nullable(),
+  publishedAt: z.iso.datetime(),
+});
+export type ArticleSaveRequest = z.infer<typeof articleSaveRequestSchema>;
+export const articleAdminSchema = z.object({ id: z.string(), kind: z.enum(ARTICLE_KINDS), title: z.string(), publishedAt: z.iso.datetime() });
