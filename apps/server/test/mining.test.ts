@@ -68,6 +68,12 @@ async function reviewerToken(): Promise<string> {
 const catalogToken = async () => (await operatorToken(t, 'catalog')).token;
 const decide = async (id: string, decision: 'approve' | 'reject', reason?: string) =>
   call<MiningRental & { uid: string }>(t.app, 'POST', '/api/admin/v1/mining/rentals/decide', { token: await reviewerToken(), body: { id, decision, ...(reason ? { reason } : {}) } });
+/** The user's in-site messages about rentals, oldest first. */
+const miningMessages = async (user: User) =>
+  queryRows<{ kind: string; ref: string; language: string; title: string; body: string; link: string }>(
+    t.database.db,
+    sql`select kind, ref, language, title, body, link from user_messages where user_id = ${Number(user.uid)} and kind like 'mining.%' order by id`,
+  );
 const detail = async (user: User, id: string, lang?: string) => (await call<MiningRentalDetail>(t.app, 'GET', `/api/v1/mining/rental?id=${id}`, { token: user.token, lang })).body.data;
 const history = async (user: User, tab: string) => (await call<MiningRentalList>(t.app, 'GET', `/api/v1/mining/rentals?tab=${tab}`, { token: user.token })).body.data.items;
 
@@ -155,6 +161,15 @@ describe('rent → approve → daily payouts → completion', () => {
     ]);
     expect((await history(user, 'active')).map((r) => r.id)).toEqual([]);
     expect((await history(user, 'completed')).map((r) => r.id)).toEqual([id]);
+
+    // The owner was told at approval and at completion, once each (later runs add nothing).
+    expect((await miningMessages(user)).map((m) => [m.kind, m.ref, m.link])).toEqual([
+      ['mining.approved', `mining:${id}`, `/MiningDetail?id=${id}`],
+      ['mining.completed', `mining:${id}`, `/MiningDetail?id=${id}`],
+    ]);
+    const [approvedMessage, completedMessage] = await miningMessages(user);
+    expect(approvedMessage?.body).toBe('Your miner rental (300 USDT) was approved and runs for 7 days from now. The daily yield is paid to your spot account.');
+    expect(completedMessage?.body).toBe('Your miner rental (300 USDT) has completed: 6.3 USDT was paid out in total, and the price has been returned to your spot account.');
     expect((await history(user, 'all')).map((r) => r.id)).toEqual([id]);
 
     // The funds detail shows the entries with their labels.
@@ -167,6 +182,7 @@ describe('rent → approve → daily payouts → completion', () => {
 
   it('rent → reject refunds the payment in full with the reason; a second decision is refused', async () => {
     const user = await fundedUser(500n);
+    expect((await call(t.app, 'POST', '/api/v1/user/language', { token: user.token, body: { language: 'de' } })).body.code).toBe(0);
     const rented = await rent(user, { productId: month().id, quantity: 2, amount: '400' });
     expect(await spotUsdt(user)).toBe('100.000000');
     const id = rented.body.data.id;
@@ -183,6 +199,10 @@ describe('rent → approve → daily payouts → completion', () => {
       ['mining_refund', `mining:${id}:refund`],
     ]);
     expect((await history(user, 'completed')).map((r) => r.status)).toEqual(['rejected']);
+    // Told in the language the user keeps (German here), with the reason.
+    expect((await miningMessages(user)).map((m) => [m.kind, m.language, m.title, m.body])).toEqual([
+      ['mining.rejected', 'de', 'Miner-Miete abgelehnt', 'Ihre Miner-Miete wurde abgelehnt; 400 USDT sind zurück auf Ihrem Spot-Konto. Grund: Capacity full'],
+    ]);
 
     const audit = await call<{ items: { action: string; targetId: string; reason: string | null }[] }>(t.app, 'GET', `/api/admin/v1/audit?targetType=mining_rental&targetId=${id}`, {
       token: (await operatorToken(t, 'admin')).token,

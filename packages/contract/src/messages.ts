@@ -19,6 +19,9 @@ export const MESSAGE_KINDS = [
   'kyc.approved',
   'kyc.rejected',
   'contract.settled',
+  'mining.approved',
+  'mining.rejected',
+  'mining.completed',
   'broadcast',
   'welcome',
 ] as const;

@@ -24,6 +24,7 @@ import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
 import type { Hub } from '#platform/ws.ts';
 import type { Ledger } from '../ledger/service.ts';
+import { type CreatedMessage, publishMessages } from '../messages/service.ts';
 import { decideRental, getProduct, getRental, listAdminProducts, listProducts, listQueue, listRentals, rent, saveProduct } from './service.ts';
 import { MAX_SWEEP_MS, MiningPayoutWorker } from './worker.ts';
 import './ops.ts';
@@ -96,7 +97,9 @@ export function registerMiningRoutes(app: FastifyInstance, deps: Deps): void {
       response: miningQueueItemSchema,
     },
     async ({ operator, body }) => {
-      const decided = await decideRental(deps.db, deps.ledger, deps.clock.now(), operator, body);
+      const created: CreatedMessage[] = [];
+      const decided = await decideRental(deps.db, deps.ledger, deps.clock.now(), operator, body, created);
+      publishMessages(deps.hub, created);
       deps.hub.publishToUser(Number(decided.uid), { type: 'mining.decided', id: decided.id, status: decided.status });
       if (decided.status === 'rejected') deps.hub.publishToUser(Number(decided.uid), { type: 'balance.changed' });
       return decided;

@@ -23,6 +23,7 @@ import type { Db, Executor, Tx } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
 import { DuplicateEntryError, type EntrySpec, type Ledger, houseAccount, userAccount } from '../ledger/service.ts';
+import { type CreatedMessage, type MessageSpec, createMessages } from '../messages/service.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { users } from '../user/tables.ts';
 import { type LocalizedText, type MiningProductRow, type MiningRentalRow, miningPayouts, miningProducts, miningRentals } from './tables.ts';
@@ -224,12 +225,17 @@ export async function listQueue(db: Executor, cursor?: string, limit = MINING_QU
   };
 }
 
+/** The owner's message about a rental (its decision, its completion), linking to it. */
+function rentalMessage(rental: Pick<MiningRentalRow, 'id' | 'userId'>, kind: 'mining.approved' | 'mining.rejected' | 'mining.completed'): MessageSpec {
+  return { userId: rental.userId, kind, ref: `mining:${rental.id}`, link: `/MiningDetail?id=${rental.id}` };
+}
+
 /**
  * An operator approves a rental under review (it starts now: day n is due n days later)
  * or rejects it with a reason (the payment is refunded). Status, refund and audit are one
  * transaction; a second decision finds it decided (INVALID_STATE).
  */
-export async function decideRental(db: Db, ledger: Ledger, now: Date, operator: OperatorContext, input: MiningDecideRequest) {
+export async function decideRental(db: Db, ledger: Ledger, now: Date, operator: OperatorContext, input: MiningDecideRequest, created: CreatedMessage[] = []) {
   return db.transaction(async (tx) => {
     const id = Number(input.id);
     const [before] = await tx.select().from(miningRentals).where(eq(miningRentals.id, id)).for('update');
@@ -271,6 +277,17 @@ export async function decideRental(db: Db, ledger: Ledger, now: Date, operator: 
       after: { status: miningStatusName(after.status), ...(refundEntryId !== null ? { refundEntryId, refunded: usdt(before.amountMinor) } : { endsAt: after.endsAt?.toISOString() }) },
       reason: input.reason ?? null,
     });
+    created.push(
+      ...(await createMessages(tx, now, [
+        approve
+          ? { ...rentalMessage(after, 'mining.approved'), params: { amount: usdt(after.amountMinor), days: after.periodDays } }
+          : {
+              ...rentalMessage(after, 'mining.rejected'),
+              params: { amount: usdt(after.amountMinor), ...(input.reason ? { reason: input.reason } : {}) },
+              ...(input.reason ? {} : { keyParams: { reason: 'messages.no_reason' } }),
+            },
+      ])),
+    );
     const [product] = await tx.select().from(miningProducts).where(eq(miningProducts.id, after.productId)).limit(1);
     if (!product) throw new Error(`rental ${id} without its product`);
     return { ...rentalView(after, product, 'en'), uid: String(after.userId) };
@@ -348,6 +365,8 @@ export interface PayoutResult {
   /** Rentals completed by this call. */
   completed: number;
   users: Set<number>;
+  /** The owners' "rental completed" messages, to push after the commit. */
+  messages: CreatedMessage[];
 }
 
 /**
@@ -358,7 +377,7 @@ export interface PayoutResult {
  * transaction. The last day also returns the principal and completes the rental.
  */
 export async function payDue(db: Db, ledger: Ledger, now: Date): Promise<PayoutResult> {
-  const result: PayoutResult = { days: 0, completed: 0, users: new Set() };
+  const result: PayoutResult = { days: 0, completed: 0, users: new Set(), messages: [] };
   for (;;) {
     const claimed = await db.transaction(async (tx) => {
       const rows = await tx
@@ -418,6 +437,17 @@ export async function payDue(db: Db, ledger: Ledger, now: Date): Promise<PayoutR
         if (complete) result.completed += 1;
         result.users.add(row.userId);
       }
+      const completed = plans.filter((plan) => plan.complete);
+      result.messages.push(
+        ...(await createMessages(
+          tx,
+          now,
+          completed.map(({ row }) => ({
+            ...rentalMessage(row, 'mining.completed'),
+            params: { amount: usdt(row.amountMinor), paid: usdt(row.dailyYieldMinor * BigInt(row.periodDays)) },
+          })),
+        )),
+      );
       return rows.length;
     });
     if (claimed === 0) return result;

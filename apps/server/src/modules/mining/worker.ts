@@ -3,6 +3,7 @@ import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
 import type { Hub } from '#platform/ws.ts';
 import type { Ledger } from '../ledger/service.ts';
+import { publishMessages } from '../messages/service.ts';
 import { type PayoutResult, payDue } from './service.ts';
 
 export interface PayoutWorkerDeps {
@@ -35,6 +36,7 @@ export class MiningPayoutWorker {
   async runOnce(): Promise<PayoutResult> {
     const result = await payDue(this.deps.db, this.deps.ledger, this.deps.clock.now());
     for (const userId of result.users) this.deps.hub.publishToUser(userId, { type: 'balance.changed' });
+    publishMessages(this.deps.hub, result.messages);
     return result;
   }
 
