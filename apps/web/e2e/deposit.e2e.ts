@@ -1,7 +1,7 @@
-import jsQR from 'jsqr';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PHONE, launchBrowser, outboxCode, screenshot } from './browser.ts';
+import { scanQr } from './images.ts';
 
 const baseUrl = inject('baseUrl');
 let browser: Browser;
@@ -29,27 +29,6 @@ async function newUser(): Promise<{ token: string; uid: string }> {
   await api('/api/v1/auth/codes', { body: { channel: 'email', account: email, purpose: 'register' } });
   const code = await outboxCode(baseUrl, email);
   return api('/api/v1/auth/register', { body: { mode: 'code', channel: 'email', account: email, code, password: PASSWORD, confirmPassword: PASSWORD } });
-}
-
-/** Draws the QR code's SVG onto a canvas in the browser and decodes the pixels, as a phone camera would. */
-async function scanQr(page: Page): Promise<string | undefined> {
-  const image = await page.evaluate(async () => {
-    const svg = document.querySelector('[data-testid="deposit-qr"]');
-    if (!svg) return null;
-    const img = new Image();
-    img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`;
-    await img.decode();
-    const size = 320;
-    const canvas = document.createElement('canvas');
-    canvas.width = canvas.height = size;
-    const context = canvas.getContext('2d') as CanvasRenderingContext2D;
-    context.fillStyle = '#fff';
-    context.fillRect(0, 0, size, size);
-    context.drawImage(img, 0, 0, size, size);
-    return { size, data: Array.from(context.getImageData(0, 0, size, size).data) };
-  });
-  if (!image) return undefined;
-  return jsQR(new Uint8ClampedArray(image.data), image.size, image.size)?.data;
 }
 
 const TEXT = {
@@ -107,7 +86,7 @@ describe('crypto deposit in Chromium at 390×844', () => {
     expect(await page.locator('h1').first().textContent()).toBe(text.title);
     expect(await page.getByText(text.badge).count()).toBe(1);
     expect(await page.getByText(text.warning).count()).toBe(1);
-    expect(await scanQr(page)).toBe(address);
+    expect(await scanQr(page, 'deposit-qr')).toBe(address);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, `${language}-deposit-recharge`);
 

@@ -1,4 +1,6 @@
 import zlib from 'node:zlib';
+import jsQR from 'jsqr';
+import type { Page } from 'playwright-core';
 import { outboxCode } from './browser.ts';
 
 /** A small PNG drawn here (no image library): horizontal bands of the given colours. */
@@ -57,4 +59,25 @@ export async function admin<T>(baseUrl: string, token: string, method: 'GET' | '
     body: body ? JSON.stringify(body) : undefined,
   });
   return (await response.json()) as { code: number; data: T };
+}
+
+/** Draws the QR code's SVG (by test id) onto a canvas in the browser and decodes the pixels, as a phone camera would. */
+export async function scanQr(page: Page, testId: string): Promise<string | undefined> {
+  const image = await page.evaluate(async (id) => {
+    const svg = document.querySelector(`[data-testid="${id}"]`);
+    if (!svg) return null;
+    const img = new Image();
+    img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`;
+    await img.decode();
+    const size = 320;
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = size;
+    const context = canvas.getContext('2d') as CanvasRenderingContext2D;
+    context.fillStyle = '#fff';
+    context.fillRect(0, 0, size, size);
+    context.drawImage(img, 0, 0, size, size);
+    return { size, data: Array.from(context.getImageData(0, 0, size, size).data) };
+  }, testId);
+  if (!image) return undefined;
+  return jsQR(new Uint8ClampedArray(image.data), image.size, image.size)?.data;
 }

@@ -1,8 +1,7 @@
-import jsQR from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PHONE, apiCall, launchBrowser, screenshot, signIn } from './browser.ts';
-import { PASSWORD, registerByApi } from './images.ts';
+import { PASSWORD, registerByApi, scanQr } from './images.ts';
 
 /**
  * /Invite against the real server and its demo data: the invitation code, the share link
@@ -52,27 +51,6 @@ const TEXT = {
 let counter = 0;
 const uniqueEmail = (prefix: string) => `${prefix}${Date.now()}${++counter}@example.com`;
 
-/** Draws the QR code's SVG onto a canvas in the browser and decodes the pixels, as a phone camera would. */
-async function scanQr(page: Page): Promise<string | undefined> {
-  const image = await page.evaluate(async () => {
-    const svg = document.querySelector('[data-testid="invite-qr"]');
-    if (!svg) return null;
-    const img = new Image();
-    img.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`;
-    await img.decode();
-    const size = 320;
-    const canvas = document.createElement('canvas');
-    canvas.width = canvas.height = size;
-    const context = canvas.getContext('2d') as CanvasRenderingContext2D;
-    context.fillStyle = '#fff';
-    context.fillRect(0, 0, size, size);
-    context.drawImage(img, 0, 0, size, size);
-    return { size, data: Array.from(context.getImageData(0, 0, size, size).data) };
-  });
-  if (!image) return undefined;
-  return jsQR(new Uint8ClampedArray(image.data), image.size, image.size)?.data;
-}
-
 const toast = (page: Page, text: string) => page.locator('.adm-toast-main', { hasText: text });
 const noSidewaysScroll = async (page: Page) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
@@ -97,7 +75,7 @@ describe.each(['en', 'zh_CN'] as const)('invitations and bonus codes in %s', (la
     await expect.poll(() => page.getByTestId('invite-code').textContent()).toBe(inviteCode);
     const link = `${baseUrl}/Register?invite=${inviteCode}`;
     expect(await page.getByTestId('invite-link').textContent()).toContain(link);
-    expect(await scanQr(page)).toBe(link);
+    expect(await scanQr(page, 'invite-qr')).toBe(link);
     expect(await page.getByTestId('invite-count').textContent()).toBe('0');
     await expect.poll(() => page.getByTestId('bonus-spot-usdt').textContent()).toBe('0');
     await screenshot(page, `${language}-Invite`);

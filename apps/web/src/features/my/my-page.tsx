@@ -133,7 +133,7 @@ export function MyPage() {
               </div>
             </button>
             <div style={{ width: 1, background: '#eef0f3', margin: '6px 0' }} aria-hidden />
-            <button type="button" className="tw-my-stat" onClick={() => navigate('/PointsHistory')} aria-label={`${t('my.points')} ${user.points}`}>
+            <button type="button" className="tw-my-stat" onClick={() => navigate('/PointsHistory')} aria-label={`${t('routes.PointsHistory')} ${user.points}`}>
               <div style={{ fontSize: 20, fontWeight: 600 }} data-testid="my-points">
                 {user.points}
               </div>
