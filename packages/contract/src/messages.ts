@@ -19,6 +19,11 @@ export const MESSAGE_KINDS = [
   'kyc.approved',
   'kyc.rejected',
   'contract.settled',
+  'loan.approved',
+  'loan.rejected',
+  'loan.disbursed',
+  'loan.overdue',
+  'loan.repaid',
   'broadcast',
   'welcome',
 ] as const;
