@@ -21,10 +21,7 @@ const placeholder = (titleKey: string, tab = false) => {
  * Screens later issues build (wallet, markets, products…) are titled pages with a back
  * button until then. Paths are spec §2's, exactly.
  */
-const PLACEHOLDER_ROUTES = [
-  'Loan',
-  'LoansHistory',
-] as const;
+const PLACEHOLDER_ROUTES = [] as const;
 
 export const ROUTE_PATHS = [
   '/',
@@ -76,6 +73,8 @@ export const ROUTE_PATHS = [
   '/MsgDetail',
   '/NewsDetail',
   '/NoticeDetail',
+  '/Loan',
+  '/LoansHistory',
   ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
 ];
 
@@ -138,6 +137,8 @@ export const router = createBrowserRouter([
       { path: '/MsgDetail', element: page(() => import('@/features/messages/msg-detail-page.tsx'), 'MsgDetailPage') },
       { path: '/NewsDetail', element: page(() => import('@/features/news/news-detail-page.tsx'), 'NewsDetailPage') },
       { path: '/NoticeDetail', element: page(() => import('@/features/news/news-detail-page.tsx'), 'NoticeDetailPage') },
+      { path: '/Loan', element: page(() => import('@/features/loans/loan-page.tsx'), 'LoanPage') },
+      { path: '/LoansHistory', element: page(() => import('@/features/loans/loans-history-page.tsx'), 'LoansHistoryPage') },
       ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },
