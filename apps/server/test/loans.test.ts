@@ -158,6 +158,16 @@ describe('apply → approve → disburse → repay', () => {
   it('reject: needs a reason, shows it, and settles the application', async () => {
     const user = await verifiedUser();
     const id = (await applyFor(user)).body.data.id;
+    // The ID photos are private: the reviewer sees them from the queue, another user does not.
+    const token = await reviewerToken();
+    const queue = await call<{ items: { id: string; frontFileId: string; holdingFileId: string }[] }>(t.app, 'GET', '/api/admin/v1/loans/queue', { token });
+    const item = queue.body.data.items.find((i) => i.id === id);
+    expect(item).toBeDefined();
+    const read = (path: string, bearer: string) => t.app.inject({ method: 'GET', url: `${path}?id=${item?.holdingFileId}`, headers: { authorization: `Bearer ${bearer}` } });
+    expect((await read('/api/admin/v1/files/content', token)).headers['content-type']).toBe('image/jpeg');
+    expect((await read('/api/v1/files/content', user.token)).headers['content-type']).toBe('image/jpeg');
+    const stranger = await verifiedUser();
+    expect((await read('/api/v1/files/content', stranger.token)).statusCode).toBe(404);
     expect((await decide(id, 'reject')).body.code).toBe(422);
     const rejected = await decide(id, 'reject', 'Documents unreadable');
     expect(rejected.body.data).toMatchObject({ status: 'rejected', reason: 'Documents unreadable' });
