@@ -110,6 +110,13 @@ describe('products', () => {
     expect(fr).toHaveLength(2);
     expect(fr[0]).toMatchObject({ name: 'Prêt rapide', institution: 'Tradewind Crédit démo', minAmount: '100', maxAmount: '5000', periods: [7, 15, 30], dailyRate: '0.001', overdueDailyRate: '0.005', method: 'interest_first' });
     expect(fr[0]?.description).toContain('0.1 % du capital');
+    // Seeding again changes nothing; every text exists in the seven languages.
+    await seedLoanProducts(t.database.db, t.clock.now(), DEMO_LOAN_PRODUCTS);
+    const [rows] = await queryRows<{ n: string }>(t.database.db, sql`select count(*)::text as n from loan_products`);
+    expect(rows?.n).toBe('2');
+    for (const product of DEMO_LOAN_PRODUCTS) {
+      for (const text of [product.name, product.institution, product.description]) expect(Object.keys(text).sort()).toEqual(['de', 'en', 'es', 'fr', 'it', 'zh_CN', 'zh_TW']);
+    }
   });
 });
 
