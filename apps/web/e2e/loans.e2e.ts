@@ -113,6 +113,9 @@ describe.each(['en', 'de'] as const)('an assisted loan in %s', (language) => {
     await expect.poll(() => page.locator(`section[data-loan-id="${id}"] [data-status]`).textContent()).toBe(text.repaid);
     expect((await api<Loan>('GET', `/api/v1/loan?id=${id}`, user.token)).data).toMatchObject({ status: 'repaid', repaidAmount: '500.5' });
     expect(await spotUsdt(user.token)).toBe('99.5');
+    // The toast (2 s) and the dialog have gone.
+    await expect.poll(() => page.locator('.adm-toast-main').count(), { timeout: 5_000 }).toBe(0);
+    await expect.poll(() => page.locator('.adm-dialog-body').isVisible()).toBe(false);
     await screenshot(page, `${language}-LoansHistory-repaid`);
     await context.close();
   });

@@ -58,6 +58,7 @@ function LoanCard({ loan }: { loan: Loan }) {
     [t('loans.period'), t('loans.days', { count: loan.periodDays })],
     [t('loans.daily_rate'), formatPercent(ratePercent(loan.dailyRate), lang)],
     [t('loans.interest'), usdt(loan.interest)],
+    ...(loan.disbursedAt ? ([[t('loans.interest_to_date'), usdt(loan.interestToDate)]] as [string, string][]) : []),
     [t('loans.method'), t(`loans.methods.${loan.method}`)],
     [t('loans.institution'), loan.institution],
     [t('loans.overdue_days'), String(loan.overdueDays)],
