@@ -22,6 +22,7 @@ import { registerCardDepositRoutes } from './modules/card-deposit/routes.ts';
 import { registerIeoRoutes, registerIeoWorker } from './modules/ieo/routes.ts';
 import { registerKycRoutes } from './modules/kyc/routes.ts';
 import { Ledger, ensureAssets } from './modules/ledger/service.ts';
+import { registerLoanRoutes, registerLoanWorker } from './modules/loans/routes.ts';
 import { registerMiningRoutes, registerMiningWorker } from './modules/mining/routes.ts';
 import { registerMessageRoutes } from './modules/messages/routes.ts';
 import { registerNewsRoutes } from './modules/news/routes.ts';
@@ -175,6 +176,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSecurityRoutes(app, deps);
   registerMiningRoutes(app, deps);
   registerIeoRoutes(app, deps);
+  registerLoanRoutes(app, deps);
   registerMessageRoutes(app, deps);
   registerNewsRoutes(app, deps);
   const contracts = registerContractRoutes(app, deps);
@@ -183,6 +185,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registerSettlementWorker(app, deps, contracts);
     registerMiningWorker(app, deps);
     registerIeoWorker(app, deps);
+    registerLoanWorker(app, deps);
   }
   registerWebSocket(app, hub);
 

@@ -237,6 +237,28 @@ describe('bad rentals change nothing', () => {
     expect(await countRows(sql`select count(*) as n from mining_rentals where user_id = ${Number(user.uid)}`)).toBe(0);
   });
 
+  it("the owner hears balance.changed once for a committed rental, never for a refused one or a replay", async () => {
+    const user = await fundedUser(150n);
+    const hub = t.app.services.hub;
+    const heard: string[] = [];
+    const original = hub.publishToUser.bind(hub);
+    hub.publishToUser = (userId, event) => {
+      if (userId === Number(user.uid)) heard.push((event as { type: string }).type);
+      return original(userId, event);
+    };
+    try {
+      const key = idempotencyKey();
+      expect((await rent(user, { productId: week().id, quantity: 2, amount: '200' })).body.code).toBe(2001);
+      expect(heard).toEqual([]);
+      expect((await rent(user, { productId: week().id, quantity: 1, amount: '100' }, 'en', key)).body.code).toBe(0);
+      expect(heard).toEqual(['balance.changed']);
+      expect((await rent(user, { productId: week().id, quantity: 1, amount: '100' }, 'en', key)).body.code).toBe(0);
+      expect(heard).toEqual(['balance.changed']);
+    } finally {
+      hub.publishToUser = original;
+    }
+  });
+
   it('a replay of the same request (same Idempotency-Key) rents once', async () => {
     const user = await fundedUser(1_000n);
     const key = idempotencyKey();

@@ -5,6 +5,8 @@ import type { VotePoll } from '@tradewind/contract/vote';
 import { createBonusCode } from '../src/modules/invite/service.ts';
 import { DEMO_MINING_PRODUCTS } from '../src/modules/demo/mining-products.ts';
 import { seedProducts } from '../src/modules/mining/service.ts';
+import { DEMO_LOAN_PRODUCTS } from '../src/modules/demo/loan-products.ts';
+import { seedLoanProducts } from '../src/modules/loans/service.ts';
 import type { Message } from '@tradewind/contract/messages';
 import { createMessages } from '../src/modules/messages/service.ts';
 import { createPoll } from '../src/modules/vote/service.ts';
@@ -13,7 +15,7 @@ import type { IeoDetail } from '@tradewind/contract/ieo';
 import { queryRows } from '../src/platform/db.ts';
 import { recordPrices } from './prices.ts';
 import { pngImage, tempDataDir, upload } from './uploads.ts';
-import { PASSWORD, type Reply, T0, type TestApp, call, createTestApp, fund, idempotencyKey, registerUser } from './harness.ts';
+import { PASSWORD, type Reply, T0, type TestApp, call, createTestApp, fund, idempotencyKey, operatorToken, registerUser } from './harness.ts';
 
 /**
  * The ownership (BOLA) matrix: every user route that takes an object id is tried by
@@ -36,7 +38,7 @@ interface OwnershipCase {
   shared?: true;
 }
 
-async function uploadFor(t: TestApp, user: User, purpose: 'kyc' | 'card_deposit' | 'avatar'): Promise<string> {
+async function uploadFor(t: TestApp, user: User, purpose: 'kyc' | 'card_deposit' | 'avatar' | 'loan'): Promise<string> {
   const reply = await upload(t.app, user.token, { purpose, data: await pngImage(48, 32) });
   if (reply.body.code !== 0) throw new Error(`upload failed: ${JSON.stringify(reply.body)}`);
   return reply.body.data.id;
@@ -204,6 +206,43 @@ const CASES: Record<string, OwnershipCase> = {
       expect(own.body.data).toMatchObject({ id: owned.get('mining-rental'), status: 'under_review', amount: '100' });
       },
     },
+  'POST /api/v1/loans': {
+    // The file ids name the owner's private ID photos: another verified user cannot apply with them.
+    arrange: async (t, owner) => {
+      await t.database.db.execute(sql`update users set verified = true where id >= ${Number(owner.uid)}`);
+      const photos = await loanPhotos(t, owner);
+      owned.set('loan-photos', photos);
+      return { body: { productId: await demoLoanProduct(t), amount: '100', periodDays: 7, ...photos } };
+    },
+    unchanged: async (t, owner) => {
+      const loans = await call<{ items: unknown[] }>(t.app, 'GET', '/api/v1/loans', { token: owner.token });
+      expect(loans.body.data.items).toEqual([]);
+      const rows = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from loans where front_file_id = ${Number((owned.get('loan-photos') as { frontFileId: string }).frontFileId)}`);
+      expect(rows[0]?.n).toBe(0);
+    },
+  },
+  'GET /api/v1/loan': {
+    arrange: async (t, owner) => ({ query: `?id=${await ownerLoan(t, owner)}` }),
+    unchanged: async (t, owner) => {
+      const own = await call<{ id: string; status: string }>(t.app, 'GET', `/api/v1/loan?id=${String(owned.get('loan'))}`, { token: owner.token });
+      expect(own.body.data).toMatchObject({ id: owned.get('loan'), status: 'disbursed', amount: '100' });
+    },
+  },
+  'POST /api/v1/loans/repay': {
+    arrange: async (t, owner) => {
+      const id = await ownerLoan(t, owner);
+      // The intruder could pay: the refusal is about whose loan it is, not their balance.
+      const [intruder] = await queryRows<{ id: number }>(t.database.db, sql`select id::int from users where id > ${Number(owner.uid)} order by id limit 1`);
+      await fund(t, Number(intruder?.id), 1_000_000_000n);
+      return { body: { id } };
+    },
+    unchanged: async (t, owner) => {
+      const own = await call<{ status: string; dueNow: string }>(t.app, 'GET', `/api/v1/loan?id=${String(owned.get('loan'))}`, { token: owner.token });
+      expect(own.body.data).toMatchObject({ status: 'disbursed', dueNow: '100.1' });
+      const balances = await call<{ spot: { asset: string; available: string }[] }>(t.app, 'GET', '/api/v1/wallet/balances', { token: owner.token });
+      expect(balances.body.data.spot.find((s) => s.asset === 'USDT')?.available).toBe('100');
+    },
+  },
   'POST /api/v1/ieo/subscribe': {
     shared: true,
     arrange: async (t, owner) => {
@@ -443,6 +482,31 @@ async function ownerWithdrawal(t: TestApp, owner: User): Promise<string> {
   });
   if (reply.body.code !== 0) throw new Error(JSON.stringify(reply.body));
   return reply.body.data.id;
+}
+
+async function demoLoanProduct(t: TestApp): Promise<string> {
+  await seedLoanProducts(t.database.db, t.clock.now(), DEMO_LOAN_PRODUCTS);
+  const [row] = await queryRows<{ id: string }>(t.database.db, sql`select id::text from loan_products where slug = 'demo-quick-loan'`);
+  return String(row?.id);
+}
+
+async function loanPhotos(t: TestApp, owner: User) {
+  return { frontFileId: await uploadFor(t, owner, 'loan'), backFileId: await uploadFor(t, owner, 'loan'), holdingFileId: await uploadFor(t, owner, 'loan') };
+}
+
+/** A verified owner's disbursed loan of 100 USDT for 7 days (approved and disbursed by an operator). */
+async function ownerLoan(t: TestApp, owner: User): Promise<string> {
+  await t.database.db.execute(sql`update users set verified = true where id = ${Number(owner.uid)}`);
+  const applied = await call<{ id: string }>(t.app, 'POST', '/api/v1/loans', { token: owner.token, body: { productId: await demoLoanProduct(t), amount: '100', periodDays: 7, ...(await loanPhotos(t, owner)) } });
+  if (applied.body.code !== 0) throw new Error(JSON.stringify(applied.body));
+  const { token } = await operatorToken(t, 'reviewer');
+  const id = applied.body.data.id;
+  for (const [url, body] of [['/api/admin/v1/loans/decide', { id, decision: 'approve' }], ['/api/admin/v1/loans/disburse', { id }]] as const) {
+    const reply = await call(t.app, 'POST', url, { token, body });
+    if (reply.body.code !== 0) throw new Error(JSON.stringify(reply.body));
+  }
+  owned.set('loan', id);
+  return id;
 }
 
 async function ownerCard(t: TestApp, owner: User): Promise<string> {

@@ -333,8 +333,8 @@ describe('credit score (recomputed from append-only events)', () => {
     expect(await credit(user)).toMatchObject({ score: 100, base: 100, events: [] });
     expect((await credit(user)).rules).toEqual([
       { kind: 'kyc_approved', points: 20, oncePerUser: true, active: true },
-      { kind: 'loan_repaid_on_time', points: 5, oncePerUser: false, active: false },
-      { kind: 'loan_overdue', points: -20, oncePerUser: false, active: false },
+      { kind: 'loan_repaid_on_time', points: 5, oncePerUser: false, active: true },
+      { kind: 'loan_overdue', points: -20, oncePerUser: false, active: true },
     ]);
     expect((await profile(user)).creditScore).toBe(100);
   });

@@ -25,8 +25,8 @@ export interface CreditRule {
 
 export const CREDIT_RULES: readonly CreditRule[] = [
   { kind: 'kyc_approved', points: 20, oncePerUser: true, active: true },
-  { kind: 'loan_repaid_on_time', points: 5, oncePerUser: false, active: false },
-  { kind: 'loan_overdue', points: -20, oncePerUser: false, active: false },
+  { kind: 'loan_repaid_on_time', points: 5, oncePerUser: false, active: true },
+  { kind: 'loan_overdue', points: -20, oncePerUser: false, active: true },
 ];
 
 export function creditRule(kind: CreditEventKind): CreditRule {

@@ -7,7 +7,7 @@ import { z } from 'zod';
  * operators, never from the public image host.
  */
 
-export const FILE_PURPOSES = ['kyc', 'card_deposit', 'avatar'] as const;
+export const FILE_PURPOSES = ['kyc', 'card_deposit', 'avatar', 'loan'] as const;
 export type FilePurpose = (typeof FILE_PURPOSES)[number];
 export const filePurposeSchema = z.enum(FILE_PURPOSES, { error: (issue) => (issue.input === undefined ? 'validation.required' : 'validation.invalid_value') });
 

@@ -22,6 +22,11 @@ export const MESSAGE_KINDS = [
   'mining.approved',
   'mining.rejected',
   'mining.completed',
+  'loan.approved',
+  'loan.rejected',
+  'loan.disbursed',
+  'loan.overdue',
+  'loan.repaid',
   'broadcast',
   'welcome',
 ] as const;

@@ -77,7 +77,7 @@ export function createFileStore(config: Config): FileStore {
 }
 
 /** Who can see a purpose's files: identity documents and payment proofs are private. */
-const VISIBILITY: Record<FilePurpose, FileVisibility> = { kyc: 'private', card_deposit: 'private', avatar: 'public' };
+const VISIBILITY: Record<FilePurpose, FileVisibility> = { kyc: 'private', card_deposit: 'private', avatar: 'public', loan: 'private' };
 
 /** The name a public file is served under from the image host (`imgBaseUrl`/<name>). */
 export function publicFileName(storageKey: string): string {

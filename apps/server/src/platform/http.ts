@@ -112,6 +112,8 @@ export interface OperatorHandlerContext<B, Q> extends HandlerContext<B, Q> {
 export interface MoneyHandlerContext<B, Q> extends UserHandlerContext<B, Q> {
   /** The transaction holding the idempotency key: write the business row and the ledger entry in it. */
   tx: Tx;
+  /** Runs `fn` once the transaction has committed (a push to the user's channel): never for a rolled-back attempt or a replay. */
+  afterCommit: (fn: () => void) => void;
 }
 
 /** The Idempotency-Key of the request and the hash of its body (secret fields left out). */
@@ -199,7 +201,12 @@ export function route<B extends z.ZodType | undefined, Q extends z.ZodType | und
       const hashed = spec.secretFields ? withoutFields(request.body, spec.secretFields) : request.body;
       const hash = requestHash(spec.method, spec.url, hashed);
       if (spec.ownIdempotency) return ok(request.lang, await handler({ ...ctx, idempotency: { key, hash } } as Parameters<typeof handler>[0]));
-      const data = await runIdempotent({ db: database.db, clock }, { userId: ctx.auth.userId, key, hash }, (tx) => handler({ ...ctx, tx } as Parameters<typeof handler>[0]));
+      const committed: (() => void)[] = [];
+      const data = await runIdempotent({ db: database.db, clock }, { userId: ctx.auth.userId, key, hash }, (tx) => {
+        committed.length = 0; // a retried attempt starts over
+        return handler({ ...ctx, tx, afterCommit: (fn: () => void) => void committed.push(fn) } as unknown as Parameters<typeof handler>[0]);
+      });
+      for (const fn of committed) fn();
       return ok(request.lang, data);
     },
   });

@@ -9,23 +9,6 @@ function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: k
   return <Component />;
 }
 
-const placeholder = (titleKey: string, tab = false) => {
-  const Placeholder = lazy(async () => {
-    const { PlaceholderPage } = await import('@/features/misc/placeholder-page.tsx');
-    return { default: () => <PlaceholderPage titleKey={titleKey} tab={tab} /> };
-  });
-  return <Placeholder />;
-};
-
-/**
- * Screens later issues build (wallet, markets, products…) are titled pages with a back
- * button until then. Paths are spec §2's, exactly.
- */
-const PLACEHOLDER_ROUTES = [
-  'Loan',
-  'LoansHistory',
-] as const;
-
 export const ROUTE_PATHS = [
   '/',
   '/Transaction',
@@ -76,7 +59,8 @@ export const ROUTE_PATHS = [
   '/MsgDetail',
   '/NewsDetail',
   '/NoticeDetail',
-  ...PLACEHOLDER_ROUTES.map((name) => `/${name}`),
+  '/Loan',
+  '/LoansHistory',
 ];
 
 export const router = createBrowserRouter([
@@ -138,7 +122,8 @@ export const router = createBrowserRouter([
       { path: '/MsgDetail', element: page(() => import('@/features/messages/msg-detail-page.tsx'), 'MsgDetailPage') },
       { path: '/NewsDetail', element: page(() => import('@/features/news/news-detail-page.tsx'), 'NewsDetailPage') },
       { path: '/NoticeDetail', element: page(() => import('@/features/news/news-detail-page.tsx'), 'NoticeDetailPage') },
-      ...PLACEHOLDER_ROUTES.map((name) => ({ path: `/${name}`, element: placeholder(`routes.${name}`) })),
+      { path: '/Loan', element: page(() => import('@/features/loans/loan-page.tsx'), 'LoanPage') },
+      { path: '/LoansHistory', element: page(() => import('@/features/loans/loans-history-page.tsx'), 'LoansHistoryPage') },
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },
     ],

@@ -14,6 +14,8 @@ import { userMessages } from '../messages/tables.ts';
 import { seedDemoArticles } from '../news/demo-articles.ts';
 import { seedDemoPolls } from '../vote/service.ts';
 import { DEMO_MINING_PRODUCTS } from './mining-products.ts';
+import { DEMO_LOAN_PRODUCTS } from './loan-products.ts';
+import { seedLoanProducts } from '../loans/service.ts';
 
 /** The documented demo account (README): exists only in demo mode. */
 export const DEMO_ACCOUNT = { email: 'demo@tradewind.app', password: 'demo-pass-2026', inviteCode: 'DEMO2026' } as const;
@@ -26,7 +28,7 @@ const DEMO_FUNDS: { wallet: 'spot' | 'futures'; asset: AssetCode; amount: string
   { wallet: 'spot', asset: 'ETH', amount: '3' },
 ];
 
-/** Creates the demo account and funds it, its welcome message, the demo polls, articles, bonus code, miners and launchpad projects, once. */
+/** Creates the demo account and funds it, its welcome message, the demo polls, articles, bonus code, miners, launchpad projects and loan products, once. */
 export async function seedDemo(deps: { db: Db; clock: Clock; ledger: Ledger }): Promise<void> {
   const now = deps.clock.now();
   await insertDemoUser(deps.db, now);
@@ -34,6 +36,7 @@ export async function seedDemo(deps: { db: Db; clock: Clock; ledger: Ledger }): 
   await seedDemoBonusCode(deps.db, now);
   await seedProducts(deps.db, now, DEMO_MINING_PRODUCTS);
   await seedDemoIeo(deps, now);
+  await seedLoanProducts(deps.db, now, DEMO_LOAN_PRODUCTS);
   const [demo] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ACCOUNT.email)).limit(1);
   if (!demo) throw new Error('demo user missing after insert');
   await seedDemoArticles(deps.db, now);

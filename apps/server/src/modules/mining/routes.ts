@@ -59,9 +59,9 @@ export function registerMiningRoutes(app: FastifyInstance, deps: Deps): void {
       response: miningRentalSchema,
       rateLimit: { max: 30, timeWindow: 60_000 },
     },
-    async ({ auth, body, tx, lang }) => {
+    async ({ auth, body, tx, lang, afterCommit }) => {
       const rental = await rent(tx, deps.ledger, deps.clock.now(), { dayMs: deps.config.miningDayMs, autoApprove: deps.config.miningAutoApprove }, auth.userId, body, lang);
-      deps.hub.publishToUser(auth.userId, { type: 'balance.changed' });
+      afterCommit(() => deps.hub.publishToUser(auth.userId, { type: 'balance.changed' }));
       return rental;
     },
   );

@@ -1,7 +1,7 @@
 import type { Message, MessageKind } from '@tradewind/contract/messages';
 import { useQueryClient } from '@tanstack/react-query';
 import { ErrorBlock, InfiniteScroll, Skeleton, Toast } from 'antd-mobile';
-import { BellOutline, CheckShieldOutline, HistogramOutline, MailOpenOutline, ReceivePaymentOutline, SendOutline, SoundOutline, SmileOutline } from 'antd-mobile-icons';
+import { BellOutline, CheckShieldOutline, CollectMoneyOutline, HistogramOutline, MailOpenOutline, PieOutline, ReceivePaymentOutline, SendOutline, SmileOutline, SoundOutline } from 'antd-mobile-icons';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -17,6 +17,8 @@ const GROUP_ICON: Record<string, ReactNode> = {
   contract: <HistogramOutline />,
   broadcast: <SoundOutline />,
   welcome: <SmileOutline />,
+  loan: <CollectMoneyOutline />,
+  mining: <PieOutline />,
 };
 
 /** `deposit.credited` → `deposit`: what the icon and the label go by. */
