@@ -136,6 +136,14 @@ describe('real-time messages in the query cache', () => {
     expect(invalidated(['contracts', 'config', 'en'])).toBe(true);
   });
 
+  it("message.new refreshes the messages and what the message is about: a KYC result refreshes the profile's verified tag", () => {
+    for (const key of [['messages', 'list'], ['user', 'profile'], ['kyc'], ['credit'], ['loans', 'mine']]) queryClient.setQueryData(key, {});
+    const message = { id: '1', kind: 'kyc.approved', title: 'Identity verified', body: '…', link: '/RealName', read: false, createdAt: '2026-11-22T00:00:00.000Z' };
+    applyRealtimeMessage(queryClient, 'user.1', { type: 'message.new', message, count: 1 });
+    expect([['user', 'profile'], ['kyc'], ['credit']].map(invalidated)).toEqual([true, true, true]);
+    expect(invalidated(['loans', 'mine'])).toBe(false);
+  });
+
   it('balance.changed refreshes the balances', () => {
     queryClient.setQueryData(balancesQueryKey, {});
     applyRealtimeMessage(queryClient, 'user.1', { type: 'balance.changed' });

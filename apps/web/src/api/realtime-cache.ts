@@ -54,6 +54,15 @@ function applyOrder(queryClient: QueryClient, order: Order): void {
  * What a real-time message does to the query cache: tickers and candles are written in,
  * the user's events refresh the lists and balances they change.
  */
+/** What a message's event changes, by the kind's group: those queries refetch when it arrives. */
+const REFRESHED_BY_MESSAGE: Record<string, readonly (readonly string[])[]> = {
+  kyc: [['user', 'profile'], ['kyc'], ['credit']],
+  loan: [['loans'], ['credit']],
+  mining: [['mining', 'rentals']],
+  deposit: [balancesQueryKey],
+  withdrawal: [balancesQueryKey],
+};
+
 export function applyRealtimeMessage(queryClient: QueryClient, channel: string, data: unknown): void {
   if (channel.startsWith('ticker.')) {
     const ticker = tickerSchema.safeParse(data);
@@ -68,8 +77,11 @@ export function applyRealtimeMessage(queryClient: QueryClient, channel: string, 
     return;
   }
   if (channel === BROADCAST_CHANNEL || (channel.startsWith('user.') && (data as { type?: unknown } | null)?.type === 'message.new')) {
-    // A new message: the badge, the list and the details refetch.
+    // A new message: the badge, the list and the details refetch; and what the message is
+    // about, so the screen that shows it is current too (the verified tag, a loan's status).
     void queryClient.invalidateQueries({ queryKey: messagesQueryRoot });
+    const kind = (data as { message?: { kind?: unknown } } | null)?.message?.kind;
+    for (const key of typeof kind === 'string' ? (REFRESHED_BY_MESSAGE[kind.split('.')[0] ?? ''] ?? []) : []) void queryClient.invalidateQueries({ queryKey: key });
     return;
   }
   if (channel.startsWith('user.')) {
