@@ -50,10 +50,6 @@ function applyOrder(queryClient: QueryClient, order: Order): void {
   queryClient.setQueryData(orderQueryKey(order.id), order);
 }
 
-/**
- * What a real-time message does to the query cache: tickers and candles are written in,
- * the user's events refresh the lists and balances they change.
- */
 /** What a message's event changes, by the kind's group: those queries refetch when it arrives. */
 const REFRESHED_BY_MESSAGE: Record<string, readonly (readonly string[])[]> = {
   kyc: [['user', 'profile'], ['kyc'], ['credit']],
@@ -63,6 +59,10 @@ const REFRESHED_BY_MESSAGE: Record<string, readonly (readonly string[])[]> = {
   withdrawal: [balancesQueryKey],
 };
 
+/**
+ * What a real-time message does to the query cache: tickers and candles are written in,
+ * the user's events refresh the lists and balances they change.
+ */
 export function applyRealtimeMessage(queryClient: QueryClient, channel: string, data: unknown): void {
   if (channel.startsWith('ticker.')) {
     const ticker = tickerSchema.safeParse(data);
