@@ -1,5 +1,6 @@
 import type { AdminPage } from './pages-type';
 import { pages as operator } from '@admin/features/operator';
+import { pages as user } from '@admin/features/user';
 
 /** Every console page; each feature adds its list with one line. */
-export const PAGES: AdminPage[] = [...operator];
+export const PAGES: AdminPage[] = [...operator, ...user];

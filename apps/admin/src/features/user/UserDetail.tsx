@@ -1,11 +1,12 @@
 import type { AdminUserDetail } from '@tradewind/contract/user-admin';
 import { Alert, Button, Descriptions, Empty, Result, Skeleton, Space, Table, Tabs, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router';
+import { useMe } from '@admin/app/session';
 import { useUserDetail, useUserOrders, useUserPostings } from './api';
 import { AdjustmentModal, FreezeModal } from './modals';
 import { useT } from './strings';
-import { formatTime } from './format';
+import { timeOrDash } from './format';
 
 type T = ReturnType<typeof useT>;
 
@@ -14,6 +15,8 @@ export default function UserDetail() {
   const t = useT();
   const uid = useParams().uid ?? '';
   const detail = useUserDetail(uid);
+  // Reviewers read; freezing and adjustments are for admins (the server enforces the same).
+  const isAdmin = useMe().data?.role === 'admin';
   const [tab, setTab] = useState('profile');
   const [modal, setModal] = useState<'freeze' | 'unfreeze' | 'adjust' | null>(null);
 
@@ -36,6 +39,7 @@ export default function UserDetail() {
           {frozen ? <Tag color="red">{t('frozen')}</Tag> : <Tag color="green">{t('active')}</Tag>}
           {profile.verified ? <Tag color="blue">{t('verified')}</Tag> : <Tag>{t('notVerified')}</Tag>}
         </Space>
+        {isAdmin && (
         <Space>
           {frozen ? (
             <Button data-testid="user-unfreeze" onClick={() => setModal('unfreeze')}>
@@ -50,13 +54,14 @@ export default function UserDetail() {
             {t('requestAdjustment')}
           </Button>
         </Space>
+        )}
       </Space>
       {frozen && (
         <Alert
           type="error"
           showIcon
           data-testid="user-frozen"
-          message={t('frozenSince', { time: formatTime(profile.frozenAt) })}
+          message={t('frozenSince', { time: timeOrDash(profile.frozenAt) })}
           description={t('frozenReason', { reason: profile.frozenReason ?? '' })}
         />
       )}
@@ -86,10 +91,10 @@ function ProfileTab({ t, detail }: { t: T; detail: AdminUserDetail }) {
       <Descriptions.Item label={t('nickname')}>{p.nickname}</Descriptions.Item>
       <Descriptions.Item label={t('email')}>{p.email ? `${p.email} (${p.emailVerified ? t('verified') : t('notVerified')})` : t('none')}</Descriptions.Item>
       <Descriptions.Item label={t('phone')}>{p.phone ? `${p.phone} (${p.phoneVerified ? t('verified') : t('notVerified')})` : t('none')}</Descriptions.Item>
-      <Descriptions.Item label={t('registered')}>{formatTime(p.createdAt)}</Descriptions.Item>
+      <Descriptions.Item label={t('registered')}>{timeOrDash(p.createdAt)}</Descriptions.Item>
       <Descriptions.Item label={t('language')}>{p.language}</Descriptions.Item>
       <Descriptions.Item label={t('verified')}>{yesNo(p.verified)}</Descriptions.Item>
-      <Descriptions.Item label={t('frozen')}>{p.frozenAt ? `${formatTime(p.frozenAt)} — ${p.frozenReason ?? ''}` : t('no')}</Descriptions.Item>
+      <Descriptions.Item label={t('frozen')}>{p.frozenAt ? `${timeOrDash(p.frozenAt)} — ${p.frozenReason ?? ''}` : t('no')}</Descriptions.Item>
       <Descriptions.Item label={t('creditScore')}>{p.creditScore}</Descriptions.Item>
       <Descriptions.Item label={t('points')}>{p.points}</Descriptions.Item>
       <Descriptions.Item label={t('inviteCode')}>{p.inviteCode}</Descriptions.Item>
@@ -113,8 +118,8 @@ function KycTab({ t, detail }: { t: T; detail: AdminUserDetail }) {
         { title: t('name'), key: 'name', render: (_, r) => `${r.firstName} ${r.lastName}` },
         { title: t('document'), key: 'document', render: (_, r) => `${r.documentType} ${r.documentNumber}` },
         { title: t('reason'), dataIndex: 'reason', render: (v: string | null) => v ?? t('none') },
-        { title: t('submitted'), dataIndex: 'createdAt', render: (v: string) => formatTime(v) },
-        { title: t('decided'), dataIndex: 'decidedAt', render: (v: string | null) => formatTime(v) },
+        { title: t('submitted'), dataIndex: 'createdAt', render: (v: string) => timeOrDash(v) },
+        { title: t('decided'), dataIndex: 'decidedAt', render: (v: string | null) => timeOrDash(v) },
       ]}
     />
   );
@@ -173,7 +178,7 @@ function PostingsTab({ t, uid, enabled }: { t: T; uid: string; enabled: boolean 
         dataSource={items}
         locale={{ emptyText: <Empty description={t('postingsEmpty')} /> }}
         columns={[
-          { title: t('time'), dataIndex: 'time', render: (v: string) => formatTime(v) },
+          { title: t('time'), dataIndex: 'time', render: (v: string) => timeOrDash(v) },
           { title: t('type'), dataIndex: 'type' },
           { title: t('wallet'), key: 'wallet', render: (_, p) => `${t(`wallet_${p.wallet}`)}${p.bucket === 'locked' ? ` (${t('locked')})` : ''}` },
           { title: t('amount'), key: 'amount', align: 'right', render: (_, p) => `${p.amount} ${p.asset}` },
@@ -204,7 +209,7 @@ function OrdersTab({ t, uid, enabled }: { t: T; uid: string; enabled: boolean })
         dataSource={items}
         locale={{ emptyText: <Empty description={t('ordersEmpty')} /> }}
         columns={[
-          { title: t('time'), dataIndex: 'createdAt', render: (v: string) => formatTime(v) },
+          { title: t('time'), dataIndex: 'createdAt', render: (v: string) => timeOrDash(v) },
           { title: t('instrument'), dataIndex: 'instrument' },
           { title: t('direction'), dataIndex: 'direction' },
           { title: t('period'), dataIndex: 'periodSeconds', render: (n: number) => t('seconds', { n }) },

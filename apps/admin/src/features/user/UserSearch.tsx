@@ -1,9 +1,9 @@
 import type { UserSummary } from '@tradewind/contract/user-admin';
 import { Alert, Button, Empty, Input, Space, Table, Tag, Typography } from 'antd';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router';
 import { useUserSearch } from './api';
 import { useT } from './strings';
-import { formatTime, userPath } from './format';
+import { timeOrDash, userPath } from './format';
 
 /** Users → search by uid, email, phone or nickname; each row opens the read-only detail. */
 export default function UserSearch() {
@@ -15,9 +15,6 @@ export default function UserSearch() {
 
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-      <Typography.Title level={3} style={{ margin: 0 }}>
-        {t('searchTitle')}
-      </Typography.Title>
       <Input.Search
         data-testid="user-search"
         placeholder={t('searchPlaceholder')}
@@ -54,7 +51,7 @@ export default function UserSearch() {
                 </Space>
               ),
             },
-            { title: t('registered'), dataIndex: 'createdAt', render: (v: string) => formatTime(v) },
+            { title: t('registered'), dataIndex: 'createdAt', render: (v: string) => timeOrDash(v) },
             { title: '', key: 'open', render: (_, user) => <Link to={userPath(user.uid)}>{t('open')}</Link> },
           ]}
         />

@@ -1,8 +1,7 @@
-/** Where a user's detail lives in the console (other sections link here too). */
+import { formatTime } from '@admin/lib/format';
+
+/** Where a user's detail lives in the console (other sections link to /admin/users/<uid>). */
 export const userPath = (uid: string) => `/users/${uid}`;
 
-/** An instant as local date and time, the operator's way. */
-export function formatTime(iso: string | null): string {
-  if (!iso) return '—';
-  return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
-}
+/** A timestamp in the console's language, or a dash. */
+export const timeOrDash = (iso: string | null) => (iso ? formatTime(iso) : '—');
