@@ -28,6 +28,13 @@ async function spotUsdt(token: string): Promise<string> {
 
 const signInUser = (email: string) => apiCall<{ token: string; uid: string }>(baseUrl, 'POST', '/api/v1/auth/login', undefined, { channel: 'email', account: email, password: PASSWORD });
 
+/** Shoots once antd's loading overlays have faded, so the picture shows the page, not a transition. */
+async function shoot(page: Page, name: string): Promise<void> {
+  await expect.poll(() => page.locator('.ant-spin-blur, .ant-spin-spinning').count()).toBe(0);
+  await page.waitForTimeout(400);
+  await screenshot(page, name);
+}
+
 async function desktop(): Promise<Page> {
   const context = await browser.newContext({ viewport: DESKTOP, baseURL: baseUrl });
   return context.newPage();
@@ -47,11 +54,11 @@ describe('operator console: users', () => {
     await page.getByTestId('user-search').locator('input').fill(email);
     await page.getByTestId('user-search').locator('input').press('Enter');
     await expect.poll(() => page.getByRole('link', { name: user.uid, exact: true }).count()).toBe(1);
-    await screenshot(page, 'admin-users-search-en');
+    await shoot(page, 'admin-users-search-en');
     await page.getByRole('link', { name: user.uid, exact: true }).click();
     await page.waitForURL(`**/admin/users/${user.uid}`);
     await expect.poll(() => page.getByTestId('user-profile').textContent()).toContain(email);
-    await screenshot(page, 'admin-user-detail-en');
+    await shoot(page, 'admin-user-detail-en');
     await page.getByRole('tab', { name: 'Balances' }).click();
     await expect.poll(() => page.getByText('No balances.').count()).toBe(1);
 
@@ -62,7 +69,7 @@ describe('operator console: users', () => {
     await page.getByTestId('freeze-reason').fill('Suspected account takeover');
     await page.getByTestId('freeze-confirm').click();
     await expect.poll(() => page.getByTestId('user-frozen').textContent()).toContain('Suspected account takeover');
-    await screenshot(page, 'admin-user-frozen-en');
+    await shoot(page, 'admin-user-frozen-en');
     expect([401, 411]).toContain((await apiCall(baseUrl, 'GET', '/api/v1/user/profile', user.token)).code);
     expect((await signInUser(email)).code).toBe(1011);
 
@@ -80,14 +87,14 @@ describe('operator console: users', () => {
     await page.getByTestId('user-adjust').click();
     await page.getByTestId('adjust-amount').fill('12.5');
     await page.getByTestId('adjust-reason').fill(REASON);
-    await screenshot(page, 'admin-user-adjust-en');
+    await shoot(page, 'admin-user-adjust-en');
     await page.getByTestId('adjust-confirm').click();
     await expect.poll(() => page.getByText('Adjustment requested; waiting for a second administrator.').count()).toBe(1);
     await page.getByRole('link', { name: 'Adjustments', exact: true }).click();
     const ownRow = page.getByRole('row').filter({ hasText: REASON });
     await expect.poll(() => ownRow.getByText('Your request').count()).toBe(1);
     expect(await ownRow.getByTestId('decision-approve').count()).toBe(0);
-    await screenshot(page, 'admin-adjustments-en');
+    await shoot(page, 'admin-adjustments-en');
     expect(await spotUsdt(token)).toBe('0');
     await page.context().close();
 
@@ -96,21 +103,21 @@ describe('operator console: users', () => {
     await signInOperator(pageB, baseUrl, adminB, 'zh-CN');
     await pageB.goto(`/admin/users?q=${user.uid}`);
     await expect.poll(() => pageB.getByRole('link', { name: user.uid, exact: true }).count()).toBe(1);
-    await screenshot(pageB, 'admin-users-search-zh-CN');
+    await shoot(pageB, 'admin-users-search-zh-CN');
     await pageB.goto(`/admin/users/${user.uid}`);
     await expect.poll(() => pageB.getByTestId('user-profile').textContent()).toContain(email);
-    await screenshot(pageB, 'admin-user-detail-zh-CN');
+    await shoot(pageB, 'admin-user-detail-zh-CN');
     await pageB.getByRole('link', { name: '调账审批' }).click();
     const row = pageB.getByRole('row').filter({ hasText: REASON });
     await expect.poll(() => row.getByTestId('decision-approve').count()).toBe(1);
-    await screenshot(pageB, 'admin-adjustments-zh-CN');
+    await shoot(pageB, 'admin-adjustments-zh-CN');
     await row.getByTestId('decision-approve').click();
     await expect.poll(() => pageB.getByRole('row').filter({ hasText: REASON }).count()).toBe(0);
     expect(await spotUsdt(token)).toBe('12.5');
     await pageB.goto(`/admin/users/${user.uid}`);
     await pageB.getByRole('tab', { name: '账本流水' }).click();
     await expect.poll(() => pageB.getByTestId('user-postings').textContent()).toContain(REASON);
-    await screenshot(pageB, 'admin-user-postings-zh-CN');
+    await shoot(pageB, 'admin-user-postings-zh-CN');
     await pageB.context().close();
 
     // The user sees the credit and its reason in their funds detail.

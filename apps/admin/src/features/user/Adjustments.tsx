@@ -38,26 +38,28 @@ export default function Adjustments() {
         data-testid="adjustments"
         locale={{ emptyText: <Empty description={t('adjustmentsEmpty')} /> }}
         columns={[
-          { title: '#', dataIndex: 'id', width: 60 },
-          { title: t('uid'), dataIndex: 'uid', render: (uid: string) => <Link to={userPath(uid)}>{uid}</Link> },
-          { title: t('wallet'), dataIndex: 'wallet', render: (w: 'spot' | 'futures') => t(`wallet_${w}`) },
+          { title: '#', dataIndex: 'id', width: 56 },
+          { title: t('uid'), dataIndex: 'uid', width: 110, render: (uid: string) => <Link to={userPath(uid)}>{uid}</Link> },
+          { title: t('wallet'), dataIndex: 'wallet', width: 90, render: (w: 'spot' | 'futures') => t(`wallet_${w}`) },
           {
             title: t('amount'),
             key: 'amount',
             align: 'right',
+            width: 150,
             render: (_, a) => (
               <Typography.Text type={a.amount.startsWith('-') ? 'danger' : 'success'}>
                 <Amount value={a.amount.startsWith('-') ? a.amount : `+${a.amount}`} asset={a.asset} />
               </Typography.Text>
             ),
           },
-          { title: t('reasonUserSees'), dataIndex: 'reason', ellipsis: true },
-          { title: t('requestedBy'), key: 'requested', render: (_, a) => `${a.requestedBy} · ${timeOrDash(a.requestedAt)}` },
+          { title: t('reasonUserSees'), dataIndex: 'reason' },
+          { title: t('requestedBy'), key: 'requested', width: 220, render: (_, a) => `${a.requestedBy} · ${timeOrDash(a.requestedAt)}` },
           ...(status === 'pending'
             ? [
                 {
                   title: t('actions'),
                   key: 'actions',
+                  width: 190,
                   render: (_: unknown, a: Adjustment) =>
                     a.requestedBy === me.data?.username ? (
                       <Tag>{t('yourRequest')}</Tag>
