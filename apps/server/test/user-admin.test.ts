@@ -147,6 +147,8 @@ describe('freeze and unfreeze', () => {
       const reply = await call(t.app, 'POST', url, money(victim.token, body));
       expect({ url, code: reply.body.code, status: reply.status }).toEqual({ url, code: 1011, status: 403 });
     }
+    // Repaying a loan is not guarded (it only pays down a debt to the house): the refusal is about the loan, not the freeze.
+    expect((await call(t.app, 'POST', '/api/v1/loans/repay', money(victim.token, { id: '999999' }))).body.code).toBe(3455);
     expect(await balancesOf(victim.uid)).toEqual(before);
     await t.database.db.execute(sql`update users set frozen_at = null, frozen_reason = null where id = ${Number(victim.uid)}`);
     const moved = await call(t.app, 'POST', '/api/v1/wallet/transfer', money(victim.token, { from: 'spot', to: 'futures', asset: 'USDT', amount: '1' }));
