@@ -2,5 +2,8 @@ import type { AdminPage } from './pages-type';
 import { pages as operator } from '@admin/features/operator';
 import { pages as user } from '@admin/features/user';
 
-/** Every console page; each feature adds its list with one line. */
-export const PAGES: AdminPage[] = [...operator, ...user];
+/** Every console page; each feature adds its import above and one line here. */
+export const PAGES: AdminPage[] = [
+  ...operator,
+  ...user,
+];
