@@ -1,5 +1,10 @@
 import type { AdminPage } from './pages-type';
 import { pages as operator } from '@admin/features/operator';
+import { pages as kyc } from '@admin/features/kyc';
+import { pages as cardDeposit } from '@admin/features/card-deposit';
+import { pages as withdrawal } from '@admin/features/withdrawal';
+import { pages as mining } from '@admin/features/mining';
+import { pages as loans } from '@admin/features/loans';
 
 /** Every console page; each feature adds its list with one line. */
-export const PAGES: AdminPage[] = [...operator];
+export const PAGES: AdminPage[] = [...operator, ...kyc, ...cardDeposit, ...withdrawal, ...mining, ...loans];
