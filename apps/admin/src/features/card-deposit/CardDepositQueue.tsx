@@ -14,7 +14,6 @@ type Item = z.infer<typeof cardDepositQueueItemSchema>;
 
 const useT = defineStrings({
   en: {
-    title: 'Bank-card deposits',
     intro: 'Reported payments, oldest first. Confirm only a payment you find on the payee account’s statement; the user is then credited the amount after the fee.',
     reported: 'Reported',
     user: 'User',
@@ -27,7 +26,6 @@ const useT = defineStrings({
     drawer: 'Bank-card deposit #{id}',
   },
   'zh-CN': {
-    title: '银行卡充值',
     intro: '用户已报告的付款，最早的在前。只有在收款账户流水中找到该笔付款时才确认；确认后将扣除手续费后的金额入账给用户。',
     reported: '报告时间',
     user: '用户',
@@ -49,12 +47,7 @@ export default function CardDepositQueue() {
   const items = queue.data?.pages.flatMap((page) => page.items);
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-      <div>
-        <Typography.Title level={4} style={{ marginTop: 0 }}>
-          {t('title')}
-        </Typography.Title>
-        <Typography.Text type="secondary">{t('intro')}</Typography.Text>
-      </div>
+      <Typography.Text type="secondary">{t('intro')}</Typography.Text>
       <ReviewQueue<Item>
         testId="card-deposit"
         items={items}

@@ -14,7 +14,6 @@ type Item = z.infer<typeof kycQueueItemSchema>;
 
 const useT = defineStrings({
   en: {
-    title: 'Identity verification',
     intro: 'Pending submissions, oldest first. Compare the name and number with the document and the face photo.',
     submitted: 'Submitted',
     user: 'User',
@@ -32,7 +31,6 @@ const useT = defineStrings({
     drawer: 'Verification #{id}',
   },
   'zh-CN': {
-    title: '实名认证',
     intro: '待审核的提交，最早的在前。请将姓名和证件号码与证件照片和人脸照片核对。',
     submitted: '提交时间',
     user: '用户',
@@ -63,12 +61,7 @@ export default function KycQueue() {
   const items = queue.data?.pages.flatMap((page) => page.items);
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-      <div>
-        <Typography.Title level={4} style={{ marginTop: 0 }}>
-          {t('title')}
-        </Typography.Title>
-        <Typography.Text type="secondary">{t('intro')}</Typography.Text>
-      </div>
+      <Typography.Text type="secondary">{t('intro')}</Typography.Text>
       <ReviewQueue<Item>
         testId="kyc"
         items={items}
@@ -102,15 +95,15 @@ export default function KycQueue() {
               <Typography.Title level={5}>{t('photos')}</Typography.Title>
               <Space wrap align="start" size="middle">
                 <Figure caption={t('front')}>
-                  <PrivateImage fileId={item.frontFileId} alt={t('front')} width={220} />
+                  <PrivateImage fileId={item.frontFileId} alt={t('front')} width={200} />
                 </Figure>
                 {item.backFileId ? (
                   <Figure caption={t('back')}>
-                    <PrivateImage fileId={item.backFileId} alt={t('back')} width={220} />
+                    <PrivateImage fileId={item.backFileId} alt={t('back')} width={200} />
                   </Figure>
                 ) : null}
                 <Figure caption={t('face')}>
-                  <PrivateImage fileId={item.faceFileId} alt={t('face')} width={220} />
+                  <PrivateImage fileId={item.faceFileId} alt={t('face')} width={200} />
                 </Figure>
               </Space>
             </div>

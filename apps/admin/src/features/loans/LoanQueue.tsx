@@ -15,7 +15,6 @@ type Item = z.infer<typeof loanQueueItemSchema>;
 
 const useT = defineStrings({
   en: {
-    title: 'Loans',
     intro: 'Applications under review and approved loans waiting for disbursement, oldest first. Repayment is the borrower’s own: no one here marks a loan repaid.',
     applied: 'Applied',
     user: 'User',
@@ -40,7 +39,6 @@ const useT = defineStrings({
     drawer: 'Loan #{id}',
   },
   'zh-CN': {
-    title: '贷款',
     intro: '审核中的申请和已批准待放款的贷款，最早的在前。还款只能由借款人本人完成：这里无人能将贷款标记为已还清。',
     applied: '申请时间',
     user: '用户',
@@ -80,12 +78,7 @@ export default function LoanQueue() {
     status === 'under_review' ? <Tag color="gold">{t('under_review')}</Tag> : status === 'pending_disbursement' ? <Tag color="blue">{t('pending_disbursement')}</Tag> : <Tag>{status}</Tag>;
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-      <div>
-        <Typography.Title level={4} style={{ marginTop: 0 }}>
-          {t('title')}
-        </Typography.Title>
-        <Typography.Text type="secondary">{t('intro')}</Typography.Text>
-      </div>
+      <Typography.Text type="secondary">{t('intro')}</Typography.Text>
       <ReviewQueue<Item>
         testId="loans"
         items={items}

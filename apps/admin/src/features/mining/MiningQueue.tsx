@@ -13,7 +13,6 @@ type Item = z.infer<typeof miningQueueItemSchema>;
 
 const useT = defineStrings({
   en: {
-    title: 'Miner rentals',
     intro: 'Rentals under review, oldest first. The user has paid; approving starts the rental now, rejecting refunds the payment at once.',
     rented: 'Rented',
     user: 'User',
@@ -28,7 +27,6 @@ const useT = defineStrings({
     drawer: 'Rental #{id}',
   },
   'zh-CN': {
-    title: '矿机租赁',
     intro: '审核中的租赁，最早的在前。用户已付款；通过后租赁立即开始，拒绝则立即退款。',
     rented: '租赁时间',
     user: '用户',
@@ -52,12 +50,7 @@ export default function MiningQueue() {
   const items = queue.data?.pages.flatMap((page) => page.items);
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-      <div>
-        <Typography.Title level={4} style={{ marginTop: 0 }}>
-          {t('title')}
-        </Typography.Title>
-        <Typography.Text type="secondary">{t('intro')}</Typography.Text>
-      </div>
+      <Typography.Text type="secondary">{t('intro')}</Typography.Text>
       <ReviewQueue<Item>
         testId="mining"
         items={items}

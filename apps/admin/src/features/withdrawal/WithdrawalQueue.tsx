@@ -12,7 +12,6 @@ import { type QueueStatus, useCompleteWithdrawal, useFailWithdrawal, useReviewWi
 
 const useT = defineStrings({
   en: {
-    title: 'Withdrawals',
     intro: 'Review requests, then send the approved transfers and record them. A rejection or a failure releases the user’s funds at once and shows them the reason.',
     under_review: 'To review',
     processing: 'To send (processing)',
@@ -51,7 +50,6 @@ const useT = defineStrings({
     drawer: 'Withdrawal #{id}',
   },
   'zh-CN': {
-    title: '提现',
     intro: '先审核申请，再发送已批准的转账并登记。拒绝或失败会立即解冻用户资金，并向用户显示原因。',
     under_review: '待审核',
     processing: '待发送（处理中）',
@@ -100,12 +98,7 @@ export default function WithdrawalQueue() {
   const destination = (item: AdminWithdrawal) => (item.kind === 'card' ? `${item.card?.bankName ?? ''} ${item.card?.accountMasked ?? ''}` : `${item.network ?? ''} ${item.address ?? ''}`);
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-      <div>
-        <Typography.Title level={4} style={{ marginTop: 0 }}>
-          {t('title')}
-        </Typography.Title>
-        <Typography.Text type="secondary">{t('intro')}</Typography.Text>
-      </div>
+      <Typography.Text type="secondary">{t('intro')}</Typography.Text>
       <Segmented<QueueStatus>
         value={status}
         onChange={setStatus}
@@ -116,6 +109,7 @@ export default function WithdrawalQueue() {
         data-testid="withdrawal-status"
       />
       <ReviewQueue<AdminWithdrawal>
+        key={status}
         testId="withdrawal"
         items={items}
         loading={queue.isPending}
@@ -130,7 +124,7 @@ export default function WithdrawalQueue() {
             title: t('destination'),
             key: 'destination',
             render: (_, item) => (
-              <Typography.Text style={{ maxWidth: 260 }} ellipsis={{ tooltip: destination(item) }}>
+              <Typography.Text style={{ maxWidth: 200 }} ellipsis={{ tooltip: destination(item) }}>
                 {destination(item)}
               </Typography.Text>
             ),
@@ -138,9 +132,10 @@ export default function WithdrawalQueue() {
           {
             title: t('approvals'),
             key: 'approvals',
+            width: 240,
             render: (_, item) =>
               item.awaitingSecondApproval ? (
-                <Tag color="orange" data-testid="withdrawal-awaiting-second">
+                <Tag color="orange" style={{ whiteSpace: 'normal' }} data-testid="withdrawal-awaiting-second">
                   {t('awaiting', { operator: item.firstApprovedBy ?? '' })}
                 </Tag>
               ) : item.status === 'processing' && item.reviewedBy ? (
