@@ -152,6 +152,7 @@ describe('review queues', () => {
     await page.getByTestId(`withdrawal-row-${large}`).click();
     const second = page.getByTestId('withdrawal-drawer');
     await expect.poll(() => second.getByTestId('withdrawal-second-approval').textContent()).toContain(`Needs second approval (first: ${firstApprover.username})`);
+    await page.waitForTimeout(500);
     await screenshot(page, 'admin-queues-withdrawal-second-approval-en');
     await second.getByRole('button', { name: 'Give the second approval' }).click();
     await expect.poll(() => page.getByTestId(`withdrawal-row-${large}`).count()).toBe(0);
@@ -159,6 +160,9 @@ describe('review queues', () => {
     await expect.poll(() => page.getByTestId(`withdrawal-row-${large}`).count()).toBe(1);
     await page.getByTestId(`withdrawal-row-${large}`).click();
     await expect.poll(() => page.getByTestId('withdrawal-txid').isVisible()).toBe(true);
+    await expect.poll(() => page.getByTestId('withdrawal-drawer').textContent()).toContain(`${firstApprover.username} + ${reviewer.username}`);
+    // The drawer's slide-in has ended.
+    await page.waitForTimeout(500);
     await screenshot(page, 'admin-queues-withdrawal-processing-en');
     await context.close();
 
@@ -257,6 +261,7 @@ describe('review queues', () => {
       await page.goto('/admin/queues/loans');
       await page.locator('.ant-table-row').first().click();
       await expect.poll(() => page.locator('.ant-drawer img').count()).toBe(3);
+      await page.waitForTimeout(500);
       await screenshot(page, `admin-queues-loans-drawer-${language}`);
       await context.close();
     }

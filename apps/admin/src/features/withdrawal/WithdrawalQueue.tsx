@@ -190,6 +190,9 @@ function Detail({ item }: { item: AdminWithdrawal }) {
           </>
         )}
         <Descriptions.Item label={t('requested')}>{formatTime(item.createdAt)}</Descriptions.Item>
+        {item.firstApprovedBy ? (
+          <Descriptions.Item label={t('approvals')}>{[item.firstApprovedBy, item.secondApprovedBy].filter(Boolean).join(' + ')}</Descriptions.Item>
+        ) : null}
       </Descriptions>
       {item.awaitingSecondApproval ? (
         <Alert
