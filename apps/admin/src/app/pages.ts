@@ -6,5 +6,12 @@ import { pages as withdrawal } from '@admin/features/withdrawal';
 import { pages as mining } from '@admin/features/mining';
 import { pages as loans } from '@admin/features/loans';
 
-/** Every console page; each feature adds its list with one line. */
-export const PAGES: AdminPage[] = [...operator, ...kyc, ...cardDeposit, ...withdrawal, ...mining, ...loans];
+/** Every console page; each feature adds its import above and one line here. */
+export const PAGES: AdminPage[] = [
+  ...operator,
+  ...kyc,
+  ...cardDeposit,
+  ...withdrawal,
+  ...mining,
+  ...loans,
+];
