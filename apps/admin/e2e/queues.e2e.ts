@@ -21,10 +21,17 @@ const REASON = 'The destination address is on a sanctions list.';
 let browser: Browser;
 let reviewer: OperatorCredentials;
 let firstApprover: OperatorCredentials;
+/** A TOTP code signs in once: each operator signs in once in this file, hence one per console session. */
+let firstToken: string;
+const viewers: Partial<Record<'en' | 'zh-CN', OperatorCredentials>> = {};
 beforeAll(async () => {
   browser = await launchBrowser();
-  reviewer = await createOperatorAs(baseUrl, inject('operator').token, 'reviewer');
-  firstApprover = await createOperatorAs(baseUrl, inject('operator').token, 'reviewer');
+  const admin = inject('operator').token;
+  reviewer = await createOperatorAs(baseUrl, admin, 'reviewer');
+  firstApprover = await createOperatorAs(baseUrl, admin, 'reviewer');
+  firstToken = await operatorApiLogin(baseUrl, firstApprover);
+  viewers.en = await createOperatorAs(baseUrl, admin, 'reviewer');
+  viewers['zh-CN'] = await createOperatorAs(baseUrl, admin, 'reviewer');
 });
 afterAll(() => browser?.close());
 
@@ -132,7 +139,6 @@ describe('review queues', () => {
     const large = await withdraw(user, '10500');
     expect(await spotUsdt(user)).toMatchObject({ available: '68', locked: '10532' });
     // Another reviewer gives the large one its first approval.
-    const firstToken = await operatorApiLogin(baseUrl, firstApprover);
     const first = await operatorApi<{ status: string; awaitingSecondApproval: boolean }>(baseUrl, firstToken, 'POST', '/withdrawals/review', { id: large, decision: 'approve' });
     expect(first.data).toMatchObject({ status: 'under_review', awaitingSecondApproval: true });
 
@@ -218,7 +224,6 @@ describe('review queues', () => {
       frontFileId: await uploadPhoto(verified, 'kyc', [[22, 82, 240], [240, 240, 240]]),
       faceFileId: await uploadPhoto(verified, 'kyc', [[250, 220, 190], [120, 80, 50]]),
     });
-    const firstToken = await operatorApiLogin(baseUrl, firstApprover);
     expect((await operatorApi(baseUrl, firstToken, 'POST', '/kyc/decide', { id: kyc.data.submission.id, decision: 'approve' })).code).toBe(0);
     await deposit(verified, '12000');
     const products = (await api<{ items: { id: string; unitPrice: string; minInvestment: string }[] }>('GET', '/api/v1/mining/products', verified.token)).data.items;
@@ -249,7 +254,7 @@ describe('review queues', () => {
     expect((await operatorApi(baseUrl, firstToken, 'POST', '/withdrawals/review', { id: large, decision: 'approve' })).code).toBe(0);
 
     for (const language of ['en', 'zh-CN'] as const) {
-      const { context, page } = await consolePage(language, reviewer);
+      const { context, page } = await consolePage(language, viewers[language] as OperatorCredentials);
       for (const queue of QUEUES) {
         await page.goto(`/admin/queues/${queue}`);
         await page.locator('.ant-table-row').first().waitFor();
