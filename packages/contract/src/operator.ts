@@ -29,6 +29,13 @@ export const decisionSchema = z
   });
 export type Decision = z.infer<typeof decisionSchema>;
 
+/**
+ * Whose a queue item is, with what a reviewer weighs before deciding: identity verified,
+ * account frozen. Their history is on the console's user page, `/admin/users/<uid>`.
+ */
+export const queueUserSchema = z.object({ uid: z.string(), verified: z.boolean(), frozen: z.boolean() });
+export type QueueUser = z.infer<typeof queueUserSchema>;
+
 export const auditEntrySchema = z.object({
   id: z.string(),
   operator: z.string(),

@@ -1,9 +1,19 @@
 import type { AdminPage } from './pages-type';
 import { pages as operator } from '@admin/features/operator';
 import { pages as user } from '@admin/features/user';
+import { pages as kyc } from '@admin/features/kyc';
+import { pages as cardDeposit } from '@admin/features/card-deposit';
+import { pages as withdrawal } from '@admin/features/withdrawal';
+import { pages as mining } from '@admin/features/mining';
+import { pages as loans } from '@admin/features/loans';
 
 /** Every console page; each feature adds its import above and one line here. */
 export const PAGES: AdminPage[] = [
   ...operator,
   ...user,
+  ...kyc,
+  ...cardDeposit,
+  ...withdrawal,
+  ...mining,
+  ...loans,
 ];

@@ -9,7 +9,7 @@ import {
   cardDepositFee,
 } from '@tradewind/contract/card-deposit';
 import { formatAmount } from '@tradewind/contract/money';
-import type { Decision } from '@tradewind/contract/operator';
+import type { Decision, QueueUser } from '@tradewind/contract/operator';
 import { ASSETS } from '@tradewind/contract/wallet';
 import { and, asc, count, desc, eq, gt, lt } from 'drizzle-orm';
 import type { Config } from '#platform/config.ts';
@@ -19,6 +19,7 @@ import { type CreatedMessage, createMessages } from '../messages/service.ts';
 import { requireOwnFile } from '#platform/files.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
 import { DuplicateEntryError, type Ledger, type PostingSpec, externalAccount, houseAccount, userAccount } from '../ledger/service.ts';
+import { withQueueUser, withQueueUsers } from '../operator/queue-user.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { users } from '../user/tables.ts';
 import { amountOf } from '../wallet/service.ts';
@@ -128,7 +129,7 @@ export async function listCardDeposits(db: Executor, userId: number, cursor?: st
   return { items: page.map(toDeposit), nextCursor: rows.length > limit ? String(page[page.length - 1]?.id) : null };
 }
 
-export type CardDepositQueueItem = CardDeposit & { uid: string };
+export type CardDepositQueueItem = CardDeposit & { uid: string; user: QueueUser };
 
 /** Pending deposits, oldest first, after `cursor`. */
 export async function listCardDepositQueue(db: Executor, cursor?: string, limit = CARD_DEPOSIT_QUEUE_PAGE): Promise<{ items: CardDepositQueueItem[]; nextCursor: string | null }> {
@@ -140,7 +141,10 @@ export async function listCardDepositQueue(db: Executor, cursor?: string, limit 
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   return {
-    items: page.map((row) => ({ ...toDeposit(row), uid: String(row.userId) })),
+    items: await withQueueUsers(
+      db,
+      page.map((row) => ({ ...toDeposit(row), uid: String(row.userId) })),
+    ),
     nextCursor: rows.length > limit ? String(page[page.length - 1]?.id) : null,
   };
 }
@@ -209,6 +213,6 @@ export async function decideCardDeposit(
         },
       ])),
     );
-    return { ...toDeposit(after), uid: String(after.userId) };
+    return withQueueUser(tx, { ...toDeposit(after), uid: String(after.userId) });
   });
 }

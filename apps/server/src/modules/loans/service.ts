@@ -26,6 +26,7 @@ import { recordCreditEvent } from '../credit/service.ts';
 import { DuplicateEntryError, type Ledger, type PostingSpec, houseAccount, userAccount } from '../ledger/service.ts';
 import { type CreatedMessage, type MessageSpec, createMessages } from '../messages/service.ts';
 import { localized } from '../mining/service.ts';
+import { withQueueUser, withQueueUsers } from '../operator/queue-user.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { users } from '../user/tables.ts';
 import { type LoanProductRow, type LoanRow, loanOverdueDays, loanProducts, loans } from './tables.ts';
@@ -339,7 +340,7 @@ export async function listQueue(db: Executor, now: Date, cursor?: string, limit 
     .orderBy(asc(loans.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
-  return { items: page.map((r) => queueItem(r.loan, r, now)), nextCursor: rows.length > limit ? String(page[page.length - 1]?.loan.id) : null };
+  return { items: await withQueueUsers(db, page.map((r) => queueItem(r.loan, r, now))), nextCursor: rows.length > limit ? String(page[page.length - 1]?.loan.id) : null };
 }
 
 function queueItem(row: LoanRow, product: ProductNames, now: Date) {
@@ -375,7 +376,7 @@ export async function decideLoan(db: Db, now: Date, operator: OperatorContext, i
       ? { userId: after.userId, kind: 'loan.approved', ref: `loan:${id}:approved`, params: { amount: usdt(after.amountMinor) }, link: '/LoansHistory' }
       : { userId: after.userId, kind: 'loan.rejected', ref: `loan:${id}:rejected`, params: { amount: usdt(after.amountMinor), reason: input.reason ?? '' }, link: '/LoansHistory' };
     created.push(...(await createMessages(tx, now, [message])));
-    return queueItem(after, await productOf(tx, after.productId), now);
+    return withQueueUser(tx, queueItem(after, await productOf(tx, after.productId), now));
   });
 }
 
@@ -420,7 +421,7 @@ export async function disburseLoan(db: Db, ledger: Ledger, now: Date, operator: 
     created.push(
       ...(await createMessages(tx, now, [{ userId: after.userId, kind: 'loan.disbursed', ref: `loan:${id}:disbursed`, params: { amount: usdt(after.amountMinor), dueAt: dueAt.toISOString().slice(0, 10) }, link: '/LoansHistory' }])),
     );
-    return queueItem(after, await productOf(tx, after.productId), now);
+    return withQueueUser(tx, queueItem(after, await productOf(tx, after.productId), now));
   });
 }
 
