@@ -389,6 +389,8 @@ export async function disburseLoan(db: Db, ledger: Ledger, now: Date, operator: 
     const [before] = await tx.select().from(loans).where(eq(loans.id, id)).for('update');
     if (!before) throw new AppError('LOAN_NOT_FOUND', {}, 404);
     if (before.status !== S.pending_disbursement) throw new AppError('LOAN_INVALID_STATE', {}, 409);
+    // A frozen account receives no new money either: the loan waits until it is unfrozen.
+    await assertCanMoveMoney(tx, before.userId);
     let entryId: number;
     try {
       entryId = await ledger.post(tx, now, {

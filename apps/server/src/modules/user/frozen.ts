@@ -6,7 +6,7 @@ import { users } from './tables.ts';
 /**
  * A frozen account (an operator's decision, with a reason) moves no money: every service
  * through which a user moves money — transfers, conversion, contract orders, withdrawals,
- * card deposits, IEO subscriptions, miner rentals, loan applications, bonus codes — calls
+ * card deposits, IEO subscriptions, miner rentals, loan applications and disbursements, bonus codes — calls
  * this guard inside its transaction, before it writes anything.
  *
  * Not guarded, on purpose: loan repayment (it only pays down what the user owes the house,
