@@ -17,6 +17,7 @@ import { registerConversionRoutes } from './modules/conversion/routes.ts';
 import { registerFundsRoutes } from './modules/funds/routes.ts';
 import { registerInviteRoutes } from './modules/invite/routes.ts';
 import { registerCreditRoutes } from './modules/credit/routes.ts';
+import { registerDashboardRoutes, registerLedgerCheckWorker } from './modules/dashboard/routes.ts';
 import { registerDepositRoutes } from './modules/deposit/routes.ts';
 import { registerCardDepositRoutes } from './modules/card-deposit/routes.ts';
 import { registerIeoRoutes, registerIeoWorker } from './modules/ieo/routes.ts';
@@ -179,6 +180,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerLoanRoutes(app, deps);
   registerMessageRoutes(app, deps);
   registerNewsRoutes(app, deps);
+  registerDashboardRoutes(app, deps);
   const contracts = registerContractRoutes(app, deps);
   if (options.workers) {
     registerMarketRecorder(app, deps);
@@ -186,6 +188,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registerMiningWorker(app, deps);
     registerIeoWorker(app, deps);
     registerLoanWorker(app, deps);
+    registerLedgerCheckWorker(app, deps);
   }
   registerWebSocket(app, hub);
 

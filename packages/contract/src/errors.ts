@@ -144,6 +144,7 @@ export const ERROR_CODES = {
   LOAN_UNSETTLED: 3454,
   LOAN_NOT_FOUND: 3455,
   LOAN_INVALID_STATE: 3456,
+  LEDGER_CHECK_BUSY: 3600,
 } as const;
 
 export type ErrorName = keyof typeof ERROR_CODES;
