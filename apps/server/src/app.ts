@@ -8,7 +8,7 @@ import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
 import { ERROR_CODES } from '@tradewind/contract/errors';
 import { languageFromHeader } from '@tradewind/contract/languages';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerBankCardRoutes } from './modules/bank-card/routes.ts';
@@ -60,6 +60,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Run the background workers in this process (main.ts: ROLE `all` or `worker`); tests drive them directly. */
   workers?: boolean;
+  /** Sees every route as it is registered, whatever registers it (the route-table tests). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export interface AppServices {
@@ -93,6 +95,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200 },
   });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(jsonSerializerCompiler);
   app.decorate('routeTable', []);

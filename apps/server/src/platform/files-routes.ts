@@ -81,7 +81,7 @@ function binaryRoute(
     url: spec.url,
     schema: { summary: spec.summary, tags, querystring: fileContentQuerySchema, security: [{ bearer: [] }] },
     config: { auth: spec.auth },
-    preHandler: preHandlerFor(app, spec),
+    preValidation: preHandlerFor(app, spec),
     handler: (request, reply) => handler(request, request.query as z.output<typeof fileContentQuerySchema>, reply),
   });
 }

@@ -182,7 +182,7 @@ export function route<B extends z.ZodType | undefined, Q extends z.ZodType | und
       auth: spec.auth,
       ...(spec.rateLimit ? { rateLimit: spec.rateLimit } : {}),
     },
-    preHandler: preHandlerFor(app, spec),
+    preValidation: preHandlerFor(app, spec),
     handler: async (request, reply) => {
       const ctx = {
         body: request.body as Infer<B>,
@@ -217,7 +217,12 @@ function withoutFields(body: unknown, fields: readonly string[]): unknown {
   return Object.fromEntries(Object.entries(body).filter(([key]) => !fields.includes(key)));
 }
 
-/** The auth step of `route`, for routes that reply with something other than an envelope (file bytes). */
+/**
+ * The auth step of `route`, for routes that reply with something other than an envelope (file bytes).
+ * It runs before validation (a `preValidation` hook): a request without a valid session, or
+ * from a role the route does not admit, is refused as such (401/403) and never learns
+ * what the route's input looks like.
+ */
 export function preHandlerFor(app: FastifyInstance, spec: { auth: AuthMode; roles?: readonly OperatorAuth['role'][] }) {
   if (spec.auth === 'user') return async (request: FastifyRequest) => void (request.auth = await app.authenticate(request.headers.authorization));
   if (spec.auth === 'operator') {
@@ -269,7 +274,7 @@ export function fileRoute<Q extends z.ZodType | undefined>(
       security: [{ bearer: [] }],
     },
     config: { auth: spec.auth, ...(spec.rateLimit ? { rateLimit: spec.rateLimit } : {}) },
-    preHandler: preHandlerFor(app, spec),
+    preValidation: preHandlerFor(app, spec),
     handler: async (request, reply) => {
       const file = await handler({
         body: undefined,
