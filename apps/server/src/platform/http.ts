@@ -182,7 +182,7 @@ export function route<B extends z.ZodType | undefined, Q extends z.ZodType | und
       auth: spec.auth,
       ...(spec.rateLimit ? { rateLimit: spec.rateLimit } : {}),
     },
-    preValidation: preHandlerFor(app, spec),
+    ...authHooks(app, spec),
     handler: async (request, reply) => {
       const ctx = {
         body: request.body as Infer<B>,
@@ -217,12 +217,7 @@ function withoutFields(body: unknown, fields: readonly string[]): unknown {
   return Object.fromEntries(Object.entries(body).filter(([key]) => !fields.includes(key)));
 }
 
-/**
- * The auth step of `route`, for routes that reply with something other than an envelope (file bytes).
- * It runs before validation (a `preValidation` hook): a request without a valid session, or
- * from a role the route does not admit, is refused as such (401/403) and never learns
- * what the route's input looks like.
- */
+/** The auth step of `route`, for routes that reply with something other than an envelope (file bytes). */
 export function preHandlerFor(app: FastifyInstance, spec: { auth: AuthMode; roles?: readonly OperatorAuth['role'][] }) {
   if (spec.auth === 'user') return async (request: FastifyRequest) => void (request.auth = await app.authenticate(request.headers.authorization));
   if (spec.auth === 'operator') {
@@ -233,6 +228,18 @@ export function preHandlerFor(app: FastifyInstance, spec: { auth: AuthMode; role
     };
   }
   return undefined;
+}
+
+/**
+ * Where the auth step runs. Operator routes authenticate before validation (`preValidation`):
+ * a request without an operator's session, or from a role the route does not admit, is
+ * refused as such (401/403) and never learns what the route's input looks like. User routes
+ * validate first, as they always have: a malformed request costs no session lookup.
+ */
+export function authHooks(app: FastifyInstance, spec: { auth: AuthMode; roles?: readonly OperatorAuth['role'][] }) {
+  const hook = preHandlerFor(app, spec);
+  if (!hook) return {};
+  return spec.auth === 'operator' ? { preValidation: hook } : { preHandler: hook };
 }
 
 /** What a file route's handler returns: sent as is, as an attachment. */
@@ -274,7 +281,7 @@ export function fileRoute<Q extends z.ZodType | undefined>(
       security: [{ bearer: [] }],
     },
     config: { auth: spec.auth, ...(spec.rateLimit ? { rateLimit: spec.rateLimit } : {}) },
-    preValidation: preHandlerFor(app, spec),
+    ...authHooks(app, spec),
     handler: async (request, reply) => {
       const file = await handler({
         body: undefined,
