@@ -1,0 +1,7 @@
+import type { AdminPage } from './pages-type';
+import { pages as operator } from '@admin/features/operator';
+
+/** Every console page; each feature adds its import above and one line here. */
+export const PAGES: AdminPage[] = [
+  ...operator,
+];
