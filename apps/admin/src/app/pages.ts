@@ -1,7 +1,9 @@
 import type { AdminPage } from './pages-type';
+import { pages as dashboard } from '@admin/features/dashboard';
 import { pages as operator } from '@admin/features/operator';
 
 /** Every console page; each feature adds its import above and one line here. */
 export const PAGES: AdminPage[] = [
+  ...dashboard,
   ...operator,
 ];

@@ -1,0 +1,58 @@
+import type { Dashboard } from '@tradewind/contract/dashboard';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { apiCall, launchBrowser, screenshot, waitFor } from '../../web/e2e/browser.ts';
+import { registerByApi } from '../../web/e2e/images.ts';
+import { DESKTOP, createOperatorAs, operatorApi, operatorApiLogin, signInOperator } from './operator.ts';
+
+const baseUrl = inject('baseUrl');
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+describe('operator console: the dashboard', () => {
+  it('opens first, shows a deposit of today, the queues and the ledger check (run on demand, green), in English and Chinese', async () => {
+    // Some money in: a simulated on-chain deposit, credited by the watcher.
+    const user = await registerByApi(baseUrl, `dash-${Date.now()}@example.com`);
+    const { address } = (await apiCall<{ address: string }>(baseUrl, 'GET', '/api/v1/deposit/address', user.token)).data;
+    expect((await apiCall(baseUrl, 'POST', '/api/v1/dev/chain/transfer', undefined, { address, amount: '120.5' })).code).toBe(0);
+    expect((await apiCall(baseUrl, 'POST', '/api/v1/dev/chain/mine', undefined, { blocks: 19 })).code).toBe(0);
+
+    const adminCreds = await createOperatorAs(baseUrl, inject('operator').token, 'admin');
+    const reviewerCreds = await createOperatorAs(baseUrl, inject('operator').token, 'reviewer');
+    const apiToken = await operatorApiLogin(baseUrl, await createOperatorAs(baseUrl, inject('operator').token, 'catalog'));
+    const today = new Date().toISOString().slice(0, 10);
+    let board: Dashboard | undefined;
+    await waitFor('the deposit on the dashboard', async () => {
+      board = (await operatorApi<Dashboard>(baseUrl, apiToken, 'GET', '/dashboard')).data;
+      const usdt = board.flows.find((f) => f.asset === 'USDT');
+      return Number(usdt?.days.find((d) => d.day === today)?.chainDeposits ?? 0) >= 120.5;
+    });
+
+    const context = await browser.newContext({ viewport: DESKTOP, baseURL: baseUrl });
+    const page = await context.newPage();
+    await signInOperator(page, baseUrl, adminCreds, 'en');
+    // The console opens on the dashboard.
+    await page.getByTestId('dashboard').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/admin/dashboard');
+    await expect.poll(() => page.getByTestId('flows-USDT').textContent()).toContain(today);
+    await page.getByTestId('ledger-check-run').click();
+    await expect.poll(() => page.getByTestId('ledger-check').getAttribute('data-status'), { timeout: 30_000 }).toBe('ok');
+    await expect.poll(() => page.getByTestId('ledger-check').textContent()).toContain('All invariants hold');
+    // A queue card leads to its queue page.
+    expect(await page.getByTestId('queue-withdrawals').getAttribute('href')).toBe('/admin/withdrawals');
+    await screenshot(page, 'admin-dashboard-en');
+    await context.close();
+
+    const zhContext = await browser.newContext({ viewport: DESKTOP, baseURL: baseUrl });
+    const zhPage = await zhContext.newPage();
+    await signInOperator(zhPage, baseUrl, reviewerCreds, 'zh-CN');
+    await zhPage.getByTestId('dashboard').waitFor();
+    await expect.poll(() => zhPage.getByTestId('ledger-check').textContent()).toContain('所有不变量成立');
+    await expect.poll(() => zhPage.getByTestId('dashboard').textContent()).toContain('每日充值与提现');
+    await screenshot(zhPage, 'admin-dashboard-zh-CN');
+    await zhContext.close();
+  });
+});
