@@ -40,7 +40,9 @@ describe('operator console: the dashboard', () => {
     await expect.poll(() => page.getByTestId('flows-USDT').textContent()).toContain(today);
     await page.getByTestId('ledger-check-run').click();
     await expect.poll(() => page.getByTestId('ledger-check').getAttribute('data-status'), { timeout: 30_000 }).toBe('ok');
-    await expect.poll(() => page.getByTestId('ledger-check').textContent()).toContain('All invariants hold');
+    // The stored result is now this operator's run.
+    await expect.poll(() => page.getByTestId('ledger-check').textContent(), { timeout: 30_000 }).toContain(`by ${adminCreds.username}`);
+    expect(await page.getByTestId('ledger-check').textContent()).toContain('All invariants hold');
     // A queue card leads to its queue page.
     expect(await page.getByTestId('queue-withdrawals').getAttribute('href')).toBe('/admin/withdrawals');
     await screenshot(page, 'admin-dashboard-en');

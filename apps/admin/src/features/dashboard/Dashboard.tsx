@@ -141,7 +141,7 @@ function Queues({ data, t }: { data: DashboardData; t: T }) {
   return (
     <Row gutter={[12, 12]}>
       {cards.map((card) => (
-        <Col key={card.to} flex="1 1 150px">
+        <Col key={card.to} flex="1 1 0" style={{ minWidth: 160 }}>
           <QueueCard {...card} />
         </Col>
       ))}
@@ -319,17 +319,13 @@ export default function Dashboard() {
           {t('refresh')}
         </Button>
       </Space>
-      <Row gutter={[12, 12]}>
-        <Col xs={24} xl={16}>
-          <Typography.Text type="secondary">{t('queues')}</Typography.Text>
-          <div style={{ marginTop: 6 }}>
-            <Queues data={data} t={t} />
-          </div>
-        </Col>
-        <Col xs={24} xl={8}>
-          <LedgerStatus data={data} t={t} />
-        </Col>
-      </Row>
+      <div>
+        <Typography.Text type="secondary">{t('queues')}</Typography.Text>
+        <div style={{ marginTop: 6 }}>
+          <Queues data={data} t={t} />
+        </div>
+      </div>
+      <LedgerStatus data={data} t={t} />
       <Row gutter={[12, 12]}>
         <Col xs={24} xl={12}>
           <Card size="small" title={t('flows')} extra={<Typography.Text type="secondary" style={{ fontSize: 12 }}>UTC</Typography.Text>}>

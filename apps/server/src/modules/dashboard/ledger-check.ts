@@ -1,5 +1,5 @@
 import type { LedgerCheck, LedgerCheckStatus } from '@tradewind/contract/dashboard';
-import { desc, sql } from 'drizzle-orm';
+import { desc, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import { type Db, type Executor, queryRows } from '#platform/db.ts';
@@ -12,8 +12,8 @@ import { ledgerChecks } from './tables.ts';
  * The ledger's invariants (the same `checkLedger` as `npm run check:ledger` and every test
  * file), run from the server: by a worker on a schedule and by an operator on demand.
  *
- * Its cost is bounded: one check at a time across every process (an advisory lock), an
- * operator can start one at most once a minute, the schedule runs it every 15 minutes,
+ * Its cost is bounded: one check at a time across every process (an advisory lock),
+ * operators can start one at most once a minute between them, the schedule runs it every 15 minutes,
  * and each statement of it has a time limit (a check that runs out is recorded as an error,
  * shown red). It reads one snapshot (repeatable read), so money moving while it runs can
  * never look like a broken invariant.
@@ -48,6 +48,10 @@ export async function latestLedgerCheck(db: Executor): Promise<LedgerCheck | nul
   return row ? view(row) : null;
 }
 
+/** The newest check an operator asked for (a backward scan from the newest row: checks are few). */
+const lastOperatorRun = (db: Executor) =>
+  db.select({ startedAt: ledgerChecks.startedAt }).from(ledgerChecks).where(ne(ledgerChecks.trigger, 'schedule')).orderBy(desc(ledgerChecks.id)).limit(1);
+
 /**
  * Runs the check and stores its result. Returns null when another check holds the lock
  * (the schedule skips its turn). Raises LEDGER_CHECK_BUSY for an operator when a check is
@@ -56,8 +60,9 @@ export async function latestLedgerCheck(db: Executor): Promise<LedgerCheck | nul
 export async function runLedgerCheck(deps: LedgerCheckDeps, operator: OperatorContext | null): Promise<LedgerCheck | null> {
   const startedAt = deps.clock.now();
   if (operator) {
-    const last = await latestLedgerCheck(deps.db);
-    if (last && startedAt.getTime() - Date.parse(last.startedAt) < LEDGER_CHECK_COOLDOWN_MS) throw new AppError('LEDGER_CHECK_BUSY', {}, 429);
+    // Operators' runs, whoever asked, at most once a minute (the schedule's own runs aside: it keeps its pace).
+    const [last] = await lastOperatorRun(deps.db);
+    if (last && startedAt.getTime() - last.startedAt.getTime() < LEDGER_CHECK_COOLDOWN_MS) throw new AppError('LEDGER_CHECK_BUSY', {}, 429);
   }
   const started = performance.now();
   let status: LedgerCheckStatus;
