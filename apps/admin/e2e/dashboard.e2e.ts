@@ -46,6 +46,30 @@ describe('operator console: the dashboard', () => {
     // A queue card leads to its queue page.
     expect(await page.getByTestId('queue-withdrawals').getAttribute('href')).toBe('/admin/withdrawals');
     await screenshot(page, 'admin-dashboard-en');
+
+    // How a broken invariant, a losing day and locked funds look: the server's reply, altered in
+    // the browser only (the server's own red state is proved in apps/server/test/dashboard.test.ts).
+    const real = (await operatorApi<Dashboard>(baseUrl, apiToken, 'GET', '/dashboard')).data;
+    const days = real.house.days.map((d, i) => (i === 27 ? { ...d, settlement: '-80', fees: '0.2', net: '-79.8' } : i === 29 ? { ...d, settlement: '120', fees: '0.6', net: '120.6' } : d));
+    const altered: Dashboard = {
+      ...real,
+      house: { ...real.house, days },
+      obligations: [{ asset: 'USDT', scale: 6, usersLocked: '292.4', openOrders: 1, openStakes: '200', openFees: '0.4', openMaxPayouts: '384' }],
+      ledgerCheck: {
+        id: '1',
+        status: 'violations',
+        startedAt: new Date().toISOString(),
+        durationMs: 42,
+        trigger: 'schedule',
+        violations: [{ rule: 'locked funds equal open obligations', detail: '{"account":"user:7:spot:USDT","locked":"0","obligations":"1"}' }],
+      },
+    };
+    await page.route('**/api/admin/v1/dashboard', (route) => route.fulfill({ json: { code: 0, message: 'ok', data: altered } }));
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(() => page.getByTestId('ledger-check').getAttribute('data-status')).toBe('violations');
+    expect(await page.getByTestId('ledger-check').textContent()).toContain('1 violation(s)');
+    expect(await page.getByTestId('house').textContent()).toContain('-79.8');
+    await screenshot(page, 'admin-dashboard-red-en');
     await context.close();
 
     const zhContext = await browser.newContext({ viewport: DESKTOP, baseURL: baseUrl });

@@ -2,6 +2,8 @@
 export interface BarSeries {
   label: string;
   color: string;
+  /** Bars below the axis in another colour (a house loss in red). */
+  negativeColor?: string;
   values: number[];
 }
 
@@ -30,7 +32,7 @@ export function DailyBars({ days, series, testId }: { days: string[]; series: Ba
             if (value === 0) return null;
             const h = (Math.abs(value) / span) * HEIGHT;
             return (
-              <rect key={`${day}-${s.label}`} x={i * slot + j * bar} width={Math.max(bar - 0.15, 0.2)} y={value > 0 ? axis - h : axis} height={Math.max(h, 0.5)} fill={s.color}>
+              <rect key={`${day}-${s.label}`} x={i * slot + j * bar} width={Math.max(bar - 0.15, 0.2)} y={value > 0 ? axis - h : axis} height={Math.max(h, 0.5)} fill={value < 0 && s.negativeColor ? s.negativeColor : s.color}>
                 <title>{`${day} ${s.label}: ${value}`}</title>
               </rect>
             );

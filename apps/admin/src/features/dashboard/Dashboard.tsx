@@ -253,7 +253,7 @@ function House({ data, t }: { data: DashboardData; t: T }) {
       <DailyBars
         days={house.days.map((d) => d.day)}
         series={[
-          { label: `${t('settlement')} (${house.asset})`, color: '#52c41a', values: house.days.map((d) => num(d.settlement)) },
+          { label: `${t('settlement')} (${house.asset})`, color: '#52c41a', negativeColor: '#ff4d4f', values: house.days.map((d) => num(d.settlement)) },
           { label: `${t('fees')} (${house.asset})`, color: '#722ed1', values: house.days.map((d) => num(d.fees)) },
         ]}
       />
