@@ -1,4 +1,5 @@
 import type { AdminPage } from './pages-type';
+import { pages as dashboard } from '@admin/features/dashboard';
 import { pages as operator } from '@admin/features/operator';
 import { pages as user } from '@admin/features/user';
 import { pages as kyc } from '@admin/features/kyc';
@@ -9,6 +10,7 @@ import { pages as loans } from '@admin/features/loans';
 
 /** Every console page; each feature adds its import above and one line here. */
 export const PAGES: AdminPage[] = [
+  ...dashboard,
   ...operator,
   ...user,
   ...kyc,
