@@ -129,7 +129,7 @@ const text = (max: number) => z.string({ error: 'validation.required' }).trim().
 /** Plain text (tags are refused rather than stored, so nothing is ever rendered as HTML). */
 const plain = (max: number) => text(max).refine((value) => !/[<>]/.test(value), { error: 'validation.plain_text' });
 /** Plain text per language; `en` is required and stands in for a missing one. */
-const localizedSchema = (max: number) =>
+export const localizedSchema = (max: number) =>
   z.strictObject({
     en: plain(max),
     zh_CN: plain(max).optional(),
