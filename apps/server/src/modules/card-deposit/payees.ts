@@ -71,7 +71,7 @@ export async function savePayeeAccount(db: Db, now: Date, operator: OperatorCont
     }
     const id = Number(input.id);
     const [before] = await tx.select().from(cardDepositPayees).where(eq(cardDepositPayees.id, id)).for('update');
-    if (!before) throw new AppError('PAYEE_ACCOUNT_NOT_FOUND', {}, 404, 'id');
+    if (!before) throw new AppError('PAYEE_ACCOUNT_NOT_FOUND', {}, 404);
     const [after] = await tx
       .update(cardDepositPayees)
       .set({ ...values, updatedAt: now })

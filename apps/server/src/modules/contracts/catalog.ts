@@ -58,7 +58,7 @@ export async function savePeriod(db: Db, now: Date, operator: OperatorContext, i
     }
     const id = Number(input.id);
     const [before] = await tx.select().from(contractPeriods).where(eq(contractPeriods.id, id)).for('update');
-    if (!before) throw new AppError('CONTRACT_PERIOD_NOT_FOUND', {}, 404, 'id');
+    if (!before) throw new AppError('CONTRACT_PERIOD_NOT_FOUND', {}, 404);
     const [after] = await tx.update(contractPeriods).set(values).where(eq(contractPeriods.id, id)).returning();
     if (!after) throw new Error('period update returned no row');
     await audit(tx, now, operator, { action: 'contract_period.update', targetType: 'contract_period', targetId: id, before: adminPeriodView(before), after: adminPeriodView(after) });

@@ -68,7 +68,7 @@ export async function saveLoanProduct(db: Db, now: Date, operator: OperatorConte
       }
       const id = Number(input.id);
       const [before] = await tx.select().from(loanProducts).where(eq(loanProducts.id, id)).for('update');
-      if (!before) throw new AppError('LOAN_PRODUCT_NOT_FOUND', {}, 404, 'id');
+      if (!before) throw new AppError('LOAN_PRODUCT_NOT_FOUND', {}, 404);
       const [after] = await tx
         .update(loanProducts)
         .set({ ...values, updatedAt: now })
