@@ -1,5 +1,11 @@
 import type { AdminPage } from './pages-type';
+import { pages as cardDeposit } from '@admin/features/card-deposit';
+import { pages as contracts } from '@admin/features/contracts';
+import { pages as loans } from '@admin/features/loans';
+import { pages as market } from '@admin/features/market';
+import { pages as mining } from '@admin/features/mining';
 import { pages as operator } from '@admin/features/operator';
+import { pages as wallet } from '@admin/features/wallet';
 
 /** Every console page; each feature adds its list with one line. */
-export const PAGES: AdminPage[] = [...operator];
+export const PAGES: AdminPage[] = [...operator, ...market, ...contracts, ...wallet, ...cardDeposit, ...mining, ...loans];

@@ -1,0 +1,7 @@
+import { CATALOG_ROLES } from '@tradewind/contract/operator';
+import { lazy } from 'react';
+import type { AdminPage } from '@admin/app/pages-type';
+
+export const pages: AdminPage[] = [
+  { path: 'catalog/loans', group: 'catalog', label: { en: 'Loan products', 'zh-CN': '贷款产品' }, roles: CATALOG_ROLES, component: lazy(() => import('./LoanProducts')) },
+];
