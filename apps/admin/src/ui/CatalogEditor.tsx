@@ -88,7 +88,9 @@ export function CatalogEditor<Row extends object, Values extends object>(props: 
         </Space>
       )}
       {list.isError && <Alert type="error" title={(list.error as Error).message} style={{ marginBottom: 16 }} />}
-      <Table<Row> rowKey={props.rowKey} loading={list.isPending} dataSource={list.data?.items} pagination={false} columns={columns} size="middle" data-testid={`${props.testId}-table`} scroll={{ x: 'max-content' }} />
+      <div data-testid={`${props.testId}-table`}>
+        <Table<Row> rowKey={props.rowKey} loading={list.isPending} dataSource={list.data?.items} pagination={false} columns={columns} size="middle" scroll={{ x: 'max-content' }} />
+      </div>
       <Drawer
         open={editing !== undefined}
         title={editing ? props.title(editing.row) : ''}
