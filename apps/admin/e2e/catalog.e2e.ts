@@ -71,10 +71,9 @@ describe('catalog: the operator changes the catalog and the client follows', () 
     await page.getByTestId('instruments-edit-DOGEUSDT').click();
     await expect.poll(() => page.getByTestId('instrument-popular').getAttribute('aria-checked')).toBe('true');
     await page.getByTestId('instrument-popular').click();
+    await screenshot(page, 'admin-catalog-instruments-edit-en');
     await page.getByTestId('instruments-save').click();
     await expect.poll(() => page.getByText('Saved.').count()).toBeGreaterThan(0);
-    await page.waitForTimeout(500);
-    await screenshot(page, 'admin-catalog-instruments-en');
 
     // The audit log has the change with before and after.
     const audit = await operatorApi<{ items: { action: string; targetId: string; before: string; after: string }[] }>(baseUrl, adminToken(), 'GET', '/audit?targetType=instrument&targetId=DOGEUSDT');
@@ -107,11 +106,10 @@ describe('catalog: the operator changes the catalog and the client follows', () 
     await page.getByTestId('period-payout').fill('0');
     await page.getByTestId('periods-save').click();
     await expect.poll(() => page.getByText('A whole number from 1 to').count()).toBeGreaterThan(0);
+    await screenshot(page, 'admin-catalog-periods-invalid-en');
     await page.getByTestId('period-payout').fill(String(newPpm));
     await page.getByTestId('periods-save').click();
     await expect.poll(() => page.getByText('Saved.').count()).toBeGreaterThan(0);
-    await page.waitForTimeout(500);
-    await screenshot(page, 'admin-catalog-periods-en');
 
     const user = await phoneUser('en');
     await user.goto('/Detail?symbol=ETHUSDT');
@@ -142,6 +140,7 @@ describe('catalog: the operator changes the catalog and the client follows', () 
       ] as const) {
         await page.goto(`/admin/${path}`);
         await expect.poll(() => page.locator(`[data-testid="${table}-table"] .ant-table-row, [data-testid="${table}-table"] .ant-empty`).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+        await expect.poll(() => page.locator('.ant-spin-spinning').count()).toBe(0);
         await screenshot(page, `admin-catalog-${name}-${lang}`);
       }
       // The edit drawer of a product, with its form.

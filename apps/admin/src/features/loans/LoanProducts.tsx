@@ -2,7 +2,7 @@ import { type AdminLoanProduct, LOAN_OVERDUE_RATE_MAX_PPM, LOAN_PERIOD_MAX_DAYS,
 import { LOAN_DAILY_RATE_MAX_PPM, LOAN_METHODS } from '@tradewind/contract/loans';
 import { Alert, Form, Input, InputNumber, Select, Switch, Tag } from 'antd';
 import { api } from '@admin/api/client';
-import { defineStrings } from '@admin/lib/i18n';
+import { defineStrings, useLanguage } from '@admin/lib/i18n';
 import { Amount } from '@admin/ui/Amount';
 import { CatalogEditor, decimalPattern, notAbove } from '@admin/ui/CatalogEditor';
 import { LocalizedInputs, type LocalizedText, mergeLocalized } from '@admin/ui/LocalizedInputs';
@@ -67,6 +67,8 @@ type Values = Omit<LoanProductSave, 'id' | 'name' | 'institution' | 'description
 /** Loan products: create, edit, enable. */
 export default function LoanProducts() {
   const t = useT();
+  const language = useLanguage();
+  const shown = (text: LocalizedText) => (language === 'zh-CN' ? text.zh_CN : undefined) ?? text.en;
   const int = (min: number, max: number) => [{ required: true, type: 'integer' as const, min, max, message: t('intRule', { min, max }) }];
   const amount = [{ required: true, pattern: decimalPattern(6), message: t('amountRule') }, { pattern: /[1-9]/, message: t('amountRule') }];
   const periodsRule = {
@@ -94,8 +96,8 @@ export default function LoanProducts() {
       rowKey={(row) => row.id}
       note={<Alert type="info" title={t('note')} style={{ marginBottom: 16 }} showIcon />}
       columns={[
-        { title: t('name'), key: 'name', render: (_: unknown, row) => row.name.en },
-        { title: t('institution'), key: 'institution', render: (_: unknown, row) => row.institution.en },
+        { title: t('name'), key: 'name', render: (_: unknown, row) => shown(row.name) },
+        { title: t('institution'), key: 'institution', render: (_: unknown, row) => shown(row.institution) },
         { title: t('minAmount'), dataIndex: 'minAmount', render: (v: string) => <Amount value={v} /> },
         { title: t('maxAmount'), dataIndex: 'maxAmount', render: (v: string) => <Amount value={v} /> },
         { title: t('periods'), dataIndex: 'periods', render: (days: number[]) => days.join(', ') },
@@ -105,7 +107,7 @@ export default function LoanProducts() {
       ]}
       toForm={({ id: _id, ...row }) => row}
       blank={{ slug: '', name: { en: '' }, institution: { en: '' }, description: { en: '' }, minAmount: '100', maxAmount: '10000', periods: [7, 30], dailyRatePpm: 500, overdueRatePpm: 1_000, method: 'interest_first', enabled: false, sort: 10 }}
-      title={(row) => (row ? t('edit', { name: row.name.en }) : t('create'))}
+      title={(row) => (row ? t('edit', { name: shown(row.name) }) : t('create'))}
       fields={() => (
         <>
           <Form.Item name="slug" label={t('slug')} rules={[{ required: true, pattern: /^[a-z0-9-]{1,64}$/, message: t('slugRule') }]}>

@@ -2,7 +2,7 @@ import { MINING_DAILY_RATE_MAX_PPM, MINING_PERIOD_MAX_DAYS, type MiningProductIn
 import { Alert, Form, Input, InputNumber, Switch, Tag } from 'antd';
 import type { z } from 'zod';
 import { api } from '@admin/api/client';
-import { defineStrings } from '@admin/lib/i18n';
+import { defineStrings, useLanguage } from '@admin/lib/i18n';
 import { Amount } from '@admin/ui/Amount';
 import { CatalogEditor, decimalPattern } from '@admin/ui/CatalogEditor';
 import { LocalizedInputs, type LocalizedText, mergeLocalized } from '@admin/ui/LocalizedInputs';
@@ -70,6 +70,8 @@ type Values = Omit<MiningProductInput, 'id' | 'name' | 'description'> & { name: 
 /** Miner products: create, edit, enable. */
 export default function MinerProducts() {
   const t = useT();
+  const language = useLanguage();
+  const shown = (text: LocalizedText) => (language === 'zh-CN' ? text.zh_CN : undefined) ?? text.en;
   const int = (min: number, max: number) => [{ required: true, type: 'integer' as const, min, max, message: t('intRule', { min, max }) }];
   const amount = [{ required: true, pattern: decimalPattern(6), message: t('amountRule') }, { pattern: /[1-9]/, message: t('amountRule') }];
   const plain = [{ required: true, whitespace: true, max: 40, pattern: /^[^<>]*$/, message: t('plainRule') }];
@@ -89,7 +91,7 @@ export default function MinerProducts() {
       rowKey={(row) => row.id}
       note={<Alert type="info" title={t('note')} style={{ marginBottom: 16 }} showIcon />}
       columns={[
-        { title: t('name'), dataIndex: 'name' },
+        { title: t('name'), key: 'name', render: (_: unknown, row) => shown(row.texts.name) },
         { title: t('output'), dataIndex: 'output' },
         { title: t('periodDays'), dataIndex: 'periodDays' },
         { title: t('unitPrice'), dataIndex: 'unitPrice', render: (v: string) => <Amount value={v} /> },
@@ -114,7 +116,7 @@ export default function MinerProducts() {
         sort: row.sort,
       })}
       blank={{ slug: '', name: { en: '' }, description: { en: '' }, output: 'BTC', hashrate: '', power: '', periodDays: 30, unitPrice: '100', minInvestment: '100', maxQuantity: 10, dailyRatePpm: 3_000, enabled: false, sort: 10 }}
-      title={(row) => (row ? t('edit', { name: row.name }) : t('create'))}
+      title={(row) => (row ? t('edit', { name: shown(row.texts.name) }) : t('create'))}
       fields={() => (
         <>
           <Form.Item name="slug" label={t('slug')} rules={[{ required: true, pattern: /^[a-z0-9-]{1,64}$/, message: t('slugRule') }]}>
