@@ -124,31 +124,29 @@ describe('catalog: the operator changes the catalog and the client follows', () 
     await user.context().close();
   });
 
-  it('every catalog page, in English and in Chinese', async () => {
-    for (const lang of ['en', 'zh-CN'] as const) {
-      const context = await browser.newContext({ viewport: DESKTOP, baseURL: baseUrl });
-      const page = await context.newPage();
-      // A code signs in once: a fresh operator per language.
-      await signInOperator(page, baseUrl, await newCatalogOperator(), lang);
-      for (const [path, table, name] of [
-        ['catalog/instruments', 'instruments', 'instruments'],
-        ['catalog/periods', 'periods', 'periods'],
-        ['catalog/assets', 'assets', 'assets'],
-        ['catalog/payee-accounts', 'payees', 'payee-accounts'],
-        ['catalog/miners', 'miners', 'miners'],
-        ['catalog/loans', 'loans', 'loans'],
-      ] as const) {
-        await page.goto(`/admin/${path}`);
-        await expect.poll(() => page.locator(`[data-testid="${table}-table"] .ant-table-row, [data-testid="${table}-table"] .ant-empty`).count(), { timeout: 15_000 }).toBeGreaterThan(0);
-        await expect.poll(() => page.locator('.ant-spin-spinning').count()).toBe(0);
-        await screenshot(page, `admin-catalog-${name}-${lang}`);
-      }
-      // The edit drawer of a product, with its form.
-      await page.goto('/admin/catalog/loans');
-      await page.locator('[data-testid^="loans-edit-"]').first().click();
-      await page.waitForTimeout(500);
-      await screenshot(page, `admin-catalog-loans-edit-${lang}`);
-      await context.close();
+  it.each(['en', 'zh-CN'] as const)('every catalog page, in %s', async (lang) => {
+    const context = await browser.newContext({ viewport: DESKTOP, baseURL: baseUrl });
+    const page = await context.newPage();
+    // A code signs in once: a fresh operator per language.
+    await signInOperator(page, baseUrl, await newCatalogOperator(), lang);
+    for (const [path, table, name] of [
+      ['catalog/instruments', 'instruments', 'instruments'],
+      ['catalog/periods', 'periods', 'periods'],
+      ['catalog/assets', 'assets', 'assets'],
+      ['catalog/payee-accounts', 'payees', 'payee-accounts'],
+      ['catalog/miners', 'miners', 'miners'],
+      ['catalog/loans', 'loans', 'loans'],
+    ] as const) {
+      await page.goto(`/admin/${path}`);
+      await expect.poll(() => page.locator(`[data-testid="${table}-table"] .ant-table-row, [data-testid="${table}-table"] .ant-empty`).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+      await expect.poll(() => page.locator('.ant-spin-spinning').count()).toBe(0);
+      await screenshot(page, `admin-catalog-${name}-${lang}`);
     }
-  });
+    // The edit drawer of a product, with its form.
+    await page.goto('/admin/catalog/loans');
+    await page.locator('[data-testid^="loans-edit-"]').first().click();
+    await page.waitForTimeout(500);
+    await screenshot(page, `admin-catalog-loans-edit-${lang}`);
+    await context.close();
+  }, 120_000);
 });
