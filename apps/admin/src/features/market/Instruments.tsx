@@ -41,7 +41,8 @@ const useT = defineStrings({
   },
 });
 
-type Values = Omit<InstrumentSave, 'displayName' | 'symbol'> & { symbol: string; displayName: string };
+/** The form's values: the save's fields, plus the catalogues' name for the hint (not sent). */
+type Values = Omit<InstrumentSave, 'displayName' | 'symbol'> & { symbol: string; displayName: string; defaultName: string };
 
 /** Instruments: tradable flag, Home's recommended and popular marks, a display name and the order. Never a price. */
 export default function Instruments() {
@@ -52,7 +53,7 @@ export default function Instruments() {
       testId="instruments"
       queryKey={['admin', 'catalog', 'instruments']}
       load={() => api.get('/market/instruments', adminInstrumentListSchema)}
-      save={(values) => api.post('/market/instruments', adminInstrumentSchema, { ...values, displayName: values.displayName.trim() || null })}
+      save={({ defaultName: _defaultName, ...values }) => api.post('/market/instruments', adminInstrumentSchema, { ...values, displayName: values.displayName.trim() || null })}
       rowKey={(row) => row.symbol}
       note={<Alert type="info" title={t('note')} style={{ marginBottom: 16 }} showIcon />}
       columns={[
@@ -64,17 +65,20 @@ export default function Instruments() {
         { title: t('popular'), dataIndex: 'popular', render: flag },
         { title: t('sort'), dataIndex: 'sort' },
       ]}
-      toForm={(row) => ({ symbol: row.symbol, displayName: row.displayName ?? '', tradable: row.tradable, recommended: row.recommended, popular: row.popular, sort: row.sort })}
+      toForm={(row) => ({ symbol: row.symbol, defaultName: row.defaultName, displayName: row.displayName ?? '', tradable: row.tradable, recommended: row.recommended, popular: row.popular, sort: row.sort })}
       title={(row) => t('edit', { symbol: row?.symbol ?? '' })}
       fields={(form) => (
         <>
           <Form.Item name="symbol" hidden>
             <Input />
           </Form.Item>
+          <Form.Item name="defaultName" hidden>
+            <Input />
+          </Form.Item>
           <Form.Item
             name="displayName"
             label={t('displayName')}
-            extra={t('displayNameHelp', { name: form.getFieldValue('symbol') ?? '' })}
+            extra={t('displayNameHelp', { name: String(form.getFieldValue('defaultName') ?? '') })}
             rules={[{ max: 40, pattern: /^[^<>]*$/, message: t('tooLong') }]}
           >
             <Input data-testid="instrument-display-name" allowClear />
