@@ -33,6 +33,7 @@ import { registerPointsRoutes } from './modules/points/routes.ts';
 import { antiPhishingCodeFor } from './modules/security/service.ts';
 import { registerSecurityRoutes } from './modules/security/routes.ts';
 import { registerSystemRoutes } from './modules/system/routes.ts';
+import { registerUserAdminRoutes } from './modules/user/admin-routes.ts';
 import { registerUserRoutes } from './modules/user/routes.ts';
 import { registerVoteRoutes } from './modules/vote/routes.ts';
 import { registerWalletRoutes } from './modules/wallet/routes.ts';
@@ -157,6 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSystemRoutes(app, deps);
   registerAuthRoutes(app, deps);
   registerUserRoutes(app, deps);
+  registerUserAdminRoutes(app, deps);
   registerWalletRoutes(app, deps);
   registerDepositRoutes(app, deps);
   registerOperatorRoutes(app, deps);

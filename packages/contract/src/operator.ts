@@ -78,3 +78,10 @@ export const operatorDisableSchema = z.strictObject({
   disabled: z.boolean({ error: 'validation.required' }),
   reason: z.string({ error: 'validation.reason_required' }).trim().min(1, { error: 'validation.reason_required' }).max(500, { error: 'validation.too_long' }),
 });
+
+/** The server's settings as administrators see them: read from the environment at start, secrets hidden. */
+export const settingsSchema = z.object({
+  items: z.array(z.object({ name: z.string(), value: z.string().nullable(), fromEnv: z.boolean(), secret: z.boolean() })),
+  version: z.string(),
+  startedAt: z.iso.datetime(),
+});

@@ -5,7 +5,17 @@ import { pages as loans } from '@admin/features/loans';
 import { pages as market } from '@admin/features/market';
 import { pages as mining } from '@admin/features/mining';
 import { pages as operator } from '@admin/features/operator';
+import { pages as user } from '@admin/features/user';
 import { pages as wallet } from '@admin/features/wallet';
 
-/** Every console page; each feature adds its list with one line. */
-export const PAGES: AdminPage[] = [...operator, ...market, ...contracts, ...wallet, ...cardDeposit, ...mining, ...loans];
+/** Every console page; each feature adds its import above and one line here. */
+export const PAGES: AdminPage[] = [
+  ...operator,
+  ...user,
+  ...market,
+  ...contracts,
+  ...wallet,
+  ...cardDeposit,
+  ...mining,
+  ...loans,
+];

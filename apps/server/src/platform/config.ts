@@ -87,6 +87,42 @@ const envSchema = z.object({
 /** Never repeated in an error line: a private key pasted into TRON_XPUB by mistake must not reach a log. */
 const NEVER_ECHOED = new Set(['TRON_XPUB', 'TRON_API_KEY']);
 
+/** Shown to administrators only as "set": keys and tokens. URLs are shown without their credentials, path or query. */
+const SECRET_SETTINGS = new Set([...NEVER_ECHOED, 'CHAT_SITE_TOKEN']);
+const URL_SETTINGS = new Set(['DATABASE_URL', 'SMTP_URL', 'SMS_WEBHOOK_URL']);
+
+/** One environment setting as the operator console shows it (read-only: settings change with a deployment). */
+export interface SettingView {
+  name: string;
+  value: string | null;
+  fromEnv: boolean;
+  secret: boolean;
+}
+
+function redact(name: string, value: string): string {
+  if (SECRET_SETTINGS.has(name)) return '••••••';
+  if (!URL_SETTINGS.has(name)) return value;
+  try {
+    const url = new URL(value);
+    return `${url.protocol}//${url.username ? '••••@' : ''}${url.host}${url.pathname !== '/' && name === 'DATABASE_URL' ? url.pathname : ''}`;
+  } catch {
+    return '••••••';
+  }
+}
+
+/** Every setting's effective value (set or default), with keys, tokens and credentials hidden. */
+function describeSettings(present: Record<string, string | undefined>): SettingView[] {
+  const defaults = envSchema.parse({}) as Record<string, unknown>;
+  return Object.keys(envSchema.shape)
+    .sort()
+    .map((name) => {
+      const given = present[name];
+      const fallback = defaults[name];
+      const raw = given ?? (fallback === undefined ? null : String(fallback));
+      return { name, value: raw === null ? null : redact(name, raw), fromEnv: given !== undefined, secret: SECRET_SETTINGS.has(name) };
+    });
+}
+
 export type Env = z.input<typeof envSchema>;
 
 export interface Config {
@@ -101,6 +137,8 @@ export interface Config {
   webDist: string;
   /** The operator console's build, served under /admin. */
   adminDist: string;
+  /** What administrators see on the console's settings page. */
+  settings: SettingView[];
   smtpUrl: string | undefined;
   smtpFrom: string;
   smsWebhookUrl: string | undefined;
@@ -257,6 +295,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     miningAutoApprove: e.MINING_AUTO_APPROVE,
     market: { feed, feedUrl: e.MARKET_FEED_URL, tickRetentionDays: e.TICK_RETENTION_DAYS },
     chat,
+    settings: describeSettings(present),
     version: process.env.npm_package_version ?? '0.1.0',
   };
 }

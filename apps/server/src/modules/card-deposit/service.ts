@@ -24,6 +24,7 @@ import { users } from '../user/tables.ts';
 import { amountOf } from '../wallet/service.ts';
 import { currentPayee } from './payees.ts';
 import { type CardDepositRow, cardDeposits } from './tables.ts';
+import { assertCanMoveMoney } from '../user/frozen.ts';
 
 const SCALE = ASSETS[CARD_DEPOSIT_ASSET].scale;
 const usdt = (minor: bigint) => formatAmount(minor, SCALE);
@@ -65,9 +66,10 @@ function toDeposit(row: CardDepositRow): CardDeposit {
  * up) so the user is credited exactly what they were shown. Raises
  * CARD_DEPOSIT_UNAVAILABLE, AMOUNT_PRECISION and CARD_DEPOSIT_AMOUNT_RANGE (on `amount`),
  * CARD_DEPOSIT_TOO_MANY_PENDING, and FILE_NOT_FOUND / FILE_WRONG_PURPOSE / FILE_ALREADY_USED
- * (on `screenshotFileId`).
+ * (on `screenshotFileId`), ACCOUNT_FROZEN.
  */
 export async function createCardDeposit(tx: Tx, now: Date, config: Config, userId: number, request: CardDepositRequest): Promise<CardDeposit> {
+  await assertCanMoveMoney(tx, userId);
   const { feeBps, minMinor, maxMinor } = config.cardDeposit;
   const payee = (await currentPayee(tx, config))?.payee;
   if (!payee) throw new AppError('CARD_DEPOSIT_UNAVAILABLE', {}, 503);

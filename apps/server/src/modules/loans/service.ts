@@ -29,6 +29,7 @@ import { localized } from '../mining/service.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { users } from '../user/tables.ts';
 import { type LoanProductRow, type LoanRow, loanOverdueDays, loanProducts, loans } from './tables.ts';
+import { assertCanMoveMoney } from '../user/frozen.ts';
 
 /**
  * Assisted loans. Money moves only through the ledger, between the user's spot USDT and
@@ -128,9 +129,10 @@ async function productOf(db: Executor, id: number): Promise<LoanProductRow> {
 /**
  * Applies for a loan in the caller's transaction. Only a verified user; only one unsettled
  * loan (the user row lock makes one user's applications take turns, and the partial unique
- * index `loans_one_unsettled` is the last word).
+ * index `loans_one_unsettled` is the last word). A frozen account gets ACCOUNT_FROZEN.
  */
 export async function apply(tx: Executor, now: Date, userId: number, request: LoanApplyRequest, language: Language): Promise<Loan> {
+  await assertCanMoveMoney(tx, userId);
   const [user] = await tx.select({ verified: users.verified }).from(users).where(eq(users.id, userId)).for('update');
   if (!user) throw new AppError('UNAUTHORIZED');
   if (!user.verified) throw new AppError('KYC_REQUIRED', {}, 403);

@@ -27,6 +27,7 @@ import { type CreatedMessage, type MessageSpec, createMessages } from '../messag
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { users } from '../user/tables.ts';
 import { type LocalizedText, type MiningProductRow, type MiningRentalRow, miningPayouts, miningProducts, miningRentals } from './tables.ts';
+import { assertCanMoveMoney } from '../user/frozen.ts';
 
 /**
  * Cloud-miner rental. Money moves only through the ledger, between the user's spot USDT
@@ -122,9 +123,10 @@ const entry = (rental: Pick<MiningRentalRow, 'id' | 'userId'>, what: string, use
 /**
  * Rents `quantity` units, paying `amount` (which must be quantity × the unit price now)
  * from spot USDT in the caller's transaction; the rental waits for review (or, with
- * MINING_AUTO_APPROVE in demo mode, starts at once).
+ * MINING_AUTO_APPROVE in demo mode, starts at once). A frozen account gets ACCOUNT_FROZEN.
  */
 export async function rent(tx: Tx, ledger: Ledger, now: Date, settings: { dayMs: number; autoApprove: boolean }, userId: number, request: RentRequest, language: Language): Promise<MiningRental> {
+  await assertCanMoveMoney(tx, userId);
   const { dayMs, autoApprove } = settings;
   const productId = Number(request.productId);
   const [product] = await tx.select().from(miningProducts).where(eq(miningProducts.id, productId)).limit(1);

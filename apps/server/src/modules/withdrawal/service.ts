@@ -42,6 +42,7 @@ import { isTwoFactorEnabled, withdrawalLock } from '../security/service.ts';
 import { users } from '../user/tables.ts';
 import { amountOf } from '../wallet/service.ts';
 import { type WithdrawalRow, withdrawals } from './tables.ts';
+import { assertCanMoveMoney } from '../user/frozen.ts';
 
 /**
  * Withdrawals: request (locks amount + fee), review, completion, failure. Errors this
@@ -96,10 +97,9 @@ export function toWithdrawal(row: WithdrawalRow, card: CardSnapshot): Withdrawal
 
 /** spec §5: KYC before any withdrawal; a frozen account moves nothing. */
 async function requireVerified(db: Executor, userId: number): Promise<void> {
-  const [user] = await db.select({ verified: users.verified, frozenAt: users.frozenAt }).from(users).where(eq(users.id, userId)).limit(1);
-  if (!user) throw new AppError('UNAUTHORIZED');
-  if (user.frozenAt) throw new AppError('ACCOUNT_FROZEN', {}, 403);
-  if (!user.verified) throw new AppError('KYC_REQUIRED', {}, 403);
+  await assertCanMoveMoney(db, userId);
+  const [user] = await db.select({ verified: users.verified }).from(users).where(eq(users.id, userId)).limit(1);
+  if (!user?.verified) throw new AppError('KYC_REQUIRED', {}, 403);
 }
 
 /** The amount (exact to the asset's decimals, at least the minimum) and the fee, from the `assets` table. */
