@@ -58,7 +58,7 @@ export const adminInstrumentSchema = z.object({
   base: z.string(),
   quote: z.string(),
   priceScale: z.number().int(),
-  /** The name in the catalogues (English), shown when no display name is set. */
+  /** The name in the catalogues, in the request's language: shown when no display name is set. */
   defaultName: z.string(),
   displayName: z.string().nullable(),
   tradable: z.boolean(),

@@ -1,13 +1,17 @@
 import { type AdminInstrument, type InstrumentSave, adminInstrumentListSchema, adminInstrumentSchema } from '@tradewind/contract/catalog';
 import { Alert, Form, Input, InputNumber, Switch, Tag } from 'antd';
 import { api } from '@admin/api/client';
-import { defineStrings } from '@admin/lib/i18n';
+import { defineStrings, useLanguage } from '@admin/lib/i18n';
 import { CatalogEditor } from '@admin/ui/CatalogEditor';
 
 const useT = defineStrings({
   en: {
     symbol: 'Symbol',
     kind: 'Kind',
+    crypto: 'Crypto',
+    commodity: 'Commodity',
+    forex: 'Forex',
+    metal: 'Metal',
     name: 'Name shown',
     displayName: 'Display name',
     displayNameHelp: 'Empty: the translated name ({name}) in each language.',
@@ -25,6 +29,10 @@ const useT = defineStrings({
   'zh-CN': {
     symbol: '代码',
     kind: '类别',
+    crypto: '加密货币',
+    commodity: '大宗商品',
+    forex: '外汇',
+    metal: '贵金属',
     name: '显示名称',
     displayName: '自定义名称',
     displayNameHelp: '留空：各语言使用翻译名称（{name}）。',
@@ -47,18 +55,19 @@ type Values = Omit<InstrumentSave, 'displayName' | 'symbol'> & { symbol: string;
 /** Instruments: tradable flag, Home's recommended and popular marks, a display name and the order. Never a price. */
 export default function Instruments() {
   const t = useT();
+  const language = useLanguage();
   const flag = (on: boolean) => (on ? <Tag color="green">{t('yes')}</Tag> : <Tag>{t('no')}</Tag>);
   return (
     <CatalogEditor<AdminInstrument, Values>
       testId="instruments"
-      queryKey={['admin', 'catalog', 'instruments']}
+      queryKey={['admin', 'catalog', 'instruments', language]}
       load={() => api.get('/market/instruments', adminInstrumentListSchema)}
       save={({ defaultName: _defaultName, ...values }) => api.post('/market/instruments', adminInstrumentSchema, { ...values, displayName: values.displayName.trim() || null })}
       rowKey={(row) => row.symbol}
       note={<Alert type="info" title={t('note')} style={{ marginBottom: 16 }} showIcon />}
       columns={[
         { title: t('symbol'), dataIndex: 'symbol' },
-        { title: t('kind'), dataIndex: 'kind' },
+        { title: t('kind'), dataIndex: 'kind', render: (kind: AdminInstrument['kind']) => t(kind) },
         { title: t('name'), key: 'name', render: (_: unknown, row) => row.displayName ?? row.defaultName },
         { title: t('tradable'), dataIndex: 'tradable', render: flag },
         { title: t('recommended'), dataIndex: 'recommended', render: flag },

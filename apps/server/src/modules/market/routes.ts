@@ -66,7 +66,7 @@ export function registerMarketRoutes(app: FastifyInstance, deps: MarketDeps): Ma
   route(
     app,
     { method: 'GET', url: '/api/admin/v1/market/instruments', auth: 'operator', roles: CATALOG_ROLES, summary: 'Every instrument with its marks, display name and order', tags, response: adminInstrumentListSchema },
-    async () => ({ items: await listAdminInstruments(deps.db) }),
+    async ({ lang }) => ({ items: await listAdminInstruments(deps.db, lang) }),
   );
 
   route(

@@ -177,7 +177,7 @@ export async function instrumentsView(db: Executor, language: Language, market: 
   };
 }
 
-const adminInstrumentView = (row: InstrumentRow & { symbol: InstrumentSymbol }): AdminInstrument => {
+const adminInstrumentView = (row: InstrumentRow & { symbol: InstrumentSymbol }, language: Language = 'en'): AdminInstrument => {
   const { kind, base, quote, priceScale } = INSTRUMENTS[row.symbol];
   return {
     symbol: row.symbol,
@@ -185,7 +185,7 @@ const adminInstrumentView = (row: InstrumentRow & { symbol: InstrumentSymbol }):
     base,
     quote,
     priceScale,
-    defaultName: translate('en', `market.instruments.${row.symbol}`),
+    defaultName: translate(language, `market.instruments.${row.symbol}`),
     displayName: row.displayName,
     tradable: row.tradable,
     recommended: row.recommended,
@@ -194,9 +194,9 @@ const adminInstrumentView = (row: InstrumentRow & { symbol: InstrumentSymbol }):
   };
 };
 
-/** Every instrument with its operator settings (the console's Instruments page). */
-export async function listAdminInstruments(db: Executor): Promise<AdminInstrument[]> {
-  return (await instrumentRows(db)).map(adminInstrumentView);
+/** Every instrument with its operator settings (the console's Instruments page), default names in `language`. */
+export async function listAdminInstruments(db: Executor, language: Language): Promise<AdminInstrument[]> {
+  return (await instrumentRows(db)).map((row) => adminInstrumentView(row, language));
 }
 
 /**
