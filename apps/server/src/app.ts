@@ -155,7 +155,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const hub = new Hub(relay);
   const ledger = new Ledger();
   const fileStore = options.fileStore ?? createFileStore(config);
-  await ensureAssets(database.db);
+  await ensureAssets(database.db, { depositMinMinor: config.deposit.minDepositMinor });
   app.decorate('services', { config, database, clock, notifier, relay, hub, ledger, fileStore });
   const deps = { db: database.db, clock, config, notifier, relay, hub, ledger, fileStore };
 

@@ -62,6 +62,11 @@ const ALLOWED_FIELDS: { url: RegExp; fields: string[]; reason: string }[] = [
     fields: ['price'],
     reason: "the price a user offers for an IEO subscription, checked against the project's published range",
   },
+  {
+    url: /^\/api\/admin\/v1\/contracts\/periods$/,
+    fields: ['payoutRatePpm'],
+    reason: "a contract period's published payout rate for orders placed after the change (placed orders keep the rate they were placed with); it sets terms, never an outcome",
+  },
 ];
 
 /** Every field name a request schema accepts, through objects, unions, pipes, wrappers and arrays. */

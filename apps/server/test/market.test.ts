@@ -146,9 +146,10 @@ describe('the recorder', () => {
 });
 
 describe('prices are recorded, never authored', () => {
-  it('no route writes a tick: the only POST under market is favourites, and calling every route records nothing', async () => {
+  it('no route writes a tick: the only POSTs under market are favourites and the console\'s instrument settings, and calling every route records nothing', async () => {
     const marketPosts = t.app.routeTable.filter((r) => r.method === 'POST' && /market|price|tick|candle|kline/i.test(r.url));
-    expect(marketPosts.map((r) => r.url)).toEqual(['/api/v1/market/favorites']);
+    // The console's save takes marks, a display name and an order; its strict schema refuses a price field.
+    expect(marketPosts.map((r) => r.url).sort()).toEqual(['/api/admin/v1/market/instruments', '/api/v1/market/favorites']);
     expect(t.app.routeTable.some((r) => r.url === '/api/v1/market/prices' && r.method === 'GET')).toBe(true);
     const user = await registerUser(t.app);
     const operator = await operatorToken(t, 'admin');

@@ -129,7 +129,7 @@ const text = (max: number) => z.string({ error: 'validation.required' }).trim().
 /** Plain text (tags are refused rather than stored, so nothing is ever rendered as HTML). */
 const plain = (max: number) => text(max).refine((value) => !/[<>]/.test(value), { error: 'validation.plain_text' });
 /** Plain text per language; `en` is required and stands in for a missing one. */
-const localizedSchema = (max: number) =>
+export const localizedSchema = (max: number) =>
   z.strictObject({
     en: plain(max),
     zh_CN: plain(max).optional(),
@@ -158,7 +158,14 @@ export const miningProductInputSchema = z.strictObject({
   sort: z.number({ error: 'validation.invalid_value' }).int().min(0).max(10_000).default(0),
 });
 export type MiningProductInput = z.infer<typeof miningProductInputSchema>;
-export const miningAdminProductSchema = miningProductSchema.extend({ slug: z.string(), dailyRatePpm: z.number().int(), sort: z.number().int() });
+const localizedTextSchema = z.object({ en: z.string() }).catchall(z.string().optional());
+/** The console's view: the terms plus the texts in every language, so an edit starts from what is stored. */
+export const miningAdminProductSchema = miningProductSchema.extend({
+  slug: z.string(),
+  dailyRatePpm: z.number().int(),
+  sort: z.number().int(),
+  texts: z.object({ name: localizedTextSchema, description: localizedTextSchema }),
+});
 export const miningAdminProductListSchema = z.object({ items: z.array(miningAdminProductSchema) });
 
 /** The yield one day pays: amount × rate, rounded down (the house's side). */

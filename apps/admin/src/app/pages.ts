@@ -7,6 +7,9 @@ import { pages as cardDeposit } from '@admin/features/card-deposit';
 import { pages as withdrawal } from '@admin/features/withdrawal';
 import { pages as mining } from '@admin/features/mining';
 import { pages as loans } from '@admin/features/loans';
+import { pages as contracts } from '@admin/features/contracts';
+import { pages as market } from '@admin/features/market';
+import { pages as wallet } from '@admin/features/wallet';
 
 /** Every console page; each feature adds its import above and one line here. */
 export const PAGES: AdminPage[] = [
@@ -16,6 +19,9 @@ export const PAGES: AdminPage[] = [
   ...kyc,
   ...cardDeposit,
   ...withdrawal,
+  ...market,
+  ...contracts,
+  ...wallet,
   ...mining,
   ...loans,
 ];

@@ -9,7 +9,8 @@ import {
   cardDepositRequestSchema,
   cardDepositSchema,
 } from '@tradewind/contract/card-deposit';
-import { REVIEW_ROLES } from '@tradewind/contract/operator';
+import { adminPayeeAccountListSchema, adminPayeeAccountSchema, payeeAccountSaveSchema } from '@tradewind/contract/catalog';
+import { CATALOG_ROLES, REVIEW_ROLES } from '@tradewind/contract/operator';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import type { Config } from '#platform/config.ts';
@@ -19,15 +20,39 @@ import type { Hub } from '#platform/ws.ts';
 import type { Ledger } from '../ledger/service.ts';
 import { type CreatedMessage, publishMessages } from '../messages/service.ts';
 import { cardDepositConfig, createCardDeposit, decideCardDeposit, listCardDepositQueue, listCardDeposits } from './service.ts';
+import { listPayeeAccounts, savePayeeAccount, seedConfiguredPayee } from './payees.ts';
 import './ops.ts';
 
 const tags = ['card-deposit'];
 
 export function registerCardDepositRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; config: Config; ledger: Ledger; hub: Hub }): void {
+  app.addHook('onReady', () => seedConfiguredPayee(deps.db, deps.clock.now(), deps.config));
+
+  route(
+    app,
+    { method: 'GET', url: '/api/admin/v1/card-deposits/payees', auth: 'operator', roles: CATALOG_ROLES, summary: 'Payee accounts for bank-card deposits', tags, response: adminPayeeAccountListSchema },
+    async () => ({ items: await listPayeeAccounts(deps.db) }),
+  );
+
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/api/admin/v1/card-deposits/payees',
+      auth: 'operator',
+      roles: CATALOG_ROLES,
+      summary: 'Create (no id) or edit a payee account; the first enabled one is shown to users, deposits already reported keep theirs',
+      tags,
+      body: payeeAccountSaveSchema,
+      response: adminPayeeAccountSchema,
+    },
+    async ({ operator, body }) => savePayeeAccount(deps.db, deps.clock.now(), operator, body),
+  );
+
   route(
     app,
     { method: 'GET', url: '/api/v1/card-deposits/config', auth: 'user', summary: 'Payee account, fee rule and limits of bank-card deposits', tags, response: cardDepositConfigSchema },
-    async () => cardDepositConfig(deps.config),
+    async () => cardDepositConfig(deps.db, deps.config),
   );
 
   route(

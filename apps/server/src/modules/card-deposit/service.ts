@@ -23,6 +23,7 @@ import { withQueueUser, withQueueUsers } from '../operator/queue-user.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { users } from '../user/tables.ts';
 import { amountOf } from '../wallet/service.ts';
+import { currentPayee } from './payees.ts';
 import { type CardDepositRow, cardDeposits } from './tables.ts';
 import { assertCanMoveMoney } from '../user/frozen.ts';
 
@@ -31,13 +32,14 @@ const usdt = (minor: bigint) => formatAmount(minor, SCALE);
 export const CARD_DEPOSIT_QUEUE_PAGE = 50;
 
 /** What the deposit screen shows: the payee, the fee rule and the limits; or unavailable. */
-export function cardDepositConfig(config: Config): CardDepositConfig {
-  const { payee, demoPayee, feeBps, minMinor, maxMinor } = config.cardDeposit;
+export async function cardDepositConfig(db: Executor, config: Config): Promise<CardDepositConfig> {
+  const { feeBps, minMinor, maxMinor } = config.cardDeposit;
+  const current = await currentPayee(db, config);
   return {
-    available: payee !== null,
-    demo: demoPayee,
+    available: current !== null,
+    demo: current?.demo ?? false,
     asset: CARD_DEPOSIT_ASSET,
-    payee,
+    payee: current?.payee ?? null,
     feeBps,
     minAmount: usdt(minMinor),
     maxAmount: usdt(maxMinor),
@@ -69,7 +71,8 @@ function toDeposit(row: CardDepositRow): CardDeposit {
  */
 export async function createCardDeposit(tx: Tx, now: Date, config: Config, userId: number, request: CardDepositRequest): Promise<CardDeposit> {
   await assertCanMoveMoney(tx, userId);
-  const { payee, feeBps, minMinor, maxMinor } = config.cardDeposit;
+  const { feeBps, minMinor, maxMinor } = config.cardDeposit;
+  const payee = (await currentPayee(tx, config))?.payee;
   if (!payee) throw new AppError('CARD_DEPOSIT_UNAVAILABLE', {}, 503);
   const amountMinor = amountOf(request.amount, CARD_DEPOSIT_ASSET);
   if (amountMinor < minMinor || amountMinor > maxMinor) {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { files } from '#platform/tables.ts';
 import { operators } from '../operator/tables.ts';
 import { users } from '../user/tables.ts';
@@ -55,3 +55,26 @@ export const cardDeposits = pgTable(
 );
 
 export type CardDepositRow = typeof cardDeposits.$inferSelect;
+
+/**
+ * Where users pay card deposits, kept by operators (issue 7). The first enabled account by
+ * sort is the one shown; a deposit copies it, so a later edit never changes what a user
+ * was told. With no rows at all the configured (CARD_PAYEE_*) or demo payee applies.
+ */
+export const cardDepositPayees = pgTable(
+  'card_deposit_payees',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    bankName: text('bank_name').notNull(),
+    accountName: text('account_name').notNull(),
+    accountNumber: text('account_number').notNull(),
+    phone: text('phone').notNull().default(''),
+    enabled: boolean('enabled').notNull(),
+    sort: integer('sort').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('card_deposit_payees_enabled_idx').on(t.sort, t.id).where(sql`${t.enabled}`)],
+);
+
+export type CardDepositPayeeRow = typeof cardDepositPayees.$inferSelect;

@@ -190,6 +190,12 @@ const PERIODS: NamedStatement = {
   text: `select id, seconds, payout_rate_ppm, fee_rate_ppm, min_stake_minor::text, max_stake_minor::text, active from contract_periods`,
 };
 
+/** Instruments operators have closed for orders (console, issue 7). */
+const CLOSED_INSTRUMENTS: NamedStatement = {
+  name: 'contracts_closed_instruments',
+  text: `select symbol from market_instruments where not tradable`,
+};
+
 /** Per user: open orders and their stake + fee, the daily loss limit, and losses and fees settled since `$2`. */
 const USER_STATE: NamedStatement = {
   name: 'contracts_user_state',
@@ -275,6 +281,7 @@ export async function placeBatch(deps: PlacementDeps, tx: Tx, now: Date, request
   const withPassword = await usersWithMoneyPassword(tx, userIds, 'trade');
   const frozen = await frozenAmong(tx, userIds);
   const periodRows = await runNamed<PeriodDbRow>(tx, PERIODS, []);
+  const closed = new Set((await runNamed<{ symbol: string }>(tx, CLOSED_INSTRUMENTS, [])).map((row) => row.symbol));
   const prices = await freshTicks(tx, now, [...new Set(requests.map((r) => r.body.symbol))]);
   const accounts = await deps.ledger.lockAccounts(
     tx,
@@ -329,7 +336,7 @@ export async function placeBatch(deps: PlacementDeps, tx: Tx, now: Date, request
       const fee = period ? feeOf(stake, period.feeRatePpm) : 0n;
       const cost = stake + fee;
       let refusal: AppError | null = null;
-      if (!deps.isTradable(symbol)) refusal = new AppError('INSTRUMENT_NOT_TRADABLE', { symbol }, 409);
+      if (!deps.isTradable(symbol) || closed.has(symbol)) refusal = new AppError('INSTRUMENT_NOT_TRADABLE', { symbol }, 409);
       else if (!period?.active) refusal = new AppError('PERIOD_UNKNOWN', {}, 422);
       else if (stake < period.minStakeMinor || stake > period.maxStakeMinor) {
         refusal = new AppError('STAKE_OUT_OF_RANGE', { min: formatAmount(period.minStakeMinor, 6), max: formatAmount(period.maxStakeMinor, 6) }, 422);

@@ -10,6 +10,8 @@ import {
   replayQuerySchema,
   replaySchema,
 } from '@tradewind/contract/instant';
+import { adminPeriodListSchema, adminPeriodSchema, periodSaveSchema } from '@tradewind/contract/catalog';
+import { CATALOG_ROLES } from '@tradewind/contract/operator';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import type { Config } from '#platform/config.ts';
@@ -22,6 +24,7 @@ import { isTradable, registerTickReference } from '../market/service.ts';
 import { isMoneyPasswordSet, verifyMoneyPassword } from '../money-password/service.ts';
 import { amountOf } from '../wallet/service.ts';
 import { OrderBatcher } from './batcher.ts';
+import { listAdminPeriods, savePeriod } from './catalog.ts';
 import { contractConfig, getOrder, listOrders, openObligations, replayOrder, saveSettings } from './service.ts';
 import { Settlement } from './settlement.ts';
 
@@ -71,6 +74,27 @@ export function registerContractRoutes(app: FastifyInstance, deps: ContractsDeps
   registerTickReference('contract_orders', 'open_tick_id');
   registerTickReference('contract_orders', 'close_tick_id');
   app.addHook('onClose', () => module.batcher.drain());
+
+  route(
+    app,
+    { method: 'GET', url: '/api/admin/v1/contracts/periods', auth: 'operator', roles: CATALOG_ROLES, summary: 'Every contract period, enabled or not', tags, response: adminPeriodListSchema },
+    async () => ({ items: await listAdminPeriods(deps.db) }),
+  );
+
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/api/admin/v1/contracts/periods',
+      auth: 'operator',
+      roles: CATALOG_ROLES,
+      summary: 'Create (no id) or edit a contract period; orders already placed keep their terms',
+      tags,
+      body: periodSaveSchema,
+      response: adminPeriodSchema,
+    },
+    async ({ operator, body }) => savePeriod(deps.db, deps.clock.now(), operator, body),
+  );
 
   route(
     app,

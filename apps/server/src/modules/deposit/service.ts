@@ -33,6 +33,8 @@ export function createChainAdapter(config: Config, db: Db, clock: Clock): ChainA
 export interface AssetDepositSettings {
   confirmations: number;
   depositEnabled: boolean;
+  /** A transfer below this is rejected, never credited. */
+  minDepositMinor: bigint;
 }
 
 /**
@@ -40,12 +42,13 @@ export interface AssetDepositSettings {
  * Read with SQL: only the ledger module imports ledger tables.
  */
 export async function usdtDepositSettings(db: Executor): Promise<AssetDepositSettings> {
-  const [row] = await queryRows<{ confirmations: number; deposit_enabled: boolean }>(
+  const [row] = await queryRows<{ confirmations: number; deposit_enabled: boolean; deposit_min_minor: string | null }>(
     db,
-    sql`select confirmations, deposit_enabled from assets where code = ${DEPOSIT_ASSET}`,
+    sql`select confirmations, deposit_enabled, deposit_min_minor::text from assets where code = ${DEPOSIT_ASSET}`,
   );
   if (!row) throw new Error('asset USDT is missing');
-  return { confirmations: Number(row.confirmations), depositEnabled: row.deposit_enabled };
+  if (row.deposit_min_minor === null) throw new Error('asset USDT has no deposit minimum (ensureAssets seeds it)');
+  return { confirmations: Number(row.confirmations), depositEnabled: row.deposit_enabled, minDepositMinor: BigInt(row.deposit_min_minor) };
 }
 
 /** Serialises index allocation so indexes stay gapless (wallets scan addresses in order). */
@@ -96,7 +99,7 @@ export async function depositAddressInfo(db: Db, now: Date, config: Config, user
     asset: DEPOSIT_ASSET,
     network: DEPOSIT_NETWORK,
     address,
-    minDeposit: formatAmount(config.deposit.minDepositMinor, USDT_SCALE),
+    minDeposit: formatAmount(settings.minDepositMinor, USDT_SCALE),
     confirmations: settings.confirmations,
     simulated: config.deposit.chain === 'simulated',
   };

@@ -8,7 +8,7 @@ import type { Hub } from '#platform/ws.ts';
 import { DuplicateEntryError, type Ledger, externalAccount, userAccount } from '../ledger/service.ts';
 import { type CreatedMessage, createMessages, publishMessages } from '../messages/service.ts';
 import { type ChainAdapter, type ChainTransfer, confirmationsAt } from './chain.ts';
-import { usdtDepositSettings } from './service.ts';
+import { type AssetDepositSettings, usdtDepositSettings } from './service.ts';
 import { depositAddresses, deposits, depositWatchState } from './tables.ts';
 
 /** Pending deposits looked at per run; the rest wait for the next run. */
@@ -52,7 +52,7 @@ export async function runDepositWatcher(deps: WatcherDeps): Promise<WatchResult>
     const [state] = await db.select({ cursor: depositWatchState.cursor }).from(depositWatchState).where(eq(depositWatchState.chain, chain.name));
     const page = await chain.listIncoming([...owners.keys()], state?.cursor ?? null);
     result.head = await chain.currentBlock();
-    const counts = await recordTransfers(deps, page.transfers, owners, settings.confirmations);
+    const counts = await recordTransfers(deps, page.transfers, owners, settings);
     result.recorded = counts.recorded;
     result.rejected = counts.rejected;
     await saveState(db, chain.name, page.cursor, result.head, deps.clock.now());
@@ -65,7 +65,8 @@ export async function runDepositWatcher(deps: WatcherDeps): Promise<WatchResult>
   return result;
 }
 
-async function recordTransfers(deps: WatcherDeps, transfers: ChainTransfer[], owners: Map<string, number>, required: number) {
+async function recordTransfers(deps: WatcherDeps, transfers: ChainTransfer[], owners: Map<string, number>, settings: AssetDepositSettings) {
+  const required = settings.confirmations;
   const now = deps.clock.now();
   const unique = new Map<string, ChainTransfer>();
   for (const transfer of transfers) unique.set(`${transfer.txid}:${transfer.logIndex}`, transfer);
@@ -80,7 +81,7 @@ async function recordTransfers(deps: WatcherDeps, transfers: ChainTransfer[], ow
     const rows = sorted.slice(i, i + INSERT_CHUNK).map((transfer) => {
       const userId = owners.get(transfer.toAddress) ?? null;
       const reason: DepositRejectReason | null =
-        userId === null ? 'unknown_address' : transfer.amountMinor < deps.config.deposit.minDepositMinor ? 'below_minimum' : null;
+        userId === null ? 'unknown_address' : transfer.amountMinor < settings.minDepositMinor ? 'below_minimum' : null;
       return {
         userId,
         asset: 'USDT',

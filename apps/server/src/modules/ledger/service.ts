@@ -1,5 +1,5 @@
 import { ASSETS, type AssetCode, type EntryType, type Wallet } from '@tradewind/contract/wallet';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Db, type Executor, type NamedStatement, runNamed } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
@@ -365,8 +365,12 @@ const ASSET_DEFAULTS: Partial<Record<AssetCode, { withdrawMin: bigint; withdrawF
   ETH: { withdrawMin: 1_000_000n, withdrawFee: 200_000n, confirmations: 12, deposit: false, withdraw: true },
 };
 
-/** Makes sure every asset of the contract exists (idempotent; keeps operator settings). */
-export async function ensureAssets(db: Db): Promise<void> {
+/**
+ * Makes sure every asset of the contract exists (idempotent; keeps operator settings).
+ * The deposit minimum moved from configuration into the table (issue 7): an asset without
+ * one takes `depositMinMinor` (DEPOSIT_MIN_USDT) for USDT and 0 for the others, once.
+ */
+export async function ensureAssets(db: Db, seed: { depositMinMinor: bigint } = { depositMinMinor: 1_000_000n }): Promise<void> {
   const codes = Object.keys(ASSETS) as AssetCode[];
   await db
     .insert(assets)
@@ -387,6 +391,10 @@ export async function ensureAssets(db: Db): Promise<void> {
       }),
     )
     .onConflictDoNothing();
+  await db
+    .update(assets)
+    .set({ depositMinMinor: sql`case when ${assets.code} = 'USDT' then ${seed.depositMinMinor.toString()}::numeric else 0 end` })
+    .where(isNull(assets.depositMinMinor));
   // The scale is part of the asset's identity: a mismatch would misread every stored amount.
   const stored = await db.select({ code: assets.code, scale: assets.scale }).from(assets);
   for (const row of stored) {

@@ -21,6 +21,8 @@ export const assets = pgTable('assets', {
   depositEnabled: boolean('deposit_enabled').notNull().default(false),
   withdrawEnabled: boolean('withdraw_enabled').notNull().default(false),
   sortOrder: integer('sort_order').notNull().default(0),
+  /** A deposit below this is not credited. Null until `ensureAssets` seeds it (USDT from DEPOSIT_MIN_USDT, others 0). */
+  depositMinMinor: minor('deposit_min_minor'),
 });
 
 export const accounts = pgTable(

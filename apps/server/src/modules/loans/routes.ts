@@ -12,7 +12,8 @@ import {
   loanRepayRequestSchema,
   loanSchema,
 } from '@tradewind/contract/loans';
-import { REVIEW_ROLES } from '@tradewind/contract/operator';
+import { adminLoanProductListSchema, adminLoanProductSchema, loanProductSaveSchema } from '@tradewind/contract/catalog';
+import { CATALOG_ROLES, REVIEW_ROLES } from '@tradewind/contract/operator';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
@@ -20,6 +21,7 @@ import { route } from '#platform/http.ts';
 import type { Hub } from '#platform/ws.ts';
 import type { Ledger } from '../ledger/service.ts';
 import { type CreatedMessage, publishMessages } from '../messages/service.ts';
+import { listAdminLoanProducts, saveLoanProduct } from './catalog.ts';
 import { apply, decideLoan, disburseLoan, getLoan, listLoans, listProducts, listQueue, repay } from './service.ts';
 import { LoanAccrualWorker } from './worker.ts';
 import './ops.ts';
@@ -131,6 +133,27 @@ export function registerLoanRoutes(app: FastifyInstance, deps: Deps): void {
       deps.hub.publishToUser(Number(disbursed.uid), { type: 'balance.changed' });
       return disbursed;
     },
+  );
+
+  route(
+    app,
+    { method: 'GET', url: '/api/admin/v1/loans/products', auth: 'operator', roles: CATALOG_ROLES, summary: 'Every loan product, enabled or not, with its texts in every language', tags, response: adminLoanProductListSchema },
+    async () => ({ items: await listAdminLoanProducts(deps.db) }),
+  );
+
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/api/admin/v1/loans/products',
+      auth: 'operator',
+      roles: CATALOG_ROLES,
+      summary: 'Create (no id) or edit a loan product; loans already applied for keep their terms',
+      tags,
+      body: loanProductSaveSchema,
+      response: adminLoanProductSchema,
+    },
+    async ({ operator, body }) => saveLoanProduct(deps.db, deps.clock.now(), operator, body),
   );
 }
 

@@ -10,6 +10,8 @@ import {
   tickerSchema,
   tickersSchema,
 } from '@tradewind/contract/market';
+import { adminInstrumentListSchema, adminInstrumentSchema, instrumentSaveSchema } from '@tradewind/contract/catalog';
+import { CATALOG_ROLES } from '@tradewind/contract/operator';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import type { Config } from '#platform/config.ts';
@@ -21,7 +23,7 @@ import { BinanceFeed } from './binance.ts';
 import { type MarketFeed, SimulatedFeed } from './feed.ts';
 import { MarketBroadcaster, isMarketChannel } from './live.ts';
 import { MarketRecorder } from './recorder.ts';
-import { ensureInstruments, instrumentsView, klines, listFavorites, pricesView, setFavorite, ticker, tickers } from './service.ts';
+import { ensureInstruments, instrumentsView, klines, listAdminInstruments, listFavorites, pricesView, saveInstrument, setFavorite, ticker, tickers } from './service.ts';
 
 const tags = ['market'];
 
@@ -58,7 +60,28 @@ export function registerMarketRoutes(app: FastifyInstance, deps: MarketDeps): Ma
   route(
     app,
     { method: 'GET', url: '/api/v1/market/instruments', auth: 'none', summary: 'Every instrument with its kind, price scale and marks; names in the request language', tags, response: instrumentsSchema },
-    async ({ lang }) => instrumentsView(lang, { demoMode: deps.config.demoMode, feed: deps.config.market.feed }),
+    async ({ lang }) => instrumentsView(deps.db, lang, { demoMode: deps.config.demoMode, feed: deps.config.market.feed }),
+  );
+
+  route(
+    app,
+    { method: 'GET', url: '/api/admin/v1/market/instruments', auth: 'operator', roles: CATALOG_ROLES, summary: 'Every instrument with its marks, display name and order', tags, response: adminInstrumentListSchema },
+    async ({ lang }) => ({ items: await listAdminInstruments(deps.db, lang) }),
+  );
+
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/api/admin/v1/market/instruments',
+      auth: 'operator',
+      roles: CATALOG_ROLES,
+      summary: "Save an instrument's tradable flag, marks, display name and order (never a price)",
+      tags,
+      body: instrumentSaveSchema,
+      response: adminInstrumentSchema,
+    },
+    async ({ operator, body }) => saveInstrument(deps.db, deps.clock.now(), operator, body),
   );
 
   route(

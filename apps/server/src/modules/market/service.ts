@@ -15,6 +15,7 @@ import {
   instrumentOf,
   isInstrumentSymbol,
 } from '@tradewind/contract/market';
+import type { AdminInstrument, InstrumentSave } from '@tradewind/contract/catalog';
 import type { Language } from '@tradewind/contract/languages';
 import { formatAmount } from '@tradewind/contract/money';
 import type { AssetCode } from '@tradewind/contract/wallet';
@@ -23,6 +24,7 @@ import type { Db, Executor } from '#platform/db.ts';
 import { queryRows } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { translate } from '#platform/i18n.ts';
+import { type OperatorContext, audit } from '../operator/service.ts';
 import { VOLUME_SCALE } from './feed.ts';
 import { favorites, instruments, ticks } from './tables.ts';
 
@@ -117,11 +119,20 @@ export async function pricesView(db: Executor, now: Date, language: Language): P
   };
 }
 
-/** Makes sure every instrument of the contract exists with its price scale and kind (idempotent). */
+/**
+ * Makes sure every instrument of the contract exists with its price scale and kind
+ * (idempotent). A new instrument starts with the contract's marks and order; after that
+ * they are operators' settings and are left as they are.
+ */
 export async function ensureInstruments(db: Db): Promise<void> {
   await db
     .insert(instruments)
-    .values(INSTRUMENT_SYMBOLS.map((symbol) => ({ symbol, base: INSTRUMENTS[symbol].base, quote: INSTRUMENTS[symbol].quote, priceScale: INSTRUMENTS[symbol].priceScale, kind: INSTRUMENTS[symbol].kind })))
+    .values(
+      INSTRUMENT_SYMBOLS.map((symbol, index) => {
+        const def = INSTRUMENTS[symbol];
+        return { symbol, base: def.base, quote: def.quote, priceScale: def.priceScale, kind: def.kind, tradable: def.tradable, recommended: def.recommended, popular: def.popular, sortOrder: index };
+      }),
+    )
     .onConflictDoUpdate({ target: instruments.symbol, set: { kind: sql`excluded.kind`, base: sql`excluded.base`, quote: sql`excluded.quote` } });
   // The price scale is part of the instrument: a mismatch would misread every recorded tick.
   const stored = await db.select().from(instruments);
@@ -145,15 +156,67 @@ export function isTradable(symbol: InstrumentSymbol, market: { demoMode: boolean
   return market.feed === 'binance' && instrument.kind === 'crypto';
 }
 
-/** GET /market/instruments: every instrument, its name in the request's language. */
-export function instrumentsView(language: Language, market: { demoMode: boolean; feed: 'simulated' | 'binance' }): { items: Instrument[] } {
+type InstrumentRow = typeof instruments.$inferSelect;
+
+/** The instruments of the contract as stored, in the operators' order. */
+async function instrumentRows(db: Executor): Promise<(InstrumentRow & { symbol: InstrumentSymbol })[]> {
+  const rows = await db.select().from(instruments).orderBy(asc(instruments.sortOrder), asc(instruments.symbol));
+  return rows.filter((row): row is InstrumentRow & { symbol: InstrumentSymbol } => isInstrumentSymbol(row.symbol));
+}
+
+/** GET /market/instruments: every instrument in the operators' order, its name in the request's language. */
+export async function instrumentsView(db: Executor, language: Language, market: { demoMode: boolean; feed: 'simulated' | 'binance' }): Promise<{ items: Instrument[] }> {
+  const rows = await instrumentRows(db);
   return {
-    items: INSTRUMENT_SYMBOLS.map((symbol) => {
-      const { kind, base, quote, priceScale, recommended, popular } = INSTRUMENTS[symbol];
-      const tradable = isTradable(symbol, market);
-      return { symbol, kind, base, quote, name: translate(language, `market.instruments.${symbol}`), priceScale, tradable, recommended, popular };
+    items: rows.map((row) => {
+      const { kind, base, quote, priceScale } = INSTRUMENTS[row.symbol];
+      const tradable = row.tradable && isTradable(row.symbol, market);
+      const name = row.displayName ?? translate(language, `market.instruments.${row.symbol}`);
+      return { symbol: row.symbol, kind, base, quote, name, priceScale, tradable, recommended: row.recommended, popular: row.popular };
     }),
   };
+}
+
+const adminInstrumentView = (row: InstrumentRow & { symbol: InstrumentSymbol }, language: Language = 'en'): AdminInstrument => {
+  const { kind, base, quote, priceScale } = INSTRUMENTS[row.symbol];
+  return {
+    symbol: row.symbol,
+    kind,
+    base,
+    quote,
+    priceScale,
+    defaultName: translate(language, `market.instruments.${row.symbol}`),
+    displayName: row.displayName,
+    tradable: row.tradable,
+    recommended: row.recommended,
+    popular: row.popular,
+    sort: row.sortOrder,
+  };
+};
+
+/** Every instrument with its operator settings (the console's Instruments page), default names in `language`. */
+export async function listAdminInstruments(db: Executor, language: Language): Promise<AdminInstrument[]> {
+  return (await instrumentRows(db)).map((row) => adminInstrumentView(row, language));
+}
+
+/**
+ * Saves an instrument's marks, display name and order, audit-logged with before and after.
+ * There is no price here: prices are recorded by the feed recorder only.
+ */
+export async function saveInstrument(db: Db, now: Date, operator: OperatorContext, input: InstrumentSave): Promise<AdminInstrument> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select().from(instruments).where(eq(instruments.symbol, input.symbol)).for('update');
+    if (!before || !isInstrumentSymbol(before.symbol)) throw new AppError('NOT_FOUND', {}, 404, 'symbol');
+    const [after] = await tx
+      .update(instruments)
+      .set({ displayName: input.displayName, tradable: input.tradable, recommended: input.recommended, popular: input.popular, sortOrder: input.sort })
+      .where(eq(instruments.symbol, input.symbol))
+      .returning();
+    if (!after) throw new Error('instrument update returned no row');
+    const view = { before: adminInstrumentView({ ...before, symbol: before.symbol }), after: adminInstrumentView({ ...after, symbol: input.symbol }) };
+    await audit(tx, now, operator, { action: 'instrument.update', targetType: 'instrument', targetId: input.symbol, ...view });
+    return view.after;
+  });
 }
 
 // ---------------------------------------------------------------------------------------

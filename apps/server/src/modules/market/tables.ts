@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from '../user/tables.ts';
 
 /**
@@ -21,6 +21,12 @@ export const instruments = pgTable(
     priceScale: integer('price_scale').notNull(),
     /** crypto | commodity | forex | metal (the contract's INSTRUMENT_KINDS); kept in step by `ensureInstruments`. */
     kind: text('kind').notNull().default('crypto'),
+    /** Operators' settings (issue 7): open for orders, Home's marks, a name shown instead of the catalogues', the order of lists. Never a price. */
+    tradable: boolean('tradable').notNull().default(true),
+    recommended: boolean('recommended').notNull().default(false),
+    popular: boolean('popular').notNull().default(false),
+    displayName: text('display_name'),
+    sortOrder: integer('sort_order').notNull().default(0),
   },
   (t) => [
     check('market_instruments_price_scale', sql`${t.priceScale} between 0 and 18`),

@@ -325,7 +325,7 @@ function productValues(input: MiningProductInput) {
 }
 
 export function adminProductView(row: MiningProductRow) {
-  return { ...productView(row, 'en'), slug: row.slug, dailyRatePpm: row.dailyRatePpm, sort: row.sort };
+  return { ...productView(row, 'en'), slug: row.slug, dailyRatePpm: row.dailyRatePpm, sort: row.sort, texts: { name: row.name, description: row.description } };
 }
 
 export async function listAdminProducts(db: Executor) {

@@ -1,8 +1,11 @@
 import { balancesSchema, transferRequestSchema, transferResponseSchema } from '@tradewind/contract/wallet';
+import { adminAssetListSchema, adminAssetSchema, assetSaveSchema } from '@tradewind/contract/catalog';
+import { CATALOG_ROLES } from '@tradewind/contract/operator';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
+import { listAdminAssets, saveAsset } from '../ledger/asset-settings.ts';
 import type { Ledger } from '../ledger/service.ts';
 import { recordedPriceOf } from '../market/service.ts';
 import { getBalances, transfer } from './service.ts';
@@ -33,5 +36,26 @@ export function registerWalletRoutes(app: FastifyInstance, deps: { db: Db; clock
       const entryId = await transfer(deps.ledger, tx, now, auth.userId, body);
       return { entryId: String(entryId), balances: await getBalances(tx, auth.userId, await recordedPriceOf(tx, now)) };
     },
+  );
+
+  route(
+    app,
+    { method: 'GET', url: '/api/admin/v1/wallet/assets', auth: 'operator', roles: CATALOG_ROLES, summary: 'Every asset with its deposit and withdrawal settings', tags, response: adminAssetListSchema },
+    async () => ({ items: await listAdminAssets(deps.db) }),
+  );
+
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/api/admin/v1/wallet/assets',
+      auth: 'operator',
+      roles: CATALOG_ROLES,
+      summary: "Save an asset's deposit and withdrawal switches, fee, minimums and confirmations; requests already made keep their fee",
+      tags,
+      body: assetSaveSchema,
+      response: adminAssetSchema,
+    },
+    async ({ operator, body }) => saveAsset(deps.db, deps.clock.now(), operator, body),
   );
 }
