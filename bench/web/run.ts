@@ -190,7 +190,16 @@ try {
     const weight = await firstScreen(p.route, p.signedIn);
     const lh: LighthouseRun[] = [];
     for (let i = 0; i < runs; i++) {
-      lh.push(await lighthouseRun(p.route, p.signedIn));
+      // Lighthouse now and then loses the trace on a busy machine (NO_NAVSTART): such a run is repeated.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          lh.push(await lighthouseRun(p.route, p.signedIn));
+          break;
+        } catch (error) {
+          if (attempt === 3) throw error;
+          console.error(`${p.name} lighthouse run ${i + 1} failed, again: ${String(error)}`);
+        }
+      }
       console.log(`${p.name} lighthouse run ${i + 1}: ${JSON.stringify(lh.at(-1))}; load ${os.loadavg()[0]?.toFixed(2)}`);
     }
     pages.push({
