@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { type Plugin, defineConfig, transformWithOxc } from 'vite';
 
@@ -31,7 +32,7 @@ function serviceWorker(): Plugin {
       // Translations of the six languages a user does not read are not downloaded ahead: the one
       // in use is kept when the app first loads it (cache first, like every hashed file).
       const assets = Object.values(bundle)
-        .filter((file) => file.fileName.startsWith('assets/') && !(file.type === 'chunk' && file.facadeModuleId?.endsWith('.json')))
+        .filter((file) => file.fileName.startsWith('assets/') && !(file.type === 'chunk' && file.facadeModuleId?.startsWith(`\0${LOCALE_MODULE}`)))
         .map((file) => `/${file.fileName}`)
         .sort();
       const source = fs.readFileSync(path.join(here, 'sw/service-worker.ts'), 'utf8');
@@ -48,8 +49,81 @@ function serviceWorker(): Plugin {
   };
 }
 
+const LOCALE_MODULE = 'virtual:tradewind-locale/';
+
+/** The translation files of one language, in the order they are merged (a later file wins on a clash). */
+function localeFiles(language: string): string[] {
+  const contract = path.join(here, '../../packages/contract/src/i18n');
+  const features = path.join(here, 'src/features');
+  const files = [
+    path.join(contract, `${language}.json`),
+    ...fs.readdirSync(contract, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(contract, e.name, `${language}.json`)),
+    path.join(here, 'src/locales', `${language}.json`),
+    ...fs.readdirSync(features).map((name) => path.join(features, name, 'locales', `${language}.json`)),
+  ];
+  return files.filter((file) => fs.existsSync(file)).sort((a, b) => path.relative(path.join(here, 'src/lib'), a).localeCompare(path.relative(path.join(here, 'src/lib'), b)));
+}
+
+function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>): Record<string, unknown> {
+  for (const [key, value] of Object.entries(source)) {
+    const existing = target[key];
+    if (value && typeof value === 'object' && existing && typeof existing === 'object') mergeInto(existing as Record<string, unknown>, value as Record<string, unknown>);
+    else target[key] = value;
+  }
+  return target;
+}
+
+/**
+ * `virtual:tradewind-locale/<lang>`: one language's messages (the contract's, the app's and each
+ * feature's files) merged at build time into one module, so a first screen waits for one small
+ * file instead of dozens. Only the active language is downloaded.
+ */
+function localeBundles(): Plugin {
+  return {
+    name: 'tradewind-locales',
+    resolveId(id) {
+      return id.startsWith(LOCALE_MODULE) ? `\0${id}` : undefined;
+    },
+    load(id) {
+      if (!id.startsWith(`\0${LOCALE_MODULE}`)) return undefined;
+      const language = id.slice(LOCALE_MODULE.length + 1);
+      const files = localeFiles(language);
+      if (files.length === 0) throw new Error(`no translations for ${language}`);
+      const catalogue: Record<string, unknown> = {};
+      for (const file of files) {
+        this.addWatchFile(file);
+        mergeInto(catalogue, JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>);
+      }
+      // JSON.parse of a string literal is quicker for the browser than the same object literal.
+      return `export default JSON.parse(${JSON.stringify(JSON.stringify(catalogue))});`;
+    },
+  };
+}
+
+/**
+ * Writes `<file>.br` and `<file>.gz` beside each hashed script and style sheet; the server sends
+ * the one the browser accepts (`preCompressed` in apps/server/src/app.ts). Done once at build
+ * time, at the highest levels, instead of on every request.
+ */
+function precompress(): Plugin {
+  return {
+    name: 'tradewind-precompress',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      const outDir = options.dir ?? path.join(here, 'dist');
+      for (const fileName of Object.keys(bundle)) {
+        if (!/^assets\/.*\.(js|css)$/.test(fileName)) continue;
+        const source = fs.readFileSync(path.join(outDir, fileName));
+        if (source.length < 1024) continue;
+        fs.writeFileSync(path.join(outDir, `${fileName}.br`), zlib.brotliCompressSync(source, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length } }));
+        fs.writeFileSync(path.join(outDir, `${fileName}.gz`), zlib.gzipSync(source, { level: 9 }));
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), serviceWorker()],
+  plugins: [react(), localeBundles(), serviceWorker(), precompress()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: {
     proxy: {

@@ -218,6 +218,8 @@ function registerWebApp(app: FastifyInstance, config: Config): void {
       wildcard: true,
       index: 'index.html',
       cacheControl: false,
+      // The build writes .br and .gz beside each script and style sheet (apps/web/vite.config.ts).
+      preCompressed: true,
       setHeaders(res, filePath) {
         cacheHeaders(res, filePath);
         // The service worker is revalidated on every check, so a deploy reaches users on their next visit;

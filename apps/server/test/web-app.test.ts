@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestApp, createTestApp } from './harness.ts';
 
@@ -17,6 +18,11 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(dist, 'assets'));
   fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
   fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+  // As the build writes them: a script large enough to compress, with its .br and .gz beside it.
+  const bigScript = Buffer.from(`console.log(${JSON.stringify('tradewind '.repeat(400))});`);
+  fs.writeFileSync(path.join(dist, 'assets', 'big-ghi789.js'), bigScript);
+  fs.writeFileSync(path.join(dist, 'assets', 'big-ghi789.js.br'), zlib.brotliCompressSync(bigScript));
+  fs.writeFileSync(path.join(dist, 'assets', 'big-ghi789.js.gz'), zlib.gzipSync(bigScript));
   fs.writeFileSync(path.join(dist, 'sw.js'), 'const BUILD_ID = "b1";');
   fs.writeFileSync(path.join(dist, 'manifest.webmanifest'), '{"name":"Tradewind"}');
   fs.writeFileSync(path.join(dist, 'offline.html'), '<!doctype html><h1>offline</h1>');
@@ -54,6 +60,22 @@ describe('web app hosting', () => {
     const reply = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
     expect(reply.statusCode).toBe(200);
     expect(reply.headers['cache-control']).toContain('immutable');
+  });
+
+  it('a script is sent as the build precompressed it, in an encoding the browser accepts', async () => {
+    const original = fs.readFileSync(path.join(dist, 'assets', 'big-ghi789.js'));
+    const brotli = await t.app.inject({ method: 'GET', url: '/assets/big-ghi789.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(brotli.statusCode).toBe(200);
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers['content-type']).toContain('javascript');
+    expect(brotli.headers['cache-control']).toContain('immutable');
+    expect(zlib.brotliDecompressSync(brotli.rawPayload).equals(original)).toBe(true);
+    const gzip = await t.app.inject({ method: 'GET', url: '/assets/big-ghi789.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).equals(original)).toBe(true);
+    const plain = await t.app.inject({ method: 'GET', url: '/assets/big-ghi789.js', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.rawPayload.equals(original)).toBe(true);
   });
 
   it('a missing asset and an unknown API path are 404s, not the page', async () => {

@@ -2,8 +2,10 @@ import { unstableSetRender } from 'antd-mobile';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
+import { preloadRoute } from './app/router.tsx';
 import { initI18n } from './lib/i18n.ts';
-import { onAppStart } from './lib/storage.ts';
+import { onAppStart, storedLanguage } from './lib/storage.ts';
+import { loadAntdLocale } from './ui/antd-locale.tsx';
 import './app/styles.css';
 
 // antd-mobile's Toast and Dialog render outside the tree; React 19 needs createRoot for that.
@@ -14,7 +16,9 @@ unstableSetRender((node, container) => {
 });
 
 onAppStart();
-await initI18n();
+// The page's code, its language's messages and antd-mobile's texts download side by side.
+preloadRoute(window.location.pathname);
+await Promise.all([initI18n(), loadAntdLocale(storedLanguage()).catch(() => undefined)]);
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
 createRoot(container).render(

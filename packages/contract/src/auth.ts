@@ -1,13 +1,13 @@
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { z } from 'zod';
+import { CHANNELS, type Channel, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, codeSchema } from './auth-basics.ts';
+
+export { CHANNELS, CODE_LENGTH, type Channel, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, codeSchema } from './auth-basics.ts';
 
 /**
  * Sign-in schemas, shared by the server (validation, OpenAPI) and the web forms.
  * Messages are i18n keys (`validation.*` in `i18n/<lang>.json`); both sides translate them.
  */
-
-export const CHANNELS = ['email', 'phone'] as const;
-export type Channel = (typeof CHANNELS)[number];
 
 /** What the sign-in screens ask codes for, to any address (`POST /api/v1/auth/codes`). */
 export const AUTH_CODE_PURPOSES = ['register', 'reset_password'] as const;
@@ -20,9 +20,6 @@ export type AuthCodePurpose = (typeof AUTH_CODE_PURPOSES)[number];
 export const CODE_PURPOSES = [...AUTH_CODE_PURPOSES, 'withdraw_password', 'trade_password', 'bind_contact'] as const;
 export type CodePurpose = (typeof CODE_PURPOSES)[number];
 
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 128;
-export const CODE_LENGTH = 6;
 export const INVITE_CODE_LENGTH = 8;
 /** RFC 5321 caps a forward path at 254 characters. */
 export const EMAIL_MAX_LENGTH = 254;
@@ -58,10 +55,6 @@ export const passwordSchema = z
   .string({ error: 'validation.required' })
   .min(PASSWORD_MIN_LENGTH, { error: 'validation.password_too_short' })
   .max(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' });
-
-export const codeSchema = z
-  .string({ error: 'validation.required' })
-  .regex(/^\d{6}$/, { error: 'validation.code_format' });
 
 export const inviteCodeSchema = z
   .string({ error: 'validation.required' })

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHANNELS, PASSWORD_MAX_LENGTH, codeSchema } from './auth.ts';
+import { CHANNELS, PASSWORD_MAX_LENGTH, codeSchema } from './auth-basics.ts';
 
 /**
  * Passwords for money (ARCHITECTURE §8): a withdrawal password and a trading password,

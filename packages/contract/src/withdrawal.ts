@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { codeSchema } from './auth.ts';
+import { codeSchema } from './auth-basics.ts';
 import { idSchema } from './bank-card.ts';
 import { amountSchema } from './money.ts';
 import { moneyPasswordInputSchema } from './money-password.ts';

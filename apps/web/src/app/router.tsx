@@ -1,12 +1,18 @@
 import { type ComponentType, lazy } from 'react';
-import { Navigate, createBrowserRouter } from 'react-router';
+import { Navigate, type RouteObject, createBrowserRouter, matchRoutes } from 'react-router';
+import { getToken } from '@/lib/storage.ts';
+import { isOpenPath } from './guard.ts';
 import { Shell } from './shell.tsx';
 import { TabLayout } from './tab-layout.tsx';
 
-/** Each page is its own chunk. */
+interface PageHandle {
+  preload: () => Promise<unknown>;
+}
+
+/** Each page is its own chunk; `handle.preload` starts its download before the app renders. */
 function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
   const Component = lazy(async () => ({ default: (await load())[name] as ComponentType }));
-  return <Component />;
+  return { element: <Component />, handle: { preload: load } satisfies PageHandle };
 }
 
 export const ROUTE_PATHS = [
@@ -63,7 +69,7 @@ export const ROUTE_PATHS = [
   '/LoansHistory',
 ];
 
-export const router = createBrowserRouter([
+const routes: RouteObject[] = [
   {
     element: <Shell />,
     children: [
@@ -71,61 +77,72 @@ export const router = createBrowserRouter([
         path: '/',
         element: <TabLayout />,
         children: [
-          { index: true, element: page(() => import('@/features/home/home-page.tsx'), 'HomePage') },
-          { path: 'Transaction', element: page(() => import('@/features/trade/transaction-page.tsx'), 'TransactionPage') },
-          { path: 'Mining', element: page(() => import('@/features/mining/mining-page.tsx'), 'MiningPage') },
-          { path: 'My', element: page(() => import('@/features/my/my-page.tsx'), 'MyPage') },
+          { index: true, ...page(() => import('@/features/home/home-page.tsx'), 'HomePage') },
+          { path: 'Transaction', ...page(() => import('@/features/trade/transaction-page.tsx'), 'TransactionPage') },
+          { path: 'Mining', ...page(() => import('@/features/mining/mining-page.tsx'), 'MiningPage') },
+          { path: 'My', ...page(() => import('@/features/my/my-page.tsx'), 'MyPage') },
         ],
       },
-      { path: '/Login', element: page(() => import('@/features/auth/pages/login-page.tsx'), 'LoginPage') },
-      { path: '/Register', element: page(() => import('@/features/auth/pages/register-page.tsx'), 'RegisterPage') },
-      { path: '/ForgetPwd', element: page(() => import('@/features/auth/pages/forget-pwd-page.tsx'), 'ForgetPwdPage') },
-      { path: '/ChangePwd', element: page(() => import('@/features/auth/pages/change-pwd-page.tsx'), 'ChangePwdPage') },
-      { path: '/Agree', element: page(() => import('@/features/legal/agree-page.tsx'), 'AgreePage') },
-      { path: '/Success', element: page(() => import('@/features/misc/success-page.tsx'), 'SuccessPage') },
-      { path: '/Language', element: page(() => import('@/features/settings/language-page.tsx'), 'LanguagePage') },
-      { path: '/About', element: page(() => import('@/features/settings/about-page.tsx'), 'AboutPage') },
-      { path: '/Wallet', element: page(() => import('@/features/wallet/wallet-page.tsx'), 'WalletPage') },
-      { path: '/SelectCoin', element: page(() => import('@/features/wallet/select-coin-page.tsx'), 'SelectCoinPage') },
-      { path: '/Recharge', element: page(() => import('@/features/deposit/recharge-page.tsx'), 'RechargePage') },
-      { path: '/RechargeHistory', element: page(() => import('@/features/deposit/recharge-history-page.tsx'), 'RechargeHistoryPage') },
-      { path: '/RealName', element: page(() => import('@/features/kyc/kyc-page.tsx'), 'RealNamePage') },
-      { path: '/RechargeCard', element: page(() => import('@/features/card-deposit/card-deposit-page.tsx'), 'RechargeCardPage') },
-      { path: '/Withdrawal', element: page(() => import('@/features/withdrawal/withdrawal-page.tsx'), 'WithdrawalPage') },
-      { path: '/CardWithdrawal', element: page(() => import('@/features/withdrawal/card-withdrawal-page.tsx'), 'CardWithdrawalPage') },
-      { path: '/WithdrawalHistory', element: page(() => import('@/features/withdrawal/withdrawal-history-page.tsx'), 'WithdrawalHistoryPage') },
-      { path: '/Card', element: page(() => import('@/features/bank-card/card-list-page.tsx'), 'CardListPage') },
-      { path: '/AddCard', element: page(() => import('@/features/bank-card/add-card-page.tsx'), 'AddCardPage') },
-      { path: '/WithdrawPassword', element: page(() => import('@/features/money-password/withdraw-password-page.tsx'), 'WithdrawPasswordPage') },
-      { path: '/TradePassword', element: page(() => import('@/features/money-password/trade-password-page.tsx'), 'TradePasswordPage') },
-      { path: '/Transform', element: page(() => import('@/features/transform/transform-page.tsx'), 'TransformPage') },
-      { path: '/WalletDetail', element: page(() => import('@/features/funds/funds-page.tsx'), 'FundsPage') },
-      { path: '/FinancialDetail', element: page(() => import('@/features/funds/funds-page.tsx'), 'FundsPage') },
-      { path: '/Detail', element: page(() => import('@/features/trade/detail-page.tsx'), 'DetailPage') },
-      { path: '/Contract', element: page(() => import('@/features/contracts/contract-page.tsx'), 'ContractPage') },
-      { path: '/ContractDetail', element: page(() => import('@/features/contracts/contract-detail-page.tsx'), 'ContractDetailPage') },
-      { path: '/Vote', element: page(() => import('@/features/vote/vote-page.tsx'), 'VotePage') },
-      { path: '/Invite', element: page(() => import('@/features/invite/invite-page.tsx'), 'InvitePage') },
-      { path: '/PointsHistory', element: page(() => import('@/features/points/points-history-page.tsx'), 'PointsHistoryPage') },
-      { path: '/SetInfo', element: page(() => import('@/features/my/set-info-page.tsx'), 'SetInfoPage') },
-      { path: '/SetEmail', element: page(() => import('@/features/my/set-contact-page.tsx'), 'SetEmailPage') },
-      { path: '/SetPhone', element: page(() => import('@/features/my/set-contact-page.tsx'), 'SetPhonePage') },
-      { path: '/Credit', element: page(() => import('@/features/my/credit-page.tsx'), 'CreditPage') },
-      { path: '/Security', element: page(() => import('@/features/security/security-page.tsx'), 'SecurityPage') },
-      { path: '/TwoFactor', element: page(() => import('@/features/security/two-factor-page.tsx'), 'TwoFactorPage') },
-      { path: '/MiningInfo', element: page(() => import('@/features/mining/mining-info-page.tsx'), 'MiningInfoPage') },
-      { path: '/MiningHis', element: page(() => import('@/features/mining/mining-his-page.tsx'), 'MiningHisPage') },
-      { path: '/MiningDetail', element: page(() => import('@/features/mining/mining-detail-page.tsx'), 'MiningDetailPage') },
-      { path: '/IEO', element: page(() => import('@/features/ieo/ieo-page.tsx'), 'IeoPage') },
-      { path: '/IEOHis', element: page(() => import('@/features/ieo/ieo-history-page.tsx'), 'IeoHistoryPage') },
-      { path: '/Msg', element: page(() => import('@/features/messages/msg-page.tsx'), 'MsgPage') },
-      { path: '/MsgDetail', element: page(() => import('@/features/messages/msg-detail-page.tsx'), 'MsgDetailPage') },
-      { path: '/NewsDetail', element: page(() => import('@/features/news/news-detail-page.tsx'), 'NewsDetailPage') },
-      { path: '/NoticeDetail', element: page(() => import('@/features/news/news-detail-page.tsx'), 'NoticeDetailPage') },
-      { path: '/Loan', element: page(() => import('@/features/loans/loan-page.tsx'), 'LoanPage') },
-      { path: '/LoansHistory', element: page(() => import('@/features/loans/loans-history-page.tsx'), 'LoansHistoryPage') },
+      { path: '/Login', ...page(() => import('@/features/auth/pages/login-page.tsx'), 'LoginPage') },
+      { path: '/Register', ...page(() => import('@/features/auth/pages/register-page.tsx'), 'RegisterPage') },
+      { path: '/ForgetPwd', ...page(() => import('@/features/auth/pages/forget-pwd-page.tsx'), 'ForgetPwdPage') },
+      { path: '/ChangePwd', ...page(() => import('@/features/auth/pages/change-pwd-page.tsx'), 'ChangePwdPage') },
+      { path: '/Agree', ...page(() => import('@/features/legal/agree-page.tsx'), 'AgreePage') },
+      { path: '/Success', ...page(() => import('@/features/misc/success-page.tsx'), 'SuccessPage') },
+      { path: '/Language', ...page(() => import('@/features/settings/language-page.tsx'), 'LanguagePage') },
+      { path: '/About', ...page(() => import('@/features/settings/about-page.tsx'), 'AboutPage') },
+      { path: '/Wallet', ...page(() => import('@/features/wallet/wallet-page.tsx'), 'WalletPage') },
+      { path: '/SelectCoin', ...page(() => import('@/features/wallet/select-coin-page.tsx'), 'SelectCoinPage') },
+      { path: '/Recharge', ...page(() => import('@/features/deposit/recharge-page.tsx'), 'RechargePage') },
+      { path: '/RechargeHistory', ...page(() => import('@/features/deposit/recharge-history-page.tsx'), 'RechargeHistoryPage') },
+      { path: '/RealName', ...page(() => import('@/features/kyc/kyc-page.tsx'), 'RealNamePage') },
+      { path: '/RechargeCard', ...page(() => import('@/features/card-deposit/card-deposit-page.tsx'), 'RechargeCardPage') },
+      { path: '/Withdrawal', ...page(() => import('@/features/withdrawal/withdrawal-page.tsx'), 'WithdrawalPage') },
+      { path: '/CardWithdrawal', ...page(() => import('@/features/withdrawal/card-withdrawal-page.tsx'), 'CardWithdrawalPage') },
+      { path: '/WithdrawalHistory', ...page(() => import('@/features/withdrawal/withdrawal-history-page.tsx'), 'WithdrawalHistoryPage') },
+      { path: '/Card', ...page(() => import('@/features/bank-card/card-list-page.tsx'), 'CardListPage') },
+      { path: '/AddCard', ...page(() => import('@/features/bank-card/add-card-page.tsx'), 'AddCardPage') },
+      { path: '/WithdrawPassword', ...page(() => import('@/features/money-password/withdraw-password-page.tsx'), 'WithdrawPasswordPage') },
+      { path: '/TradePassword', ...page(() => import('@/features/money-password/trade-password-page.tsx'), 'TradePasswordPage') },
+      { path: '/Transform', ...page(() => import('@/features/transform/transform-page.tsx'), 'TransformPage') },
+      { path: '/WalletDetail', ...page(() => import('@/features/funds/funds-page.tsx'), 'FundsPage') },
+      { path: '/FinancialDetail', ...page(() => import('@/features/funds/funds-page.tsx'), 'FundsPage') },
+      { path: '/Detail', ...page(() => import('@/features/trade/detail-page.tsx'), 'DetailPage') },
+      { path: '/Contract', ...page(() => import('@/features/contracts/contract-page.tsx'), 'ContractPage') },
+      { path: '/ContractDetail', ...page(() => import('@/features/contracts/contract-detail-page.tsx'), 'ContractDetailPage') },
+      { path: '/Vote', ...page(() => import('@/features/vote/vote-page.tsx'), 'VotePage') },
+      { path: '/Invite', ...page(() => import('@/features/invite/invite-page.tsx'), 'InvitePage') },
+      { path: '/PointsHistory', ...page(() => import('@/features/points/points-history-page.tsx'), 'PointsHistoryPage') },
+      { path: '/SetInfo', ...page(() => import('@/features/my/set-info-page.tsx'), 'SetInfoPage') },
+      { path: '/SetEmail', ...page(() => import('@/features/my/set-contact-page.tsx'), 'SetEmailPage') },
+      { path: '/SetPhone', ...page(() => import('@/features/my/set-contact-page.tsx'), 'SetPhonePage') },
+      { path: '/Credit', ...page(() => import('@/features/my/credit-page.tsx'), 'CreditPage') },
+      { path: '/Security', ...page(() => import('@/features/security/security-page.tsx'), 'SecurityPage') },
+      { path: '/TwoFactor', ...page(() => import('@/features/security/two-factor-page.tsx'), 'TwoFactorPage') },
+      { path: '/MiningInfo', ...page(() => import('@/features/mining/mining-info-page.tsx'), 'MiningInfoPage') },
+      { path: '/MiningHis', ...page(() => import('@/features/mining/mining-his-page.tsx'), 'MiningHisPage') },
+      { path: '/MiningDetail', ...page(() => import('@/features/mining/mining-detail-page.tsx'), 'MiningDetailPage') },
+      { path: '/IEO', ...page(() => import('@/features/ieo/ieo-page.tsx'), 'IeoPage') },
+      { path: '/IEOHis', ...page(() => import('@/features/ieo/ieo-history-page.tsx'), 'IeoHistoryPage') },
+      { path: '/Msg', ...page(() => import('@/features/messages/msg-page.tsx'), 'MsgPage') },
+      { path: '/MsgDetail', ...page(() => import('@/features/messages/msg-detail-page.tsx'), 'MsgDetailPage') },
+      { path: '/NewsDetail', ...page(() => import('@/features/news/news-detail-page.tsx'), 'NewsDetailPage') },
+      { path: '/NoticeDetail', ...page(() => import('@/features/news/news-detail-page.tsx'), 'NoticeDetailPage') },
+      { path: '/Loan', ...page(() => import('@/features/loans/loan-page.tsx'), 'LoanPage') },
+      { path: '/LoansHistory', ...page(() => import('@/features/loans/loans-history-page.tsx'), 'LoansHistoryPage') },
       // spec §2: any unknown path redirects to "/".
       { path: '*', element: <Navigate to="/" replace /> },
     ],
   },
-]);
+];
+
+export const router = createBrowserRouter(routes);
+
+/**
+ * Starts downloading the page `pathname` shows (the sign-in page when the guard will send the
+ * visitor there), so it arrives alongside the translations instead of after them.
+ */
+export function preloadRoute(pathname: string): void {
+  const target = !isOpenPath(pathname) && !getToken() ? '/Login' : pathname;
+  for (const match of matchRoutes(routes, target) ?? []) void (match.route.handle as PageHandle | undefined)?.preload().catch(() => undefined);
+}

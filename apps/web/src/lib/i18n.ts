@@ -6,33 +6,23 @@ import { STORAGE_KEYS, storedLanguage } from './storage.ts';
 type Catalogue = Record<string, unknown>;
 
 /**
- * Only the active language is loaded. A language is several files merged: the shared
- * messages (`packages/contract/src/i18n/[<domain>/]<lang>.json`), the app's
- * (`src/locales/<lang>.json`) and each feature's (`src/features/<f>/locales/<lang>.json`).
+ * Only the active language is loaded: one file per language, which the build merges from the
+ * shared messages (`packages/contract/src/i18n/[<domain>/]<lang>.json`), the app's
+ * (`src/locales/<lang>.json`) and each feature's (`src/features/<f>/locales/<lang>.json`);
+ * see `localeBundles()` in vite.config.ts.
  */
-const LOCALE_FILES = {
-  ...import.meta.glob<{ default: Catalogue }>('../../../../packages/contract/src/i18n/**/*.json'),
-  ...import.meta.glob<{ default: Catalogue }>('../locales/*.json'),
-  ...import.meta.glob<{ default: Catalogue }>('../features/*/locales/*.json'),
+const CATALOGUES: Record<Language, () => Promise<{ default: Catalogue }>> = {
+  en: () => import('virtual:tradewind-locale/en'),
+  zh_TW: () => import('virtual:tradewind-locale/zh_TW'),
+  zh_CN: () => import('virtual:tradewind-locale/zh_CN'),
+  es: () => import('virtual:tradewind-locale/es'),
+  fr: () => import('virtual:tradewind-locale/fr'),
+  it: () => import('virtual:tradewind-locale/it'),
+  de: () => import('virtual:tradewind-locale/de'),
 };
 
-function merge(target: Catalogue, source: Catalogue): Catalogue {
-  for (const [key, value] of Object.entries(source)) {
-    const existing = target[key];
-    if (value && typeof value === 'object' && existing && typeof existing === 'object') merge(existing as Catalogue, value as Catalogue);
-    else target[key] = value;
-  }
-  return target;
-}
-
 async function loadCatalogue(language: Language): Promise<Catalogue> {
-  const loaders = Object.entries(LOCALE_FILES)
-    .filter(([file]) => file.endsWith(`/${language}.json`))
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([, load]) => load);
-  if (loaders.length === 0) throw new Error(`missing locale ${language}`);
-  const modules = await Promise.all(loaders.map((load) => load()));
-  return modules.reduce<Catalogue>((catalogue, module) => merge(catalogue, structuredClone(module.default)), {});
+  return (await CATALOGUES[language]()).default;
 }
 
 export const i18n = i18next.createInstance();
