@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../src/platform/db.ts';
 import { type TestApp, call, createTestApp, fund, idempotencyKey, operatorToken, registerUser } from './harness.ts';
+import { multipartBody, pngImage } from './uploads.ts';
 
 /** The operator console's content routes (issue 7): news, polls, broadcasts, IEO — each audited, each refused to reviewers. */
 
@@ -101,6 +102,40 @@ describe('news and notices for operators', () => {
     }
     expect([await count('articles'), await auditCount()]).toEqual(before);
     expect(await publicList()).toContain(id);
+  });
+});
+
+describe('article covers', () => {
+  const uploadCover = async (role: 'reviewer' | 'catalog', parts: Parameters<typeof multipartBody>[0]) => {
+    const body = multipartBody(parts);
+    return call<{ id: string; url: string; width: number }>(t.app, 'POST', '/api/admin/v1/news/cover', { token: await as(role), body: body.payload, headers: { 'content-type': body.contentType } });
+  };
+
+  it('an uploaded cover is re-encoded, public on the image host, audited, and usable as a cover', async () => {
+    const reply = await uploadCover('catalog', [{ name: 'file', filename: 'c.png', contentType: 'image/png', data: await pngImage(320, 180) }]);
+    expect(reply.body.code, JSON.stringify(reply.body)).toBe(0);
+    expect(reply.body.data.url).toMatch(/^\/files\/[0-9a-f]{48}\.jpg$/);
+    const served = await t.app.inject({ method: 'GET', url: reply.body.data.url });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/jpeg');
+    expect(await auditOf('file', reply.body.data.id)).toEqual([{ action: 'article.cover_upload', reason: null }]);
+    const saved = await post('news/save', {
+      kind: 'notice',
+      title: { en: 'With cover' },
+      summary: { en: 'S' },
+      body: { en: '<p>x</p>' },
+      cover: reply.body.data.url,
+      publishedAt: at(t.clock.now().getTime()),
+    });
+    expect(saved.body.code).toBe(0);
+  });
+
+  it('not an image, no file, or a reviewer: refused, nothing stored', async () => {
+    const before = [await count('files'), await auditCount()];
+    expect((await uploadCover('catalog', [{ name: 'file', filename: 'x.png', contentType: 'image/png', data: Buffer.from('<script>alert(1)</script>') }])).body.code).not.toBe(0);
+    expect((await uploadCover('catalog', [{ name: 'other', value: 'x' }])).body.code).not.toBe(0);
+    expect((await uploadCover('reviewer', [{ name: 'file', filename: 'c.png', contentType: 'image/png', data: await pngImage() }])).status).toBe(403);
+    expect([await count('files'), await auditCount()]).toEqual(before);
   });
 });
 

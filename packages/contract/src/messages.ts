@@ -175,3 +175,7 @@ export const broadcastViewSchema = z.object({
 });
 export type BroadcastView = z.infer<typeof broadcastViewSchema>;
 export const broadcastListSchema = z.object({ items: z.array(broadcastViewSchema) });
+
+/** `POST /api/admin/v1/news/cover` (multipart, one `file`): a public image for an article's cover. */
+export const articleCoverSchema = z.object({ id: z.string(), url: z.string(), width: z.number().int(), height: z.number().int() });
+export type ArticleCover = z.infer<typeof articleCoverSchema>;

@@ -3,6 +3,7 @@ import {
   articleAdminListQuerySchema,
   articleAdminListSchema,
   articleAdminSchema,
+  articleCoverSchema,
   articleIdQuerySchema,
   articleListQuerySchema,
   articleListSchema,
@@ -14,13 +15,16 @@ import {
 import { CATALOG_ROLES } from '@tradewind/contract/operator';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
+import type { Config } from '#platform/config.ts';
 import type { Db } from '#platform/db.ts';
+import type { FileStore } from '#platform/files.ts';
 import { route } from '#platform/http.ts';
+import { readCover, storeCover } from './cover.ts';
 import { articleForOperators, getArticle, listArticles, listArticlesForOperators, saveArticle, setArticlePublished } from './service.ts';
 
 const tags = ['news'];
 
-export function registerNewsRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
+export function registerNewsRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; config: Config; fileStore: FileStore }): void {
   route(
     app,
     { method: 'GET', url: '/api/v1/news', auth: 'none', summary: 'Published news or notices, newest first, in your language', tags, query: articleListQuerySchema, response: articleListSchema },
@@ -79,5 +83,20 @@ export function registerNewsRoutes(app: FastifyInstance, deps: { db: Db; clock: 
     app,
     { method: 'POST', url: '/api/admin/v1/news/republish', auth: 'operator', roles: CATALOG_ROLES, summary: 'Put an unpublished article back (audit-logged)', tags, body: articleRepublishRequestSchema, response: articleAdminDetailSchema },
     async ({ operator, body }) => setArticlePublished(deps.db, deps.clock.now(), operator, Number(body.id), true),
+  );
+
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/api/admin/v1/news/cover',
+      auth: 'operator',
+      roles: CATALOG_ROLES,
+      summary: 'Upload a cover image (multipart: file); re-encoded, public, audit-logged; returns its URL',
+      tags,
+      response: articleCoverSchema,
+      rateLimit: { max: 30, timeWindow: 60_000 },
+    },
+    async ({ operator, request }) => storeCover(deps, deps.clock.now(), operator, await readCover(request, deps.config.uploads.maxBytes)),
   );
 }
