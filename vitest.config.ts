@@ -32,7 +32,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
-          include: ['apps/web/e2e/**/*.e2e.ts'],
+          include: ['apps/web/e2e/**/*.e2e.ts', 'apps/admin/e2e/**/*.e2e.ts'],
           environment: 'node',
           globalSetup: ['apps/web/e2e/global-setup.ts'],
           testTimeout: 60_000,

@@ -193,10 +193,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
-/** Serves the built client; any other non-API path gets index.html so the client's router decides. */
+/**
+ * Serves the built client at / and the operator console at /admin; any other non-API path gets
+ * the matching index.html so that app's router decides.
+ */
 function registerWebApp(app: FastifyInstance, config: Config): void {
-  const indexFile = path.join(config.webDist, 'index.html');
-  const hasWebApp = fs.existsSync(indexFile);
+  const hasWebApp = fs.existsSync(path.join(config.webDist, 'index.html'));
+  const hasAdminApp = fs.existsSync(path.join(config.adminDist, 'index.html'));
+  const cacheHeaders = (res: { setHeader: (name: string, value: string) => void }, filePath: string) => {
+    const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+    res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+  };
   if (hasWebApp) {
     app.register(fastifyStatic, {
       root: config.webDist,
@@ -204,19 +211,25 @@ function registerWebApp(app: FastifyInstance, config: Config): void {
       index: 'index.html',
       cacheControl: false,
       setHeaders(res, filePath) {
-        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        cacheHeaders(res, filePath);
         // The service worker is revalidated on every check, so a deploy reaches users on their next visit;
         // it sits at the root and controls the whole app.
         if (filePath === path.join(config.webDist, 'sw.js')) res.setHeader('service-worker-allowed', '/');
       },
     });
   }
+  if (hasAdminApp) {
+    app.register(fastifyStatic, { root: config.adminDist, prefix: '/admin/', decorateReply: false, wildcard: true, index: 'index.html', cacheControl: false, setHeaders: cacheHeaders });
+  }
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     const isApi = url.startsWith('/api/') || url === '/api' || url.startsWith('/ws');
-    if (!isApi && hasWebApp && request.method === 'GET' && !path.extname(url)) {
-      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+    const isAdmin = url === '/admin' || url.startsWith('/admin/');
+    if (!isApi && request.method === 'GET' && !path.extname(url)) {
+      if (isAdmin && hasAdminApp) {
+        return reply.header('cache-control', 'no-cache').type('text/html').send(fs.createReadStream(path.join(config.adminDist, 'index.html')));
+      }
+      if (!isAdmin && hasWebApp) return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
     }
     return reply.status(404).send({ code: ERROR_CODES.NOT_FOUND, message: translate(request.lang, 'errors.NOT_FOUND'), data: null });
   });

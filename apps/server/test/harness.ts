@@ -150,11 +150,34 @@ export function idempotencyKey(): string {
   return `test-key-${keyCounter}-${crypto.randomBytes(6).toString('hex')}`;
 }
 
-/** Creates an operator and signs it in through the API. */
+/** Creates an operator and signs it in through the API, with a code from its TOTP secret. */
 export async function operatorToken(t: TestApp, role: 'reviewer' | 'catalog' | 'admin', username = `op-${role}-${crypto.randomBytes(3).toString('hex')}`) {
   const { createOperator } = await import('../src/modules/operator/service.ts');
-  const { password } = await createOperator(t.database.db, t.clock.now(), { username, role });
-  const reply = await call<{ token: string }>(t.app, 'POST', '/api/admin/v1/auth/login', { body: { username, password } });
+  const { totp } = await import('../src/modules/security/totp.ts');
+  const { password, totpSecret } = await createOperator(t.database.db, t.clock.now(), { username, role });
+  const code = totp(totpSecret, t.clock.now().getTime());
+  const reply = await call<{ token: string }>(t.app, 'POST', '/api/admin/v1/auth/login', { body: { username, password, code } });
   if (reply.body.code !== 0) throw new Error(`operator login failed: ${JSON.stringify(reply.body)}`);
-  return { token: reply.body.data.token, username };
+  return { token: reply.body.data.token, username, password, totpSecret };
+}
+
+/**
+ * A session for an existing operator, written straight to the table: for tests that act as one
+ * named operator many times (a TOTP code signs in only once per 30 s step of the test clock).
+ */
+export async function operatorSession(t: TestApp, username: string): Promise<string> {
+  const { operatorSessions, operators } = await import('../src/modules/operator/tables.ts');
+  const { eq } = await import('drizzle-orm');
+  const [operator] = await t.database.db.select({ id: operators.id }).from(operators).where(eq(operators.username, username));
+  if (!operator) throw new Error(`no operator ${username}`);
+  const token = crypto.randomBytes(32).toString('base64url');
+  const now = t.clock.now();
+  await t.database.db.insert(operatorSessions).values({
+    operatorId: operator.id,
+    tokenHash: crypto.createHash('sha256').update(token).digest('hex'),
+    createdAt: now,
+    lastUsedAt: now,
+    expiresAt: new Date(now.getTime() + 3_600_000),
+  });
+  return token;
 }

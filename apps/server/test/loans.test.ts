@@ -9,7 +9,7 @@ import { LoanAccrualWorker } from '../src/modules/loans/worker.ts';
 import { OPS_COMMANDS, type OpsContext } from '../src/modules/operator/ops-commands.ts';
 import { createOperator, findOperator } from '../src/modules/operator/service.ts';
 import { queryRows } from '../src/platform/db.ts';
-import { type TestApp, call, createTestApp, fund, idempotencyKey, registerUser } from './harness.ts';
+import { type TestApp, call, createTestApp, fund, idempotencyKey, operatorSession, registerUser } from './harness.ts';
 import { pngImage, upload } from './uploads.ts';
 
 /**
@@ -22,14 +22,12 @@ import { pngImage, upload } from './uploads.ts';
 const DAY = 86_400_000;
 const USDT = 1_000_000n;
 let t: TestApp;
-let reviewerPassword: string;
 let products: LoanProduct[];
 
 beforeAll(async () => {
   t = await createTestApp({ env: { SESSION_TTL_DAYS: '365' } });
   await seedLoanProducts(t.database.db, t.clock.now(), DEMO_LOAN_PRODUCTS);
-  const { password } = await createOperator(t.database.db, t.clock.now(), { username: 'loan-reviewer', role: 'reviewer', password: 'reviewer-pass-1' });
-  reviewerPassword = password;
+  await createOperator(t.database.db, t.clock.now(), { username: 'loan-reviewer', role: 'reviewer' });
   const user = await registerUser(t.app);
   products = (await call<{ items: LoanProduct[] }>(t.app, 'GET', '/api/v1/loans/products', { token: user.token })).body.data.items;
 });
@@ -67,8 +65,7 @@ async function applyFor(user: User, body: Record<string, unknown> = {}, lang?: s
 }
 
 async function reviewerToken(): Promise<string> {
-  const reply = await call<{ token: string }>(t.app, 'POST', '/api/admin/v1/auth/login', { body: { username: 'loan-reviewer', password: reviewerPassword } });
-  return reply.body.data.token;
+  return operatorSession(t, 'loan-reviewer');
 }
 const decide = async (id: string, decision: 'approve' | 'reject', reason?: string) =>
   call<Loan & { uid: string }>(t.app, 'POST', '/api/admin/v1/loans/decide', { token: await reviewerToken(), body: { id, decision, ...(reason ? { reason } : {}) } });

@@ -9,7 +9,7 @@ import { seedProducts } from '../src/modules/mining/service.ts';
 import { MiningPayoutWorker } from '../src/modules/mining/worker.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { queryRows } from '../src/platform/db.ts';
-import { type TestApp, call, createTestApp, fund, idempotencyKey, operatorToken, registerUser, testConfig } from './harness.ts';
+import { type TestApp, call, createTestApp, fund, idempotencyKey, operatorSession, operatorToken, registerUser, testConfig } from './harness.ts';
 
 /**
  * Cloud-miner rental (spec /Mining, /MiningHis, /MiningDetail; miner statuses 0–3):
@@ -21,15 +21,13 @@ import { type TestApp, call, createTestApp, fund, idempotencyKey, operatorToken,
 const DAY = 86_400_000;
 const USDT = 1_000_000n;
 let t: TestApp;
-let reviewerPassword: string;
 let products: MiningProduct[];
 
 beforeAll(async () => {
   // The clock runs months ahead over this file: sessions must outlive it.
   t = await createTestApp({ env: { SESSION_TTL_DAYS: '365' } });
   await seedProducts(t.database.db, t.clock.now(), DEMO_MINING_PRODUCTS);
-  const { password } = await createOperator(t.database.db, t.clock.now(), { username: 'mining-reviewer', role: 'reviewer', password: 'reviewer-pass-1' });
-  reviewerPassword = password;
+  await createOperator(t.database.db, t.clock.now(), { username: 'mining-reviewer', role: 'reviewer' });
   const user = await registerUser(t.app);
   products = (await call<{ items: MiningProduct[] }>(t.app, 'GET', '/api/v1/mining/products', { token: user.token })).body.data.items;
 });
@@ -62,8 +60,7 @@ const rent = (user: User, body: Record<string, unknown>, lang?: string, key = id
   call<MiningRental>(t.app, 'POST', '/api/v1/mining/rentals', { token: user.token, body, lang, headers: { 'idempotency-key': key } });
 /** Operator sessions end after 30 idle minutes of the test clock: sign in for each use. */
 async function reviewerToken(): Promise<string> {
-  const reply = await call<{ token: string }>(t.app, 'POST', '/api/admin/v1/auth/login', { body: { username: 'mining-reviewer', password: reviewerPassword } });
-  return reply.body.data.token;
+  return operatorSession(t, 'mining-reviewer');
 }
 const catalogToken = async () => (await operatorToken(t, 'catalog')).token;
 const decide = async (id: string, decision: 'approve' | 'reject', reason?: string) =>

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { audit, findOperator, OPERATOR_IDLE_MS } from '../src/modules/operator/service.ts';
+import { audit, createOperator, findOperator, OPERATOR_IDLE_MS } from '../src/modules/operator/service.ts';
+import { totp } from '../src/modules/security/totp.ts';
 import { type TestApp, call, createTestApp, operatorToken, registerUser } from './harness.ts';
 
 let t: TestApp;
@@ -20,8 +21,63 @@ describe('operators', () => {
   });
 
   it('a wrong password is refused', async () => {
-    const reply = await call(t.app, 'POST', '/api/admin/v1/auth/login', { body: { username: 'nobody', password: 'x' } });
+    const reply = await call(t.app, 'POST', '/api/admin/v1/auth/login', { body: { username: 'nobody', password: 'x', code: '123456' } });
     expect(reply.body.code).toBe(1001);
+  });
+
+  it('sign-in needs the TOTP code; a code works once; the sign-in is audit-logged', async () => {
+    const username = 'op-totp-check';
+    const { password, totpSecret } = await createOperator(t.database.db, t.clock.now(), { username, role: 'reviewer' });
+    const login = (code: string) => call<{ token: string }>(t.app, 'POST', '/api/admin/v1/auth/login', { body: { username, password, code } });
+    const missing = await call(t.app, 'POST', '/api/admin/v1/auth/login', { body: { username, password } });
+    expect(missing.body.code).toBe(422);
+    const good = totp(totpSecret, t.clock.now().getTime());
+    const wrong = String((Number(good) + 1) % 1_000_000).padStart(6, '0');
+    expect((await login(wrong)).body.errors?.code).toEqual(['That code is not right. Check the time on your phone and try again.']);
+    const first = await login(good);
+    expect(first.body.code).toBe(0);
+    const replay = await login(good);
+    expect(replay.body.code).toBe(422);
+    expect(replay.body.errors?.code?.[0]).toContain('already used');
+    // The next step's code works once the clock gets there.
+    t.clock.advance(30_000);
+    expect((await login(totp(totpSecret, t.clock.now().getTime()))).body.code).toBe(0);
+    const admin = await operatorToken(t, 'admin');
+    const log = await call<{ items: { operator: string; action: string }[] }>(t.app, 'GET', `/api/admin/v1/audit?action=operator.sign_in&operator=${username}`, { token: admin.token });
+    expect(log.body.data.items).toHaveLength(2);
+  });
+
+  it('administrators create operators (password and TOTP secret shown once) and disable them, with a reason', async () => {
+    const admin = await operatorToken(t, 'admin');
+    const created = await call<{ id: number; password: string; totpSecret: string; otpauthUri: string }>(t.app, 'POST', '/api/admin/v1/operators', {
+      token: admin.token,
+      body: { username: 'new-reviewer', role: 'reviewer' },
+    });
+    expect(created.body.code).toBe(0);
+    expect(created.body.data.otpauthUri).toContain(`secret=${created.body.data.totpSecret}`);
+    const again = await call(t.app, 'POST', '/api/admin/v1/operators', { token: admin.token, body: { username: 'new-reviewer', role: 'admin' } });
+    expect(again.body.errors?.username).toEqual(['That operator name is already taken.']);
+    const bad = await call(t.app, 'POST', '/api/admin/v1/operators', { token: admin.token, body: { username: 'a b<script>', role: 'root' } });
+    expect(bad.body.code).toBe(422);
+    const listed = await call<{ items: { username: string; role: string; disabledAt: string | null }[] }>(t.app, 'GET', '/api/admin/v1/operators', { token: admin.token });
+    expect(listed.body.data.items.filter((o) => o.username === 'new-reviewer')).toEqual([expect.objectContaining({ role: 'reviewer', disabledAt: null })]);
+
+    const session = await call<{ token: string }>(t.app, 'POST', '/api/admin/v1/auth/login', {
+      body: { username: 'new-reviewer', password: created.body.data.password, code: totp(created.body.data.totpSecret, t.clock.now().getTime()) },
+    });
+    expect(session.body.code).toBe(0);
+    const noReason = await call(t.app, 'POST', '/api/admin/v1/operators/disable', { token: admin.token, body: { id: created.body.data.id, disabled: true } });
+    expect(noReason.body.code).toBe(422);
+    const disabled = await call(t.app, 'POST', '/api/admin/v1/operators/disable', { token: admin.token, body: { id: created.body.data.id, disabled: true, reason: 'left the team' } });
+    expect(disabled.body.code).toBe(0);
+    // Their open session ends at once.
+    expect((await call(t.app, 'GET', '/api/admin/v1/me', { token: session.body.data.token })).status).toBe(401);
+    const me = await findOperator(t.database.db, admin.username);
+    const self = await call(t.app, 'POST', '/api/admin/v1/operators/disable', { token: admin.token, body: { id: me?.operatorId, disabled: true, reason: 'oops' } });
+    expect(self.body.code).toBe(3502);
+    const log = await call<{ items: { action: string; reason: string | null; after: string }[] }>(t.app, 'GET', `/api/admin/v1/audit?targetType=operator&targetId=${created.body.data.id}`, { token: admin.token });
+    expect(log.body.data.items.map((i) => i.action)).toEqual(['operator.disable', 'operator.sign_in', 'operator.create']);
+    expect(log.body.data.items[0]?.reason).toBe('left the team');
   });
 
   it('roles gate routes: the audit log is for administrators', async () => {

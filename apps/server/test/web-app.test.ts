@@ -7,7 +7,12 @@ import { type TestApp, createTestApp } from './harness.ts';
 /** The server serves the built client on the same origin as the API. */
 let t: TestApp;
 let dist: string;
+let adminDist: string;
 beforeAll(async () => {
+  adminDist = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-admin-dist-'));
+  fs.mkdirSync(path.join(adminDist, 'assets'));
+  fs.writeFileSync(path.join(adminDist, 'index.html'), '<!doctype html><div id="console"></div>');
+  fs.writeFileSync(path.join(adminDist, 'assets', 'console-def456.js'), 'console.log(2)');
   dist = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-dist-'));
   fs.mkdirSync(path.join(dist, 'assets'));
   fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
@@ -15,11 +20,12 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dist, 'sw.js'), 'const BUILD_ID = "b1";');
   fs.writeFileSync(path.join(dist, 'manifest.webmanifest'), '{"name":"Tradewind"}');
   fs.writeFileSync(path.join(dist, 'offline.html'), '<!doctype html><h1>offline</h1>');
-  t = await createTestApp({ env: { WEB_DIST: dist } });
+  t = await createTestApp({ env: { WEB_DIST: dist, ADMIN_DIST: adminDist } });
 });
 afterAll(async () => {
   await t.close();
   fs.rmSync(dist, { recursive: true, force: true });
+  fs.rmSync(adminDist, { recursive: true, force: true });
 });
 
 describe('web app hosting', () => {
@@ -28,6 +34,20 @@ describe('web app hosting', () => {
     expect(reply.statusCode).toBe(200);
     expect(reply.body).toContain('<div id="root">');
     expect(reply.headers['cache-control']).toBe('no-cache');
+  });
+
+  it.each(['/admin', '/admin/', '/admin/login', '/admin/users/1001'])('%s gets the operator console, not the client', async (url) => {
+    const reply = await t.app.inject({ method: 'GET', url });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.body).toContain('<div id="console">');
+    expect(reply.headers['cache-control']).toBe('no-cache');
+  });
+
+  it("the console's hashed assets are cached for a year; a missing one is a 404", async () => {
+    const reply = await t.app.inject({ method: 'GET', url: '/admin/assets/console-def456.js' });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.headers['cache-control']).toContain('immutable');
+    expect((await t.app.inject({ method: 'GET', url: '/admin/assets/missing.js' })).statusCode).toBe(404);
   });
 
   it('hashed assets are cached for a year', async () => {

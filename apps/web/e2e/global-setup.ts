@@ -5,12 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import { type OperatorCredentials, createOperatorByCli, operatorApiLogin } from '../../admin/e2e/operator.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
-    /** An administrator created with `npm run ops` before the server started. */
-    operator: { username: string; password: string };
+    /** An administrator created with `npm run ops` before the server started, and its session (codes work once: use the token). */
+    operator: OperatorCredentials & { token: string };
   }
 }
 
@@ -44,18 +45,12 @@ async function waitForHealth(url: string, child: ChildProcess, log: () => string
 
 /** Starts the product the way `npm start` serves it (built web app + API + WebSocket) on a fresh database. */
 export default async function setup(project: TestProject) {
-  if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) {
+  if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html')) || !fs.existsSync(path.join(root, 'apps/admin/dist/index.html'))) {
     execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-e2e-'));
   const port = await freePort();
-  const created = execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/ops.ts', 'create-operator', '--username', 'e2e-admin', '--role', 'admin'], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: process.env.E2E_DATABASE_URL ?? '' },
-  }).toString();
-  const password = created.match(/password: (\S+)/)?.[1];
-  if (!password) throw new Error(`could not create the e2e operator: ${created}`);
-  project.provide('operator', { username: 'e2e-admin', password });
+  const operator = createOperatorByCli(root, { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: process.env.E2E_DATABASE_URL ?? '' }, 'e2e-admin', 'admin');
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
@@ -80,6 +75,7 @@ export default async function setup(project: TestProject) {
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHealth(baseUrl, child, () => output);
   project.provide('baseUrl', baseUrl);
+  project.provide('operator', { ...operator, token: await operatorApiLogin(baseUrl, operator) });
   return async () => {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));

@@ -3,7 +3,7 @@ import type { IeoApplication, IeoProject } from '@tradewind/contract/ieo';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Envelope, PHONE, apiCall, launchBrowser, screenshot, signIn, waitFor } from './browser.ts';
-import { admin, bandedPng, operatorLogin, registerByApi } from './images.ts';
+import { admin, bandedPng, registerByApi } from './images.ts';
 
 /**
  * Launchpad (/IEO, /IEOHis) against the real server and its seeded demo projects: a
@@ -58,7 +58,7 @@ async function spotUsdt(token: string) {
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  operator = await operatorLogin(baseUrl, inject('operator'));
+  operator = inject('operator').token;
 });
 afterAll(() => browser?.close());
 

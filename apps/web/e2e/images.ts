@@ -43,14 +43,6 @@ export async function registerByApi(baseUrl: string, email: string): Promise<{ t
   return reply.data;
 }
 
-/** The e2e administrator's operator session. */
-export async function operatorLogin(baseUrl: string, operator: { username: string; password: string }): Promise<string> {
-  const reply = (await (await fetch(`${baseUrl}/api/admin/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(operator) })).json()) as {
-    data: { token: string };
-  };
-  return reply.data.token;
-}
-
 /** An operator call under /api/admin/v1; returns the envelope. */
 export async function admin<T>(baseUrl: string, token: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ code: number; data: T }> {
   const response = await fetch(`${baseUrl}/api/admin/v1${path}`, {

@@ -1,14 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PHONE, launchBrowser, screenshot, signIn } from './browser.ts';
-import { admin, bandedPng, operatorLogin, registerByApi } from './images.ts';
+import { admin, bandedPng, registerByApi } from './images.ts';
 
 const baseUrl = inject('baseUrl');
 let browser: Browser;
 let operator: string;
 beforeAll(async () => {
   browser = await launchBrowser();
-  operator = await operatorLogin(baseUrl, inject('operator'));
+  operator = inject('operator').token;
 });
 afterAll(() => browser?.close());
 

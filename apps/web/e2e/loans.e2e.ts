@@ -3,7 +3,7 @@ import type { Loan, LoanList } from '@tradewind/contract/loans';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Envelope, PHONE, apiCall, launchBrowser, screenshot, signIn, waitFor } from './browser.ts';
-import { admin, bandedPng, operatorLogin, registerByApi } from './images.ts';
+import { admin, bandedPng, registerByApi } from './images.ts';
 
 /**
  * Assisted loans (/Loan, /LoansHistory) against the real server and its demo loan
@@ -61,7 +61,7 @@ const noSidewaysScroll = async (page: Page) => expect(await page.evaluate(() => 
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  operator = await operatorLogin(baseUrl, inject('operator'));
+  operator = inject('operator').token;
 });
 afterAll(() => browser?.close());
 

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PHONE, apiCall, launchBrowser, screenshot, signIn } from './browser.ts';
-import { admin, bandedPng, operatorLogin, registerByApi } from './images.ts';
+import { admin, bandedPng, registerByApi } from './images.ts';
 
 /**
  * Messages, news and notices against the real server: a KYC approval writes a message in
@@ -14,7 +14,7 @@ let browser: Browser;
 let operator: string;
 beforeAll(async () => {
   browser = await launchBrowser();
-  operator = await operatorLogin(baseUrl, inject('operator'));
+  operator = inject('operator').token;
 });
 afterAll(() => browser?.close());
 

@@ -2,7 +2,7 @@ import type { MiningProduct, MiningRentalDetail } from '@tradewind/contract/mini
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PHONE, apiCall, launchBrowser, screenshot, signIn, waitFor } from './browser.ts';
-import { admin, operatorLogin, registerByApi } from './images.ts';
+import { admin, registerByApi } from './images.ts';
 
 /**
  * Cloud-miner rental against the real server and its demo miners: rent on /MiningInfo
@@ -16,7 +16,7 @@ let browser: Browser;
 let operator: string;
 beforeAll(async () => {
   browser = await launchBrowser();
-  operator = await operatorLogin(baseUrl, inject('operator'));
+  operator = inject('operator').token;
 });
 afterAll(() => browser?.close());
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Envelope, PHONE, apiCall, launchBrowser, screenshot, signIn, waitFor } from './browser.ts';
-import { PASSWORD, admin, bandedPng, operatorLogin, registerByApi } from './images.ts';
+import { PASSWORD, admin, bandedPng, registerByApi } from './images.ts';
 
 /**
  * The wallet issue's whole journey: simulated deposit → balance → transfer → convert →
@@ -43,7 +43,7 @@ const usdt = async (token: string) =>
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  operator = await operatorLogin(baseUrl, inject('operator'));
+  operator = inject('operator').token;
   await waitFor('fresh prices', async () => (await api<{ items: { price: string | null }[] }>('GET', '/api/v1/market/prices')).data.items.every((i) => i.price !== null), 20_000);
 });
 afterAll(() => browser?.close());

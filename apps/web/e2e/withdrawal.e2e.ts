@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOperatorByCli, operatorApiLogin } from '../../admin/e2e/operator.ts';
 import { PHONE, launchBrowser, outboxCode, screenshot } from './browser.ts';
 
 /**
@@ -48,7 +49,7 @@ const dbName = `tw_e2e_wd_${crypto.randomBytes(5).toString('hex')}`;
 let server: ChildProcess | undefined;
 let serverLog = '';
 let baseUrl = '';
-let operator = { username: 'e2e-withdrawals', password: '' };
+let operator = { token: '' };
 let browser: Browser;
 
 /**
@@ -74,8 +75,7 @@ beforeAll(async () => {
   await admin.end();
   const env = { ...process.env, DATABASE_URL: databaseUrl(dbName), LOG_LEVEL: 'silent' };
   // The server's own CLI creates the reviewer (and migrates the new database).
-  const created = execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/ops.ts', 'create-operator', '--username', operator.username, '--role', 'reviewer'], { cwd: root, env }).toString();
-  operator = { ...operator, password: created.match(/password: (\S+)/)?.[1] ?? '' };
+  const reviewer = createOperatorByCli(root, env, 'e2e-withdrawals', 'reviewer');
   const port = await freePort();
   server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
@@ -93,6 +93,7 @@ beforeAll(async () => {
     if (Date.now() > deadline) throw new Error(`server did not start:\n${serverLog}`);
     await new Promise((r) => setTimeout(r, 250));
   }
+  operator = { token: await operatorApiLogin(baseUrl, reviewer) };
   browser = await launchBrowser();
 }, 120_000);
 
@@ -117,11 +118,6 @@ async function api<T>(method: 'GET' | 'POST', url: string, token: string, body?:
   return (await response.json()) as { code: number; message: string; data: T };
 }
 
-async function operatorToken(): Promise<string> {
-  const reply = await fetch(`${baseUrl}/api/admin/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(operator) });
-  const body = (await reply.json()) as { data: { token: string } };
-  return body.data.token;
-}
 
 const visible = (page: Page, text: string | RegExp) => page.getByText(text).first().isVisible().catch(() => false);
 
@@ -243,7 +239,7 @@ describe('withdrawal journey', () => {
     await page.waitForURL(`${baseUrl}/WithdrawalHistory`);
 
     // The operator works the queue through the admin API.
-    const opToken = await operatorToken();
+    const opToken = operator.token;
     const queue = await api<{ items: { id: string; kind: string; amount: string }[] }>('GET', '/api/admin/v1/withdrawals/queue', opToken);
     const cryptoItem = queue.data.items.find((i) => i.kind === 'crypto' && i.amount === '25.5');
     const card = queue.data.items.find((i) => i.kind === 'card' && i.amount === '10');

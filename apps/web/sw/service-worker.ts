@@ -19,7 +19,8 @@ const sw = self as unknown as ServiceWorkerGlobalScope;
 const CACHE = `tw-${BUILD_ID}`;
 const CACHE_PREFIX = 'tw-';
 const OFFLINE_PAGE = '/offline.html';
-const NEVER_CACHED = /^\/(api|ws|files)(\/|$)/;
+/** The API, live updates, private files, and the operator console (its own app, never served offline). */
+const NEVER_CACHED = /^\/(api|ws|files|admin)(\/|$)/;
 /** Parallel fetches while downloading a new version: quick on a good link, gentle on a poor one. */
 const DOWNLOAD_CONCURRENCY = 4;
 /**

@@ -12,6 +12,8 @@ export const ADMIN_ROLES: OperatorRole[] = ['admin'];
 export const operatorLoginSchema = z.strictObject({
   username: z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(64, { error: 'validation.too_long' }),
   password: z.string({ error: 'validation.required' }).min(1, { error: 'validation.required' }).max(128, { error: 'validation.too_long' }),
+  /** The authenticator's 6-digit code: every operator signs in with TOTP. */
+  code: z.string({ error: 'validation.required' }).regex(/^\d{6}$/, { error: 'validation.code_format' }),
 });
 
 export const operatorSessionSchema = z.object({ token: z.string(), role: z.enum(OPERATOR_ROLES), expiresAt: z.iso.datetime() });
@@ -45,4 +47,34 @@ export const auditQuerySchema = z.strictObject({
   targetType: z.string().max(64).optional(),
   targetId: z.string().max(64).optional(),
   beforeId: z.string().regex(/^\d{1,18}$/).optional(),
+});
+
+export const operatorSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  role: z.enum(OPERATOR_ROLES),
+  createdAt: z.iso.datetime(),
+  disabledAt: z.iso.datetime().nullable(),
+});
+export type Operator = z.infer<typeof operatorSchema>;
+export const operatorListSchema = z.object({ items: z.array(operatorSchema) });
+
+/** Letters, digits, dot, dash and underscore: a name that reads the same in the audit log and a shell. */
+export const operatorCreateSchema = z.strictObject({
+  username: z
+    .string({ error: 'validation.required' })
+    .trim()
+    .min(3, { error: 'validation.too_short' })
+    .max(64, { error: 'validation.too_long' })
+    .regex(/^[A-Za-z0-9._-]+$/, { error: 'validation.invalid_value' }),
+  role: z.enum(OPERATOR_ROLES, { error: 'validation.invalid_value' }),
+});
+
+/** Shown once: the generated password and the TOTP secret to put in an authenticator. */
+export const operatorCreatedSchema = z.object({ id: z.number().int(), username: z.string(), role: z.enum(OPERATOR_ROLES), password: z.string(), totpSecret: z.string(), otpauthUri: z.string() });
+
+export const operatorDisableSchema = z.strictObject({
+  id: z.number({ error: 'validation.required' }).int().positive(),
+  disabled: z.boolean({ error: 'validation.required' }),
+  reason: z.string({ error: 'validation.reason_required' }).trim().min(1, { error: 'validation.reason_required' }).max(500, { error: 'validation.too_long' }),
 });

@@ -10,13 +10,18 @@ import { loadConfig } from '../platform/config.ts';
 import { openDatabase } from '../platform/db.ts';
 
 registerOpsCommand('create-operator', {
-  usage: 'create-operator --username NAME --role reviewer|catalog|admin  (prints a generated password; first install: no --operator needed)',
+  usage: 'create-operator --username NAME --role reviewer|catalog|admin  (prints a generated password and TOTP secret; first install: no --operator needed)',
   needsOperator: false,
   async run({ db, clock }, options) {
     const role = options.role as OperatorRole;
     if (!options.username || !OPERATOR_ROLES.includes(role)) throw new Error('need --username and --role reviewer|catalog|admin');
-    const { id, password } = await createOperator(db, clock.now(), { username: options.username, role });
-    return `operator ${options.username} (#${id}, ${role}) created; password: ${password}`;
+    const { id, password, totpSecret, otpauthUri } = await createOperator(db, clock.now(), { username: options.username, role });
+    return [
+      `operator ${options.username} (#${id}, ${role}) created; password: ${password}`,
+      `totp secret: ${totpSecret}`,
+      `authenticator link: ${otpauthUri}`,
+      'Add the secret to an authenticator app; the console asks for its 6-digit code at every sign-in.',
+    ].join('\n');
   },
 });
 

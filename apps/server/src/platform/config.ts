@@ -37,6 +37,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   IMG_BASE_URL: z.string().min(1).default('/files'),
   WEB_DIST: z.string().min(1).default('apps/web/dist'),
+  ADMIN_DIST: z.string().min(1).default('apps/admin/dist'),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   SMTP_FROM: z.string().min(3).default('Tradewind <no-reply@tradewind.local>'),
   SMS_WEBHOOK_URL: z.url({ error: 'must be a URL' }).optional(),
@@ -98,6 +99,8 @@ export interface Config {
   logLevel: string;
   imgBaseUrl: string;
   webDist: string;
+  /** The operator console's build, served under /admin. */
+  adminDist: string;
   smtpUrl: string | undefined;
   smtpFrom: string;
   smsWebhookUrl: string | undefined;
@@ -229,6 +232,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     imgBaseUrl: e.IMG_BASE_URL.replace(/\/+$/, ''),
     webDist: path.resolve(e.WEB_DIST),
+    adminDist: path.resolve(e.ADMIN_DIST),
     smtpUrl: e.SMTP_URL,
     smtpFrom: e.SMTP_FROM,
     smsWebhookUrl: e.SMS_WEBHOOK_URL,

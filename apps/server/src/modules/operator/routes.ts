@@ -1,11 +1,22 @@
 import { okSchema } from '@tradewind/contract/envelope';
-import { ADMIN_ROLES, OPERATOR_ROLES, auditListSchema, auditQuerySchema, operatorLoginSchema, operatorSessionSchema } from '@tradewind/contract/operator';
+import {
+  ADMIN_ROLES,
+  OPERATOR_ROLES,
+  auditListSchema,
+  auditQuerySchema,
+  operatorCreateSchema,
+  operatorCreatedSchema,
+  operatorDisableSchema,
+  operatorListSchema,
+  operatorLoginSchema,
+  operatorSessionSchema,
+} from '@tradewind/contract/operator';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
-import { authenticateOperator, listAudit, operatorLogin, operatorLogout } from './service.ts';
+import { audit, authenticateOperator, createOperator, listAudit, listOperators, operatorLogin, operatorLogout, setOperatorDisabled } from './service.ts';
 
 const tags = ['operator'];
 
@@ -25,7 +36,7 @@ export function registerOperatorRoutes(app: FastifyInstance, deps: { db: Db; clo
       response: operatorSessionSchema,
       rateLimit: { max: 10, timeWindow: 60_000 },
     },
-    async ({ body }) => operatorLogin(deps, body.username, body.password),
+    async ({ body }) => operatorLogin(deps, body),
   );
 
   route(
@@ -55,5 +66,50 @@ export function registerOperatorRoutes(app: FastifyInstance, deps: { db: Db; clo
     app,
     { method: 'GET', url: '/api/admin/v1/audit', auth: 'operator', roles: ADMIN_ROLES, summary: 'The audit log, newest first, filterable', tags, query: auditQuerySchema, response: auditListSchema },
     async ({ query }) => ({ items: await listAudit(deps.db, query) }),
+  );
+
+  route(
+    app,
+    { method: 'GET', url: '/api/admin/v1/operators', auth: 'operator', roles: ADMIN_ROLES, summary: 'Operators, oldest first', tags, response: operatorListSchema },
+    async () => ({ items: await listOperators(deps.db) }),
+  );
+
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/api/admin/v1/operators',
+      auth: 'operator',
+      roles: ADMIN_ROLES,
+      summary: 'Create an operator; the password and TOTP secret are shown once',
+      tags,
+      body: operatorCreateSchema,
+      response: operatorCreatedSchema,
+    },
+    async ({ body, operator }) =>
+      deps.db.transaction(async (tx) => {
+        const now = deps.clock.now();
+        const created = await createOperator(tx, now, body);
+        await audit(tx, now, operator, { action: 'operator.create', targetType: 'operator', targetId: created.id, after: { username: created.username, role: created.role } });
+        return created;
+      }),
+  );
+
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/api/admin/v1/operators/disable',
+      auth: 'operator',
+      roles: ADMIN_ROLES,
+      summary: 'Disable or enable another operator, with a reason',
+      tags,
+      body: operatorDisableSchema,
+      response: okSchema,
+    },
+    async ({ body, operator }) => {
+      await setOperatorDisabled(deps.db, deps.clock.now(), operator, body);
+      return { ok: true as const };
+    },
   );
 }

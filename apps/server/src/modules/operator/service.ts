@@ -1,12 +1,14 @@
 import crypto from 'node:crypto';
 import { verify } from '@node-rs/argon2';
 import type { OperatorRole } from '@tradewind/contract/operator';
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Clock } from '#platform/clock.ts';
 import type { Db, Executor } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import type { OperatorAuth } from '#platform/http.ts';
+import { isUniqueViolation } from '#platform/pg-errors.ts';
 import { hashPassword } from '../auth/service.ts';
+import { matchTotp, newTotpSecret, otpauthUri } from '../security/totp.ts';
 import { auditLog, operatorSessions, operators } from './tables.ts';
 
 /** Operator sessions end after 30 minutes without use (issue: sessions expire after inactivity). */
@@ -41,14 +43,57 @@ export async function audit(tx: Executor, now: Date, operator: OperatorContext, 
   });
 }
 
-export async function createOperator(db: Db, now: Date, input: { username: string; role: OperatorRole; password?: string }): Promise<{ id: number; password: string }> {
+/**
+ * A new operator with a generated password (unless one is given) and a TOTP secret; both are
+ * shown once. Raises OPERATOR_USERNAME_TAKEN.
+ */
+export async function createOperator(db: Executor, now: Date, input: { username: string; role: OperatorRole; password?: string }) {
   const password = input.password ?? crypto.randomBytes(12).toString('base64url');
-  const [row] = await db
-    .insert(operators)
-    .values({ username: input.username, passwordHash: await hashPassword(password), role: input.role, createdAt: now })
-    .returning({ id: operators.id });
-  if (!row) throw new Error('operator insert returned no row');
-  return { id: row.id, password };
+  const totpSecret = newTotpSecret();
+  try {
+    const [row] = await db
+      .insert(operators)
+      .values({ username: input.username, passwordHash: await hashPassword(password), role: input.role, totpSecret, createdAt: now })
+      .returning({ id: operators.id });
+    if (!row) throw new Error('operator insert returned no row');
+    return { id: row.id, username: input.username, role: input.role, password, totpSecret, otpauthUri: otpauthUri(totpSecret, input.username, 'Tradewind Console') };
+  } catch (error) {
+    if (isUniqueViolation(error, 'operators_username_key')) throw new AppError('OPERATOR_USERNAME_TAKEN', {}, 409, 'username');
+    throw error;
+  }
+}
+
+export async function listOperators(db: Executor) {
+  const rows = await db.select().from(operators).orderBy(asc(operators.id));
+  return rows.map((row) => ({
+    id: row.id,
+    username: row.username,
+    role: row.role as OperatorRole,
+    createdAt: row.createdAt.toISOString(),
+    disabledAt: row.disabledAt?.toISOString() ?? null,
+  }));
+}
+
+/**
+ * Disables (or enables again) another operator; disabling ends their sessions at once, since
+ * every request checks `disabled_at`. Raises OPERATOR_NOT_FOUND, OPERATOR_SELF.
+ */
+export async function setOperatorDisabled(db: Db, now: Date, actor: OperatorContext, input: { id: number; disabled: boolean; reason: string }): Promise<void> {
+  if (input.id === actor.operatorId) throw new AppError('OPERATOR_SELF', {}, 409);
+  await db.transaction(async (tx) => {
+    const [row] = await tx.select().from(operators).where(eq(operators.id, input.id)).for('update');
+    if (!row) throw new AppError('OPERATOR_NOT_FOUND', {}, 404);
+    const disabledAt = input.disabled ? (row.disabledAt ?? now) : null;
+    await tx.update(operators).set({ disabledAt }).where(eq(operators.id, row.id));
+    await audit(tx, now, actor, {
+      action: input.disabled ? 'operator.disable' : 'operator.enable',
+      targetType: 'operator',
+      targetId: row.id,
+      before: { disabledAt: row.disabledAt },
+      after: { disabledAt },
+      reason: input.reason,
+    });
+  });
 }
 
 export async function findOperator(db: Executor, username: string): Promise<OperatorContext | undefined> {
@@ -59,15 +104,33 @@ export async function findOperator(db: Executor, username: string): Promise<Oper
 
 const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
-export async function operatorLogin(deps: { db: Db; clock: Clock }, username: string, password: string) {
-  const [row] = await deps.db.select().from(operators).where(eq(operators.username, username)).limit(1);
-  const valid = row ? await verify(row.passwordHash, password) : false;
-  if (!row || !valid || row.disabledAt) throw new AppError('INVALID_CREDENTIALS');
-  const token = crypto.randomBytes(32).toString('base64url');
+/**
+ * Password and authenticator code; each code signs in once. Raises INVALID_CREDENTIALS (unknown
+ * name, wrong password, disabled, or no TOTP secret), TWO_FACTOR_CODE_INVALID and
+ * TWO_FACTOR_CODE_REUSED (field `code`). The outcome is audit-logged either way for a known name.
+ */
+export async function operatorLogin(deps: { db: Db; clock: Clock }, input: { username: string; password: string; code: string }) {
+  const [row] = await deps.db.select().from(operators).where(eq(operators.username, input.username)).limit(1);
+  const valid = row ? await verify(row.passwordHash, input.password) : false;
+  if (!row || !valid || row.disabledAt || !row.totpSecret) throw new AppError('INVALID_CREDENTIALS');
   const now = deps.clock.now();
+  const step = matchTotp(row.totpSecret, input.code, now.getTime());
+  if (step === undefined) throw new AppError('TWO_FACTOR_CODE_INVALID', {}, 422, 'code');
+  const token = crypto.randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + OPERATOR_SESSION_MAX_MS);
-  await deps.db.insert(operatorSessions).values({ operatorId: row.id, tokenHash: hashToken(token), createdAt: now, lastUsedAt: now, expiresAt });
-  return { token, role: row.role as OperatorRole, expiresAt: expiresAt.toISOString() };
+  const operator: OperatorContext = { operatorId: row.id, username: row.username, role: row.role as OperatorRole, via: 'api' };
+  await deps.db.transaction(async (tx) => {
+    // The step moves forward only: a code seen once (or an older one) is refused, also under a race.
+    const claimed = await tx
+      .update(operators)
+      .set({ totpLastStep: step })
+      .where(and(eq(operators.id, row.id), or(isNull(operators.totpLastStep), lt(operators.totpLastStep, step))))
+      .returning({ id: operators.id });
+    if (claimed.length === 0) throw new AppError('TWO_FACTOR_CODE_REUSED', {}, 422, 'code');
+    await tx.insert(operatorSessions).values({ operatorId: row.id, tokenHash: hashToken(token), createdAt: now, lastUsedAt: now, expiresAt });
+    await audit(tx, now, operator, { action: 'operator.sign_in', targetType: 'operator', targetId: row.id });
+  });
+  return { token, role: operator.role, expiresAt: expiresAt.toISOString() };
 }
 
 /** 401 without a valid operator token; 411 after 30 minutes idle, 12 hours in all, or sign-out. */

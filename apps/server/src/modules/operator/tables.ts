@@ -8,6 +8,10 @@ export const operators = pgTable(
     username: text('username').notNull(),
     passwordHash: text('password_hash').notNull(),
     role: text('role').notNull(),
+    /** Base32 TOTP secret, set when the account is created; sign-in needs its code (issue 7: TOTP required). */
+    totpSecret: text('totp_secret'),
+    /** The last TOTP step used to sign in: a code works once. */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     disabledAt: timestamp('disabled_at', { withTimezone: true, mode: 'date' }),
   },
