@@ -128,7 +128,15 @@ export const articleAdminSchema = z.object({ id: z.string(), kind: z.enum(ARTICL
 /* Operators: news and notices, broadcasts (the console's content pages). */
 
 /** Texts as stored, per language; English is always there. */
-export const localizedTextViewSchema = z.object({ en: z.string() }).extend(Object.fromEntries(LANGUAGES.filter((l) => l !== 'en').map((l) => [l, z.string().optional()])));
+export const localizedTextViewSchema = z.object({
+  en: z.string(),
+  zh_TW: z.string().optional(),
+  zh_CN: z.string().optional(),
+  es: z.string().optional(),
+  fr: z.string().optional(),
+  it: z.string().optional(),
+  de: z.string().optional(),
+} satisfies Record<(typeof LANGUAGES)[number], z.ZodType>);
 export type LocalizedTextView = z.infer<typeof localizedTextViewSchema>;
 
 /** Where an article stands for readers: before its publish time, visible, or taken down by an operator. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from './bank-card.ts';
 import { LANGUAGES } from './languages.ts';
+import { localizedTextViewSchema } from './messages.ts';
 
 /** Polls (spec /Vote; entity Vote: vote count). One vote per user per poll (spec §4). */
 
@@ -56,7 +57,6 @@ const pollText = (max: number) =>
     .object({ en: z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(max, { error: 'validation.too_long' }) })
     .extend(Object.fromEntries(LANGUAGES.filter((l) => l !== 'en').map((l) => [l, z.string().trim().max(max, { error: 'validation.too_long' }).optional()])))
     .strict();
-const pollTextView = z.object({ en: z.string() }).extend(Object.fromEntries(LANGUAGES.filter((l) => l !== 'en').map((l) => [l, z.string().optional()])));
 
 export const VOTE_TITLE_MAX = 160;
 export const VOTE_DESCRIPTION_MAX = 1000;
@@ -83,12 +83,12 @@ export const votePollCloseSchema = z.strictObject({ id: idSchema, reason: z.stri
 
 export const votePollAdminSchema = z.object({
   id: z.string(),
-  title: pollTextView,
-  description: pollTextView,
+  title: localizedTextViewSchema,
+  description: localizedTextViewSchema,
   status: votePollStatusSchema,
   startsAt: z.iso.datetime(),
   endsAt: z.iso.datetime(),
-  options: z.array(z.object({ id: z.string(), label: pollTextView, count: z.number().int().nonnegative() })),
+  options: z.array(z.object({ id: z.string(), label: localizedTextViewSchema, count: z.number().int().nonnegative() })),
   total: z.number().int().nonnegative(),
   createdAt: z.iso.datetime(),
 });

@@ -55,28 +55,21 @@ export function RichTextEditor({ value, onChange, testId }: { value?: string; on
     }
     run('createLink', url);
   };
-  const button = (key: 'bold' | 'italic' | 'heading' | 'bullets' | 'numbers' | 'unlink', text: string, action: () => void) => (
-    <Tooltip title={t(key)}>
-      <Button size="small" aria-label={t(key)} onMouseDown={(event) => event.preventDefault()} onClick={action}>
-        {text}
-      </Button>
-    </Tooltip>
-  );
 
   return (
     <div style={{ border: '1px solid #d9d9d9', borderRadius: 6 }}>
       <Space wrap size={4} style={{ padding: 6, borderBottom: '1px solid #f0f0f0', width: '100%' }}>
-        {button('bold', 'B', () => run('bold'))}
-        {button('italic', 'I', () => run('italic'))}
-        {button('heading', 'H', () => run('formatBlock', '<h3>'))}
-        {button('bullets', '• —', () => run('insertUnorderedList'))}
-        {button('numbers', '1.', () => run('insertOrderedList'))}
+        <ToolButton label={t('bold')} text="B" onClick={() => run('bold')} />
+        <ToolButton label={t('italic')} text="I" onClick={() => run('italic')} />
+        <ToolButton label={t('heading')} text="H" onClick={() => run('formatBlock', '<h3>')} />
+        <ToolButton label={t('bullets')} text="• —" onClick={() => run('insertUnorderedList')} />
+        <ToolButton label={t('numbers')} text="1." onClick={() => run('insertOrderedList')} />
         <Tooltip title={t('link')}>
           <Button size="small" aria-label={t('link')} onMouseDown={(event) => event.preventDefault()} onClick={startLink}>
             🔗
           </Button>
         </Tooltip>
-        {button('unlink', '⛓︎✕', () => run('unlink'))}
+        <ToolButton label={t('unlink')} text="⛓︎✕" onClick={() => run('unlink')} />
         {linking && (
           <Space.Compact size="small">
             <Input size="small" value={url} onChange={(event) => setUrl(event.target.value)} onPressEnter={addLink} placeholder={t('url')} style={{ width: 260 }} autoFocus />
@@ -99,6 +92,17 @@ export function RichTextEditor({ value, onChange, testId }: { value?: string; on
         style={{ minHeight: 180, maxHeight: 360, overflowY: 'auto', padding: '8px 12px', outline: 'none', lineHeight: 1.6 }}
       />
     </div>
+  );
+}
+
+/** A toolbar button that keeps the editor's selection (mouse down would otherwise take the focus). */
+function ToolButton({ label, text, onClick }: { label: string; text: string; onClick: () => void }) {
+  return (
+    <Tooltip title={label}>
+      <Button size="small" aria-label={label} onMouseDown={(event) => event.preventDefault()} onClick={onClick}>
+        {text}
+      </Button>
+    </Tooltip>
   );
 }
 
