@@ -62,14 +62,10 @@ export function RichTextEditor({ value, onChange, testId }: { value?: string; on
         <ToolButton label={t('bold')} text="B" onClick={() => run('bold')} />
         <ToolButton label={t('italic')} text="I" onClick={() => run('italic')} />
         <ToolButton label={t('heading')} text="H" onClick={() => run('formatBlock', '<h3>')} />
-        <ToolButton label={t('bullets')} text="• —" onClick={() => run('insertUnorderedList')} />
+        <ToolButton label={t('bullets')} text="•" onClick={() => run('insertUnorderedList')} />
         <ToolButton label={t('numbers')} text="1." onClick={() => run('insertOrderedList')} />
-        <Tooltip title={t('link')}>
-          <Button size="small" aria-label={t('link')} onMouseDown={(event) => event.preventDefault()} onClick={startLink}>
-            🔗
-          </Button>
-        </Tooltip>
-        <ToolButton label={t('unlink')} text="⛓︎✕" onClick={() => run('unlink')} />
+        <ToolButton label={t('link')} text={t('link')} onClick={startLink} />
+        <ToolButton label={t('unlink')} text={t('unlink')} onClick={() => run('unlink')} />
         {linking && (
           <Space.Compact size="small">
             <Input size="small" value={url} onChange={(event) => setUrl(event.target.value)} onPressEnter={addLink} placeholder={t('url')} style={{ width: 260 }} autoFocus />

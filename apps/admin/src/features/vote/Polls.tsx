@@ -21,6 +21,7 @@ const useT = defineStrings({
     open: 'Open',
     ended: 'Ended',
     votes: 'Votes',
+    results: 'Results',
     period: 'Period',
     startsAt: 'Opens',
     startsHelp: 'Leave empty to open at once (your local time).',
@@ -47,6 +48,7 @@ const useT = defineStrings({
     open: '进行中',
     ended: '已结束',
     votes: '票数',
+    results: '结果',
     period: '时间',
     startsAt: '开始',
     startsHelp: '留空则立即开始（您的本地时间）。',
@@ -132,25 +134,29 @@ export default function Polls() {
         loading={list.isPending}
         dataSource={list.data?.items}
         pagination={false}
-        expandable={{
-          defaultExpandAllRows: true,
-          expandedRowRender: (poll) => (
-            <div style={{ maxWidth: 560 }}>
-              {poll.options.map((option) => (
-                <div key={option.id} style={{ display: 'grid', gridTemplateColumns: '200px 1fr 60px', gap: 12, alignItems: 'center' }}>
-                  <Typography.Text ellipsis>{option.label.en}</Typography.Text>
-                  <Progress percent={votePercent(option.count, poll.total)} size="small" />
-                  <Typography.Text type="secondary">{option.count}</Typography.Text>
-                </div>
-              ))}
-            </div>
-          ),
-        }}
         columns={[
           { title: t('title'), key: 'title', render: (_: unknown, poll) => poll.title.en },
           { title: t('status'), dataIndex: 'status', width: 110, render: (status: VotePollStatus) => <Tag color={STATUS_COLOURS[status]}>{t(status)}</Tag> },
-          { title: t('votes'), dataIndex: 'total', width: 90 },
-          { title: t('period'), key: 'period', width: 340, render: (_: unknown, poll) => `${formatTime(poll.startsAt)} – ${formatTime(poll.endsAt)}` },
+          { title: t('votes'), dataIndex: 'total', width: 80 },
+          {
+            title: t('results'),
+            key: 'results',
+            width: 360,
+            render: (_: unknown, poll) => (
+              <div data-testid={`poll-results-${poll.id}`}>
+                {poll.options.map((option) => (
+                  <div key={option.id} style={{ display: 'grid', gridTemplateColumns: '110px 1fr 40px', gap: 8, alignItems: 'center' }}>
+                    <Typography.Text ellipsis>{option.label.en}</Typography.Text>
+                    <Progress percent={votePercent(option.count, poll.total)} size="small" />
+                    <Typography.Text type="secondary" style={{ textAlign: 'right' }}>
+                      {option.count}
+                    </Typography.Text>
+                  </div>
+                ))}
+              </div>
+            ),
+          },
+          { title: t('period'), key: 'period', width: 180, render: (_: unknown, poll) => <span style={{ fontSize: 12 }}>{formatTime(poll.startsAt)}<br />{formatTime(poll.endsAt)}</span> },
           {
             title: '',
             key: 'actions',
