@@ -269,18 +269,21 @@ export default function IeoProjects() {
           {
             title: t('token'),
             key: 'token',
+            width: 170,
             render: (_: unknown, p) => (
               <Space orientation="vertical" size={0}>
                 <Typography.Text strong>{p.token}</Typography.Text>
-                <Typography.Text type="secondary">{p.name}</Typography.Text>
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {p.name}
+                </Typography.Text>
               </Space>
             ),
           },
-          { title: t('status'), dataIndex: 'status', width: 130, render: (s: IeoStatus) => <Tag color={STATUS_COLOURS[s]}>{t(statusKey(s))}</Tag> },
+          { title: t('status'), dataIndex: 'status', width: 110, render: (s: IeoStatus) => <Tag color={STATUS_COLOURS[s]}>{t(statusKey(s))}</Tag> },
           {
             title: t('subscribed'),
             key: 'subscribed',
-            width: 200,
+            width: 160,
             render: (_: unknown, p) => (
               <div>
                 <span style={{ fontVariantNumeric: 'tabular-nums' }}>
@@ -290,16 +293,30 @@ export default function IeoProjects() {
               </div>
             ),
           },
-          { title: t('applications'), dataIndex: 'applications', width: 90 },
-          { title: t('committed'), dataIndex: 'committed', width: 130, render: (v: string) => <Amount value={v} asset="USDT" /> },
-          { title: t('period'), key: 'period', width: 200, render: (_: unknown, p) => <span style={{ fontSize: 12 }}>{formatTime(p.startsAt)}<br />{formatTime(p.endsAt)}</span> },
-          { title: t('listsAt'), dataIndex: 'listsAt', width: 110, render: (v: string) => <span style={{ fontSize: 12 }}>{formatTime(v)}</span> },
+          { title: t('applications'), dataIndex: 'applications', width: 80 },
+          { title: t('committed'), dataIndex: 'committed', width: 120, render: (v: string) => <Amount value={v} asset="USDT" /> },
+          {
+            title: t('period'),
+            key: 'period',
+            width: 190,
+            render: (_: unknown, p) => (
+              <span style={{ fontSize: 12, lineHeight: 1.6 }}>
+                {formatTime(p.startsAt)}
+                <br />
+                {formatTime(p.endsAt)}
+                <br />
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {t('listsAt')}: {formatTime(p.listsAt)}
+                </Typography.Text>
+              </span>
+            ),
+          },
           {
             title: '',
             key: 'actions',
-            width: 250,
+            width: 150,
             render: (_: unknown, p) => (
-              <Space wrap size={4}>
+              <Space orientation="vertical" size={4}>
                 <Button size="small" onClick={() => setViewing(p.id)}>
                   {t('view')}
                 </Button>

@@ -1,4 +1,4 @@
-import { LANGUAGES, LANGUAGE_NAMES, type Language } from '@tradewind/contract/languages';
+import { LANGUAGES, LANGUAGE_NAMES, LANGUAGE_TAGS, type Language } from '@tradewind/contract/languages';
 import {
   ARTICLE_BODY_MAX,
   ARTICLE_SUMMARY_MAX,
@@ -11,7 +11,7 @@ import {
   articleAdminSchema,
 } from '@tradewind/contract/messages';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Drawer, Form, Image, Input, Modal, Radio, Segmented, Space, Table, Tag, Upload } from 'antd';
+import { Alert, App, Button, Drawer, Form, Image, Input, Modal, Radio, Segmented, Space, Table, Tag, Tooltip, Upload } from 'antd';
 import { useState } from 'react';
 import { ApiError, api } from '@admin/api/client';
 import { formatTime } from '@admin/lib/format';
@@ -166,8 +166,21 @@ export default function NewsPage() {
               </Space>
             ),
           },
-          { title: t('kind'), dataIndex: 'kind', width: 90, render: (value: ArticleKind) => <Tag>{t(value)}</Tag> },
-          { title: t('languages'), dataIndex: 'languages', render: (languages: Language[]) => languages.map((l) => LANGUAGE_NAMES[l]).join(' · ') },
+          { title: t('kind'), dataIndex: 'kind', width: 80, render: (value: ArticleKind) => <Tag>{t(value)}</Tag> },
+          {
+            title: t('languages'),
+            dataIndex: 'languages',
+            width: 190,
+            render: (languages: Language[]) => (
+              <Space size={[2, 4]} wrap>
+                {languages.map((l) => (
+                  <Tooltip key={l} title={LANGUAGE_NAMES[l]}>
+                    <Tag style={{ marginInlineEnd: 0 }}>{LANGUAGE_TAGS[l]}</Tag>
+                  </Tooltip>
+                ))}
+              </Space>
+            ),
+          },
           { title: t('state'), dataIndex: 'state', width: 110, render: (state: ArticleState) => <Tag color={STATE_COLOURS[state]}>{t(state)}</Tag> },
           { title: t('publishedAt'), dataIndex: 'publishedAt', width: 180, render: (at: string) => formatTime(at) },
           {
