@@ -90,7 +90,7 @@ describe('content in the operator console', () => {
     ] as const) {
       const phone = await browser.newContext({ viewport: PHONE, baseURL: baseUrl, locale: language === 'en' ? 'en' : 'zh-CN' });
       const client = await phone.newPage();
-      const session = await registerByApi(baseUrl, `content${stamp}${language}@example.com`);
+      const session = await registerByApi(baseUrl, `content${stamp}${language.replace("_", "").toLowerCase()}@example.com`);
       expect((await apiCall(baseUrl, 'POST', '/api/v1/user/language', session.token, { language })).code).toBe(0);
       await signIn(client, session, language);
       await client.goto('/');
