@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PHONE, apiCall, launchBrowser, screenshot, signIn } from '../../web/e2e/browser.ts';
+import { PHONE, apiCall, launchBrowser, screenshot, signIn, waitFor } from '../../web/e2e/browser.ts';
 import { bandedPng, registerByApi } from '../../web/e2e/images.ts';
 import { DESKTOP, createOperatorAs, operatorApi, operatorApiLogin, signInOperator } from './operator.ts';
 
@@ -34,6 +34,28 @@ async function writeBody(page: Page, language: 'en' | 'zh_CN') {
   await page.keyboard.type(text.bold);
   await bold.click();
   await page.keyboard.type(text.rest);
+}
+
+/** A user with 500 USDT in spot (simulated chain deposit) and KYC approved: what an IEO application needs. */
+async function readyUser(name: string) {
+  const api = <T>(method: 'GET' | 'POST', path: string, token?: string, body?: unknown) => apiCall<T>(baseUrl, method, path, token, body);
+  const user = await registerByApi(baseUrl, `${name}${stamp}@example.com`);
+  const { address } = (await api<{ address: string }>('GET', '/api/v1/deposit/address', user.token)).data;
+  expect((await api('POST', '/api/v1/dev/chain/transfer', undefined, { address, amount: '500' })).code).toBe(0);
+  await waitFor('the deposit to be seen', async () => (await api<{ items: unknown[] }>('GET', '/api/v1/deposit/history', user.token)).data.items.length > 0, 30_000);
+  await api('POST', '/api/v1/dev/chain/mine', undefined, { blocks: 19 });
+  const spot = async () => (await api<{ spot: { asset: string; available: string }[] }>('GET', '/api/v1/wallet/balances', user.token)).data.spot.find((b) => b.asset === 'USDT')?.available;
+  await waitFor('the deposit to be credited', async () => (await spot()) === '500', 30_000);
+  const photo = async (seed: number) => {
+    const form = new FormData();
+    form.append('purpose', 'kyc');
+    form.append('file', new Blob([new Uint8Array(bandedPng(200, 160, [[seed, 90, 160], [200, seed, 60]]))], { type: 'image/png' }), 'photo.png');
+    return ((await (await fetch(`${baseUrl}/api/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${user.token}` }, body: form })).json()) as { data: { id: string } }).data.id;
+  };
+  const kyc = await api<{ submission: { id: string } }>('POST', '/api/v1/kyc', user.token, { country: 'DE', lastName: 'Muster', firstName: 'Erika', documentType: 'passport', documentNumber: 'C01X00T47', frontFileId: await photo(40), faceFileId: await photo(120) });
+  expect(kyc.code, kyc.message).toBe(0);
+  expect((await operatorApi(baseUrl, inject('operator').token, 'POST', '/kyc/decide', { id: kyc.data.submission.id, decision: 'approve' })).code).toBe(0);
+  return user;
 }
 
 describe('content in the operator console', () => {
@@ -110,7 +132,8 @@ describe('content in the operator console', () => {
     }
   });
 
-  it('every content page in English and Chinese (an administrator sees all five)', { timeout: 180_000 }, async () => {
+  it('every content page in English and Chinese (an administrator sees all five); the IEO allocation is run and viewed from the console', { timeout: 300_000 }, async () => {
+    const [alice, bob] = [await readyUser('alice'), await readyUser('bob')];
     const admin = await createOperatorAs(baseUrl, inject('operator').token, 'admin');
     // Something to show: a poll with a vote, a bonus code, an IEO project with applications, a broadcast.
     const token = await operatorApiLogin(baseUrl, await createOperatorAs(baseUrl, inject('operator').token, 'catalog'));
@@ -126,23 +149,33 @@ describe('content in the operator console', () => {
     const voter = await registerByApi(baseUrl, `voter${stamp}@example.com`);
     expect((await apiCall(baseUrl, 'POST', '/api/v1/votes/cast', voter.token, { pollId: poll.data.id, optionId: poll.data.options[0]?.id })).code).toBe(0);
     expect((await operatorApi(baseUrl, token, 'POST', '/bonus-codes', { code: `SPRING${stamp % 10000}`, asset: 'USDT', amount: '5', maxRedemptions: 500, perUserLimit: 1, expiresAt: at(now + 30 * 86_400_000) })).code).toBe(0);
+    const endsAt = Date.now() + 25_000;
     const project = await operatorApi<{ id: string }>(baseUrl, token, 'POST', '/ieo/create', {
       slug: `console-${stamp}`,
       token: `CON${stamp % 10000}`,
       tokenName: 'Console token',
       name: { en: 'Console Launch', zh_CN: '控制台首发' },
       description: { en: 'A project for the screenshots.' },
-      supply: '10000',
-      unitPrice: '0.5',
-      priceMin: '0.4',
-      priceMax: '0.8',
-      perUserCap: '2000',
+      supply: '300',
+      unitPrice: '1',
+      priceMin: '0.5',
+      priceMax: '1',
+      perUserCap: '250',
       startsAt: at(now - 3_600_000),
-      endsAt: at(now + 86_400_000),
-      listsAt: at(now + 2 * 86_400_000),
+      // Short, so the console can run the allocation in this test (the real clock runs here).
+      endsAt: at(endsAt),
+      listsAt: at(now + 86_400_000),
       announcedAt: at(now - 7_200_000),
     });
     expect(project.code, JSON.stringify(project)).toBe(0);
+    // Oversubscribed (400 of 300): the supply is shared by the published rule.
+    for (const [user, price] of [
+      [alice, '1'],
+      [bob, '0.5'],
+    ] as const) {
+      const applied = await apiCall(baseUrl, 'POST', '/api/v1/ieo/subscribe', user.token, { projectId: project.data.id, price, quantity: '200' }, { 'idempotency-key': `content-${user.uid}-${stamp}` });
+      expect(applied.code, applied.message).toBe(0);
+    }
 
     const context = await browser.newContext({ viewport: DESKTOP, baseURL: baseUrl });
     const page = await context.newPage();
@@ -150,25 +183,41 @@ describe('content in the operator console', () => {
     expect(
       (await apiCall(baseUrl, 'POST', '/api/admin/v1/messages/broadcast', await page.evaluate(() => sessionStorage.getItem('tw-admin-token') ?? ''), { title: { en: 'Maintenance on Sunday', zh_CN: '周日维护' }, body: { en: 'Trading pauses 02:00–02:30 UTC.' } })).code,
     ).toBe(0);
+    // The subscription ends; the operator runs the allocation (the worker may have run it first: then there is no button, and the result is the same).
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, endsAt - Date.now() + 1_000)));
+    await page.goto('/admin/ieo');
+    const allocateButton = page.getByTestId(`ieo-allocate-CON${stamp % 10000}`);
+    await page.locator('tbody tr[data-row-key]').first().waitFor();
+    if ((await allocateButton.count()) > 0) {
+      await allocateButton.click();
+      await screenshot(page, 'admin-ieo-allocate-confirm-en');
+      await page.locator('#ieo-run-confirm').click();
+    } else {
+      await page.locator('tr', { hasText: 'Console Launch' }).getByRole('button').first().click();
+    }
+    const allocation = page.getByTestId('ieo-allocation');
+    await allocation.waitFor({ timeout: 15_000 });
+    // allocate(): both capped at 200 want 400 of 300; pro rata to 200 and 100 USDT committed → 200 and 100.
+    expect((await allocation.textContent())?.replace(/\s+/g, ' ')).toMatch(/Allocated ?300.*Unsold ?0/);
+    const table = await page.getByTestId('ieo-applications').locator('tbody').textContent();
+    expect(table).toContain(alice.uid);
+    await page.waitForTimeout(800);
+    await screenshot(page, 'admin-ieo-allocation-en');
+
     for (const language of ['en', 'zh-CN'] as const) {
       await page.evaluate((lang) => localStorage.setItem('tw-admin-lang', lang), language);
-      for (const [path, name, ready] of [
-        ['news', 'news', 'tbody tr'],
-        ['broadcast', 'broadcast', 'tbody tr'],
-        ['polls', 'polls', '.ant-progress'],
-        ['bonus-codes', 'bonus-codes', 'tbody tr code'],
-        ['ieo', 'ieo', 'tbody tr'],
-      ] as const) {
+      for (const path of ['news', 'broadcast', 'polls', 'bonus-codes', 'ieo'] as const) {
         await page.goto(`/admin/${path}`);
-        await page.locator(ready).first().waitFor({ timeout: 15_000 });
-        await expect.poll(() => page.locator('.ant-spin-spinning').count()).toBe(0);
-        await screenshot(page, `admin-${name}-${language}`);
+        // A row with a key is data, not the empty placeholder; then let the loading veil fade out.
+        await page.locator('tbody tr[data-row-key]').first().waitFor({ timeout: 15_000 });
+        await page.waitForTimeout(600);
+        await screenshot(page, `admin-${path}-${language}`);
       }
       await page.locator('tr', { hasText: 'Console Launch' }).getByRole('button').first().click();
       await page.getByTestId('ieo-applications').waitFor();
-      await expect.poll(() => page.locator('.ant-spin-spinning').count()).toBe(0);
+      await page.getByTestId('ieo-applications').locator('.ant-descriptions').waitFor();
       // Let the drawer finish sliding in before the picture.
-      await page.waitForTimeout(600);
+      await page.waitForTimeout(800);
       await screenshot(page, `admin-ieo-applications-${language}`);
       await page.goto('/admin/news');
       await page.getByTestId('news-create').click();
