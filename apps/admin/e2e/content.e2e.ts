@@ -199,8 +199,10 @@ describe('content in the operator console', () => {
     await allocation.waitFor({ timeout: 15_000 });
     // allocate(): both capped at 200 want 400 of 300; pro rata to 200 and 100 USDT committed → 200 and 100.
     expect((await allocation.textContent())?.replace(/\s+/g, ' ')).toMatch(/Allocated ?300.*Unsold ?0/);
-    const table = await page.getByTestId('ieo-applications').locator('tbody').textContent();
-    expect(table).toContain(alice.uid);
+    const rowOf = (uid: string) => page.getByTestId('ieo-applications').locator('tbody.ant-table-tbody tr', { has: page.getByRole('cell', { name: uid, exact: true }) });
+    // Columns: user, status, offer, requested, committed, allocated, paid, refunded.
+    expect((await rowOf(alice.uid).locator('td').allTextContents()).slice(2, 8)).toEqual(['1', '200', '200', '200', '200', '0']);
+    expect((await rowOf(bob.uid).locator('td').allTextContents()).slice(2, 8)).toEqual(['0.5', '200', '100', '100', '50', '50']);
     await page.waitForTimeout(800);
     await screenshot(page, 'admin-ieo-allocation-en');
 
