@@ -78,6 +78,16 @@ describe('operator console: sign-in with TOTP, operators, audit log', () => {
     await page.getByRole('link', { name: '审计日志' }).click();
     await expect.poll(() => page.getByTestId('audit-table').textContent()).toContain('operator.sign_in');
     await screenshot(page, 'admin-audit-zh-CN');
+    // Settings: read-only, secrets hidden.
+    await page.getByRole('link', { name: '系统设置' }).click();
+    await expect.poll(() => page.getByText('DEMO_MODE', { exact: true }).count()).toBe(1);
+    expect(await page.getByRole('searchbox').count()).toBe(1); // the filter, and nothing editable:
+    expect(await page.getByRole('textbox').count()).toBe(0);
+    await screenshot(page, 'admin-settings-zh-CN');
+    await page.getByLabel('Language').click();
+    await page.getByTitle('English').click();
+    await expect.poll(() => page.getByText('Value in effect').count()).toBe(1);
+    await screenshot(page, 'admin-settings-en');
     await context.close();
   });
 });

@@ -8,7 +8,7 @@ import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
 import { ERROR_CODES } from '@tradewind/contract/errors';
 import { languageFromHeader } from '@tradewind/contract/languages';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { registerBankCardRoutes } from './modules/bank-card/routes.ts';
@@ -17,6 +17,7 @@ import { registerConversionRoutes } from './modules/conversion/routes.ts';
 import { registerFundsRoutes } from './modules/funds/routes.ts';
 import { registerInviteRoutes } from './modules/invite/routes.ts';
 import { registerCreditRoutes } from './modules/credit/routes.ts';
+import { registerDashboardRoutes, registerLedgerCheckWorker } from './modules/dashboard/routes.ts';
 import { registerDepositRoutes } from './modules/deposit/routes.ts';
 import { registerCardDepositRoutes } from './modules/card-deposit/routes.ts';
 import { registerIeoRoutes, registerIeoWorker } from './modules/ieo/routes.ts';
@@ -33,6 +34,7 @@ import { registerPointsRoutes } from './modules/points/routes.ts';
 import { antiPhishingCodeFor } from './modules/security/service.ts';
 import { registerSecurityRoutes } from './modules/security/routes.ts';
 import { registerSystemRoutes } from './modules/system/routes.ts';
+import { registerUserAdminRoutes } from './modules/user/admin-routes.ts';
 import { registerUserRoutes } from './modules/user/routes.ts';
 import { registerVoteRoutes } from './modules/vote/routes.ts';
 import { registerWalletRoutes } from './modules/wallet/routes.ts';
@@ -59,6 +61,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Run the background workers in this process (main.ts: ROLE `all` or `worker`); tests drive them directly. */
   workers?: boolean;
+  /** Sees every route as it is registered, whatever registers it (the route-table tests). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export interface AppServices {
@@ -92,6 +96,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200 },
   });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(jsonSerializerCompiler);
   app.decorate('routeTable', []);
@@ -157,6 +162,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSystemRoutes(app, deps);
   registerAuthRoutes(app, deps);
   registerUserRoutes(app, deps);
+  registerUserAdminRoutes(app, deps);
   registerWalletRoutes(app, deps);
   registerDepositRoutes(app, deps);
   registerOperatorRoutes(app, deps);
@@ -179,6 +185,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerLoanRoutes(app, deps);
   registerMessageRoutes(app, deps);
   registerNewsRoutes(app, deps);
+  registerDashboardRoutes(app, deps);
   const contracts = registerContractRoutes(app, deps);
   if (options.workers) {
     registerMarketRecorder(app, deps);
@@ -186,6 +193,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registerMiningWorker(app, deps);
     registerIeoWorker(app, deps);
     registerLoanWorker(app, deps);
+    registerLedgerCheckWorker(app, deps);
   }
   registerWebSocket(app, hub);
 

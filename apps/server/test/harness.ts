@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse, RouteOptions } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
@@ -49,10 +49,12 @@ export interface TestApp {
   close: () => Promise<void>;
 }
 
-export async function createTestApp(options: { env?: Record<string, string>; beforeReady?: (app: FastifyInstance) => void } = {}): Promise<TestApp> {
+export async function createTestApp(
+  options: { env?: Record<string, string>; beforeReady?: (app: FastifyInstance) => void; onRoute?: (route: RouteOptions) => void } = {},
+): Promise<TestApp> {
   const database = await openTestDatabase();
   const clock = new ManualClock(T0);
-  const app = await buildApp({ config: testConfig(options.env), database, clock, logger: false });
+  const app = await buildApp({ config: testConfig(options.env), database, clock, logger: false, ...(options.onRoute ? { onRoute: options.onRoute } : {}) });
   options.beforeReady?.(app);
   await app.ready();
   return {

@@ -9,7 +9,7 @@ import { OPS_COMMANDS } from '../src/modules/operator/ops-commands.ts';
 import { findOperator } from '../src/modules/operator/service.ts';
 import { queryRows } from '../src/platform/db.ts';
 import { placed, recordAt, settlement, trader } from './contracts.ts';
-import { type TestApp, createTestApp, idempotencyKey, operatorToken } from './harness.ts';
+import { type TestApp, call, createTestApp, idempotencyKey, operatorToken } from './harness.ts';
 
 /**
  * Honest by construction (ARCHITECTURE §1): prices are recorded, never authored; outcomes
@@ -44,6 +44,92 @@ function writers(patterns: RegExp[]): string[] {
     .sort();
 }
 
+/** Words no input field may contain: an input naming one of these could author a price, an outcome or a balance. */
+const FORBIDDEN_WORDS = new Set(['price', 'prices', 'tick', 'ticks', 'outcome', 'result', 'won', 'win', 'winner', 'balance', 'balances', 'available', 'payout']);
+
+/**
+ * The only fields allowed to carry such a word, each with why it is not a market price,
+ * an outcome or a balance. Keep this list tiny: a new entry needs the same kind of reason.
+ */
+const ALLOWED_FIELDS: { url: RegExp; fields: string[]; reason: string }[] = [
+  {
+    url: /^\/api\/admin\/v1\/(ieo|mining)\//,
+    fields: ['unitPrice', 'priceMin', 'priceMax'],
+    reason: "a product's published terms (an IEO token's issue price and range, a miner's rental price), set by catalog operators before anyone buys; no instrument's price",
+  },
+  {
+    url: /^\/api\/v1\/ieo\/subscribe$/,
+    fields: ['price'],
+    reason: "the price a user offers for an IEO subscription, checked against the project's published range",
+  },
+];
+
+/** Every field name a request schema accepts, through objects, unions, pipes, wrappers and arrays. */
+function inputFields(schema: unknown, depth = 0): string[] {
+  const def = (schema as { _zod?: { def?: Record<string, unknown> } } | undefined)?._zod?.def;
+  if (!def || depth > 8) return [];
+  const inner = (value: unknown) => inputFields(value, depth + 1);
+  switch (def.type) {
+    case 'object':
+      return Object.entries(def.shape as Record<string, unknown>).flatMap(([name, value]) => [name, ...inner(value)]);
+    case 'union':
+      return (def.options as unknown[]).flatMap(inner);
+    case 'intersection':
+      return [...inner(def.left), ...inner(def.right)];
+    case 'pipe':
+      return [...inner(def.in), ...inner(def.out)];
+    case 'array':
+      return inner(def.element);
+    case 'record':
+      return inner(def.valueType);
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+    case 'nonoptional':
+    case 'catch':
+      return inner(def.innerType);
+    default:
+      return [];
+  }
+}
+
+/** A plausible value for a schema (the first of an enum, "1" for a string…): gets requests past the simplest checks. */
+function plausible(schema: unknown, depth = 0): unknown {
+  const def = (schema as { _zod?: { def?: Record<string, unknown> } } | undefined)?._zod?.def;
+  if (!def || depth > 8) return '1';
+  switch (def.type) {
+    case 'object':
+      return Object.fromEntries(Object.entries(def.shape as Record<string, unknown>).map(([name, value]) => [name, plausible(value, depth + 1)]));
+    case 'union':
+      return plausible((def.options as unknown[])[0], depth + 1);
+    case 'pipe':
+      return plausible(def.in, depth + 1);
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+    case 'readonly':
+    case 'nonoptional':
+    case 'catch':
+      return plausible(def.innerType, depth + 1);
+    case 'enum':
+      return Object.values(def.entries as Record<string, unknown>)[0];
+    case 'literal':
+      return (def.values as unknown[])[0];
+    case 'number':
+    case 'int':
+      return 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    default:
+      return '1';
+  }
+}
+
 describe('statically: who can write prices and results', () => {
   it('only the market recorder inserts ticks (and prunes old unreferenced ones); no code updates one', () => {
     // Drizzle on the `ticks` table (under any name imported from market/tables), or raw SQL.
@@ -68,6 +154,22 @@ describe('statically: who can write prices and results', () => {
     expect(writers([/\.update\(\s*contractOrders\s*\)/, /update\s+"?contract_orders/i])).toEqual(['modules/contracts/settlement.ts']);
     expect(writers([/\.insert\(\s*contractOrders\s*\)/, /insert\s+into\s+"?contract_orders/i])).toEqual(['modules/contracts/batcher.ts']);
     expect(writers([/\.delete\(\s*contractOrders\s*\)/, /(delete\s+from|truncate)\s+"?contract_orders/i])).toEqual([]);
+  });
+
+  it('no route takes a price, a tick, an outcome or a balance as input (the words, in any body or query)', () => {
+    const offenders: string[] = [];
+    for (const route of t.app.routeTable) {
+      for (const field of [...inputFields(route.body), ...inputFields(route.query)]) {
+        const words = field.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[\s_]+/);
+        if (!words.some((word) => FORBIDDEN_WORDS.has(word))) continue;
+        if (ALLOWED_FIELDS.some((allowed) => allowed.url.test(route.url) && allowed.fields.includes(field))) continue;
+        offenders.push(`${route.method} ${route.url}: ${field}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+    // The check sees through the schemas (a route whose fields it could not read would pass unseen).
+    const fields = new Set(t.app.routeTable.flatMap((route) => inputFields(route.body)));
+    for (const known of ['decision', 'reason', 'amount', 'unitPrice', 'price', 'mode']) expect(fields, known).toContain(known);
   });
 
   it('there is no override: no code names a forced or chosen outcome, or sets a literal win or loss', () => {
@@ -203,5 +305,38 @@ describe('dynamically: no route and no operator command writes a price or a resu
     await settlement(t).settleDue();
     const [settled] = await queryRows<{ outcome: string }>(t.database.db, sql`select outcome from contract_orders where id = ${Number(late[0]?.id)}`);
     expect(settled?.outcome).toBe('loss');
+  }, 120_000);
+});
+
+/** Every balance, every posting: what no operator action may change outside a decision that moves money by the ledger. */
+async function balances() {
+  const [row] = await queryRows<{ digest: string; postings: string }>(
+    t.database.db,
+    sql`select md5(coalesce(string_agg(concat_ws('|', id, name, available, locked), ',' order by id), '')) as digest, (select count(*) from ledger_postings)::text as postings from ledger_accounts`,
+  );
+  return row;
+}
+
+describe('never: no operator route writes a price, a result or a balance', () => {
+  it('every admin POST route, as an admin, with an empty and a plausible body, leaves every tick, every result and every balance as it was', async () => {
+    const admin = { token: (await operatorToken(t, 'admin')).token };
+    const posts = t.app.routeTable.filter((route) => route.method === 'POST' && route.url.startsWith('/api/admin/v1/') && route.auth === 'operator');
+    expect(posts.length).toBeGreaterThan(5);
+    const before = { ...(await fingerprint()), balances: await balances() };
+    const answers: string[] = [];
+    for (const route of posts) {
+      for (const body of [{}, route.body ? plausible(route.body) : {}]) {
+        const reply = await call(t.app, 'POST', route.url, { token: admin.token, body });
+        expect([401, 403], `${route.url} as admin`).not.toContain(reply.status);
+        answers.push(`${route.url} ${reply.status}`);
+        // Signing out ends the session; the walk goes on with a new one.
+        if ((await call(t.app, 'GET', '/api/admin/v1/me', { token: admin.token })).status !== 200) admin.token = (await operatorToken(t, 'admin')).token;
+      }
+    }
+    expect(answers).toHaveLength(posts.length * 2);
+    const after = { ...(await fingerprint()), balances: await balances() };
+    expect(after.ticks).toEqual(before.ticks);
+    expect([...after.orders]).toEqual([...before.orders]);
+    expect(after.balances).toEqual(before.balances);
   });
 });

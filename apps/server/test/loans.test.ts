@@ -118,6 +118,23 @@ describe('products', () => {
 });
 
 describe('apply → approve → disburse → repay', () => {
+  it('a frozen account gets no disbursement until it is unfrozen', async () => {
+    const user = await verifiedUser(0n);
+    const id = (await applyFor(user, { amount: '500', periodDays: 7 })).body.data.id;
+    expect((await decide(id, 'approve')).body.code).toBe(0);
+    await t.database.db.execute(sql`update users set frozen_at = now(), frozen_reason = 'investigation' where id = ${Number(user.uid)}`);
+    const refused = await disburse(id);
+    expect(refused.body.code).toBe(1011);
+    expect(await spotUsdt(user)).toBe('0.000000');
+    expect((await loan(user, id)).status).toBe('pending_disbursement');
+    await t.database.db.execute(sql`update users set frozen_at = null, frozen_reason = null where id = ${Number(user.uid)}`);
+    expect((await disburse(id)).body.code).toBe(0);
+    expect(await spotUsdt(user)).toBe('500.000000');
+    // Repaid at once, so no other test's sweep finds it overdue.
+    await fund(t, Number(user.uid), 10n * USDT);
+    expect((await repay(user, id)).body.code).toBe(0);
+  });
+
   it('on time: the amount is credited, principal + interest are debited, the credit score rises', async () => {
     const user = await verifiedUser(0n);
     const before = await score(user);

@@ -108,4 +108,23 @@ describe('operators', () => {
     expect(reply.body.data.items).toHaveLength(1);
     expect(reply.body.data.items[0]).toMatchObject({ operator: reviewer.username, action: 'kyc.reject', before: '{"status":"pending"}', after: '{"status":"rejected"}', reason: 'blurry photo' });
   });
+
+  it('administrators see the settings in effect, with keys, tokens and credentials hidden', async () => {
+    const app = await createTestApp({ env: { SMTP_URL: 'smtps://mailer:hunter2@smtp.example.com:465', TRON_API_KEY: 'secret-key-123', CONVERT_FEE_BPS: '35' } });
+    try {
+      const admin = await operatorToken(app, 'admin');
+      const reply = await call<{ items: { name: string; value: string | null; fromEnv: boolean; secret: boolean }[] }>(app.app, 'GET', '/api/admin/v1/settings', { token: admin.token });
+      const byName = new Map(reply.body.data.items.map((item) => [item.name, item]));
+      expect(byName.get('CONVERT_FEE_BPS')).toEqual({ name: 'CONVERT_FEE_BPS', value: '35', fromEnv: true, secret: false });
+      expect(byName.get('SESSION_TTL_DAYS')).toMatchObject({ value: '30', fromEnv: false });
+      expect(byName.get('TRON_API_KEY')).toMatchObject({ value: '••••••', secret: true });
+      expect(byName.get('SMTP_URL')?.value).toBe('smtps://••••@smtp.example.com:465');
+      expect(JSON.stringify(reply.body)).not.toContain('hunter2');
+      expect(JSON.stringify(reply.body)).not.toContain('secret-key-123');
+      const reviewer = await operatorToken(app, 'reviewer');
+      expect((await call(app.app, 'GET', '/api/admin/v1/settings', { token: reviewer.token })).status).toBe(403);
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { fileIdSchema } from './files.ts';
 import { amountSchema, divCeil, formatAmount, parseAmount } from './money.ts';
-import { decisionSchema } from './operator.ts';
+import { decisionSchema, queueUserSchema } from './operator.ts';
 import { ASSETS } from './wallet.ts';
 
 /**
@@ -115,6 +115,6 @@ export const cardDepositDecideRequestSchema = z.strictObject({ id: idSchema, ...
   if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
 });
 
-export const cardDepositQueueItemSchema = cardDepositSchema.extend({ uid: z.string() });
+export const cardDepositQueueItemSchema = cardDepositSchema.extend({ uid: z.string(), user: queueUserSchema });
 export const cardDepositQueueSchema = z.object({ items: z.array(cardDepositQueueItemSchema), nextCursor: z.string().nullable() });
 export const cardDepositQueueQuerySchema = z.strictObject({ cursor: idSchema.optional() });

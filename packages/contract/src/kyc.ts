@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fileIdSchema } from './files.ts';
-import { decisionSchema } from './operator.ts';
+import { decisionSchema, queueUserSchema } from './operator.ts';
 
 /**
  * Identity verification (spec §3 KYC, §4 statuses). A user sends a submission; an
@@ -127,6 +127,6 @@ export const kycDecideRequestSchema = z.strictObject({ id: idSchema, ...decision
   if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
 });
 
-export const kycQueueItemSchema = kycSubmissionSchema.extend({ uid: z.string() });
+export const kycQueueItemSchema = kycSubmissionSchema.extend({ uid: z.string(), user: queueUserSchema });
 export const kycQueueSchema = z.object({ items: z.array(kycQueueItemSchema), nextCursor: z.string().nullable() });
 export const kycQueueQuerySchema = z.strictObject({ cursor: idSchema.optional() });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { amountSchema } from './money.ts';
-import { decisionSchema } from './operator.ts';
+import { decisionSchema, queueUserSchema } from './operator.ts';
 
 /**
  * Assisted loans (spec /Loan, /LoansHistory). A verified user applies for a product's
@@ -125,6 +125,6 @@ export const loanDecideRequestSchema = z.strictObject({ id: idSchema, ...decisio
 });
 export type LoanDecideRequest = z.infer<typeof loanDecideRequestSchema>;
 export const loanDisburseRequestSchema = z.strictObject({ id: idSchema });
-export const loanQueueItemSchema = loanSchema.extend({ uid: z.string(), frontFileId: z.string(), backFileId: z.string(), holdingFileId: z.string() });
+export const loanQueueItemSchema = loanSchema.extend({ uid: z.string(), user: queueUserSchema, frontFileId: z.string(), backFileId: z.string(), holdingFileId: z.string() });
 export const loanQueueSchema = z.object({ items: z.array(loanQueueItemSchema), nextCursor: z.string().nullable() });
 export const loanQueueQuerySchema = z.strictObject({ cursor: idSchema.optional() });

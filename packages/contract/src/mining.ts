@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { amountSchema } from './money.ts';
-import { decisionSchema } from './operator.ts';
+import { decisionSchema, queueUserSchema } from './operator.ts';
 
 /**
  * Cloud-miner rental (spec /Mining, /MiningInfo, /MiningHis, /MiningDetail). A rental is
@@ -121,7 +121,7 @@ export const miningDecideRequestSchema = z.strictObject({ id: idSchema, ...decis
 });
 export type MiningDecideRequest = z.infer<typeof miningDecideRequestSchema>;
 
-export const miningQueueItemSchema = miningRentalSchema.extend({ uid: z.string() });
+export const miningQueueItemSchema = miningRentalSchema.extend({ uid: z.string(), user: queueUserSchema });
 export const miningQueueSchema = z.object({ items: z.array(miningQueueItemSchema), nextCursor: z.string().nullable() });
 export const miningQueueQuerySchema = z.strictObject({ cursor: idSchema.optional() });
 

@@ -29,6 +29,13 @@ export const decisionSchema = z
   });
 export type Decision = z.infer<typeof decisionSchema>;
 
+/**
+ * Whose a queue item is, with what a reviewer weighs before deciding: identity verified,
+ * account frozen. Their history is on the console's user page, `/admin/users/<uid>`.
+ */
+export const queueUserSchema = z.object({ uid: z.string(), verified: z.boolean(), frozen: z.boolean() });
+export type QueueUser = z.infer<typeof queueUserSchema>;
+
 export const auditEntrySchema = z.object({
   id: z.string(),
   operator: z.string(),
@@ -77,4 +84,11 @@ export const operatorDisableSchema = z.strictObject({
   id: z.number({ error: 'validation.required' }).int().positive(),
   disabled: z.boolean({ error: 'validation.required' }),
   reason: z.string({ error: 'validation.reason_required' }).trim().min(1, { error: 'validation.reason_required' }).max(500, { error: 'validation.too_long' }),
+});
+
+/** The server's settings as administrators see them: read from the environment at start, secrets hidden. */
+export const settingsSchema = z.object({
+  items: z.array(z.object({ name: z.string(), value: z.string().nullable(), fromEnv: z.boolean(), secret: z.boolean() })),
+  version: z.string(),
+  startedAt: z.iso.datetime(),
 });

@@ -3,6 +3,7 @@ import { codeSchema } from './auth.ts';
 import { idSchema } from './bank-card.ts';
 import { amountSchema } from './money.ts';
 import { moneyPasswordInputSchema } from './money-password.ts';
+import { queueUserSchema } from './operator.ts';
 import { withdrawalLockSchema } from './security.ts';
 import { ADDRESS_MAX_LENGTH, ADDRESS_PROBLEM_MESSAGES, WITHDRAWAL_NETWORKS, type WithdrawalNetwork, checkAddress } from './withdrawal-address.ts';
 
@@ -182,9 +183,25 @@ export const withdrawalQueueQuerySchema = z.strictObject({
 
 export const adminWithdrawalSchema = withdrawalSchema.extend({
   uid: z.string(),
+  user: queueUserSchema,
   /** The full card for the operator who pays it out. */
   cardAccountNumber: z.string().nullable(),
   cardBranch: z.string().nullable(),
+  /** The approver who moved it to processing, or the operator who rejected it. */
   reviewedBy: z.string().nullable(),
+  /**
+   * The amount is above the asset's second-approval threshold (WITHDRAWAL_SECOND_APPROVAL):
+   * it goes to processing only once a second, different operator approves it too.
+   */
+  secondApprovalRequired: z.boolean(),
+  /** Under review with one approval given: waiting for a different operator's. */
+  awaitingSecondApproval: z.boolean(),
+  /** The operator who approved first (null until someone has). */
+  firstApprovedBy: z.string().nullable(),
+  firstApprovedAt: z.iso.datetime().nullable(),
+  secondApprovedBy: z.string().nullable(),
+  /** The threshold in force for this asset, in its units ("10000"). */
+  secondApprovalThreshold: z.string(),
 });
+export type AdminWithdrawal = z.infer<typeof adminWithdrawalSchema>;
 export const withdrawalQueueSchema = z.object({ items: z.array(adminWithdrawalSchema) });

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { DEFAULT_UPLOAD_MAX_BYTES } from '@tradewind/contract/files';
 import { parseAmount } from '@tradewind/contract/money';
+import { ASSETS } from '@tradewind/contract/wallet';
+import { WITHDRAWAL_ASSETS, type WithdrawalAsset } from '@tradewind/contract/withdrawal';
 import { HDKey } from '@scure/bip32';
 import { z } from 'zod';
 
@@ -17,6 +19,9 @@ function isAccountXpub(value: string): boolean {
     return false;
   }
 }
+
+/** Withdrawals of more than this (per asset) need a second operator's approval. */
+export const DEFAULT_WITHDRAWAL_SECOND_APPROVAL = 'USDT:10000,BTC:0.2,ETH:3';
 
 const positiveInt = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be positive');
 
@@ -79,6 +84,7 @@ const envSchema = z.object({
   CONTRACT_MAX_OPEN_ORDERS: positiveInt.max(1000, 'must be at most 1000').default(20),
   MINING_DAY_SECONDS: positiveInt.max(86_400, 'must be at most 86400').default(86_400),
   MINING_AUTO_APPROVE: flag.default(false),
+  WITHDRAWAL_SECOND_APPROVAL: z.string().trim().default(DEFAULT_WITHDRAWAL_SECOND_APPROVAL),
   CHAT_SCRIPT_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, e.g. https://chat.example.com/packs/js/sdk.js' }).optional(),
   CHAT_SITE_TOKEN: z.string().trim().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be the website token (letters, digits, - and _)').optional(),
   CHAT_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
@@ -86,6 +92,42 @@ const envSchema = z.object({
 
 /** Never repeated in an error line: a private key pasted into TRON_XPUB by mistake must not reach a log. */
 const NEVER_ECHOED = new Set(['TRON_XPUB', 'TRON_API_KEY']);
+
+/** Shown to administrators only as "set": keys and tokens. URLs are shown without their credentials, path or query. */
+const SECRET_SETTINGS = new Set([...NEVER_ECHOED, 'CHAT_SITE_TOKEN']);
+const URL_SETTINGS = new Set(['DATABASE_URL', 'SMTP_URL', 'SMS_WEBHOOK_URL']);
+
+/** One environment setting as the operator console shows it (read-only: settings change with a deployment). */
+export interface SettingView {
+  name: string;
+  value: string | null;
+  fromEnv: boolean;
+  secret: boolean;
+}
+
+function redact(name: string, value: string): string {
+  if (SECRET_SETTINGS.has(name)) return '••••••';
+  if (!URL_SETTINGS.has(name)) return value;
+  try {
+    const url = new URL(value);
+    return `${url.protocol}//${url.username ? '••••@' : ''}${url.host}${url.pathname !== '/' && name === 'DATABASE_URL' ? url.pathname : ''}`;
+  } catch {
+    return '••••••';
+  }
+}
+
+/** Every setting's effective value (set or default), with keys, tokens and credentials hidden. */
+function describeSettings(present: Record<string, string | undefined>): SettingView[] {
+  const defaults = envSchema.parse({}) as Record<string, unknown>;
+  return Object.keys(envSchema.shape)
+    .sort()
+    .map((name) => {
+      const given = present[name];
+      const fallback = defaults[name];
+      const raw = given ?? (fallback === undefined ? null : String(fallback));
+      return { name, value: raw === null ? null : redact(name, raw), fromEnv: given !== undefined, secret: SECRET_SETTINGS.has(name) };
+    });
+}
 
 export type Env = z.input<typeof envSchema>;
 
@@ -101,6 +143,8 @@ export interface Config {
   webDist: string;
   /** The operator console's build, served under /admin. */
   adminDist: string;
+  /** What administrators see on the console's settings page. */
+  settings: SettingView[];
   smtpUrl: string | undefined;
   smtpFrom: string;
   smsWebhookUrl: string | undefined;
@@ -121,6 +165,11 @@ export interface Config {
   /** Demo mode only: rentals start at once instead of waiting for an operator's review. */
   miningAutoApprove: boolean;
   market: MarketConfig;
+  /**
+   * Per withdrawal asset, in minor units: a withdrawal whose amount is above this needs a
+   * second approval by another operator before it goes to processing.
+   */
+  withdrawalSecondApprovalMinor: Record<WithdrawalAsset, bigint>;
   /** Customer-service chat widget (e.g. a self-hosted Chatwoot); null means off: no script, no request. */
   chat: ChatConfig | null;
   version: string;
@@ -222,6 +271,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const cardDeposit = cardDepositConfig(e);
   const chat = chatConfig(e);
+  const withdrawalSecondApprovalMinor = secondApprovalThresholds(e.WITHDRAWAL_SECOND_APPROVAL);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -256,9 +306,49 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     miningDayMs: e.MINING_DAY_SECONDS * 1000,
     miningAutoApprove: e.MINING_AUTO_APPROVE,
     market: { feed, feedUrl: e.MARKET_FEED_URL, tickRetentionDays: e.TICK_RETENTION_DAYS },
+    withdrawalSecondApprovalMinor,
     chat,
+    settings: describeSettings(present),
     version: process.env.npm_package_version ?? '0.1.0',
   };
+}
+
+/**
+ * `USDT:10000,BTC:0.2,ETH:3`: every withdrawal asset exactly once, each a positive amount
+ * within the asset's decimals. An asset left out would silently need one approval only,
+ * so it is refused rather than defaulted.
+ */
+export function secondApprovalThresholds(text: string): Record<WithdrawalAsset, bigint> {
+  const name = 'WITHDRAWAL_SECOND_APPROVAL';
+  const example = `e.g. ${DEFAULT_WITHDRAWAL_SECOND_APPROVAL}`;
+  const problems: string[] = [];
+  const found = new Map<WithdrawalAsset, bigint>();
+  for (const part of text.split(',').map((p) => p.trim())) {
+    const match = /^([A-Za-z]+):(\S+)$/.exec(part);
+    if (!match?.[1] || !match[2]) {
+      problems.push(`${name}: "${part}" is not ASSET:AMOUNT (${example})`);
+      continue;
+    }
+    const asset = match[1].toUpperCase() as WithdrawalAsset;
+    if (!WITHDRAWAL_ASSETS.includes(asset)) {
+      problems.push(`${name}: ${match[1]} is not a withdrawal asset (${WITHDRAWAL_ASSETS.join(', ')})`);
+      continue;
+    }
+    if (found.has(asset)) {
+      problems.push(`${name}: ${asset} is listed twice`);
+      continue;
+    }
+    const amount = parseAmount(match[2], ASSETS[asset].scale);
+    if (amount === undefined || amount <= 0n) {
+      problems.push(`${name}: ${asset} needs a positive amount with at most ${ASSETS[asset].scale} decimals (got ${JSON.stringify(match[2])})`);
+      continue;
+    }
+    found.set(asset, amount);
+  }
+  const missing = WITHDRAWAL_ASSETS.filter((asset) => !found.has(asset));
+  if (problems.length === 0 && missing.length > 0) problems.push(`${name}: give a threshold for every withdrawal asset; missing ${missing.join(', ')} (${example})`);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.fromEntries(found) as Record<WithdrawalAsset, bigint>;
 }
 
 function chatConfig(e: z.output<typeof envSchema>): ChatConfig | null {

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError, RequestValidationError } from './errors.ts';
 import { type FileDeps, readFileContent, readPublicFile, storeUpload } from './files.ts';
-import { type AuthMode, type OperatorAuth, preHandlerFor, route } from './http.ts';
+import { type AuthMode, type OperatorAuth, authHooks, route } from './http.ts';
 
 const tags = ['files'];
 
@@ -81,7 +81,7 @@ function binaryRoute(
     url: spec.url,
     schema: { summary: spec.summary, tags, querystring: fileContentQuerySchema, security: [{ bearer: [] }] },
     config: { auth: spec.auth },
-    preHandler: preHandlerFor(app, spec),
+    ...authHooks(app, spec),
     handler: (request, reply) => handler(request, request.query as z.output<typeof fileContentQuerySchema>, reply),
   });
 }

@@ -182,7 +182,7 @@ export function route<B extends z.ZodType | undefined, Q extends z.ZodType | und
       auth: spec.auth,
       ...(spec.rateLimit ? { rateLimit: spec.rateLimit } : {}),
     },
-    preHandler: preHandlerFor(app, spec),
+    ...authHooks(app, spec),
     handler: async (request, reply) => {
       const ctx = {
         body: request.body as Infer<B>,
@@ -230,6 +230,18 @@ export function preHandlerFor(app: FastifyInstance, spec: { auth: AuthMode; role
   return undefined;
 }
 
+/**
+ * Where the auth step runs. Operator routes authenticate before validation (`preValidation`):
+ * a request without an operator's session, or from a role the route does not admit, is
+ * refused as such (401/403) and never learns what the route's input looks like. User routes
+ * validate first, as they always have: a malformed request costs no session lookup.
+ */
+export function authHooks(app: FastifyInstance, spec: { auth: AuthMode; roles?: readonly OperatorAuth['role'][] }) {
+  const hook = preHandlerFor(app, spec);
+  if (!hook) return {};
+  return spec.auth === 'operator' ? { preValidation: hook } : { preHandler: hook };
+}
+
 /** What a file route's handler returns: sent as is, as an attachment. */
 export interface FileReply {
   filename: string;
@@ -269,7 +281,7 @@ export function fileRoute<Q extends z.ZodType | undefined>(
       security: [{ bearer: [] }],
     },
     config: { auth: spec.auth, ...(spec.rateLimit ? { rateLimit: spec.rateLimit } : {}) },
-    preHandler: preHandlerFor(app, spec),
+    ...authHooks(app, spec),
     handler: async (request, reply) => {
       const file = await handler({
         body: undefined,

@@ -9,7 +9,7 @@ import {
   cardDepositFee,
 } from '@tradewind/contract/card-deposit';
 import { formatAmount } from '@tradewind/contract/money';
-import type { Decision } from '@tradewind/contract/operator';
+import type { Decision, QueueUser } from '@tradewind/contract/operator';
 import { ASSETS } from '@tradewind/contract/wallet';
 import { and, asc, count, desc, eq, gt, lt } from 'drizzle-orm';
 import type { Config } from '#platform/config.ts';
@@ -19,10 +19,12 @@ import { type CreatedMessage, createMessages } from '../messages/service.ts';
 import { requireOwnFile } from '#platform/files.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
 import { DuplicateEntryError, type Ledger, type PostingSpec, externalAccount, houseAccount, userAccount } from '../ledger/service.ts';
+import { withQueueUser, withQueueUsers } from '../operator/queue-user.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { users } from '../user/tables.ts';
 import { amountOf } from '../wallet/service.ts';
 import { type CardDepositRow, cardDeposits } from './tables.ts';
+import { assertCanMoveMoney } from '../user/frozen.ts';
 
 const SCALE = ASSETS[CARD_DEPOSIT_ASSET].scale;
 const usdt = (minor: bigint) => formatAmount(minor, SCALE);
@@ -63,9 +65,10 @@ function toDeposit(row: CardDepositRow): CardDeposit {
  * up) so the user is credited exactly what they were shown. Raises
  * CARD_DEPOSIT_UNAVAILABLE, AMOUNT_PRECISION and CARD_DEPOSIT_AMOUNT_RANGE (on `amount`),
  * CARD_DEPOSIT_TOO_MANY_PENDING, and FILE_NOT_FOUND / FILE_WRONG_PURPOSE / FILE_ALREADY_USED
- * (on `screenshotFileId`).
+ * (on `screenshotFileId`), ACCOUNT_FROZEN.
  */
 export async function createCardDeposit(tx: Tx, now: Date, config: Config, userId: number, request: CardDepositRequest): Promise<CardDeposit> {
+  await assertCanMoveMoney(tx, userId);
   const { payee, feeBps, minMinor, maxMinor } = config.cardDeposit;
   if (!payee) throw new AppError('CARD_DEPOSIT_UNAVAILABLE', {}, 503);
   const amountMinor = amountOf(request.amount, CARD_DEPOSIT_ASSET);
@@ -126,7 +129,7 @@ export async function listCardDeposits(db: Executor, userId: number, cursor?: st
   return { items: page.map(toDeposit), nextCursor: rows.length > limit ? String(page[page.length - 1]?.id) : null };
 }
 
-export type CardDepositQueueItem = CardDeposit & { uid: string };
+export type CardDepositQueueItem = CardDeposit & { uid: string; user: QueueUser };
 
 /** Pending deposits, oldest first, after `cursor`. */
 export async function listCardDepositQueue(db: Executor, cursor?: string, limit = CARD_DEPOSIT_QUEUE_PAGE): Promise<{ items: CardDepositQueueItem[]; nextCursor: string | null }> {
@@ -138,7 +141,10 @@ export async function listCardDepositQueue(db: Executor, cursor?: string, limit 
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   return {
-    items: page.map((row) => ({ ...toDeposit(row), uid: String(row.userId) })),
+    items: await withQueueUsers(
+      db,
+      page.map((row) => ({ ...toDeposit(row), uid: String(row.userId) })),
+    ),
     nextCursor: rows.length > limit ? String(page[page.length - 1]?.id) : null,
   };
 }
@@ -207,6 +213,6 @@ export async function decideCardDeposit(
         },
       ])),
     );
-    return { ...toDeposit(after), uid: String(after.userId) };
+    return withQueueUser(tx, { ...toDeposit(after), uid: String(after.userId) });
   });
 }

@@ -12,6 +12,7 @@ import type { Hub } from '#platform/ws.ts';
 import { type AccountBalance, type Ledger, accountName, userAccount, usersBalances } from '../ledger/service.ts';
 import type { RecordedPrice } from '../market/service.ts';
 import { usersWithMoneyPassword } from '../money-password/service.ts';
+import { frozenAmong } from '../user/frozen.ts';
 import { balancesView } from '../wallet/service.ts';
 import { type OrderRecord, type PeriodRow, feeOf, newPublicId, orderView, placementEntry, tickRefOf, utcDayStart } from './service.ts';
 
@@ -26,7 +27,7 @@ import { type OrderRecord, type PeriodRow, feeOf, newPublicId, orderView, placem
  * reply, commits, and answers every request with its own result. If the transaction itself
  * fails, its requests are retried one by one, so one bad request cannot fail the rest.
  *
- * Errors a request can get: IDEMPOTENCY_KEY_REUSED, TRADE_PASSWORD_REQUIRED,
+ * Errors a request can get: IDEMPOTENCY_KEY_REUSED, ACCOUNT_FROZEN, TRADE_PASSWORD_REQUIRED,
  * INSTRUMENT_NOT_TRADABLE, PERIOD_UNKNOWN, STAKE_OUT_OF_RANGE, PRICE_UNAVAILABLE,
  * OPEN_ORDER_LIMIT, DAILY_LOSS_LIMIT, INSUFFICIENT_BALANCE.
  */
@@ -272,6 +273,7 @@ export async function placeBatch(deps: PlacementDeps, tx: Tx, now: Date, request
   const results: (Result | undefined)[] = new Array(requests.length);
   const userIds = [...new Set(requests.map((r) => r.userId))];
   const withPassword = await usersWithMoneyPassword(tx, userIds, 'trade');
+  const frozen = await frozenAmong(tx, userIds);
   const periodRows = await runNamed<PeriodDbRow>(tx, PERIODS, []);
   const prices = await freshTicks(tx, now, [...new Set(requests.map((r) => r.body.symbol))]);
   const accounts = await deps.ledger.lockAccounts(
@@ -288,6 +290,7 @@ export async function placeBatch(deps: PlacementDeps, tx: Tx, now: Date, request
     if (!key || key.kind === 'reused') results[i] = { error: new AppError('IDEMPOTENCY_KEY_REUSED', {}, 409) };
     else if (withPassword.has(request.userId) && request.body.tradePassword === undefined) results[i] = { error: new AppError('TRADE_PASSWORD_REQUIRED', {}, 403) };
     else if (key.kind === 'replay') results[i] = { ok: key.response as PlaceOrderResponse };
+    else if (frozen.has(request.userId)) results[i] = { error: new AppError('ACCOUNT_FROZEN', {}, 403) };
     else fresh.push(i);
   });
 

@@ -12,6 +12,7 @@ import { latestPrice, sourceLabel } from '../market/service.ts';
 import { ticks } from '../market/tables.ts';
 import { amountOf } from '../wallet/service.ts';
 import { conversionQuotes } from './tables.ts';
+import { assertCanMoveMoney } from '../user/frozen.ts';
 
 /**
  * Conversion between a coin and USDT (spec §5), at the latest recorded tick, for a fee
@@ -165,9 +166,10 @@ function conversionPostings(userId: number, row: QuoteRow): PostingSpec[] {
 /**
  * Executes one of the user's own quotes, once: NOT_FOUND for an unknown or another user's
  * quote, QUOTE_USED when it was executed already, QUOTE_EXPIRED at or after its expiry,
- * INSUFFICIENT_BALANCE when the funds are no longer there (nothing changes then).
+ * INSUFFICIENT_BALANCE when the funds are no longer there (nothing changes then), ACCOUNT_FROZEN.
  */
 export async function executeQuote(ledger: Ledger, tx: Tx, now: Date, userId: number, quoteId: string, language: Language): Promise<{ entryId: number; quote: Quote }> {
+  await assertCanMoveMoney(tx, userId);
   const [row] = await tx
     .select()
     .from(conversionQuotes)

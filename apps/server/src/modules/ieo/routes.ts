@@ -19,6 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
+import { Sweeper } from '#platform/sweeper.ts';
 import type { Ledger } from '../ledger/service.ts';
 import {
   applicationsForOperators,
@@ -158,22 +159,7 @@ export function registerIeoRoutes(app: FastifyInstance, deps: IeoDeps): void {
 
 /** The clock-driven job: allocates ended subscriptions and lists due projects. */
 export function registerIeoWorker(app: FastifyInstance, deps: IeoDeps): void {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      await runDueIeo(deps, deps.clock.now());
-    } catch (error) {
-      app.log.error({ err: error }, 'ieo job failed');
-    } finally {
-      running = false;
-    }
-  };
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    timer = setInterval(() => void tick(), IEO_JOB_INTERVAL_MS);
-    void tick();
-  });
-  app.addHook('onClose', async () => clearInterval(timer));
+  const sweeper = new Sweeper('ieo job', () => runDueIeo(deps, deps.clock.now()), IEO_JOB_INTERVAL_MS, app.log);
+  app.addHook('onReady', async () => sweeper.start());
+  app.addHook('onClose', () => sweeper.stop());
 }

@@ -23,6 +23,7 @@ import { type OperatorContext, audit } from '../operator/service.ts';
 import { users } from '../user/tables.ts';
 import { localized } from '../vote/service.ts';
 import { type IeoApplicationRow, type IeoProjectRow, ieoApplications, ieoProjects } from './tables.ts';
+import { assertCanMoveMoney } from '../user/frozen.ts';
 
 /**
  * Launchpad (spec /IEO, /IEOHis). Subscribing locks the offer in spot USDT; the allocation
@@ -158,8 +159,9 @@ export async function listApplications(db: Executor, userId: number, language: L
 
 /* Subscribing */
 
-/** Applies for tokens: the offer (price × quantity) moves from available to locked spot USDT. */
+/** Applies for tokens: the offer (price × quantity) moves from available to locked spot USDT. A frozen account gets ACCOUNT_FROZEN. */
 export async function subscribe(ledger: Ledger, tx: Tx, now: Date, userId: number, request: IeoSubscribeRequest, language: Language): Promise<IeoApplication> {
+  await assertCanMoveMoney(tx, userId);
   const [user] = await tx.select({ verified: users.verified }).from(users).where(eq(users.id, userId)).limit(1);
   if (!user?.verified) throw new AppError('KYC_REQUIRED', {}, 403);
   // FOR SHARE: an allocation or cancellation (which update this row) waits for us, and we for it.

@@ -20,6 +20,7 @@ import { DuplicateEntryError, type Ledger, houseAccount, userAccount } from '../
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { users } from '../user/tables.ts';
 import { type BonusCodeRow, bonusCodes, bonusRedemptions } from './tables.ts';
+import { assertCanMoveMoney } from '../user/frozen.ts';
 
 /**
  * Invitations and bonus codes (spec §1, /Invite). Redeeming raises BONUS_CODE_NOT_FOUND,
@@ -60,9 +61,10 @@ export async function listInvitees(db: Executor, userId: number, query: Invitees
  * the code's counter up by one. The code row is locked first, so redemptions of one code
  * queue behind each other and every limit is checked against committed counts; the
  * database's constraints (counter ≤ total, unique (code, user, n), n ≤ per-user limit) back
- * the checks up should a path ever skip them.
+ * the checks up should a path ever skip them. A frozen account gets ACCOUNT_FROZEN.
  */
 export async function redeemBonusCode(tx: Tx, ledger: Ledger, now: Date, userId: number, rawCode: string, language: Language): Promise<RedeemBonusCodeResult> {
+  await assertCanMoveMoney(tx, userId);
   const [code] = await tx.select().from(bonusCodes).where(eq(bonusCodes.code, rawCode)).for('update');
   if (!code) throw new AppError('BONUS_CODE_NOT_FOUND', {}, 404);
   if (now < code.startsAt) throw new AppError('BONUS_CODE_NOT_STARTED', {}, 409);

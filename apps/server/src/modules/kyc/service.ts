@@ -1,4 +1,4 @@
-import type { Decision } from '@tradewind/contract/operator';
+import type { Decision, QueueUser } from '@tradewind/contract/operator';
 import type { DocumentType, KycOverview, KycStatus, KycSubmission, KycSubmitRequest } from '@tradewind/contract/kyc';
 import { and, asc, desc, eq, gt } from 'drizzle-orm';
 import type { Db, Executor } from '#platform/db.ts';
@@ -6,6 +6,7 @@ import { AppError } from '#platform/errors.ts';
 import { requireOwnFile } from '#platform/files.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
 import { type CreatedMessage, createMessages } from '../messages/service.ts';
+import { withQueueUser, withQueueUsers } from '../operator/queue-user.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { recordCreditEvent } from '../credit/service.ts';
 import { users } from '../user/tables.ts';
@@ -86,7 +87,7 @@ export async function submitKyc(db: Db, now: Date, userId: number, request: KycS
   return getKycOverview(db, userId);
 }
 
-export type KycQueueItem = KycSubmission & { uid: string };
+export type KycQueueItem = KycSubmission & { uid: string; user: QueueUser };
 
 /** Pending submissions, oldest first, after `cursor`. */
 export async function listKycQueue(db: Executor, cursor?: string, limit = KYC_QUEUE_PAGE): Promise<{ items: KycQueueItem[]; nextCursor: string | null }> {
@@ -98,7 +99,10 @@ export async function listKycQueue(db: Executor, cursor?: string, limit = KYC_QU
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   return {
-    items: page.map((row) => ({ ...toSubmission(row), uid: String(row.userId) })),
+    items: await withQueueUsers(
+      db,
+      page.map((row) => ({ ...toSubmission(row), uid: String(row.userId) })),
+    ),
     nextCursor: rows.length > limit ? String(page[page.length - 1]?.id) : null,
   };
 }
@@ -146,6 +150,6 @@ export async function decideKyc(db: Db, now: Date, operator: OperatorContext, in
         },
       ])),
     );
-    return { ...toSubmission(after), uid: String(after.userId) };
+    return withQueueUser(tx, { ...toSubmission(after), uid: String(after.userId) });
   });
 }

@@ -88,7 +88,10 @@ export const postings = pgTable(
   },
   (t) => [
     index('ledger_postings_user_idx').on(t.userId, t.id),
-    index('ledger_postings_account_idx').on(t.accountId),
+    // By account and time: an account's postings over a date range (the operator dashboard's
+    // daily deposits, withdrawals and house result read external and house accounts by day).
+    // It replaces the index on account_id alone, so writing a posting still updates one index here.
+    index('ledger_postings_account_time_idx').on(t.accountId, t.createdAt),
     index('ledger_postings_entry_idx').on(t.entryId),
     check('ledger_postings_bucket', sql`${t.bucket} in ('available', 'locked')`),
     check('ledger_postings_nonzero', sql`${t.amount} <> 0`),

@@ -26,9 +26,11 @@ import { recordCreditEvent } from '../credit/service.ts';
 import { DuplicateEntryError, type Ledger, type PostingSpec, houseAccount, userAccount } from '../ledger/service.ts';
 import { type CreatedMessage, type MessageSpec, createMessages } from '../messages/service.ts';
 import { localized } from '../mining/service.ts';
+import { withQueueUser, withQueueUsers } from '../operator/queue-user.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { users } from '../user/tables.ts';
 import { type LoanProductRow, type LoanRow, loanOverdueDays, loanProducts, loans } from './tables.ts';
+import { assertCanMoveMoney } from '../user/frozen.ts';
 
 /**
  * Assisted loans. Money moves only through the ledger, between the user's spot USDT and
@@ -128,9 +130,10 @@ async function productOf(db: Executor, id: number): Promise<LoanProductRow> {
 /**
  * Applies for a loan in the caller's transaction. Only a verified user; only one unsettled
  * loan (the user row lock makes one user's applications take turns, and the partial unique
- * index `loans_one_unsettled` is the last word).
+ * index `loans_one_unsettled` is the last word). A frozen account gets ACCOUNT_FROZEN.
  */
 export async function apply(tx: Executor, now: Date, userId: number, request: LoanApplyRequest, language: Language): Promise<Loan> {
+  await assertCanMoveMoney(tx, userId);
   const [user] = await tx.select({ verified: users.verified }).from(users).where(eq(users.id, userId)).for('update');
   if (!user) throw new AppError('UNAUTHORIZED');
   if (!user.verified) throw new AppError('KYC_REQUIRED', {}, 403);
@@ -337,7 +340,7 @@ export async function listQueue(db: Executor, now: Date, cursor?: string, limit 
     .orderBy(asc(loans.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
-  return { items: page.map((r) => queueItem(r.loan, r, now)), nextCursor: rows.length > limit ? String(page[page.length - 1]?.loan.id) : null };
+  return { items: await withQueueUsers(db, page.map((r) => queueItem(r.loan, r, now))), nextCursor: rows.length > limit ? String(page[page.length - 1]?.loan.id) : null };
 }
 
 function queueItem(row: LoanRow, product: ProductNames, now: Date) {
@@ -373,7 +376,7 @@ export async function decideLoan(db: Db, now: Date, operator: OperatorContext, i
       ? { userId: after.userId, kind: 'loan.approved', ref: `loan:${id}:approved`, params: { amount: usdt(after.amountMinor) }, link: '/LoansHistory' }
       : { userId: after.userId, kind: 'loan.rejected', ref: `loan:${id}:rejected`, params: { amount: usdt(after.amountMinor), reason: input.reason ?? '' }, link: '/LoansHistory' };
     created.push(...(await createMessages(tx, now, [message])));
-    return queueItem(after, await productOf(tx, after.productId), now);
+    return withQueueUser(tx, queueItem(after, await productOf(tx, after.productId), now));
   });
 }
 
@@ -386,6 +389,8 @@ export async function disburseLoan(db: Db, ledger: Ledger, now: Date, operator: 
     const [before] = await tx.select().from(loans).where(eq(loans.id, id)).for('update');
     if (!before) throw new AppError('LOAN_NOT_FOUND', {}, 404);
     if (before.status !== S.pending_disbursement) throw new AppError('LOAN_INVALID_STATE', {}, 409);
+    // A frozen account receives no new money either: the loan waits until it is unfrozen.
+    await assertCanMoveMoney(tx, before.userId);
     let entryId: number;
     try {
       entryId = await ledger.post(tx, now, {
@@ -418,7 +423,7 @@ export async function disburseLoan(db: Db, ledger: Ledger, now: Date, operator: 
     created.push(
       ...(await createMessages(tx, now, [{ userId: after.userId, kind: 'loan.disbursed', ref: `loan:${id}:disbursed`, params: { amount: usdt(after.amountMinor), dueAt: dueAt.toISOString().slice(0, 10) }, link: '/LoansHistory' }])),
     );
-    return queueItem(after, await productOf(tx, after.productId), now);
+    return withQueueUser(tx, queueItem(after, await productOf(tx, after.productId), now));
   });
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
+import { Sweeper } from '#platform/sweeper.ts';
 import type { Hub } from '#platform/ws.ts';
 import { publishMessages } from '../messages/service.ts';
 import { type AccrualResult, accrueDue } from './service.ts';
@@ -21,14 +22,14 @@ export const LOAN_SWEEP_MS = 60_000;
  * manual clock; `start` sweeps on a timer.
  */
 export class LoanAccrualWorker {
-  private timer: NodeJS.Timeout | null = null;
-  private current: Promise<unknown> | null = null;
-  private running = false;
+  private readonly sweeper: Sweeper;
 
   constructor(
     private readonly deps: LoanAccrualWorkerDeps,
-    private readonly sweepMs: number = LOAN_SWEEP_MS,
-  ) {}
+    sweepMs: number = LOAN_SWEEP_MS,
+  ) {
+    this.sweeper = new Sweeper('loan accrual worker', () => this.runOnce(), sweepMs, deps.log);
+  }
 
   async runOnce(): Promise<AccrualResult> {
     const result = await accrueDue(this.deps.db, this.deps.clock.now());
@@ -37,25 +38,10 @@ export class LoanAccrualWorker {
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.deps.log?.info('loan accrual worker started');
-    this.round();
+    this.sweeper.start();
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.current;
-  }
-
-  private round(): void {
-    this.current = this.runOnce()
-      .catch((error: unknown) => this.deps.log?.error({ err: error }, 'loan accrual: a round failed; retrying'))
-      .finally(() => {
-        this.current = null;
-        if (this.running) this.timer = setTimeout(() => this.round(), this.sweepMs);
-      });
+  stop(): Promise<void> {
+    return this.sweeper.stop();
   }
 }

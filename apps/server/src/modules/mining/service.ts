@@ -24,9 +24,11 @@ import { AppError } from '#platform/errors.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
 import { DuplicateEntryError, type EntrySpec, type Ledger, houseAccount, userAccount } from '../ledger/service.ts';
 import { type CreatedMessage, type MessageSpec, createMessages } from '../messages/service.ts';
+import { withQueueUser, withQueueUsers } from '../operator/queue-user.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { users } from '../user/tables.ts';
 import { type LocalizedText, type MiningProductRow, type MiningRentalRow, miningPayouts, miningProducts, miningRentals } from './tables.ts';
+import { assertCanMoveMoney } from '../user/frozen.ts';
 
 /**
  * Cloud-miner rental. Money moves only through the ledger, between the user's spot USDT
@@ -122,9 +124,10 @@ const entry = (rental: Pick<MiningRentalRow, 'id' | 'userId'>, what: string, use
 /**
  * Rents `quantity` units, paying `amount` (which must be quantity × the unit price now)
  * from spot USDT in the caller's transaction; the rental waits for review (or, with
- * MINING_AUTO_APPROVE in demo mode, starts at once).
+ * MINING_AUTO_APPROVE in demo mode, starts at once). A frozen account gets ACCOUNT_FROZEN.
  */
 export async function rent(tx: Tx, ledger: Ledger, now: Date, settings: { dayMs: number; autoApprove: boolean }, userId: number, request: RentRequest, language: Language): Promise<MiningRental> {
+  await assertCanMoveMoney(tx, userId);
   const { dayMs, autoApprove } = settings;
   const productId = Number(request.productId);
   const [product] = await tx.select().from(miningProducts).where(eq(miningProducts.id, productId)).limit(1);
@@ -220,7 +223,10 @@ export async function listQueue(db: Executor, cursor?: string, limit = MINING_QU
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   return {
-    items: page.map((r) => ({ ...rentalView(r.rental, r, 'en'), uid: String(r.rental.userId) })),
+    items: await withQueueUsers(
+      db,
+      page.map((r) => ({ ...rentalView(r.rental, r, 'en'), uid: String(r.rental.userId) })),
+    ),
     nextCursor: rows.length > limit ? String(page[page.length - 1]?.rental.id) : null,
   };
 }
@@ -290,7 +296,7 @@ export async function decideRental(db: Db, ledger: Ledger, now: Date, operator: 
     );
     const [product] = await tx.select().from(miningProducts).where(eq(miningProducts.id, after.productId)).limit(1);
     if (!product) throw new Error(`rental ${id} without its product`);
-    return { ...rentalView(after, product, 'en'), uid: String(after.userId) };
+    return withQueueUser(tx, { ...rentalView(after, product, 'en'), uid: String(after.userId) });
   });
 }
 

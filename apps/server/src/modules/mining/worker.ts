@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
+import { Sweeper } from '#platform/sweeper.ts';
 import type { Hub } from '#platform/ws.ts';
 import type { Ledger } from '../ledger/service.ts';
 import { publishMessages } from '../messages/service.ts';
@@ -23,14 +24,14 @@ export const MAX_SWEEP_MS = 60_000;
  * `runOnce` with a manual clock; `start` sweeps on a timer.
  */
 export class MiningPayoutWorker {
-  private timer: NodeJS.Timeout | null = null;
-  private current: Promise<unknown> | null = null;
-  private running = false;
+  private readonly sweeper: Sweeper;
 
   constructor(
     private readonly deps: PayoutWorkerDeps,
-    private readonly sweepMs: number = MAX_SWEEP_MS,
-  ) {}
+    sweepMs: number = MAX_SWEEP_MS,
+  ) {
+    this.sweeper = new Sweeper('mining payout worker', () => this.runOnce(), sweepMs, deps.log);
+  }
 
   /** Pays what is due at the clock's now and tells the owners their balance changed. */
   async runOnce(): Promise<PayoutResult> {
@@ -41,25 +42,10 @@ export class MiningPayoutWorker {
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.deps.log?.info('mining payout worker started');
-    this.round();
+    this.sweeper.start();
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.current;
-  }
-
-  private round(): void {
-    this.current = this.runOnce()
-      .catch((error: unknown) => this.deps.log?.error({ err: error }, 'mining payouts: a round failed; retrying'))
-      .finally(() => {
-        this.current = null;
-        if (this.running) this.timer = setTimeout(() => this.round(), this.sweepMs);
-      });
+  stop(): Promise<void> {
+    return this.sweeper.stop();
   }
 }

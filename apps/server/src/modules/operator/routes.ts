@@ -10,10 +10,12 @@ import {
   operatorListSchema,
   operatorLoginSchema,
   operatorSessionSchema,
+  settingsSchema,
 } from '@tradewind/contract/operator';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { Clock } from '#platform/clock.ts';
+import type { Config } from '#platform/config.ts';
 import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
 import { audit, authenticateOperator, createOperator, listAudit, listOperators, operatorLogin, operatorLogout, setOperatorDisabled } from './service.ts';
@@ -21,7 +23,8 @@ import { audit, authenticateOperator, createOperator, listAudit, listOperators, 
 const tags = ['operator'];
 
 /** The operator API under /api/admin/v1. Each domain adds its review routes with `auth: 'operator'` and its roles. */
-export function registerOperatorRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
+export function registerOperatorRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; config: Pick<Config, 'settings' | 'version'> }): void {
+  const startedAt = deps.clock.now().toISOString();
   app.decorate('authenticateOperator', (authorization: string | undefined) => authenticateOperator(deps, authorization));
 
   route(
@@ -111,5 +114,11 @@ export function registerOperatorRoutes(app: FastifyInstance, deps: { db: Db; clo
       await setOperatorDisabled(deps.db, deps.clock.now(), operator, body);
       return { ok: true as const };
     },
+  );
+
+  route(
+    app,
+    { method: 'GET', url: '/api/admin/v1/settings', auth: 'operator', roles: ADMIN_ROLES, summary: 'The server settings in effect (read-only; keys and credentials hidden)', tags, response: settingsSchema },
+    async () => ({ items: deps.config.settings, version: deps.config.version, startedAt }),
   );
 }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { operators } from '../operator/tables.ts';
 
 /** Uids start at 10000001 so every uid shown to a user has eight digits. */
 export const users = pgTable(
@@ -36,3 +37,46 @@ export const users = pgTable(
 );
 
 export type UserRow = typeof users.$inferSelect;
+
+/**
+ * A manual adjustment (issue 7): one admin asks, a different admin decides. Approval posts
+ * exactly one `system` ledger entry (referenced here) between the user's account and
+ * house:adjustments, with the reason as its memo, which the user sees in their funds detail.
+ * The row never holds a balance; the ledger does.
+ */
+export const balanceAdjustments = pgTable(
+  'balance_adjustments',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    wallet: text('wallet').notNull(),
+    asset: text('asset').notNull(),
+    /** Signed minor units: positive credits the user, negative debits them. */
+    amountMinor: numeric('amount_minor', { precision: 38, scale: 0, mode: 'bigint' }).notNull(),
+    /** Shown to the user (the ledger entry's memo). */
+    reason: text('reason').notNull(),
+    /** pending, approved or rejected (ADJUSTMENT_STATUSES). */
+    status: text('status').notNull().default('pending'),
+    requestedBy: bigint('requested_by', { mode: 'number' })
+      .notNull()
+      .references(() => operators.id),
+    requestedAt: timestamp('requested_at', { withTimezone: true, mode: 'date' }).notNull(),
+    decidedBy: bigint('decided_by', { mode: 'number' }).references(() => operators.id),
+    decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
+    decisionReason: text('decision_reason'),
+    entryId: bigint('entry_id', { mode: 'number' }),
+  },
+  (t) => [
+    index('balance_adjustments_status_idx').on(t.status, t.id),
+    index('balance_adjustments_user_idx').on(t.userId, t.id),
+    check('balance_adjustments_status', sql`${t.status} in ('pending', 'approved', 'rejected')`),
+    check('balance_adjustments_nonzero', sql`${t.amountMinor} <> 0`),
+    // Four eyes: whoever asked may not decide, whatever the code above the database does.
+    check('balance_adjustments_second_approver', sql`${t.decidedBy} is null or ${t.decidedBy} <> ${t.requestedBy}`),
+    check('balance_adjustments_decided', sql`(${t.status} = 'pending') = (${t.decidedBy} is null and ${t.decidedAt} is null)`),
+    check('balance_adjustments_entry', sql`(${t.status} = 'approved') = (${t.entryId} is not null)`),
+    check('balance_adjustments_rejected_reason', sql`${t.status} <> 'rejected' or ${t.decisionReason} is not null`),
+  ],
+);

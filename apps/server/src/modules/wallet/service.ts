@@ -4,6 +4,7 @@ import { ASSETS, ASSET_CODES, type AssetCode, type Balances, type TransferReques
 import type { Executor, Tx } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { type AccountBalance, type Ledger, userAccount, userBalances } from '../ledger/service.ts';
+import { assertCanMoveMoney } from '../user/frozen.ts';
 
 /** Parses a wire amount for an asset; more decimals than the asset has is a field error, never rounded. */
 export function amountOf(text: string, asset: AssetCode, field = 'amount'): bigint {
@@ -88,8 +89,9 @@ export function balancesView(rows: AccountBalance[], priceOf: PriceOf = usdtOnly
   };
 }
 
-/** Spot ↔ futures in USDT: one entry, two postings. Raises INSUFFICIENT_BALANCE, AMOUNT_PRECISION. */
+/** Spot ↔ futures in USDT: one entry, two postings. Raises ACCOUNT_FROZEN, INSUFFICIENT_BALANCE, AMOUNT_PRECISION. */
 export async function transfer(ledger: Ledger, tx: Tx, now: Date, userId: number, request: TransferRequest): Promise<number> {
+  await assertCanMoveMoney(tx, userId);
   const amount = amountOf(request.amount, 'USDT');
   return ledger.post(tx, now, {
     kind: 'transfer',

@@ -28,9 +28,11 @@ const summary = (w: { id: string; status: string; asset: string; amount: string;
 registerOpsCommand('withdrawal:queue', {
   usage: 'withdrawal:queue [--status under_review|processing]  (oldest first, 100 at most)',
   needsOperator: false,
-  async run({ db }, options) {
-    const items = await withdrawalQueue(db, parse(withdrawalQueueQuerySchema, { ...(options.status ? { status: options.status } : {}) }));
-    return items.map((w) => `${summary(w)} → ${w.address ?? `${w.card?.bankName} ${w.cardAccountNumber}`}`).join('\n') || 'queue empty';
+  async run(context, options) {
+    const items = await withdrawalQueue(context, parse(withdrawalQueueQuerySchema, { ...(options.status ? { status: options.status } : {}) }));
+    const approvals = (w: (typeof items)[number]) =>
+      w.awaitingSecondApproval ? ` [needs a second approval; first: ${w.firstApprovedBy}]` : w.secondApprovalRequired && w.status === 'under_review' ? ' [needs two approvals]' : '';
+    return items.map((w) => `${summary(w)} → ${w.address ?? `${w.card?.bankName} ${w.cardAccountNumber}`}${approvals(w)}`).join('\n') || 'queue empty';
   },
 });
 

@@ -124,7 +124,7 @@ export function registerWithdrawalRoutes(app: FastifyInstance, deps: WithdrawalD
       query: withdrawalQueueQuerySchema,
       response: withdrawalQueueSchema,
     },
-    async ({ query }) => ({ items: await withdrawalQueue(deps.db, query) }),
+    async ({ query }) => ({ items: await withdrawalQueue(deps, query) }),
   );
 
   route(

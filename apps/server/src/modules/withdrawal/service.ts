@@ -11,13 +11,17 @@ import {
   WITHDRAWAL_ASSETS,
   WITHDRAWAL_PAGE_SIZE,
   WITHDRAWAL_STATUS,
+  type AdminWithdrawal,
   type Withdrawal,
+  type WithdrawalAsset,
   type WithdrawalKind,
   type WithdrawalOptions,
   type WithdrawalStatus,
 } from '@tradewind/contract/withdrawal';
 import { type SQL, and, asc, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Clock } from '#platform/clock.ts';
+import type { Config } from '#platform/config.ts';
 import type { Db, Executor, Tx } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import type { Hub } from '#platform/ws.ts';
@@ -42,12 +46,14 @@ import { isTwoFactorEnabled, withdrawalLock } from '../security/service.ts';
 import { users } from '../user/tables.ts';
 import { amountOf } from '../wallet/service.ts';
 import { type WithdrawalRow, withdrawals } from './tables.ts';
+import { assertCanMoveMoney } from '../user/frozen.ts';
 
 /**
  * Withdrawals: request (locks amount + fee), review, completion, failure. Errors this
  * service raises: KYC_REQUIRED, ACCOUNT_FROZEN, WITHDRAW_PASSWORD_NOT_SET, ASSET_UNAVAILABLE,
  * AMOUNT_PRECISION and WITHDRAWAL_BELOW_MINIMUM (field `amount`), BANK_CARD_REQUIRED,
- * NOT_FOUND, INSUFFICIENT_BALANCE, INVALID_STATE, WITHDRAWAL_TXID_INVALID (field `txid`).
+ * NOT_FOUND, INSUFFICIENT_BALANCE, INVALID_STATE, WITHDRAWAL_TXID_INVALID (field `txid`),
+ * WITHDRAWAL_SECOND_APPROVER_SAME (an operator approving twice what needs two approvers).
  * Never a payment to unlock anything (ARCHITECTURE §1): a refusal releases the funds at once.
  */
 
@@ -66,6 +72,7 @@ export interface WithdrawalDeps {
   clock: Clock;
   ledger: Ledger;
   hub?: Hub;
+  config: Pick<Config, 'withdrawalSecondApprovalMinor'>;
 }
 
 const scaleOf = (asset: string) => ASSETS[asset as AssetCode].scale;
@@ -96,10 +103,9 @@ export function toWithdrawal(row: WithdrawalRow, card: CardSnapshot): Withdrawal
 
 /** spec §5: KYC before any withdrawal; a frozen account moves nothing. */
 async function requireVerified(db: Executor, userId: number): Promise<void> {
-  const [user] = await db.select({ verified: users.verified, frozenAt: users.frozenAt }).from(users).where(eq(users.id, userId)).limit(1);
-  if (!user) throw new AppError('UNAUTHORIZED');
-  if (user.frozenAt) throw new AppError('ACCOUNT_FROZEN', {}, 403);
-  if (!user.verified) throw new AppError('KYC_REQUIRED', {}, 403);
+  await assertCanMoveMoney(db, userId);
+  const [user] = await db.select({ verified: users.verified }).from(users).where(eq(users.id, userId)).limit(1);
+  if (!user?.verified) throw new AppError('KYC_REQUIRED', {}, 403);
 }
 
 /** The amount (exact to the asset's decimals, at least the minimum) and the fee, from the `assets` table. */
@@ -280,40 +286,78 @@ export async function getWithdrawal(db: Executor, userId: number, id: number): P
 
 export const QUEUE_PAGE_SIZE = 100;
 
-function adminRows(db: Executor) {
-  return db
-    .select({ withdrawal: withdrawals, card: bankCards, reviewer: operators.username })
-    .from(withdrawals)
-    .leftJoin(bankCards, eq(bankCards.id, withdrawals.cardId))
-    .leftJoin(operators, eq(operators.id, withdrawals.reviewedBy));
+type Thresholds = Config['withdrawalSecondApprovalMinor'];
+
+/** Above its asset's threshold, a withdrawal needs two approvals by different operators. */
+function needsSecondApproval(row: Pick<WithdrawalRow, 'asset' | 'amountMinor'>, thresholds: Thresholds): boolean {
+  const threshold = thresholds[row.asset as WithdrawalAsset];
+  if (threshold === undefined) throw new Error(`no second-approval threshold for ${row.asset}`);
+  return row.amountMinor > threshold;
 }
 
-function toAdminWithdrawal({ withdrawal, card, reviewer }: { withdrawal: WithdrawalRow; card: BankCardRow | null; reviewer: string | null }) {
+const reviewer = alias(operators, 'reviewer');
+const firstApprover = alias(operators, 'first_approver');
+const secondApprover = alias(operators, 'second_approver');
+
+function adminRows(db: Executor) {
+  return db
+    .select({
+      withdrawal: withdrawals,
+      card: bankCards,
+      reviewer: reviewer.username,
+      firstApprover: firstApprover.username,
+      secondApprover: secondApprover.username,
+      user: { verified: users.verified, frozenAt: users.frozenAt },
+    })
+    .from(withdrawals)
+    .innerJoin(users, eq(users.id, withdrawals.userId))
+    .leftJoin(bankCards, eq(bankCards.id, withdrawals.cardId))
+    .leftJoin(reviewer, eq(reviewer.id, withdrawals.reviewedBy))
+    .leftJoin(firstApprover, eq(firstApprover.id, withdrawals.firstApprovedBy))
+    .leftJoin(secondApprover, eq(secondApprover.id, withdrawals.secondApprovedBy));
+}
+
+type AdminRow = Awaited<ReturnType<ReturnType<typeof adminRows>['execute']>>[number];
+
+function toAdminWithdrawal(row: AdminRow, thresholds: Thresholds): AdminWithdrawal {
+  const { withdrawal, card } = row;
+  const secondApprovalRequired = needsSecondApproval(withdrawal, thresholds);
   return {
     ...toWithdrawal(withdrawal, card),
     uid: String(withdrawal.userId),
+    user: { uid: String(withdrawal.userId), verified: row.user.verified, frozen: row.user.frozenAt !== null },
     // Operators pay card withdrawals out, so they see the whole account.
     cardAccountNumber: card?.accountNumber ?? null,
     cardBranch: card ? `${card.branchName} (${card.branchCode})` : null,
-    reviewedBy: reviewer,
+    reviewedBy: row.reviewer,
+    secondApprovalRequired,
+    awaitingSecondApproval: withdrawal.status === WITHDRAWAL_STATUS.UNDER_REVIEW && withdrawal.firstApprovedBy !== null,
+    firstApprovedBy: row.firstApprover,
+    firstApprovedAt: withdrawal.firstApprovedAt?.toISOString() ?? null,
+    secondApprovedBy: row.secondApprover,
+    secondApprovalThreshold: formatAmount(thresholds[withdrawal.asset as WithdrawalAsset], scaleOf(withdrawal.asset)),
   };
 }
 
 /** Open withdrawals, oldest first: what operators review (under review) and pay out (processing). */
-export async function withdrawalQueue(db: Executor, filter: { status?: WithdrawalStatus | undefined; afterId?: string | undefined }, limit = QUEUE_PAGE_SIZE) {
+export async function withdrawalQueue(
+  deps: Pick<WithdrawalDeps, 'db' | 'config'>,
+  filter: { status?: WithdrawalStatus | undefined; afterId?: string | undefined },
+  limit = QUEUE_PAGE_SIZE,
+): Promise<AdminWithdrawal[]> {
   const conditions: SQL[] = [filter.status ? eq(withdrawals.status, filter.status) : inArray(withdrawals.status, [...OPEN_WITHDRAWAL_STATUSES])];
   if (filter.afterId) conditions.push(gt(withdrawals.id, Number(filter.afterId)));
-  const rows = await adminRows(db)
+  const rows = await adminRows(deps.db)
     .where(and(...conditions))
     .orderBy(asc(withdrawals.id))
     .limit(limit);
-  return rows.map(toAdminWithdrawal);
+  return rows.map((row) => toAdminWithdrawal(row, deps.config.withdrawalSecondApprovalMinor));
 }
 
-async function adminWithdrawal(db: Executor, id: number) {
-  const [row] = await adminRows(db).where(eq(withdrawals.id, id)).limit(1);
+async function adminWithdrawal(deps: Pick<WithdrawalDeps, 'db' | 'config'>, id: number): Promise<AdminWithdrawal> {
+  const [row] = await adminRows(deps.db).where(eq(withdrawals.id, id)).limit(1);
   if (!row) throw new AppError('NOT_FOUND');
-  return toAdminWithdrawal(row);
+  return toAdminWithdrawal(row, deps.config.withdrawalSecondApprovalMinor);
 }
 
 function refundPostings(row: WithdrawalRow): PostingSpec[] {
@@ -363,7 +407,9 @@ function statusMessage(row: WithdrawalRow): MessageSpec {
   };
 }
 
-type Change = Partial<Pick<WithdrawalRow, 'status' | 'reason' | 'txid' | 'reviewedBy' | 'reviewedAt' | 'completedAt'>>;
+type Change = Partial<
+  Pick<WithdrawalRow, 'status' | 'reason' | 'txid' | 'reviewedBy' | 'reviewedAt' | 'completedAt' | 'firstApprovedBy' | 'firstApprovedAt' | 'secondApprovedBy' | 'secondApprovedAt'>
+>;
 
 /**
  * One operator action: lock the row, check its status (else INVALID_STATE), write the new
@@ -375,8 +421,14 @@ async function act(
   deps: WithdrawalDeps,
   operator: OperatorContext,
   id: number,
-  input: { action: string; from: WithdrawalStatus; reason?: string | null; change: (row: WithdrawalRow, now: Date) => Change; entry?: (row: WithdrawalRow) => { reference: string; postings: PostingSpec[] } },
-) {
+  input: {
+    action: string | ((row: WithdrawalRow) => string);
+    from: WithdrawalStatus;
+    reason?: string | null;
+    change: (row: WithdrawalRow, now: Date) => Change;
+    entry?: (row: WithdrawalRow) => { reference: string; postings: PostingSpec[] };
+  },
+): Promise<AdminWithdrawal> {
   const now = deps.clock.now();
   let created: CreatedMessage[] = [];
   const row = await deps.db.transaction(async (tx) => {
@@ -394,12 +446,16 @@ async function act(
     if (entry) {
       await deps.ledger.post(tx, now, { kind: 'withdrawal', reference: entry.reference, userId: current.userId, memo: change.reason ?? null, postings: entry.postings });
     }
+    const approvals = (row: WithdrawalRow) => ({
+      ...(row.firstApprovedBy !== null && row.status === WITHDRAWAL_STATUS.UNDER_REVIEW ? { firstApprovedBy: row.firstApprovedBy } : {}),
+      ...(row.secondApprovedBy !== null ? { firstApprovedBy: row.firstApprovedBy, secondApprovedBy: row.secondApprovedBy } : {}),
+    });
     await audit(tx, now, operator, {
-      action: input.action,
+      action: typeof input.action === 'string' ? input.action : input.action(current),
       targetType: 'withdrawal',
       targetId: id,
-      before: { status: current.status },
-      after: { status: updated.status, ...(updated.txid ? { txid: updated.txid } : {}) },
+      before: { status: current.status, ...approvals(current) },
+      after: { status: updated.status, ...approvals(updated), ...(updated.txid ? { txid: updated.txid } : {}) },
       reason: input.reason ?? null,
     });
     if (updated.status !== current.status) created = await createMessages(tx, now, [statusMessage(updated)]);
@@ -407,18 +463,39 @@ async function act(
   });
   deps.hub?.publishToUser(row.userId, { type: 'withdrawal', id: String(row.id), status: row.status });
   publishMessages(deps.hub, created);
-  return adminWithdrawal(deps.db, row.id);
+  return adminWithdrawal(deps, row.id);
 }
 
-/** approve → processing; reject → review failed with the reason, funds released at once. */
+/**
+ * The approval an operator's "approve" is, on the row as locked: the only one (→ processing),
+ * the first of two (stays under review), or the second (→ processing; someone else's than
+ * the first). Once anyone has approved first, the next approval is a second one whatever
+ * the threshold says now, so nobody ever approves their own approval.
+ */
+function approval(row: WithdrawalRow, operator: OperatorContext, thresholds: Thresholds, now: Date): { action: string; change: Change } {
+  const processing = { status: WITHDRAWAL_STATUS.PROCESSING, reviewedBy: operator.operatorId, reviewedAt: now } as const;
+  if (row.firstApprovedBy !== null) {
+    if (row.firstApprovedBy === operator.operatorId) throw new AppError('WITHDRAWAL_SECOND_APPROVER_SAME', {}, 409);
+    return { action: 'withdrawal.approve', change: { ...processing, secondApprovedBy: operator.operatorId, secondApprovedAt: now } };
+  }
+  const first = { firstApprovedBy: operator.operatorId, firstApprovedAt: now };
+  if (needsSecondApproval(row, thresholds)) return { action: 'withdrawal.approve_first', change: first };
+  return { action: 'withdrawal.approve', change: { ...processing, ...first } };
+}
+
+/**
+ * approve → processing (above the asset's threshold: after a second operator's approval too);
+ * reject → review failed with the reason, funds released at once (also after a first approval).
+ */
 export function reviewWithdrawal(deps: WithdrawalDeps, operator: OperatorContext, input: { id: number; decision: 'approve' | 'reject'; reason?: string | undefined }) {
   const reason = input.reason?.trim() || null;
   if (input.decision === 'approve') {
+    const thresholds = deps.config.withdrawalSecondApprovalMinor;
     return act(deps, operator, input.id, {
-      action: 'withdrawal.approve',
+      action: (row) => approval(row, operator, thresholds, deps.clock.now()).action,
       from: WITHDRAWAL_STATUS.UNDER_REVIEW,
       reason,
-      change: (_row, now) => ({ status: WITHDRAWAL_STATUS.PROCESSING, reviewedBy: operator.operatorId, reviewedAt: now }),
+      change: (row, now) => approval(row, operator, thresholds, now).change,
     });
   }
   if (!reason) throw new AppError('VALIDATION_FAILED', {}, 422, 'reason');

@@ -29,8 +29,17 @@ export const withdrawals = pgTable(
     status: text('status').notNull(),
     reason: text('reason'),
     txid: text('txid'),
+    /** Who reviewed it last: the approver who moved it to processing, or the operator who rejected it. */
     reviewedBy: bigint('reviewed_by', { mode: 'number' }).references(() => operators.id),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true, mode: 'date' }),
+    /**
+     * Above the asset's second-approval threshold an approval is recorded here and the
+     * withdrawal stays under review until a different operator approves it (`second_approved_by`).
+     */
+    firstApprovedBy: bigint('first_approved_by', { mode: 'number' }).references(() => operators.id),
+    firstApprovedAt: timestamp('first_approved_at', { withTimezone: true, mode: 'date' }),
+    secondApprovedBy: bigint('second_approved_by', { mode: 'number' }).references(() => operators.id),
+    secondApprovedAt: timestamp('second_approved_at', { withTimezone: true, mode: 'date' }),
     completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
@@ -47,6 +56,8 @@ export const withdrawals = pgTable(
           or (${t.kind} = 'card' and ${t.cardId} is not null and ${t.network} is null and ${t.address} is null)`,
     ),
     check('withdrawals_success_has_txid', sql`${t.status} <> 'success' or ${t.txid} is not null`),
+    // Four eyes: the second approval is someone else's, and only ever follows a first one.
+    check('withdrawals_second_approver_differs', sql`${t.secondApprovedBy} is null or (${t.firstApprovedBy} is not null and ${t.secondApprovedBy} <> ${t.firstApprovedBy})`),
     check('withdrawals_refusal_has_reason', sql`${t.status} not in ('review_failed', 'failed') or ${t.reason} is not null`),
   ],
 );

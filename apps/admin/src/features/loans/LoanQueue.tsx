@@ -1,0 +1,159 @@
+import type { LoanStatus, loanQueueItemSchema } from '@tradewind/contract/loans';
+import { App, Button, Descriptions, Popconfirm, Space, Tag, Typography } from 'antd';
+import type { z } from 'zod';
+import { ApiError } from '@admin/api/client';
+import { formatTime } from '@admin/lib/format';
+import { defineStrings } from '@admin/lib/i18n';
+import { Amount } from '@admin/ui/Amount';
+import { DecisionButtons } from '@admin/ui/DecisionButtons';
+import { PrivateImage } from '@admin/ui/PrivateImage';
+import { QueueUser } from '@admin/ui/QueueUser';
+import { ReviewQueue } from '@admin/ui/ReviewQueue';
+import { useDecideLoan, useDisburseLoan, useLoanQueue } from './api';
+
+type Item = z.infer<typeof loanQueueItemSchema>;
+
+const useT = defineStrings({
+  en: {
+    intro: 'Applications under review and approved loans waiting for disbursement, oldest first. Repayment is the borrower’s own: no one here marks a loan repaid.',
+    applied: 'Applied',
+    user: 'User',
+    product: 'Product',
+    amount: 'Amount',
+    period: 'Period',
+    days: '{n} days',
+    dailyRate: 'Daily rate',
+    interest: 'Interest over the period',
+    status: 'Status',
+    under_review: 'Under review',
+    pending_disbursement: 'Approved, to disburse',
+    photos: 'ID photos',
+    front: 'Front',
+    back: 'Back',
+    holding: 'Holding the ID',
+    disburse: 'Disburse',
+    disburseConfirm: 'Credit {amount} USDT to user {uid} now?',
+    disbursed: 'Disbursed',
+    yes: 'Disburse',
+    no: 'Cancel',
+    drawer: 'Loan #{id}',
+  },
+  'zh-CN': {
+    intro: '审核中的申请和已批准待放款的贷款，最早的在前。还款只能由借款人本人完成：这里无人能将贷款标记为已还清。',
+    applied: '申请时间',
+    user: '用户',
+    product: '产品',
+    amount: '金额',
+    period: '期限',
+    days: '{n} 天',
+    dailyRate: '日利率',
+    interest: '期限内利息',
+    status: '状态',
+    under_review: '审核中',
+    pending_disbursement: '已批准，待放款',
+    photos: '证件照片',
+    front: '正面',
+    back: '背面',
+    holding: '手持证件',
+    disburse: '放款',
+    disburseConfirm: '现在向用户 {uid} 放款 {amount} USDT？',
+    disbursed: '已放款',
+    yes: '放款',
+    no: '取消',
+    drawer: '贷款 #{id}',
+  },
+});
+
+const percent = (rate: string) => `${(Number(rate) * 100).toLocaleString(undefined, { maximumFractionDigits: 4 })} %`;
+
+/** Loans: approve or reject an application, then disburse an approved one. */
+export default function LoanQueue() {
+  const t = useT();
+  const { message } = App.useApp();
+  const queue = useLoanQueue();
+  const decide = useDecideLoan();
+  const disburse = useDisburseLoan();
+  const items = queue.data?.pages.flatMap((page) => page.items);
+  const statusTag = (status: LoanStatus) =>
+    status === 'under_review' ? <Tag color="gold">{t('under_review')}</Tag> : status === 'pending_disbursement' ? <Tag color="blue">{t('pending_disbursement')}</Tag> : <Tag>{status}</Tag>;
+  return (
+    <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+      <Typography.Text type="secondary">{t('intro')}</Typography.Text>
+      <ReviewQueue<Item>
+        testId="loans"
+        items={items}
+        loading={queue.isPending}
+        error={queue.error}
+        more={{ has: queue.hasNextPage, loading: queue.isFetchingNextPage, load: () => void queue.fetchNextPage() }}
+        columns={[
+          { title: '#', dataIndex: 'id', width: 80 },
+          { title: t('applied'), dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
+          { title: t('user'), key: 'user', render: (_, item) => <QueueUser user={item.user} /> },
+          { title: t('product'), dataIndex: 'productName' },
+          { title: t('amount'), key: 'amount', align: 'right', render: (_, item) => <Amount value={item.amount} asset={item.asset} /> },
+          { title: t('period'), dataIndex: 'periodDays', render: (value: number) => t('days', { n: value }) },
+          { title: t('status'), dataIndex: 'status', render: (value: LoanStatus) => statusTag(value) },
+        ]}
+        drawerTitle={(item) => t('drawer', { id: item.id })}
+        detail={(item) => (
+          <Space direction="vertical" size="large" style={{ width: '100%' }}>
+            <Descriptions column={1} size="small" bordered>
+              <Descriptions.Item label={t('user')}>
+                <QueueUser user={item.user} />
+              </Descriptions.Item>
+              <Descriptions.Item label={t('status')}>{statusTag(item.status)}</Descriptions.Item>
+              <Descriptions.Item label={t('product')}>{`${item.productName} · ${item.institution}`}</Descriptions.Item>
+              <Descriptions.Item label={t('amount')}>
+                <Amount value={item.amount} asset={item.asset} />
+              </Descriptions.Item>
+              <Descriptions.Item label={t('period')}>{t('days', { n: item.periodDays })}</Descriptions.Item>
+              <Descriptions.Item label={t('dailyRate')}>{percent(item.dailyRate)}</Descriptions.Item>
+              <Descriptions.Item label={t('interest')}>
+                <Amount value={item.interest} asset={item.asset} />
+              </Descriptions.Item>
+              <Descriptions.Item label={t('applied')}>{formatTime(item.createdAt)}</Descriptions.Item>
+            </Descriptions>
+            <div>
+              <Typography.Title level={5}>{t('photos')}</Typography.Title>
+              <Space wrap align="start" size="middle">
+                {(
+                  [
+                    ['front', item.frontFileId],
+                    ['back', item.backFileId],
+                    ['holding', item.holdingFileId],
+                  ] as const
+                ).map(([label, fileId]) => (
+                  <figure key={label} style={{ margin: 0 }}>
+                    <PrivateImage fileId={fileId} alt={t(label)} width={200} />
+                    <figcaption style={{ color: '#888', marginTop: 4 }}>{t(label)}</figcaption>
+                  </figure>
+                ))}
+              </Space>
+            </div>
+            {item.status === 'under_review' ? (
+              <DecisionButtons onDecide={(decision, reason) => decide.mutateAsync({ id: item.id, decision, ...(reason ? { reason } : {}) })} />
+            ) : item.status === 'pending_disbursement' ? (
+              <Popconfirm
+                title={t('disburseConfirm', { amount: item.amount, uid: item.uid })}
+                okText={t('yes')}
+                cancelText={t('no')}
+                onConfirm={async () => {
+                  try {
+                    await disburse.mutateAsync(item.id);
+                    message.success(t('disbursed'));
+                  } catch (error) {
+                    message.error(error instanceof ApiError ? error.detail : String(error));
+                  }
+                }}
+              >
+                <Button type="primary" loading={disburse.isPending} data-testid="loan-disburse">
+                  {t('disburse')}
+                </Button>
+              </Popconfirm>
+            ) : null}
+          </Space>
+        )}
+      />
+    </Space>
+  );
+}

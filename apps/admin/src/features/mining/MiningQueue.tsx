@@ -1,0 +1,99 @@
+import type { miningQueueItemSchema } from '@tradewind/contract/mining';
+import { Descriptions, Space, Typography } from 'antd';
+import type { z } from 'zod';
+import { formatTime } from '@admin/lib/format';
+import { defineStrings } from '@admin/lib/i18n';
+import { Amount } from '@admin/ui/Amount';
+import { DecisionButtons } from '@admin/ui/DecisionButtons';
+import { QueueUser } from '@admin/ui/QueueUser';
+import { ReviewQueue } from '@admin/ui/ReviewQueue';
+import { useDecideRental, useMiningQueue } from './api';
+
+type Item = z.infer<typeof miningQueueItemSchema>;
+
+const useT = defineStrings({
+  en: {
+    intro: 'Rentals under review, oldest first. The user has paid; approving starts the rental now, rejecting refunds the payment at once.',
+    rented: 'Rented',
+    user: 'User',
+    product: 'Miner',
+    quantity: 'Units',
+    unitPrice: 'Unit price',
+    amount: 'Paid',
+    period: 'Period',
+    days: '{n} days',
+    dailyYield: 'Daily yield',
+    totalProfit: 'Yield over the period',
+    drawer: 'Rental #{id}',
+  },
+  'zh-CN': {
+    intro: '审核中的租赁，最早的在前。用户已付款；通过后租赁立即开始，拒绝则立即退款。',
+    rented: '租赁时间',
+    user: '用户',
+    product: '矿机',
+    quantity: '数量',
+    unitPrice: '单价',
+    amount: '已付金额',
+    period: '周期',
+    days: '{n} 天',
+    dailyYield: '每日收益',
+    totalProfit: '周期总收益',
+    drawer: '租赁 #{id}',
+  },
+});
+
+/** Rentals under review: what was rented and paid, then approve or reject. */
+export default function MiningQueue() {
+  const t = useT();
+  const queue = useMiningQueue();
+  const decide = useDecideRental();
+  const items = queue.data?.pages.flatMap((page) => page.items);
+  return (
+    <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+      <Typography.Text type="secondary">{t('intro')}</Typography.Text>
+      <ReviewQueue<Item>
+        testId="mining"
+        items={items}
+        loading={queue.isPending}
+        error={queue.error}
+        more={{ has: queue.hasNextPage, loading: queue.isFetchingNextPage, load: () => void queue.fetchNextPage() }}
+        columns={[
+          { title: '#', dataIndex: 'id', width: 80 },
+          { title: t('rented'), dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
+          { title: t('user'), key: 'user', render: (_, item) => <QueueUser user={item.user} /> },
+          { title: t('product'), dataIndex: 'productName' },
+          { title: t('quantity'), dataIndex: 'quantity', align: 'right' },
+          { title: t('amount'), key: 'amount', align: 'right', render: (_, item) => <Amount value={item.amount} asset={item.asset} /> },
+          { title: t('period'), dataIndex: 'periodDays', render: (value: number) => t('days', { n: value }) },
+        ]}
+        drawerTitle={(item) => t('drawer', { id: item.id })}
+        detail={(item) => (
+          <Space direction="vertical" size="large" style={{ width: '100%' }}>
+            <Descriptions column={1} size="small" bordered>
+              <Descriptions.Item label={t('user')}>
+                <QueueUser user={item.user} />
+              </Descriptions.Item>
+              <Descriptions.Item label={t('product')}>{`${item.productName} (${item.output})`}</Descriptions.Item>
+              <Descriptions.Item label={t('quantity')}>{item.quantity}</Descriptions.Item>
+              <Descriptions.Item label={t('unitPrice')}>
+                <Amount value={item.unitPrice} asset={item.asset} />
+              </Descriptions.Item>
+              <Descriptions.Item label={t('amount')}>
+                <Amount value={item.amount} asset={item.asset} />
+              </Descriptions.Item>
+              <Descriptions.Item label={t('period')}>{t('days', { n: item.periodDays })}</Descriptions.Item>
+              <Descriptions.Item label={t('dailyYield')}>
+                <Amount value={item.dailyYield} asset={item.asset} />
+              </Descriptions.Item>
+              <Descriptions.Item label={t('totalProfit')}>
+                <Amount value={item.totalProfit} asset={item.asset} />
+              </Descriptions.Item>
+              <Descriptions.Item label={t('rented')}>{formatTime(item.createdAt)}</Descriptions.Item>
+            </Descriptions>
+            <DecisionButtons onDecide={(decision, reason) => decide.mutateAsync({ id: item.id, decision, ...(reason ? { reason } : {}) })} />
+          </Space>
+        )}
+      />
+    </Space>
+  );
+}

@@ -1,0 +1,70 @@
+import { settingsSchema } from '@tradewind/contract/operator';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Input, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { api } from '@admin/api/client';
+import { formatTime } from '@admin/lib/format';
+import { defineStrings } from '@admin/lib/i18n';
+
+const useT = defineStrings({
+  en: {
+    intro: 'Settings are read from the environment when the server starts (see the README’s configuration table). Change them in the deployment and restart; nothing here edits them.',
+    version: 'Version {version}, started {at}',
+    name: 'Setting',
+    value: 'Value in effect',
+    source: 'Source',
+    env: 'Environment',
+    default: 'Default',
+    unset: 'not set',
+    hidden: 'hidden',
+    search: 'Filter settings',
+  },
+  'zh-CN': {
+    intro: '设置在服务启动时从环境变量读取（见 README 的配置表）。请在部署中修改并重启；此处不能编辑。',
+    version: '版本 {version}，启动于 {at}',
+    name: '设置项',
+    value: '当前值',
+    source: '来源',
+    env: '环境变量',
+    default: '默认值',
+    unset: '未设置',
+    hidden: '已隐藏',
+    search: '筛选设置项',
+  },
+});
+
+/** The server's settings in effect, read-only, with keys, tokens and credentials hidden. */
+export default function Settings() {
+  const t = useT();
+  const [filter, setFilter] = useState('');
+  const settings = useQuery({ queryKey: ['admin', 'settings'], queryFn: () => api.get('/settings', settingsSchema) });
+  const needle = filter.trim().toUpperCase();
+  const rows = (settings.data?.items ?? []).filter((item) => !needle || item.name.includes(needle));
+  return (
+    <>
+      <Typography.Paragraph type="secondary" style={{ maxWidth: 760 }}>
+        {t('intro')}
+      </Typography.Paragraph>
+      {settings.data && <Typography.Paragraph>{t('version', { version: settings.data.version, at: formatTime(settings.data.startedAt) })}</Typography.Paragraph>}
+      {settings.isError && <Alert type="error" title={(settings.error as Error).message} />}
+      <Input.Search allowClear placeholder={t('search')} aria-label={t('search')} onChange={(event) => setFilter(event.target.value)} style={{ maxWidth: 320, marginBottom: 16 }} />
+      <Table
+        rowKey="name"
+        size="small"
+        loading={settings.isPending}
+        dataSource={rows}
+        pagination={false}
+        columns={[
+          { title: t('name'), dataIndex: 'name', render: (name: string) => <Typography.Text code>{name}</Typography.Text> },
+          {
+            title: t('value'),
+            key: 'value',
+            render: (_: unknown, row) =>
+              row.value === null ? <Typography.Text type="secondary">{t('unset')}</Typography.Text> : <span>{row.value}{row.secret && <Tag style={{ marginLeft: 8 }}>{t('hidden')}</Tag>}</span>,
+          },
+          { title: t('source'), dataIndex: 'fromEnv', width: 140, render: (fromEnv: boolean) => (fromEnv ? <Tag color="blue">{t('env')}</Tag> : <Tag>{t('default')}</Tag>) },
+        ]}
+      />
+    </>
+  );
+}

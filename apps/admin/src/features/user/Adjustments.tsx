@@ -1,0 +1,85 @@
+import { ADJUSTMENT_STATUSES, type Adjustment, type AdjustmentStatus } from '@tradewind/contract/user-admin';
+import { Alert, Button, Empty, Segmented, Space, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useMe } from '@admin/app/session';
+import { Amount } from '@admin/ui/Amount';
+import { DecisionButtons } from '@admin/ui/DecisionButtons';
+import { useAdjustments, useDecideAdjustment } from './api';
+import { timeOrDash, userPath } from './format';
+import { useT } from './strings';
+
+const STATUS_COLOR: Record<AdjustmentStatus, string> = { pending: 'gold', approved: 'green', rejected: 'red' };
+
+/** Adjustment requests; a second admin approves (one `system` ledger entry) or rejects with a reason. */
+export default function Adjustments() {
+  const t = useT();
+  const me = useMe();
+  const [status, setStatus] = useState<AdjustmentStatus>('pending');
+  const list = useAdjustments(status);
+  const decide = useDecideAdjustment();
+  const items = list.data?.pages.flatMap((page) => page.items) ?? [];
+
+  return (
+    <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+      <Typography.Text type="secondary">{t('adjustmentsHint')}</Typography.Text>
+      <Segmented<AdjustmentStatus>
+        value={status}
+        onChange={setStatus}
+        options={ADJUSTMENT_STATUSES.map((value) => ({ value, label: t(`status_${value}`) }))}
+      />
+      {list.error && <Alert type="error" showIcon message={list.error.message} />}
+      <Table<Adjustment>
+        rowKey="id"
+        size="middle"
+        pagination={false}
+        loading={list.isLoading}
+        dataSource={items}
+        data-testid="adjustments"
+        locale={{ emptyText: <Empty description={t('adjustmentsEmpty')} /> }}
+        columns={[
+          { title: '#', dataIndex: 'id', width: 56 },
+          { title: t('uid'), dataIndex: 'uid', width: 110, render: (uid: string) => <Link to={userPath(uid)}>{uid}</Link> },
+          { title: t('wallet'), dataIndex: 'wallet', width: 90, render: (w: 'spot' | 'futures') => t(`wallet_${w}`) },
+          {
+            title: t('amount'),
+            key: 'amount',
+            align: 'right',
+            width: 150,
+            render: (_, a) => (
+              <Typography.Text type={a.amount.startsWith('-') ? 'danger' : 'success'}>
+                <Amount value={a.amount.startsWith('-') ? a.amount : `+${a.amount}`} asset={a.asset} />
+              </Typography.Text>
+            ),
+          },
+          { title: t('reasonUserSees'), dataIndex: 'reason' },
+          { title: t('requestedBy'), key: 'requested', width: 220, render: (_, a) => `${a.requestedBy} · ${timeOrDash(a.requestedAt)}` },
+          ...(status === 'pending'
+            ? [
+                {
+                  title: t('actions'),
+                  key: 'actions',
+                  width: 190,
+                  render: (_: unknown, a: Adjustment) =>
+                    a.requestedBy === me.data?.username ? (
+                      <Tag>{t('yourRequest')}</Tag>
+                    ) : (
+                      <DecisionButtons onDecide={(decision, reason) => decide.mutateAsync({ id: a.id, decision, ...(reason ? { reason } : {}) })} />
+                    ),
+                },
+              ]
+            : [
+                { title: t('status'), dataIndex: 'status', render: (s: AdjustmentStatus) => <Tag color={STATUS_COLOR[s]}>{t(`status_${s}`)}</Tag> },
+                { title: t('decidedBy'), key: 'decided', render: (_: unknown, a: Adjustment) => (a.decidedBy ? `${a.decidedBy} · ${timeOrDash(a.decidedAt)}` : '—') },
+                { title: t('decisionReason'), dataIndex: 'decisionReason', render: (v: string | null) => v ?? '—' },
+              ]),
+        ]}
+      />
+      {list.hasNextPage && (
+        <Button onClick={() => void list.fetchNextPage()} loading={list.isFetchingNextPage}>
+          {t('loadMore')}
+        </Button>
+      )}
+    </Space>
+  );
+}
