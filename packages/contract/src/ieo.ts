@@ -232,3 +232,51 @@ export type IeoProjectEdit = z.infer<typeof ieoProjectEditSchema>;
 export const ieoCancelRequestSchema = z.strictObject({ id: idSchema, reason: z.string().trim().min(1).max(500) });
 export const ieoActionRequestSchema = z.strictObject({ id: idSchema });
 export const ieoActionResultSchema = z.object({ project: ieoProjectSchema, ran: z.boolean() });
+
+/* Operators: the console's IEO page (projects, applications, the allocation's result). */
+
+export const IEO_ADMIN_APPLICATIONS_MAX = 500;
+
+export const ieoAdminProjectSchema = ieoProjectSchema.extend({
+  slug: z.string(),
+  /** Applications received (any status). */
+  applications: z.number().int().nonnegative(),
+  /** USDT committed by applications not cancelled. */
+  committed: z.string(),
+  listedAt: z.iso.datetime().nullable(),
+  cancelledAt: z.iso.datetime().nullable(),
+});
+export type IeoAdminProject = z.infer<typeof ieoAdminProjectSchema>;
+export const ieoAdminProjectListSchema = z.object({ items: z.array(ieoAdminProjectSchema) });
+
+export const ieoAdminApplicationSchema = z.object({
+  id: z.string(),
+  userId: z.string(),
+  status: ieoStatusSchema,
+  price: z.string(),
+  quantity: z.string(),
+  amount: z.string(),
+  allocatedQuantity: z.string().nullable(),
+  paidAmount: z.string().nullable(),
+  refundAmount: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+});
+export type IeoAdminApplication = z.infer<typeof ieoAdminApplicationSchema>;
+
+/** Totals over every application (not only the page shown); null before the allocation has run. */
+export const ieoAllocationSummarySchema = z.object({
+  supply: z.string(),
+  allocated: z.string(),
+  /** Tokens left with the project (an under-subscribed sale). */
+  unsold: z.string(),
+  paid: z.string(),
+  refunded: z.string(),
+});
+export const ieoAdminApplicationsSchema = z.object({
+  project: ieoAdminProjectSchema,
+  allocation: ieoAllocationSummarySchema.nullable(),
+  items: z.array(ieoAdminApplicationSchema),
+  /** True when there are more applications than IEO_ADMIN_APPLICATIONS_MAX (largest first are shown). */
+  truncated: z.boolean(),
+});
+export type IeoAdminApplications = z.infer<typeof ieoAdminApplicationsSchema>;

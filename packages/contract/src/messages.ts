@@ -124,3 +124,66 @@ export const articleSaveRequestSchema = z.strictObject({
 });
 export type ArticleSaveRequest = z.infer<typeof articleSaveRequestSchema>;
 export const articleAdminSchema = z.object({ id: z.string(), kind: z.enum(ARTICLE_KINDS), title: z.string(), publishedAt: z.iso.datetime() });
+
+/* Operators: news and notices, broadcasts (the console's content pages). */
+
+/** Texts as stored, per language; English is always there. */
+export const localizedTextViewSchema = z.object({
+  en: z.string(),
+  zh_TW: z.string().optional(),
+  zh_CN: z.string().optional(),
+  es: z.string().optional(),
+  fr: z.string().optional(),
+  it: z.string().optional(),
+  de: z.string().optional(),
+} satisfies Record<(typeof LANGUAGES)[number], z.ZodType>);
+export type LocalizedTextView = z.infer<typeof localizedTextViewSchema>;
+
+/** Where an article stands for readers: before its publish time, visible, or taken down by an operator. */
+export const ARTICLE_STATES = ['scheduled', 'published', 'unpublished'] as const;
+export type ArticleState = (typeof ARTICLE_STATES)[number];
+
+export const ARTICLE_ADMIN_PAGE_SIZE = 50;
+export const articleAdminListQuerySchema = z.strictObject({ kind: z.enum(ARTICLE_KINDS, { error: 'validation.invalid_value' }).optional(), cursor: idSchema.optional() });
+export const articleAdminItemSchema = z.object({
+  id: z.string(),
+  kind: z.enum(ARTICLE_KINDS),
+  title: z.string(),
+  /** Languages with a body. */
+  languages: z.array(z.enum(LANGUAGES)),
+  cover: z.string().nullable(),
+  state: z.enum(ARTICLE_STATES),
+  publishedAt: z.iso.datetime(),
+  unpublishedAt: z.iso.datetime().nullable(),
+  updatedAt: z.iso.datetime(),
+});
+export type ArticleAdminItem = z.infer<typeof articleAdminItemSchema>;
+export const articleAdminListSchema = z.object({ items: z.array(articleAdminItemSchema), nextCursor: z.string().nullable() });
+export type ArticleAdminList = z.infer<typeof articleAdminListSchema>;
+
+/** Everything an editor needs: every language's title, summary and (sanitised) body. */
+export const articleAdminDetailSchema = articleAdminItemSchema.omit({ title: true, languages: true }).extend({
+  title: localizedTextViewSchema,
+  summary: localizedTextViewSchema,
+  body: localizedTextViewSchema,
+});
+export type ArticleAdminDetail = z.infer<typeof articleAdminDetailSchema>;
+
+export const articleUnpublishRequestSchema = z.strictObject({ id: idSchema, reason: z.string().trim().max(500, { error: 'validation.too_long' }).optional() });
+export const articleRepublishRequestSchema = z.strictObject({ id: idSchema });
+
+export const BROADCAST_LIST_MAX = 50;
+export const broadcastViewSchema = z.object({
+  id: z.string(),
+  title: localizedTextViewSchema,
+  body: localizedTextViewSchema,
+  recipients: z.number().int().nonnegative(),
+  operator: z.string(),
+  createdAt: z.iso.datetime(),
+});
+export type BroadcastView = z.infer<typeof broadcastViewSchema>;
+export const broadcastListSchema = z.object({ items: z.array(broadcastViewSchema) });
+
+/** `POST /api/admin/v1/news/cover` (multipart, one `file`): a public image for an article's cover. */
+export const articleCoverSchema = z.object({ id: z.string(), url: z.string(), width: z.number().int(), height: z.number().int() });
+export type ArticleCover = z.infer<typeof articleCoverSchema>;

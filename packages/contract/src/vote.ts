@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from './bank-card.ts';
+import { LANGUAGES } from './languages.ts';
+import { localizedTextViewSchema } from './messages.ts';
 
 /** Polls (spec /Vote; entity Vote: vote count). One vote per user per poll (spec §4). */
 
@@ -47,3 +49,48 @@ export type VotePollList = z.infer<typeof votePollListSchema>;
 export function votePercent(count: number, total: number): number {
   return total === 0 ? 0 : Math.round((count * 100) / total);
 }
+
+/* Operators (the console's Polls page). */
+
+const pollText = (max: number) =>
+  z
+    .object({ en: z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(max, { error: 'validation.too_long' }) })
+    .extend(Object.fromEntries(LANGUAGES.filter((l) => l !== 'en').map((l) => [l, z.string().trim().max(max, { error: 'validation.too_long' }).optional()])))
+    .strict();
+
+export const VOTE_TITLE_MAX = 160;
+export const VOTE_DESCRIPTION_MAX = 1000;
+export const VOTE_OPTION_MAX = 80;
+
+export const votePollCreateSchema = z
+  .strictObject({
+    title: pollText(VOTE_TITLE_MAX),
+    description: pollText(VOTE_DESCRIPTION_MAX),
+    options: z
+      .array(z.strictObject({ label: pollText(VOTE_OPTION_MAX) }))
+      .min(2, { error: 'validation.invalid_value' })
+      .max(VOTE_OPTIONS_MAX, { error: 'validation.invalid_value' }),
+    /** Absent: opens at once. */
+    startsAt: z.iso.datetime({ error: 'validation.invalid_value' }).optional(),
+    endsAt: z.iso.datetime({ error: 'validation.invalid_value' }),
+  })
+  .superRefine((value, ctx) => {
+    if (value.startsAt && Date.parse(value.endsAt) <= Date.parse(value.startsAt)) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'validation.invalid_value' });
+  });
+export type VotePollCreate = z.infer<typeof votePollCreateSchema>;
+
+export const votePollCloseSchema = z.strictObject({ id: idSchema, reason: z.string().trim().max(500, { error: 'validation.too_long' }).optional() });
+
+export const votePollAdminSchema = z.object({
+  id: z.string(),
+  title: localizedTextViewSchema,
+  description: localizedTextViewSchema,
+  status: votePollStatusSchema,
+  startsAt: z.iso.datetime(),
+  endsAt: z.iso.datetime(),
+  options: z.array(z.object({ id: z.string(), label: localizedTextViewSchema, count: z.number().int().nonnegative() })),
+  total: z.number().int().nonnegative(),
+  createdAt: z.iso.datetime(),
+});
+export type VotePollAdmin = z.infer<typeof votePollAdminSchema>;
+export const votePollAdminListSchema = z.object({ items: z.array(votePollAdminSchema) });

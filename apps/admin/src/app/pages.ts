@@ -10,6 +10,11 @@ import { pages as loans } from '@admin/features/loans';
 import { pages as contracts } from '@admin/features/contracts';
 import { pages as market } from '@admin/features/market';
 import { pages as wallet } from '@admin/features/wallet';
+import { pages as news } from '@admin/features/news';
+import { pages as messages } from '@admin/features/messages';
+import { pages as vote } from '@admin/features/vote';
+import { pages as invite } from '@admin/features/invite';
+import { pages as ieo } from '@admin/features/ieo';
 
 /** Every console page; each feature adds its import above and one line here. */
 export const PAGES: AdminPage[] = [
@@ -24,4 +29,9 @@ export const PAGES: AdminPage[] = [
   ...wallet,
   ...mining,
   ...loans,
+  ...news,
+  ...messages,
+  ...vote,
+  ...invite,
+  ...ieo,
 ];

@@ -13,7 +13,7 @@ const uploadFieldsSchema = z.strictObject({ [UPLOAD_FIELDS.purpose]: filePurpose
 /** Multipart limits besides the file size: one file, a few short fields, nothing else. */
 const PART_LIMITS = { files: 1, fields: 4, fieldSize: 256, parts: 6, headerPairs: 20 } as const;
 
-function multipartError(error: unknown, maxBytes: number): Error {
+export function multipartError(error: unknown, maxBytes: number): Error {
   if (error instanceof AppError || error instanceof RequestValidationError) return error;
   switch ((error as { code?: string }).code) {
     case 'FST_REQ_FILE_TOO_LARGE':

@@ -1,6 +1,8 @@
 import {
   ieoActionRequestSchema,
   ieoActionResultSchema,
+  ieoAdminApplicationsSchema,
+  ieoAdminProjectListSchema,
   ieoApplicationListSchema,
   ieoApplicationSchema,
   ieoCancelRequestSchema,
@@ -20,11 +22,13 @@ import { route } from '#platform/http.ts';
 import { Sweeper } from '#platform/sweeper.ts';
 import type { Ledger } from '../ledger/service.ts';
 import {
+  applicationsForOperators,
   cancelProject,
   createProject,
   editProject,
   listApplications,
   listProjects,
+  listProjectsForOperators,
   operatorProjectView,
   projectDetail,
   runAllocation,
@@ -81,6 +85,27 @@ export function registerIeoRoutes(app: FastifyInstance, deps: IeoDeps): void {
   );
 
   const admin = (url: string) => `/api/admin/v1/ieo/${url}`;
+
+  route(
+    app,
+    { method: 'GET', url: admin('projects'), auth: 'operator', roles: CATALOG_ROLES, summary: 'Every project, with status and application counts', tags: adminTags, response: ieoAdminProjectListSchema },
+    async () => ({ items: await listProjectsForOperators(deps.db, deps.clock.now()) }),
+  );
+
+  route(
+    app,
+    {
+      method: 'GET',
+      url: admin('applications'),
+      auth: 'operator',
+      roles: CATALOG_ROLES,
+      summary: "A project's applications and, once allocated, the allocation's totals",
+      tags: adminTags,
+      query: ieoDetailQuerySchema,
+      response: ieoAdminApplicationsSchema,
+    },
+    async ({ query }) => applicationsForOperators(deps.db, deps.clock.now(), Number(query.id)),
+  );
 
   route(
     app,

@@ -1,4 +1,6 @@
 import type {
+  IeoAdminApplications,
+  IeoAdminProject,
   IeoApplication,
   IeoDetail,
   IeoProject,
@@ -6,7 +8,7 @@ import type {
   IeoProjectInput,
   IeoSubscribeRequest,
 } from '@tradewind/contract/ieo';
-import { IEO_HISTORY_MAX, IEO_LIST_MAX, IeoStatus, allocate, boundedProgress } from '@tradewind/contract/ieo';
+import { IEO_ADMIN_APPLICATIONS_MAX, IEO_HISTORY_MAX, IEO_LIST_MAX, IeoStatus, allocate, boundedProgress } from '@tradewind/contract/ieo';
 import type { Language } from '@tradewind/contract/languages';
 import { formatAmount, parseAmount } from '@tradewind/contract/money';
 import { ASSETS } from '@tradewind/contract/wallet';
@@ -459,4 +461,91 @@ export async function editProject(db: Db, now: Date, operator: OperatorContext, 
 export async function operatorProjectView(db: Executor, now: Date, projectId: number): Promise<IeoProject> {
   const project = await findProject(db, projectId);
   return projectView(project, (await subscribedBy(db, [projectId])).get(projectId) ?? 0n, now, 'en');
+}
+
+/* Operators: the console's view (English texts). */
+
+async function adminProjects(db: Executor, now: Date, rows: IeoProjectRow[]): Promise<IeoAdminProject[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const subscribed = await subscribedBy(db, ids);
+  const stats = await db
+    .select({
+      projectId: ieoApplications.projectId,
+      n: sql<string>`count(*)::text`,
+      committed: sql<string>`coalesce(sum(${ieoApplications.amountMinor}) filter (where ${ieoApplications.status} <> ${IeoStatus.CANCELLED}), 0)::text`,
+    })
+    .from(ieoApplications)
+    .where(inArray(ieoApplications.projectId, ids))
+    .groupBy(ieoApplications.projectId);
+  const byProject = new Map(stats.map((s) => [s.projectId, s]));
+  return rows.map((row) => {
+    const stat = byProject.get(row.id);
+    return {
+      ...projectView(row, subscribed.get(row.id) ?? 0n, now, 'en'),
+      slug: row.slug,
+      applications: Number(stat?.n ?? 0),
+      committed: usdt(BigInt(stat?.committed ?? '0')),
+      listedAt: row.listedAt?.toISOString() ?? null,
+      cancelledAt: row.cancelledAt?.toISOString() ?? null,
+    };
+  });
+}
+
+/** Every project, newest start first (bounded by IEO_LIST_MAX), with its application counts. */
+export async function listProjectsForOperators(db: Executor, now: Date): Promise<IeoAdminProject[]> {
+  const rows = await db.select().from(ieoProjects).orderBy(desc(ieoProjects.startsAt), desc(ieoProjects.id)).limit(IEO_LIST_MAX);
+  return adminProjects(db, now, rows);
+}
+
+/**
+ * A project's applications (largest commitment first, at most IEO_ADMIN_APPLICATIONS_MAX) and,
+ * once allocated, the allocation's totals over all of them, as allocate() decided them.
+ */
+export async function applicationsForOperators(db: Executor, now: Date, projectId: number): Promise<IeoAdminApplications> {
+  const project = await findProject(db, projectId);
+  const [view] = await adminProjects(db, now, [project]);
+  if (!view) throw new Error('project view missing');
+  const rows = await db
+    .select()
+    .from(ieoApplications)
+    .where(eq(ieoApplications.projectId, projectId))
+    .orderBy(desc(ieoApplications.amountMinor), asc(ieoApplications.id))
+    .limit(IEO_ADMIN_APPLICATIONS_MAX + 1);
+  let allocation: IeoAdminApplications['allocation'] = null;
+  if (project.allocatedAt) {
+    const [totals] = await db
+      .select({
+        allocated: sql<string>`coalesce(sum(${ieoApplications.allocatedQuantity}), 0)::text`,
+        paid: sql<string>`coalesce(sum(${ieoApplications.paidMinor}), 0)::text`,
+        refunded: sql<string>`coalesce(sum(${ieoApplications.refundMinor}), 0)::text`,
+      })
+      .from(ieoApplications)
+      .where(and(eq(ieoApplications.projectId, projectId), sql`${ieoApplications.allocatedAt} is not null`));
+    const allocated = BigInt(totals?.allocated ?? '0');
+    allocation = {
+      supply: project.supply.toString(),
+      allocated: allocated.toString(),
+      unsold: (project.supply - allocated).toString(),
+      paid: usdt(BigInt(totals?.paid ?? '0')),
+      refunded: usdt(BigInt(totals?.refunded ?? '0')),
+    };
+  }
+  return {
+    project: view,
+    allocation,
+    truncated: rows.length > IEO_ADMIN_APPLICATIONS_MAX,
+    items: rows.slice(0, IEO_ADMIN_APPLICATIONS_MAX).map((row) => ({
+      id: String(row.id),
+      userId: String(row.userId),
+      status: row.status as IeoStatus,
+      price: usdt(row.priceMinor),
+      quantity: row.quantity.toString(),
+      amount: usdt(row.amountMinor),
+      allocatedQuantity: row.allocatedQuantity?.toString() ?? null,
+      paidAmount: row.paidMinor === null ? null : usdt(row.paidMinor),
+      refundAmount: row.refundMinor === null ? null : usdt(row.refundMinor),
+      createdAt: row.createdAt.toISOString(),
+    })),
+  };
 }

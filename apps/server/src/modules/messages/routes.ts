@@ -1,5 +1,6 @@
-import { ADMIN_ROLES } from '@tradewind/contract/operator';
+import { CATALOG_ROLES } from '@tradewind/contract/operator';
 import {
+  broadcastListSchema,
   broadcastRequestSchema,
   broadcastResultSchema,
   markReadRequestSchema,
@@ -15,7 +16,7 @@ import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
 import type { Hub } from '#platform/ws.ts';
 import './ops.ts';
-import { BROADCAST_CHANNEL, broadcastMessage, getMessage, listMessages, markAllRead, markRead, unreadCount } from './service.ts';
+import { BROADCAST_CHANNEL, broadcastMessage, listBroadcasts, getMessage, listMessages, markAllRead, markRead, unreadCount } from './service.ts';
 
 const tags = ['messages'];
 
@@ -58,12 +59,18 @@ export function registerMessageRoutes(app: FastifyInstance, deps: { db: Db; cloc
       method: 'POST',
       url: '/api/admin/v1/messages/broadcast',
       auth: 'operator',
-      roles: ADMIN_ROLES,
+      roles: CATALOG_ROLES,
       summary: 'Send a message to every user, in their language (audit-logged)',
       tags,
       body: broadcastRequestSchema,
       response: broadcastResultSchema,
     },
     async ({ operator, body }) => broadcastMessage(deps.db, deps.hub, deps.clock.now(), operator, body),
+  );
+
+  route(
+    app,
+    { method: 'GET', url: '/api/admin/v1/messages/broadcasts', auth: 'operator', roles: CATALOG_ROLES, summary: 'Broadcasts sent, newest first, in every language', tags, response: broadcastListSchema },
+    async () => ({ items: await listBroadcasts(deps.db) }),
   );
 }

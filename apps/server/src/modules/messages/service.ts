@@ -1,6 +1,8 @@
 import { type Language, isLanguage } from '@tradewind/contract/languages';
 import {
+  BROADCAST_LIST_MAX,
   type BroadcastRequest,
+  type BroadcastView,
   MESSAGE_BODY_MAX,
   MESSAGE_PAGE_SIZE,
   type Message,
@@ -15,6 +17,7 @@ import { AppError } from '#platform/errors.ts';
 import { type Params, translate } from '#platform/i18n.ts';
 import type { Hub } from '#platform/ws.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
+import { operators } from '../operator/tables.ts';
 import type { LocalizedText } from '../vote/tables.ts';
 import { type UserMessageRow, messageBroadcasts, userMessages } from './tables.ts';
 
@@ -208,4 +211,22 @@ export async function broadcastMessage(db: Db, hub: Hub | undefined, now: Date, 
   });
   hub?.publish(BROADCAST_CHANNEL, { type: 'message.new', broadcast: true });
   return result;
+}
+
+/** Broadcasts sent, newest first, as they were sent (every language), with who sent them. */
+export async function listBroadcasts(db: Executor): Promise<BroadcastView[]> {
+  const rows = await db
+    .select({ broadcast: messageBroadcasts, operator: operators.username })
+    .from(messageBroadcasts)
+    .innerJoin(operators, eq(operators.id, messageBroadcasts.operatorId))
+    .orderBy(desc(messageBroadcasts.id))
+    .limit(BROADCAST_LIST_MAX);
+  return rows.map(({ broadcast, operator }) => ({
+    id: String(broadcast.id),
+    title: broadcast.title,
+    body: broadcast.body,
+    recipients: broadcast.recipients,
+    operator,
+    createdAt: broadcast.createdAt.toISOString(),
+  }));
 }

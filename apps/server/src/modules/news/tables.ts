@@ -18,6 +18,8 @@ export const articles = pgTable(
     body: jsonb('body').$type<LocalizedText>().notNull(),
     cover: text('cover'),
     publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** Set when an operator takes the article down; readers no longer see it. Cleared to publish it again. */
+    unpublishedAt: timestamp('unpublished_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
   },

@@ -1,13 +1,25 @@
 import type { Language } from '@tradewind/contract/languages';
-import { VOTE_ENDED_VISIBLE_DAYS, VOTE_LIST_MAX, VOTE_OPTIONS_MAX, type CastVoteRequest, type VotePoll, type VotePollStatus } from '@tradewind/contract/vote';
-import { and, asc, count, eq, gt, inArray } from 'drizzle-orm';
+import {
+  VOTE_ENDED_VISIBLE_DAYS,
+  VOTE_LIST_MAX,
+  VOTE_OPTIONS_MAX,
+  type CastVoteRequest,
+  type VotePoll,
+  type VotePollAdmin,
+  type VotePollCreate,
+  type VotePollStatus,
+} from '@tradewind/contract/vote';
+import { and, asc, count, desc, eq, gt, inArray } from 'drizzle-orm';
+import crypto from 'node:crypto';
 import type { Db, Executor } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
+import { type OperatorContext, audit } from '../operator/service.ts';
 import { type LocalizedText, type VoteOptionRow, type VotePollRow, voteBallots, voteOptions, votePolls } from './tables.ts';
 
 /**
  * Polls and ballots (spec /Vote). One vote per user per poll is the ballots' primary key,
- * so it holds however many requests race. Raises VOTE_NOT_FOUND, VOTE_CLOSED, VOTE_ALREADY_CAST.
+ * so it holds however many requests race. Raises VOTE_NOT_FOUND, VOTE_CLOSED, VOTE_ALREADY_CAST;
+ * for operators VOTE_NOT_OPEN (closing a poll that is not open) and VOTE_ENDS_IN_PAST.
  */
 
 const DAY_MS = 86_400_000;
@@ -104,8 +116,11 @@ export interface NewPoll {
   options: LocalizedText[];
 }
 
-/** Creates a poll with its options; a poll whose slug exists is left as it is. Returns the poll's id. */
-export async function createPoll(db: Db, now: Date, input: NewPoll): Promise<number> {
+/**
+ * Creates a poll with its options; a poll whose slug exists is left as it is. Returns the poll's
+ * id. With an operator the creation is audited in the same transaction; the demo seed passes none.
+ */
+export async function createPoll(db: Db, now: Date, input: NewPoll, operator: OperatorContext | null = null): Promise<number> {
   if (input.options.length < 2 || input.options.length > VOTE_OPTIONS_MAX) throw new Error(`a poll needs 2 to ${VOTE_OPTIONS_MAX} options`);
   return db.transaction(async (tx) => {
     const [created] = await tx
@@ -119,8 +134,110 @@ export async function createPoll(db: Db, now: Date, input: NewPoll): Promise<num
       return existing.id;
     }
     await tx.insert(voteOptions).values(input.options.map((label, index) => ({ pollId: created.id, label, sort: index })));
+    if (operator) {
+      await audit(tx, now, operator, {
+        action: 'poll.create',
+        targetType: 'vote_poll',
+        targetId: created.id,
+        after: { title: input.title.en, options: input.options.map((o) => o.en), startsAt: input.startsAt.toISOString(), endsAt: input.endsAt.toISOString() },
+      });
+    }
     return created.id;
   });
+}
+
+/* Operators */
+
+/** A text as the operator typed it, without empty translations (English is required by the schema). */
+function cleanText(text: Record<string, string | undefined>): LocalizedText {
+  const out: Record<string, string> = {};
+  for (const [language, value] of Object.entries(text)) if (value !== undefined && value.trim() !== '') out[language] = value.trim();
+  return out as LocalizedText;
+}
+
+/** An operator's new poll: opens at `startsAt` (or now) and must end in the future. */
+export async function createPollAsOperator(db: Db, now: Date, operator: OperatorContext, input: VotePollCreate): Promise<VotePollAdmin> {
+  const startsAt = input.startsAt ? new Date(input.startsAt) : now;
+  const endsAt = new Date(input.endsAt);
+  if (endsAt <= now) throw new AppError('VOTE_ENDS_IN_PAST', {}, 422, 'endsAt');
+  if (endsAt <= startsAt) throw new AppError('VALIDATION_FAILED', {}, 422, 'endsAt');
+  const id = await createPoll(
+    db,
+    now,
+    {
+      slug: `op-${crypto.randomBytes(8).toString('hex')}`,
+      title: cleanText(input.title),
+      description: cleanText(input.description),
+      startsAt,
+      endsAt,
+      options: input.options.map((o) => cleanText(o.label)),
+    },
+    operator,
+  );
+  return pollForOperators(db, now, id);
+}
+
+/** Ends an open poll now: nobody can vote any more; the counts stay as the ballots are. */
+export async function closePoll(db: Db, now: Date, operator: OperatorContext, id: number, reason?: string): Promise<VotePollAdmin> {
+  const endsAt = await db.transaction(async (tx) => {
+    const [poll] = await tx.select().from(votePolls).where(eq(votePolls.id, id)).for('update');
+    if (!poll) throw new AppError('VOTE_NOT_FOUND', {}, 404);
+    if (pollStatus(poll, now) !== 'open') throw new AppError('VOTE_NOT_OPEN', {}, 409);
+    // A poll cannot end when it starts (the period check); one opened this very millisecond ends a millisecond later.
+    const endsAt = now > poll.startsAt ? now : new Date(poll.startsAt.getTime() + 1);
+    await tx.update(votePolls).set({ endsAt }).where(eq(votePolls.id, id));
+    await audit(tx, now, operator, {
+      action: 'poll.close',
+      targetType: 'vote_poll',
+      targetId: id,
+      before: { endsAt: poll.endsAt.toISOString() },
+      after: { endsAt: endsAt.toISOString() },
+      reason: reason ?? null,
+    });
+    return endsAt;
+  });
+  return pollForOperators(db, endsAt, id);
+}
+
+async function adminViews(db: Executor, now: Date, polls: VotePollRow[]): Promise<VotePollAdmin[]> {
+  if (polls.length === 0) return [];
+  const pollIds = polls.map((p) => p.id);
+  const [options, counts] = await Promise.all([
+    db.select().from(voteOptions).where(inArray(voteOptions.pollId, pollIds)).orderBy(asc(voteOptions.pollId), asc(voteOptions.sort)),
+    db
+      .select({ optionId: voteBallots.optionId, n: count() })
+      .from(voteBallots)
+      .where(inArray(voteBallots.pollId, pollIds))
+      .groupBy(voteBallots.pollId, voteBallots.optionId),
+  ]);
+  const countByOption = new Map(counts.map((c) => [c.optionId, Number(c.n)]));
+  return polls.map((poll) => {
+    const items = options.filter((o) => o.pollId === poll.id).map((o) => ({ id: String(o.id), label: o.label, count: countByOption.get(o.id) ?? 0 }));
+    return {
+      id: String(poll.id),
+      title: poll.title,
+      description: poll.description,
+      status: pollStatus(poll, now),
+      startsAt: poll.startsAt.toISOString(),
+      endsAt: poll.endsAt.toISOString(),
+      options: items,
+      total: items.reduce((sum, o) => sum + o.count, 0),
+      createdAt: poll.createdAt.toISOString(),
+    };
+  });
+}
+
+/** Every poll with its results, newest first (bounded by VOTE_LIST_MAX). */
+export async function listPollsForOperators(db: Executor, now: Date): Promise<VotePollAdmin[]> {
+  const polls = await db.select().from(votePolls).orderBy(desc(votePolls.id)).limit(VOTE_LIST_MAX);
+  return adminViews(db, now, polls);
+}
+
+export async function pollForOperators(db: Executor, now: Date, id: number): Promise<VotePollAdmin> {
+  const polls = await db.select().from(votePolls).where(eq(votePolls.id, id)).limit(1);
+  const [view] = await adminViews(db, now, polls);
+  if (!view) throw new AppError('VOTE_NOT_FOUND', {}, 404);
+  return view;
 }
 
 /** The demo's polls: open from a day before seeding for a year. */

@@ -1,0 +1,123 @@
+import { LANGUAGES, LANGUAGE_NAMES, type Language } from '@tradewind/contract/languages';
+import { MESSAGE_BODY_MAX, MESSAGE_TITLE_MAX, type BroadcastView, broadcastListSchema, broadcastResultSchema } from '@tradewind/contract/messages';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Form, Input, Modal, Table, Typography } from 'antd';
+import { useState } from 'react';
+import { ApiError, api } from '@admin/api/client';
+import { formatTime } from '@admin/lib/format';
+import { defineStrings } from '@admin/lib/i18n';
+import { LanguageTabs, compactTexts } from '@admin/ui/LanguageTabs';
+
+const useT = defineStrings({
+  en: {
+    compose: 'New broadcast',
+    title: 'Title',
+    body: 'Message',
+    send: 'Send to every user…',
+    confirmTitle: 'Send this message to every user?',
+    confirmHelp: 'Each user gets it in their language ({languages}), English otherwise. A sent message cannot be recalled.',
+    confirm: 'Send now',
+    cancel: 'Cancel',
+    sent: 'Sent to {n} users.',
+    history: 'Sent',
+    recipients: 'Recipients',
+    operator: 'Sent by',
+    at: 'Time',
+    languages: 'Languages',
+  },
+  'zh-CN': {
+    compose: '新建群发',
+    title: '标题',
+    body: '内容',
+    send: '发送给所有用户…',
+    confirmTitle: '确定把这条消息发送给所有用户吗？',
+    confirmHelp: '每位用户收到其语言的版本（{languages}），没有则收到英文。发出后无法撤回。',
+    confirm: '立即发送',
+    cancel: '取消',
+    sent: '已发送给 {n} 位用户。',
+    history: '已发送',
+    recipients: '收件人数',
+    operator: '发送人',
+    at: '时间',
+    languages: '语言',
+  },
+});
+
+type Texts = Partial<Record<Language, string>>;
+const KEY = ['admin', 'broadcasts'] as const;
+
+/** A message to every user, per language, sent only after a confirmation; the list of what was sent. */
+export default function Broadcast() {
+  const t = useT();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<{ title: Texts; body: Texts }>();
+  const [confirming, setConfirming] = useState<{ title: Texts; body: Texts }>();
+  const list = useQuery({ queryKey: KEY, queryFn: () => api.get('/messages/broadcasts', broadcastListSchema) });
+  const send = useMutation({
+    mutationFn: (values: { title: Texts; body: Texts }) => api.post('/messages/broadcast', broadcastResultSchema, { title: compactTexts(values.title), body: compactTexts(values.body) }),
+    onSuccess: (result) => {
+      setConfirming(undefined);
+      form.resetFields();
+      message.success(t('sent', { n: result.recipients }));
+      void queryClient.invalidateQueries({ queryKey: KEY });
+    },
+    onError: (error) => {
+      setConfirming(undefined);
+      message.error(error instanceof ApiError ? error.detail : String(error));
+    },
+  });
+  const languagesOf = (text: Texts) => LANGUAGES.filter((l) => text[l]?.trim()).map((l) => LANGUAGE_NAMES[l]).join(' · ');
+
+  return (
+    <>
+      <Card title={t('compose')} style={{ marginBottom: 24 }}>
+        <Form form={form} layout="vertical" onFinish={(values) => setConfirming(values)}>
+          <LanguageTabs
+            fields={[
+              { name: 'title', label: t('title'), max: MESSAGE_TITLE_MAX, render: (l) => <Input data-testid={`broadcast-title-${l}`} maxLength={MESSAGE_TITLE_MAX} /> },
+              { name: 'body', label: t('body'), max: MESSAGE_BODY_MAX, render: (l) => <Input.TextArea data-testid={`broadcast-body-${l}`} rows={4} maxLength={MESSAGE_BODY_MAX} showCount /> },
+            ]}
+          />
+          <Button type="primary" danger htmlType="submit" data-testid="broadcast-send">
+            {t('send')}
+          </Button>
+        </Form>
+      </Card>
+      <Typography.Title level={5}>{t('history')}</Typography.Title>
+      {list.isError && <Alert type="error" title={(list.error as Error).message} />}
+      <Table<BroadcastView>
+        rowKey="id"
+        loading={list.isPending}
+        dataSource={list.data?.items}
+        pagination={false}
+        expandable={{ expandedRowRender: (row) => <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{row.body.en}</Typography.Paragraph> }}
+        columns={[
+          { title: t('title'), key: 'title', render: (_: unknown, row) => row.title.en },
+          { title: t('languages'), key: 'languages', render: (_: unknown, row) => languagesOf(row.title) },
+          { title: t('recipients'), dataIndex: 'recipients', width: 110 },
+          { title: t('operator'), dataIndex: 'operator', width: 160 },
+          { title: t('at'), dataIndex: 'createdAt', width: 180, render: (at: string) => formatTime(at) },
+        ]}
+      />
+      <Modal
+        open={confirming !== undefined}
+        title={t('confirmTitle')}
+        okText={t('confirm')}
+        okButtonProps={{ danger: true, id: 'broadcast-confirm' }}
+        cancelText={t('cancel')}
+        confirmLoading={send.isPending}
+        onCancel={() => setConfirming(undefined)}
+        onOk={() => confirming && send.mutate(confirming)}
+      >
+        {confirming && (
+          <>
+            <Typography.Paragraph strong>{confirming.title.en}</Typography.Paragraph>
+            <Typography.Paragraph style={{ whiteSpace: 'pre-wrap' }}>{confirming.body.en}</Typography.Paragraph>
+            <Typography.Paragraph type="secondary">{t('confirmHelp', { languages: languagesOf(confirming.title) })}</Typography.Paragraph>
+          </>
+        )}
+      </Modal>
+    </>
+  );
+}
