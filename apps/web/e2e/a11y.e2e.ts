@@ -51,6 +51,27 @@ async function seriousViolations(page: Page): Promise<Violation[]> {
 // Playwright's switch for injecting test tools and changes nothing the app itself loads.
 const contextOptions = { viewport: PHONE, baseURL: baseUrl, locale: 'en-US', bypassCSP: true };
 
+/**
+ * Controls a keyboard cannot reach: elements drawn as clickable (the pointer cursor starts on
+ * them) that are not focusable, are not inside something focusable and hold nothing focusable.
+ */
+function unreachableControls(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const FOCUSABLE = 'a[href], button, input, select, textarea, summary, label, [tabindex]:not([tabindex="-1"]), [contenteditable="true"]';
+    const found: string[] = [];
+    for (const el of document.querySelectorAll('body *')) {
+      if (getComputedStyle(el).cursor !== 'pointer') continue;
+      if (el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer') continue;
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0 || el.closest('[aria-hidden="true"], [inert]')) continue;
+      if (el.closest(FOCUSABLE) || el.querySelector(FOCUSABLE)) continue;
+      const name = `${el.tagName.toLowerCase()}${typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}`;
+      found.push(`${name} "${(el.textContent ?? '').trim().slice(0, 30)}"`);
+    }
+    return found;
+  });
+}
+
 const describeViolations = (url: string, violations: Violation[]) =>
   violations.map((v) => `${url}: ${v.id} (${v.impact}) — ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ') + n.detail).join('\n    ')}`).join('\n');
 
@@ -61,6 +82,8 @@ async function audit(page: Page, urls: string[]): Promise<void> {
     await openRoute(page, url);
     const violations = await seriousViolations(page);
     if (violations.length) found.push(describeViolations(url, violations));
+    const unreachable = await unreachableControls(page);
+    if (unreachable.length) found.push(`${url}: not reachable by keyboard\n    ${unreachable.join('\n    ')}`);
   }
   expect(found.join('\n'), `${found.length} of ${urls.length} routes have serious or critical violations`).toBe('');
 }
