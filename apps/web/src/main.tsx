@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { initI18n } from './lib/i18n.ts';
 import { onAppStart } from './lib/storage.ts';
+import { makeWidgetsKeyboardOperable } from './ui/keyboard-activation.ts';
 import './app/styles.css';
 
 // antd-mobile's Toast and Dialog render outside the tree; React 19 needs createRoot for that.
@@ -14,6 +15,7 @@ unstableSetRender((node, container) => {
 });
 
 onAppStart();
+makeWidgetsKeyboardOperable(document.body);
 await initI18n();
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');

@@ -14,9 +14,9 @@ interface PageProps {
 }
 
 /**
- * A titled screen with a back button. The bar is antd-mobile's NavBar markup (its classes and
- * look) written out here: NavBar's back is a clickable div inside an unnamed role="button",
- * which a keyboard cannot reach and a screen reader cannot name.
+ * A titled screen with a back button. The bar is written out here rather than antd-mobile's
+ * NavBar, whose back is a clickable div inside an unnamed role="button" that a keyboard cannot
+ * reach and a screen reader cannot name.
  */
 export function Page({ title, children, backTo = '/', right, noBack = false }: PageProps) {
   const navigate = useNavigate();
@@ -24,20 +24,18 @@ export function Page({ title, children, backTo = '/', right, noBack = false }: P
   const back = () => (window.history.state?.idx > 0 ? navigate(-1) : navigate(backTo, { replace: true }));
   return (
     <div className="tw-page">
-      <header className="adm-nav-bar" style={{ background: 'var(--tw-surface)' }}>
-        <div className="adm-nav-bar-left">
+      <header className="tw-nav-bar" style={{ background: 'var(--tw-surface)' }}>
+        <div className="tw-nav-bar-side">
           {noBack ? null : (
-            <button type="button" className="adm-nav-bar-back tw-back-button" onClick={back} aria-label={t('common.back')}>
-              <span className="adm-nav-bar-back-arrow">
-                <LeftOutline aria-hidden />
-              </span>
+            <button type="button" className="tw-back-button" onClick={back} aria-label={t('common.back')}>
+              <LeftOutline aria-hidden />
             </button>
           )}
         </div>
-        <div className="adm-nav-bar-title">
-          <h1 style={{ fontSize: 17, margin: 0, fontWeight: 600 }}>{title}</h1>
+        <div className="tw-nav-bar-title">
+          <h1>{title}</h1>
         </div>
-        <div className="adm-nav-bar-right">{right}</div>
+        <div className="tw-nav-bar-side tw-nav-bar-right">{right}</div>
       </header>
       <main className="tw-page-body">{children}</main>
     </div>
