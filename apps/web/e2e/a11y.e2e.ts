@@ -109,4 +109,25 @@ describe('accessibility (axe-core, WCAG 2.1 AA) at 390×844', () => {
     );
     await context.close();
   });
+
+  it('the keyboard works what the mouse works: a list row, a bottom tab, the back button', async () => {
+    const context = await browser.newContext(contextOptions);
+    const page = await context.newPage();
+    await signIn(page, fixture.session, 'en');
+    await openRoute(page, '/My');
+    // antd-mobile's list row (an <a> without href) takes focus and opens on Enter.
+    await page.locator('.adm-list-item', { hasText: 'Wallet' }).first().focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/Wallet');
+    // The back button is a named button.
+    await page.getByRole('button', { name: 'Back', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/My');
+    // The bottom tabs are links, the current one marked.
+    await expect.poll(() => page.getByRole('link', { name: 'My', exact: true }).getAttribute('aria-current')).toBe('page');
+    await page.getByRole('link', { name: 'Trade', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/Transaction');
+    await context.close();
+  });
 });
