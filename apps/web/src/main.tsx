@@ -6,6 +6,7 @@ import { preloadRoute } from './app/router.tsx';
 import { initI18n } from './lib/i18n.ts';
 import { onAppStart, storedLanguage } from './lib/storage.ts';
 import { loadAntdLocale } from './ui/antd-locale.tsx';
+import { makeWidgetsKeyboardOperable } from './ui/keyboard-activation.ts';
 import './app/styles.css';
 
 // antd-mobile's Toast and Dialog render outside the tree; React 19 needs createRoot for that.
@@ -16,6 +17,7 @@ unstableSetRender((node, container) => {
 });
 
 onAppStart();
+makeWidgetsKeyboardOperable(document.body);
 // The page's code, its language's messages and antd-mobile's texts download side by side.
 preloadRoute(window.location.pathname);
 await Promise.all([initI18n(), loadAntdLocale(storedLanguage()).catch(() => undefined)]);

@@ -1,8 +1,7 @@
-import { TabBar } from 'antd-mobile';
 import { AppOutline, HistogramOutline, UserOutline, PieOutline } from 'antd-mobile-icons';
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation, useNavigate } from 'react-router';
+import { Link, Outlet, useLocation } from 'react-router';
 import { PageFallback } from './shell.tsx';
 
 const TABS = [
@@ -16,18 +15,24 @@ const TABS = [
 export function TabLayout() {
   const { t } = useTranslation();
   const location = useLocation();
-  const navigate = useNavigate();
   return (
     <div className="tw-tab-layout">
       <Suspense fallback={<PageFallback />}>
         <Outlet />
       </Suspense>
       <nav className="tw-tabbar" aria-label={t('tabs.label')}>
-        <TabBar activeKey={location.pathname} onChange={(key) => navigate(key)} safeArea>
-          {TABS.map((tab) => (
-            <TabBar.Item key={tab.key} icon={tab.icon} title={t(tab.titleKey)} />
-          ))}
-        </TabBar>
+        {/* Links, not antd-mobile's TabBar: its items are clickable divs a keyboard cannot reach. */}
+        {TABS.map((tab) => {
+          const active = location.pathname === tab.key;
+          return (
+            <Link key={tab.key} to={tab.key} className="tw-tabbar-item" aria-current={active ? 'page' : undefined}>
+              <span className="tw-tabbar-icon" aria-hidden>
+                {tab.icon}
+              </span>
+              {t(tab.titleKey)}
+            </Link>
+          );
+        })}
       </nav>
     </div>
   );

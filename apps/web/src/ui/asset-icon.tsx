@@ -11,7 +11,7 @@ const COLOURS: Record<string, string> = {
   LTC: '#345d9d',
   // Instruments that are not wallet assets (market.ts): commodities, currencies, metals.
   WTI: '#3b3f47',
-  NGAS: '#2f7fd1',
+  NGAS: '#2873c4',
   COPPER: '#b87333',
   EUR: '#0e4fa8',
   GBP: '#6b2c91',
@@ -21,7 +21,21 @@ const COLOURS: Record<string, string> = {
   XAG: '#8f98a3',
 };
 
+/** WCAG relative luminance of a #rrggbb colour. */
+function luminance(hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+const DARK_TEXT = '#14171f';
+/** White letters on dark badges, dark letters on light ones (BTC's orange, BNB's yellow): whichever reads at AA. */
+const letterColour = (background: string) => ((luminance(background) + 0.05) / (luminance(DARK_TEXT) + 0.05) > 1.05 / (luminance(background) + 0.05) ? DARK_TEXT : '#fff');
+
 export function AssetIcon({ asset, size = 32 }: { asset: string; size?: number }) {
+  const background = COLOURS[asset] ?? '#8a93a6';
   return (
     <span
       aria-hidden
@@ -32,8 +46,8 @@ export function AssetIcon({ asset, size = 32 }: { asset: string; size?: number }
         width: size,
         height: size,
         borderRadius: '50%',
-        background: COLOURS[asset] ?? '#8a93a6',
-        color: '#fff',
+        background,
+        color: letterColour(background),
         fontSize: size * 0.34,
         fontWeight: 700,
         letterSpacing: -0.5,

@@ -1,5 +1,6 @@
-import { NavBar } from 'antd-mobile';
+import { LeftOutline } from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 
 interface PageProps {
@@ -12,15 +13,30 @@ interface PageProps {
   noBack?: boolean;
 }
 
-/** A titled screen with a back button. */
+/**
+ * A titled screen with a back button. The bar is written out here rather than antd-mobile's
+ * NavBar, whose back is a clickable div inside an unnamed role="button" that a keyboard cannot
+ * reach and a screen reader cannot name.
+ */
 export function Page({ title, children, backTo = '/', right, noBack = false }: PageProps) {
   const navigate = useNavigate();
+  const { t } = useTranslation();
   const back = () => (window.history.state?.idx > 0 ? navigate(-1) : navigate(backTo, { replace: true }));
   return (
     <div className="tw-page">
-      <NavBar onBack={noBack ? undefined : back} back={noBack ? null : ''} right={right} style={{ background: 'var(--tw-surface)' }} backIcon={!noBack}>
-        <h1 style={{ fontSize: 17, margin: 0, fontWeight: 600 }}>{title}</h1>
-      </NavBar>
+      <header className="tw-nav-bar" style={{ background: 'var(--tw-surface)' }}>
+        <div className="tw-nav-bar-side">
+          {noBack ? null : (
+            <button type="button" className="tw-back-button" onClick={back} aria-label={t('common.back')}>
+              <LeftOutline aria-hidden />
+            </button>
+          )}
+        </div>
+        <div className="tw-nav-bar-title">
+          <h1>{title}</h1>
+        </div>
+        <div className="tw-nav-bar-side tw-nav-bar-right">{right}</div>
+      </header>
       <main className="tw-page-body">{children}</main>
     </div>
   );

@@ -66,7 +66,8 @@ function RentalDetail({ rental }: { rental: MiningRentalDetail }) {
             <strong data-testid="paid-out">{usdt(rental.paidOut)}</strong>
           </div>
         </div>
-        <ProgressBar percent={percent} style={{ '--track-width': '6px' }} aria-label={t('mining.days_paid', { paid: rental.paidDays, total: rental.periodDays })} />
+        {/* The bar only draws the sentence below it, which says the same to a screen reader. */}
+        <ProgressBar percent={percent} style={{ '--track-width': '6px' }} aria-hidden />
         <p className="tw-muted tw-mining-hint">{t('mining.days_paid', { paid: rental.paidDays, total: rental.periodDays })}</p>
         <p className="tw-mining-note">{t(`mining.note.${rental.status}`, { amount: usdt(rental.amount), reason: rental.reason ?? '' })}</p>
       </section>

@@ -105,7 +105,8 @@ export function MyPage() {
             <div style={{ minWidth: 0, flex: 1 }}>
               <div style={{ display: 'flex', alignItems: 'center', gap: 8, flexWrap: 'wrap' }}>
                 <strong style={{ fontSize: 18, overflowWrap: 'anywhere' }} data-testid="my-nickname">
-                  {user.nickname}
+                  {/* A masked email as nickname breaks before its "@" rather than before its last letter. */}
+                  {user.nickname.split('@').map((part, i) => (i === 0 ? part : [<wbr key={i} />, `@${part}`]))}
                 </strong>
                 <Tag color={user.verified ? 'success' : 'default'} fill="outline" data-testid="my-verified">
                   {user.verified ? t('my.verified') : t('my.not_verified')}

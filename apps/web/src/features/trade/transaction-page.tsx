@@ -1,6 +1,6 @@
 import type { OrderState } from '@tradewind/contract/instant';
 import { type Instrument, type InstrumentKind, tickerChannel } from '@tradewind/contract/market';
-import { ErrorBlock, Segmented, Skeleton, Tabs } from 'antd-mobile';
+import { ErrorBlock, Skeleton, Tabs } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useOrders } from '@/api/contracts/get-orders.ts';
@@ -79,15 +79,15 @@ export function TransactionPage() {
           <h2 id="trade-positions">{t('trade.positions')}</h2>
           <Link to={`/Contract${positions === 'settled' ? '?tab=settled' : ''}`}>{t('trade.all_contracts')}</Link>
         </div>
-        <Segmented
-          block
-          value={positions}
-          onChange={(value) => update({ positions: String(value) })}
-          options={[
-            { label: t('trade.positions_open'), value: 'open' },
-            { label: t('trade.positions_settled'), value: 'settled' },
-          ]}
-        />
+        {/* Two pressed/unpressed buttons: antd-mobile's Segmented nests its options in a way no
+            screen reader can use (a listbox whose options sit inside labels). */}
+        <div role="group" aria-label={t('trade.positions')} className="tw-segmented">
+          {(['open', 'settled'] as const).map((value) => (
+            <button key={value} type="button" aria-pressed={positions === value} onClick={() => update({ positions: value })}>
+              {t(`trade.positions_${value}`)}
+            </button>
+          ))}
+        </div>
         <Positions state={positions} />
       </section>
     </Page>

@@ -27,14 +27,15 @@ export function PayeeCard({ payee }: { payee: Payee }) {
       </p>
       <dl style={{ margin: 0 }}>
         {rows.map((row) => (
-          <div key={row.key} className="tw-field-row">
-            <div style={{ minWidth: 0, flex: 1 }}>
-              <dt className="tw-muted">{t(`card_deposit.${row.key}`)}</dt>
-              <dd style={{ margin: '2px 0 0', fontWeight: 600, overflowWrap: 'anywhere' }}>{row.value}</dd>
-            </div>
-            <button type="button" className="tw-icon-button" onClick={() => void copy(row.value)} aria-label={t('card_deposit.copy', { field: t(`card_deposit.${row.key}`) })}>
-              <FileOutline aria-hidden />
-            </button>
+          // A <dl> group holds only its <dt> and <dd>, so the copy button sits inside the <dd>.
+          <div key={row.key} className="tw-field-row tw-field-row-dl">
+            <dt className="tw-muted">{t(`card_deposit.${row.key}`)}</dt>
+            <dd>
+              <span style={{ minWidth: 0, flex: 1, fontWeight: 600, overflowWrap: 'anywhere' }}>{row.value}</span>
+              <button type="button" className="tw-icon-button" onClick={() => void copy(row.value)} aria-label={t('card_deposit.copy', { field: t(`card_deposit.${row.key}`) })}>
+                <FileOutline aria-hidden />
+              </button>
+            </dd>
           </div>
         ))}
       </dl>

@@ -18,8 +18,8 @@ import { useEffect, useRef } from 'react';
  * every figure the user reads as text comes from the decimal strings.
  */
 
-const UP = '#0a8f5a';
-const DOWN = '#d9304f';
+const UP = '#077a4c';
+const DOWN = '#c62a45';
 
 const toBar = (candle: Candle): CandlestickData<Time> => ({
   time: (candle.t / 1000) as UTCTimestamp,
