@@ -364,9 +364,15 @@ describe('every rejection across the five queues needs a reason', () => {
 });
 
 describe('loans: operators approve, reject and disburse; only the borrower repays', () => {
-  it('the operator routes for loans are the queue, decide and disburse, nothing else', () => {
+  it('the operator routes for loans are the queue, decide and disburse (and the product catalog), nothing else', () => {
     const adminLoanRoutes = t.app.routeTable.filter((r) => r.url.startsWith('/api/admin/') && /loan/i.test(r.url)).map((r) => `${r.method} ${r.url}`);
-    expect(adminLoanRoutes.sort()).toEqual(['GET /api/admin/v1/loans/queue', 'POST /api/admin/v1/loans/decide', 'POST /api/admin/v1/loans/disburse']);
+    expect(adminLoanRoutes.sort()).toEqual([
+      'GET /api/admin/v1/loans/products',
+      'GET /api/admin/v1/loans/queue',
+      'POST /api/admin/v1/loans/decide',
+      'POST /api/admin/v1/loans/disburse',
+      'POST /api/admin/v1/loans/products',
+    ]);
     expect(t.app.routeTable.filter((r) => r.url.startsWith('/api/admin/') && /repa(y|id)/i.test(r.url))).toEqual([]);
   });
 
