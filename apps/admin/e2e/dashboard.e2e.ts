@@ -44,7 +44,7 @@ describe('operator console: the dashboard', () => {
     await expect.poll(() => page.getByTestId('ledger-check').textContent(), { timeout: 30_000 }).toContain(`by ${adminCreds.username}`);
     expect(await page.getByTestId('ledger-check').textContent()).toContain('All invariants hold');
     // A queue card leads to its queue page.
-    expect(await page.getByTestId('queue-withdrawals').getAttribute('href')).toBe('/admin/withdrawals');
+    expect(await page.getByTestId('queue-withdrawals').getAttribute('href')).toBe('/admin/queues/withdrawals');
     await screenshot(page, 'admin-dashboard-en');
 
     // How a broken invariant, a losing day and locked funds look: the server's reply, altered in

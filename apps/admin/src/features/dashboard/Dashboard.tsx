@@ -110,7 +110,7 @@ const signed = (text: string) => (text.startsWith('-') || text === '0' ? text : 
 
 function QueueCard({ title, count, to, detail }: { title: string; count: number; to: string; detail?: string }) {
   return (
-    <Link to={to} data-testid={`queue-${to.slice(1)}`}>
+    <Link to={to} data-testid={`queue-${to.split('/').pop() ?? to}`}>
       <Card size="small" hoverable style={{ height: '100%' }}>
         <Statistic title={title} value={count} styles={{ content: { color: count > 0 ? '#d46b08' : undefined } }} />
         {detail && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{detail}</Typography.Text>}
