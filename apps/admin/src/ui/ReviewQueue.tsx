@@ -1,3 +1,4 @@
+import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { Alert, Button, Drawer, Table, type TableColumnsType } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { ApiError } from '@admin/api/client';
@@ -9,11 +10,8 @@ const useT = defineStrings({
 });
 
 export interface ReviewQueueProps<T extends { id: string }> {
-  /** Pending items, oldest first, as the server orders them. */
-  items: T[] | undefined;
-  loading: boolean;
-  error: unknown;
-  more?: { has: boolean; loading: boolean; load: () => void };
+  /** The queue's pages of pending items, oldest first, as the server orders them. */
+  queue: UseInfiniteQueryResult<InfiniteData<{ items: T[] }>>;
   columns: TableColumnsType<T>;
   drawerTitle: (item: T) => ReactNode;
   /** The drawer's body: everything the reviewer needs, and the decision. */
@@ -26,17 +24,18 @@ export interface ReviewQueueProps<T extends { id: string }> {
  * documents and the decision. The drawer follows the item: once a decision takes it out of
  * the queue (the query is invalidated), the drawer closes by itself.
  */
-export function ReviewQueue<T extends { id: string }>({ items, loading, error, more, columns, drawerTitle, detail, testId }: ReviewQueueProps<T>) {
+export function ReviewQueue<T extends { id: string }>({ queue, columns, drawerTitle, detail, testId }: ReviewQueueProps<T>) {
   const t = useT();
   const [openId, setOpenId] = useState<string>();
+  const items = queue.data?.pages.flatMap((page) => page.items);
   const open = items?.find((item) => item.id === openId);
   return (
     <>
-      {error ? <Alert type="error" showIcon style={{ marginBottom: 16 }} message={error instanceof ApiError ? error.message : t('failed')} /> : null}
+      {queue.error ? <Alert type="error" showIcon style={{ marginBottom: 16 }} message={queue.error instanceof ApiError ? queue.error.message : t('failed')} /> : null}
       <Table<T>
         rowKey="id"
         size="middle"
-        loading={loading}
+        loading={queue.isPending}
         dataSource={items ?? []}
         columns={columns}
         pagination={false}
@@ -45,8 +44,8 @@ export function ReviewQueue<T extends { id: string }>({ items, loading, error, m
         data-testid={`${testId}-table`}
         scroll={{ x: 'max-content' }}
       />
-      {more?.has ? (
-        <Button style={{ marginTop: 16 }} loading={more.loading} onClick={more.load}>
+      {queue.hasNextPage ? (
+        <Button style={{ marginTop: 16 }} loading={queue.isFetchingNextPage} onClick={() => void queue.fetchNextPage()}>
           {t('more')}
         </Button>
       ) : null}

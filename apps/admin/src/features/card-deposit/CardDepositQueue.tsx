@@ -44,16 +44,12 @@ export default function CardDepositQueue() {
   const t = useT();
   const queue = useCardDepositQueue();
   const decide = useDecideCardDeposit();
-  const items = queue.data?.pages.flatMap((page) => page.items);
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <Typography.Text type="secondary">{t('intro')}</Typography.Text>
       <ReviewQueue<Item>
         testId="card-deposit"
-        items={items}
-        loading={queue.isPending}
-        error={queue.error}
-        more={{ has: queue.hasNextPage, loading: queue.isFetchingNextPage, load: () => void queue.fetchNextPage() }}
+        queue={queue}
         columns={[
           { title: '#', dataIndex: 'id', width: 80 },
           { title: t('reported'), dataIndex: 'createdAt', render: (value: string) => formatTime(value) },

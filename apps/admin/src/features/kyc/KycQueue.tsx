@@ -58,16 +58,12 @@ export default function KycQueue() {
   const countries = new Intl.DisplayNames([language], { type: 'region' });
   const country = (code: string) => `${countries.of(code) ?? code} (${code})`;
   const documentName = (type: DocumentType) => t(type);
-  const items = queue.data?.pages.flatMap((page) => page.items);
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <Typography.Text type="secondary">{t('intro')}</Typography.Text>
       <ReviewQueue<Item>
         testId="kyc"
-        items={items}
-        loading={queue.isPending}
-        error={queue.error}
-        more={{ has: queue.hasNextPage, loading: queue.isFetchingNextPage, load: () => void queue.fetchNextPage() }}
+        queue={queue}
         columns={[
           { title: '#', dataIndex: 'id', width: 80 },
           { title: t('submitted'), dataIndex: 'createdAt', render: (value: string) => formatTime(value) },

@@ -73,7 +73,6 @@ export default function LoanQueue() {
   const queue = useLoanQueue();
   const decide = useDecideLoan();
   const disburse = useDisburseLoan();
-  const items = queue.data?.pages.flatMap((page) => page.items);
   const statusTag = (status: LoanStatus) =>
     status === 'under_review' ? <Tag color="gold">{t('under_review')}</Tag> : status === 'pending_disbursement' ? <Tag color="blue">{t('pending_disbursement')}</Tag> : <Tag>{status}</Tag>;
   return (
@@ -81,10 +80,7 @@ export default function LoanQueue() {
       <Typography.Text type="secondary">{t('intro')}</Typography.Text>
       <ReviewQueue<Item>
         testId="loans"
-        items={items}
-        loading={queue.isPending}
-        error={queue.error}
-        more={{ has: queue.hasNextPage, loading: queue.isFetchingNextPage, load: () => void queue.fetchNextPage() }}
+        queue={queue}
         columns={[
           { title: '#', dataIndex: 'id', width: 80 },
           { title: t('applied'), dataIndex: 'createdAt', render: (value: string) => formatTime(value) },

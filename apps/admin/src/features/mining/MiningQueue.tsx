@@ -47,16 +47,12 @@ export default function MiningQueue() {
   const t = useT();
   const queue = useMiningQueue();
   const decide = useDecideRental();
-  const items = queue.data?.pages.flatMap((page) => page.items);
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
       <Typography.Text type="secondary">{t('intro')}</Typography.Text>
       <ReviewQueue<Item>
         testId="mining"
-        items={items}
-        loading={queue.isPending}
-        error={queue.error}
-        more={{ has: queue.hasNextPage, loading: queue.isFetchingNextPage, load: () => void queue.fetchNextPage() }}
+        queue={queue}
         columns={[
           { title: '#', dataIndex: 'id', width: 80 },
           { title: t('rented'), dataIndex: 'createdAt', render: (value: string) => formatTime(value) },

@@ -94,7 +94,6 @@ export default function WithdrawalQueue() {
   const t = useT();
   const [status, setStatus] = useState<QueueStatus>('under_review');
   const queue = useWithdrawalQueue(status);
-  const items = queue.data?.pages.flatMap((page) => page.items);
   const destination = (item: AdminWithdrawal) => (item.kind === 'card' ? `${item.card?.bankName ?? ''} ${item.card?.accountMasked ?? ''}` : `${item.network ?? ''} ${item.address ?? ''}`);
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
@@ -111,10 +110,7 @@ export default function WithdrawalQueue() {
       <ReviewQueue<AdminWithdrawal>
         key={status}
         testId="withdrawal"
-        items={items}
-        loading={queue.isPending}
-        error={queue.error}
-        more={{ has: queue.hasNextPage, loading: queue.isFetchingNextPage, load: () => void queue.fetchNextPage() }}
+        queue={queue}
         columns={[
           { title: '#', dataIndex: 'id', width: 80 },
           { title: t('requested'), dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
