@@ -11,6 +11,7 @@ import { languageFromHeader } from '@tradewind/contract/languages';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
+import { liveSessions } from './modules/auth/sessions.ts';
 import { registerBankCardRoutes } from './modules/bank-card/routes.ts';
 import { registerContractRoutes, registerSettlementWorker } from './modules/contracts/routes.ts';
 import { registerConversionRoutes } from './modules/conversion/routes.ts';
@@ -195,7 +196,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registerLoanWorker(app, deps);
     registerLedgerCheckWorker(app, deps);
   }
-  registerWebSocket(app, hub);
+  registerWebSocket(app, hub, (ids) => liveSessions(database.db, ids, clock.now()));
 
   registerWebApp(app, config);
   return app;

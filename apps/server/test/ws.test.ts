@@ -2,11 +2,12 @@ import type { AddressInfo } from 'node:net';
 import { INSTRUMENT_SYMBOLS, KLINE_INTERVALS, klineMessageSchema, tickerSchema } from '@tradewind/contract/market';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
+import { liveSessions } from '../src/modules/auth/sessions.ts';
 import { MarketBroadcaster } from '../src/modules/market/live.ts';
 import { MarketRecorder, TICKS_TOPIC } from '../src/modules/market/recorder.ts';
 import { LocalRelay } from '../src/platform/relay.ts';
 import { Hub } from '../src/platform/ws.ts';
-import { type TestApp, createTestApp, registerUser } from './harness.ts';
+import { PASSWORD, type TestApp, call, createTestApp, registerUser } from './harness.ts';
 import { FixedFeed } from './prices.ts';
 
 let t: TestApp;
@@ -49,6 +50,36 @@ describe('/ws', () => {
     expect(t.app.services.hub.publishToUser(Number(uid), { type: 'balance' })).toBe(1);
     expect(await next()).toEqual({ channel: `user.${uid}`, data: { type: 'balance' } });
     socket.close();
+  });
+
+  it('a socket whose session ended elsewhere stops getting the user channel; the other device keeps it', async () => {
+    const { token, uid, account } = await registerUser(t.app);
+    const login = await call<{ token: string }>(t.app, 'POST', '/api/v1/auth/login', { body: { channel: 'email', account, password: PASSWORD } });
+    const phone = await open();
+    const laptop = await open();
+    phone.socket.send(JSON.stringify({ op: 'auth', token, id: 1 }));
+    expect(await phone.next()).toEqual({ op: 'auth', id: 1, ok: true });
+    laptop.socket.send(JSON.stringify({ op: 'auth', token: login.body.data.token, id: 1 }));
+    expect(await laptop.next()).toEqual({ op: 'auth', id: 1, ok: true });
+    laptop.socket.send(JSON.stringify({ op: 'subscribe', channel: 'ticker.BTCUSDT', id: 2 }));
+    expect(await laptop.next()).toMatchObject({ op: 'subscribe', ok: true });
+
+    // The phone signs every other device out.
+    const revoked = await call<{ revoked: number }>(t.app, 'POST', '/api/v1/auth/sessions/revoke-others', { token });
+    expect(revoked.body.data.revoked).toBe(1);
+    const hub = t.app.services.hub;
+    const isLive = (ids: number[]) => liveSessions(t.database.db, ids, t.clock.now());
+    expect(await hub.dropEndedSessions(isLive)).toBe(1);
+    expect(await laptop.next()).toEqual({ op: 'auth', ok: false, reason: 'session_ended' });
+    expect(await hub.dropEndedSessions(isLive)).toBe(0);
+
+    expect(hub.publishToUser(Number(uid), { type: 'balance.changed' })).toBe(1);
+    expect(await phone.next()).toEqual({ channel: `user.${uid}`, data: { type: 'balance.changed' } });
+    // Public channels stay: the next message the laptop sees is the ticker, not the user's push.
+    hub.publishLocal('ticker.BTCUSDT', { price: '1' });
+    expect(await laptop.next()).toEqual({ channel: 'ticker.BTCUSDT', data: { price: '1' } });
+    phone.socket.close();
+    laptop.socket.close();
   });
 
   it('refuses a bad token, unknown channels, user channels by name, and bad JSON', async () => {

@@ -20,6 +20,11 @@ interface Client {
 export type ChannelGuard = (channel: string) => boolean;
 
 const HUB_TOPIC = 'hub';
+/** How often each process re-checks the sessions its sockets signed in with. */
+export const SESSION_RECHECK_MS = 10_000;
+
+/** Of the given session ids, the ones still signed in (not revoked, not expired). */
+export type LiveSessions = (sessionIds: number[]) => Promise<Set<number>>;
 
 /**
  * Real-time fan-out: a broadcast is serialised once and the same buffer goes to every
@@ -83,6 +88,29 @@ export class Hub {
     let count = 0;
     for (const clients of this.subscribers.values()) count += clients.size;
     return count;
+  }
+
+  /**
+   * Signs out the sockets whose session has ended since they authenticated (signed out,
+   * revoked from another device, a password change or reset, an account freeze, expiry):
+   * they leave their user channel and are told `{ op: 'auth', ok: false, reason: 'session_ended' }`;
+   * public channels stay. Returns how many sockets were signed out.
+   */
+  async dropEndedSessions(isLive: LiveSessions): Promise<number> {
+    const signedIn = new Set<Client>();
+    for (const [channel, clients] of this.subscribers) if (channel.startsWith('user.')) for (const client of clients) signedIn.add(client);
+    if (signedIn.size === 0) return 0;
+    const live = await isLive([...new Set([...signedIn].map((client) => (client.auth as AuthContext).sessionId))]);
+    let dropped = 0;
+    for (const client of signedIn) {
+      // A socket may have signed in again (another session) while the check ran.
+      if (!client.auth || live.has(client.auth.sessionId)) continue;
+      this.leave(client, `user.${client.auth.userId}`);
+      client.auth = null;
+      client.socket.send(JSON.stringify({ op: 'auth', ok: false, reason: 'session_ended' }));
+      dropped += 1;
+    }
+    return dropped;
   }
 
   attach(socket: WebSocket, authenticate: (token: string) => Promise<AuthContext>): void {
@@ -151,8 +179,18 @@ export class Hub {
   }
 }
 
-export function registerWebSocket(app: FastifyInstance, hub: Hub): void {
+export function registerWebSocket(app: FastifyInstance, hub: Hub, isLive: LiveSessions): void {
   app.get('/ws', { websocket: true, schema: { hide: true } }, (socket) => {
     hub.attach(socket, app.authenticate);
   });
+  // A session ended elsewhere (another process, another device) must stop the pushes to
+  // the sockets it opened, not only its next request.
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    timer = setInterval(() => {
+      hub.dropEndedSessions(isLive).catch((error: unknown) => app.log.error({ err: error }, 'ws: session re-check failed'));
+    }, SESSION_RECHECK_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
 }

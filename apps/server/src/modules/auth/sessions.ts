@@ -142,6 +142,17 @@ export async function revokeSessions(
   return revoked.length;
 }
 
+const LIVE_SESSIONS: NamedStatement = {
+  name: 'auth_live_sessions',
+  text: 'select id::text from sessions where id = any($1::bigint[]) and revoked_at is null and expires_at > $2::timestamptz',
+};
+
+/** Of the given session ids, those still signed in at `now`. */
+export async function liveSessions(db: Executor, sessionIds: number[], now: Date): Promise<Set<number>> {
+  const rows = await runNamed<{ id: string }>(db, LIVE_SESSIONS, [sessionIds.map(String), now]);
+  return new Set(rows.map((row) => Number(row.id)));
+}
+
 export async function listSessions(deps: { db: Db; clock: Clock }, auth: AuthContext): Promise<DeviceSession[]> {
   const rows = await deps.db
     .select()
