@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import type { Message, MessageList } from '@tradewind/contract/messages';
+import { MESSAGE_KINDS, type Message, type MessageList } from '@tradewind/contract/messages';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -10,6 +10,7 @@ import { createMessages } from '../src/modules/messages/service.ts';
 import { OPS_COMMANDS, type OpsContext } from '../src/modules/operator/ops-commands.ts';
 import { findOperator } from '../src/modules/operator/service.ts';
 import { queryRows } from '../src/platform/db.ts';
+import { hasMessage } from '../src/platform/i18n.ts';
 import { placed, recordAt, settlement, trader } from './contracts.ts';
 import { PASSWORD, type TestApp, call, createTestApp, fund, idempotencyKey, operatorToken, registerUser } from './harness.ts';
 import { pngImage, tempDataDir, upload } from './uploads.ts';
@@ -54,6 +55,13 @@ async function photo(user: User, purpose: 'kyc' | 'card_deposit'): Promise<strin
 }
 
 describe('messages written by events, in the owner\'s language', () => {
+  it('every kind of message has a title and a body template (the locale files are checked for the same keys)', () => {
+    // A broadcast's title and body are the operator's own text, per language.
+    const templated = MESSAGE_KINDS.filter((kind) => kind !== 'broadcast');
+    const missing = templated.flatMap((kind) => ['title', 'body'].map((part) => `messages.templates.${kind.replace('.', '_')}.${part}`)).filter((key) => !hasMessage(key));
+    expect(missing).toEqual([]);
+  });
+
   it('a crypto deposit credited writes one "deposit credited" message (German), and a second watcher run writes none', async () => {
     const user = await userIn('de');
     const sim = new SimulatedChain(t.database.db, t.clock);

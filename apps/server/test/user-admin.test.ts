@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Adjustment, AdminUserDetail, UserSearch } from '@tradewind/contract/user-admin';
 import type { FundsPage } from '@tradewind/contract/funds';
+import type { MessageList } from '@tradewind/contract/messages';
 import { queryRows } from '../src/platform/db.ts';
 import { PASSWORD, type TestApp, call, createTestApp, fund, idempotencyKey, operatorToken, registerUser, uniqueEmail } from './harness.ts';
 
@@ -221,6 +222,11 @@ describe('manual adjustments', () => {
     expect(house?.available).toBe('-12500000');
     const funds = await call<FundsPage>(t.app, 'GET', '/api/v1/funds/postings?type=system', { token: user.token });
     expect(funds.body.data.items).toMatchObject([{ type: 'system', amount: '12.5', memo: reason }]);
+    // …and in their inbox, once; the rejected requests before this one wrote nothing.
+    const inbox = await call<MessageList>(t.app, 'GET', '/api/v1/messages', { token: user.token });
+    expect(inbox.body.data.items.filter((m) => m.kind === 'account.adjusted')).toMatchObject([
+      { title: 'Balance adjusted', body: `Your spot account was adjusted by +12.5 USDT. Reason: ${reason}`, link: '/WalletDetail', read: false },
+    ]);
     const [audit] = await auditOf('adjustment.approve', pending.body.data.id);
     expect(JSON.parse(audit?.before ?? '{}')).toMatchObject({ status: 'pending' });
     expect(JSON.parse(audit?.after ?? '{}')).toMatchObject({ status: 'approved', entryId: approved.body.data.entryId });

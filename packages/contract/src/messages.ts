@@ -27,6 +27,7 @@ export const MESSAGE_KINDS = [
   'loan.disbursed',
   'loan.overdue',
   'loan.repaid',
+  'account.adjusted',
   'broadcast',
   'welcome',
 ] as const;

@@ -6,6 +6,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Executor } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { type Ledger, houseAccount, userAccount } from '../ledger/service.ts';
+import { type CreatedMessage, createMessages } from '../messages/service.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { operators } from '../operator/tables.ts';
 import { balanceAdjustments, users } from './tables.ts';
@@ -102,7 +103,13 @@ export async function listAdjustments(db: Executor, query: { status?: Adjustment
  * stays pending. Raises ADJUSTMENT_NOT_FOUND, ADJUSTMENT_DECIDED, ADJUSTMENT_SELF_APPROVAL
  * (the database's check says the same), INSUFFICIENT_BALANCE.
  */
-export async function decideAdjustment(db: Db, ledger: Ledger, now: Date, operator: OperatorContext, input: AdjustmentDecision): Promise<Adjustment> {
+export async function decideAdjustment(
+  db: Db,
+  ledger: Ledger,
+  now: Date,
+  operator: OperatorContext,
+  input: AdjustmentDecision,
+): Promise<{ adjustment: Adjustment; messages: CreatedMessage[] }> {
   const id = Number(input.id);
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(balanceAdjustments).where(eq(balanceAdjustments.id, id)).for('update');
@@ -112,6 +119,7 @@ export async function decideAdjustment(db: Db, ledger: Ledger, now: Date, operat
     const [who] = await tx.select({ username: operators.username }).from(operators).where(eq(operators.id, row.requestedBy));
     const before = view(row, who?.username ?? '', null);
     let entryId: number | null = null;
+    let messages: CreatedMessage[] = [];
     if (input.decision === 'approve') {
       const asset = row.asset as keyof typeof ASSETS;
       entryId = await ledger.post(tx, now, {
@@ -124,6 +132,17 @@ export async function decideAdjustment(db: Db, ledger: Ledger, now: Date, operat
           { account: houseAccount('adjustments', asset), amount: -row.amountMinor, type: 'system' },
         ],
       });
+      // The user reads why their balance moved, in their inbox as well as in the funds detail.
+      messages = await createMessages(tx, now, [
+        {
+          userId: row.userId,
+          kind: 'account.adjusted',
+          ref: `adjustment:${row.id}`,
+          params: { amount: before.amount.startsWith('-') ? before.amount : `+${before.amount}`, asset: row.asset, reason: row.reason },
+          keyParams: { wallet: `messages.wallet.${before.wallet}` },
+          link: '/WalletDetail',
+        },
+      ]);
     }
     const [updated] = await tx
       .update(balanceAdjustments)
@@ -146,6 +165,6 @@ export async function decideAdjustment(db: Db, ledger: Ledger, now: Date, operat
       after,
       reason: input.reason ?? null,
     });
-    return after;
+    return { adjustment: after, messages };
   });
 }

@@ -21,6 +21,7 @@ import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
 import type { Hub } from '#platform/ws.ts';
 import type { Ledger } from '../ledger/service.ts';
+import { publishMessages } from '../messages/service.ts';
 import { decideAdjustment, listAdjustments, requestAdjustment } from './adjustments.ts';
 import { searchUsers, userDetail, userOrders, userPostings } from './admin.ts';
 import { setFrozen } from './freeze.ts';
@@ -118,9 +119,10 @@ export function registerUserAdminRoutes(app: FastifyInstance, deps: { db: Db; cl
       response: adjustmentSchema,
     },
     async ({ body, operator }) => {
-      const decided = await decideAdjustment(deps.db, deps.ledger, deps.clock.now(), operator, body);
-      if (decided.status === 'approved') deps.hub.publishToUser(Number(decided.uid), { type: 'balance.changed' });
-      return decided;
+      const { adjustment, messages } = await decideAdjustment(deps.db, deps.ledger, deps.clock.now(), operator, body);
+      if (adjustment.status === 'approved') deps.hub.publishToUser(Number(adjustment.uid), { type: 'balance.changed' });
+      publishMessages(deps.hub, messages);
+      return adjustment;
     },
   );
 }
