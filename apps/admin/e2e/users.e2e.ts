@@ -129,6 +129,19 @@ describe('operator console: users', () => {
     await expect.poll(() => posting.count()).toBe(1);
     expect(await posting.textContent()).toContain('+12.5 USDT');
     await screenshot(userPage, 'en-WalletDetail-adjustment');
+    // …and a message in their inbox saying why.
+    await userPage.goto('/Msg');
+    const message = userPage.getByText('Balance adjusted');
+    await expect.poll(() => message.count()).toBe(1);
+    await message.click();
+    await expect.poll(() => userPage.getByText(`Your spot account was adjusted by +12.5 USDT. Reason: ${REASON}`).count()).toBe(1);
+    expect(await userPage.getByText('Account ·', { exact: false }).count()).toBe(1);
+    await screenshot(userPage, 'en-MsgDetail-adjustment');
+    // The message was written in the user's language (English); the screen around it follows the app's.
+    await signIn(userPage, { token, uid: user.uid }, 'zh_CN');
+    await userPage.goto('/Msg');
+    await expect.poll(() => userPage.getByText('账户 ·', { exact: false }).count()).toBe(1);
+    await screenshot(userPage, 'zh-CN-Msg-adjustment');
     await phone.close();
   });
 });

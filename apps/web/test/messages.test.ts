@@ -1,8 +1,19 @@
 import { QueryClient } from '@tanstack/react-query';
+import { MESSAGE_KINDS, messageGroup } from '@tradewind/contract/messages';
 import { describe, expect, it } from 'vitest';
 import { BROADCAST_CHANNEL, balancesQueryKey, unreadQueryKey } from '@/api/query-keys.ts';
 import { applyRealtimeMessage } from '@/api/realtime-cache.ts';
 import { safeUrl } from '@/ui/rich-text.tsx';
+
+describe('message labels', () => {
+  it('every kind of message has its group label in every language', async () => {
+    const groups = [...new Set(MESSAGE_KINDS.map(messageGroup))];
+    for (const language of ['en', 'de', 'es', 'fr', 'it', 'zh_CN', 'zh_TW']) {
+      const { messages } = (await import(`@/features/messages/locales/${language}.json`)) as { messages: { kind: Record<string, string> } };
+      expect(groups.filter((group) => !messages.kind[group]), language).toEqual([]);
+    }
+  });
+});
 
 describe('rich text links and images', () => {
   it('keeps http(s) and site-relative addresses, mailto for links only; drops script, data and protocol-relative ones', () => {

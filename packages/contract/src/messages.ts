@@ -32,6 +32,10 @@ export const MESSAGE_KINDS = [
   'welcome',
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
+/** What a message's icon and label go by: `deposit.credited` → `deposit`. */
+type GroupOf<Kind> = Kind extends `${infer Group}.${string}` ? Group : Kind;
+export type MessageGroup = GroupOf<MessageKind>;
+export const messageGroup = (kind: MessageKind) => (kind.split('.')[0] ?? kind) as MessageGroup;
 
 export const MESSAGE_PAGE_SIZE = 20;
 export const MESSAGE_TITLE_MAX = 120;

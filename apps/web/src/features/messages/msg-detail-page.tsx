@@ -1,3 +1,4 @@
+import { messageGroup } from '@tradewind/contract/messages';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
 import { useEffect } from 'react';
@@ -6,7 +7,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { formatDateTime } from '@/lib/format.ts';
 import { Page } from '@/ui/page.tsx';
 import { applyRead, markRead, useMessage } from './api/messages.ts';
-import { KindIcon, kindGroup } from './msg-page.tsx';
+import { KindIcon } from './msg-page.tsx';
 import './messages.css';
 
 /** /MsgDetail?id=: one message; opening it marks it read. */
@@ -48,7 +49,7 @@ export function MsgDetailPage() {
             <div>
               <h2 id="msg-title">{data.title}</h2>
               <time className="tw-muted" dateTime={data.createdAt}>
-                {t(`messages.kind.${kindGroup(data.kind)}`)} · {formatDateTime(data.createdAt, i18n.language)}
+                {t(`messages.kind.${messageGroup(data.kind)}`)} · {formatDateTime(data.createdAt, i18n.language)}
               </time>
             </div>
           </header>

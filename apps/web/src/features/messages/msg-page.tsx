@@ -1,7 +1,7 @@
-import type { Message, MessageKind } from '@tradewind/contract/messages';
+import { type Message, type MessageGroup, type MessageKind, messageGroup } from '@tradewind/contract/messages';
 import { useQueryClient } from '@tanstack/react-query';
 import { ErrorBlock, InfiniteScroll, Skeleton, Toast } from 'antd-mobile';
-import { BellOutline, CheckShieldOutline, CollectMoneyOutline, HistogramOutline, MailOpenOutline, PieOutline, ReceivePaymentOutline, SendOutline, SmileOutline, SoundOutline } from 'antd-mobile-icons';
+import { BankcardOutline, BellOutline, CheckShieldOutline, CollectMoneyOutline, HistogramOutline, MailOpenOutline, PieOutline, ReceivePaymentOutline, SendOutline, SmileOutline, SoundOutline } from 'antd-mobile-icons';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -10,7 +10,7 @@ import { Page } from '@/ui/page.tsx';
 import { applyRead, markAllRead, useMessages } from './api/messages.ts';
 import './messages.css';
 
-const GROUP_ICON: Record<string, ReactNode> = {
+const GROUP_ICON: Record<MessageGroup, ReactNode> = {
   deposit: <ReceivePaymentOutline />,
   withdrawal: <SendOutline />,
   kyc: <CheckShieldOutline />,
@@ -19,15 +19,13 @@ const GROUP_ICON: Record<string, ReactNode> = {
   welcome: <SmileOutline />,
   loan: <CollectMoneyOutline />,
   mining: <PieOutline />,
+  account: <BankcardOutline />,
 };
-
-/** `deposit.credited` → `deposit`: what the icon and the label go by. */
-export const kindGroup = (kind: MessageKind) => kind.split('.')[0] ?? kind;
 
 export function KindIcon({ kind }: { kind: MessageKind }) {
   return (
-    <span className={`tw-msg-icon tw-msg-icon-${kindGroup(kind)}`} aria-hidden>
-      {GROUP_ICON[kindGroup(kind)] ?? <BellOutline />}
+    <span className={`tw-msg-icon tw-msg-icon-${messageGroup(kind)}`} aria-hidden>
+      {GROUP_ICON[messageGroup(kind)]}
     </span>
   );
 }
@@ -45,7 +43,7 @@ function MessageRow({ message }: { message: Message }) {
           </span>
           <span className="tw-msg-preview">{message.body}</span>
           <time className="tw-muted" dateTime={message.createdAt}>
-            {t(`messages.kind.${kindGroup(message.kind)}`)} · {formatDateTime(message.createdAt, i18n.language)}
+            {t(`messages.kind.${messageGroup(message.kind)}`)} · {formatDateTime(message.createdAt, i18n.language)}
           </time>
         </span>
       </Link>
