@@ -6,7 +6,7 @@ import { checkLedger } from '../src/modules/ledger/invariants.ts';
 import type { RouteEntry } from '../src/platform/http.ts';
 import { queryRows } from '../src/platform/db.ts';
 import { PASSWORD, type TestApp, call, createTestApp, fund, idempotencyKey, lastCode, registerUser, uniquePhone } from './harness.ts';
-import { type User, demoMiner, ownerCard, ownerLoan, ownerMessage, ownerWithdrawal, uploadFor } from './objects.ts';
+import { type User, demoLoanProduct, demoMiner, ownerCard, ownerLoan, ownerMessage, ownerWithdrawal, uploadFor } from './objects.ts';
 import { recordPrices } from './prices.ts';
 import { type Generated, type Pools, queryString, requestArbitrary } from './schema-arbitrary.ts';
 import { tempDataDir } from './uploads.ts';
@@ -110,9 +110,9 @@ async function arrangeVictim(): Promise<void> {
 
   const numericIds = [victim.uid, order.id, withdrawalId, rental.body.data.id, messageId, cardId, loanId, kycFileId, cardDeposit.body.data.id, converted.body.data.entryId, ...files.map((f) => f.id), ...sessions.body.data.items.map((s) => s.id)];
   const publicIds = [order.publicId, openQuote.body.data.id, quote.body.data.id];
-  const own = [];
-  for (const purpose of ['kyc', 'kyc', 'kyc', 'loan', 'card_deposit', 'avatar'] as const) own.push(await uploadFor(t, attacker, purpose));
-  pools = { ids: [...new Set([...numericIds, ...publicIds])], accounts: [victim.account, phone], own };
+  const usable = [await demoMiner(t), await demoLoanProduct(t)];
+  for (const purpose of ['kyc', 'kyc', 'kyc', 'loan', 'loan', 'loan', 'card_deposit', 'avatar'] as const) usable.push(await uploadFor(t, attacker, purpose));
+  pools = { ids: [...new Set([...numericIds, ...publicIds])], accounts: [victim.account, phone], usable };
 
   const literal = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
   markers = [
@@ -152,8 +152,10 @@ const ledgerSnapshot = () => queryRows(t.database.db, sql`select name, available
 
 beforeAll(async () => {
   t = await createTestApp({ env: { DATA_DIR: data.dir } });
-  // The attacker owns nothing: no money, no objects; any change to any balance is a bug.
+  // The attacker has no money and no objects but a few uploaded files: any change to any balance is a bug.
   attacker = await registerUser(t.app);
+  // Verified (as the ownership cases do it, directly), so requests reach the checks past identity verification.
+  await t.database.db.execute(sql`update users set verified = true where id = ${Number(attacker.uid)}`);
   await distinctiveSequences();
   await arrangeVictim();
   ledgerBefore = await ledgerSnapshot();

@@ -30,8 +30,8 @@ export interface Pools {
   ids: string[];
   /** The victim's email and phone. */
   accounts: string[];
-  /** The caller's own ids (their uploaded files), so valid-looking requests get past ownership to the deeper checks. */
-  own: string[];
+  /** Ids the caller may name (their own files, the catalog's miners and loan products), so valid-looking requests get past "not found" to the deeper checks. */
+  usable: string[];
 }
 
 export interface Generated {
@@ -148,18 +148,23 @@ function validString(schema: z.ZodType, name: string, pools: Pools): fc.Arbitrar
   const bounds = boundsOf(schema);
   const matching = (values: string[]) => values.filter((v) => bounds.patterns.every((p) => p.test(v)));
   if (isIdName(name)) {
-    const known = [matching(pools.own), matching(pools.ids)].filter((ids) => ids.length > 0).map((ids) => fc.constantFrom(...ids));
+    const usable = matching(pools.usable);
+    const others = matching(pools.ids);
     const pattern = bounds.patterns[0] && safeStringMatching(bounds.patterns[0], 40);
-    return fc.oneof(...known, pattern ?? fc.constant('1'));
+    return fc.oneof(
+      ...(usable.length > 0 ? [{ arbitrary: fc.constantFrom(...usable), weight: 3 }] : []),
+      ...(others.length > 0 ? [{ arbitrary: fc.constantFrom(...others), weight: 1 }] : []),
+      { arbitrary: pattern ?? fc.constant('1'), weight: 1 },
+    );
   }
   if (name === 'account') return fc.constantFrom(...pools.accounts, 'nobody@example.com');
   if (isAmount(bounds)) return fc.constantFrom('1', '10', '0.5', '100', '25.25', '0.000001');
+  const pattern = bounds.patterns[0] && safeStringMatching(bounds.patterns[0], bounds.maxLength ?? 200);
+  if (pattern) return pattern;
   const known = KNOWN[name];
   if (known) return known;
   const minLength = bounds.minLength ?? 0;
-  const maxLength = Math.max(minLength, Math.min(bounds.maxLength ?? 24, 24));
-  const pattern = bounds.patterns[0] && safeStringMatching(bounds.patterns[0], bounds.maxLength ?? 200);
-  return pattern ?? fc.string({ minLength, maxLength });
+  return fc.string({ minLength, maxLength: Math.max(minLength, Math.min(bounds.maxLength ?? 24, 24)) });
 }
 
 /** A value the schema would likely accept (refinements aside): the base each mutation starts from. */
@@ -179,7 +184,9 @@ export function validValue(schema: z.ZodType, name: string, pools: Pools): fc.Ar
     case 'int': {
       const min = bounds.min ?? 0;
       const max = bounds.max ?? min + 1000;
-      return bounds.integer ? fc.integer({ min, max }) : fc.double({ min, max, noNaN: true });
+      const any = bounds.integer ? fc.integer({ min, max }) : fc.double({ min, max, noNaN: true });
+      // A numeric id (a contract period) names one of the few configured rows.
+      return isIdName(name) ? fc.oneof(fc.integer({ min: Math.max(min, 1), max: Math.max(min, 1) + 4 }), any) : any;
     }
     case 'bigint':
       return fc.bigInt({ min: 0n, max: 1000n }).map(String);
