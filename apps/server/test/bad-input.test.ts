@@ -80,6 +80,22 @@ describe('bad input on every route', () => {
     }
   });
 
+  it('a NUL character anywhere in the input is a field error, not a 500 (PostgreSQL text cannot hold one)', async () => {
+    const nul = 'a\u0000b@example.com';
+    const login = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { channel: 'email', account: nul, password: 'x' } });
+    expect(login.statusCode).toBe(422);
+    expect(login.json().errors).toHaveProperty('account');
+    const codes = await t.app.inject({ method: 'POST', url: '/api/v1/auth/codes', payload: { channel: 'email', account: nul, purpose: 'register' } });
+    expect(codes.statusCode).toBe(422);
+    const outbox = await t.app.inject({ method: 'GET', url: `/api/v1/dev/outbox?to=${encodeURIComponent(nul)}` });
+    expect(outbox.statusCode).toBe(422);
+    expect(outbox.json().errors).toHaveProperty('to');
+    // In a key too, and deep in a nested object.
+    const nested = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { channel: 'email', account: 'a@example.com', password: 'x', deep: { 'k\u0000': 1 } } });
+    expect(nested.statusCode).toBe(422);
+    expect(nested.json().errors).toHaveProperty(['deep.k\u0000']);
+  });
+
   it('generated field values never produce a 5xx (seeded, replayable)', async () => {
     for (const route of t.app.routeTable) {
       const fields = [...fieldNames(route.body), ...fieldNames(route.query), 'unexpected'];

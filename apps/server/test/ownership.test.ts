@@ -3,19 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { VotePoll } from '@tradewind/contract/vote';
 import { createBonusCode } from '../src/modules/invite/service.ts';
-import { DEMO_MINING_PRODUCTS } from '../src/modules/demo/mining-products.ts';
-import { seedProducts } from '../src/modules/mining/service.ts';
-import { DEMO_LOAN_PRODUCTS } from '../src/modules/demo/loan-products.ts';
-import { seedLoanProducts } from '../src/modules/loans/service.ts';
 import type { Message } from '@tradewind/contract/messages';
-import { createMessages } from '../src/modules/messages/service.ts';
 import { createPoll } from '../src/modules/vote/service.ts';
 import { createProject as createIeoProject } from '../src/modules/ieo/service.ts';
 import type { IeoDetail } from '@tradewind/contract/ieo';
 import { queryRows } from '../src/platform/db.ts';
 import { recordPrices } from './prices.ts';
-import { pngImage, tempDataDir, upload } from './uploads.ts';
-import { PASSWORD, type Reply, T0, type TestApp, call, createTestApp, fund, idempotencyKey, operatorToken, registerUser } from './harness.ts';
+import { tempDataDir } from './uploads.ts';
+import { PASSWORD, type Reply, T0, type TestApp, call, createTestApp, fund, idempotencyKey, registerUser } from './harness.ts';
+import { PIN, type User, demoLoanProduct, demoMiner, loanPhotos, ownerCard, ownerLoan, ownerMessage, ownerWithdrawal, uploadFor, withdrawalOwner } from './objects.ts';
 
 /**
  * The ownership (BOLA) matrix: every user route that takes an object id is tried by
@@ -23,8 +19,6 @@ import { PASSWORD, type Reply, T0, type TestApp, call, createTestApp, fund, idem
  * takes an id and has no case here fails the first test, so routes added later are
  * covered by construction.
  */
-
-type User = Awaited<ReturnType<typeof registerUser>>;
 
 interface OwnershipCase {
   /** Creates the owner's object and returns the request that names it. */
@@ -38,21 +32,10 @@ interface OwnershipCase {
   shared?: true;
 }
 
-async function uploadFor(t: TestApp, user: User, purpose: 'kyc' | 'card_deposit' | 'avatar' | 'loan'): Promise<string> {
-  const reply = await upload(t.app, user.token, { purpose, data: await pngImage(48, 32) });
-  if (reply.body.code !== 0) throw new Error(`upload failed: ${JSON.stringify(reply.body)}`);
-  return reply.body.data.id;
-}
 
 /** What the owner's own request was, so `unchanged` can show it still works for them. */
 const owned = new Map<string, unknown>();
 
-/** A message for the owner; `unchanged` checks it is still theirs and still unread. */
-async function ownerMessage(t: TestApp, owner: User): Promise<string> {
-  const [created] = await createMessages(t.database.db, new Date(T0), [{ userId: Number(owner.uid), kind: 'welcome', ref: `bola-${owner.uid}` }]);
-  if (!created) throw new Error('no message created');
-  return created.message.id;
-}
 
 async function messageUnread(t: TestApp, owner: User, id: string) {
   const reply = await call<Message>(t.app, 'GET', `/api/v1/messages/detail?id=${id}`, { token: owner.token });
@@ -222,7 +205,7 @@ const CASES: Record<string, OwnershipCase> = {
     },
   },
   'GET /api/v1/loan': {
-    arrange: async (t, owner) => ({ query: `?id=${await ownerLoan(t, owner)}` }),
+    arrange: async (t, owner) => ({ query: `?id=${await ownedLoan(t, owner)}` }),
     unchanged: async (t, owner) => {
       const own = await call<{ id: string; status: string }>(t.app, 'GET', `/api/v1/loan?id=${String(owned.get('loan'))}`, { token: owner.token });
       expect(own.body.data).toMatchObject({ id: owned.get('loan'), status: 'disbursed', amount: '100' });
@@ -230,7 +213,7 @@ const CASES: Record<string, OwnershipCase> = {
   },
   'POST /api/v1/loans/repay': {
     arrange: async (t, owner) => {
-      const id = await ownerLoan(t, owner);
+      const id = await ownedLoan(t, owner);
       // The intruder could pay: the refusal is about whose loan it is, not their balance.
       const [intruder] = await queryRows<{ id: number }>(t.database.db, sql`select id::int from users where id > ${Number(owner.uid)} order by id limit 1`);
       await fund(t, Number(intruder?.id), 1_000_000_000n);
@@ -424,13 +407,6 @@ const CASES: Record<string, OwnershipCase> = {
 };
 
 
-/** The id of the demo's 100 USDT miner, seeded on first use. */
-async function demoMiner(t: TestApp): Promise<string> {
-  await seedProducts(t.database.db, new Date(T0), DEMO_MINING_PRODUCTS);
-  const [row] = await queryRows<{ id: string }>(t.database.db, sql`select id::text from mining_products where slug = 'demo-s19-xp'`);
-  if (!row) throw new Error('demo miner missing');
-  return row.id;
-}
 
 let ieoTokens = 0;
 /** A launchpad project subscribing now (created directly through the service, no operator). */
@@ -462,61 +438,14 @@ async function votePoll(t: TestApp, user: User, pollId: number): Promise<VotePol
   return poll;
 }
 
-const PIN = '480316';
 /** The card each owner linked in `arrange`, for `unchanged`. */
 const lastCard = new Map<string, string>();
 
-/** Withdrawals: a verified owner (KYC marked directly: no KYC flow yet) with a withdrawal password and 100 USDT. */
-async function withdrawalOwner(t: TestApp, owner: User) {
-  await t.database.db.execute(sql`update users set verified = true where id = ${Number(owner.uid)}`);
-  await call(t.app, 'POST', '/api/v1/money-passwords', { token: owner.token, body: { kind: 'withdraw', proof: 'login_password', loginPassword: PASSWORD, password: PIN, confirmPassword: PIN } });
-  await fund(t, Number(owner.uid), 100_000_000n);
-}
 
-async function ownerWithdrawal(t: TestApp, owner: User): Promise<string> {
-  await withdrawalOwner(t, owner);
-  const reply = await call<{ id: string }>(t.app, 'POST', '/api/v1/withdrawals', {
-    token: owner.token,
-    headers: { 'idempotency-key': idempotencyKey() },
-    body: { asset: 'USDT', network: 'TRC20', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', amount: '20', password: PIN },
-  });
-  if (reply.body.code !== 0) throw new Error(JSON.stringify(reply.body));
-  return reply.body.data.id;
-}
 
-async function demoLoanProduct(t: TestApp): Promise<string> {
-  await seedLoanProducts(t.database.db, t.clock.now(), DEMO_LOAN_PRODUCTS);
-  const [row] = await queryRows<{ id: string }>(t.database.db, sql`select id::text from loan_products where slug = 'demo-quick-loan'`);
-  return String(row?.id);
-}
 
-async function loanPhotos(t: TestApp, owner: User) {
-  return { frontFileId: await uploadFor(t, owner, 'loan'), backFileId: await uploadFor(t, owner, 'loan'), holdingFileId: await uploadFor(t, owner, 'loan') };
-}
 
-/** A verified owner's disbursed loan of 100 USDT for 7 days (approved and disbursed by an operator). */
-async function ownerLoan(t: TestApp, owner: User): Promise<string> {
-  await t.database.db.execute(sql`update users set verified = true where id = ${Number(owner.uid)}`);
-  const applied = await call<{ id: string }>(t.app, 'POST', '/api/v1/loans', { token: owner.token, body: { productId: await demoLoanProduct(t), amount: '100', periodDays: 7, ...(await loanPhotos(t, owner)) } });
-  if (applied.body.code !== 0) throw new Error(JSON.stringify(applied.body));
-  const { token } = await operatorToken(t, 'reviewer');
-  const id = applied.body.data.id;
-  for (const [url, body] of [['/api/admin/v1/loans/decide', { id, decision: 'approve' }], ['/api/admin/v1/loans/disburse', { id }]] as const) {
-    const reply = await call(t.app, 'POST', url, { token, body });
-    if (reply.body.code !== 0) throw new Error(JSON.stringify(reply.body));
-  }
-  owned.set('loan', id);
-  return id;
-}
 
-async function ownerCard(t: TestApp, owner: User): Promise<string> {
-  const reply = await call<{ id: string }>(t.app, 'POST', '/api/v1/bank-cards', {
-    token: owner.token,
-    body: { bankName: 'Harbour Bank', accountNumber: '6222021234567890', branchName: 'Central', branchCode: 'HBK-001', holderName: 'Mei Lin' },
-  });
-  if (reply.body.code !== 0) throw new Error(JSON.stringify(reply.body));
-  return reply.body.data.id;
-}
 
 async function withdrawalsUnchanged(t: TestApp, owner: User) {
   const list = await call<{ items: { status: string; total: string }[] }>(t.app, 'GET', '/api/v1/withdrawals', { token: owner.token });
@@ -528,6 +457,13 @@ async function withdrawalsUnchanged(t: TestApp, owner: User) {
 async function cardsUnchanged(t: TestApp, owner: User, id: string) {
   const cards = await call<{ items: { id: string }[] }>(t.app, 'GET', '/api/v1/bank-cards', { token: owner.token });
   expect(cards.body.data.items.map((c) => c.id)).toEqual([id]);
+}
+
+/** The owner's disbursed loan, remembered for `unchanged`. */
+async function ownedLoan(t: TestApp, owner: User): Promise<string> {
+  const id = await ownerLoan(t, owner);
+  owned.set('loan', id);
+  return id;
 }
 
 function idFields(schema: z.ZodType | undefined): string[] {

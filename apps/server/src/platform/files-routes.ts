@@ -75,7 +75,8 @@ function binaryRoute(
   spec: { url: string; auth: AuthMode; roles?: readonly OperatorAuth['role'][]; summary: string },
   handler: (request: FastifyRequest, query: z.output<typeof fileContentQuerySchema>, reply: FastifyReply) => Promise<unknown>,
 ): void {
-  app.routeTable.push({ method: 'GET', url: spec.url, auth: spec.auth, query: fileContentQuerySchema, roles: spec.roles });
+  // Stored images are always re-encoded to JPEG (images.ts), so a success is one.
+  app.routeTable.push({ method: 'GET', url: spec.url, auth: spec.auth, query: fileContentQuerySchema, roles: spec.roles, produces: 'image/jpeg' });
   app.route({
     method: 'GET',
     url: spec.url,

@@ -305,9 +305,22 @@ export function fileRoute<Q extends z.ZodType | undefined>(
 export function zodValidatorCompiler({ schema }: { schema: unknown }) {
   const zodSchema = schema as z.ZodType;
   return (data: unknown) => {
+    const nul = nulCharacterPaths(data);
+    if (nul.length > 0) return { error: new RequestValidationError(nul.map((path) => ({ code: 'custom', path, message: 'validation.invalid_format', input: undefined })), data) };
     const result = zodSchema.safeParse(data);
     return result.success ? { value: result.data } : { error: new RequestValidationError(result.error.issues, data) };
   };
+}
+
+/**
+ * Where the input holds a U+0000 character. PostgreSQL text cannot store one, so a field
+ * carrying it would fail in the query as a 500 (a search, a sign-in, an operator's reason):
+ * every route refuses it here as a field error instead, whatever its schema says.
+ */
+function nulCharacterPaths(data: unknown, path: PropertyKey[] = []): PropertyKey[][] {
+  if (typeof data === 'string') return data.includes('\u0000') ? [path] : [];
+  if (typeof data !== 'object' || data === null) return [];
+  return Object.entries(data).flatMap(([key, value]) => [...(key.includes('\u0000') ? [[...path, key]] : []), ...nulCharacterPaths(value, [...path, key])]);
 }
 
 /** Replies are built from our own types; serialise them as they are (the schema documents them). */
