@@ -38,7 +38,10 @@ export function freePort(): Promise<number> {
 export interface ServerProcess {
   baseUrl: string;
   child: ChildProcess;
+  /** SIGTERM: the server drains and exits. */
   stop: () => Promise<void>;
+  /** SIGKILL: the process dies mid-whatever, as on a power cut (bench/chaos). */
+  kill: () => Promise<void>;
 }
 
 /** `nodeArgs` go before the script, e.g. `--cpu-prof` to profile the server under load. */
@@ -55,18 +58,16 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
     try {
       if ((await fetch(`${baseUrl}/api/health`)).ok) break;
     } catch {
-      await new Promise((r) => setTimeout(r, 200));
+      await new Promise((r) => setTimeout(r, 100));
     }
   }
-  return {
-    baseUrl,
-    child,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  const signal = (name: NodeJS.Signals) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill(name);
+    });
+  return { baseUrl, child, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL') };
 }
 
 export async function post(baseUrl: string, url: string, body: unknown, headers: Record<string, string> = {}) {
