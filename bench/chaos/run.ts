@@ -5,7 +5,8 @@
 // every reply. A request whose reply never came is retried after the restart with the same
 // Idempotency-Key, or abandoned. Pass: every acknowledged operation is in the database
 // exactly once, nothing unacknowledged twice, no order settled twice, no mining day paid
-// twice, the ledger's invariants hold, nothing left pending past its recovery time.
+// twice, the ledger's invariants hold, nothing left pending past its recovery time. One
+// restart in ten is also killed mid-boot (extra to the count).
 //
 //   node --import tsx bench/chaos/run.ts [--kills 100] [--seed N] [--users 20] [--loops 8]
 //
@@ -24,7 +25,7 @@ import { registerLockedFundObligations } from '../../apps/server/src/modules/led
 import { Ledger, externalAccount, userAccount } from '../../apps/server/src/modules/ledger/service.ts';
 import { openDatabase } from '../../apps/server/src/platform/db.ts';
 import { MINING_RENTAL_STATUS } from '@tradewind/contract/mining';
-import { ROOT, type ServerProcess, freshDatabase, percentile, registerUser, startServer } from '../lib/harness.ts';
+import { ROOT, type ServerProcess, freshDatabase, percentile, registerUser, spawnServer, startServer } from '../lib/harness.ts';
 
 const { values } = parseArgs({
   options: {
@@ -77,6 +78,13 @@ async function boot(): Promise<ServerProcess> {
 // Setup (not under test): users registered through the API, marked verified (KYC) and given
 // a withdrawal password, funded directly through the ledger with spot USDT and BTC and futures USDT.
 let server = await boot();
+// Interrupted (Ctrl-C), the bench takes its server down with it rather than leave it running.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    server.child.kill('SIGKILL');
+    process.exit(130);
+  });
+}
 const database = await openDatabase({ databaseUrl, poolSize: 2 });
 const admin = new pg.Client({ connectionString: databaseUrl });
 await admin.connect();
@@ -248,6 +256,7 @@ const started = performance.now();
 let aimedKills = 0;
 let killsWithOrdersDue = 0;
 let killsWithPayoutsDue = 0;
+let bootKills = 0;
 for (let k = 1; k <= kills; k++) {
   await retryUnknown(server.baseUrl);
   let running = true;
@@ -268,6 +277,15 @@ for (let k = 1; k <= kills; k++) {
   await Promise.all(loops);
   const counts = Object.fromEntries(['acked', 'refused', 'unknown', 'abandoned'].map((s) => [s, ops.filter((op) => op.state === s).length]));
   console.log(`kill ${k}/${kills} after ${Math.round(wait)} ms: ${JSON.stringify(counts)}`);
+  // One restart in ten is itself killed partway through the boot (migrations, demo seeding, workers starting), on top of the count.
+  if (random() < 0.1) {
+    const booting = await spawnServer(databaseUrl, SERVER_ENV);
+    const bootWait = between(200, percentile(bootMs, 50));
+    await sleep(bootWait);
+    await booting.kill();
+    bootKills += 1;
+    console.log(`  and the restart after it ${Math.round(bootWait)} ms into its boot`);
+  }
   server = await boot();
 }
 
@@ -391,6 +409,7 @@ const result = {
   seed,
   kills,
   aimedAtDeliveries: aimedKills,
+  killedWhileBooting: bootKills,
   killsWithOrdersDue,
   killsWithPayoutsDue,
   users: userCount,
