@@ -125,10 +125,12 @@ await database.db.transaction((tx) =>
 const contractConfig = (await get(server.baseUrl, users[0] as User, '/api/v1/contracts/config')) as { periods: { id: number; seconds: number; minStake: string }[] };
 const period = contractConfig.periods.find((p) => p.seconds === 30) ?? contractConfig.periods[0];
 if (!period) throw new Error('no contract period');
+const contractPeriod = period;
 const products = ((await get(server.baseUrl, users[0] as User, '/api/v1/mining/products')) as { items: { id: string; periodDays: number; unitPrice: string; minInvestment: string }[] }).items;
 const product = [...products].sort((a, b) => a.periodDays - b.periodDays)[0];
 if (!product) throw new Error('no mining product');
-const rentQuantity = Math.ceil(Number(product.minInvestment) / Number(product.unitPrice));
+const miner = product;
+const rentQuantity = Math.ceil(Number(miner.minInvestment) / Number(miner.unitPrice));
 console.log(`contract period ${period.seconds} s; miner ${product.id} for ${product.periodDays} days of ${MINING_DAY_SECONDS} s`);
 
 // The client's record: every operation with its key, body and what became of it.
@@ -191,13 +193,13 @@ async function attempt(baseUrl: string, op: Op): Promise<void> {
 const stake = (minStake: string) => String(Number(minStake) * Math.ceil(between(1, 5)));
 
 /** One operation of a random kind; a conversion first asks for its quote (not a money route, no key). */
-async function nextOperation(baseUrl: string): Promise<Op | null> {
+async function nextOperation(baseUrl: string): Promise<Op> {
   const user = pick(users);
   const kind = pick<Kind>(['order', 'order', 'order', 'transfer', 'transfer', 'convert', 'withdrawal', 'rental']);
   const op = (url: string, body: unknown): Op => ({ kind, user, key: `chaos-${crypto.randomUUID()}`, url, body, state: 'unknown', attempts: 0 });
   switch (kind) {
     case 'order':
-      return op('/api/v1/contracts/orders', { symbol: pick(['BTCUSDT', 'ETHUSDT']), direction: pick(['up', 'down']), periodId: period?.id, amount: stake(period?.minStake ?? '1') });
+      return op('/api/v1/contracts/orders', { symbol: pick(['BTCUSDT', 'ETHUSDT']), direction: pick(['up', 'down']), periodId: contractPeriod.id, amount: stake(contractPeriod.minStake) });
     case 'transfer': {
       const toFutures = random() < 0.5;
       return op('/api/v1/wallet/transfer', { from: toFutures ? 'spot' : 'futures', to: toFutures ? 'futures' : 'spot', asset: 'USDT', amount: String(Math.ceil(between(1, 100))) });
@@ -211,7 +213,7 @@ async function nextOperation(baseUrl: string): Promise<Op | null> {
     case 'withdrawal':
       return op('/api/v1/withdrawals', { asset: 'USDT', network: 'TRC20', address: TRON, amount: String(Math.ceil(between(10, 50))), password: PIN });
     case 'rental':
-      return op('/api/v1/mining/rentals', { productId: product?.id, quantity: rentQuantity, amount: String(Number(product?.unitPrice) * rentQuantity) });
+      return op('/api/v1/mining/rentals', { productId: miner.id, quantity: rentQuantity, amount: String(Number(miner.unitPrice) * rentQuantity) });
   }
 }
 
@@ -219,15 +221,14 @@ async function nextOperation(baseUrl: string): Promise<Op | null> {
 function traffic(baseUrl: string, alive: () => boolean): Promise<void>[] {
   return Array.from({ length: loopCount }, async () => {
     while (alive()) {
-      let op: Op | null;
+      let op: Op;
       try {
         op = await nextOperation(baseUrl);
       } catch {
-        // The quote request died with the server: nothing with a key was sent.
+        // The quote failed (the server died, or no fresh price yet): nothing with a key was sent.
         await sleep(20);
         continue;
       }
-      if (!op) continue;
       ops.push(op);
       await attempt(baseUrl, op);
       if (op.state === 'unknown') await sleep(20);
