@@ -38,35 +38,41 @@ export function freePort(): Promise<number> {
 export interface ServerProcess {
   baseUrl: string;
   child: ChildProcess;
+  /** SIGTERM: the server drains and exits. */
   stop: () => Promise<void>;
+  /** SIGKILL: the process dies mid-whatever, as on a power cut (bench/chaos). */
+  kill: () => Promise<void>;
 }
 
-/** `nodeArgs` go before the script, e.g. `--cpu-prof` to profile the server under load. */
+/** Starts the server and resolves once it answers /api/health (or after 60 s). `nodeArgs` go before the script, e.g. `--cpu-prof` to profile the server under load. */
 export async function startServer(databaseUrl: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ServerProcess> {
+  const server = await spawnServer(databaseUrl, env, nodeArgs);
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${server.baseUrl}/api/health`)).ok) break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return server;
+}
+
+/** Starts the server without waiting for it to be ready (bench/chaos kills some mid-boot). */
+export async function spawnServer(databaseUrl: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, DEMO_MODE: 'true', RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${baseUrl}/api/health`)).ok) break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  return {
-    baseUrl,
-    child,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  const signal = (name: NodeJS.Signals) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill(name);
+    });
+  return { baseUrl: `http://127.0.0.1:${port}`, child, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL') };
 }
 
 export async function post(baseUrl: string, url: string, body: unknown, headers: Record<string, string> = {}) {

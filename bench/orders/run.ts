@@ -13,8 +13,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { openObligations } from '../../apps/server/src/modules/contracts/service.ts';
-import { checkLedger, registerObligation } from '../../apps/server/src/modules/ledger/invariants.ts';
+import { checkLedger } from '../../apps/server/src/modules/ledger/invariants.ts';
+import { registerLockedFundObligations } from '../../apps/server/src/modules/ledger/obligations.ts';
 import { Ledger, externalAccount, userAccount } from '../../apps/server/src/modules/ledger/service.ts';
 import { hashToken } from '../../apps/server/src/modules/auth/sessions.ts';
 import { openDatabase } from '../../apps/server/src/platform/db.ts';
@@ -189,8 +189,8 @@ try {
 }
 const pgbench = pgbenchTps(pgbenchOutput);
 
-// Open orders hold their stake + fee locked: the checker must know (the server registers this at start).
-registerObligation('contract_orders', openObligations);
+// Open orders hold their stake + fee locked: the checker must know (the server registers these at start).
+registerLockedFundObligations();
 const violations = await checkLedger(database.db);
 await database.close();
 

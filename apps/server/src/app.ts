@@ -23,6 +23,7 @@ import { registerDepositRoutes } from './modules/deposit/routes.ts';
 import { registerCardDepositRoutes } from './modules/card-deposit/routes.ts';
 import { registerIeoRoutes, registerIeoWorker } from './modules/ieo/routes.ts';
 import { registerKycRoutes } from './modules/kyc/routes.ts';
+import { registerLockedFundObligations } from './modules/ledger/obligations.ts';
 import { Ledger, ensureAssets } from './modules/ledger/service.ts';
 import { registerLoanRoutes, registerLoanWorker } from './modules/loans/routes.ts';
 import { registerMiningRoutes, registerMiningWorker } from './modules/mining/routes.ts';
@@ -188,6 +189,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerNewsRoutes(app, deps);
   registerDashboardRoutes(app, deps);
   const contracts = registerContractRoutes(app, deps);
+  registerLockedFundObligations();
   if (options.workers) {
     registerMarketRecorder(app, deps);
     registerSettlementWorker(app, deps, contracts);

@@ -16,7 +16,6 @@ import { and, asc, desc, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
-import { registerObligation } from '../ledger/invariants.ts';
 import { type EntrySpec, type Ledger, accountName, houseAccount, listedToken, userAccount } from '../ledger/service.ts';
 import { assets } from '../ledger/tables.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
@@ -40,15 +39,15 @@ const USDT_SCALE = ASSETS.USDT.scale;
 export const IEO_TOKEN_SCALE = 0;
 const LEDGER_BATCH = 500;
 
-// Applications awaiting allocation hold their commitment locked in spot USDT.
-registerObligation('ieo_applications', async (db) => {
+/** Locked funds the ledger check expects: applications awaiting allocation hold their commitment in spot USDT. */
+export async function ieoObligations(db: Executor): Promise<{ account: string; amount: bigint }[]> {
   const rows = await db
     .select({ userId: ieoApplications.userId, total: sql<string>`sum(${ieoApplications.amountMinor})::text` })
     .from(ieoApplications)
     .where(eq(ieoApplications.status, IeoStatus.APPLYING))
     .groupBy(ieoApplications.userId);
   return rows.map((row) => ({ account: accountName(userAccount(row.userId, 'spot', 'USDT')), amount: BigInt(row.total) }));
-});
+}
 
 export function projectStatus(row: Pick<IeoProjectRow, 'startsAt' | 'endsAt' | 'allocatedAt' | 'listedAt' | 'cancelledAt'>, now: Date): IeoStatus {
   if (row.cancelledAt) return IeoStatus.CANCELLED;

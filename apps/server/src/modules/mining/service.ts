@@ -143,8 +143,10 @@ export async function rent(tx: Tx, ledger: Ledger, now: Date, settings: { dayMs:
   }
   if (amountMinor !== priceMinor) throw new AppError('MINING_PRICE_CHANGED', {}, 409);
 
-  // The user row lock makes one user's rentals take turns, so the open-rental cap holds.
-  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+  // The user row lock makes one user's rentals take turns, so the open-rental cap holds. Not
+  // FOR UPDATE: that also blocks foreign-key checks on the user (a payout round writing the
+  // owner a message while it holds the mining house account this rental waits for: deadlock).
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('no key update');
   const [open] = await tx
     .select({ n: count() })
     .from(miningRentals)

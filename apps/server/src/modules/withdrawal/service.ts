@@ -27,7 +27,6 @@ import { AppError } from '#platform/errors.ts';
 import type { Hub } from '#platform/ws.ts';
 import { type BankCardRow, bankCards } from '../bank-card/tables.ts';
 import { findBankCard, listBankCards } from '../bank-card/service.ts';
-import { registerObligation } from '../ledger/invariants.ts';
 import {
   type Ledger,
   type PostingSpec,
@@ -57,15 +56,15 @@ import { assertCanMoveMoney } from '../user/frozen.ts';
  * Never a payment to unlock anything (ARCHITECTURE §1): a refusal releases the funds at once.
  */
 
-// Pending and processing withdrawals hold amount + fee locked in the user's spot account.
-registerObligation('withdrawals', async (db) => {
+/** Locked funds the ledger check expects: pending and processing withdrawals hold amount + fee in the user's spot account. */
+export async function withdrawalObligations(db: Executor): Promise<{ account: string; amount: bigint }[]> {
   const rows = await db
     .select({ userId: withdrawals.userId, asset: withdrawals.asset, total: sql<string>`sum(${withdrawals.amountMinor} + ${withdrawals.feeMinor})::text` })
     .from(withdrawals)
     .where(inArray(withdrawals.status, [...OPEN_WITHDRAWAL_STATUSES]))
     .groupBy(withdrawals.userId, withdrawals.asset);
   return rows.map((row) => ({ account: accountName(userAccount(row.userId, 'spot', row.asset as AssetCode)), amount: BigInt(row.total) }));
-});
+}
 
 export interface WithdrawalDeps {
   db: Db;
