@@ -41,16 +41,22 @@ export function clearFieldErrors(form: FormInstance): void {
 }
 
 /**
+ * The shared schema, or a function that loads it: a page whose rules are heavy (the sign-in
+ * page's need the phone-number metadata) fetches them when the user submits, not with the page.
+ */
+export type SchemaSource<S extends z.ZodType> = S | (() => Promise<S>);
+
+/**
  * The submit flow every form shares: validate with the shared schema (messages under the
  * fields), send, and put a server 422 back on the fields; other errors were toasted.
  */
-export function useFormSubmit<S extends z.ZodType, R>(schema: S, send: (data: z.output<S>) => Promise<R>, onDone: (result: R) => void) {
+export function useFormSubmit<S extends z.ZodType, R>(schema: SchemaSource<S>, send: (data: z.output<S>) => Promise<R>, onDone: (result: R) => void) {
   const { t } = useTranslation();
   const [form] = Form.useForm();
   const [submitting, setSubmitting] = useState(false);
   const submit = async (request: unknown) => {
     clearFieldErrors(form);
-    const checked = validateWith(schema, request, t);
+    const checked = validateWith(typeof schema === 'function' ? await schema() : schema, request, t);
     if (checked.errors) return showFieldErrors(form, checked.errors);
     setSubmitting(true);
     try {

@@ -1,4 +1,4 @@
-import { CHANNELS, type Channel } from '@tradewind/contract/auth';
+import { CHANNELS, type Channel } from '@tradewind/contract/auth-basics';
 import { Tabs } from 'antd-mobile';
 import type { FormInstance } from 'antd-mobile/es/components/form';
 import { useTranslation } from 'react-i18next';
