@@ -1,3 +1,6 @@
+// antd-mobile's variables and base styles, first: the app imports its components one by one
+// (antdMobileDeepImports() in vite.config.ts), not through the index that brings this sheet.
+import 'antd-mobile/es/global';
 import { unstableSetRender } from 'antd-mobile';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -1,11 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type VoteOption, type VotePoll, type VotePollStatus, votePercent } from '@tradewind/contract/vote';
-import { Dialog, ErrorBlock, Skeleton, Tag, Toast } from 'antd-mobile';
+import { Dialog, ErrorBlock, Skeleton, Tag } from 'antd-mobile';
 import { CheckCircleFill, HistogramOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@/lib/format.ts';
 import { Page } from '@/ui/page.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { castVote } from './api/cast-vote.ts';
 import { replacePoll, useVotes, votesQueryKey } from './api/get-votes.ts';
 
@@ -113,7 +114,7 @@ export function VotePage() {
     setBusy(true);
     try {
       replacePoll(queryClient, await castVote({ pollId: poll.id, optionId: option.id }));
-      Toast.show({ content: t('success.vote'), duration: 2000 });
+      showToast({ content: t('success.vote'), duration: 2000 });
     } catch {
       // The client already showed the reason ("You have already voted."); show the poll as it now is.
       await queryClient.invalidateQueries({ queryKey: votesQueryKey });

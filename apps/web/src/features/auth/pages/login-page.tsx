@@ -1,13 +1,14 @@
 import type { Channel } from '@tradewind/contract/auth';
 import type { SessionResponse } from '@tradewind/contract/auth-basics';
 import { type LoginChallenge, type LoginResponse, loginSecondStepRequestSchema } from '@tradewind/contract/security';
-import { Button, Form, Input, Toast } from 'antd-mobile';
+import { Button, Form, Input } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { SubmitButton } from '@/ui/submit-button.tsx';
 import { saveSession } from '@/lib/storage.ts';
+import { showToast } from '@/ui/toast.ts';
 import { login, loginSecondStep } from '../api/auth-api.ts';
 import { AccountInput } from '../components/account-input.tsx';
 import { AuthLayout } from '../components/auth-layout.tsx';
@@ -25,7 +26,7 @@ function useSignedIn() {
   const navigate = useNavigate();
   return (session: SessionResponse) => {
     saveSession(session.token, session.uid);
-    Toast.show({ content: t('success.signed_in'), duration: 2000 });
+    showToast({ content: t('success.signed_in'), duration: 2000 });
     navigate('/', { replace: true });
   };
 }
