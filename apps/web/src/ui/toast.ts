@@ -6,5 +6,5 @@ import type { ToastShowProps } from 'antd-mobile/es/components/toast';
  * reply or a tap, so the wait for the chunk (cached after the first) goes unnoticed.
  */
 export function showToast(props: ToastShowProps): void {
-  void import('antd-mobile/es/components/toast').then(({ default: Toast }) => Toast.show(props));
+  void Promise.all([import('antd-mobile/es/components/toast'), import('./antd-render.ts')]).then(([{ default: Toast }]) => Toast.show(props));
 }

@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { BankCard } from '@tradewind/contract/bank-card';
-import { Button, Dialog, ErrorBlock, Skeleton } from 'antd-mobile';
+import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
 import { AddOutline, BankcardOutline, DeleteOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { confirm } from '@/ui/confirm.ts';
 import { Page } from '@/ui/page.tsx';
 import { showToast } from '@/ui/toast.ts';
 import { deleteBankCard } from './api/delete-bank-card.ts';
@@ -49,7 +50,7 @@ export function CardListPage() {
   const full = items.length >= max;
 
   const onDelete = async (card: BankCard) => {
-    const confirmed = await Dialog.confirm({
+    const confirmed = await confirm({
       content: t('bank_card.delete_confirm', { bank: card.bankName, account: card.accountMasked }),
       confirmText: t('bank_card.delete'),
       cancelText: t('common.cancel'),

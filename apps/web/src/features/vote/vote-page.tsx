@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type VoteOption, type VotePoll, type VotePollStatus, votePercent } from '@tradewind/contract/vote';
-import { Dialog, ErrorBlock, Skeleton, Tag } from 'antd-mobile';
+import { ErrorBlock, Skeleton, Tag } from 'antd-mobile';
 import { CheckCircleFill, HistogramOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@/lib/format.ts';
+import { confirm } from '@/ui/confirm.ts';
 import { Page } from '@/ui/page.tsx';
 import { showToast } from '@/ui/toast.ts';
 import { castVote } from './api/cast-vote.ts';
@@ -104,7 +105,7 @@ export function VotePage() {
   const items = votes.data?.items ?? [];
 
   const onPick = async (poll: VotePoll, option: VoteOption) => {
-    const confirmed = await Dialog.confirm({
+    const confirmed = await confirm({
       title: poll.title,
       content: t('vote.confirm', { option: option.label }),
       confirmText: t('vote.submit'),
