@@ -3,13 +3,12 @@ import { Navigate, type RouteObject, matchRoutes, useRoutes } from 'react-router
 import { getToken } from '@/lib/storage.ts';
 import { isOpenPath } from './guard.ts';
 import { Shell } from './shell.tsx';
-import { TabLayout } from './tab-layout.tsx';
 
 interface PageHandle {
   preload: () => Promise<unknown>;
 }
 
-/** Each page is its own chunk; `handle.preload` starts its download before the app renders. */
+/** Each page (and the tab layout) is its own chunk; `handle.preload` starts its download before the app renders. */
 function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
   const Component = lazy(async () => ({ default: (await load())[name] as ComponentType }));
   return { element: <Component />, handle: { preload: load } satisfies PageHandle };
@@ -75,7 +74,8 @@ const routes: RouteObject[] = [
     children: [
       {
         path: '/',
-        element: <TabLayout />,
+        // Its own chunk too: the sign-in page does not download the tab bar and its icons.
+        ...page(() => import('./tab-layout.tsx'), 'TabLayout'),
         children: [
           { index: true, ...page(() => import('@/features/home/home-page.tsx'), 'HomePage') },
           { path: 'Transaction', ...page(() => import('@/features/trade/transaction-page.tsx'), 'TransactionPage') },
