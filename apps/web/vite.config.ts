@@ -139,10 +139,10 @@ function antdMobileExports(): Map<string, { from: string; imported: string }> {
 /**
  * Rewrites `import { Button, Form } from 'antd-mobile'` in the app into one import per
  * component (`antd-mobile/es/components/button`, ...), as babel-plugin-import does for antd.
- * The package marks its index as having side effects, so every page that imported through it
- * was bundled as depending on all the components any page uses: the first screens downloaded
- * Toast with its mask and animation library, Popup and the rest. The index's one side effect,
- * the global style sheet, is imported by main.tsx.
+ * The package marks its index as having side effects, so every chunk that imported through it
+ * was bundled as depending on components other pages use: both first screens downloaded Toast
+ * with its mask and animation library (react-spring). The index's one side effect, the global
+ * style sheet, is imported by main.tsx.
  */
 function antdMobileDeepImports(): Plugin {
   const names = antdMobileExports();

@@ -43,7 +43,7 @@ export function clearFieldErrors(form: FormInstance): void {
 
 /**
  * The shared schema, or a function that loads it: a page whose rules are heavy (the sign-in
- * page's need the phone-number metadata) fetches them when the user submits, not with the page.
+ * page's need the phone-number metadata) fetches them after it shows, at the latest on submit.
  */
 export type SchemaSource<S extends z.ZodType> = S | (() => Promise<S>);
 
