@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
@@ -122,8 +123,53 @@ function precompress(): Plugin {
   };
 }
 
+/** Where each name `antd-mobile` exports comes from, read from the package's own index. */
+function antdMobileExports(): Map<string, { from: string; imported: string }> {
+  const index = createRequire(import.meta.url).resolve('antd-mobile/es/index.js');
+  const names = new Map<string, { from: string; imported: string }>();
+  for (const [, specifiers, from] of fs.readFileSync(index, 'utf8').matchAll(/^export \{ (.+) \} from '\.\/(.+)';$/gm)) {
+    for (const specifier of (specifiers as string).split(',')) {
+      const [imported, exported = imported] = specifier.trim().split(' as ') as [string, string?];
+      names.set(exported, { from: `antd-mobile/es/${from}`, imported });
+    }
+  }
+  return names;
+}
+
+/**
+ * Rewrites `import { Button, Form } from 'antd-mobile'` in the app into one import per
+ * component (`antd-mobile/es/components/button`, ...), as babel-plugin-import does for antd.
+ * The package marks its index as having side effects, so every chunk that imported through it
+ * was bundled as depending on components other pages use: both first screens downloaded Toast
+ * with its mask and animation library (react-spring). The index's one side effect, the global
+ * style sheet, is imported by main.tsx.
+ */
+function antdMobileDeepImports(): Plugin {
+  const names = antdMobileExports();
+  return {
+    name: 'tradewind-antd-mobile-deep-imports',
+    enforce: 'pre',
+    transform(code, id) {
+      if (id.includes('/node_modules/') || !/\.tsx?$/.test(id) || !code.includes("from 'antd-mobile'")) return undefined;
+      return code.replace(/^import \{([^}]*)\} from 'antd-mobile';$/gm, (_statement, specifiers: string) =>
+        specifiers
+          .split(',')
+          .map((specifier) => specifier.trim())
+          .filter((specifier) => specifier && !specifier.startsWith('type '))
+          .map((specifier) => {
+            const [name, local = name] = specifier.split(/\s+as\s+/) as [string, string?];
+            const source = names.get(name);
+            if (!source) throw new Error(`${id}: antd-mobile exports no ${name}`);
+            return source.imported === 'default' ? `import ${local} from '${source.from}';` : `import { ${source.imported} as ${local} } from '${source.from}';`;
+          })
+          .join(' '),
+      );
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), localeBundles(), serviceWorker(), precompress()],
+  plugins: [antdMobileDeepImports(), react(), localeBundles(), serviceWorker(), precompress()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: {
     proxy: {

@@ -1,4 +1,6 @@
-import { unstableSetRender } from 'antd-mobile';
+// antd-mobile's variables and base styles, first: the app imports its components one by one
+// (antdMobileDeepImports() in vite.config.ts), not through the index that brings this sheet.
+import 'antd-mobile/es/global';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
@@ -8,13 +10,6 @@ import { onAppStart, storedLanguage } from './lib/storage.ts';
 import { loadAntdLocale } from './ui/antd-locale.tsx';
 import { makeWidgetsKeyboardOperable } from './ui/keyboard-activation.ts';
 import './app/styles.css';
-
-// antd-mobile's Toast and Dialog render outside the tree; React 19 needs createRoot for that.
-unstableSetRender((node, container) => {
-  const root = createRoot(container);
-  root.render(node);
-  return async () => root.unmount();
-});
 
 onAppStart();
 makeWidgetsKeyboardOperable(document.body);

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 
 /**
- * The parts of the sign-in schemas that other schemas share (money passwords, withdrawals),
- * apart from auth.ts so that those do not carry the phone-number metadata auth.ts needs: a
- * page that only asks for a code does not download it.
+ * The parts of the sign-in schemas that other schemas share (money passwords, withdrawals,
+ * the two-factor step) and the sign-in replies, apart from auth.ts so that those do not carry
+ * the phone-number metadata auth.ts needs: a page that only asks for a code, or the sign-in
+ * page before it validates, does not download it.
  */
 
 export const CHANNELS = ['email', 'phone'] as const;
@@ -16,3 +17,18 @@ export const CODE_LENGTH = 6;
 export const codeSchema = z
   .string({ error: 'validation.required' })
   .regex(/^\d{6}$/, { error: 'validation.code_format' });
+
+export const sendCodeResponseSchema = z.object({
+  /** Seconds until another code may be requested for the same address. */
+  resendAfterS: z.number().int(),
+  /** Seconds the code stays valid. */
+  expiresInS: z.number().int(),
+});
+export type SendCodeResponse = z.infer<typeof sendCodeResponseSchema>;
+
+export const sessionResponseSchema = z.object({
+  token: z.string(),
+  uid: z.string(),
+  expiresAt: z.iso.datetime(),
+});
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;

@@ -2,7 +2,18 @@ import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-j
 import { z } from 'zod';
 import { CHANNELS, type Channel, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, codeSchema } from './auth-basics.ts';
 
-export { CHANNELS, CODE_LENGTH, type Channel, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, codeSchema } from './auth-basics.ts';
+export {
+  CHANNELS,
+  CODE_LENGTH,
+  type Channel,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  type SendCodeResponse,
+  type SessionResponse,
+  codeSchema,
+  sendCodeResponseSchema,
+  sessionResponseSchema,
+} from './auth-basics.ts';
 
 /**
  * Sign-in schemas, shared by the server (validation, OpenAPI) and the web forms.
@@ -92,14 +103,6 @@ export const sendCodeRequestSchema = z
   .superRefine(checkAccount);
 export type SendCodeRequest = z.infer<typeof sendCodeRequestSchema>;
 
-export const sendCodeResponseSchema = z.object({
-  /** Seconds until another code may be requested for the same address. */
-  resendAfterS: z.number().int(),
-  /** Seconds the code stays valid. */
-  expiresInS: z.number().int(),
-});
-export type SendCodeResponse = z.infer<typeof sendCodeResponseSchema>;
-
 export const REGISTER_MODES = ['code', 'invite'] as const;
 export type RegisterMode = (typeof REGISTER_MODES)[number];
 
@@ -160,13 +163,6 @@ export const changePasswordRequestSchema = z
   })
   .superRefine(checkPasswordsMatch);
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
-
-export const sessionResponseSchema = z.object({
-  token: z.string(),
-  uid: z.string(),
-  expiresAt: z.iso.datetime(),
-});
-export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
 export const deviceSessionSchema = z.object({
   id: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { codeSchema, sessionResponseSchema } from './auth.ts';
+import { codeSchema, sessionResponseSchema } from './auth-basics.ts';
 
 /**
  * Security centre (/Security): signed-in devices, sign-in history, TOTP two-factor,

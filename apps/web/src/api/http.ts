@@ -1,5 +1,5 @@
-import { Toast } from 'antd-mobile';
 import { i18n } from '@/lib/i18n.ts';
+import { showToast } from '@/ui/toast.ts';
 import { createClient } from './client.ts';
 
 /** Where the client is sent after a session ends; the router installs its navigate here. */
@@ -19,6 +19,6 @@ export const http = createClient({
   baseUrl: import.meta.env.VITE_API_BASE_URL ?? '',
   storage: localStorage,
   onSessionEnd: () => goToLogin(),
-  toast: (message) => Toast.show({ content: message, duration: 2000 }),
+  toast: (message) => showToast({ content: message, duration: 2000 }),
   networkErrorMessage: () => i18n.t('common.network_error'),
 });

@@ -1,13 +1,13 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useSyncExternalStore } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
 import { ApiError } from '@/api/client.ts';
 import { getUpdateState, registerServiceWorker, subscribeUpdate } from '@/features/pwa/app-update.ts';
 import { connectRealtime } from '@/api/realtime.ts';
 import { i18n } from '@/lib/i18n.ts';
 import { AntdLocale } from '@/ui/antd-locale.tsx';
-import { router } from './router.tsx';
+import { AppRoutes } from './router.tsx';
 
 const UpdatePrompt = lazy(() => import('@/features/pwa/update-prompt.tsx'));
 
@@ -45,7 +45,9 @@ export function App() {
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
         <AntdLocale>
-          <RouterProvider router={router} />
+          <BrowserRouter>
+            <AppRoutes />
+          </BrowserRouter>
           <UpdatePromptHost />
         </AntdLocale>
       </QueryClientProvider>

@@ -1,5 +1,5 @@
-import { SpinLoading } from 'antd-mobile';
-import { Suspense, useEffect, useLayoutEffect } from 'react';
+import 'antd-mobile/es/components/spin-loading/spin-loading.css';
+import { type CSSProperties, Suspense, useEffect, useLayoutEffect } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { setSessionEndHandler } from '@/api/http.ts';
 import { useConfig } from '@/api/config.ts';
@@ -7,10 +7,22 @@ import { realtime } from '@/api/realtime.ts';
 import { STORAGE_KEYS, getToken, storedLanguage } from '@/lib/storage.ts';
 import { isOpenPath } from './guard.ts';
 
+/** The dash array of antd-mobile's spinner: the circumference of its circle (radius 15). */
+const SPIN_CIRCUMFERENCE = 15 * Math.PI * 2;
+
+/**
+ * antd-mobile's `<SpinLoading color="primary">`, same markup and styles, with its dash animated
+ * by CSS (`tw-spin` in styles.css) instead of react-spring: that library would otherwise be
+ * downloaded by every first screen for the few frames this shows.
+ */
 export function PageFallback() {
   return (
     <div style={{ display: 'flex', justifyContent: 'center', paddingTop: '40vh' }}>
-      <SpinLoading color="primary" aria-label="loading" />
+      <div className="adm-spin-loading tw-spin" style={{ '--color': 'var(--adm-color-primary)' } as CSSProperties} aria-label="loading">
+        <svg className="adm-spin-loading-svg" viewBox="0 0 32 32">
+          <circle className="adm-spin-loading-fill" fill="transparent" strokeWidth="2" strokeDasharray={SPIN_CIRCUMFERENCE} strokeLinecap="square" r={15} cx={16} cy={16} />
+        </svg>
+      </div>
     </div>
   );
 }

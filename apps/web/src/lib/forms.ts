@@ -1,12 +1,13 @@
 import type { FieldErrors } from '@tradewind/contract/envelope';
 import { ROOT_FIELD, issuesToFieldErrors } from '@tradewind/contract/validation';
-import { Form, Toast } from 'antd-mobile';
+import { Form } from 'antd-mobile';
 import type { FormInstance } from 'antd-mobile/es/components/form';
 import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { ApiError } from '@/api/client.ts';
+import { showToast } from '@/ui/toast.ts';
 
 /** Validates with the shared schema: the same rules and messages as the server. */
 export function validateWith<S extends z.ZodType>(
@@ -27,7 +28,7 @@ export function showFieldErrors(form: FormInstance, errors: FieldErrors): void {
   form.setFields(onFields.map(([name, messages]) => ({ name, errors: messages })));
   const rest = Object.entries(errors).filter(([field]) => !known.has(field) || field === ROOT_FIELD);
   const first = rest[0]?.[1][0];
-  if (first) Toast.show({ content: first, duration: 2000 });
+  if (first) showToast({ content: first, duration: 2000 });
 }
 
 /** A 422 from the server goes to the form; other errors were already toasted by the client. */
@@ -41,16 +42,22 @@ export function clearFieldErrors(form: FormInstance): void {
 }
 
 /**
+ * The shared schema, or a function that loads it: a page whose rules are heavy (the sign-in
+ * page's need the phone-number metadata) fetches them after it shows, at the latest on submit.
+ */
+export type SchemaSource<S extends z.ZodType> = S | (() => Promise<S>);
+
+/**
  * The submit flow every form shares: validate with the shared schema (messages under the
  * fields), send, and put a server 422 back on the fields; other errors were toasted.
  */
-export function useFormSubmit<S extends z.ZodType, R>(schema: S, send: (data: z.output<S>) => Promise<R>, onDone: (result: R) => void) {
+export function useFormSubmit<S extends z.ZodType, R>(schema: SchemaSource<S>, send: (data: z.output<S>) => Promise<R>, onDone: (result: R) => void) {
   const { t } = useTranslation();
   const [form] = Form.useForm();
   const [submitting, setSubmitting] = useState(false);
   const submit = async (request: unknown) => {
     clearFieldErrors(form);
-    const checked = validateWith(schema, request, t);
+    const checked = validateWith(typeof schema === 'function' ? await schema() : schema, request, t);
     if (checked.errors) return showFieldErrors(form, checked.errors);
     setSubmitting(true);
     try {

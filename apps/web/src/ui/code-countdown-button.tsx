@@ -1,6 +1,7 @@
-import { Button, Toast } from 'antd-mobile';
+import { Button } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { showToast } from '@/ui/toast.ts';
 
 interface CodeCountdownButtonProps {
   /**
@@ -30,7 +31,7 @@ export function CodeCountdownButton({ send, disabled = false }: CodeCountdownBut
       const sent = await send();
       if (sent) {
         setSecondsLeft(sent.resendAfterS);
-        Toast.show({ content: sent.message, duration: 2000 });
+        showToast({ content: sent.message, duration: 2000 });
       }
     } catch {
       // The client already showed the reason.

@@ -1,12 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { addBankCardRequestSchema } from '@tradewind/contract/bank-card';
-import { Form, Input, Toast } from 'antd-mobile';
+import { Form, Input } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { clearErrorsOnChange, useFormSubmit } from '@/lib/forms.ts';
 import { useBackTarget } from '@/lib/navigation.ts';
 import { Page } from '@/ui/page.tsx';
 import { SubmitButton } from '@/ui/submit-button.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { addBankCard } from './api/add-bank-card.ts';
 import { bankCardsQueryKey } from './api/get-bank-cards.ts';
 
@@ -27,7 +28,7 @@ export function AddCardPage() {
   const queryClient = useQueryClient();
   const back = useBackTarget('/Card');
   const { form, submitting, submit } = useFormSubmit(addBankCardRequestSchema, addBankCard, async () => {
-    Toast.show({ content: t('bank_card.added'), duration: 2000 });
+    showToast({ content: t('bank_card.added'), duration: 2000 });
     await queryClient.invalidateQueries({ queryKey: bankCardsQueryKey });
     navigate(back, { replace: true });
   });

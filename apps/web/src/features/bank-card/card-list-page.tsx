@@ -1,10 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { BankCard } from '@tradewind/contract/bank-card';
-import { Button, Dialog, ErrorBlock, Skeleton, Toast } from 'antd-mobile';
+import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
 import { AddOutline, BankcardOutline, DeleteOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { confirm } from '@/ui/confirm.ts';
 import { Page } from '@/ui/page.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { deleteBankCard } from './api/delete-bank-card.ts';
 import { bankCardsQueryKey, useBankCards } from './api/get-bank-cards.ts';
 
@@ -48,7 +50,7 @@ export function CardListPage() {
   const full = items.length >= max;
 
   const onDelete = async (card: BankCard) => {
-    const confirmed = await Dialog.confirm({
+    const confirmed = await confirm({
       content: t('bank_card.delete_confirm', { bank: card.bankName, account: card.accountMasked }),
       confirmText: t('bank_card.delete'),
       cancelText: t('common.cancel'),
@@ -56,7 +58,7 @@ export function CardListPage() {
     if (!confirmed) return;
     try {
       await deleteBankCard(card.id);
-      Toast.show({ content: t('success.operation'), duration: 2000 });
+      showToast({ content: t('success.operation'), duration: 2000 });
       await queryClient.invalidateQueries({ queryKey: bankCardsQueryKey });
     } catch {
       // The client already showed the reason.

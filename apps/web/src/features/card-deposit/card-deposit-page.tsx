@@ -1,8 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, ErrorBlock, NoticeBar, Skeleton, Toast } from 'antd-mobile';
+import { Button, ErrorBlock, NoticeBar, Skeleton } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Page } from '@/ui/page.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { useBalances } from './api/get-balances.ts';
 import { useCardDepositConfig } from './api/get-config.ts';
 import { cardDepositsQueryKey } from './api/get-deposits.ts';
@@ -49,7 +50,7 @@ export function RechargeCardPage() {
           onCreated={() => {
             setRound((r) => r + 1);
             void queryClient.invalidateQueries({ queryKey: cardDepositsQueryKey });
-            Toast.show({ content: t('card_deposit.submitted'), duration: 2000 });
+            showToast({ content: t('card_deposit.submitted'), duration: 2000 });
           }}
         />
         <DepositHistory />

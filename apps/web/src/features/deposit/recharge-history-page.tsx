@@ -1,10 +1,11 @@
-import { Button, ErrorBlock, InfiniteScroll, Skeleton, Tag, Toast } from 'antd-mobile';
+import { Button, ErrorBlock, InfiniteScroll, Skeleton, Tag } from 'antd-mobile';
 import { FileOutline } from 'antd-mobile-icons';
 import { DEPOSIT_REJECT_REASON_KEYS, DEPOSIT_STATUS_KEYS, type Deposit, type DepositStatus } from '@tradewind/contract/deposit';
 import { LANGUAGE_TAGS, normalizeLanguage } from '@tradewind/contract/languages';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Page } from '@/ui/page.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { useDepositHistory } from './api/get-deposit-history.ts';
 
 const STATUS_COLORS: Record<DepositStatus, 'warning' | 'success' | 'danger'> = {
@@ -90,7 +91,7 @@ function DepositRow({ item }: { item: Deposit }) {
   const time = new Intl.DateTimeFormat(LANGUAGE_TAGS[normalizeLanguage(i18n.language)], { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(item.createdAt));
   const copy = async () => {
     await navigator.clipboard?.writeText(item.txid).catch(() => undefined);
-    Toast.show({ content: t('success.copied'), duration: 2000 });
+    showToast({ content: t('success.copied'), duration: 2000 });
   };
   return (
     <li className="tw-card" data-testid="deposit-row" style={{ padding: '14px 16px' }}>

@@ -1,11 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, ErrorBlock, Form, Input, List, Skeleton, Tag, Toast } from 'antd-mobile';
+import { Button, ErrorBlock, Form, Input, List, Skeleton, Tag } from 'antd-mobile';
 import { ExclamationCircleFill, FileOutline, UnorderedListOutline } from 'antd-mobile-icons';
 import { devChainTransferRequestSchema } from '@tradewind/contract/deposit';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { Page } from '@/ui/page.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { useDepositAddress } from './api/get-deposit-address.ts';
 import { depositHistoryQueryKey } from './api/get-deposit-history.ts';
 import { simulateDeposit } from './api/simulate-deposit.ts';
@@ -26,7 +27,7 @@ export function RechargePage() {
   const copy = async () => {
     if (!info) return;
     await navigator.clipboard?.writeText(info.address).catch(() => undefined);
-    Toast.show({ content: t('success.copied'), duration: 2000 });
+    showToast({ content: t('success.copied'), duration: 2000 });
   };
 
   const historyLink = (
@@ -109,7 +110,7 @@ function SimulateDeposit({ address, confirmations }: { address: string; confirma
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { form, submitting, submit } = useFormSubmit(devChainTransferRequestSchema, simulateDeposit, () => {
-    Toast.show({ content: t('deposit.simulate_sent', { count: confirmations }), duration: 2000 });
+    showToast({ content: t('deposit.simulate_sent', { count: confirmations }), duration: 2000 });
     void queryClient.invalidateQueries({ queryKey: depositHistoryQueryKey });
   });
   return (

@@ -1,11 +1,12 @@
 import { isAssetCode } from '@tradewind/contract/wallet';
-import { Button, DotLoading, ErrorBlock, InfiniteScroll, Toast } from 'antd-mobile';
+import { Button, DotLoading, ErrorBlock, InfiniteScroll } from 'antd-mobile';
 import { DownlandOutline } from 'antd-mobile-icons';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearchParams } from 'react-router';
 import { ApiError } from '@/api/client.ts';
 import { Page } from '@/ui/page.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { exportPostings } from './api/export-postings.ts';
 import { usePostings } from './api/get-postings.ts';
 import { FilterBar } from './components/filter-bar.tsx';
@@ -34,10 +35,10 @@ export function FundsPage() {
     setExporting(true);
     try {
       await exportPostings(params, new Date());
-      Toast.show({ content: t('funds.exported'), duration: 2000 });
+      showToast({ content: t('funds.exported'), duration: 2000 });
     } catch (error) {
       // Form-level (422) errors are not toasted by the client; there is no form here, so say it.
-      if (error instanceof ApiError && error.isValidation) Toast.show({ content: error.message, duration: 2000 });
+      if (error instanceof ApiError && error.isValidation) showToast({ content: error.message, duration: 2000 });
     } finally {
       setExporting(false);
     }

@@ -1,10 +1,11 @@
 import { CHECKIN_POINTS, STREAK_BONUS_EVERY, STREAK_BONUS_POINTS, type CheckinState } from '@tradewind/contract/points';
-import { Button, Skeleton, Toast } from 'antd-mobile';
+import { Button, Skeleton } from 'antd-mobile';
 import { CheckOutline, GiftOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime, formatDecimal } from '@/lib/format.ts';
+import { showToast } from '@/ui/toast.ts';
 import { useCheckIn, useCheckinState, useRecentPoints } from './api/checkin.ts';
 
 /**
@@ -23,7 +24,7 @@ export function CheckinCard() {
     checkIn.mutate(undefined, {
       onSuccess: ({ awarded }) => {
         const content = awarded.bonus > 0 ? t('checkin.awarded_bonus', { points: number(awarded.checkin), bonus: number(awarded.bonus) }) : t('checkin.awarded', { points: number(awarded.total) });
-        Toast.show({ content, icon: 'success', duration: 2500 });
+        showToast({ content, icon: 'success', duration: 2500 });
       },
     });
   };

@@ -1,7 +1,7 @@
 import { IEO_STATUS_NAMES, type IeoApplication, type IeoProject, IeoStatus, ieoSubscribeRequestSchema } from '@tradewind/contract/ieo';
 import { formatAmount, parseAmount } from '@tradewind/contract/money';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, ErrorBlock, Form, Input, ProgressBar, Skeleton, Tag, Toast } from 'antd-mobile';
+import { Button, ErrorBlock, Form, Input, ProgressBar, Skeleton, Tag } from 'antd-mobile';
 import { StarOutline } from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { formatDateTime, formatDecimal } from '@/lib/format.ts';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';
 import { Page } from '@/ui/page.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { ieoApplicationsQueryKey } from './api/get-applications.ts';
 import { ieoDetailQueryKey, ieoProjectsQueryKey, useIeoDetail, useIeoProjects } from './api/get-projects.ts';
 import { subscribeIeo } from './api/subscribe.ts';
@@ -134,7 +135,7 @@ function SubscribeForm({ project }: { project: IeoProject }) {
     (request) => subscribeIeo(request, idempotency.keyFor(request)),
     async () => {
       idempotency.done();
-      Toast.show({ content: t('ieo.subscribed'), duration: 2000 });
+      showToast({ content: t('ieo.subscribed'), duration: 2000 });
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: ieoDetailQueryKey(project.id) }),
         queryClient.invalidateQueries({ queryKey: ieoProjectsQueryKey }),

@@ -1,5 +1,5 @@
 import { inviteLink } from '@tradewind/contract/invite';
-import { Button, DotLoading, ErrorBlock, InfiniteScroll, Input, Skeleton, Tag, Toast } from 'antd-mobile';
+import { Button, DotLoading, ErrorBlock, InfiniteScroll, Input, Skeleton, Tag } from 'antd-mobile';
 import { GiftOutline, LinkOutline, UserAddOutline } from 'antd-mobile-icons';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { formatDateTime, formatDecimal } from '@/lib/format.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';
 import { Page } from '@/ui/page.tsx';
 import { QrCode } from '@/ui/qr-code.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { useInvite } from './api/get-invite.ts';
 import { useInvitees } from './api/get-invitees.ts';
 import { useRedeemBonusCode } from './api/redeem-bonus-code.ts';
@@ -15,7 +16,7 @@ import './invite.css';
 
 async function copy(text: string, done: string) {
   await navigator.clipboard?.writeText(text).catch(() => undefined);
-  Toast.show({ content: done, duration: 2000 });
+  showToast({ content: done, duration: 2000 });
 }
 
 /** The user's code, the register link with it prefilled, and its QR code. */
@@ -102,7 +103,7 @@ function BonusCodeCard() {
           keys.done();
           setCode('');
           setReward({ amount: result.amount, asset: result.asset });
-          Toast.show({ content: result.message, icon: 'success', duration: 2000 });
+          showToast({ content: result.message, icon: 'success', duration: 2000 });
         },
         // A refusal ("Cannot participate in the activity at this time…") was shown by the client; a new try is a new request.
         onError: () => keys.done(),

@@ -1,9 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { KycOverview } from '@tradewind/contract/kyc';
-import { Button, ErrorBlock, Skeleton, Toast } from 'antd-mobile';
+import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Page } from '@/ui/page.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { kycQueryKey, useKyc } from './api/get-kyc.ts';
 import { type KycFormValues, KycForm } from './components/kyc-form.tsx';
 import { KycStatus } from './components/kyc-status.tsx';
@@ -19,7 +20,7 @@ export function RealNamePage() {
     queryClient.setQueryData(kycQueryKey, overview);
     setResubmitting(false);
     window.scrollTo(0, 0);
-    Toast.show({ content: t('kyc.form.submitted'), duration: 2000 });
+    showToast({ content: t('kyc.form.submitted'), duration: 2000 });
   };
 
   let content;

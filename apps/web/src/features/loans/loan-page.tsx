@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type Loan, type LoanProduct, interestOf, loanApplyRequestSchema } from '@tradewind/contract/loans';
 import { formatAmount, parseAmount } from '@tradewind/contract/money';
-import { ErrorBlock, Form, Input, Selector, Skeleton, Toast } from 'antd-mobile';
+import { ErrorBlock, Form, Input, Selector, Skeleton } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -10,6 +10,7 @@ import { useFormSubmit } from '@/lib/forms.ts';
 import { ImageUpload } from '@/ui/image-upload.tsx';
 import { Page } from '@/ui/page.tsx';
 import { SubmitButton } from '@/ui/submit-button.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { applyForLoan, loansQueryKey, useLoanProducts } from './api/loans.ts';
 import { ratePercent } from './rates.ts';
 import './loans.css';
@@ -103,7 +104,7 @@ function LoanForm({ product }: { product: LoanProduct }) {
   const queryClient = useQueryClient();
   const onDone = (loan: Loan) => {
     void queryClient.invalidateQueries({ queryKey: loansQueryKey });
-    Toast.show({ content: t('loans.applied', { amount: formatDecimal(loan.amount, i18n.language) }), duration: 2000 });
+    showToast({ content: t('loans.applied', { amount: formatDecimal(loan.amount, i18n.language) }), duration: 2000 });
     navigate('/LoansHistory');
   };
   const { form, submitting, submit, clearEdited } = useFormSubmit(loanApplyRequestSchema, applyForLoan, onDone);

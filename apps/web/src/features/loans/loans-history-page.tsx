@@ -1,12 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { Loan, LoanStatus } from '@tradewind/contract/loans';
-import { Button, Dialog, ErrorBlock, Skeleton, Tag, Toast } from 'antd-mobile';
+import { Button, ErrorBlock, Skeleton, Tag } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime, formatDecimal, formatPercent } from '@/lib/format.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';
+import { confirm } from '@/ui/confirm.ts';
 import { Page } from '@/ui/page.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { loansQueryKey, repayLoan, useLoans } from './api/loans.ts';
 import { ratePercent } from './rates.ts';
 import './loans.css';
@@ -96,13 +98,13 @@ function RepayBar({ loan }: { loan: Loan }) {
   const [busy, setBusy] = useState(false);
   const total = `${formatDecimal(loan.dueNow, i18n.language)} USDT`;
   const onRepay = async () => {
-    const confirmed = await Dialog.confirm({ content: t('loans.repay_confirm', { total }), confirmText: t('loans.repay'), cancelText: t('loans.cancel') });
+    const confirmed = await confirm({ content: t('loans.repay_confirm', { total }), confirmText: t('loans.repay'), cancelText: t('loans.cancel') });
     if (!confirmed) return;
     setBusy(true);
     try {
       await repayLoan(loan.id, idempotency.keyFor({ id: loan.id }));
       idempotency.done();
-      Toast.show({ content: t('loans.repaid'), duration: 2000 });
+      showToast({ content: t('loans.repaid'), duration: 2000 });
       await queryClient.invalidateQueries({ queryKey: loansQueryKey });
     } catch {
       // The client already toasted the localized error (e.g. not enough USDT); nothing changed.

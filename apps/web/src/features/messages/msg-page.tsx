@@ -1,12 +1,13 @@
 import { type Message, type MessageGroup, type MessageKind, messageGroup } from '@tradewind/contract/messages';
 import { useQueryClient } from '@tanstack/react-query';
-import { ErrorBlock, InfiniteScroll, Skeleton, Toast } from 'antd-mobile';
+import { ErrorBlock, InfiniteScroll, Skeleton } from 'antd-mobile';
 import { BankcardOutline, BellOutline, CheckShieldOutline, CollectMoneyOutline, HistogramOutline, MailOpenOutline, PieOutline, ReceivePaymentOutline, SendOutline, SmileOutline, SoundOutline } from 'antd-mobile-icons';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '@/lib/format.ts';
 import { Page } from '@/ui/page.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { applyRead, markAllRead, useMessages } from './api/messages.ts';
 import './messages.css';
 
@@ -64,7 +65,7 @@ export function MsgPage() {
     setBusy(true);
     try {
       applyRead(queryClient, (await markAllRead()).unread, 'all');
-      Toast.show({ content: t('messages.marked_all'), duration: 2000 });
+      showToast({ content: t('messages.marked_all'), duration: 2000 });
     } catch {
       // The client already showed why.
     } finally {

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { Channel } from '@tradewind/contract/auth';
 import { type MoneyPasswordKind, type MoneyPasswordProof, setMoneyPasswordRequestSchema } from '@tradewind/contract/money-password';
-import { Form, Input, Selector, Skeleton, Tag, Toast } from 'antd-mobile';
+import { Form, Input, Selector, Skeleton, Tag } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -10,6 +10,7 @@ import { clearErrorsOnChange, useFormSubmit } from '@/lib/forms.ts';
 import { useBackTarget } from '@/lib/navigation.ts';
 import { Page } from '@/ui/page.tsx';
 import { SubmitButton } from '@/ui/submit-button.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { moneyPasswordsQueryKey, useMoneyPasswords } from './api/get-money-passwords.ts';
 import { setMoneyPassword } from './api/set-money-password.ts';
 import { SendCodeButton } from './send-code-button.tsx';
@@ -38,7 +39,7 @@ export function MoneyPasswordScreen({ kind }: { kind: MoneyPasswordKind }) {
 
   const { form, submitting, submit } = useFormSubmit(setMoneyPasswordRequestSchema, setMoneyPassword, (result) => {
     queryClient.setQueryData(moneyPasswordsQueryKey, result);
-    Toast.show({ content: t(state?.set ? 'success.change' : 'money_password.set_done'), duration: 2000 });
+    showToast({ content: t(state?.set ? 'success.change' : 'money_password.set_done'), duration: 2000 });
     navigate(back, { replace: true });
   });
 

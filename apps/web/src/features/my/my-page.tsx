@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Avatar, Badge, Button, Dialog, List, Skeleton, Tag, Toast } from 'antd-mobile';
+import { Avatar, Badge, Button, List, Skeleton, Tag } from 'antd-mobile';
 import {
   BankcardOutline,
   BellOutline,
@@ -23,6 +23,8 @@ import { useNavigate } from 'react-router';
 import { LANGUAGE_NAMES, normalizeLanguage } from '@tradewind/contract/languages';
 import { useUnreadCount } from '@/api/messages.ts';
 import { clearSession } from '@/lib/storage.ts';
+import { confirm } from '@/ui/confirm.ts';
+import { showToast } from '@/ui/toast.ts';
 import { useProfile } from './api/get-profile.ts';
 import { logout } from './api/logout.ts';
 import { avatarUrl } from './profile-display.ts';
@@ -82,11 +84,11 @@ export function MyPage() {
   const copyUid = async () => {
     if (!user) return;
     await navigator.clipboard?.writeText(user.uid).catch(() => undefined);
-    Toast.show({ content: t('success.copied'), duration: 2000 });
+    showToast({ content: t('success.copied'), duration: 2000 });
   };
 
   const signOut = async () => {
-    const confirmed = await Dialog.confirm({ content: t('my.sign_out_confirm'), confirmText: t('my.sign_out'), cancelText: t('common.cancel') });
+    const confirmed = await confirm({ content: t('my.sign_out_confirm'), confirmText: t('my.sign_out'), cancelText: t('common.cancel') });
     if (!confirmed) return;
     await logout().catch(() => undefined);
     clearSession();

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type Channel, normalizeAccount } from '@tradewind/contract/auth';
 import { changeContactRequestSchema } from '@tradewind/contract/contact';
-import { Form, Input, Skeleton, Tag, Toast } from 'antd-mobile';
+import { Form, Input, Skeleton, Tag } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError } from '@/api/client.ts';
@@ -11,6 +11,7 @@ import { CodeCountdownButton } from '@/ui/code-countdown-button.tsx';
 import { Page } from '@/ui/page.tsx';
 import { PhoneInput } from '@/ui/phone-input.tsx';
 import { SubmitButton } from '@/ui/submit-button.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { changeContact, sendContactCode } from './api/change-contact.ts';
 import { profileQueryKey, useProfile } from './api/get-profile.ts';
 import { maskContact } from './profile-display.ts';
@@ -41,7 +42,7 @@ function SetContactScreen({ channel }: { channel: Channel }) {
 
   const { form, submitting, submit } = useFormSubmit(changeContactRequestSchema, changeContact, (updated) => {
     queryClient.setQueryData(profileQueryKey, updated);
-    Toast.show({ content: t(current ? 'success.change' : 'profile.bound'), duration: 2000 });
+    showToast({ content: t(current ? 'success.change' : 'profile.bound'), duration: 2000 });
     navigate(back, { replace: true });
   });
 

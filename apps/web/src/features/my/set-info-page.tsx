@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { DEFAULT_UPLOAD_MAX_BYTES } from '@tradewind/contract/files';
 import { NICKNAME_MAX_LENGTH, NICKNAME_MIN_LENGTH, type UserProfile, nicknameSchema } from '@tradewind/contract/user';
-import { Avatar, Form, Input, List, Skeleton, SpinLoading, Toast } from 'antd-mobile';
+import { Avatar, Form, Input, List, Skeleton, SpinLoading } from 'antd-mobile';
 import { CameraOutline } from 'antd-mobile-icons';
 import { type ChangeEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { clearErrorsOnChange, useFormSubmit } from '@/lib/forms.ts';
 import { shrinkImage } from '@/lib/shrink-image.ts';
 import { Page } from '@/ui/page.tsx';
 import { SubmitButton } from '@/ui/submit-button.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { avatarUrl, maskContact } from './profile-display.ts';
 import { profileQueryKey, useProfile } from './api/get-profile.ts';
 import { updateProfile } from './api/update-profile.ts';
@@ -62,15 +63,15 @@ function AvatarPicker({ user }: { user: UserProfile }) {
         fileId = (await uploadImage(await shrinkImage(file, DEFAULT_UPLOAD_MAX_BYTES), 'avatar', { filename: file.name })).id;
       } catch (failure) {
         // Uploads report their own failures (the shared client is not involved).
-        Toast.show({ content: failure instanceof ApiError && failure.message ? failure.message : t('upload.failed'), duration: 2000 });
+        showToast({ content: failure instanceof ApiError && failure.message ? failure.message : t('upload.failed'), duration: 2000 });
         return;
       }
       try {
         queryClient.setQueryData(profileQueryKey, await updateProfile({ avatarFileId: fileId }));
-        Toast.show({ content: t('profile.avatar_saved'), duration: 2000 });
+        showToast({ content: t('profile.avatar_saved'), duration: 2000 });
       } catch (failure) {
         // A form error is not toasted by the client; anything else already was.
-        if (failure instanceof ApiError && failure.isValidation) Toast.show({ content: failure.message || t('upload.failed'), duration: 2000 });
+        if (failure instanceof ApiError && failure.isValidation) showToast({ content: failure.message || t('upload.failed'), duration: 2000 });
       }
     } finally {
       setPreview(undefined);
@@ -97,7 +98,7 @@ function NicknameForm({ user }: { user: UserProfile }) {
   const queryClient = useQueryClient();
   const { form, submitting, submit } = useFormSubmit(nicknameFormSchema, (data) => updateProfile({ nickname: data.nickname }), (updated) => {
     queryClient.setQueryData(profileQueryKey, updated);
-    Toast.show({ content: t('success.change'), duration: 2000 });
+    showToast({ content: t('success.change'), duration: 2000 });
     navigate('/My', { replace: true });
   });
   return (

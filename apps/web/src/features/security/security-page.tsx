@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type AntiPhishingRequest, type SecuritySession, type SignInEvent, antiPhishingRequestSchema } from '@tradewind/contract/security';
-import { Button, Dialog, Form, Input, List, Skeleton, Tag, Toast } from 'antd-mobile';
+import { Button, Form, Input, List, Skeleton, Tag } from 'antd-mobile';
 import { CheckShieldOutline, KeyOutline, LockOutline, MailOutline, PhonebookOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,9 @@ import { useNavigate } from 'react-router';
 import { formatDateTime } from '@/lib/format.ts';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { moneyPasswordPath } from '@/lib/money-password.ts';
+import { confirm } from '@/ui/confirm.ts';
 import { Page } from '@/ui/page.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { WithdrawalLockBanner } from '@/ui/withdrawal-lock-banner.tsx';
 import { setAntiPhishingCode } from './api/anti-phishing.ts';
 import { securityQueryKey, useSecurity } from './api/get-security.ts';
@@ -94,7 +96,7 @@ function AntiPhishingForm({ current, onDone }: { current: string | null; onDone:
     await queryClient.invalidateQueries({ queryKey: securityQueryKey });
   };
   const { form, submitting, submit, clearEdited } = useFormSubmit(antiPhishingRequestSchema, save, () => {
-    Toast.show({ content: t('security.saved'), duration: 2000 });
+    showToast({ content: t('security.saved'), duration: 2000 });
     onDone();
   });
   return (
@@ -134,17 +136,17 @@ export function SecurityPage() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: securityQueryKey });
 
   const revoke = async (session: SecuritySession) => {
-    const confirmed = await Dialog.confirm({ content: t('security.sign_out_confirm', { device: deviceLabel(session.device) }), confirmText: t('security.sign_out'), cancelText: t('security.cancel') });
+    const confirmed = await confirm({ content: t('security.sign_out_confirm', { device: deviceLabel(session.device) }), confirmText: t('security.sign_out'), cancelText: t('security.cancel') });
     if (!confirmed) return;
     await revokeSession(session.id);
-    Toast.show({ content: t('security.signed_out_one'), duration: 2000 });
+    showToast({ content: t('security.signed_out_one'), duration: 2000 });
     await refresh();
   };
   const revokeOthers = async () => {
-    const confirmed = await Dialog.confirm({ content: t('security.sign_out_others_confirm'), confirmText: t('security.sign_out'), cancelText: t('security.cancel') });
+    const confirmed = await confirm({ content: t('security.sign_out_others_confirm'), confirmText: t('security.sign_out'), cancelText: t('security.cancel') });
     if (!confirmed) return;
     const { revoked } = await revokeOtherSessions();
-    Toast.show({ content: t('security.signed_out_others', { count: revoked }), duration: 2000 });
+    showToast({ content: t('security.signed_out_others', { count: revoked }), duration: 2000 });
     await refresh();
   };
 

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type TwoFactorSetup, twoFactorDisableRequestSchema, twoFactorEnableRequestSchema } from '@tradewind/contract/security';
-import { Button, Form, Input, Skeleton, Toast } from 'antd-mobile';
+import { Button, Form, Input, Skeleton } from 'antd-mobile';
 import { CheckShieldFill, ExclamationCircleOutline, FileOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { useFormSubmit } from '@/lib/forms.ts';
 import { Page } from '@/ui/page.tsx';
 import { QrCode } from '@/ui/qr-code.tsx';
 import { SubmitButton } from '@/ui/submit-button.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { securityQueryKey, useSecurity } from './api/get-security.ts';
 import { disableTwoFactor, enableTwoFactor, setupTwoFactor } from './api/two-factor.ts';
 
@@ -18,7 +19,7 @@ const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace' } as
 const grouped = (secret: string) => secret.replace(/(.{4})/g, '$1 ').trim();
 
 function copy(text: string, done: string) {
-  void navigator.clipboard?.writeText(text).then(() => Toast.show({ content: done, duration: 2000 }), () => undefined);
+  void navigator.clipboard?.writeText(text).then(() => showToast({ content: done, duration: 2000 }), () => undefined);
 }
 
 /** Step 2 and 3: scan (or type) the secret, confirm with a code; then the recovery codes, once. */
@@ -102,7 +103,7 @@ function Disable() {
     await queryClient.invalidateQueries({ queryKey: securityQueryKey });
   };
   const { form, submitting, submit, clearEdited } = useFormSubmit(twoFactorDisableRequestSchema, send, () => {
-    Toast.show({ content: t('security.disabled_toast'), duration: 2000 });
+    showToast({ content: t('security.disabled_toast'), duration: 2000 });
     navigate('/Security', { replace: true });
   });
   return (

@@ -1,11 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type VoteOption, type VotePoll, type VotePollStatus, votePercent } from '@tradewind/contract/vote';
-import { Dialog, ErrorBlock, Skeleton, Tag, Toast } from 'antd-mobile';
+import { ErrorBlock, Skeleton, Tag } from 'antd-mobile';
 import { CheckCircleFill, HistogramOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@/lib/format.ts';
+import { confirm } from '@/ui/confirm.ts';
 import { Page } from '@/ui/page.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { castVote } from './api/cast-vote.ts';
 import { replacePoll, useVotes, votesQueryKey } from './api/get-votes.ts';
 
@@ -103,7 +105,7 @@ export function VotePage() {
   const items = votes.data?.items ?? [];
 
   const onPick = async (poll: VotePoll, option: VoteOption) => {
-    const confirmed = await Dialog.confirm({
+    const confirmed = await confirm({
       title: poll.title,
       content: t('vote.confirm', { option: option.label }),
       confirmText: t('vote.submit'),
@@ -113,7 +115,7 @@ export function VotePage() {
     setBusy(true);
     try {
       replacePoll(queryClient, await castVote({ pollId: poll.id, optionId: option.id }));
-      Toast.show({ content: t('success.vote'), duration: 2000 });
+      showToast({ content: t('success.vote'), duration: 2000 });
     } catch {
       // The client already showed the reason ("You have already voted."); show the poll as it now is.
       await queryClient.invalidateQueries({ queryKey: votesQueryKey });

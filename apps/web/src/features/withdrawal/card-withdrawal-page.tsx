@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { CARD_WITHDRAWAL_ASSET, type CardWithdrawalRequest, cardWithdrawalRequestSchema } from '@tradewind/contract/withdrawal';
-import { Button, ErrorBlock, Form, Radio, Skeleton, Space, Toast } from 'antd-mobile';
+import { Button, ErrorBlock, Form, Radio, Skeleton, Space } from 'antd-mobile';
 import { BankcardOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -10,6 +10,7 @@ import { useIdempotencyKey } from '@/lib/idempotency.ts';
 import { goSetMissingMoneyPassword } from '@/lib/money-password.ts';
 import { Page } from '@/ui/page.tsx';
 import { SubmitButton } from '@/ui/submit-button.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { useWithdrawalOptions } from './api/get-withdrawal-options.ts';
 import { withdrawalsQueryKey } from './api/get-withdrawals.ts';
 import { requestCardWithdrawal } from './api/request-card-withdrawal.ts';
@@ -44,7 +45,7 @@ export function CardWithdrawalPage() {
   };
   const { form, submitting, submit } = useFormSubmit(cardWithdrawalRequestSchema, send, async () => {
     keys.done();
-    Toast.show({ content: t('withdrawal.submitted'), duration: 2000 });
+    showToast({ content: t('withdrawal.submitted'), duration: 2000 });
     await Promise.all([queryClient.invalidateQueries({ queryKey: withdrawalsQueryKey }), queryClient.invalidateQueries({ queryKey: balancesQueryKey })]);
     navigate('/WithdrawalHistory', { replace: true });
   });

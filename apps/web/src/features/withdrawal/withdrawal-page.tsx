@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type CryptoWithdrawalRequest, WITHDRAWAL_ASSETS, type WithdrawalAsset, type WithdrawalNetwork, cryptoWithdrawalRequestSchema } from '@tradewind/contract/withdrawal';
-import { Button, Form, Selector, Skeleton, TextArea, Toast } from 'antd-mobile';
+import { Button, Form, Selector, Skeleton, TextArea } from 'antd-mobile';
 import { BankcardOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { useIdempotencyKey } from '@/lib/idempotency.ts';
 import { goSetMissingMoneyPassword } from '@/lib/money-password.ts';
 import { Page } from '@/ui/page.tsx';
 import { SubmitButton } from '@/ui/submit-button.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { useWithdrawalOptions } from './api/get-withdrawal-options.ts';
 import { withdrawalsQueryKey } from './api/get-withdrawals.ts';
 import { requestWithdrawal } from './api/request-withdrawal.ts';
@@ -49,7 +50,7 @@ export function WithdrawalPage() {
   };
   const { form, submitting, submit } = useFormSubmit(cryptoWithdrawalRequestSchema, send, async () => {
     keys.done();
-    Toast.show({ content: t('withdrawal.submitted'), duration: 2000 });
+    showToast({ content: t('withdrawal.submitted'), duration: 2000 });
     await Promise.all([queryClient.invalidateQueries({ queryKey: withdrawalsQueryKey }), queryClient.invalidateQueries({ queryKey: balancesQueryKey })]);
     navigate('/WithdrawalHistory', { replace: true });
   });

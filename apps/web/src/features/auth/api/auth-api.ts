@@ -1,12 +1,5 @@
-import {
-  type ChangePasswordRequest,
-  type LoginRequest,
-  type RegisterRequest,
-  type ResetPasswordRequest,
-  type SendCodeRequest,
-  sendCodeResponseSchema,
-  sessionResponseSchema,
-} from '@tradewind/contract/auth';
+import type { ChangePasswordRequest, LoginRequest, RegisterRequest, ResetPasswordRequest, SendCodeRequest } from '@tradewind/contract/auth';
+import { sendCodeResponseSchema, sessionResponseSchema } from '@tradewind/contract/auth-basics';
 import { okSchema } from '@tradewind/contract/envelope';
 import { type LoginSecondStepRequest, loginResponseSchema } from '@tradewind/contract/security';
 import { http } from '@/api/http.ts';

@@ -1,10 +1,11 @@
 import { changePasswordRequestSchema } from '@tradewind/contract/auth';
-import { Form, Input, Toast } from 'antd-mobile';
+import { Form, Input } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { SubmitButton } from '@/ui/submit-button.tsx';
 import { Page } from '@/ui/page.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { changePassword } from '../api/auth-api.ts';
 import { NewPasswordFields } from '../components/new-password-fields.tsx';
 
@@ -19,7 +20,7 @@ export function ChangePwdPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { form, submitting, submit } = useFormSubmit(changePasswordRequestSchema, changePassword, () => {
-    Toast.show({ content: t('success.change'), duration: 2000 });
+    showToast({ content: t('success.change'), duration: 2000 });
     navigate('/My', { replace: true });
   });
 

@@ -1,10 +1,11 @@
 import { type Channel, resetPasswordRequestSchema } from '@tradewind/contract/auth';
-import { Form, Toast } from 'antd-mobile';
+import { Form } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { SubmitButton } from '@/ui/submit-button.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { resetPassword } from '../api/auth-api.ts';
 import { AccountInput } from '../components/account-input.tsx';
 import { AuthLayout } from '../components/auth-layout.tsx';
@@ -24,7 +25,7 @@ export function ForgetPwdPage() {
   const navigate = useNavigate();
   const [channel, setChannel] = useState<Channel>('email');
   const { form, submitting, submit } = useFormSubmit(resetPasswordRequestSchema, resetPassword, () => {
-    Toast.show({ content: t('success.change'), duration: 2000 });
+    showToast({ content: t('success.change'), duration: 2000 });
     navigate('/Login', { replace: true });
   });
 

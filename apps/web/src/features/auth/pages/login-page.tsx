@@ -1,23 +1,32 @@
-import { type Channel, type SessionResponse, loginRequestSchema } from '@tradewind/contract/auth';
+import type { Channel } from '@tradewind/contract/auth';
+import type { SessionResponse } from '@tradewind/contract/auth-basics';
 import { type LoginChallenge, type LoginResponse, loginSecondStepRequestSchema } from '@tradewind/contract/security';
-import { Button, Form, Input, Toast } from 'antd-mobile';
+import { Button, Form, Input } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { SubmitButton } from '@/ui/submit-button.tsx';
 import { saveSession } from '@/lib/storage.ts';
+import { showToast } from '@/ui/toast.ts';
 import { login, loginSecondStep } from '../api/auth-api.ts';
 import { AccountInput } from '../components/account-input.tsx';
 import { AuthLayout } from '../components/auth-layout.tsx';
 import { ChannelTabs } from '../components/channel-tabs.tsx';
+
+/**
+ * The sign-in rules check phone numbers with libphonenumber's metadata (about 30 KB gzipped,
+ * more than the rest of the page): loaded once the user starts typing, so it is there by the
+ * time they submit, and not part of the first screen.
+ */
+const loadLoginSchema = () => import('@tradewind/contract/auth').then((auth) => auth.loginRequestSchema);
 
 function useSignedIn() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   return (session: SessionResponse) => {
     saveSession(session.token, session.uid);
-    Toast.show({ content: t('success.signed_in'), duration: 2000 });
+    showToast({ content: t('success.signed_in'), duration: 2000 });
     navigate('/', { replace: true });
   };
 }
@@ -52,7 +61,7 @@ export function LoginPage() {
   const [channel, setChannel] = useState<Channel>('email');
   const [challenge, setChallenge] = useState<LoginChallenge | null>(null);
   const signedIn = useSignedIn();
-  const { form, submitting, submit } = useFormSubmit(loginRequestSchema, login, (result: LoginResponse) => {
+  const { form, submitting, submit } = useFormSubmit(loadLoginSchema, login, (result: LoginResponse) => {
     if ('challenge' in result) setChallenge(result);
     else signedIn(result);
   });
@@ -65,6 +74,8 @@ export function LoginPage() {
       <Form
         form={form}
         layout="vertical"
+        // A failed download is tried again on submit.
+        onValuesChange={() => void loadLoginSchema().catch(() => undefined)}
         onFinish={(values: { account?: string; password?: string }) => submit({ channel, account: values.account ?? '', password: values.password ?? '' })}
         footer={<SubmitButton label={t('auth.login')} loading={submitting} />}
       >

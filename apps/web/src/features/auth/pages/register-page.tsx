@@ -1,11 +1,12 @@
 import { type Channel, type RegisterMode, registerRequestSchema } from '@tradewind/contract/auth';
-import { Form, Input, Tabs, Toast } from 'antd-mobile';
+import { Form, Input, Tabs } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { SubmitButton } from '@/ui/submit-button.tsx';
 import { saveSession } from '@/lib/storage.ts';
+import { showToast } from '@/ui/toast.ts';
 import { register } from '../api/auth-api.ts';
 import { AccountInput } from '../components/account-input.tsx';
 import { AuthLayout } from '../components/auth-layout.tsx';
@@ -30,7 +31,7 @@ export function RegisterPage() {
   const [channel, setChannel] = useState<Channel>('email');
   const { form, submitting, submit } = useFormSubmit(registerRequestSchema, register, (session) => {
     saveSession(session.token, session.uid);
-    Toast.show({ content: t('success.registration'), duration: 2000 });
+    showToast({ content: t('success.registration'), duration: 2000 });
     navigate('/', { replace: true });
   });
 

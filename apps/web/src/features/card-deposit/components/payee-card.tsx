@@ -1,7 +1,7 @@
 import type { Payee } from '@tradewind/contract/card-deposit';
-import { Toast } from 'antd-mobile';
 import { FileOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
+import { showToast } from '@/ui/toast.ts';
 
 /** spec §3 Card deposit: bank name, card number, payee, payee phone; each can be copied. */
 export function PayeeCard({ payee }: { payee: Payee }) {
@@ -14,7 +14,7 @@ export function PayeeCard({ payee }: { payee: Payee }) {
   ];
   const copy = async (value: string) => {
     await navigator.clipboard?.writeText(value).catch(() => undefined);
-    Toast.show({ content: t('success.copied'), duration: 2000 });
+    showToast({ content: t('success.copied'), duration: 2000 });
   };
   return (
     <section className="tw-card" aria-labelledby="payee-title">

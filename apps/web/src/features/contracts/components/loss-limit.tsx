@@ -1,11 +1,12 @@
 import { type ContractConfig, contractSettingsRequestSchema } from '@tradewind/contract/instant';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, Popup, Toast } from 'antd-mobile';
+import { Button, Form, Input, Popup } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { contractConfigQueryKey } from '@/api/query-keys.ts';
 import { formatDecimal } from '@/lib/format.ts';
 import { useFormSubmit } from '@/lib/forms.ts';
+import { showToast } from '@/ui/toast.ts';
 import { saveContractSettings } from '../api/save-settings.ts';
 
 /**
@@ -41,7 +42,7 @@ function LossLimitForm({ config, onDone }: { config: ContractConfig; onDone: () 
   const queryClient = useQueryClient();
   const { form, submitting, submit, clearEdited } = useFormSubmit(contractSettingsRequestSchema, saveContractSettings, (next) => {
     queryClient.setQueryData(contractConfigQueryKey(i18n.language), next);
-    Toast.show({ content: t('success.operation'), duration: 2000 });
+    showToast({ content: t('success.operation'), duration: 2000 });
     onDone();
   });
   return (

@@ -1,9 +1,10 @@
 import { LANGUAGE_TAGS, type Language } from '@tradewind/contract/languages';
 import { ASSET_CODES, type AssetCode, ENTRY_TYPES, type EntryType, WALLETS, type Wallet } from '@tradewind/contract/wallet';
-import { Button, CalendarPicker, Popup, Selector, Toast } from 'antd-mobile';
+import { Button, CalendarPicker, Popup, Selector } from 'antd-mobile';
 import { DownFill } from 'antd-mobile-icons';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { showToast } from '@/ui/toast.ts';
 import { type Filters, rangeFits } from '../filters.ts';
 
 type Sheet = 'type' | 'asset' | 'wallet' | 'date' | null;
@@ -127,7 +128,7 @@ export function FilterBar({ filters, onChange }: { filters: Filters; onChange: (
         onMaskClick={close}
         onConfirm={(range) => {
           if (range && !rangeFits(range)) {
-            Toast.show({ content: t('validation.range_max_days'), duration: 2000 });
+            showToast({ content: t('validation.range_max_days'), duration: 2000 });
             return;
           }
           onChange({ ...filters, range: range ?? undefined });

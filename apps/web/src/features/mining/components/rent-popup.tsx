@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { MiningProduct } from '@tradewind/contract/mining';
-import { Button, Popup, Stepper, Toast } from 'antd-mobile';
+import { Button, Popup, Stepper } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -8,6 +8,7 @@ import { ApiError } from '@/api/client.ts';
 import { balancesQueryKey, useBalances } from '@/api/balances.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';
 import { formatDecimal, formatPercent } from '@/lib/format.ts';
+import { showToast } from '@/ui/toast.ts';
 import { atLeast, minQuantity, ratePercent, totalOf } from '../amounts.ts';
 import { miningRentalsQueryKey } from '../api/get-rentals.ts';
 import { rentMiner } from '../api/rent.ts';
@@ -41,7 +42,7 @@ export function RentPopup({ product, visible, onClose }: { product: MiningProduc
     try {
       const rental = await rentMiner(request, idempotency.keyFor(request));
       idempotency.done();
-      Toast.show({ content: t('mining.rented'), duration: 2000 });
+      showToast({ content: t('mining.rented'), duration: 2000 });
       await Promise.all([queryClient.invalidateQueries({ queryKey: balancesQueryKey }), queryClient.invalidateQueries({ queryKey: miningRentalsQueryKey })]);
       onClose();
       navigate(`/MiningDetail?id=${rental.id}`);

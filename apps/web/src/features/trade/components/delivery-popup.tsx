@@ -1,6 +1,6 @@
 import type { Order } from '@tradewind/contract/instant';
 import type { Instrument } from '@tradewind/contract/market';
-import { Button, DotLoading, Popup, ProgressCircle, Toast } from 'antd-mobile';
+import { Button, DotLoading, Popup, ProgressCircle } from 'antd-mobile';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,7 @@ import { formatCountdown, msUntil } from '@/lib/server-clock.ts';
 import { useNow } from '@/lib/use-now.ts';
 import { DirectionTag } from '@/ui/order-row.tsx';
 import { formatPrice, pairName } from '@/ui/quote-list.tsx';
+import { showToast } from '@/ui/toast.ts';
 
 /** How long after delivery the screen waits for the settled event before asking the server itself. */
 const EVENT_GRACE_MS = 3_000;
@@ -58,7 +59,7 @@ function Delivery({ orderId, instrument, price, onClose }: DeliveryPopupProps & 
   useEffect(() => {
     if (order?.state === 'settled' && !announced.current) {
       announced.current = true;
-      Toast.show({ content: t('success.settlement'), duration: 2000 });
+      showToast({ content: t('success.settlement'), duration: 2000 });
     }
   }, [order?.state, t]);
 

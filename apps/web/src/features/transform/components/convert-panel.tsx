@@ -2,7 +2,7 @@ import { QUOTE_TTL_MS, type Quote, type QuoteRequest, quoteRequestSchema } from 
 import { ERROR_CODES } from '@tradewind/contract/errors';
 import { ASSET_CODES, type AssetCode, QUOTE_ASSET } from '@tradewind/contract/wallet';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, Toast } from 'antd-mobile';
+import { Button, Form, Input } from 'antd-mobile';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { balancesQueryKey, useBalances } from '@/api/balances.ts';
@@ -10,6 +10,7 @@ import { ApiError } from '@/api/client.ts';
 import { formatDecimal } from '@/lib/format.ts';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';
+import { showToast } from '@/ui/toast.ts';
 import { convert } from '../api/convert.ts';
 import { createQuote } from '../api/create-quote.ts';
 import { usePrices } from '../api/get-prices.ts';
@@ -85,7 +86,7 @@ export function ConvertPanel() {
     try {
       const result = await convert(held.quote.id, idempotency.keyFor({ quoteId: held.quote.id }));
       queryClient.setQueryData(balancesQueryKey, result.balances);
-      Toast.show({ content: t('transform.converted', { pay: `${result.quote.amount} ${result.quote.from}`, receive: `${result.quote.receive} ${result.quote.to}` }), duration: 2000 });
+      showToast({ content: t('transform.converted', { pay: `${result.quote.amount} ${result.quote.from}`, receive: `${result.quote.receive} ${result.quote.to}` }), duration: 2000 });
       setHeld(null);
       form.setFieldsValue({ amount: '' });
     } catch (error) {

@@ -1,12 +1,13 @@
 import { type TransferRequest, type Wallet, transferRequestSchema } from '@tradewind/contract/wallet';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, Toast } from 'antd-mobile';
+import { Button, Form, Input } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { balancesQueryKey, useBalances } from '@/api/balances.ts';
 import { formatDecimal } from '@/lib/format.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';
 import { useFormSubmit } from '@/lib/forms.ts';
+import { showToast } from '@/ui/toast.ts';
 import { transfer } from '../api/transfer.ts';
 import { FieldCaption, SwapButton } from './field-bits.tsx';
 
@@ -41,7 +42,7 @@ export function TransferPanel() {
       idempotency.done();
       queryClient.setQueryData(balancesQueryKey, result.balances);
       setDone((n) => n + 1);
-      Toast.show({ content: t('transform.transferred'), duration: 2000 });
+      showToast({ content: t('transform.transferred'), duration: 2000 });
     },
   );
   useEffect(() => {
