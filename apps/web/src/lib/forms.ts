@@ -57,7 +57,14 @@ export function useFormSubmit<S extends z.ZodType, R>(schema: SchemaSource<S>, s
   const [submitting, setSubmitting] = useState(false);
   const submit = async (request: unknown) => {
     clearFieldErrors(form);
-    const checked = validateWith(typeof schema === 'function' ? await schema() : schema, request, t);
+    let rules: S;
+    try {
+      rules = typeof schema === 'function' ? await schema() : schema;
+    } catch {
+      // The rules' chunk did not download (offline before it was cached): say so, send nothing.
+      return showFieldErrors(form, { [ROOT_FIELD]: [t('common.network_error')] });
+    }
+    const checked = validateWith(rules, request, t);
     if (checked.errors) return showFieldErrors(form, checked.errors);
     setSubmitting(true);
     try {
