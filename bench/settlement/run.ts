@@ -14,8 +14,8 @@ import { parseArgs } from 'node:util';
 import type { InstrumentSymbol } from '@tradewind/contract/market';
 import pg from 'pg';
 import { type PlaceRequest, placeBatch } from '../../apps/server/src/modules/contracts/batcher.ts';
-import { openObligations } from '../../apps/server/src/modules/contracts/service.ts';
-import { checkLedger, registerObligation } from '../../apps/server/src/modules/ledger/invariants.ts';
+import '../../apps/server/src/modules/contracts/service.ts';
+import { checkLedger } from '../../apps/server/src/modules/ledger/invariants.ts';
 import { Ledger, ensureAssets, externalAccount, userAccount } from '../../apps/server/src/modules/ledger/service.ts';
 import type { FeedPrice, MarketFeed } from '../../apps/server/src/modules/market/feed.ts';
 import { MarketRecorder } from '../../apps/server/src/modules/market/recorder.ts';
@@ -139,8 +139,7 @@ const { rows: entries } = await admin.query<{ n: string; once: boolean }>(
   `select count(*)::text as n, count(*) = count(distinct reference) as once from ledger_entries where reference like 'contract:%:settle'`,
 );
 await admin.end();
-// Open orders hold their stake + fee locked: the checker must know (the server registers this at start).
-registerObligation('contract_orders', openObligations);
+// Open orders hold their stake + fee locked: importing the contracts service told the checker.
 const violations = await checkLedger(database.db);
 await database.close();
 

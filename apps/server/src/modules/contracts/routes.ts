@@ -18,14 +18,13 @@ import type { Config } from '#platform/config.ts';
 import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
 import type { Hub } from '#platform/ws.ts';
-import { registerObligation } from '../ledger/invariants.ts';
 import type { Ledger } from '../ledger/service.ts';
 import { isTradable, registerTickReference } from '../market/service.ts';
 import { isMoneyPasswordSet, verifyMoneyPassword } from '../money-password/service.ts';
 import { amountOf } from '../wallet/service.ts';
 import { OrderBatcher } from './batcher.ts';
 import { listAdminPeriods, savePeriod } from './catalog.ts';
-import { contractConfig, getOrder, listOrders, openObligations, replayOrder, saveSettings } from './service.ts';
+import { contractConfig, getOrder, listOrders, replayOrder, saveSettings } from './service.ts';
 import { Settlement } from './settlement.ts';
 
 const tags = ['contracts'];
@@ -69,7 +68,6 @@ export function registerContractRoutes(app: FastifyInstance, deps: ContractsDeps
     onPlaced: (deliverAt) => module.settlement?.notePlaced(deliverAt),
   });
   app.decorate('contracts', module);
-  registerObligation('contract_orders', openObligations);
   // An order's ticks are its proof: tick retention never prunes them (the foreign keys say so too).
   registerTickReference('contract_orders', 'open_tick_id');
   registerTickReference('contract_orders', 'close_tick_id');

@@ -23,6 +23,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { type Executor, queryRows } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { translate } from '#platform/i18n.ts';
+import { registerObligation } from '../ledger/invariants.ts';
 import { type EntrySpec, houseAccount, userAccount } from '../ledger/service.ts';
 import { type RecordedPrice, latestPrice, latestPrices, sourceLabel } from '../market/service.ts';
 import { ticks } from '../market/tables.ts';
@@ -448,4 +449,8 @@ export async function openObligations(db: Executor): Promise<{ account: string; 
   );
   return rows.map((row) => ({ account: `user:${row.user_id}:futures:${CONTRACT_ASSET}`, amount: BigInt(row.amount) }));
 }
+
+// Registered on import, as withdrawals and IEO applications are: `npm run check:ledger` and the
+// benchmarks load the modules without registering any route, and must still count open orders.
+registerObligation('contract_orders', openObligations);
 
