@@ -91,13 +91,14 @@ function mulberry32(state: number): () => number {
 const random = mulberry32(seed);
 
 const databaseUrl = await freshDatabase('load_bench');
-const server = await startServer(databaseUrl, { ROLE: 'all' });
+// BENCH_SERVER_NODE_ARGS='--cpu-prof' profiles the server under the load, as for bench/orders.
+const server = await startServer(databaseUrl, { ROLE: 'all' }, process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean));
 const serverPid = server.child.pid as number;
 console.log(`server on ${server.baseUrl} (pid ${serverPid}); creating ${userCount} traders`);
 
 // Each trader holds 1,000,000 USDT in each account and 1 BTC: no order, transfer or
 // conversion of the run can run short. Orders go to traders in turn, so at 3,600 orders/s
-// over 20,000 traders one holds at most about 11 open 60 s orders, under the limit of 20.
+// over 20,000 traders one holds about 8 open orders (at most 11, all 60 s ones), under the limit of 20.
 const traders = await createTraders(server.baseUrl, databaseUrl, 'load', userCount, [
   { wallet: 'futures', asset: 'USDT', amountMinor: 1_000_000_000_000n },
   { wallet: 'spot', asset: 'USDT', amountMinor: 1_000_000_000_000n },
@@ -196,9 +197,8 @@ async function run(scenario: Scenario, scheduledAt: number): Promise<void> {
   const route = ROUTE_OF[scenario];
   switch (scenario) {
     case 'order': {
-      const i = orderCounter++;
-      const trader = traders[i % traders.length] as { token: string };
-      const body = { symbol: SYMBOLS[i % SYMBOLS.length], direction: i % 2 ? 'up' : 'down', periodId: 1 + (i % 2), amount: '10' };
+      const trader = traders[orderCounter++ % traders.length] as { token: string };
+      const body = { symbol: SYMBOLS[Math.floor(random() * SYMBOLS.length)], direction: random() < 0.5 ? 'up' : 'down', periodId: random() < 0.5 ? 1 : 2, amount: '10' };
       const ok = record(route, scheduledAt, await call('POST', '/api/v1/contracts/orders', trader.token, body));
       // Counted in the sample window where the answer came.
       if (ok) current.ordersOk++;
