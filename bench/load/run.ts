@@ -244,6 +244,12 @@ function pickScenario(): Scenario {
   return 'order';
 }
 
+/** CPU time the server process has used, in seconds (utime + stime, clock ticks of 1/100 s). */
+function serverCpuSeconds(): number {
+  const fields = fs.readFileSync(`/proc/${serverPid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 function rssMiB(): number {
   const status = fs.readFileSync(`/proc/${serverPid}/status`, 'utf8');
   return Number(status.match(/VmRSS:\s+(\d+) kB/)?.[1]) / 1024;
@@ -270,6 +276,7 @@ let current: Window = { ordersOk: 0, orderLatencies: [], shed: 0 };
 let inFlight = 0;
 const pending = new Set<Promise<void>>();
 const started = performance.now();
+const cpuAtStart = { server: serverCpuSeconds(), generator: process.cpuUsage() };
 let nextArrivalMs = 0;
 
 /** Sends every arrival that is due; an arrival finding `maxInFlight` requests unanswered is shed. */
@@ -318,6 +325,13 @@ const trafficMs = performance.now() - started;
 await Promise.all(pending);
 clearInterval(sampler);
 const endRssMiB = rssMiB();
+// Cores each process kept busy on average: with the machine shared, what the server got of it.
+const generatorCpu = process.cpuUsage(cpuAtStart.generator);
+const elapsedS = (performance.now() - started) / 1000;
+const cores = {
+  server: Number(((serverCpuSeconds() - cpuAtStart.server) / elapsedS).toFixed(2)),
+  loadGenerator: Number(((generatorCpu.user + generatorCpu.system) / 1e6 / elapsedS).toFixed(2)),
+};
 await server.stop();
 agent.destroy();
 
@@ -417,6 +431,7 @@ const result = {
       lagMaxMs: lagRow?.max === null ? null : Math.round(lagRow?.max ?? 0),
       openAtEnd: Number(stored[0]?.open),
     },
+    cores,
     memory: {
       idleMiB: Number(idleRssMiB.toFixed(1)),
       startMiB: startRssMiB,
