@@ -15,10 +15,9 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { checkLedger } from '../../apps/server/src/modules/ledger/invariants.ts';
 import { registerLockedFundObligations } from '../../apps/server/src/modules/ledger/obligations.ts';
-import { Ledger, externalAccount, userAccount } from '../../apps/server/src/modules/ledger/service.ts';
-import { hashToken } from '../../apps/server/src/modules/auth/sessions.ts';
 import { openDatabase } from '../../apps/server/src/platform/db.ts';
-import { ROOT, freshDatabase, load, pgbenchTps, registerUser, startServer } from '../lib/harness.ts';
+import { ROOT, freshDatabase, load, pgbenchTps, startServer } from '../lib/harness.ts';
+import { createTraders, waitForPrices } from '../lib/traders.ts';
 
 const { values } = parseArgs({
   options: {
@@ -37,53 +36,9 @@ const server = await startServer(databaseUrl, { ROLE: 'all' }, process.env.BENCH
 console.log(`server on ${server.baseUrl}; creating ${userCount} users`);
 
 // Users as real traders are: each holds at most the default 20 open orders, so the run
-// needs thousands of them. One registers through the API; the rest are copies of it made
-// directly in the database (argon2 for thousands would take minutes), each with its own
-// session and 1,000,000 USDT in the futures account.
-await registerUser(server.baseUrl, 'bench-template@example.com');
-const database = await openDatabase({ databaseUrl, poolSize: 2 });
-const setup = new pg.Client({ connectionString: databaseUrl });
-await setup.connect();
-const { rows: created } = await setup.query<{ id: string }>(
-  `insert into users (email, email_verified, password_hash, nickname, invite_code, language, created_at, updated_at)
-   select 'bench' || n || '@example.com', true, t.password_hash, 'bench' || n, 'B' || lpad(n::text, 7, '0'), 'en', now(), now()
-   from generate_series(1, $1::int) as n cross join (select password_hash from users where email = 'bench-template@example.com') t
-   returning id::text`,
-  [userCount],
-);
-const users = created.map((row) => ({ uid: Number(row.id), token: crypto.randomBytes(32).toString('base64url') }));
-await setup.query(
-  `insert into sessions (user_id, token_hash, device, ip, created_at, last_used_at, expires_at)
-   select user_id, token_hash, 'bench', '127.0.0.1', now(), now(), now() + interval '1 day' from unnest($1::bigint[], $2::text[]) as s(user_id, token_hash)`,
-  [users.map((u) => String(u.uid)), users.map((u) => hashToken(u.token))],
-);
-await setup.end();
-const ledger = new Ledger();
-for (let i = 0; i < users.length; i += 500) {
-  const chunk = users.slice(i, i + 500);
-  await database.db.transaction((tx) =>
-    ledger.postMany(
-      tx,
-      new Date(),
-      chunk.map((user) => ({
-        kind: 'bench_funding',
-        reference: `bench:fund:${user.uid}`,
-        userId: user.uid,
-        postings: [
-          { account: externalAccount('demo', 'USDT'), amount: -1_000_000_000_000n, type: 'deposit' as const },
-          { account: userAccount(user.uid, 'futures', 'USDT'), amount: 1_000_000_000_000n, type: 'deposit' as const },
-        ],
-      })),
-    ),
-  );
-}
-
-// The recorder of the server process records a tick per instrument each second; wait for a fresh one.
-for (let i = 0; i < 50; i++) {
-  const prices = (await (await fetch(`${server.baseUrl}/api/v1/market/prices`)).json()) as { data: { items: { instrument: string; price: string | null }[] } };
-  if (prices.data.items.find((p) => p.instrument === 'BTCUSDT')?.price) break;
-  await new Promise((r) => setTimeout(r, 200));
-}
+// needs thousands of them, each with 1,000,000 USDT in the futures account.
+const users = await createTraders(server.baseUrl, databaseUrl, 'bench', userCount, [{ wallet: 'futures', asset: 'USDT', amountMinor: 1_000_000_000_000n }]);
+await waitForPrices(server.baseUrl);
 
 // The load comes through node:http with one keep-alive connection per client: lighter
 // than fetch, so the client takes less of the two cores the server and PostgreSQL share.
@@ -191,6 +146,7 @@ const pgbench = pgbenchTps(pgbenchOutput);
 
 // Open orders hold their stake + fee locked: the checker must know (the server registers these at start).
 registerLockedFundObligations();
+const database = await openDatabase({ databaseUrl, poolSize: 2 });
 const violations = await checkLedger(database.db);
 await database.close();
 
