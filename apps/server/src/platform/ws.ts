@@ -97,14 +97,17 @@ export class Hub {
    * public channels stay. Returns how many sockets were signed out.
    */
   async dropEndedSessions(isLive: LiveSessions): Promise<number> {
-    const signedIn = new Set<Client>();
-    for (const [channel, clients] of this.subscribers) if (channel.startsWith('user.')) for (const client of clients) signedIn.add(client);
+    const signedIn = new Map<Client, number>();
+    for (const [channel, clients] of this.subscribers) {
+      if (!channel.startsWith('user.')) continue;
+      for (const client of clients) if (client.auth) signedIn.set(client, client.auth.sessionId);
+    }
     if (signedIn.size === 0) return 0;
-    const live = await isLive([...new Set([...signedIn].map((client) => (client.auth as AuthContext).sessionId))]);
+    const live = await isLive([...new Set(signedIn.values())]);
     let dropped = 0;
-    for (const client of signedIn) {
-      // A socket may have signed in again (another session) while the check ran.
-      if (!client.auth || live.has(client.auth.sessionId)) continue;
+    for (const [client, sessionId] of signedIn) {
+      // A socket that signed in again while the check ran (another session) is left to the next check.
+      if (client.auth?.sessionId !== sessionId || live.has(sessionId)) continue;
       this.leave(client, `user.${client.auth.userId}`);
       client.auth = null;
       client.socket.send(JSON.stringify({ op: 'auth', ok: false, reason: 'session_ended' }));
