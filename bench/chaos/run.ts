@@ -16,7 +16,6 @@
 // Needs PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
@@ -25,7 +24,7 @@ import { registerLockedFundObligations } from '../../apps/server/src/modules/led
 import { Ledger, externalAccount, userAccount } from '../../apps/server/src/modules/ledger/service.ts';
 import { openDatabase } from '../../apps/server/src/platform/db.ts';
 import { MINING_RENTAL_STATUS } from '@tradewind/contract/mining';
-import { ROOT, type ServerProcess, freshDatabase, percentile, registerUser, spawnServer, startServer } from '../lib/harness.ts';
+import { ROOT, type ServerProcess, freshDatabase, percentile, registerUser, runStamp, seededRandom, spawnServer, startServer } from '../lib/harness.ts';
 
 const { values } = parseArgs({
   options: {
@@ -48,16 +47,7 @@ const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const PASSWORD = 'bench-password-1';
 console.log(`bench:chaos seed ${seed} (replay: --seed ${seed}), ${kills} kills, ${userCount} users, ${loopCount} client loops`);
 
-/** mulberry32: small, seedable, good enough to pick moments and operations. */
-function prng(state: number) {
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-const random = prng(seed);
+const random = seededRandom(seed);
 const between = (min: number, max: number) => min + random() * (max - min);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -404,9 +394,7 @@ const refusals: Record<string, number> = {};
 for (const op of ops) if (op.refusal) refusals[op.refusal] = (refusals[op.refusal] ?? 0) + 1;
 bootMs.sort((a, b) => a - b);
 const result = {
-  date: new Date().toISOString(),
-  machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
-  loadAverageAtEnd: os.loadavg().map((l) => Number(l.toFixed(2))),
+  ...runStamp(),
   seed,
   kills,
   aimedAtDeliveries: aimedKills,

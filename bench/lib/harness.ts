@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -125,4 +126,24 @@ export function pgbenchTps(output: string): number {
   const match = output.match(/tps = ([\d.]+) \((?:without initial connection time|excluding connections establishing)\)/);
   if (!match?.[1]) throw new Error(`no tps in pgbench output:\n${output}`);
   return Number(match[1]);
+}
+
+/** mulberry32: a small seedable generator in [0, 1), so a run with the same seed offers the same traffic. */
+export function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** What every results file starts with: when, on what machine, and how busy it was at the end. */
+export function runStamp() {
+  return {
+    date: new Date().toISOString(),
+    machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+    loadAverageAtEnd: os.loadavg().map((l) => Number(l.toFixed(2))),
+  };
 }

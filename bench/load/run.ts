@@ -12,7 +12,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { errorName } from '@tradewind/contract/errors';
@@ -20,7 +19,7 @@ import pg from 'pg';
 import { checkLedger } from '../../apps/server/src/modules/ledger/invariants.ts';
 import { registerLockedFundObligations } from '../../apps/server/src/modules/ledger/obligations.ts';
 import { openDatabase } from '../../apps/server/src/platform/db.ts';
-import { ROOT, freshDatabase, percentile, startServer } from '../lib/harness.ts';
+import { ROOT, freshDatabase, percentile, runStamp, seededRandom, startServer } from '../lib/harness.ts';
 import { createTraders, waitForPrices } from '../lib/traders.ts';
 
 const { values } = parseArgs({
@@ -77,16 +76,7 @@ const ROUTE_OF = {
 const CONVERT_ROUTE = 'POST /api/v1/convert';
 const totalRate = MIX.reduce((sum, m) => sum + m.share * orderRate, 0);
 
-// Seeded so two runs with the same --seed offer the same traffic.
-function mulberry32(state: number): () => number {
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-const random = mulberry32(seed);
+const random = seededRandom(seed);
 
 const databaseUrl = await freshDatabase('load_bench');
 // BENCH_SERVER_NODE_ARGS='--cpu-prof' profiles the server under the load, as for bench/orders.
@@ -403,9 +393,7 @@ const storedOrders = Number(stored[0]?.n);
 const ordersAccounted = acknowledgedOrders <= storedOrders && storedOrders <= acknowledgedOrders + unansweredOrders;
 const errorRate = errors / Math.max(1, issued);
 const result = {
-  date: new Date().toISOString(),
-  machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
-  loadAverageAtEnd: os.loadavg().map((l) => Number(l.toFixed(2))),
+  ...runStamp(),
   minutes: Number(values.minutes),
   seed,
   users: userCount,

@@ -16,7 +16,7 @@ import pg from 'pg';
 import { checkLedger } from '../../apps/server/src/modules/ledger/invariants.ts';
 import { registerLockedFundObligations } from '../../apps/server/src/modules/ledger/obligations.ts';
 import { openDatabase } from '../../apps/server/src/platform/db.ts';
-import { ROOT, freshDatabase, load, pgbenchTps, startServer } from '../lib/harness.ts';
+import { ROOT, freshDatabase, load, pgbenchTps, runStamp, startServer } from '../lib/harness.ts';
 import { createTraders, waitForPrices } from '../lib/traders.ts';
 
 const { values } = parseArgs({
@@ -151,9 +151,7 @@ const violations = await checkLedger(database.db);
 await database.close();
 
 const result = {
-  date: new Date().toISOString(),
-  machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
-  loadAverageAtEnd: os.loadavg().map((l) => Number(l.toFixed(2))),
+  ...runStamp(),
   seconds,
   concurrency,
   users: userCount,

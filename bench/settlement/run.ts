@@ -8,7 +8,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { InstrumentSymbol } from '@tradewind/contract/market';
@@ -23,7 +22,7 @@ import { ensureInstruments } from '../../apps/server/src/modules/market/service.
 import { ManualClock } from '../../apps/server/src/platform/clock.ts';
 import { type Tx, openDatabase } from '../../apps/server/src/platform/db.ts';
 import { Hub } from '../../apps/server/src/platform/ws.ts';
-import { ROOT, freshDatabase } from '../lib/harness.ts';
+import { ROOT, freshDatabase, runStamp } from '../lib/harness.ts';
 
 const { values } = parseArgs({ options: { orders: { type: 'string', default: '10000' }, users: { type: 'string', default: '100' } } });
 const orderCount = Number(values.orders);
@@ -146,9 +145,7 @@ await database.close();
 
 const row = stats[0];
 const result = {
-  date: new Date().toISOString(),
-  machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
-  loadAverageAtEnd: os.loadavg().map((l) => Number(l.toFixed(2))),
+  ...runStamp(),
   orders: orderCount,
   dueWithin: `${window[0]?.first.toISOString()} … ${window[0]?.last.toISOString()}`,
   settled: Number(row?.settled),

@@ -23,7 +23,7 @@ import zlib from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { type Page, chromium } from 'playwright-core';
-import { ROOT, freePort, registerUser } from '../lib/harness.ts';
+import { ROOT, freePort, registerUser, runStamp } from '../lib/harness.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, build: { type: 'boolean', default: false }, 'sizes-only': { type: 'boolean', default: false } } });
 const runs = Number(values.runs);
@@ -245,9 +245,7 @@ function report(): void {
   const lighthouseVersion = (JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')) as { version: string }).version;
   const chromiumVersion = execFileSync(CHROME_PATH, ['--version']).toString().trim();
   const result = {
-    date: new Date().toISOString(),
-    machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB`,
-    loadAverageAtEnd: os.loadavg().map((l) => Number(l.toFixed(2))),
+    ...runStamp(),
     lighthouse: `${lighthouseVersion}, mobile preset (simulated throttling), performance only, median of ${runs}`,
     chromium: chromiumVersion,
     gzip: 'each JS/CSS response body gzipped here with node:zlib level 9 (jsCssServedKb: the bytes as the server sent them)',
