@@ -135,7 +135,7 @@ describe('operator console: users', () => {
     await expect.poll(() => message.count()).toBe(1);
     await message.click();
     await expect.poll(() => userPage.getByText(`Your spot account was adjusted by +12.5 USDT. Reason: ${REASON}`).count()).toBe(1);
-    expect(await userPage.getByText('Account ·', { exact: false }).count()).toBe(1);
+    await expect.poll(() => userPage.getByText('Account ·', { exact: false }).count()).toBe(1);
     await screenshot(userPage, 'en-MsgDetail-adjustment');
     // The message was written in the user's language (English); the screen around it follows the app's.
     await signIn(userPage, { token, uid: user.uid }, 'zh_CN');
