@@ -63,6 +63,11 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Run the background workers in this process (main.ts: ROLE `all` or `worker`); tests drive them directly. */
   workers?: boolean;
+  /**
+   * Whether this process serves sockets, and so must hear other processes' events (default
+   * true; main.ts: false for ROLE `worker`, which only sends them).
+   */
+  sockets?: boolean;
   /** Sees every route as it is registered, whatever registers it (the route-table tests). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -151,7 +156,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const notifier = createNotifier({ config, db: database.db, clock, log: app.log, antiPhishingCode: (email) => antiPhishingCodeFor(database.db, email) });
   // On PostgreSQL real-time events cross processes (LISTEN/NOTIFY); PGlite is one process.
-  const relay: Relay = database.connectDedicated ? new PgRelay({ connect: database.connectDedicated, log: app.log }) : new LocalRelay();
+  const relay: Relay = database.connectDedicated
+    ? new PgRelay({ connect: database.connectDedicated, log: app.log, listen: options.sockets !== false })
+    : new LocalRelay();
   app.addHook('onReady', () => relay.start());
   app.addHook('onClose', () => relay.close());
   const hub = new Hub(relay);

@@ -18,7 +18,7 @@ async function main(): Promise<void> {
   }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await database.migrate();
-  const app = await buildApp({ config, database, workers: config.role !== 'api' });
+  const app = await buildApp({ config, database, workers: config.role !== 'api', sockets: config.role !== 'worker' });
   if (config.demoMode) {
     await seedDemo({ db: database.db, clock: app.services.clock, ledger: app.services.ledger });
     app.log.warn('DEMO_MODE is on: simulated data, and verification codes are readable at /api/v1/dev/outbox. Set DEMO_MODE=false in production.');

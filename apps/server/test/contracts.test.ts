@@ -2,6 +2,8 @@ import type { ContractConfig, Order, Orders, Outcome, Replay } from '@tradewind/
 import { INSTRUMENTS } from '@tradewind/contract/market';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { settlementEntry } from '../src/modules/contracts/service.ts';
+import { accountName } from '../src/modules/ledger/service.ts';
 import { queryRows } from '../src/platform/db.ts';
 import { expectEveryReplayAgrees, futures, orderRow, placeOrder, placed, recordAt, settlement, trader } from './contracts.ts';
 import { PASSWORD, type TestApp, call, createTestApp, fund, idempotencyKey, registerUser } from './harness.ts';
@@ -319,6 +321,53 @@ describe('settlement: the rule on recorded ticks', () => {
     t.clock.advance(60_000);
     await settlement(t).settleDue();
     expect(await count(sql`select count(*)::text as n from ledger_entries where reference = ${`contract:${order.id}:settle`}`)).toBe(1);
+  });
+
+  it('a batch of every outcome, with a fee and without, posts what settlementEntry says, entry by entry', async () => {
+    const [a, b] = [await trader(t, '1000'), await trader(t, '1000')];
+    const start = nextSecond();
+    await recordAt(t, start, { BTCUSDT: '95000.00', ETHUSDT: '3300.00', SOLUSDT: '150.00' });
+    // The 60 s period without a fee for this test: placed orders keep the terms they were placed on.
+    await t.database.db.execute(sql`update contract_periods set fee_rate_ppm = 0 where seconds = 60`);
+    const orders: Order[] = [];
+    try {
+      for (const periodId of [1, 2]) {
+        for (const [user, symbol, direction] of [
+          [a, 'BTCUSDT', 'up'],
+          [b, 'BTCUSDT', 'down'],
+          [a, 'ETHUSDT', 'up'],
+          [b, 'SOLUSDT', 'down'],
+        ] as const) {
+          orders.push(await placed(t, user.token, { symbol, direction, periodId, amount: String(10 + orders.length) }));
+        }
+      }
+    } finally {
+      await t.database.db.execute(sql`update contract_periods set fee_rate_ppm = 2000 where seconds = 60`);
+    }
+    // SOL records nothing more (void); ETH closes where it opened (tie); BTC moves up, then down.
+    await recordAt(t, start + 30_000, { BTCUSDT: '95100.00', ETHUSDT: '3300.00' });
+    await recordAt(t, start + 60_000, { BTCUSDT: '94900.00', ETHUSDT: '3300.00' });
+    t.clock.advance(5_000);
+    expect(await settlement(t).settleDue()).toBeGreaterThanOrEqual(orders.length);
+    const rows = await queryRows<{ id: string; user_id: string; stake_minor: string; fee_minor: string; outcome: Outcome; payout_minor: string }>(
+      t.database.db,
+      sql`select id::text, user_id::text, stake_minor::text, fee_minor::text, outcome, payout_minor::text from contract_orders where id >= ${Number(orders[0]?.id)} and id <= ${Number(orders.at(-1)?.id)} order by id`,
+    );
+    expect(rows.map((r) => r.outcome)).toEqual(['win', 'loss', 'tie', 'void', 'loss', 'win', 'tie', 'void']);
+    expect(rows.filter((r) => r.fee_minor === '0')).toHaveLength(4);
+    for (const row of rows) {
+      const spec = settlementEntry({ id: Number(row.id), userId: Number(row.user_id), stakeMinor: BigInt(row.stake_minor), feeMinor: BigInt(row.fee_minor) }, row.outcome, BigInt(row.payout_minor));
+      const want = spec.postings
+        .map((p) => [accountName(p.account), p.bucket ?? 'available', p.type, p.amount.toString(), p.account.kind === 'user' ? row.user_id : null, p.account.kind === 'user' ? 'futures' : null])
+        .sort();
+      const written = await queryRows<{ account: string; bucket: string; type: string; amount: string; user_id: string | null; wallet: string | null }>(
+        t.database.db,
+        sql`select a.name as account, p.bucket, p.type, p.amount::text, p.user_id::text, p.wallet from ledger_postings p
+            join ledger_entries e on e.id = p.entry_id join ledger_accounts a on a.id = p.account_id
+            where e.reference = ${spec.reference} and e.kind = ${spec.kind} and e.user_id = ${Number(row.user_id)}`,
+      );
+      expect(written.map((p) => [p.account, p.bucket, p.type, p.amount, p.user_id, p.wallet]).sort(), `order ${row.id} (${row.outcome}, fee ${row.fee_minor})`).toEqual(want);
+    }
   });
 
   it('the close tick is the latest at or before delivery: a later tick is not used', async () => {

@@ -40,12 +40,27 @@ function lookup(catalogue: Catalogue, key: string): string | undefined {
   return typeof node === 'string' ? node : undefined;
 }
 
+/**
+ * Templates by language and key, looked up once: a settlement batch renders thousands of
+ * messages from a handful. Only keys of the catalogues are kept, so the map stays bounded.
+ */
+const TEMPLATES = new Map<string, string>();
+
+function template(language: Language, key: string): string {
+  const cacheKey = `${language}\u0000${key}`;
+  const cached = TEMPLATES.get(cacheKey);
+  if (cached !== undefined) return cached;
+  const found = lookup(CATALOGUES[language], key) ?? lookup(CATALOGUES[DEFAULT_LANGUAGE], key);
+  if (found === undefined) return key;
+  TEMPLATES.set(cacheKey, found);
+  return found;
+}
+
 export type Params = Record<string, string | number>;
 
 /** Translates a shared message key (`errors.X`, `validation.x`, `ok`) with `{{name}}` parameters. */
 export function translate(language: Language, key: string, params: Params = {}): string {
-  const template = lookup(CATALOGUES[language], key) ?? lookup(CATALOGUES[DEFAULT_LANGUAGE], key) ?? key;
-  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, name: string) => (name in params ? String(params[name]) : match));
+  return template(language, key).replace(/\{\{\s*(\w+)\s*\}\}/g, (match, name: string) => (name in params ? String(params[name]) : match));
 }
 
 export function hasMessage(key: string): boolean {

@@ -19,7 +19,7 @@ interface Client {
  */
 export type ChannelGuard = (channel: string) => boolean;
 
-const HUB_TOPIC = 'hub';
+export const HUB_TOPIC = 'hub';
 /** How often each process re-checks the sessions its sockets signed in with. */
 export const SESSION_RECHECK_MS = 10_000;
 

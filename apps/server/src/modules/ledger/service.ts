@@ -284,6 +284,15 @@ export class Ledger {
   }
 
   /**
+   * Account ids by name, the accounts made (at zero) where missing, without locking them:
+   * for a caller that writes its postings set-based in SQL (contract settlement), which then
+   * goes through the same database triggers as `postMany`.
+   */
+  async accountIdsOf(tx: Executor, refs: AccountRef[]): Promise<Map<string, number>> {
+    return this.resolveAccounts(tx, refs);
+  }
+
+  /**
    * Account ids by name. Ids of accounts created inside the caller's transaction are not
    * remembered until a later transaction sees them: if this one rolls back, they vanish.
    */
