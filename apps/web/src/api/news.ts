@@ -1,6 +1,6 @@
 import { type ArticleKind, articleListSchema, articleSchema } from '@tradewind/contract/messages';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { http } from './http.ts';
 
 /** News and notices: Home lists them, /NewsDetail and /NoticeDetail show one. Texts come in the request's language. */

@@ -1,11 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useSyncExternalStore } from 'react';
-import { I18nextProvider } from 'react-i18next';
 import { BrowserRouter } from 'react-router';
 import { ApiError } from '@/api/client.ts';
 import { getUpdateState, registerServiceWorker, subscribeUpdate } from '@/features/pwa/app-update.ts';
 import { connectRealtime } from '@/api/realtime.ts';
-import { i18n } from '@/lib/i18n.ts';
 import { AntdLocale } from '@/ui/antd-locale.tsx';
 import { AppRoutes } from './router.tsx';
 
@@ -42,15 +40,13 @@ export function App() {
     if (import.meta.env.PROD) registerServiceWorker();
   }, []);
   return (
-    <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={queryClient}>
-        <AntdLocale>
-          <BrowserRouter>
-            <AppRoutes />
-          </BrowserRouter>
-          <UpdatePromptHost />
-        </AntdLocale>
-      </QueryClientProvider>
-    </I18nextProvider>
+    <QueryClientProvider client={queryClient}>
+      <AntdLocale>
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
+        <UpdatePromptHost />
+      </AntdLocale>
+    </QueryClientProvider>
   );
 }

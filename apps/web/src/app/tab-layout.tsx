@@ -1,6 +1,6 @@
 import { AppOutline, HistogramOutline, UserOutline, PieOutline } from 'antd-mobile-icons';
 import { Suspense } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { Link, Outlet, useLocation } from 'react-router';
 import { PageFallback } from './shell.tsx';
 

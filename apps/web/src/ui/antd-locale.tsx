@@ -2,7 +2,7 @@ import type { Language } from '@tradewind/contract/languages';
 import { ConfigProvider } from 'antd-mobile';
 import enUS from 'antd-mobile/es/locales/en-US';
 import { type ReactNode, useEffect, useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 
 type AntdLocaleTexts = typeof enUS;
 

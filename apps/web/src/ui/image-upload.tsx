@@ -2,7 +2,7 @@ import { DEFAULT_UPLOAD_MAX_BYTES, type FilePurpose } from '@tradewind/contract/
 import { Button, ProgressBar } from 'antd-mobile';
 import { CameraOutline, CheckCircleFill, ExclamationCircleFill } from 'antd-mobile-icons';
 import { type ChangeEvent, useEffect, useId, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { ApiError } from '@/api/client.ts';
 import { uploadImage } from '@/api/upload.ts';
 import { shrinkImage } from '@/lib/shrink-image.ts';

@@ -1,6 +1,6 @@
 import type { Order } from '@tradewind/contract/instant';
 import { INSTRUMENTS, isInstrumentSymbol } from '@tradewind/contract/market';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { Link } from 'react-router';
 import { signOf } from '@/lib/contract-math.ts';
 import { formatDateTime, formatDecimal, formatSigned } from '@/lib/format.ts';

@@ -1,6 +1,6 @@
 import type { Instrument, Ticker } from '@tradewind/contract/market';
 import { tickerChannel } from '@tradewind/contract/market';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { Link } from 'react-router';
 import { useChannels } from '@/api/realtime.ts';
 import { formatDecimal } from '@/lib/format.ts';

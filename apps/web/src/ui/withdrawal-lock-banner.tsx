@@ -1,6 +1,6 @@
 import type { WithdrawalLock } from '@tradewind/contract/security';
 import { LockOutline } from 'antd-mobile-icons';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { formatDateTime } from '@/lib/format.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { contractConfigSchema } from '@tradewind/contract/instant';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { http } from '@/api/http.ts';
 import { contractConfigQueryKey } from '@/api/query-keys.ts';
 

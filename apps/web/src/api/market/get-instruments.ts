@@ -1,6 +1,6 @@
 import { instrumentsSchema } from '@tradewind/contract/market';
 import { useQuery } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { http } from '@/api/http.ts';
 import { instrumentsQueryKey } from '@/api/query-keys.ts';
 

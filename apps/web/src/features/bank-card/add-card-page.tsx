@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { addBankCardRequestSchema } from '@tradewind/contract/bank-card';
 import { Form, Input } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from 'react-router';
 import { clearErrorsOnChange, useFormSubmit } from '@/lib/forms.ts';
 import { useBackTarget } from '@/lib/navigation.ts';

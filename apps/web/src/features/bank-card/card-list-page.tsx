@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { BankCard } from '@tradewind/contract/bank-card';
 import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
 import { AddOutline, BankcardOutline, DeleteOutline } from 'antd-mobile-icons';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from 'react-router';
 import { confirm } from '@/ui/confirm.ts';
 import { Page } from '@/ui/page.tsx';

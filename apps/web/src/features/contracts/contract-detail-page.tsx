@@ -3,7 +3,7 @@ import { type Instrument, tickerChannel } from '@tradewind/contract/market';
 import { parseAmount } from '@tradewind/contract/money';
 import { useQueryClient } from '@tanstack/react-query';
 import { ErrorBlock, Skeleton } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useSearchParams } from 'react-router';
 import { useContractConfig } from '@/api/contracts/get-config.ts';
 import { useOrder } from '@/api/contracts/get-order.ts';

@@ -1,6 +1,6 @@
 import type { OrderState } from '@tradewind/contract/instant';
 import { DotLoading, ErrorBlock, InfiniteScroll, Skeleton, Tabs } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useSearchParams } from 'react-router';
 import { useContractConfig } from '@/api/contracts/get-config.ts';
 import { useOrders } from '@/api/contracts/get-orders.ts';

@@ -2,7 +2,7 @@ import { Button, ErrorBlock, InfiniteScroll, Skeleton, Tag } from 'antd-mobile';
 import { FileOutline } from 'antd-mobile-icons';
 import { DEPOSIT_REJECT_REASON_KEYS, DEPOSIT_STATUS_KEYS, type Deposit, type DepositStatus } from '@tradewind/contract/deposit';
 import { LANGUAGE_TAGS, normalizeLanguage } from '@tradewind/contract/languages';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from 'react-router';
 import { Page } from '@/ui/page.tsx';
 import { showToast } from '@/ui/toast.ts';

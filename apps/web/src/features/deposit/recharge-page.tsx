@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, ErrorBlock, Form, Input, List, Skeleton, Tag } from 'antd-mobile';
 import { ExclamationCircleFill, FileOutline, UnorderedListOutline } from 'antd-mobile-icons';
 import { devChainTransferRequestSchema } from '@tradewind/contract/deposit';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from 'react-router';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { Page } from '@/ui/page.tsx';

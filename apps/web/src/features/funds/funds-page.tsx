@@ -2,7 +2,7 @@ import { isAssetCode } from '@tradewind/contract/wallet';
 import { Button, DotLoading, ErrorBlock, InfiniteScroll } from 'antd-mobile';
 import { DownlandOutline } from 'antd-mobile-icons';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useLocation, useSearchParams } from 'react-router';
 import { ApiError } from '@/api/client.ts';
 import { Page } from '@/ui/page.tsx';

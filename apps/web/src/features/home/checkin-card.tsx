@@ -2,7 +2,7 @@ import { CHECKIN_POINTS, STREAK_BONUS_EVERY, STREAK_BONUS_POINTS, type CheckinSt
 import { Button, Skeleton } from 'antd-mobile';
 import { CheckOutline, GiftOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { Link } from 'react-router';
 import { formatDateTime, formatDecimal } from '@/lib/format.ts';
 import { showToast } from '@/ui/toast.ts';

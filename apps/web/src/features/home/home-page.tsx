@@ -12,7 +12,7 @@ import {
   StarOutline,
 } from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { Link } from 'react-router';
 import { useBalances } from '@/api/balances.ts';
 import { useConfig } from '@/api/config.ts';

@@ -1,6 +1,6 @@
 import { NoticeBar, Skeleton } from 'antd-mobile';
 import { SoundOutline } from 'antd-mobile-icons';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { Link, useNavigate } from 'react-router';
 import { useArticles } from '@/api/news.ts';
 import { formatDateTime } from '@/lib/format.ts';

@@ -1,6 +1,6 @@
 import { ErrorBlock, Skeleton } from 'antd-mobile';
 import { StarOutline } from 'antd-mobile-icons';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { Link } from 'react-router';
 import { Page } from '@/ui/page.tsx';
 import { useIeoApplications } from './api/get-applications.ts';

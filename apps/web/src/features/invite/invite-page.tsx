@@ -2,7 +2,7 @@ import { inviteLink } from '@tradewind/contract/invite';
 import { Button, DotLoading, ErrorBlock, InfiniteScroll, Input, Skeleton, Tag } from 'antd-mobile';
 import { GiftOutline, LinkOutline, UserAddOutline } from 'antd-mobile-icons';
 import { type FormEvent, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useBalances } from '@/api/balances.ts';
 import { formatDateTime, formatDecimal } from '@/lib/format.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { KycOverview } from '@tradewind/contract/kyc';
 import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { Page } from '@/ui/page.tsx';
 import { showToast } from '@/ui/toast.ts';
 import { kycQueryKey, useKyc } from './api/get-kyc.ts';

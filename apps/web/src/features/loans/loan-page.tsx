@@ -3,7 +3,7 @@ import { type Loan, type LoanProduct, interestOf, loanApplyRequestSchema } from 
 import { formatAmount, parseAmount } from '@tradewind/contract/money';
 import { ErrorBlock, Form, Input, Selector, Skeleton } from 'antd-mobile';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { Link, useNavigate } from 'react-router';
 import { formatDecimal, formatPercent } from '@/lib/format.ts';
 import { useFormSubmit } from '@/lib/forms.ts';

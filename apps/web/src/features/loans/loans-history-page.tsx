@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { Loan, LoanStatus } from '@tradewind/contract/loans';
 import { Button, ErrorBlock, Skeleton, Tag } from 'antd-mobile';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { Link } from 'react-router';
 import { formatDateTime, formatDecimal, formatPercent } from '@/lib/format.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';

@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ErrorBlock, InfiniteScroll, Skeleton } from 'antd-mobile';
 import { BankcardOutline, BellOutline, CheckShieldOutline, CollectMoneyOutline, HistogramOutline, MailOpenOutline, PieOutline, ReceivePaymentOutline, SendOutline, SmileOutline, SoundOutline } from 'antd-mobile-icons';
 import { type ReactNode, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { Link } from 'react-router';
 import { formatDateTime } from '@/lib/format.ts';
 import { Page } from '@/ui/page.tsx';

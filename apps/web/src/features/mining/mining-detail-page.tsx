@@ -1,6 +1,6 @@
 import type { MiningRentalDetail } from '@tradewind/contract/mining';
 import { ErrorBlock, ProgressBar, Skeleton } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { Link, useSearchParams } from 'react-router';
 import { formatDateTime, formatDecimal, formatPercent } from '@/lib/format.ts';
 import { Page } from '@/ui/page.tsx';

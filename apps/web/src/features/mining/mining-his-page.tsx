@@ -1,6 +1,6 @@
 import { MINING_HISTORY_TABS, type MiningHistoryTab, type MiningRental } from '@tradewind/contract/mining';
 import { DotLoading, ErrorBlock, InfiniteScroll, Skeleton, Tabs } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { Link, useSearchParams } from 'react-router';
 import { formatDateTime, formatDecimal } from '@/lib/format.ts';
 import { Page } from '@/ui/page.tsx';

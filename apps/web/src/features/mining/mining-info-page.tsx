@@ -1,6 +1,6 @@
 import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useSearchParams } from 'react-router';
 import { formatDecimal } from '@/lib/format.ts';
 import { Page } from '@/ui/page.tsx';

@@ -1,7 +1,7 @@
 import type { MiningProduct } from '@tradewind/contract/mining';
 import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { Link } from 'react-router';
 import { formatDecimal } from '@/lib/format.ts';
 import { Page } from '@/ui/page.tsx';

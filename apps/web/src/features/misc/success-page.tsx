@@ -1,5 +1,5 @@
 import { Button, Result } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate, useSearchParams } from 'react-router';
 
 /** The success screen; `?title=` may name one of the success messages (spec §8). */

@@ -3,7 +3,7 @@ import type { Channel } from '@tradewind/contract/auth';
 import { type MoneyPasswordKind, type MoneyPasswordProof, setMoneyPasswordRequestSchema } from '@tradewind/contract/money-password';
 import { Form, Input, Selector, Skeleton, Tag } from 'antd-mobile';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from 'react-router';
 import { formatDateTime } from '@/lib/format.ts';
 import { clearErrorsOnChange, useFormSubmit } from '@/lib/forms.ts';

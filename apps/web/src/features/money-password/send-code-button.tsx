@@ -1,6 +1,6 @@
 import type { Channel } from '@tradewind/contract/auth';
 import type { MoneyPasswordKind } from '@tradewind/contract/money-password';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { CodeCountdownButton } from '@/ui/code-countdown-button.tsx';
 import { sendMoneyPasswordCode } from './api/send-money-password-code.ts';
 

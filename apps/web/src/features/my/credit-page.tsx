@@ -1,5 +1,5 @@
 import { List, Skeleton, Tag } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { formatDateTime } from '@/lib/format.ts';
 import { Page } from '@/ui/page.tsx';
 import { useCredit } from './api/get-credit.ts';

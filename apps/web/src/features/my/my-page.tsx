@@ -18,7 +18,7 @@ import {
   UserContactOutline,
 } from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from 'react-router';
 import { LANGUAGE_NAMES, normalizeLanguage } from '@tradewind/contract/languages';
 import { useUnreadCount } from '@/api/messages.ts';

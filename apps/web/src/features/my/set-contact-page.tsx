@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type Channel, normalizeAccount } from '@tradewind/contract/auth';
 import { changeContactRequestSchema } from '@tradewind/contract/contact';
 import { Form, Input, Skeleton, Tag } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from 'react-router';
 import { ApiError } from '@/api/client.ts';
 import { clearErrorsOnChange, showFieldErrors, useFormSubmit } from '@/lib/forms.ts';

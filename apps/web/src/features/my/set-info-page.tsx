@@ -4,7 +4,7 @@ import { NICKNAME_MAX_LENGTH, NICKNAME_MIN_LENGTH, type UserProfile, nicknameSch
 import { Avatar, Form, Input, List, Skeleton, SpinLoading } from 'antd-mobile';
 import { CameraOutline } from 'antd-mobile-icons';
 import { type ChangeEvent, useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from 'react-router';
 import { z } from 'zod';
 import { ApiError } from '@/api/client.ts';

@@ -1,6 +1,6 @@
 import type { ArticleKind } from '@tradewind/contract/messages';
 import { ErrorBlock, Skeleton, Tag } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useSearchParams } from 'react-router';
 import { useArticle } from '@/api/news.ts';
 import { formatDateTime } from '@/lib/format.ts';

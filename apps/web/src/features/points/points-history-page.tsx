@@ -1,5 +1,5 @@
 import { Button, DotLoading, ErrorBlock, InfiniteScroll, Skeleton } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from 'react-router';
 import { formatDateTime, formatSigned } from '@/lib/format.ts';
 import { Page } from '@/ui/page.tsx';

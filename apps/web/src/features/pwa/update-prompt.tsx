@@ -1,6 +1,6 @@
 import { Button, ProgressBar } from 'antd-mobile';
 import { useSyncExternalStore } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { dismissUpdate, getUpdateState, startUpdate, subscribeUpdate } from './app-update.ts';
 import './update-prompt.css';
 

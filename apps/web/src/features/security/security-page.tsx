@@ -3,7 +3,7 @@ import { type AntiPhishingRequest, type SecuritySession, type SignInEvent, antiP
 import { Button, Form, Input, List, Skeleton, Tag } from 'antd-mobile';
 import { CheckShieldOutline, KeyOutline, LockOutline, MailOutline, PhonebookOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from 'react-router';
 import { formatDateTime } from '@/lib/format.ts';
 import { useFormSubmit } from '@/lib/forms.ts';

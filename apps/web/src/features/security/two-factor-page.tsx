@@ -3,7 +3,7 @@ import { type TwoFactorSetup, twoFactorDisableRequestSchema, twoFactorEnableRequ
 import { Button, Form, Input, Skeleton } from 'antd-mobile';
 import { CheckShieldFill, ExclamationCircleOutline, FileOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from 'react-router';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { Page } from '@/ui/page.tsx';

@@ -1,7 +1,7 @@
 import { LANGUAGES, LANGUAGE_NAMES, type Language } from '@tradewind/contract/languages';
 import { List } from 'antd-mobile';
 import { CheckOutline } from 'antd-mobile-icons';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { http } from '@/api/http.ts';
 import { changeLanguage } from '@/lib/i18n.ts';
 import { STORAGE_KEYS, storedLanguage } from '@/lib/storage.ts';

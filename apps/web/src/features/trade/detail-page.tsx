@@ -3,7 +3,7 @@ import { type Instrument, type InstrumentSymbol, KLINE_INTERVALS, type KlineInte
 import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
 import { StarFill, StarOutline } from 'antd-mobile-icons';
 import { Suspense, lazy, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useContractConfig } from '@/api/contracts/get-config.ts';
 import { useFavorites, useToggleFavorite } from '@/api/market/favorites.ts';

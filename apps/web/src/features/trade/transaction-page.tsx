@@ -1,7 +1,7 @@
 import type { OrderState } from '@tradewind/contract/instant';
 import { type Instrument, type InstrumentKind, tickerChannel } from '@tradewind/contract/market';
 import { ErrorBlock, Skeleton, Tabs } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { Link, useSearchParams } from 'react-router';
 import { useOrders } from '@/api/contracts/get-orders.ts';
 import { useFavorites } from '@/api/market/favorites.ts';

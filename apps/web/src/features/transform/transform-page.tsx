@@ -1,5 +1,5 @@
 import { Tabs } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useSearchParams } from 'react-router';
 import { Page } from '@/ui/page.tsx';
 import { ConvertPanel } from './components/convert-panel.tsx';

@@ -3,7 +3,7 @@ import { type VoteOption, type VotePoll, type VotePollStatus, votePercent } from
 import { ErrorBlock, Skeleton, Tag } from 'antd-mobile';
 import { CheckCircleFill, HistogramOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { formatDateTime } from '@/lib/format.ts';
 import { confirm } from '@/ui/confirm.ts';
 import { Page } from '@/ui/page.tsx';

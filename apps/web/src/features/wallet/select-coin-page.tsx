@@ -1,5 +1,5 @@
 import { List, Skeleton } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useBalances } from '@/api/balances.ts';
 import { formatDecimal } from '@/lib/format.ts';

@@ -1,6 +1,6 @@
 import type { SpotBalance } from '@tradewind/contract/wallet';
 import { Button, ErrorBlock, List, Skeleton, Tabs } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useBalances } from '@/api/balances.ts';
 import { formatDecimal } from '@/lib/format.ts';

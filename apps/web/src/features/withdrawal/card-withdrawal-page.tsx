@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CARD_WITHDRAWAL_ASSET, type CardWithdrawalRequest, cardWithdrawalRequestSchema } from '@tradewind/contract/withdrawal';
 import { Button, ErrorBlock, Form, Radio, Skeleton, Space } from 'antd-mobile';
 import { BankcardOutline } from 'antd-mobile-icons';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from 'react-router';
 import { balancesQueryKey } from '@/api/balances.ts';
 import { clearErrorsOnChange, useFormSubmit } from '@/lib/forms.ts';

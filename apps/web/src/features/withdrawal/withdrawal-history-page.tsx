@@ -1,7 +1,7 @@
 import { type Withdrawal, type WithdrawalStatus, withdrawalStatusKey } from '@tradewind/contract/withdrawal';
 import { ErrorBlock, InfiniteScroll, Skeleton, Tag } from 'antd-mobile';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { formatDateTime } from '@/lib/format.ts';
 import { Page } from '@/ui/page.tsx';
 import { useWithdrawals } from './api/get-withdrawals.ts';

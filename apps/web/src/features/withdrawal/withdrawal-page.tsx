@@ -3,7 +3,7 @@ import { type CryptoWithdrawalRequest, WITHDRAWAL_ASSETS, type WithdrawalAsset, 
 import { Button, Form, Selector, Skeleton, TextArea } from 'antd-mobile';
 import { BankcardOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate, useSearchParams } from 'react-router';
 import { balancesQueryKey } from '@/api/balances.ts';
 import { clearErrorsOnChange, useFormSubmit } from '@/lib/forms.ts';

@@ -3,7 +3,7 @@ import type { WithdrawalOptions } from '@tradewind/contract/withdrawal';
 import { Button, Form, Input } from 'antd-mobile';
 import { ClockCircleOutline, ExclamationCircleOutline, UnorderedListOutline } from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from 'react-router';
 import { formatDecimal } from '@/lib/format.ts';
 import { moneyPasswordPath } from '@/lib/money-password.ts';

@@ -1,6 +1,6 @@
 import type { Channel } from '@tradewind/contract/auth';
 import { Input } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { PhoneInput } from '@/ui/phone-input.tsx';
 
 interface AccountInputProps {

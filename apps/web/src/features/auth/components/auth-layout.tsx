@@ -1,6 +1,6 @@
 import { GlobalOutline } from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
-import { Trans, useTranslation } from 'react-i18next';
+import { Trans, useTranslation } from '@/lib/i18n.ts';
 import { Link } from 'react-router';
 import { useConfig } from '@/api/config.ts';
 

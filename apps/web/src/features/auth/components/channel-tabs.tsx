@@ -2,7 +2,7 @@ import { CHANNELS, type Channel } from '@tradewind/contract/auth-basics';
 import 'antd-mobile/es/components/tabs/tabs.css';
 import type { FormInstance } from 'antd-mobile/es/components/form';
 import { type CSSProperties, type KeyboardEvent, useLayoutEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 
 /**
  * Puts the active line under the active tab, as antd-mobile's Tabs does (its width, from its

@@ -1,7 +1,7 @@
 import type { Channel, AuthCodePurpose } from '@tradewind/contract/auth';
 import { Form, Input } from 'antd-mobile';
 import type { FormInstance } from 'antd-mobile/es/components/form';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { SendCodeButton } from './send-code-button.tsx';
 
 /** The 6-digit code field with its send button, which reads the form's account field. */

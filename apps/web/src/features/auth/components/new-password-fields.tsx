@@ -1,5 +1,5 @@
 import { Form, Input } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 
 /** New password and its confirmation, entered twice (spec §5). */
 export function NewPasswordFields({ labelKey = 'auth.password' }: { labelKey?: string }) {

@@ -1,5 +1,5 @@
 import { type Channel, type AuthCodePurpose, normalizeAccount } from '@tradewind/contract/auth';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { CodeCountdownButton } from '@/ui/code-countdown-button.tsx';
 import { sendCode } from '../api/auth-api.ts';
 

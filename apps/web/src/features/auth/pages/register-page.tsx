@@ -1,7 +1,7 @@
 import { type Channel, type RegisterMode, registerRequestSchema } from '@tradewind/contract/auth';
 import { Form, Input, Tabs } from 'antd-mobile';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { SubmitButton } from '@/ui/submit-button.tsx';

@@ -1,7 +1,7 @@
 import { type CardDeposit, type CardDepositConfig, type CardDepositRequest, cardDepositRequestSchema, quoteCardDeposit } from '@tradewind/contract/card-deposit';
 import { Form, Input } from 'antd-mobile';
 import { useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { ImageUpload } from '@/ui/image-upload.tsx';
 import { SubmitButton } from '@/ui/submit-button.tsx';

@@ -1,6 +1,6 @@
 import { CARD_DEPOSIT_STATUS_LABELS, type CardDeposit, type CardDepositStatus } from '@tradewind/contract/card-deposit';
 import { Button, ErrorBlock, Skeleton, Tag } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { formatDateTime } from '@/lib/format-time.ts';
 import { useCardDeposits } from '../api/get-deposits.ts';
 

@@ -1,6 +1,6 @@
 import type { Payee } from '@tradewind/contract/card-deposit';
 import { FileOutline } from 'antd-mobile-icons';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { showToast } from '@/ui/toast.ts';
 
 /** spec §3 Card deposit: bank name, card number, payee, payee phone; each can be copied. */

@@ -2,7 +2,7 @@ import { type ContractConfig, contractSettingsRequestSchema } from '@tradewind/c
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Popup } from 'antd-mobile';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { contractConfigQueryKey } from '@/api/query-keys.ts';
 import { formatDecimal } from '@/lib/format.ts';
 import { useFormSubmit } from '@/lib/forms.ts';

@@ -3,7 +3,7 @@ import type { Instrument } from '@tradewind/contract/market';
 import { Button } from 'antd-mobile';
 import { CheckCircleFill, ExclamationCircleFill } from 'antd-mobile-icons';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { formatDecimal, formatTickTime } from '@/lib/format.ts';
 import { formatPrice } from '@/ui/quote-list.tsx';
 import { useReplay } from '../api/get-replay.ts';

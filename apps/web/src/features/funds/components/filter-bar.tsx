@@ -3,7 +3,7 @@ import { ASSET_CODES, type AssetCode, ENTRY_TYPES, type EntryType, WALLETS, type
 import { Button, CalendarPicker, Popup, Selector } from 'antd-mobile';
 import { DownFill } from 'antd-mobile-icons';
 import { type ReactNode, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { showToast } from '@/ui/toast.ts';
 import { type Filters, rangeFits } from '../filters.ts';
 

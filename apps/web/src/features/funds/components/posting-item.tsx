@@ -1,7 +1,7 @@
 import type { FundsPosting } from '@tradewind/contract/funds';
 import { LANGUAGE_TAGS, type Language } from '@tradewind/contract/languages';
 import { Tag } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { formatDecimal } from '@/lib/format.ts';
 
 /** One posting: its type in the user's language, when, which account, the signed amount, and the entry's memo. */

@@ -3,7 +3,7 @@ import { LANGUAGE_TAGS, normalizeLanguage } from '@tradewind/contract/languages'
 import { CheckList, ErrorBlock, Popup, SearchBar } from 'antd-mobile';
 import { RightOutline } from 'antd-mobile-icons';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 
 /** Country names in the user's language, from the browser (Intl.DisplayNames), sorted by name. */
 export function useCountries() {

@@ -1,6 +1,6 @@
 import { DOCUMENT_TYPES, DOCUMENT_TYPE_LABELS, type DocumentType } from '@tradewind/contract/kyc';
 import { Selector } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 
 /** ID card, passport or driver's licence, as one-choice chips. */
 export function DocumentTypeField({ value, onChange }: { value?: DocumentType; onChange?: (type: DocumentType) => void }) {

@@ -1,6 +1,6 @@
 import { type DocumentType, type KycOverview, kycSubmitRequestSchema, needsBackPhoto } from '@tradewind/contract/kyc';
 import { Form, Input } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { ImageUpload } from '@/ui/image-upload.tsx';
 import { SubmitButton } from '@/ui/submit-button.tsx';

@@ -1,5 +1,5 @@
 import type { MiningProduct } from '@tradewind/contract/mining';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { formatDecimal, formatPercent } from '@/lib/format.ts';
 import { ratePercent } from '../amounts.ts';
 

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { MiningProduct } from '@tradewind/contract/mining';
 import { Button, Popup, Stepper } from 'antd-mobile';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from 'react-router';
 import { ApiError } from '@/api/client.ts';
 import { balancesQueryKey, useBalances } from '@/api/balances.ts';

@@ -1,6 +1,6 @@
 import type { MiningRentalStatus } from '@tradewind/contract/mining';
 import { Tag } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 
 const COLOR: Record<MiningRentalStatus, 'warning' | 'primary' | 'success' | 'danger'> = { under_review: 'warning', active: 'primary', completed: 'success', rejected: 'danger' };
 

@@ -3,7 +3,7 @@ import type { Instrument } from '@tradewind/contract/market';
 import { Button, DotLoading, Popup, ProgressCircle } from 'antd-mobile';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from 'react-router';
 import { useOrder } from '@/api/contracts/get-order.ts';
 import { orderQueryKey } from '@/api/query-keys.ts';

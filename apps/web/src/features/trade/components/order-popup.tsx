@@ -3,7 +3,7 @@ import type { Instrument } from '@tradewind/contract/market';
 import { parseAmount } from '@tradewind/contract/money';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Popup, Selector } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { Link, useNavigate } from 'react-router';
 import { useBalances } from '@/api/balances.ts';
 import { balancesQueryKey, orderQueryKey } from '@/api/query-keys.ts';

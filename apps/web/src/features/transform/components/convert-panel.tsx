@@ -4,7 +4,7 @@ import { ASSET_CODES, type AssetCode, QUOTE_ASSET } from '@tradewind/contract/wa
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input } from 'antd-mobile';
 import { useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { balancesQueryKey, useBalances } from '@/api/balances.ts';
 import { ApiError } from '@/api/client.ts';
 import { formatDecimal } from '@/lib/format.ts';

@@ -2,7 +2,7 @@ import type { Quote } from '@tradewind/contract/conversion';
 import { LANGUAGE_TAGS, type Language } from '@tradewind/contract/languages';
 import { QUOTE_TTL_MS } from '@tradewind/contract/conversion';
 import { Button, ProgressBar } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { formatDecimal } from '@/lib/format.ts';
 
 interface QuoteCardProps {

@@ -2,7 +2,7 @@ import { type TransferRequest, type Wallet, transferRequestSchema } from '@trade
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input } from 'antd-mobile';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '@/lib/i18n.ts';
 import { balancesQueryKey, useBalances } from '@/api/balances.ts';
 import { formatDecimal } from '@/lib/format.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';
