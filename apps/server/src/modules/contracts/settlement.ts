@@ -1,5 +1,4 @@
 import { CONTRACT_ASSET, type Direction, type Order, outcomeOf } from '@tradewind/contract/instant';
-import { type Language, isLanguage } from '@tradewind/contract/languages';
 import { INSTRUMENTS, type InstrumentSymbol, isInstrumentSymbol } from '@tradewind/contract/market';
 import { formatAmount } from '@tradewind/contract/money';
 import type { FastifyBaseLogger } from 'fastify';
@@ -7,7 +6,7 @@ import type { Clock } from '#platform/clock.ts';
 import { type Db, type NamedStatement, type Tx, runNamed } from '#platform/db.ts';
 import type { Hub } from '#platform/ws.ts';
 import { type AccountRef, type EntrySpec, type Ledger, MAX_ENTRIES_PER_BATCH, accountName, houseAccount } from '../ledger/service.ts';
-import { type CreatedMessage, type MessageSpec, publishMessages, renderMessage } from '../messages/service.ts';
+import { type CreatedMessage, type MessageSpec, languageOf, publishMessages, renderMessage } from '../messages/service.ts';
 import { type OrderRecord, orderView, payoutOf, settlementEntry } from './service.ts';
 
 /**
@@ -103,36 +102,37 @@ const SETTLE_BATCH: NamedStatement = {
   name: 'contracts_settle_batch',
   planEachRun: true,
   text: `with s as (
-           select * from unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::numeric[], $6::numeric[], $7::text[], $8::text[], $9::text[])
-             as s(id, account_id, outcome, close_tick_id, close_price_minor, payout_minor, language, title, body)
+           select * from unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::numeric[], $6::numeric[], $7::text[],
+                                $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
+             as s(id, account_id, outcome, close_tick_id, close_price_minor, payout_minor, reference, ref, link, language, title, body)
          ),
          settled as (
            update contract_orders o
            set state = 'settled', outcome = s.outcome, close_tick_id = s.close_tick_id, close_price_minor = s.close_price_minor,
-               payout_minor = s.payout_minor, settled_at = $10::timestamptz
+               payout_minor = s.payout_minor, settled_at = $13::timestamptz
            from s
            where o.id = s.id and o.state = 'open'
-           returning o.id, o.user_id, o.stake_minor, o.fee_minor, o.outcome, o.payout_minor, s.account_id, s.language, s.title, s.body
+           returning o.id, o.user_id, o.stake_minor, o.fee_minor, o.outcome, o.payout_minor, s.account_id, s.reference, s.ref, s.link, s.language, s.title, s.body
          ),
          entries as (
            insert into ledger_entries (kind, reference, user_id, created_at)
-           select 'contract_settle', 'contract:' || id || ':settle', user_id, $10::timestamptz from settled
+           select $14::text, reference, user_id, $13::timestamptz from settled
            returning id, reference
          ),
          postings as (
            insert into ledger_postings (entry_id, account_id, user_id, wallet, asset, bucket, type, amount, created_at)
-           select e.id, p.account_id, case when p.own then o.user_id end, case when p.own then 'futures' end, $13::text, p.bucket, p.type, p.amount, $10::timestamptz
+           select e.id, p.account_id, case when p.own then o.user_id end, case when p.own then 'futures' end, $17::text, p.bucket, p.type, p.amount, $13::timestamptz
            from settled o
-           join entries e on e.reference = 'contract:' || o.id || ':settle'
+           join entries e on e.reference = o.reference
            cross join lateral (values
              (o.outcome = 'void', true, o.account_id, 'locked', 'order_refund', -(o.stake_minor + o.fee_minor)),
              (o.outcome = 'void', true, o.account_id, 'available', 'order_refund', o.stake_minor + o.fee_minor),
              (o.outcome <> 'void' and o.fee_minor > 0, true, o.account_id, 'locked', 'position_fee', -o.fee_minor),
-             (o.outcome <> 'void' and o.fee_minor > 0, false, $11::bigint, 'available', 'position_fee', o.fee_minor),
+             (o.outcome <> 'void' and o.fee_minor > 0, false, $15::bigint, 'available', 'position_fee', o.fee_minor),
              (o.outcome in ('win', 'loss'), true, o.account_id, 'locked', 'position_close', -o.stake_minor),
              (o.outcome = 'win', true, o.account_id, 'available', 'position_close', o.payout_minor),
-             (o.outcome = 'win' and o.payout_minor > o.stake_minor, false, $12::bigint, 'available', 'position_close', o.stake_minor - o.payout_minor),
-             (o.outcome = 'loss', false, $12::bigint, 'available', 'position_close', o.stake_minor),
+             (o.outcome = 'win' and o.payout_minor > o.stake_minor, false, $16::bigint, 'available', 'position_close', o.stake_minor - o.payout_minor),
+             (o.outcome = 'loss', false, $16::bigint, 'available', 'position_close', o.stake_minor),
              (o.outcome = 'tie', true, o.account_id, 'locked', 'order_refund', -o.stake_minor),
              (o.outcome = 'tie', true, o.account_id, 'available', 'order_refund', o.stake_minor)
            ) as p(applies, own, account_id, bucket, type, amount)
@@ -142,7 +142,7 @@ const SETTLE_BATCH: NamedStatement = {
          ),
          messages as (
            insert into user_messages (user_id, kind, ref, language, title, body, link, created_at)
-           select user_id, 'contract.settled', 'contract:' || id, language, title, body, '/ContractDetail?id=' || id, $10::timestamptz
+           select user_id, $18::text, ref, language, title, body, link, $13::timestamptz
            from settled order by id
            returning id, ref
          )
@@ -242,8 +242,6 @@ function settledMessage(order: OrderRecord): MessageSpec {
 
 const FEES = houseAccount('fees', CONTRACT_ASSET);
 const CONTRACTS = houseAccount('contracts', CONTRACT_ASSET);
-
-const languageOf = (value: string | undefined): Language => (isLanguage(value) ? value : 'en');
 
 type PostingTotals = Map<string, { total: bigint; count: number }>;
 
@@ -346,7 +344,7 @@ export class Settlement {
       const rows = await runNamed<ClaimRow>(tx as Tx, CLAIM_DUE, [now, limit, readyBefore, excluded, CONTRACT_ASSET]);
       claimed.push(...rows.map((row) => Number(row.id)));
       if (rows.length === 0) return [];
-      const house = await this.deps.ledger.accountIdsOf(tx, [FEES, CONTRACTS]);
+      const house = await this.deps.ledger.resolveAccounts(tx, [FEES, CONTRACTS]);
       // Stamped when the results are written, not when the orders were claimed.
       const settledAt = this.deps.clock.now();
       const settled = rows.map((row) => settle(row, settledAt));
@@ -354,7 +352,10 @@ export class Settlement {
         if (row.account_id === null) throw new Error(`order ${row.id}: its owner has no futures account`);
         return row.account_id;
       });
-      const texts = settled.map((order, i) => renderMessage(settledMessage(order), languageOf(rows[i]?.language)));
+      const entries = settled.map((order) => settlementEntry(order, order.outcome as NonNullable<OrderRecord['outcome']>, order.payoutMinor as bigint));
+      const specs = settled.map(settledMessage);
+      const languages = rows.map((row) => languageOf(row.language));
+      const texts = specs.map((spec, i) => renderMessage(spec, languages[i] ?? 'en'));
       const [result] = await runNamed<BatchResult>(tx as Tx, SETTLE_BATCH, [
         settled.map((o) => String(o.id)),
         accounts,
@@ -362,31 +363,36 @@ export class Settlement {
         settled.map((o) => (o.closeTick ? String(o.closeTick.id) : null)),
         settled.map((o) => (o.closeTick ? o.closeTick.priceMinor.toString() : null)),
         settled.map((o) => (o.payoutMinor as bigint).toString()),
-        rows.map((row) => languageOf(row.language)),
+        entries.map((entry) => entry.reference),
+        specs.map((spec) => spec.ref),
+        specs.map((spec) => spec.link ?? null),
+        languages,
         texts.map((t) => t.title),
         texts.map((t) => t.body),
         settledAt,
+        (entries[0] as EntrySpec).kind,
         house.get(accountName(FEES)),
         house.get(accountName(CONTRACTS)),
         CONTRACT_ASSET,
+        (specs[0] as MessageSpec).kind,
       ]);
       // Claimed rows are locked by this transaction: each must settle here, or none does.
       if (result?.settled !== settled.length) throw new Error(`settled ${result?.settled} of ${settled.length} claimed orders`);
       const expected = postingTotals(
-        settled.map((order) => settlementEntry(order, order.outcome as NonNullable<OrderRecord['outcome']>, order.payoutMinor as bigint)),
+        entries,
         (ref) => (ref.kind === 'user' ? undefined : house.get(accountName(ref))),
         accounts,
       );
       const mismatch = postingsMismatch(expected, result.postings);
       if (mismatch) throw new Error(`settlement postings differ from the rule: ${mismatch}`);
-      const byRef = new Map(settled.map((order, i) => [`contract:${order.id}`, i]));
+      const byRef = new Map(specs.map((spec, i) => [spec.ref, i]));
       messages = result.messages.map(([id, ref]) => {
         const i = byRef.get(ref) as number;
-        const order = settled[i] as OrderRecord;
+        const spec = specs[i] as MessageSpec;
         const text = texts[i] as { title: string; body: string };
         return {
-          userId: order.userId,
-          message: { id, kind: 'contract.settled', title: text.title, body: text.body, link: `/ContractDetail?id=${order.id}`, read: false, createdAt: settledAt.toISOString() },
+          userId: spec.userId,
+          message: { id, kind: spec.kind, title: text.title, body: text.body, link: spec.link ?? null, read: false, createdAt: settledAt.toISOString() },
         };
       });
       return settled;

@@ -284,19 +284,12 @@ export class Ledger {
   }
 
   /**
-   * Account ids by name, the accounts made (at zero) where missing, without locking them:
-   * for a caller that writes its postings set-based in SQL (contract settlement), which then
-   * goes through the same database triggers as `postMany`.
+   * Account ids by name, the accounts made (at zero) where missing, without locking them (also
+   * for contract settlement, which writes its postings set-based in SQL through the same
+   * triggers). Ids of accounts created inside the caller's transaction are not remembered
+   * until a later transaction sees them: if this one rolls back, they vanish.
    */
-  async accountIdsOf(tx: Executor, refs: AccountRef[]): Promise<Map<string, number>> {
-    return this.resolveAccounts(tx, refs);
-  }
-
-  /**
-   * Account ids by name. Ids of accounts created inside the caller's transaction are not
-   * remembered until a later transaction sees them: if this one rolls back, they vanish.
-   */
-  private async resolveAccounts(tx: Executor, refs: AccountRef[]): Promise<Map<string, number>> {
+  async resolveAccounts(tx: Executor, refs: AccountRef[]): Promise<Map<string, number>> {
     const byName = new Map(refs.map((ref) => [accountName(ref), ref]));
     const ids = new Map<string, number>();
     const missing: string[] = [];

@@ -60,7 +60,8 @@ const INSERT_MESSAGES: NamedStatement = {
          returning id::text, user_id::text, kind, title, body, link`,
 };
 
-function languageOf(value: string | undefined): Language {
+/** A stored language, or English for one we do not know. */
+export function languageOf(value: string | undefined): Language {
   return isLanguage(value) ? value : 'en';
 }
 
