@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { type Plugin, defineConfig, transformWithOxc } from 'vite';
+import { localeParts } from './src/lib/locale-parts.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -75,9 +76,11 @@ function mergeInto(target: Record<string, unknown>, source: Record<string, unkno
 }
 
 /**
- * `virtual:tradewind-locale/<lang>`: one language's messages (the contract's, the app's and each
- * feature's files) merged at build time into one module, so a first screen waits for one small
- * file instead of dozens. Only the active language is downloaded.
+ * `virtual:tradewind-locale/<lang>` and `virtual:tradewind-locale/<lang>/rest`: one language's
+ * messages (the contract's, the app's and each feature's files) merged at build time and split
+ * in two (`localeParts()`): what the first screens need, which the app waits for before its
+ * first render, and the rest, which the other pages wait for. Only the active language is
+ * downloaded.
  */
 function localeBundles(): Plugin {
   return {
@@ -87,16 +90,16 @@ function localeBundles(): Plugin {
     },
     load(id) {
       if (!id.startsWith(`\0${LOCALE_MODULE}`)) return undefined;
-      const language = id.slice(LOCALE_MODULE.length + 1);
+      const [language = '', part = 'first'] = id.slice(LOCALE_MODULE.length + 1).split('/');
       const files = localeFiles(language);
-      if (files.length === 0) throw new Error(`no translations for ${language}`);
+      if (files.length === 0 || (part !== 'first' && part !== 'rest')) throw new Error(`no translations for ${language}/${part}`);
       const catalogue: Record<string, unknown> = {};
       for (const file of files) {
         this.addWatchFile(file);
         mergeInto(catalogue, JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>);
       }
       // JSON.parse of a string literal is quicker for the browser than the same object literal.
-      return `export default JSON.parse(${JSON.stringify(JSON.stringify(catalogue))});`;
+      return `export default JSON.parse(${JSON.stringify(JSON.stringify(localeParts(catalogue)[part]))});`;
     },
   };
 }
@@ -168,8 +171,95 @@ function antdMobileDeepImports(): Plugin {
   };
 }
 
+/** What a stubbed module exports: `export function a`, `export const b`, `export { c as d }`. */
+function exportedNames(source: string): string[] {
+  const names = [...source.matchAll(/^export (?:function|const|class) (\w+)/gm)].map((match) => match[1] as string);
+  for (const [, list] of source.matchAll(/^export \{([^}]*)\}/gm)) {
+    for (const specifier of (list as string).split(',')) {
+      const name = specifier.trim().split(/\s+as\s+/).pop();
+      if (name) names.push(name);
+    }
+  }
+  return names;
+}
+
+/**
+ * Zod's JSON-Schema generator left out of the web build (about 4 KB gzipped on every first
+ * screen): classic schemas import it to give every schema a `toJSONSchema()` method, which
+ * only the server's OpenAPI document calls. Here those exports return a function that throws;
+ * `aggregateChecks`, which classic schemas use for `.minLength`, `.maxValue` and the like, is
+ * kept as zod wrote it. The build fails if a zod upgrade moves either piece.
+ */
+function zodWithoutJsonSchema(): Plugin {
+  const stubs = (names: string[]) =>
+    `const unavailable = () => { throw new Error('zod JSON Schema is not part of the web app'); };\n` +
+    names.map((name) => `export const ${name} = () => unavailable;`).join('\n');
+  return {
+    name: 'tradewind-zod-without-json-schema',
+    apply: 'build',
+    enforce: 'pre',
+    load(id) {
+      const file = id.split('?')[0] as string;
+      if (!/[\\/]node_modules[\\/]zod[\\/]v4[\\/]core[\\/](to-json-schema|json-schema-processors)\.js$/.test(file)) return undefined;
+      const source = fs.readFileSync(file, 'utf8');
+      const names = exportedNames(source);
+      if (file.endsWith('to-json-schema.js')) {
+        if (!names.includes('createToJSONSchemaMethod')) throw new Error(`${file}: zod no longer exports createToJSONSchemaMethod here`);
+        return stubs(names);
+      }
+      const end = source.indexOf('export const stringProcessor');
+      if (end < 0 || !source.slice(0, end).includes('export function aggregateChecks')) throw new Error(`${file}: aggregateChecks is no longer first`);
+      return `${source.slice(0, end)}\n${stubs(names.filter((name) => name !== 'aggregateChecks'))}`;
+    },
+  };
+}
+
+const LAZY_FORM_PART = '\0tradewind-lazy-form-part:';
+
+/**
+ * Two parts of antd-mobile's Form that a form without them still downloads, loaded when first
+ * used instead (about 13 KB gzipped off the sign-in page): the Popover behind `Form.Item`'s
+ * `help` icon (with floating-ui), which only the new-password fields show and which draws the
+ * bare icon until it arrives, and async-validator, which rc-field-form runs only for `rules`
+ * (the app validates with the shared zod schemas instead; a rule would still work).
+ */
+function lazyFormParts(): Plugin {
+  const stubs: Record<string, string> = {
+    popover: `import { createElement, lazy, Suspense } from 'react';
+const Real = lazy(() => import('antd-mobile/es/components/popover'));
+export default function Popover(props) {
+  return createElement(Suspense, { fallback: props.children }, createElement(Real, props));
+}`,
+    'async-validator': `export default class AsyncValidator {
+  constructor(descriptor) { this.descriptor = descriptor; }
+  messages(messages) { this.validateMessages = messages; }
+  async validate(source, options) {
+    const { default: Real } = await import('async-validator');
+    if (AsyncValidator.warning) Real.warning = AsyncValidator.warning;
+    const validator = new Real(this.descriptor);
+    if (this.validateMessages) validator.messages(this.validateMessages);
+    return validator.validate(source, options);
+  }
+}`,
+  };
+  return {
+    name: 'tradewind-lazy-form-parts',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      const from = importer?.replace(/\\/g, '/') ?? '';
+      if (source === '../popover' && from.endsWith('/antd-mobile/es/components/form/form-item.js')) return `${LAZY_FORM_PART}popover`;
+      if (source === 'async-validator' && from.endsWith('/rc-field-form/es/utils/validateUtil.js')) return `${LAZY_FORM_PART}async-validator`;
+      return undefined;
+    },
+    load(id) {
+      return id.startsWith(LAZY_FORM_PART) ? stubs[id.slice(LAZY_FORM_PART.length)] : undefined;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [antdMobileDeepImports(), react(), localeBundles(), serviceWorker(), precompress()],
+  plugins: [antdMobileDeepImports(), zodWithoutJsonSchema(), lazyFormParts(), react(), localeBundles(), serviceWorker(), precompress()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: {
     proxy: {

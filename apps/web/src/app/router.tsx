@@ -1,5 +1,6 @@
 import { type ComponentType, lazy } from 'react';
 import { Navigate, type RouteObject, matchRoutes, useRoutes } from 'react-router';
+import { loadAllMessages } from '@/lib/i18n.ts';
 import { getToken } from '@/lib/storage.ts';
 import { isOpenPath } from './guard.ts';
 import { Shell } from './shell.tsx';
@@ -8,10 +9,15 @@ interface PageHandle {
   preload: () => Promise<unknown>;
 }
 
-/** Each page (and the tab layout) is its own chunk; `handle.preload` starts its download before the app renders. */
-function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
-  const Component = lazy(async () => ({ default: (await load())[name] as ComponentType }));
-  return { element: <Component />, handle: { preload: load } satisfies PageHandle };
+/**
+ * Each page (and the tab layout) is its own chunk; `handle.preload` starts its download before
+ * the app renders. A page renders once its chunk and all of its language's messages are there;
+ * the first screens (`firstScreen`) need only the part the app loaded before its first render.
+ */
+function page<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string, options: { firstScreen?: boolean } = {}) {
+  const preload = options.firstScreen ? load : () => Promise.all([load(), loadAllMessages()]).then(([module]) => module);
+  const Component = lazy(async () => ({ default: (await preload())[name] as ComponentType }));
+  return { element: <Component />, handle: { preload } satisfies PageHandle };
 }
 
 export const ROUTE_PATHS = [
@@ -75,15 +81,15 @@ const routes: RouteObject[] = [
       {
         path: '/',
         // Its own chunk too: the sign-in page does not download the tab bar and its icons.
-        ...page(() => import('./tab-layout.tsx'), 'TabLayout'),
+        ...page(() => import('./tab-layout.tsx'), 'TabLayout', { firstScreen: true }),
         children: [
-          { index: true, ...page(() => import('@/features/home/home-page.tsx'), 'HomePage') },
+          { index: true, ...page(() => import('@/features/home/home-page.tsx'), 'HomePage', { firstScreen: true }) },
           { path: 'Transaction', ...page(() => import('@/features/trade/transaction-page.tsx'), 'TransactionPage') },
           { path: 'Mining', ...page(() => import('@/features/mining/mining-page.tsx'), 'MiningPage') },
           { path: 'My', ...page(() => import('@/features/my/my-page.tsx'), 'MyPage') },
         ],
       },
-      { path: '/Login', ...page(() => import('@/features/auth/pages/login-page.tsx'), 'LoginPage') },
+      { path: '/Login', ...page(() => import('@/features/auth/pages/login-page.tsx'), 'LoginPage', { firstScreen: true }) },
       { path: '/Register', ...page(() => import('@/features/auth/pages/register-page.tsx'), 'RegisterPage') },
       { path: '/ForgetPwd', ...page(() => import('@/features/auth/pages/forget-pwd-page.tsx'), 'ForgetPwdPage') },
       { path: '/ChangePwd', ...page(() => import('@/features/auth/pages/change-pwd-page.tsx'), 'ChangePwdPage') },

@@ -2,7 +2,11 @@ import { LANGUAGE_TAGS, type Language } from '@tradewind/contract/languages';
 import { type ReactElement, type ReactNode, cloneElement, createElement, Fragment, useMemo, useSyncExternalStore } from 'react';
 import { STORAGE_KEYS, storedLanguage } from './storage.ts';
 
-export type Catalogue = Record<string, unknown>;
+import type { Catalogue } from './locale-parts.ts';
+
+export type { Catalogue };
+
+type Loader = () => Promise<{ default: Catalogue }>;
 
 /**
  * The app's translations, in a few lines instead of i18next with react-i18next (17 KB
@@ -11,19 +15,20 @@ export type Catalogue = Record<string, unknown>;
  * line with links (`Trans`). A missing key shows as the key itself (the every-screen browser
  * test looks for those), a missing placeholder value as nothing.
  *
- * Only the active language is loaded: one file per language, which the build merges from the
- * shared messages (`packages/contract/src/i18n/[<domain>/]<lang>.json`), the app's
- * (`src/locales/<lang>.json`) and each feature's (`src/features/<f>/locales/<lang>.json`);
- * see `localeBundles()` in vite.config.ts.
+ * Only the active language is loaded, in two parts that the build merges from the shared
+ * messages (`packages/contract/src/i18n/[<domain>/]<lang>.json`), the app's
+ * (`src/locales/<lang>.json`) and each feature's (`src/features/<f>/locales/<lang>.json`):
+ * what the first screens need, before the first render, and the rest, which the other pages
+ * wait for (`loadAllMessages`); see `localeBundles()` in vite.config.ts and locale-parts.ts.
  */
-const CATALOGUES: Record<Language, () => Promise<{ default: Catalogue }>> = {
-  en: () => import('virtual:tradewind-locale/en'),
-  zh_TW: () => import('virtual:tradewind-locale/zh_TW'),
-  zh_CN: () => import('virtual:tradewind-locale/zh_CN'),
-  es: () => import('virtual:tradewind-locale/es'),
-  fr: () => import('virtual:tradewind-locale/fr'),
-  it: () => import('virtual:tradewind-locale/it'),
-  de: () => import('virtual:tradewind-locale/de'),
+const CATALOGUES: Record<Language, { first: Loader; rest: Loader }> = {
+  en: { first: () => import('virtual:tradewind-locale/en'), rest: () => import('virtual:tradewind-locale/en/rest') },
+  zh_TW: { first: () => import('virtual:tradewind-locale/zh_TW'), rest: () => import('virtual:tradewind-locale/zh_TW/rest') },
+  zh_CN: { first: () => import('virtual:tradewind-locale/zh_CN'), rest: () => import('virtual:tradewind-locale/zh_CN/rest') },
+  es: { first: () => import('virtual:tradewind-locale/es'), rest: () => import('virtual:tradewind-locale/es/rest') },
+  fr: { first: () => import('virtual:tradewind-locale/fr'), rest: () => import('virtual:tradewind-locale/fr/rest') },
+  it: { first: () => import('virtual:tradewind-locale/it'), rest: () => import('virtual:tradewind-locale/it/rest') },
+  de: { first: () => import('virtual:tradewind-locale/de'), rest: () => import('virtual:tradewind-locale/de/rest') },
 };
 
 /** What `t` takes: placeholder values, `count` for plurals (a number; a string is only shown), `defaultValue` for a key that may be missing. */
@@ -65,7 +70,43 @@ export function translateFrom(catalogue: Catalogue | undefined, language: Langua
   });
 }
 
-const translateIn = (language: Language, key: string, options?: TOptions) => translateFrom(catalogues.get(language), language, key, options);
+/** The rest of a language's messages: loaded, or on their way. */
+const restOf = new Map<Language, Promise<void>>();
+/** Replaced at every language switch and every part that arrives, so translated components render again. */
+let view: { language: Language } = { language: current };
+
+function changed(): void {
+  view = { language: current };
+  for (const listener of listeners) listener();
+}
+
+async function loadFirst(language: Language): Promise<void> {
+  if (!catalogues.has(language)) catalogues.set(language, { ...(await CATALOGUES[language].first()).default });
+}
+
+function loadRest(language: Language): Promise<void> {
+  let loading = restOf.get(language);
+  if (!loading) {
+    loading = Promise.all([loadFirst(language), CATALOGUES[language].rest()]).then(([, rest]) => {
+      Object.assign(catalogues.get(language) as Catalogue, rest.default);
+      if (language === current) changed();
+    });
+    // A failed download is tried again by the next page that needs it.
+    loading.catch(() => restOf.delete(language));
+    restOf.set(language, loading);
+  }
+  return loading;
+}
+
+function translateIn(language: Language, key: string, options?: TOptions): string {
+  const catalogue = catalogues.get(language);
+  // A namespace beyond the first screens' (they split by namespace), asked for before a page
+  // loaded the rest: fetch the rest now; the component renders again when it arrives.
+  const namespace = key.split('.', 1)[0] as string;
+  if (catalogue && !restOf.has(language) && !(namespace in catalogue)) void loadRest(language).catch(() => undefined);
+  return translateFrom(catalogue, language, key, options);
+}
+
 const translate: TFunction = (key, options) => translateIn(current, key, options);
 
 /** The active language and `t`, for code outside components (the HTTP client's network error). */
@@ -76,42 +117,46 @@ export const i18n = {
   t: translate,
 };
 
-const snapshot = () => current;
+const snapshot = () => view;
 
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
-async function load(language: Language): Promise<void> {
-  if (!catalogues.has(language)) catalogues.set(language, (await CATALOGUES[language]()).default);
-}
-
 function activate(language: Language): void {
   current = language;
   document.documentElement.lang = LANGUAGE_TAGS[language];
-  for (const listener of listeners) listener();
+  changed();
 }
 
-/** Loads the stored language (or the browser's, or English) before the first render. */
+/** Loads the first screens' messages in the stored language (or the browser's, or English) before the first render. */
 export async function initI18n(): Promise<void> {
   const language = storedLanguage();
-  await load(language);
+  await loadFirst(language);
   activate(language);
+}
+
+/**
+ * All of the active language's messages: every page but the first screens waits for this.
+ * Asked for before the first render (main.tsx preloads the page), it means the stored language.
+ */
+export function loadAllMessages(): Promise<void> {
+  return loadRest(catalogues.has(current) ? current : storedLanguage());
 }
 
 /** Switches at once (every translated component renders again) and persists the choice under `lang`. */
 export async function changeLanguage(language: Language): Promise<void> {
-  await load(language);
+  await loadRest(language);
   localStorage.setItem(STORAGE_KEYS.lang, language);
   activate(language);
 }
 
-/** `t` and the active language; the component renders again when the language changes. */
+/** `t` and the active language; the component renders again when the language changes or more messages arrive. */
 export function useTranslation(): { t: TFunction; i18n: typeof i18n } {
-  const language = useSyncExternalStore(subscribe, snapshot, snapshot);
-  // A new `t` for each language, so memoised children that take it render again too.
-  return useMemo(() => ({ t: (key: string, options?: TOptions) => translateIn(language, key, options), i18n }), [language]);
+  const seen = useSyncExternalStore(subscribe, snapshot, snapshot);
+  // A new `t` for each change, so memoised children that take it render again too.
+  return useMemo(() => ({ t: (key: string, options?: TOptions) => translateIn(seen.language, key, options), i18n }), [seen]);
 }
 
 /**
