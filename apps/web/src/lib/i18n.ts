@@ -80,15 +80,28 @@ function changed(): void {
   for (const listener of listeners) listener();
 }
 
-async function loadFirst(language: Language): Promise<void> {
-  if (!catalogues.has(language)) catalogues.set(language, { ...(await CATALOGUES[language].first()).default });
+/** The first screens' messages of a language: loaded, or on their way (one catalogue object per language, which the rest is merged into). */
+const firstOf = new Map<Language, Promise<Catalogue>>();
+
+function loadFirst(language: Language): Promise<Catalogue> {
+  let loading = firstOf.get(language);
+  if (!loading) {
+    loading = CATALOGUES[language].first().then((module) => {
+      const catalogue = { ...module.default };
+      catalogues.set(language, catalogue);
+      return catalogue;
+    });
+    loading.catch(() => firstOf.delete(language));
+    firstOf.set(language, loading);
+  }
+  return loading;
 }
 
 function loadRest(language: Language): Promise<void> {
   let loading = restOf.get(language);
   if (!loading) {
-    loading = Promise.all([loadFirst(language), CATALOGUES[language].rest()]).then(([, rest]) => {
-      Object.assign(catalogues.get(language) as Catalogue, rest.default);
+    loading = Promise.all([loadFirst(language), CATALOGUES[language].rest()]).then(([catalogue, rest]) => {
+      Object.assign(catalogue, rest.default);
       if (language === current) changed();
     });
     // A failed download is tried again by the next page that needs it.
