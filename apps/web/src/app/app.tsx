@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useSyncExternalStore } from 'react';
-import { BrowserRouter } from 'react-router';
+import { BrowserRouter } from '@/lib/router.tsx';
 import { ApiError } from '@/api/client.ts';
 import { getUpdateState, registerServiceWorker, subscribeUpdate } from '@/features/pwa/app-update.ts';
 import { connectRealtime } from '@/api/realtime.ts';

@@ -1,5 +1,5 @@
 import { type ComponentType, lazy } from 'react';
-import { Navigate, type RouteObject, matchRoutes, useRoutes } from 'react-router';
+import { Navigate, type RouteObject, matchRoutes, useRoutes } from '@/lib/router.tsx';
 import { loadAllMessages } from '@/lib/i18n.ts';
 import { getToken } from '@/lib/storage.ts';
 import { isOpenPath } from './guard.ts';
@@ -157,5 +157,5 @@ export function AppRoutes() {
  */
 export function preloadRoute(pathname: string): void {
   const target = !isOpenPath(pathname) && !getToken() ? '/Login' : pathname;
-  for (const match of matchRoutes(routes, target) ?? []) void (match.route.handle as PageHandle | undefined)?.preload().catch(() => undefined);
+  for (const route of matchRoutes(routes, target) ?? []) void (route.handle as PageHandle | undefined)?.preload().catch(() => undefined);
 }

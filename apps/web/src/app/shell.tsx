@@ -1,6 +1,6 @@
 import 'antd-mobile/es/components/spin-loading/spin-loading.css';
 import { type CSSProperties, Suspense, useEffect, useLayoutEffect } from 'react';
-import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { Navigate, Outlet, useLocation, useNavigate } from '@/lib/router.tsx';
 import { setSessionEndHandler } from '@/api/http.ts';
 import { useConfig } from '@/api/config.ts';
 import { realtime } from '@/api/realtime.ts';

@@ -1,7 +1,7 @@
 import { AppOutline, HistogramOutline, UserOutline, PieOutline } from 'antd-mobile-icons';
 import { Suspense } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { Link, Outlet, useLocation } from 'react-router';
+import { Link, Outlet, useLocation } from '@/lib/router.tsx';
 import { PageFallback } from './shell.tsx';
 
 const TABS = [

@@ -1,5 +1,5 @@
 import { ERROR_CODES } from '@tradewind/contract/errors';
-import type { NavigateFunction } from 'react-router';
+import type { NavigateFunction } from '@/lib/router.tsx';
 import { ApiError } from '@/api/client.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/lib/router.tsx';
 
 /**
  * Where a form returns to: the `?back=` a screen passed when it sent the user here (e.g.

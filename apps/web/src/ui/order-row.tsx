@@ -1,7 +1,7 @@
 import type { Order } from '@tradewind/contract/instant';
 import { INSTRUMENTS, isInstrumentSymbol } from '@tradewind/contract/market';
 import { useTranslation } from '@/lib/i18n.ts';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router.tsx';
 import { signOf } from '@/lib/contract-math.ts';
 import { formatDateTime, formatDecimal, formatSigned } from '@/lib/format.ts';
 import { formatCountdown, msUntil } from '@/lib/server-clock.ts';

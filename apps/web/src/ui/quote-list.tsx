@@ -1,7 +1,7 @@
 import type { Instrument, Ticker } from '@tradewind/contract/market';
 import { tickerChannel } from '@tradewind/contract/market';
 import { useTranslation } from '@/lib/i18n.ts';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router.tsx';
 import { useChannels } from '@/api/realtime.ts';
 import { formatDecimal } from '@/lib/format.ts';
 import { AssetIcon } from './asset-icon.tsx';

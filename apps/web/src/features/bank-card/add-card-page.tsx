@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { addBankCardRequestSchema } from '@tradewind/contract/bank-card';
 import { Form, Input } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router.tsx';
 import { clearErrorsOnChange, useFormSubmit } from '@/lib/forms.ts';
 import { useBackTarget } from '@/lib/navigation.ts';
 import { Page } from '@/ui/page.tsx';

@@ -3,7 +3,7 @@ import type { BankCard } from '@tradewind/contract/bank-card';
 import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
 import { AddOutline, BankcardOutline, DeleteOutline } from 'antd-mobile-icons';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router.tsx';
 import { confirm } from '@/ui/confirm.ts';
 import { Page } from '@/ui/page.tsx';
 import { showToast } from '@/ui/toast.ts';

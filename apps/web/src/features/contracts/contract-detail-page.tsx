@@ -4,7 +4,7 @@ import { parseAmount } from '@tradewind/contract/money';
 import { useQueryClient } from '@tanstack/react-query';
 import { ErrorBlock, Skeleton } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/lib/router.tsx';
 import { useContractConfig } from '@/api/contracts/get-config.ts';
 import { useOrder } from '@/api/contracts/get-order.ts';
 import { useInstruments } from '@/api/market/get-instruments.ts';

@@ -1,7 +1,7 @@
 import type { OrderState } from '@tradewind/contract/instant';
 import { DotLoading, ErrorBlock, InfiniteScroll, Skeleton, Tabs } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/lib/router.tsx';
 import { useContractConfig } from '@/api/contracts/get-config.ts';
 import { useOrders } from '@/api/contracts/get-orders.ts';
 import { OrderRow } from '@/ui/order-row.tsx';

@@ -3,7 +3,7 @@ import { FileOutline } from 'antd-mobile-icons';
 import { DEPOSIT_REJECT_REASON_KEYS, DEPOSIT_STATUS_KEYS, type Deposit, type DepositStatus } from '@tradewind/contract/deposit';
 import { LANGUAGE_TAGS, normalizeLanguage } from '@tradewind/contract/languages';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router.tsx';
 import { Page } from '@/ui/page.tsx';
 import { showToast } from '@/ui/toast.ts';
 import { useDepositHistory } from './api/get-deposit-history.ts';

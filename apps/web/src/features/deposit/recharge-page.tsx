@@ -3,7 +3,7 @@ import { Button, ErrorBlock, Form, Input, List, Skeleton, Tag } from 'antd-mobil
 import { ExclamationCircleFill, FileOutline, UnorderedListOutline } from 'antd-mobile-icons';
 import { devChainTransferRequestSchema } from '@tradewind/contract/deposit';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router.tsx';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { Page } from '@/ui/page.tsx';
 import { showToast } from '@/ui/toast.ts';

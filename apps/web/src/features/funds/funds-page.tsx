@@ -3,7 +3,7 @@ import { Button, DotLoading, ErrorBlock, InfiniteScroll } from 'antd-mobile';
 import { DownlandOutline } from 'antd-mobile-icons';
 import { useMemo, useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useLocation, useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from '@/lib/router.tsx';
 import { ApiError } from '@/api/client.ts';
 import { Page } from '@/ui/page.tsx';
 import { showToast } from '@/ui/toast.ts';

@@ -3,7 +3,7 @@ import { Button, Skeleton } from 'antd-mobile';
 import { CheckOutline, GiftOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router.tsx';
 import { formatDateTime, formatDecimal } from '@/lib/format.ts';
 import { showToast } from '@/ui/toast.ts';
 import { useCheckIn, useCheckinState, useRecentPoints } from './api/checkin.ts';

@@ -13,7 +13,7 @@ import {
 } from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router.tsx';
 import { useBalances } from '@/api/balances.ts';
 import { useConfig } from '@/api/config.ts';
 import { useUnreadCount } from '@/api/messages.ts';

@@ -1,7 +1,7 @@
 import { NoticeBar, Skeleton } from 'antd-mobile';
 import { SoundOutline } from 'antd-mobile-icons';
 import { useTranslation } from '@/lib/i18n.ts';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '@/lib/router.tsx';
 import { useArticles } from '@/api/news.ts';
 import { formatDateTime } from '@/lib/format.ts';
 

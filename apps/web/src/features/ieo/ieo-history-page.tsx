@@ -1,7 +1,7 @@
 import { ErrorBlock, Skeleton } from 'antd-mobile';
 import { StarOutline } from 'antd-mobile-icons';
 import { useTranslation } from '@/lib/i18n.ts';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router.tsx';
 import { Page } from '@/ui/page.tsx';
 import { useIeoApplications } from './api/get-applications.ts';
 import { ApplicationSummary, StatusTag } from './ieo-page.tsx';

@@ -5,7 +5,7 @@ import { Button, ErrorBlock, Form, Input, ProgressBar, Skeleton, Tag } from 'ant
 import { StarOutline } from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from '@/lib/router.tsx';
 import { formatDateTime, formatDecimal } from '@/lib/format.ts';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';

@@ -2,7 +2,7 @@ import type { Language } from '@tradewind/contract/languages';
 import { Skeleton, Tabs } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/lib/router.tsx';
 import { Page } from '@/ui/page.tsx';
 import type { LegalTexts } from './texts/types.ts';
 

@@ -4,7 +4,7 @@ import { formatAmount, parseAmount } from '@tradewind/contract/money';
 import { ErrorBlock, Form, Input, Selector, Skeleton } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '@/lib/router.tsx';
 import { formatDecimal, formatPercent } from '@/lib/format.ts';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { ImageUpload } from '@/ui/image-upload.tsx';

@@ -3,7 +3,7 @@ import type { Loan, LoanStatus } from '@tradewind/contract/loans';
 import { Button, ErrorBlock, Skeleton, Tag } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router.tsx';
 import { formatDateTime, formatDecimal, formatPercent } from '@/lib/format.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';
 import { confirm } from '@/ui/confirm.ts';

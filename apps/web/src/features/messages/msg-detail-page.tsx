@@ -3,7 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
 import { useEffect } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from '@/lib/router.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { Page } from '@/ui/page.tsx';
 import { applyRead, markRead, useMessage } from './api/messages.ts';

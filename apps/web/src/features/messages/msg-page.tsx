@@ -4,7 +4,7 @@ import { ErrorBlock, InfiniteScroll, Skeleton } from 'antd-mobile';
 import { BankcardOutline, BellOutline, CheckShieldOutline, CollectMoneyOutline, HistogramOutline, MailOpenOutline, PieOutline, ReceivePaymentOutline, SendOutline, SmileOutline, SoundOutline } from 'antd-mobile-icons';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { Page } from '@/ui/page.tsx';
 import { showToast } from '@/ui/toast.ts';

@@ -1,7 +1,7 @@
 import type { MiningRentalDetail } from '@tradewind/contract/mining';
 import { ErrorBlock, ProgressBar, Skeleton } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '@/lib/router.tsx';
 import { formatDateTime, formatDecimal, formatPercent } from '@/lib/format.ts';
 import { Page } from '@/ui/page.tsx';
 import { ratePercent } from './amounts.ts';

@@ -1,7 +1,7 @@
 import { MINING_HISTORY_TABS, type MiningHistoryTab, type MiningRental } from '@tradewind/contract/mining';
 import { DotLoading, ErrorBlock, InfiniteScroll, Skeleton, Tabs } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '@/lib/router.tsx';
 import { formatDateTime, formatDecimal } from '@/lib/format.ts';
 import { Page } from '@/ui/page.tsx';
 import { useMiningRentals } from './api/get-rentals.ts';

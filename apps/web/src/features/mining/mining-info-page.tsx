@@ -1,7 +1,7 @@
 import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/lib/router.tsx';
 import { formatDecimal } from '@/lib/format.ts';
 import { Page } from '@/ui/page.tsx';
 import { useMiningProduct } from './api/get-products.ts';

@@ -2,7 +2,7 @@ import type { MiningProduct } from '@tradewind/contract/mining';
 import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router.tsx';
 import { formatDecimal } from '@/lib/format.ts';
 import { Page } from '@/ui/page.tsx';
 import { useMiningProducts } from './api/get-products.ts';

@@ -4,7 +4,7 @@ import { type MoneyPasswordKind, type MoneyPasswordProof, setMoneyPasswordReques
 import { Form, Input, Selector, Skeleton, Tag } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { clearErrorsOnChange, useFormSubmit } from '@/lib/forms.ts';
 import { useBackTarget } from '@/lib/navigation.ts';

@@ -19,7 +19,7 @@ import {
 } from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router.tsx';
 import { LANGUAGE_NAMES, normalizeLanguage } from '@tradewind/contract/languages';
 import { useUnreadCount } from '@/api/messages.ts';
 import { clearSession } from '@/lib/storage.ts';

@@ -3,7 +3,7 @@ import { type Channel, normalizeAccount } from '@tradewind/contract/auth';
 import { changeContactRequestSchema } from '@tradewind/contract/contact';
 import { Form, Input, Skeleton, Tag } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router.tsx';
 import { ApiError } from '@/api/client.ts';
 import { clearErrorsOnChange, showFieldErrors, useFormSubmit } from '@/lib/forms.ts';
 import { useBackTarget } from '@/lib/navigation.ts';

@@ -5,7 +5,7 @@ import { Avatar, Form, Input, List, Skeleton, SpinLoading } from 'antd-mobile';
 import { CameraOutline } from 'antd-mobile-icons';
 import { type ChangeEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router.tsx';
 import { z } from 'zod';
 import { ApiError } from '@/api/client.ts';
 import { uploadImage } from '@/api/upload.ts';

@@ -1,7 +1,7 @@
 import type { ArticleKind } from '@tradewind/contract/messages';
 import { ErrorBlock, Skeleton, Tag } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/lib/router.tsx';
 import { useArticle } from '@/api/news.ts';
 import { formatDateTime } from '@/lib/format.ts';
 import { Page } from '@/ui/page.tsx';

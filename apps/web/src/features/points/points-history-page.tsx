@@ -1,6 +1,6 @@
 import { Button, DotLoading, ErrorBlock, InfiniteScroll, Skeleton } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router.tsx';
 import { formatDateTime, formatSigned } from '@/lib/format.ts';
 import { Page } from '@/ui/page.tsx';
 import { usePointsHistory } from './api/get-points-history.ts';

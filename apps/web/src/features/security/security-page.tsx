@@ -4,7 +4,7 @@ import { Button, Form, Input, List, Skeleton, Tag } from 'antd-mobile';
 import { CheckShieldOutline, KeyOutline, LockOutline, MailOutline, PhonebookOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router.tsx';
 import { formatDateTime } from '@/lib/format.ts';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { moneyPasswordPath } from '@/lib/money-password.ts';

@@ -4,7 +4,7 @@ import { Button, Form, Input, Skeleton } from 'antd-mobile';
 import { CheckShieldFill, ExclamationCircleOutline, FileOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router.tsx';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { Page } from '@/ui/page.tsx';
 import { QrCode } from '@/ui/qr-code.tsx';

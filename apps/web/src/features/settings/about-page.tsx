@@ -1,6 +1,6 @@
 import { List } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router.tsx';
 import { useConfig } from '@/api/config.ts';
 import { Page } from '@/ui/page.tsx';
 

@@ -4,7 +4,7 @@ import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
 import { StarFill, StarOutline } from 'antd-mobile-icons';
 import { Suspense, lazy, useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from '@/lib/router.tsx';
 import { useContractConfig } from '@/api/contracts/get-config.ts';
 import { useFavorites, useToggleFavorite } from '@/api/market/favorites.ts';
 import { useInstruments } from '@/api/market/get-instruments.ts';

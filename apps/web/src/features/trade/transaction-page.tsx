@@ -2,7 +2,7 @@ import type { OrderState } from '@tradewind/contract/instant';
 import { type Instrument, type InstrumentKind, tickerChannel } from '@tradewind/contract/market';
 import { ErrorBlock, Skeleton, Tabs } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '@/lib/router.tsx';
 import { useOrders } from '@/api/contracts/get-orders.ts';
 import { useFavorites } from '@/api/market/favorites.ts';
 import { useInstruments } from '@/api/market/get-instruments.ts';

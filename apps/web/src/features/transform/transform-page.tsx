@@ -1,6 +1,6 @@
 import { Tabs } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useSearchParams } from 'react-router';
+import { useSearchParams } from '@/lib/router.tsx';
 import { Page } from '@/ui/page.tsx';
 import { ConvertPanel } from './components/convert-panel.tsx';
 import { TransferPanel } from './components/transfer-panel.tsx';

@@ -1,6 +1,6 @@
 import { List, Skeleton } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from '@/lib/router.tsx';
 import { useBalances } from '@/api/balances.ts';
 import { formatDecimal } from '@/lib/format.ts';
 import { AssetIcon } from '@/ui/asset-icon.tsx';

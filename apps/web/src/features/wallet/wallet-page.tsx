@@ -1,7 +1,7 @@
 import type { SpotBalance } from '@tradewind/contract/wallet';
 import { Button, ErrorBlock, List, Skeleton, Tabs } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from '@/lib/router.tsx';
 import { useBalances } from '@/api/balances.ts';
 import { formatDecimal } from '@/lib/format.ts';
 import { AssetIcon } from '@/ui/asset-icon.tsx';

@@ -3,7 +3,7 @@ import { CARD_WITHDRAWAL_ASSET, type CardWithdrawalRequest, cardWithdrawalReques
 import { Button, ErrorBlock, Form, Radio, Skeleton, Space } from 'antd-mobile';
 import { BankcardOutline } from 'antd-mobile-icons';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router.tsx';
 import { balancesQueryKey } from '@/api/balances.ts';
 import { clearErrorsOnChange, useFormSubmit } from '@/lib/forms.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';

@@ -4,7 +4,7 @@ import { Button, Form, Selector, Skeleton, TextArea } from 'antd-mobile';
 import { BankcardOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from '@/lib/router.tsx';
 import { balancesQueryKey } from '@/api/balances.ts';
 import { clearErrorsOnChange, useFormSubmit } from '@/lib/forms.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';

@@ -4,7 +4,7 @@ import { Button, Form, Input } from 'antd-mobile';
 import { ClockCircleOutline, ExclamationCircleOutline, UnorderedListOutline } from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router.tsx';
 import { formatDecimal } from '@/lib/format.ts';
 import { moneyPasswordPath } from '@/lib/money-password.ts';
 import { WithdrawalLockBanner } from '@/ui/withdrawal-lock-banner.tsx';

@@ -1,7 +1,7 @@
 import { GlobalOutline } from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
 import { Trans, useTranslation } from '@/lib/i18n.ts';
-import { Link } from 'react-router';
+import { Link } from '@/lib/router.tsx';
 import { useConfig } from '@/api/config.ts';
 
 /** The frame of the signed-out screens: brand, language, title, and the legal line. */

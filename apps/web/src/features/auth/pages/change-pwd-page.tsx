@@ -1,7 +1,7 @@
 import { changePasswordRequestSchema } from '@tradewind/contract/auth';
 import { Form, Input } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router.tsx';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { SubmitButton } from '@/ui/submit-button.tsx';
 import { Page } from '@/ui/page.tsx';

@@ -2,7 +2,7 @@ import { type Channel, resetPasswordRequestSchema } from '@tradewind/contract/au
 import { Form } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '@/lib/router.tsx';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { SubmitButton } from '@/ui/submit-button.tsx';
 import { showToast } from '@/ui/toast.ts';

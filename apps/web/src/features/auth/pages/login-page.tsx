@@ -4,7 +4,7 @@ import { type LoginChallenge, type LoginResponse, loginSecondStepRequestSchema }
 import { Button, Form, Input } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '@/lib/router.tsx';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { SubmitButton } from '@/ui/submit-button.tsx';
 import { saveSession } from '@/lib/storage.ts';

@@ -2,7 +2,7 @@ import { type Channel, type RegisterMode, registerRequestSchema } from '@tradewi
 import { Form, Input, Tabs } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from '@/lib/router.tsx';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { SubmitButton } from '@/ui/submit-button.tsx';
 import { saveSession } from '@/lib/storage.ts';

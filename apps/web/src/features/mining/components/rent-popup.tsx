@@ -3,7 +3,7 @@ import type { MiningProduct } from '@tradewind/contract/mining';
 import { Button, Popup, Stepper } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router.tsx';
 import { ApiError } from '@/api/client.ts';
 import { balancesQueryKey, useBalances } from '@/api/balances.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';

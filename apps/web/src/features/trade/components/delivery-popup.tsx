@@ -4,7 +4,7 @@ import { Button, DotLoading, Popup, ProgressCircle } from 'antd-mobile';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@/lib/router.tsx';
 import { useOrder } from '@/api/contracts/get-order.ts';
 import { orderQueryKey } from '@/api/query-keys.ts';
 import { useRealtimeConnected } from '@/api/realtime.ts';

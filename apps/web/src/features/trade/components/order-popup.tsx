@@ -4,7 +4,7 @@ import { parseAmount } from '@tradewind/contract/money';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Popup, Selector } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate } from '@/lib/router.tsx';
 import { useBalances } from '@/api/balances.ts';
 import { balancesQueryKey, orderQueryKey } from '@/api/query-keys.ts';
 import { STAKE_SCALE, quoteOrder, ratePct } from '@/lib/contract-math.ts';
