@@ -53,6 +53,9 @@ function serviceWorker(): Plugin {
 
 const LOCALE_MODULE = 'virtual:tradewind-locale/';
 
+/** What `zod` means in the web app; see that file (vitest.config.ts points the web's tests at it too). */
+const ZOD_CLASSIC_ON_MINI = path.join(here, 'build/zod-classic-on-mini.js');
+
 /** The translation files of one language, in the order they are merged (a later file wins on a clash). */
 function localeFiles(language: string): string[] {
   const contract = path.join(here, '../../packages/contract/src/i18n');
@@ -171,49 +174,6 @@ function antdMobileDeepImports(): Plugin {
   };
 }
 
-/** What a stubbed module exports: `export function a`, `export const b`, `export { c as d }`. */
-function exportedNames(source: string): string[] {
-  const names = [...source.matchAll(/^export (?:function|const|class) (\w+)/gm)].map((match) => match[1] as string);
-  for (const [, list] of source.matchAll(/^export \{([^}]*)\}/gm)) {
-    for (const specifier of (list as string).split(',')) {
-      const name = specifier.trim().split(/\s+as\s+/).pop();
-      if (name) names.push(name);
-    }
-  }
-  return names;
-}
-
-/**
- * Zod's JSON-Schema generator left out of the web build (about 4 KB gzipped on every first
- * screen): classic schemas import it to give every schema a `toJSONSchema()` method, which
- * only the server's OpenAPI document calls. Here those exports return a function that throws;
- * `aggregateChecks`, which classic schemas use for `.minLength`, `.maxValue` and the like, is
- * kept as zod wrote it. The build fails if a zod upgrade moves either piece.
- */
-function zodWithoutJsonSchema(): Plugin {
-  const stubs = (names: string[]) =>
-    `const unavailable = () => { throw new Error('zod JSON Schema is not part of the web app'); };\n` +
-    names.map((name) => `export const ${name} = () => unavailable;`).join('\n');
-  return {
-    name: 'tradewind-zod-without-json-schema',
-    apply: 'build',
-    enforce: 'pre',
-    load(id) {
-      const file = id.split('?')[0] as string;
-      if (!/[\\/]node_modules[\\/]zod[\\/]v4[\\/]core[\\/](to-json-schema|json-schema-processors)\.js$/.test(file)) return undefined;
-      const source = fs.readFileSync(file, 'utf8');
-      const names = exportedNames(source);
-      if (file.endsWith('to-json-schema.js')) {
-        if (!names.includes('createToJSONSchemaMethod')) throw new Error(`${file}: zod no longer exports createToJSONSchemaMethod here`);
-        return stubs(names);
-      }
-      const end = source.indexOf('export const stringProcessor');
-      if (end < 0 || !source.slice(0, end).includes('export function aggregateChecks')) throw new Error(`${file}: aggregateChecks is no longer first`);
-      return `${source.slice(0, end)}\n${stubs(names.filter((name) => name !== 'aggregateChecks'))}`;
-    },
-  };
-}
-
 const LAZY_FORM_PART = '\0tradewind-lazy-form-part:';
 
 /**
@@ -259,8 +219,14 @@ export default function Popover(props) {
 }
 
 export default defineConfig({
-  plugins: [antdMobileDeepImports(), zodWithoutJsonSchema(), lazyFormParts(), react(), localeBundles(), serviceWorker(), precompress()],
-  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  plugins: [antdMobileDeepImports(), lazyFormParts(), react(), localeBundles(), serviceWorker(), precompress()],
+  resolve: {
+    alias: [
+      { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
+      // The shared schemas on zod/mini: 10 KB gzipped less on every first screen (build/zod-classic-on-mini.js).
+      { find: /^zod$/, replacement: ZOD_CLASSIC_ON_MINI },
+    ],
+  },
   server: {
     proxy: {
       '/api': 'http://localhost:3000',
