@@ -177,13 +177,15 @@ function antdMobileDeepImports(): Plugin {
 const LAZY_FORM_PART = '\0tradewind-lazy-form-part:';
 
 /**
- * Two parts of antd-mobile's Form that a form without them still downloads, loaded when first
- * used instead (about 13 KB gzipped off the sign-in page): the Popover behind `Form.Item`'s
- * `help` icon (with floating-ui), which only the new-password fields show and which draws the
- * bare icon until it arrives, and async-validator, which rc-field-form runs only for `rules`
- * (the app validates with the shared zod schemas instead; a rule would still work).
+ * antd-mobile modules that pages download without using them, loaded when first used instead:
+ * the Popover behind `Form.Item`'s `help` icon (with floating-ui), which only the new-password
+ * fields show and which draws the bare icon until it arrives, and async-validator, which
+ * rc-field-form runs only for `rules` (the app validates with the shared zod schemas instead; a
+ * rule would still work): about 13 KB gzipped off every page with a form. And the default
+ * texts of its ConfigProvider are the English ones, which the app ships anyway (ui/antd-locale.tsx
+ * always sets the language's), not the Chinese ones (1.3 KB on every first screen).
  */
-function lazyFormParts(): Plugin {
+function antdMobileOnDemand(): Plugin {
   const stubs: Record<string, string> = {
     popover: `import { createElement, lazy, Suspense } from 'react';
 const Real = lazy(() => import('antd-mobile/es/components/popover'));
@@ -203,11 +205,12 @@ export default function Popover(props) {
 }`,
   };
   return {
-    name: 'tradewind-lazy-form-parts',
+    name: 'tradewind-antd-mobile-on-demand',
     apply: 'build',
     enforce: 'pre',
     resolveId(source, importer) {
       const from = importer?.replace(/\\/g, '/') ?? '';
+      if (source === '../../locales/zh-CN' && from.endsWith('/antd-mobile/es/components/config-provider/config-provider.js')) return this.resolve('antd-mobile/es/locales/en-US', importer);
       if (source === '../popover' && from.endsWith('/antd-mobile/es/components/form/form-item.js')) return `${LAZY_FORM_PART}popover`;
       if (source === 'async-validator' && from.endsWith('/rc-field-form/es/utils/validateUtil.js')) return `${LAZY_FORM_PART}async-validator`;
       return undefined;
@@ -219,7 +222,7 @@ export default function Popover(props) {
 }
 
 export default defineConfig({
-  plugins: [antdMobileDeepImports(), lazyFormParts(), react(), localeBundles(), serviceWorker(), precompress()],
+  plugins: [antdMobileDeepImports(), antdMobileOnDemand(), react(), localeBundles(), serviceWorker(), precompress()],
   resolve: {
     alias: [
       { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },

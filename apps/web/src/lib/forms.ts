@@ -1,82 +1,14 @@
-import type { FieldErrors } from '@tradewind/contract/envelope';
-import { ROOT_FIELD, issuesToFieldErrors } from '@tradewind/contract/validation';
 import { Form } from 'antd-mobile';
 import type { FormInstance } from 'antd-mobile/es/components/form';
-import { useState } from 'react';
-import { type TFunction, useTranslation } from '@/lib/i18n.ts';
 import type { z } from 'zod';
-import { ApiError } from '@/api/client.ts';
-import { showToast } from '@/ui/toast.ts';
+import { type SchemaSource, useSubmit } from './submit.ts';
 
-/** Validates with the shared schema: the same rules and messages as the server. */
-export function validateWith<S extends z.ZodType>(
-  schema: S,
-  values: unknown,
-  t: TFunction,
-): { data: z.output<S>; errors?: undefined } | { data?: undefined; errors: FieldErrors } {
-  const result = schema.safeParse(values);
-  if (result.success) return { data: result.data };
-  return { errors: issuesToFieldErrors(result.error.issues, values, (key, params) => t(key, params)) };
-}
+export { clearFieldErrors, handleSubmitError, showFieldErrors, validateWith, type SchemaSource } from './submit.ts';
 
-/** Puts messages under their fields; any left over (or for the whole form) are toasted. */
-export function showFieldErrors(form: FormInstance, errors: FieldErrors): void {
-  // Every mounted field, touched or not.
-  const known = new Set(Object.keys(form.getFieldsValue() as object));
-  const onFields = Object.entries(errors).filter(([field]) => known.has(field));
-  form.setFields(onFields.map(([name, messages]) => ({ name, errors: messages })));
-  const rest = Object.entries(errors).filter(([field]) => !known.has(field) || field === ROOT_FIELD);
-  const first = rest[0]?.[1][0];
-  if (first) showToast({ content: first, duration: 2000 });
-}
-
-/** A 422 from the server goes to the form; other errors were already toasted by the client. */
-export function handleSubmitError(form: FormInstance, error: unknown): void {
-  if (error instanceof ApiError && error.isValidation && error.errors) showFieldErrors(form, error.errors);
-}
-
-export function clearFieldErrors(form: FormInstance): void {
-  const names = Object.keys(form.getFieldsValue() as object);
-  form.setFields(names.map((name) => ({ name, errors: [] })));
-}
-
-/**
- * The shared schema, or a function that loads it: a page whose rules are heavy (the sign-in
- * page's need the phone-number metadata) fetches them after it shows, at the latest on submit.
- */
-export type SchemaSource<S extends z.ZodType> = S | (() => Promise<S>);
-
-/**
- * The submit flow every form shares: validate with the shared schema (messages under the
- * fields), send, and put a server 422 back on the fields; other errors were toasted.
- */
+/** The shared submit flow (lib/submit.ts) on an antd-mobile Form of its own. */
 export function useFormSubmit<S extends z.ZodType, R>(schema: SchemaSource<S>, send: (data: z.output<S>) => Promise<R>, onDone: (result: R) => void) {
-  const { t } = useTranslation();
   const [form] = Form.useForm();
-  const [submitting, setSubmitting] = useState(false);
-  const submit = async (request: unknown) => {
-    clearFieldErrors(form);
-    let rules: S;
-    try {
-      rules = typeof schema === 'function' ? await schema() : schema;
-    } catch {
-      // The rules' chunk did not download (offline before it was cached): say so, send nothing.
-      return showFieldErrors(form, { [ROOT_FIELD]: [t('common.network_error')] });
-    }
-    const checked = validateWith(rules, request, t);
-    if (checked.errors) return showFieldErrors(form, checked.errors);
-    setSubmitting(true);
-    try {
-      onDone(await send(checked.data));
-    } catch (error) {
-      handleSubmitError(form, error);
-    } finally {
-      setSubmitting(false);
-    }
-  };
-  /** Pass as the Form's `onValuesChange`: a field's message goes away once it is edited. */
-  const clearEdited = (changed: Record<string, unknown>) => form.setFields(Object.keys(changed).map((name) => ({ name, errors: [] })));
-  return { form, submitting, submit, clearEdited };
+  return { form, ...useSubmit(form, schema, send, onDone) };
 }
 
 /** `onValuesChange` for a form: a field's old message goes away as soon as the user edits it. */

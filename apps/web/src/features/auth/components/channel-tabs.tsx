@@ -1,6 +1,5 @@
 import { CHANNELS, type Channel } from '@tradewind/contract/auth-basics';
 import 'antd-mobile/es/components/tabs/tabs.css';
-import type { FormInstance } from 'antd-mobile/es/components/form';
 import { type CSSProperties, type KeyboardEvent, useLayoutEffect, useRef } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 
@@ -39,7 +38,7 @@ function useActiveLine(active: number) {
  * a few lines of our own: antd-mobile's animates through react-spring, which the sign-in page
  * would otherwise download for this line alone.
  */
-export function ChannelTabs({ value, onChange, form }: { value: Channel; onChange: (channel: Channel) => void; form: FormInstance }) {
+export function ChannelTabs({ value, onChange, form }: { value: Channel; onChange: (channel: Channel) => void; form: { resetFields(names: string[]): void } }) {
   const { t } = useTranslation();
   const active = CHANNELS.indexOf(value);
   const { listRef, lineRef } = useActiveLine(active);

@@ -1,11 +1,12 @@
 import type { Channel } from '@tradewind/contract/auth';
 import type { SessionResponse } from '@tradewind/contract/auth-basics';
 import { type LoginChallenge, type LoginResponse, loginSecondStepRequestSchema } from '@tradewind/contract/security';
-import { Button, Form, Input } from 'antd-mobile';
+import { Button, Input } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { Link, useNavigate } from '@/lib/router.tsx';
-import { useFormSubmit } from '@/lib/forms.ts';
+import { useSubmit } from '@/lib/submit.ts';
+import { LightField, LightFormView, useLightForm } from '@/ui/light-form.tsx';
 import { SubmitButton } from '@/ui/submit-button.tsx';
 import { saveSession } from '@/lib/storage.ts';
 import { showToast } from '@/ui/toast.ts';
@@ -35,20 +36,18 @@ function useSignedIn() {
 function SecondStep({ challenge, onCancel }: { challenge: LoginChallenge; onCancel: () => void }) {
   const { t } = useTranslation();
   const signedIn = useSignedIn();
-  const { form, submitting, submit, clearEdited } = useFormSubmit(loginSecondStepRequestSchema, loginSecondStep, signedIn);
+  const form = useLightForm(['code']);
+  const { submitting, submit } = useSubmit(form, loginSecondStepRequestSchema, loginSecondStep, signedIn);
   return (
     <AuthLayout title={t('auth.two_factor_title')} subtitle={t('auth.two_factor_subtitle')}>
-      <Form
-        form={form}
-        layout="vertical"
-        onValuesChange={clearEdited}
-        onFinish={(values: { code?: string }) => submit({ challenge: challenge.challenge, code: values.code ?? '' })}
+      <LightFormView
+        onFinish={() => submit({ challenge: challenge.challenge, code: form.value('code') })}
         footer={<SubmitButton label={t('auth.two_factor_verify')} loading={submitting} />}
       >
-        <Form.Item name="code" label={t('auth.two_factor_code')} description={t('auth.two_factor_recovery_hint')}>
+        <LightField form={form} name="code" label={t('auth.two_factor_code')} description={t('auth.two_factor_recovery_hint')}>
           <Input autoComplete="one-time-code" inputMode="text" maxLength={11} placeholder="000000" clearable autoFocus />
-        </Form.Item>
-      </Form>
+        </LightField>
+      </LightFormView>
       <Button block fill="none" color="primary" onClick={onCancel}>
         {t('auth.two_factor_back')}
       </Button>
@@ -61,7 +60,9 @@ export function LoginPage() {
   const [channel, setChannel] = useState<Channel>('email');
   const [challenge, setChallenge] = useState<LoginChallenge | null>(null);
   const signedIn = useSignedIn();
-  const { form, submitting, submit } = useFormSubmit(loadLoginSchema, login, (result: LoginResponse) => {
+  // A failed download is tried again on submit.
+  const form = useLightForm(['account', 'password'], () => void loadLoginSchema().catch(() => undefined));
+  const { submitting, submit } = useSubmit(form, loadLoginSchema, login, (result: LoginResponse) => {
     if ('challenge' in result) setChallenge(result);
     else signedIn(result);
   });
@@ -71,21 +72,17 @@ export function LoginPage() {
   return (
     <AuthLayout title={t('auth.login_title')} subtitle={t('auth.login_subtitle')}>
       <ChannelTabs value={channel} onChange={setChannel} form={form} />
-      <Form
-        form={form}
-        layout="vertical"
-        // A failed download is tried again on submit.
-        onValuesChange={() => void loadLoginSchema().catch(() => undefined)}
-        onFinish={(values: { account?: string; password?: string }) => submit({ channel, account: values.account ?? '', password: values.password ?? '' })}
+      <LightFormView
+        onFinish={() => submit({ channel, account: form.value('account'), password: form.value('password') })}
         footer={<SubmitButton label={t('auth.login')} loading={submitting} />}
       >
-        <Form.Item name="account" label={t(`auth.channel_${channel}`)}>
+        <LightField form={form} name="account" label={t(`auth.channel_${channel}`)}>
           <AccountInput channel={channel} />
-        </Form.Item>
-        <Form.Item name="password" label={t('auth.password')}>
+        </LightField>
+        <LightField form={form} name="password" label={t('auth.password')}>
           <Input type="password" autoComplete="current-password" placeholder={t('auth.password_placeholder')} clearable />
-        </Form.Item>
-      </Form>
+        </LightField>
+      </LightFormView>
       <div className="tw-links">
         <Link to="/ForgetPwd">{t('auth.forgot_password')}</Link>
         <Link to="/Register">{t('auth.create_account')}</Link>
