@@ -15,11 +15,14 @@ onAppStart();
 makeWidgetsKeyboardOperable(document.body);
 // The page's code, its language's messages and antd-mobile's texts download side by side.
 preloadRoute(window.location.pathname);
-await Promise.all([initI18n(), loadAntdLocale(storedLanguage()).catch(() => undefined)]);
-const container = document.getElementById('root');
-if (!container) throw new Error('#root is missing from index.html');
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// Not a top-level await: the entry's chunk must finish evaluating, because the language files
+// import from it (antd-mobile's texts share its base with the English ones the entry holds).
+void Promise.all([initI18n(), loadAntdLocale(storedLanguage()).catch(() => undefined)]).then(() => {
+  const container = document.getElementById('root');
+  if (!container) throw new Error('#root is missing from index.html');
+  createRoot(container).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+});
