@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { type Plugin, defineConfig, transformWithOxc } from 'vite';
-import { localeParts } from './src/lib/locale-parts.ts';
+import { FIRST_SCREEN_PAGES, localeParts } from './src/lib/first-screens.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -142,6 +142,22 @@ function antdMobileExports(): Map<string, { from: string; imported: string }> {
   return names;
 }
 
+/** `import { A, B as C } from 'pkg';` (one statement, maybe over several lines) as one import per name; type-only names go. */
+function rewriteNamedImports(code: string, pkg: string, importOf: (name: string, local: string) => string): string {
+  const statement = new RegExp(`^import \\{([^}]*)\\} from '${pkg}';$`, 'gm');
+  return code.replace(statement, (_statement, specifiers: string) =>
+    specifiers
+      .split(',')
+      .map((specifier) => specifier.trim())
+      .filter((specifier) => specifier && !specifier.startsWith('type '))
+      .map((specifier) => {
+        const [name, local = name] = specifier.split(/\s+as\s+/) as [string, string?];
+        return importOf(name, local);
+      })
+      .join(' '),
+  );
+}
+
 /**
  * Rewrites `import { Button, Form } from 'antd-mobile'` in the app into one import per
  * component (`antd-mobile/es/components/button`, ...), as babel-plugin-import does for antd.
@@ -160,31 +176,13 @@ function antdMobileDeepImports(): Plugin {
       // Icons too, one module each, in the app and in antd-mobile's own components: through the
       // index every icon looks imported, and firstScreenChunks() would group them all.
       if (!(ours || id.includes('/node_modules/antd-mobile/es/')) || !/from 'antd-mobile(-icons)?'/.test(code)) return undefined;
-      code = code.replace(/^import \{([^}]*)\} from 'antd-mobile-icons';$/gm, (_statement, specifiers: string) =>
-        specifiers
-          .split(',')
-          .map((specifier) => specifier.trim())
-          .filter((specifier) => specifier && !specifier.startsWith('type '))
-          .map((specifier) => {
-            const [name, local = name] = specifier.split(/\s+as\s+/) as [string, string?];
-            return `import ${local} from 'antd-mobile-icons/es/${name}.js';`;
-          })
-          .join(' '),
-      );
+      code = rewriteNamedImports(code, 'antd-mobile-icons', (name, local) => `import ${local} from 'antd-mobile-icons/es/${name}.js';`);
       if (!ours) return code;
-      return code.replace(/^import \{([^}]*)\} from 'antd-mobile';$/gm, (_statement, specifiers: string) =>
-        specifiers
-          .split(',')
-          .map((specifier) => specifier.trim())
-          .filter((specifier) => specifier && !specifier.startsWith('type '))
-          .map((specifier) => {
-            const [name, local = name] = specifier.split(/\s+as\s+/) as [string, string?];
-            const source = names.get(name);
-            if (!source) throw new Error(`${id}: antd-mobile exports no ${name}`);
-            return source.imported === 'default' ? `import ${local} from '${source.from}';` : `import { ${source.imported} as ${local} } from '${source.from}';`;
-          })
-          .join(' '),
-      );
+      return rewriteNamedImports(code, 'antd-mobile', (name, local) => {
+        const source = names.get(name);
+        if (!source) throw new Error(`${id}: antd-mobile exports no ${name}`);
+        return source.imported === 'default' ? `import ${local} from '${source.from}';` : `import { ${source.imported} as ${local} } from '${source.from}';`;
+      });
     },
   };
 }
@@ -236,12 +234,6 @@ export default function Popover(props) {
   };
 }
 
-/** The pages the app opens on: their code is grouped into a few files (see `firstScreenChunks`). */
-const FIRST_SCREEN_PAGES = {
-  home: ['src/features/home/home-page.tsx', 'src/app/tab-layout.tsx'],
-  login: ['src/features/auth/pages/login-page.tsx'],
-};
-
 /**
  * The first screens' code in four files instead of about seventy: what the app's entry imports
  * (`$initial`), what both `/Login` and `/` import beyond that, and what each imports alone. A
@@ -259,6 +251,8 @@ function firstScreenChunks() {
     if (!seen) {
       seen = new Set();
       const queue = FIRST_SCREEN_PAGES[page].map((file) => path.join(here, file));
+      // A page renamed without this list: fail, rather than quietly group nothing.
+      for (const root of queue) if (!imports.has(root)) throw new Error(`first screen ${root} is not in the build`);
       for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
         if (seen.has(id)) continue;
         seen.add(id);

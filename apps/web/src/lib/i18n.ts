@@ -2,7 +2,7 @@ import { LANGUAGE_TAGS, type Language } from '@tradewind/contract/languages';
 import { type ReactElement, type ReactNode, cloneElement, createElement, Fragment, useMemo, useSyncExternalStore } from 'react';
 import { STORAGE_KEYS, storedLanguage } from './storage.ts';
 
-import type { Catalogue } from './locale-parts.ts';
+import type { Catalogue } from './first-screens.ts';
 
 export type { Catalogue };
 
@@ -19,7 +19,7 @@ type Loader = () => Promise<{ default: Catalogue }>;
  * messages (`packages/contract/src/i18n/[<domain>/]<lang>.json`), the app's
  * (`src/locales/<lang>.json`) and each feature's (`src/features/<f>/locales/<lang>.json`):
  * what the first screens need, before the first render, and the rest, which the other pages
- * wait for (`loadAllMessages`); see `localeBundles()` in vite.config.ts and locale-parts.ts.
+ * wait for (`loadAllMessages`); see `localeBundles()` in vite.config.ts and first-screens.ts.
  */
 const CATALOGUES: Record<Language, { first: Loader; rest: Loader }> = {
   en: { first: () => import('virtual:tradewind-locale/en'), rest: () => import('virtual:tradewind-locale/en/rest') },

@@ -1,11 +1,21 @@
 /**
- * How the build splits one language's messages (`localeBundles()` in vite.config.ts): the
- * namespaces the first screens translate with (`/Login`, `/` and the shell and tab bar around
- * them) download with the app; the rest with the first page that needs them (`page()` in
- * app/router.tsx), or at once if a first screen asks for a key it does not have (lib/i18n.ts).
- * A test walks the first screens' imports and fails if one uses a namespace not listed here.
- * Not part of the app: only the build and that test import it.
+ * The first screens, the pages the app opens on (`/Login` signed out, `/` signed in), and what
+ * the build does for them. Not part of the app: the build (vite.config.ts) and its tests import it.
+ *
+ * Their code goes into a few files of its own (`firstScreenChunks()` in vite.config.ts), and
+ * each language's messages are split (`localeBundles()`): the namespaces the first screens
+ * translate with (with the shell and tab bar around them) download with the app; the rest with
+ * the first page that needs them (`page()` in app/router.tsx), or at once if a first screen asks
+ * for a key it does not have (lib/i18n.ts). A test walks the first screens' imports and fails if
+ * one uses a namespace not listed here.
  */
+
+/** Each first screen's page modules, from apps/web (the router marks the same routes `firstScreen`). */
+export const FIRST_SCREEN_PAGES = {
+  home: ['src/features/home/home-page.tsx', 'src/app/tab-layout.tsx'],
+  login: ['src/features/auth/pages/login-page.tsx'],
+} as const;
+
 export type Catalogue = Record<string, unknown>;
 
 export const FIRST_SCREEN_NAMESPACES: ReadonlySet<string> = new Set([

@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { type Catalogue, FIRST_SCREEN_NAMESPACES, localeParts } from '@/lib/locale-parts.ts';
+import { type Catalogue, FIRST_SCREEN_NAMESPACES, FIRST_SCREEN_PAGES, localeParts } from '@/lib/first-screens.ts';
 
 const web = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const src = path.join(web, 'src');
 const contract = path.join(web, '../../packages/contract/src');
 
-/** The modules the first screens run: what main.tsx, the shell, /Login and / import, not what they load later. */
-const FIRST_SCREENS = ['main.tsx', 'app/app.tsx', 'app/shell.tsx', 'app/tab-layout.tsx', 'features/auth/pages/login-page.tsx', 'features/home/home-page.tsx'];
+/** The modules the first screens run: what the entry and the pages of /Login and / import, not what they load later. */
+const FIRST_SCREENS = [path.join(src, 'main.tsx'), ...Object.values(FIRST_SCREEN_PAGES).flat().map((file) => path.join(web, file))];
 
 function resolveImport(from: string, specifier: string): string | undefined {
   let file: string;
@@ -73,10 +73,11 @@ function isMessageKey(catalogue: Catalogue, key: string): boolean {
 describe('the first screens’ messages', () => {
   it('hold every namespace the first screens translate with', () => {
     const catalogue = englishCatalogue();
-    const graph = staticGraph(FIRST_SCREENS.map((file) => path.join(src, file)));
+    const graph = staticGraph(FIRST_SCREENS);
     // The walk reaches the pages' own parts and the contract's rules, and stops at the lazy pages.
     expect([...graph].some((file) => file.endsWith('quote-list.tsx'))).toBe(true);
     expect([...graph].some((file) => file.endsWith('wallet-page.tsx'))).toBe(false);
+    for (const file of FIRST_SCREENS) expect(fs.existsSync(file)).toBe(true);
     const used = new Map<string, string>();
     for (const file of graph) {
       // 'auth.login', or `security.result.${…}` up to its placeholder.
