@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { type Plugin, defineConfig, transformWithOxc } from 'vite';
-import { FIRST_SCREEN_PAGES, localeParts } from './src/lib/first-screens.ts';
+import { FIRST_SCREEN_PAGES, localeFiles, localeParts, mergeInto } from './src/lib/first-screens.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -55,28 +55,6 @@ const LOCALE_MODULE = 'virtual:tradewind-locale/';
 
 /** What `zod` means in the web app; see that file (vitest.config.ts points the web's tests at it too). */
 const ZOD_CLASSIC_ON_MINI = path.join(here, 'build/zod-classic-on-mini.js');
-
-/** The translation files of one language, in the order they are merged (a later file wins on a clash). */
-function localeFiles(language: string): string[] {
-  const contract = path.join(here, '../../packages/contract/src/i18n');
-  const features = path.join(here, 'src/features');
-  const files = [
-    path.join(contract, `${language}.json`),
-    ...fs.readdirSync(contract, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(contract, e.name, `${language}.json`)),
-    path.join(here, 'src/locales', `${language}.json`),
-    ...fs.readdirSync(features).map((name) => path.join(features, name, 'locales', `${language}.json`)),
-  ];
-  return files.filter((file) => fs.existsSync(file)).sort((a, b) => path.relative(path.join(here, 'src/lib'), a).localeCompare(path.relative(path.join(here, 'src/lib'), b)));
-}
-
-function mergeInto(target: Record<string, unknown>, source: Record<string, unknown>): Record<string, unknown> {
-  for (const [key, value] of Object.entries(source)) {
-    const existing = target[key];
-    if (value && typeof value === 'object' && existing && typeof existing === 'object') mergeInto(existing as Record<string, unknown>, value as Record<string, unknown>);
-    else target[key] = value;
-  }
-  return target;
-}
 
 /**
  * `virtual:tradewind-locale/<lang>` and `virtual:tradewind-locale/<lang>/rest`: one language's

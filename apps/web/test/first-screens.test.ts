@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { type Catalogue, FIRST_SCREEN_NAMESPACES, FIRST_SCREEN_PAGES, localeParts } from '@/lib/first-screens.ts';
+import { type Catalogue, FIRST_SCREEN_NAMESPACES, FIRST_SCREEN_PAGES, localeFiles, localeParts, mergeInto } from '@/lib/first-screens.ts';
 
 const web = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const src = path.join(web, 'src');
@@ -40,24 +40,9 @@ function readCatalogue(file: string): Catalogue {
   return JSON.parse(fs.readFileSync(file, 'utf8')) as Catalogue;
 }
 
-function mergeInto(target: Catalogue, source: Catalogue): Catalogue {
-  for (const [key, value] of Object.entries(source)) {
-    const existing = target[key];
-    if (value && typeof value === 'object' && existing && typeof existing === 'object') mergeInto(existing as Catalogue, value as Catalogue);
-    else target[key] = value;
-  }
-  return target;
-}
-
-/** The English messages, merged as the build merges them (the contract's, the app's and the features' files). */
+/** The English messages, merged as the build merges them. */
 function englishCatalogue(): Catalogue {
-  const files = [
-    path.join(contract, 'i18n/en.json'),
-    ...fs.readdirSync(path.join(contract, 'i18n'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(contract, 'i18n', e.name, 'en.json')),
-    path.join(src, 'locales/en.json'),
-    ...fs.readdirSync(path.join(src, 'features')).map((name) => path.join(src, 'features', name, 'locales/en.json')),
-  ];
-  return files.filter((file) => fs.existsSync(file)).reduce((catalogue, file) => mergeInto(catalogue, readCatalogue(file)), {} as Catalogue);
+  return localeFiles('en').reduce((catalogue, file) => mergeInto(catalogue, readCatalogue(file)), {} as Catalogue);
 }
 
 /** Whether `key` (or, for a template literal's fixed start, that prefix) names messages of the catalogue. */

@@ -1,3 +1,7 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 /**
  * The first screens, the pages the app opens on (`/Login` signed out, `/` signed in), and what
  * the build does for them. Not part of the app: the build (vite.config.ts) and its tests import it.
@@ -17,6 +21,30 @@ export const FIRST_SCREEN_PAGES = {
 } as const;
 
 export type Catalogue = Record<string, unknown>;
+
+const web = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The translation files of one language, in the order they are merged (a later file wins on a clash). */
+export function localeFiles(language: string): string[] {
+  const contract = path.join(web, '../../packages/contract/src/i18n');
+  const features = path.join(web, 'src/features');
+  const files = [
+    path.join(contract, `${language}.json`),
+    ...fs.readdirSync(contract, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(contract, e.name, `${language}.json`)),
+    path.join(web, 'src/locales', `${language}.json`),
+    ...fs.readdirSync(features).map((name) => path.join(features, name, 'locales', `${language}.json`)),
+  ];
+  return files.filter((file) => fs.existsSync(file)).sort((a, b) => path.relative(path.join(web, 'src/lib'), a).localeCompare(path.relative(path.join(web, 'src/lib'), b)));
+}
+
+export function mergeInto(target: Catalogue, source: Catalogue): Catalogue {
+  for (const [key, value] of Object.entries(source)) {
+    const existing = target[key];
+    if (value && typeof value === 'object' && existing && typeof existing === 'object') mergeInto(existing as Catalogue, value as Catalogue);
+    else target[key] = value;
+  }
+  return target;
+}
 
 export const FIRST_SCREEN_NAMESPACES: ReadonlySet<string> = new Set([
   'auth',
