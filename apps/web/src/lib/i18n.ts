@@ -2,9 +2,8 @@ import { LANGUAGE_TAGS, type Language } from '@tradewind/contract/languages';
 import { type ReactElement, type ReactNode, cloneElement, createElement, Fragment, useMemo, useSyncExternalStore } from 'react';
 import { STORAGE_KEYS, storedLanguage } from './storage.ts';
 
-import type { Catalogue } from './first-screens.ts';
-
-export type { Catalogue };
+/** One language's messages, or a part of them: namespaces of nested keys, texts at the leaves. */
+export type Catalogue = Record<string, unknown>;
 
 type Loader = () => Promise<{ default: Catalogue }>;
 
