@@ -3,7 +3,7 @@ import type { FormInstance } from 'antd-mobile/es/components/form';
 import type { z } from 'zod';
 import { type SchemaSource, useSubmit } from './submit.ts';
 
-export { clearFieldErrors, handleSubmitError, showFieldErrors, validateWith, type SchemaSource } from './submit.ts';
+export { showFieldErrors } from './submit.ts';
 
 /** The shared submit flow (lib/submit.ts) on an antd-mobile Form of its own. */
 export function useFormSubmit<S extends z.ZodType, R>(schema: SchemaSource<S>, send: (data: z.output<S>) => Promise<R>, onDone: (result: R) => void) {

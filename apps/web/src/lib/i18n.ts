@@ -114,8 +114,7 @@ function translateIn(language: Language, key: string, options?: TOptions): strin
   const catalogue = catalogues.get(language);
   // A namespace beyond the first screens' (they split by namespace), asked for before a page
   // loaded the rest: fetch the rest now; the component renders again when it arrives.
-  const namespace = key.split('.', 1)[0] as string;
-  if (catalogue && !restOf.has(language) && !(namespace in catalogue)) void loadRest(language).catch(() => undefined);
+  if (catalogue && !restOf.has(language) && !((key.split('.', 1)[0] as string) in catalogue)) void loadRest(language).catch(() => undefined);
   return translateFrom(catalogue, language, key, options);
 }
 
