@@ -101,6 +101,9 @@ describe('customer-service chat in Chromium at 390×844', () => {
     const page = await context.newPage();
     const session = await registerByApi(server.baseUrl, uniqueEmail());
     await signIn(page, session, 'en');
+    // The sign-in page loads the widget too, once it is idle: let that happen before counting,
+    // or its request may land after `before` (it did once the page got quicker).
+    await expect.poll(async () => (await named(page, 'run')).length).toBe(1);
     const before = scriptRequests;
     await page.goto('/');
     await expect.poll(async () => (await named(page, 'setUser')).length).toBeGreaterThanOrEqual(1);
