@@ -28,7 +28,7 @@ const featureBoundaries = features.map((feature) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'artifacts/**', 'apps/server/drizzle/**'] },
+  { ignores: ['**/dist/**', '**/build-ssr/**', '**/node_modules/**', 'data/**', 'artifacts/**', 'apps/server/drizzle/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -258,8 +258,16 @@ function firstScreenChunks() {
 
 const firstScreens = firstScreenChunks();
 
-export default defineConfig({
-  plugins: [antdMobileDeepImports(), antdMobileOnDemand(), firstScreens.plugin, react(), localeBundles(), serviceWorker(), precompress()],
+/**
+ * Two builds (`npm run build`): the app into dist/, with a manifest of which files each module
+ * needs; then (`--ssr src/prerender.tsx`) the same code for Node into build-ssr/, everything
+ * bundled (antd-mobile's modules import style sheets, which Node cannot), which
+ * scripts/prerender.ts runs to write the sign-in page's HTML in every language.
+ */
+export default defineConfig(({ isSsrBuild }) => ({
+  plugins: isSsrBuild
+    ? [antdMobileDeepImports(), antdMobileOnDemand(), react(), localeBundles()]
+    : [antdMobileDeepImports(), antdMobileOnDemand(), firstScreens.plugin, react(), localeBundles(), serviceWorker(), precompress()],
   resolve: {
     alias: [
       { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
@@ -267,16 +275,20 @@ export default defineConfig({
       { find: /^zod$/, replacement: ZOD_CLASSIC_ON_MINI },
     ],
   },
+  ssr: { noExternal: true },
   server: {
     proxy: {
       '/api': 'http://localhost:3000',
       '/ws': { target: 'ws://localhost:3000', ws: true },
     },
   },
-  build: {
-    target: 'es2022',
-    sourcemap: false,
-    chunkSizeWarningLimit: 600,
-    rolldownOptions: { output: { codeSplitting: { groups: firstScreens.groups } } },
-  },
-});
+  build: isSsrBuild
+    ? { target: 'node20', outDir: 'build-ssr', emptyOutDir: true, sourcemap: false, copyPublicDir: false }
+    : {
+        target: 'es2022',
+        sourcemap: false,
+        chunkSizeWarningLimit: 600,
+        manifest: true,
+        rolldownOptions: { output: { codeSplitting: { groups: firstScreens.groups } } },
+      },
+}));

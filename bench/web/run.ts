@@ -8,7 +8,9 @@
 //      only, `--runs` times each on a fresh Chromium profile; the median score, LCP, TBT, FCP.
 // Targets: ≤ 150 KB gzipped, score ≥ 98, LCP ≤ 1.6 s.
 //
-//   node --import tsx bench/web/run.ts [--runs 5] [--build] [--sizes-only]
+//   node --import tsx bench/web/run.ts [--runs 5] [--build] [--sizes-only] [--reports DIR]
+//
+// `--reports DIR` keeps each Lighthouse run's whole report (JSON) in DIR, for its audits.
 //
 // `--sizes-only` measures (a) alone and prints it, leaving bench/results/web.json as it is: the
 // bytes do not depend on the machine's load, so they can be checked on a busy machine.
@@ -25,7 +27,7 @@ import lighthouse from 'lighthouse';
 import { type Page, chromium } from 'playwright-core';
 import { ROOT, freePort, registerUser, runStamp } from '../lib/harness.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, build: { type: 'boolean', default: false }, 'sizes-only': { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, reports: { type: 'string' }, build: { type: 'boolean', default: false }, 'sizes-only': { type: 'boolean', default: false } } });
 const runs = Number(values.runs);
 const TARGET = { gzipKb: 150, score: 98, lcpMs: 1600 };
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -166,6 +168,10 @@ async function lighthouseRun(route: string, signedIn: boolean): Promise<Lighthou
     );
     if (!result) throw new Error('lighthouse gave no result');
     const { lhr } = result;
+    if (values.reports) {
+      fs.mkdirSync(values.reports, { recursive: true });
+      fs.writeFileSync(path.join(values.reports, `${route.replace(/\W+/g, '_') || 'root'}-${Date.now()}.json`), JSON.stringify(lhr));
+    }
     if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const ms = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? Number.NaN);
     return {

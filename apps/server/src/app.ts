@@ -1,12 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import helmet, { type HelmetOptions } from 'helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
-import { ERROR_CODES } from '@tradewind/contract/errors';
 import { languageFromHeader } from '@tradewind/contract/languages';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
@@ -45,10 +41,10 @@ import { type Clock, systemClock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { Database } from './platform/db.ts';
 import { registerErrorHandler } from './platform/errors.ts';
+import { registerWebApp } from './platform/web-app.ts';
 import { type FileStore, createFileStore } from './platform/files.ts';
 import { registerFileRoutes } from './platform/files-routes.ts';
 import { jsonSerializerCompiler, zodValidatorCompiler } from './platform/http.ts';
-import { translate } from './platform/i18n.ts';
 import { type Notifier, createNotifier } from './platform/notifier.ts';
 import { LocalRelay, PgRelay, type Relay } from './platform/relay.ts';
 import { Hub, registerWebSocket } from './platform/ws.ts';
@@ -233,48 +229,4 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerWebApp(app, config);
   return app;
-}
-
-/**
- * Serves the built client at / and the operator console at /admin; any other non-API path gets
- * the matching index.html so that app's router decides.
- */
-function registerWebApp(app: FastifyInstance, config: Config): void {
-  const hasWebApp = fs.existsSync(path.join(config.webDist, 'index.html'));
-  const hasAdminApp = fs.existsSync(path.join(config.adminDist, 'index.html'));
-  const cacheHeaders = (res: { setHeader: (name: string, value: string) => void }, filePath: string) => {
-    const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-    res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
-  };
-  if (hasWebApp) {
-    app.register(fastifyStatic, {
-      root: config.webDist,
-      wildcard: true,
-      index: 'index.html',
-      cacheControl: false,
-      // The build writes .br and .gz beside each script and style sheet (apps/web/vite.config.ts).
-      preCompressed: true,
-      setHeaders(res, filePath) {
-        cacheHeaders(res, filePath);
-        // The service worker is revalidated on every check, so a deploy reaches users on their next visit;
-        // it sits at the root and controls the whole app.
-        if (filePath === path.join(config.webDist, 'sw.js')) res.setHeader('service-worker-allowed', '/');
-      },
-    });
-  }
-  if (hasAdminApp) {
-    app.register(fastifyStatic, { root: config.adminDist, prefix: '/admin/', decorateReply: false, wildcard: true, index: 'index.html', cacheControl: false, setHeaders: cacheHeaders });
-  }
-  app.setNotFoundHandler(async (request, reply) => {
-    const url = request.url.split('?')[0] ?? '/';
-    const isApi = url.startsWith('/api/') || url === '/api' || url.startsWith('/ws');
-    const isAdmin = url === '/admin' || url.startsWith('/admin/');
-    if (!isApi && request.method === 'GET' && !path.extname(url)) {
-      if (isAdmin && hasAdminApp) {
-        return reply.header('cache-control', 'no-cache').type('text/html').send(fs.createReadStream(path.join(config.adminDist, 'index.html')));
-      }
-      if (!isAdmin && hasWebApp) return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
-    }
-    return reply.status(404).send({ code: ERROR_CODES.NOT_FOUND, message: translate(request.lang, 'errors.NOT_FOUND'), data: null });
-  });
 }

@@ -26,6 +26,11 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dist, 'sw.js'), 'const BUILD_ID = "b1";');
   fs.writeFileSync(path.join(dist, 'manifest.webmanifest'), '{"name":"Tradewind"}');
   fs.writeFileSync(path.join(dist, 'offline.html'), '<!doctype html><h1>offline</h1>');
+  // As apps/web/scripts/prerender.ts writes them: the sign-in page in each language.
+  fs.mkdirSync(path.join(dist, 'prerendered'));
+  for (const [lang, title] of [['en', 'Welcome back'], ['de', 'Willkommen zurück'], ['zh_CN', '欢迎回来']]) {
+    fs.writeFileSync(path.join(dist, 'prerendered', `Login.${lang}.html`), `<!doctype html><div id="root" data-prerendered="${lang} /login"><h1>${title}</h1></div>`);
+  }
   t = await createTestApp({ env: { WEB_DIST: dist, ADMIN_DIST: adminDist } });
 });
 afterAll(async () => {
@@ -35,11 +40,27 @@ afterAll(async () => {
 });
 
 describe('web app hosting', () => {
-  it.each(['/', '/Login', '/My', '/no/such/page'])('%s gets index.html, not cached', async (url) => {
+  it.each(['/', '/Register', '/My', '/no/such/page', '/Login/more'])('%s gets index.html, not cached', async (url) => {
     const reply = await t.app.inject({ method: 'GET', url });
     expect(reply.statusCode).toBe(200);
     expect(reply.body).toContain('<div id="root">');
     expect(reply.headers['cache-control']).toBe('no-cache');
+  });
+
+  it.each([
+    ['/Login', undefined, 'en'],
+    ['/login/', 'lang=de', 'de'],
+    ['/LOGIN?next=/My', 'theme=dark; lang=zh_CN', 'zh_CN'],
+    // Not a language the build prerendered (or not one at all): English.
+    ['/Login', 'lang=xx', 'en'],
+    ['/Login', 'lang=de%3Cscript', 'en'],
+  ])('%s with cookie %s gets the sign-in page prerendered in %s', async (url, cookie, lang) => {
+    const reply = await t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.headers['content-type']).toContain('text/html');
+    expect(reply.body).toContain(`data-prerendered="${lang} /login"`);
+    expect(reply.headers['cache-control']).toBe('no-cache');
+    expect(reply.headers.vary).toContain('Cookie');
   });
 
   it.each(['/admin', '/admin/', '/admin/login', '/admin/users/1001'])('%s gets the operator console, not the client', async (url) => {

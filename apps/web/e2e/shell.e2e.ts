@@ -223,3 +223,66 @@ describe('screenshots of the real screens', () => {
     await context.close();
   });
 });
+
+describe('the sign-in page, prerendered (apps/web/scripts/prerender.ts)', () => {
+  /** A visitor whose stored language is `stored`, with `cookie` as the `lang` cookie (or none). */
+  async function visitor(stored: string | null, cookie: string | null) {
+    const context = await browser.newContext({ viewport: PHONE, baseURL: baseUrl, locale: 'en-US' });
+    if (cookie) await context.addCookies([{ name: 'lang', value: cookie, url: baseUrl }]);
+    // Before any script of the page: the stored language, and the h1 the HTML brought.
+    await context.addInitScript((lang) => {
+      if (lang) localStorage.setItem('lang', lang);
+      document.addEventListener('DOMContentLoaded', () => {
+        (window as unknown as { htmlHeading: Element | null }).htmlHeading = document.querySelector('h1');
+      });
+    }, stored);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !message.text().includes('status of 400')) errors.push(message.text());
+    });
+    return { context, page, errors };
+  }
+
+  /** Whether the h1 on screen is the HTML's own element, now run by React (hydrated, not rendered anew). */
+  const headingHydrated = (page: Page) =>
+    page.evaluate(() => {
+      const heading = document.querySelector('h1');
+      return heading !== null && heading === (window as unknown as { htmlHeading: Element | null }).htmlHeading && Object.keys(heading).some((key) => key.startsWith('__reactFiber'));
+    });
+
+  it('comes in the language of the cookie, is hydrated in place, and works', async () => {
+    const html = await (await fetch(`${baseUrl}/login`, { headers: { cookie: 'lang=de' } })).text();
+    // Painted without any script: the page is in the HTML, with its style sheets.
+    expect(html).toContain('<html lang="de">');
+    expect(html).toContain('data-prerendered="de /login"');
+    expect(html).toContain('<h1>Willkommen zurück</h1>');
+    expect(html).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/login-[\w-]+\.css">/);
+
+    const { context, page, errors } = await visitor('de', 'de');
+    await page.goto('/Login');
+    await expect.poll(() => headingHydrated(page)).toBe(true);
+    expect(await page.locator('h1').textContent()).toBe('Willkommen zurück');
+    await page.locator('#account').fill('nobody@example.com');
+    await page.locator('#password').fill('wrong-password-1');
+    await page.getByRole('button', { name: 'Anmelden' }).click();
+    await expect.poll(() => page.getByText('Konto oder Passwort ist falsch.').count()).toBeGreaterThan(0);
+    // The phone tab, a state change after hydration.
+    await page.getByRole('tab', { name: 'Telefon' }).click();
+    await expect.poll(() => page.getByLabel('Ländervorwahl').count()).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    await screenshot(page, 'de-Login-prerendered');
+    await context.close();
+  });
+
+  it('a stored language without its cookie: the English HTML gives way to the stored language, and the cookie follows', async () => {
+    const { context, page, errors } = await visitor('fr', null);
+    await page.goto('/Login');
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Bon retour parmi nous');
+    expect(await headingHydrated(page)).toBe(false);
+    expect((await context.cookies()).find((c) => c.name === 'lang')?.value).toBe('fr');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

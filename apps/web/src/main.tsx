@@ -2,7 +2,7 @@
 // (antdMobileDeepImports() in vite.config.ts), not through the index that brings this sheet.
 import 'antd-mobile/es/global';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { preloadRoute } from './app/router.tsx';
 import { initI18n } from './lib/i18n.ts';
@@ -17,12 +17,19 @@ makeWidgetsKeyboardOperable(document.body);
 preloadRoute(window.location.pathname);
 // Not a top-level await: the entry's chunk must finish evaluating, because the language files
 // import from it (antd-mobile's texts share its base with the English ones the entry holds).
-void Promise.all([initI18n(), loadAntdLocale(storedLanguage()).catch(() => undefined)]).then(() => {
+const language = storedLanguage();
+void Promise.all([initI18n(language), loadAntdLocale(language).catch(() => undefined)]).then(() => {
   const container = document.getElementById('root');
   if (!container) throw new Error('#root is missing from index.html');
-  createRoot(container).render(
+  const app = (
     <StrictMode>
       <App />
-    </StrictMode>,
+    </StrictMode>
   );
+  // The server sends the sign-in page prerendered in the language of the `lang` cookie
+  // (scripts/prerender.ts): the app takes it over where it is, if it is that page in the stored
+  // language; otherwise it renders anew, and the first commit replaces it.
+  const path = window.location.pathname.replace(/(.)\/+$/, '$1').toLowerCase();
+  if (container.dataset.prerendered === `${language} ${path}`) hydrateRoot(container, app);
+  else createRoot(container).render(app);
 });

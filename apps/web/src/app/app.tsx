@@ -11,7 +11,7 @@ const UpdatePrompt = lazy(() => import('@/features/pwa/update-prompt.tsx'));
 
 /** The update card's code loads only when there is an update to offer. */
 function UpdatePromptHost() {
-  const state = useSyncExternalStore(subscribeUpdate, getUpdateState);
+  const state = useSyncExternalStore(subscribeUpdate, getUpdateState, getUpdateState);
   if (state.phase === 'idle') return null;
   return (
     <Suspense fallback={null}>
@@ -32,7 +32,8 @@ const queryClient = new QueryClient({
   },
 });
 
-export function App() {
+/** `location`: the path to render without a window (the build's prerender, src/prerender.tsx). */
+export function App({ location }: { location?: string }) {
   // One WebSocket for the app, feeding the query cache (ARCHITECTURE §7).
   useEffect(() => connectRealtime(queryClient), []);
   // Installable app and update prompts (spec §1); the dev server has no service worker.
@@ -42,7 +43,7 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <AntdLocale>
-        <BrowserRouter>
+        <BrowserRouter location={location}>
           <AppRoutes />
         </BrowserRouter>
         <UpdatePromptHost />

@@ -1,6 +1,6 @@
 import { LANGUAGE_TAGS, type Language } from '@tradewind/contract/languages';
 import { type ReactElement, type ReactNode, cloneElement, createElement, Fragment, useMemo, useSyncExternalStore } from 'react';
-import { STORAGE_KEYS, storedLanguage } from './storage.ts';
+import { storeLanguage, storedLanguage } from './storage.ts';
 
 /** One language's messages, or a part of them: namespaces of nested keys, texts at the leaves. */
 export type Catalogue = Record<string, unknown>;
@@ -137,13 +137,13 @@ function subscribe(listener: () => void): () => void {
 
 function activate(language: Language): void {
   current = language;
-  document.documentElement.lang = LANGUAGE_TAGS[language];
+  // Not in the build's prerender, which renders without a document.
+  if (typeof document !== 'undefined') document.documentElement.lang = LANGUAGE_TAGS[language];
   changed();
 }
 
-/** Loads the first screens' messages in the stored language (or the browser's, or English) before the first render. */
-export async function initI18n(): Promise<void> {
-  const language = storedLanguage();
+/** Loads the first screens' messages in the stored language (or English) before the first render. */
+export async function initI18n(language: Language = storedLanguage()): Promise<void> {
   await loadFirst(language);
   activate(language);
 }
@@ -159,7 +159,7 @@ export function loadAllMessages(): Promise<void> {
 /** Switches at once (every translated component renders again) and persists the choice under `lang`. */
 export async function changeLanguage(language: Language): Promise<void> {
   await loadRest(language);
-  localStorage.setItem(STORAGE_KEYS.lang, language);
+  storeLanguage(language);
   activate(language);
 }
 

@@ -81,8 +81,13 @@ function useLocationContext(): Location {
   return location;
 }
 
-export function BrowserRouter({ children }: { children: ReactNode }) {
-  const [location, setLocation] = useState(currentLocation);
+/**
+ * The app's router, on the window's location. `location` renders that path instead, without a
+ * window: the build's prerender of the sign-in page (src/prerender.tsx); the browser then
+ * follows the window as always.
+ */
+export function BrowserRouter({ children, location: fixed }: { children: ReactNode; location?: string }) {
+  const [location, setLocation] = useState(() => (fixed === undefined ? currentLocation() : { pathname: fixed, search: '', hash: '', key: 'default' }));
   useLayoutEffect(() => {
     const listener = (next: Location) => startTransition(() => setLocation((shown) => (sameLocation(shown, next) ? shown : next)));
     listeners.add(listener);

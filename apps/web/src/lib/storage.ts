@@ -32,8 +32,25 @@ export function storedLanguage(): Language {
   return normalizeLanguage(localStorage.getItem(STORAGE_KEYS.lang));
 }
 
+/**
+ * The cookie that tells the server the stored language, so that it sends the sign-in page
+ * prerendered in it (apps/server/src/web-app.ts); the app itself reads only local storage.
+ */
+export const LANGUAGE_COOKIE = 'lang';
+
+function mirrorLanguage(language: Language): void {
+  document.cookie = `${LANGUAGE_COOKIE}=${language}; path=/; max-age=31536000; samesite=lax`;
+}
+
+/** Stores the user's language under `lang` (spec §3), and in its cookie. */
+export function storeLanguage(language: Language): void {
+  localStorage.setItem(STORAGE_KEYS.lang, language);
+  mirrorLanguage(language);
+}
+
 /** What happens once when the app starts (spec §3). */
 export function onAppStart(): void {
+  mirrorLanguage(storedLanguage());
   localStorage.setItem(STORAGE_KEYS.langname, LANGNAME_ON_START);
   localStorage.removeItem(STORAGE_KEYS.alarm);
   window.addEventListener('pagehide', () => localStorage.removeItem(STORAGE_KEYS.openApp));

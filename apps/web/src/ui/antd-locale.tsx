@@ -37,7 +37,8 @@ function subscribe(listener: () => void): () => void {
 export function AntdLocale({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   const language = i18n.language as Language;
-  const locale = useSyncExternalStore(subscribe, () => loaded[language]);
+  const texts = () => loaded[language];
+  const locale = useSyncExternalStore(subscribe, texts, texts);
   useEffect(() => {
     void loadAntdLocale(language).catch(() => undefined);
   }, [language]);
