@@ -29,7 +29,9 @@ beforeAll(async () => {
   // As apps/web/scripts/prerender.ts writes them: the sign-in page in each language.
   fs.mkdirSync(path.join(dist, 'prerendered'));
   for (const [lang, title] of [['en', 'Welcome back'], ['de', 'Willkommen zurück'], ['zh_CN', '欢迎回来']]) {
-    fs.writeFileSync(path.join(dist, 'prerendered', `Login.${lang}.html`), `<!doctype html><div id="root" data-prerendered="${lang} /login"><h1>${title}</h1></div>`);
+    const html = `<!doctype html><div id="root" data-prerendered="${lang} /login"><h1>${title}</h1></div>`;
+    fs.writeFileSync(path.join(dist, 'prerendered', `Login.${lang}.html`), html);
+    fs.writeFileSync(path.join(dist, 'prerendered', `Login.${lang}.html.br`), zlib.brotliCompressSync(html));
   }
   t = await createTestApp({ env: { WEB_DIST: dist, ADMIN_DIST: adminDist } });
 });
@@ -61,6 +63,17 @@ describe('web app hosting', () => {
     expect(reply.body).toContain(`data-prerendered="${lang} /login"`);
     expect(reply.headers['cache-control']).toBe('no-cache');
     expect(reply.headers.vary).toContain('Cookie');
+  });
+
+  it('the prerendered page is sent as the build compressed it, when the browser accepts that', async () => {
+    const brotli = await t.app.inject({ method: 'GET', url: '/Login', headers: { cookie: 'lang=de', 'accept-encoding': 'gzip, br' } });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers['content-type']).toContain('text/html');
+    expect(zlib.brotliDecompressSync(brotli.rawPayload).toString()).toContain('<h1>Willkommen zurück</h1>');
+    // No gzip copy here: the page itself.
+    const plain = await t.app.inject({ method: 'GET', url: '/Login', headers: { cookie: 'lang=de', 'accept-encoding': 'gzip' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toContain('<h1>Willkommen zurück</h1>');
   });
 
   it.each(['/admin', '/admin/', '/admin/login', '/admin/users/1001'])('%s gets the operator console, not the client', async (url) => {

@@ -276,6 +276,31 @@ describe('the sign-in page, prerendered (apps/web/scripts/prerender.ts)', () => 
     await context.close();
   });
 
+  it('what is typed and submitted before the app runs is kept: the sign-in goes through once it does', async () => {
+    const { context, page, errors } = await visitor(null, null);
+    // The app's entry is held back until the visitor has filled in the form and pressed the button.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto('/Login', { waitUntil: 'domcontentloaded' });
+    await page.locator('#account').fill('demo@tradewind.app');
+    await page.locator('#password').fill('demo-pass-2026');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    // Held, not sent as a plain form (which would reload the page and lose what was typed).
+    expect(await page.locator('form').getAttribute('data-pending-submit')).toBe('');
+    expect(page.url()).toBe(`${baseUrl}/Login`);
+    release();
+    await page.waitForURL(`${baseUrl}/`);
+    await expect.poll(() => page.getByTestId('home-total').count()).toBe(1);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('a stored language without its cookie: the English HTML gives way to the stored language, and the cookie follows', async () => {
     const { context, page, errors } = await visitor('fr', null);
     await page.goto('/Login');

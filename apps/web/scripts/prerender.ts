@@ -3,11 +3,12 @@
 // the page's style sheets linked, and its scripts and messages preloaded, so that the browser
 // paints the page from the HTML and fetches what the app needs for it side by side. The server
 // sends dist/prerendered/<Page>.<lang>.html for that path, by the `lang` cookie
-// (apps/server/src/web-app.ts); main.tsx hydrates it.
+// (apps/server/src/platform/web-app.ts); main.tsx hydrates it.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import zlib from 'node:zlib';
 import { LANGUAGES, LANGUAGE_TAGS, type Language } from '@tradewind/contract/languages';
 
 /** The prerendered pages: the route, and the chunk its code is grouped in (firstScreenChunks() in vite.config.ts). */
@@ -76,6 +77,15 @@ const start = () => {
   }
   void import(${JSON.stringify(entry)});
 };
+// A submit of one of the page's forms before the app has taken it over (it marks the form
+// data-ready) would reload the page: it is held, and the app makes it again (ui/light-form.tsx).
+const forms = new Set(document.querySelectorAll('#root form'));
+document.addEventListener('submit', (event) => {
+  const form = event.target;
+  if (!forms.has(form) || 'ready' in form.dataset) return;
+  event.preventDefault();
+  form.dataset.pendingSubmit = '';
+}, true);
 if (document.visibilityState !== 'visible' || !PerformanceObserver.supportedEntryTypes?.includes('paint')) start();
 else {
   new PerformanceObserver((list) => list.getEntriesByName('first-contentful-paint').length && start()).observe({ type: 'paint', buffered: true });
@@ -124,7 +134,11 @@ for (const { route, chunk } of PRERENDERED_PAGES) {
       .replace('</head>', `  ${head}\n  </head>`)
       .replace('<div id="root"></div>', `<div id="root" data-prerendered="${escape(marker)}">${markup}</div>`);
     if (!html.includes(markup) || !html.includes(`lang="${LANGUAGE_TAGS[language]}"`)) throw new Error('prerender: dist/index.html is not the expected shell');
-    fs.writeFileSync(path.join(dist, 'prerendered', `${route.slice(1)}.${language}.html`), html);
+    // With the compressed copies the server sends by Accept-Encoding, like the scripts' (precompress() in vite.config.ts).
+    const file = path.join(dist, 'prerendered', `${route.slice(1)}.${language}.html`);
+    fs.writeFileSync(file, html);
+    fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    fs.writeFileSync(`${file}.gz`, zlib.gzipSync(html, { level: 9 }));
   }
 }
 console.log(`prerendered ${PRERENDERED_PAGES.map((p) => p.route).join(', ')} in ${LANGUAGES.length} languages`);

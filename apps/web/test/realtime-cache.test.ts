@@ -1,9 +1,9 @@
 import type { Order, Orders } from '@tradewind/contract/instant';
 import type { Klines, Ticker } from '@tradewind/contract/market';
-import { type InfiniteData, QueryClient } from '@tanstack/react-query';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { type InfiniteData, QueryClient, QueryObserver, notifyManager } from '@tanstack/react-query';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { balancesQueryKey, klinesQueryKey, orderQueryKey, ordersQueryKey, tickerQueryKey, tickersQueryKey } from '@/api/query-keys.ts';
-import { MAX_CANDLES, applyRealtimeMessage, mergeCandle } from '@/api/realtime-cache.ts';
+import { MAX_CANDLES, TICKER_GATHER_MS, applyRealtimeMessage, cacheFeed, mergeCandle } from '@/api/realtime-cache.ts';
 import { msUntil, resetServerClock } from '@/lib/server-clock.ts';
 
 const ticker = (symbol: string, price: string, ts: string): Ticker => ({
@@ -148,5 +148,46 @@ describe('real-time messages in the query cache', () => {
     queryClient.setQueryData(balancesQueryKey, {});
     applyRealtimeMessage(queryClient, 'user.1', { type: 'balance.changed' });
     expect(invalidated(balancesQueryKey)).toBe(true);
+  });
+});
+
+describe('the cache feed', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("gathers the tickers that arrive together into one write, the latest per instrument; other messages go in at once", async () => {
+    vi.useFakeTimers();
+    const symbols = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT'];
+    queryClient.setQueryData(tickersQueryKey, { items: symbols.map((symbol) => ticker(symbol, '1', '2026-11-22T10:00:00.000Z')) });
+    queryClient.setQueryData(balancesQueryKey, {});
+    const prices = () => queryClient.getQueryData<{ items: Ticker[] }>(tickersQueryKey)?.items.map((t) => t.price).join(' ');
+    // What a component would render with, each time it is told the list changed (useQuery
+    // subscribes through notifyManager.batchCalls, as here).
+    const seen: (string | undefined)[] = [];
+    const stop = new QueryObserver(queryClient, { queryKey: tickersQueryKey, enabled: false }).subscribe(notifyManager.batchCalls(() => seen.push(prices())));
+    const feed = cacheFeed(queryClient);
+    // One message per task, as a socket delivers them.
+    for (const symbol of symbols) {
+      feed(`ticker.${symbol}`, ticker(symbol, '2', '2026-11-22T10:00:01.000Z'));
+      await vi.advanceTimersByTimeAsync(1);
+    }
+    feed('ticker.BTCUSDT', ticker('BTCUSDT', '3', '2026-11-22T10:00:02.000Z'));
+    feed('user.1', { type: 'balance.changed' });
+    expect(invalidated(balancesQueryKey)).toBe(true);
+    expect(prices()).toBe('1 1 1');
+    expect(seen).toEqual([]);
+
+    await vi.advanceTimersByTimeAsync(TICKER_GATHER_MS);
+    expect(prices()).toBe('3 2 2');
+    expect(queryClient.getQueryData<Ticker>(tickerQueryKey('ETHUSDT'))?.price).toBe('2');
+    // Told only once the whole batch is in: one render for all of them.
+    expect(new Set(seen)).toEqual(new Set(['3 2 2']));
+
+    // The next second's tickers gather again.
+    feed('ticker.SOLUSDT', ticker('SOLUSDT', '4', '2026-11-22T10:00:03.000Z'));
+    await vi.advanceTimersByTimeAsync(TICKER_GATHER_MS);
+    expect(prices()).toBe('3 2 4');
+    stop();
   });
 });

@@ -1,6 +1,6 @@
 import { type Order, type Orders, userEventSchema } from '@tradewind/contract/instant';
 import { type Klines, type Ticker, klineMessageSchema, tickerSchema } from '@tradewind/contract/market';
-import type { InfiniteData, QueryClient } from '@tanstack/react-query';
+import { type InfiniteData, type QueryClient, notifyManager } from '@tanstack/react-query';
 import { learnServerTime } from '@/lib/server-clock.ts';
 import { balancesQueryKey, BROADCAST_CHANNEL, klinesQueryKey, messagesQueryRoot, orderQueryKey, ordersQueryKey, tickerQueryKey, tickersQueryKey } from './query-keys.ts';
 
@@ -58,6 +58,37 @@ const REFRESHED_BY_MESSAGE: Record<string, readonly (readonly string[])[]> = {
   deposit: [balancesQueryKey],
   withdrawal: [balancesQueryKey],
 };
+
+/**
+ * How long ticker messages gather before they reach the cache. The feed sends every
+ * instrument's ticker in the same instant, one message each: written one by one, they made a
+ * price list (Home's, the quotes') render once per instrument, about twenty times in a row a
+ * second; gathered, it renders once. Prices move once a second, so 100 ms is not seen.
+ */
+export const TICKER_GATHER_MS = 100;
+
+/**
+ * The cache's feed: each message as `applyRealtimeMessage` applies it, tickers gathered for
+ * `TICKER_GATHER_MS` (the latest per instrument) and written in one batch, so that every
+ * component they change renders once for all of them. Other messages are applied at once.
+ */
+export function cacheFeed(queryClient: QueryClient): (channel: string, data: unknown) => void {
+  let gathered = new Map<string, unknown>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const flush = () => {
+    timer = null;
+    const tickers = gathered;
+    gathered = new Map();
+    notifyManager.batch(() => {
+      for (const [channel, data] of tickers) applyRealtimeMessage(queryClient, channel, data);
+    });
+  };
+  return (channel, data) => {
+    if (!channel.startsWith('ticker.')) return applyRealtimeMessage(queryClient, channel, data);
+    gathered.set(channel, data);
+    timer ??= setTimeout(flush, TICKER_GATHER_MS);
+  };
+}
 
 /**
  * What a real-time message does to the query cache: tickers and candles are written in,

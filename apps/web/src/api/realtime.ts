@@ -29,8 +29,8 @@ export function connectRealtime(queryClient: QueryClient): () => void {
     if (apply) return apply(channel, data);
     if (waiting) return void waiting.push([channel, data]);
     waiting = [[channel, data]];
-    void import('./realtime-cache.ts').then(({ applyRealtimeMessage }) => {
-      apply = (name, payload) => applyRealtimeMessage(queryClient, name, payload);
+    void import('./realtime-cache.ts').then(({ cacheFeed }) => {
+      apply = cacheFeed(queryClient);
       for (const [name, payload] of waiting ?? []) apply(name, payload);
       waiting = null;
     });

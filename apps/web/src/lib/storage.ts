@@ -34,7 +34,7 @@ export function storedLanguage(): Language {
 
 /**
  * The cookie that tells the server the stored language, so that it sends the sign-in page
- * prerendered in it (apps/server/src/web-app.ts); the app itself reads only local storage.
+ * prerendered in it (apps/server/src/platform/web-app.ts); the app itself reads only local storage.
  */
 export const LANGUAGE_COOKIE = 'lang';
 

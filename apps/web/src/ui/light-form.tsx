@@ -48,13 +48,47 @@ export function useLightForm(names: readonly string[], onValuesChange?: (changed
   }, [values, errors]);
 }
 
-export function LightFormView({ onFinish, footer, children }: { onFinish: () => void; footer: ReactNode; children: ReactNode }) {
+/**
+ * The form. Prerendered (the sign-in page, scripts/prerender.ts), it is on screen before the
+ * app runs: what the user typed or the browser autofilled by then is in the inputs, not in the
+ * form's state, and a submit meanwhile is held by the page's boot script (marked
+ * `data-pending-submit`). Once the app has taken the form over, both are caught up: the inputs'
+ * values go into the state, and a held submit is made again.
+ */
+export function LightFormView({ form, onFinish, footer, children }: { form: LightForm; onFinish: () => void; footer: ReactNode; children: ReactNode }) {
+  const ref = useRef<HTMLFormElement>(null);
+  const replay = useRef(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     onFinish();
   };
+  // Declared first, so it runs after the render that brought the caught-up values (and
+  // `onFinish` reads them), not in the same pass as the effect below.
+  useEffect(() => {
+    if (!replay.current) return;
+    replay.current = false;
+    ref.current?.requestSubmit();
+  });
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const known = form.getFieldsValue();
+    let changed = false;
+    for (const input of element.querySelectorAll<HTMLInputElement>('input[id]')) {
+      if (!(input.id in known) || input.value === known[input.id]) continue;
+      form.change(input.id, input.value);
+      changed = true;
+    }
+    element.dataset.ready = '';
+    if (element.dataset.pendingSubmit === undefined) return;
+    delete element.dataset.pendingSubmit;
+    if (changed) replay.current = true;
+    else element.requestSubmit();
+    // Once, when the form first appears: later, the inputs and the state move together.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   return (
-    <form className="adm-form" onSubmit={submit} noValidate>
+    <form ref={ref} className="adm-form" onSubmit={submit} noValidate>
       <div className="adm-list adm-list-default">
         <div className="adm-list-body">
           <div className="adm-list-body-inner">{children}</div>

@@ -41,6 +41,7 @@ function SecondStep({ challenge, onCancel }: { challenge: LoginChallenge; onCanc
   return (
     <AuthLayout title={t('auth.two_factor_title')} subtitle={t('auth.two_factor_subtitle')}>
       <LightFormView
+        form={form}
         onFinish={() => submit({ challenge: challenge.challenge, code: form.value('code') })}
         footer={<SubmitButton label={t('auth.two_factor_verify')} loading={submitting} />}
       >
@@ -73,6 +74,7 @@ export function LoginPage() {
     <AuthLayout title={t('auth.login_title')} subtitle={t('auth.login_subtitle')}>
       <ChannelTabs value={channel} onChange={setChannel} form={form} />
       <LightFormView
+        form={form}
         onFinish={() => submit({ channel, account: form.value('account'), password: form.value('password') })}
         footer={<SubmitButton label={t('auth.login')} loading={submitting} />}
       >
