@@ -1,6 +1,7 @@
 import type { Order } from '@tradewind/contract/instant';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Settlement } from '../src/modules/contracts/settlement.ts';
 import { checkLedger } from '../src/modules/ledger/invariants.ts';
 import { queryRows } from '../src/platform/db.ts';
 import { type Trader, expectEveryReplayAgrees, futures, placeOrder, recordAt, settlement, trader } from './contracts.ts';
@@ -104,6 +105,48 @@ describe('concurrent settlement workers', () => {
     for (const id of ids) expect(settleCount.get(`contract:${id}:settle`)).toBe(1);
     expect(await count(sql`select count(*)::text as n from contract_orders where state = 'open' and instrument = 'SOLUSDT'`)).toBe(0);
     for (const user of users) expect((await futures(t, user.token)).locked).toBe('0');
+    expect(await checkLedger(t.database.db)).toEqual([]);
+  });
+
+  it('while one transaction settles a batch, orders that come due meanwhile are settled by another, not after it', async () => {
+    const start = nextSecond();
+    await recordAt(t, start, { XRPUSDT: '0.5000' });
+    const user = await trader(t, '1000');
+    const place = async (periodId: number) => {
+      const reply = await placeOrder(t, user.token, { symbol: 'XRPUSDT', direction: 'up', periodId, amount: '10' });
+      expect(reply.body.code).toBe(0);
+      return reply.body.data.order;
+    };
+    const soon = [await place(1), await place(1)];
+    const later = [await place(2), await place(2)];
+    expect(soon.map((o) => o.periodSeconds)).toEqual([30, 30]);
+    expect(later.map((o) => o.periodSeconds)).toEqual([60, 60]);
+    const settledOf = async (orders: Order[]) =>
+      count(sql`select count(*)::text as n from contract_orders where state = 'settled' and id = any(${`{${orders.map((o) => o.id).join(',')}}`}::bigint[])`);
+
+    // The first batch stays in progress (its transaction committed, the worker not yet done with it) until released.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { ledger, hub } = t.app.services;
+    let batches = 0;
+    class HeldFirstBatch extends Settlement {
+      override async settleBatch(...args: Parameters<Settlement['settleBatch']>): Promise<number> {
+        const settled = await super.settleBatch(...args);
+        if (settled > 0 && batches++ === 0) await released;
+        return settled;
+      }
+    }
+    const worker = new HeldFirstBatch({ db: t.database.db, clock: t.clock, ledger, hub });
+    await recordAt(t, start + 30_000, { XRPUSDT: '0.5100' });
+    const round = worker.settleDue();
+    await expect.poll(() => settledOf(soon), { timeout: 5_000 }).toBe(2);
+    // The 60 s orders come due while the first batch is still in progress.
+    await recordAt(t, start + 60_000, { XRPUSDT: '0.5200' });
+    await expect.poll(() => settledOf(later), { timeout: 5_000 }).toBe(2);
+    release();
+    expect(await round).toBeGreaterThanOrEqual(4);
     expect(await checkLedger(t.database.db)).toEqual([]);
   });
 
