@@ -1,7 +1,7 @@
 // Writes the sign-in page's HTML in every language, after the two builds of `npm run build`
 // (vite.config.ts): dist/index.html with the page rendered into #root by build-ssr/prerender.js,
-// the page's style sheets linked, and its scripts and messages preloaded, so that the browser
-// paints the page from the HTML and fetches what the app needs for it side by side. The server
+// the page's style sheets linked, and a boot script that fetches the app's scripts for it side
+// by side once the page is painted (see bootScript()). The server
 // sends dist/prerendered/<Page>.<lang>.html for that path, by the `lang` cookie
 // (apps/server/src/platform/web-app.ts); main.tsx hydrates it.
 import { createHash } from 'node:crypto';
@@ -12,7 +12,7 @@ import zlib from 'node:zlib';
 import { LANGUAGES, LANGUAGE_TAGS, type Language } from '@tradewind/contract/languages';
 
 /** The prerendered pages: the route, and the chunk its code is grouped in (firstScreenChunks() in vite.config.ts). */
-export const PRERENDERED_PAGES = [{ route: '/Login', chunk: 'login' }] as const;
+const PRERENDERED_PAGES = [{ route: '/Login', chunk: 'login' }] as const;
 
 interface ManifestChunk {
   file: string;
@@ -129,10 +129,11 @@ for (const { route, chunk } of PRERENDERED_PAGES) {
       ...(hoisted ? [hoisted] : []),
     ].join('\n    ');
     const marker = `${language} ${route.toLowerCase()}`;
+    // Replacement functions: the texts may hold `$`, which a replacement string would interpret.
     const html = shell
-      .replace(/<html lang="[^"]*">/, `<html lang="${LANGUAGE_TAGS[language]}">`)
-      .replace('</head>', `  ${head}\n  </head>`)
-      .replace('<div id="root"></div>', `<div id="root" data-prerendered="${escape(marker)}">${markup}</div>`);
+      .replace(/<html lang="[^"]*">/, () => `<html lang="${LANGUAGE_TAGS[language]}">`)
+      .replace('</head>', () => `  ${head}\n  </head>`)
+      .replace('<div id="root"></div>', () => `<div id="root" data-prerendered="${escape(marker)}">${markup}</div>`);
     if (!html.includes(markup) || !html.includes(`lang="${LANGUAGE_TAGS[language]}"`)) throw new Error('prerender: dist/index.html is not the expected shell');
     // With the compressed copies the server sends by Accept-Encoding, like the scripts' (precompress() in vite.config.ts).
     const file = path.join(dist, 'prerendered', `${route.slice(1)}.${language}.html`);
