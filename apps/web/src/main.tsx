@@ -6,6 +6,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app.tsx';
 import { preloadRoute } from './app/router.tsx';
 import { initI18n } from './lib/i18n.ts';
+import { normalizePath } from './lib/router.tsx';
 import { onAppStart, storedLanguage } from './lib/storage.ts';
 import { loadAntdLocale } from './ui/antd-locale.tsx';
 import { makeWidgetsKeyboardOperable } from './ui/keyboard-activation.ts';
@@ -29,7 +30,6 @@ void Promise.all([initI18n(language), loadAntdLocale(language).catch(() => undef
   // The server sends the sign-in page prerendered in the language of the `lang` cookie
   // (scripts/prerender.ts): the app takes it over where it is, if it is that page in the stored
   // language; otherwise it renders anew, and the first commit replaces it.
-  const path = window.location.pathname.replace(/(.)\/+$/, '$1').toLowerCase();
-  if (container.dataset.prerendered === `${language} ${path}`) hydrateRoot(container, app);
+  if (container.dataset.prerendered === `${language} ${normalizePath(window.location.pathname)}`) hydrateRoot(container, app);
   else createRoot(container).render(app);
 });

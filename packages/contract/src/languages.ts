@@ -14,6 +14,12 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
   de: 'Deutsch',
 };
 
+/**
+ * The cookie in which the web app mirrors its stored language (spec §3 keeps it in local
+ * storage), so that the server can send the sign-in page prerendered in it.
+ */
+export const LANGUAGE_COOKIE = 'lang';
+
 /** BCP 47 tags, for Intl formatting and the html lang attribute. */
 export const LANGUAGE_TAGS: Record<Language, string> = {
   en: 'en',

@@ -2,13 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { ERROR_CODES } from '@tradewind/contract/errors';
-import { isLanguage } from '@tradewind/contract/languages';
+import { LANGUAGE_COOKIE, isLanguage } from '@tradewind/contract/languages';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { translate } from './i18n.ts';
-
-/** The cookie the web app keeps its stored language in (LANGUAGE_COOKIE in apps/web/src/lib/storage.ts). */
-const LANGUAGE_COOKIE = 'lang';
 
 /** The path as the web app's router matches it: without a trailing slash, in any case. */
 const routeKey = (url: string) => (url.length > 1 ? url.replace(/\/+$/, '') : url).toLowerCase();

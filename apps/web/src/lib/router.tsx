@@ -146,7 +146,8 @@ export function Link({ to, replace, onClick, target, ...rest }: LinkProps) {
   return <a {...rest} href={to} target={target} onClick={click} />;
 }
 
-function normalize(pathname: string): string {
+/** A path as routes match it: without a trailing slash, in lower case. */
+export function normalizePath(pathname: string): string {
   const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   return trimmed.toLowerCase();
 }
@@ -158,7 +159,7 @@ function joinPath(parent: string, path: string): string {
 
 /** The routes from the outermost layout to the page that `pathname` shows, or none. */
 export function matchRoutes(routes: RouteObject[], pathname: string, parent = '/'): RouteObject[] | null {
-  const target = normalize(pathname);
+  const target = normalizePath(pathname);
   for (const route of routes) {
     const full = route.path === undefined ? parent : joinPath(parent, route.path);
     if (route.children) {
@@ -166,7 +167,7 @@ export function matchRoutes(routes: RouteObject[], pathname: string, parent = '/
       if (inner) return [route, ...inner];
       continue;
     }
-    if (route.index ? normalize(parent) === target : route.path === '*' || normalize(full) === target) return [route];
+    if (route.index ? normalizePath(parent) === target : route.path === '*' || normalizePath(full) === target) return [route];
   }
   return null;
 }

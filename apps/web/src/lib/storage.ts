@@ -1,4 +1,4 @@
-import { normalizeLanguage, type Language } from '@tradewind/contract/languages';
+import { LANGUAGE_COOKIE, normalizeLanguage, type Language } from '@tradewind/contract/languages';
 
 /** The local-storage keys of spec §3, exactly. */
 export const STORAGE_KEYS = {
@@ -32,12 +32,7 @@ export function storedLanguage(): Language {
   return normalizeLanguage(localStorage.getItem(STORAGE_KEYS.lang));
 }
 
-/**
- * The cookie that tells the server the stored language, so that it sends the sign-in page
- * prerendered in it (apps/server/src/platform/web-app.ts); the app itself reads only local storage.
- */
-export const LANGUAGE_COOKIE = 'lang';
-
+/** The stored language for the server (apps/server/src/platform/web-app.ts); the app itself reads only local storage. */
 function mirrorLanguage(language: Language): void {
   document.cookie = `${LANGUAGE_COOKIE}=${language}; path=/; max-age=31536000; samesite=lax`;
 }
