@@ -38,13 +38,17 @@ export function useLightForm(names: readonly string[], onValuesChange?: (changed
       getFieldsValue: () => ({ ...latest.current }),
       setFields: (fields) => setErrors((shown) => ({ ...shown, ...Object.fromEntries(fields.map((field) => [field.name, field.errors])) })),
       resetFields: (reset) => put(Object.fromEntries(reset.map((name) => [name, '']))),
-      value: (name) => values[name] ?? '',
+      // The latest value, not this render's: a submit right after the caught-up values of a
+      // prerendered form went in (before the render that shows them) reads them too.
+      value: (name) => latest.current[name] ?? '',
       errors: (name) => errors[name] ?? [],
       change: (name, value) => {
         put({ [name]: value });
         onChange.current?.({ [name]: value });
       },
     };
+    // A new object when the values change (though `value` reads the ref), so the fields render again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [values, errors]);
 }
 
