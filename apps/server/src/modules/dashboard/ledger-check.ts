@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { LedgerCheck, LedgerCheckStatus } from '@tradewind/contract/dashboard';
 import { desc, ne, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -14,14 +15,20 @@ import { ledgerChecks } from './tables.ts';
  *
  * Its cost is bounded: one check at a time across every process (an advisory lock),
  * operators can start one at most once a minute between them, the schedule runs it every 15 minutes,
- * and each statement of it has a time limit (a check that runs out is recorded as an error,
- * shown red). It reads one snapshot (repeatable read), so money moving while it runs can
+ * each statement of it has a time limit (a check that runs out is recorded as an error,
+ * shown red), it runs on one core (no parallel workers) and it pauses between its statements. It reads one snapshot (repeatable read), so money moving while it runs can
  * never look like a broken invariant.
  */
 
 export const LEDGER_CHECK_INTERVAL_MS = 15 * 60_000;
 export const LEDGER_CHECK_COOLDOWN_MS = 60_000;
 export const LEDGER_CHECK_STATEMENT_TIMEOUT_MS = 60_000;
+/**
+ * After each of its statements (an id range of the ledger, see checkLedger) the check waits
+ * this many times as long as the statement took: on a big ledger it uses at most a third of
+ * one core instead of all of it for seconds, which trading's requests share.
+ */
+export const LEDGER_CHECK_PAUSE_FACTOR = 2;
 /** At most this many violations are stored (checkLedger already keeps 20 per rule). */
 const MAX_STORED_VIOLATIONS = 100;
 /** pg_advisory lock key: "ledger check" (any constant no other module uses). */
@@ -73,7 +80,8 @@ export async function runLedgerCheck(deps: LedgerCheckDeps, operator: OperatorCo
         const [lock] = await queryRows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${LOCK_KEY}) as locked`);
         if (!lock?.locked) return null;
         await tx.execute(sql.raw(`set local statement_timeout = ${LEDGER_CHECK_STATEMENT_TIMEOUT_MS}`));
-        return checkLedger(tx);
+        await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
+        return checkLedger(tx, { pause: (ms) => sleep(ms * LEDGER_CHECK_PAUSE_FACTOR) });
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },
     );
