@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PHONE, launchBrowser, outboxCode, screenshot } from './browser.ts';
+import { PHONE, launchBrowser, outboxCode, screenshot, signIn } from './browser.ts';
+import { registerByApi } from './images.ts';
 
 const baseUrl = inject('baseUrl');
 let browser: Browser;
@@ -178,6 +179,43 @@ describe('the wallet in Chromium', () => {
     await screenshot(page, 'en-Wallet-demo');
     await page.getByRole('tab', { name: 'Futures' }).click();
     await expect.poll(() => page.getByTestId('futures-total').textContent()).toBe('2,000.00 USDT');
+    await context.close();
+  });
+});
+
+describe("Home's first requests", () => {
+  it('go out with its code (HOME_REQUESTS in app/router.tsx), and the page takes each', async () => {
+    const { context, page } = await phonePage();
+    await signIn(page, await registerByApi(baseUrl, uniqueEmail()), 'en');
+    // Away first, so nothing the sign-in page still asks for is counted.
+    await page.goto('about:blank');
+    const requested = new Map<string, number>();
+    const events: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/api/')) requested.set(url.pathname + url.search, (requested.get(url.pathname + url.search) ?? 0) + 1);
+      events.push(`request ${url.pathname}${url.search}`);
+    });
+    page.on('requestfinished', (request) => events.push(`finished ${new URL(request.url()).pathname}`));
+    const warnings: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    await page.goto('/');
+    await expect.poll(() => page.getByTestId('home-total').textContent()).toBe('0.00 USDT');
+    await expect.poll(() => page.locator('.adm-skeleton').count()).toBe(0);
+    // An early reply nobody takes is dropped after 5 s with a warning: wait that long.
+    await page.waitForTimeout(5_500);
+    expect(warnings.filter((text) => text.startsWith('early request not used'))).toEqual([]);
+    // Each went out once: the page took the early reply instead of sending its own. (The unread
+    // count may go twice: a new user's welcome message refreshes it.)
+    const once = ['/api/v1/config', '/api/v1/wallet/balances', '/api/v1/market/instruments', '/api/v1/market/tickers', '/api/v1/news?kind=notice', '/api/v1/news?kind=news'];
+    expect(once.map((url) => [url, requested.get(url)])).toEqual(once.map((url) => [url, 1]));
+    // Early: they went out before Home's code had arrived (without it, only once Home rendered).
+    const homeCode = events.findIndex((event) => /^finished \/assets\/home-.*\.js$/.test(event));
+    expect(homeCode).toBeGreaterThan(0);
+    expect(events.indexOf('request /api/v1/news?kind=news')).toBeLessThan(homeCode);
+    expect(events.indexOf('request /api/v1/wallet/balances')).toBeLessThan(homeCode);
     await context.close();
   });
 });

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ApiError, REQUEST_TIMEOUT_MS, createClient, type KeyValueStorage } from '@/api/client.ts';
+import { ApiError, EARLY_TTL_MS, REQUEST_TIMEOUT_MS, createClient, type KeyValueStorage } from '@/api/client.ts';
 
 /** A real local server that answers the way the API can: envelopes, files, slowness, silence. */
 let server: http.Server;
@@ -185,5 +185,47 @@ describe('HTTP client (spec §7–8)', () => {
     expect(((await cancelled) as DOMException).name).toBe('AbortError');
     expect(await kept).toEqual({ n: 1 });
     expect(toasts).toEqual([]);
+  });
+
+  it('an early GET is taken by the first request for the same URL, token and language, once', async () => {
+    const storage = memoryStorage({ lang: 'de', token: 'abc' });
+    const c = client(storage);
+    c.early(['/slow?x=1', '/echo?a=1']);
+    expect(await c.get('/slow', { params: { x: 1 } })).toEqual({ n: 1 });
+    expect(await c.get('/echo', { params: { a: 1 }, schema: echoSchema })).toMatchObject({ search: '?a=1', lang: 'de', auth: 'Bearer abc' });
+    expect(hits.get('/slow')).toBe(1);
+    expect(hits.get('/echo')).toBe(1);
+    // Taken once: the next request for it goes out.
+    expect(await c.get('/slow', { params: { x: 1 } })).toEqual({ n: 2 });
+    expect(hits.get('/slow')).toBe(2);
+  });
+
+  it('an early GET sent with another token or language is not taken, and one nobody takes is dropped', async () => {
+    const storage = memoryStorage({ token: 'abc' });
+    const unused: string[] = [];
+    const c = createClient({
+      baseUrl,
+      storage,
+      onSessionEnd: () => undefined,
+      toast: (message) => toasts.push(message),
+      networkErrorMessage: () => 'Network error',
+      onUnusedEarly: (url) => unused.push(url),
+    });
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    try {
+      c.early(['/echo', '/slow']);
+      storage.setItem('token', 'other');
+      expect(await c.get('/echo', { schema: echoSchema })).toMatchObject({ auth: 'Bearer other' });
+      expect(hits.get('/echo')).toBe(2);
+      expect(unused).toEqual([]);
+      vi.advanceTimersByTime(EARLY_TTL_MS);
+      expect(unused).toEqual(['/echo', '/slow']);
+    } finally {
+      vi.useRealTimers();
+    }
+    // Dropped: a later request sends its own.
+    storage.setItem('token', 'abc');
+    await c.get('/slow');
+    expect(hits.get('/slow')).toBe(2);
   });
 });

@@ -8,6 +8,8 @@ import type { z } from 'zod';
  */
 
 export const REQUEST_TIMEOUT_MS = 60_000;
+/** An early GET (`HttpClient.early`) that no request took within this long is dropped. */
+export const EARLY_TTL_MS = 5_000;
 
 /** Replies with these content types are files, not envelopes: they pass through. */
 const SPREADSHEET_TYPES = [
@@ -31,6 +33,8 @@ export interface ClientDeps {
   /** The localized "network error" text, read when needed so it follows the language. */
   networkErrorMessage: () => string;
   timeoutMs?: number;
+  /** An early GET nobody asked for (a page's list out of date): the app warns in the console. */
+  onUnusedEarly?: (url: string) => void;
   fetch?: typeof fetch;
 }
 
@@ -90,6 +94,13 @@ function withCallerSignal<T>(promise: Promise<T>, signal: AbortSignal | undefine
 export interface HttpClient {
   get<T = unknown>(url: string, options?: RequestOptions<T>): Promise<T>;
   post<T = unknown>(url: string, body?: unknown, options?: RequestOptions<T>): Promise<T>;
+  /**
+   * Starts GETs of these URLs (path and query, as `get` would send them) now, before the code
+   * that asks for them has loaded: a page's first requests go out with its code instead of
+   * after it. The first `get` of the same URL, with the same token and language, within
+   * EARLY_TTL_MS takes the reply; an early reply nobody took is dropped (`onUnused` hears of it).
+   */
+  early(urls: readonly string[]): void;
   /** How many requests are in flight (deduplicated ones count once). */
   pending(): number;
 }
@@ -98,15 +109,43 @@ export function createClient(deps: ClientDeps): HttpClient {
   const doFetch = deps.fetch ?? globalThis.fetch.bind(globalThis);
   const timeoutMs = deps.timeoutMs ?? REQUEST_TIMEOUT_MS;
   const inFlight = new Map<string, Promise<unknown>>();
+  /** Early GETs by URL, with the headers they went with. */
+  const earlyReplies = new Map<string, { headers: string; response: Promise<Response> }>();
 
-  async function send(method: 'GET' | 'POST', url: string, body: unknown, options: RequestOptions<unknown>): Promise<unknown> {
-    const headers: Record<string, string> = {
-      accept: 'application/json',
-      'accept-language': deps.storage.getItem('lang') || 'en',
-      ...options.headers,
-    };
+  function baseHeaders(): Record<string, string> {
+    const headers: Record<string, string> = { accept: 'application/json', 'accept-language': deps.storage.getItem('lang') || 'en' };
     const token = deps.storage.getItem('token');
     if (token) headers.authorization = `Bearer ${token}`;
+    return headers;
+  }
+
+  function early(urls: readonly string[]): void {
+    const headers = baseHeaders();
+    for (const url of urls) {
+      if (earlyReplies.has(url)) continue;
+      const response = doFetch(`${deps.baseUrl}${url}`, { method: 'GET', headers, signal: AbortSignal.timeout(timeoutMs) });
+      // Its failure belongs to the request that takes it, if one does.
+      response.catch(() => undefined);
+      const entry = { headers: JSON.stringify(headers), response };
+      earlyReplies.set(url, entry);
+      setTimeout(() => {
+        if (earlyReplies.get(url) !== entry) return;
+        earlyReplies.delete(url);
+        deps.onUnusedEarly?.(url);
+      }, EARLY_TTL_MS);
+    }
+  }
+
+  /** The early reply to this GET, if one went out with the same headers (taken once). */
+  function takeEarly(url: string, headers: Record<string, string>): Promise<Response> | undefined {
+    const entry = earlyReplies.get(url);
+    if (!entry || entry.headers !== JSON.stringify(headers)) return undefined;
+    earlyReplies.delete(url);
+    return entry.response;
+  }
+
+  async function send(method: 'GET' | 'POST', url: string, body: unknown, options: RequestOptions<unknown>): Promise<unknown> {
+    const headers: Record<string, string> = { ...baseHeaders(), ...options.headers };
     let payload: BodyInit | undefined;
     if (method === 'POST' && body !== undefined) {
       if (body instanceof FormData) payload = body;
@@ -116,14 +155,11 @@ export function createClient(deps: ClientDeps): HttpClient {
       }
     }
 
+    const path = `${url}${serializeParams(options.params)}`;
     let response: Response;
     try {
-      response = await doFetch(`${deps.baseUrl}${url}${serializeParams(options.params)}`, {
-        method,
-        headers,
-        body: payload,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      response = await ((method === 'GET' ? takeEarly(path, headers) : undefined) ??
+        doFetch(`${deps.baseUrl}${path}`, { method, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) }));
     } catch (error) {
       // Network failure, timeout or abort: the library's own error, with a localized toast.
       deps.toast(deps.networkErrorMessage());
@@ -173,6 +209,7 @@ export function createClient(deps: ClientDeps): HttpClient {
   return {
     get: (url, options) => request('GET', url, undefined, options),
     post: (url, body, options) => request('POST', url, body, options),
+    early,
     pending: () => inFlight.size,
   };
 }

@@ -21,4 +21,5 @@ export const http = createClient({
   onSessionEnd: () => goToLogin(),
   toast: (message) => showToast({ content: message, duration: 2000 }),
   networkErrorMessage: () => i18n.t('common.network_error'),
+  onUnusedEarly: (url) => console.warn(`early request not used: ${url}`),
 });

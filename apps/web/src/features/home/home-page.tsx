@@ -48,48 +48,17 @@ const HOME_POSITIONS = 3;
  * Home (spec §2): total assets, quick menu, open positions, recommended coins, news,
  * popular coins, forex, international gold, check-in; the latest notice scrolls at the top and
  * the bell shows unread messages. Prices and the badge are live over the socket.
+ *
+ * Each part reads its own queries, so a reply (nine arrive as the page opens) or a price
+ * renders only the part that shows it, not the whole page.
  */
 export function HomePage() {
-  const { t, i18n } = useTranslation();
-  const config = useConfig();
-  const balances = useBalances();
-  const instruments = useInstruments();
-  const tickers = useTickers();
-  const openOrders = useOrders('open');
-  const unread = useUnreadCount().data?.unread ?? 0;
-  const byKind = instruments.data?.items ?? [];
-  const tickersBySymbol = tickerMap(tickers.data?.items);
-  const recommended = byKind.filter((i) => i.recommended);
-  const popular = byKind.filter((i) => i.popular);
-  const forex = byKind.filter((i) => i.kind === 'forex');
-  const metals = byKind.filter((i) => i.kind === 'metal');
-  const shown = [...recommended, ...popular, ...forex, ...metals];
-  // One hold per symbol for the whole page (a coin can be both recommended and popular).
-  useChannels(shown.map((instrument) => tickerChannel(instrument.symbol)));
-  const positions = openOrders.data?.pages.flatMap((page) => page.items) ?? [];
-
+  const { t } = useTranslation();
   return (
     <div className="tw-home">
-      <header className="tw-home-header">
-        <img src="/favicon.svg" alt="" width={30} height={30} />
-        <h1>Tradewind</h1>
-        {config.data?.demoMode && <span className="tw-demo-badge">{t('common.demo')}</span>}
-        <Link to="/Msg" className="tw-home-bell" aria-label={unread > 0 ? t('messages.badge_label', { count: unread }) : t('home.messages')} data-testid="home-bell">
-          <Badge content={unread > 0 ? (unread > 99 ? '99+' : String(unread)) : null}>
-            <BellOutline aria-hidden />
-          </Badge>
-        </Link>
-      </header>
+      <HomeHeader />
       <NoticeStrip />
-      <Link to="/Wallet" className="tw-card tw-home-assets" aria-labelledby="home-assets">
-        <h2 id="home-assets" className="tw-muted">
-          {t('home.total_assets')}
-        </h2>
-        <p data-testid="home-total">
-          {balances.data ? `${formatDecimal(balances.data.totalUsdt, i18n.language, 2)} ` : '…'}
-          <span>USDT</span>
-        </p>
-      </Link>
+      <TotalAssets />
       <nav className="tw-card tw-home-menu" aria-label={t('home.quick_menu')}>
         <Grid columns={4} gap={8}>
           {QUICK_MENU.map((item) => (
@@ -102,42 +71,117 @@ export function HomePage() {
           ))}
         </Grid>
       </nav>
-
-      <section className="tw-card" aria-labelledby="home-positions">
-        <div className="tw-section-head">
-          <h2 id="home-positions">{t('home.open_positions')}</h2>
-          <Link to="/Contract">{t('home.all')}</Link>
-        </div>
-        {openOrders.isPending ? (
-          <Skeleton.Paragraph lineCount={2} animated />
-        ) : positions.length === 0 ? (
-          <p className="tw-empty-line">{t('home.no_positions')}</p>
-        ) : (
-          <div className="tw-order-list">
-            {positions.slice(0, HOME_POSITIONS).map((order) => (
-              <OrderRow key={order.id} order={order} />
-            ))}
-          </div>
-        )}
-      </section>
-
-      <section className="tw-card" aria-labelledby="home-recommended">
-        <div className="tw-section-head">
-          <h2 id="home-recommended">{t('home.recommended')}</h2>
-          <Link to="/Transaction">{t('home.markets')}</Link>
-        </div>
-        {instruments.isPending ? <Skeleton.Paragraph lineCount={2} animated /> : <RecommendedCards instruments={recommended} tickers={tickersBySymbol} />}
-      </section>
-
+      <OpenPositions />
+      <RecommendedSection />
       <NewsSection />
-
-      <QuoteSection id="home-popular" title={t('home.popular')} instruments={popular} tickers={tickersBySymbol} loading={instruments.isPending} />
-      <QuoteSection id="home-forex" title={t('home.forex')} instruments={forex} tickers={tickersBySymbol} loading={instruments.isPending} />
-      <QuoteSection id="home-gold" title={t('home.gold')} instruments={metals} tickers={tickersBySymbol} loading={instruments.isPending} />
-
+      <MarketSections />
       <CheckinCard />
     </div>
   );
+}
+
+function HomeHeader() {
+  const { t } = useTranslation();
+  const config = useConfig();
+  const unread = useUnreadCount().data?.unread ?? 0;
+  return (
+    <header className="tw-home-header">
+      <img src="/favicon.svg" alt="" width={30} height={30} />
+      <h1>Tradewind</h1>
+      {config.data?.demoMode && <span className="tw-demo-badge">{t('common.demo')}</span>}
+      <Link to="/Msg" className="tw-home-bell" aria-label={unread > 0 ? t('messages.badge_label', { count: unread }) : t('home.messages')} data-testid="home-bell">
+        <Badge content={unread > 0 ? (unread > 99 ? '99+' : String(unread)) : null}>
+          <BellOutline aria-hidden />
+        </Badge>
+      </Link>
+    </header>
+  );
+}
+
+function TotalAssets() {
+  const { t, i18n } = useTranslation();
+  const balances = useBalances();
+  return (
+    <Link to="/Wallet" className="tw-card tw-home-assets" aria-labelledby="home-assets">
+      <h2 id="home-assets" className="tw-muted">
+        {t('home.total_assets')}
+      </h2>
+      <p data-testid="home-total">
+        {balances.data ? `${formatDecimal(balances.data.totalUsdt, i18n.language, 2)} ` : '…'}
+        <span>USDT</span>
+      </p>
+    </Link>
+  );
+}
+
+function OpenPositions() {
+  const { t } = useTranslation();
+  const openOrders = useOrders('open');
+  const positions = openOrders.data?.pages.flatMap((page) => page.items) ?? [];
+  return (
+    <section className="tw-card" aria-labelledby="home-positions">
+      <div className="tw-section-head">
+        <h2 id="home-positions">{t('home.open_positions')}</h2>
+        <Link to="/Contract">{t('home.all')}</Link>
+      </div>
+      {openOrders.isPending ? (
+        <Skeleton.Paragraph lineCount={2} animated />
+      ) : positions.length === 0 ? (
+        <p className="tw-empty-line">{t('home.no_positions')}</p>
+      ) : (
+        <div className="tw-order-list">
+          {positions.slice(0, HOME_POSITIONS).map((order) => (
+            <OrderRow key={order.id} order={order} />
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The instruments and live tickers a market part of Home shows; holds their ticker channels while shown. */
+function useMarket(pick: (instrument: Instrument) => boolean) {
+  const instruments = useInstruments();
+  const tickers = useTickers();
+  const shown = (instruments.data?.items ?? []).filter(pick);
+  useChannels(shown.map((instrument) => tickerChannel(instrument.symbol)));
+  return { shown, tickers: tickerMap(tickers.data?.items), loading: instruments.isPending };
+}
+
+function RecommendedSection() {
+  const { t } = useTranslation();
+  const { shown, tickers, loading } = useMarket((instrument) => instrument.recommended);
+  return (
+    <section className="tw-card" aria-labelledby="home-recommended">
+      <div className="tw-section-head">
+        <h2 id="home-recommended">{t('home.recommended')}</h2>
+        <Link to="/Transaction">{t('home.markets')}</Link>
+      </div>
+      {loading ? <Skeleton.Paragraph lineCount={2} animated /> : <RecommendedCards instruments={shown} tickers={tickers} />}
+    </section>
+  );
+}
+
+const MARKET_SECTIONS = [
+  { id: 'home-popular', title: 'home.popular', pick: (instrument: Instrument) => instrument.popular },
+  { id: 'home-forex', title: 'home.forex', pick: (instrument: Instrument) => instrument.kind === 'forex' },
+  { id: 'home-gold', title: 'home.gold', pick: (instrument: Instrument) => instrument.kind === 'metal' },
+] as const;
+
+/** Popular coins, forex and international gold, each a quote list. */
+function MarketSections() {
+  const { t } = useTranslation();
+  const { shown, tickers, loading } = useMarket((instrument) => MARKET_SECTIONS.some((section) => section.pick(instrument)));
+  return MARKET_SECTIONS.map((section) => (
+    <QuoteSection
+      key={section.id}
+      id={section.id}
+      title={t(section.title)}
+      instruments={shown.filter(section.pick)}
+      tickers={tickers}
+      loading={loading}
+    />
+  ));
 }
 
 function RecommendedCards({ instruments, tickers }: { instruments: Instrument[]; tickers: ReadonlyMap<string, Ticker> }) {
