@@ -174,6 +174,9 @@ describe('every screen in every language at 390×844', () => {
     await page.goto('/Login');
     await page.evaluate((lang) => localStorage.setItem('lang', lang), language);
     await page.goto('/Login');
+    // The server's sign-in page is prerendered in the cookie's language (none here: English);
+    // the app, in the stored language, takes over once it runs (its form is then ready).
+    await page.waitForSelector('form[data-ready]');
     for (const url of SIGNED_OUT_PATHS) {
       await visit(page, url, inflight);
       found.push(...problems(language, `${url} (signed out)`, await inspect(page, knownKeys, englishTexts)));
