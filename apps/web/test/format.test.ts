@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDecimal, formatPercent, formatSigned, truncateDecimal } from '@/lib/format.ts';
+import { formatDateTime, formatDecimal, formatPercent, formatSigned, truncateDecimal } from '@/lib/format.ts';
 
 describe('amount display', () => {
   it.each([
@@ -34,5 +34,38 @@ describe('market display helpers', () => {
     expect(formatPercent('55.67', 'de', 2)).toBe('55,67\u00a0%');
     expect(formatPercent('-1.5', 'fr', 2, true)).toBe('-1,50\u00a0%');
     expect(formatPercent('0.09', 'zh_CN', 2, true)).toBe('+0.09%');
+  });
+});
+
+describe('formatters', () => {
+  it('are made once per language and options, not per value (a price list formats on every tick)', () => {
+    const made = { number: 0, date: 0 };
+    const { NumberFormat, DateTimeFormat } = Intl;
+    const countingNumber = function (...args: ConstructorParameters<typeof Intl.NumberFormat>) {
+      made.number += 1;
+      return new NumberFormat(...args);
+    } as unknown as typeof Intl.NumberFormat;
+    const countingDate = function (...args: ConstructorParameters<typeof Intl.DateTimeFormat>) {
+      made.date += 1;
+      return new DateTimeFormat(...args);
+    } as unknown as typeof Intl.DateTimeFormat;
+    Intl.NumberFormat = countingNumber;
+    Intl.DateTimeFormat = countingDate;
+    try {
+      // Italian: no other test in this file formats in it, so nothing of it is cached yet.
+      const shown = new Set<string>();
+      for (let i = 0; i < 100; i++) {
+        shown.add(formatDecimal(`${1000 + i}.5`, 'it', 2));
+        shown.add(formatPercent(`${i}.25`, 'it', 2, true));
+        shown.add(formatDateTime(new Date(Date.UTC(2026, 10, 1 + (i % 28))).toISOString(), 'it'));
+      }
+      expect(shown.size).toBe(100 + 100 + 28);
+      expect(formatDecimal('1234.5', 'it', 2)).toBe('1.234,50');
+      // Grouping, the decimal separator and the percent pattern: three number formats; one date format.
+      expect(made).toEqual({ number: 3, date: 1 });
+    } finally {
+      Intl.NumberFormat = NumberFormat;
+      Intl.DateTimeFormat = DateTimeFormat;
+    }
   });
 });

@@ -1,6 +1,32 @@
 import { LANGUAGE_TAGS, normalizeLanguage } from '@tradewind/contract/languages';
 
 /**
+ * Intl's formatters, made once per language and options: making one costs about as much as
+ * formatting with it thirty times, and a price list formats every price and change on each
+ * tick (on Home, formatting was the page's costliest script while it opened).
+ */
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+function numberFormat(tag: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+  const key = `n ${tag} ${JSON.stringify(options)}`;
+  let format = formatters.get(key) as Intl.NumberFormat | undefined;
+  if (!format) formatters.set(key, (format = new Intl.NumberFormat(tag, options)));
+  return format;
+}
+
+/** The language's date-time formatter for these options (cached like the number formats). */
+export function dateTimeFormat(language: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const tag = LANGUAGE_TAGS[normalizeLanguage(language)];
+  const key = `d ${tag} ${JSON.stringify(options)}`;
+  let format = formatters.get(key) as Intl.DateTimeFormat | undefined;
+  if (!format) formatters.set(key, (format = new Intl.DateTimeFormat(tag, options)));
+  return format;
+}
+
+const decimalSeparators = new Map<string, string>();
+const percentPatterns = new Map<string, string>();
+
+/**
  * Formats a decimal string from the API ("12345.5") for display in the user's language,
  * grouping the whole part with Intl.NumberFormat on a bigint: the value is never a float.
  * `minDecimals` pads the fraction (e.g. 2 for USDT totals); the fraction is never rounded.
@@ -10,15 +36,19 @@ export function formatDecimal(value: string, language: string, minDecimals = 0):
   if (!match) return value;
   const [, sign = '', whole = '0', fraction = ''] = match;
   const tag = LANGUAGE_TAGS[normalizeLanguage(language)];
-  const grouped = new Intl.NumberFormat(tag, { useGrouping: true }).format(BigInt(whole));
-  const separator = new Intl.NumberFormat(tag).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
+  const grouped = numberFormat(tag, { useGrouping: true }).format(BigInt(whole));
+  let separator = decimalSeparators.get(tag);
+  if (separator === undefined) {
+    separator = numberFormat(tag).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
+    decimalSeparators.set(tag, separator);
+  }
   const padded = fraction.padEnd(minDecimals, '0');
   return `${sign}${grouped}${padded ? `${separator}${padded}` : ''}`;
 }
 
 /** A timestamp from the API in the user's language (display only). */
 export function formatDateTime(iso: string, language: string, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' }): string {
-  return new Intl.DateTimeFormat(LANGUAGE_TAGS[normalizeLanguage(language)], options).format(new Date(iso));
+  return dateTimeFormat(language, options).format(new Date(iso));
 }
 
 /** Cuts a decimal string to at most `places` decimals (toward zero), e.g. a volume for display. */
@@ -36,7 +66,7 @@ export function formatSigned(value: string, language: string, minDecimals = 0): 
 
 /** A recorded tick's time to the millisecond, for the verification section. */
 export function formatTickTime(iso: string, language: string): string {
-  return new Intl.DateTimeFormat(LANGUAGE_TAGS[normalizeLanguage(language)], {
+  return dateTimeFormat(language, {
     year: 'numeric',
     month: '2-digit',
     day: '2-digit',
@@ -51,6 +81,8 @@ export function formatTickTime(iso: string, language: string): string {
 /** A percentage already in percent ("12.5" → "12.5%" in en, "12,5 %" in de), the language's own spacing. */
 export function formatPercent(value: string, language: string, minDecimals = 0, signed = false): string {
   const number = signed ? formatSigned(value, language, minDecimals) : formatDecimal(value, language, minDecimals);
-  const pattern = new Intl.NumberFormat(LANGUAGE_TAGS[normalizeLanguage(language)], { style: 'percent' }).format(0.5);
+  const tag = LANGUAGE_TAGS[normalizeLanguage(language)];
+  let pattern = percentPatterns.get(tag);
+  if (pattern === undefined) percentPatterns.set(tag, (pattern = numberFormat(tag, { style: 'percent' }).format(0.5)));
   return pattern.replace('50', number);
 }

@@ -1,7 +1,7 @@
 import { Button, ErrorBlock, InfiniteScroll, Skeleton, Tag } from 'antd-mobile';
 import { FileOutline } from 'antd-mobile-icons';
 import { DEPOSIT_REJECT_REASON_KEYS, DEPOSIT_STATUS_KEYS, type Deposit, type DepositStatus } from '@tradewind/contract/deposit';
-import { LANGUAGE_TAGS, normalizeLanguage } from '@tradewind/contract/languages';
+import { formatDateTime } from '@/lib/format.ts';
 import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from '@/lib/router.tsx';
 import { Page } from '@/ui/page.tsx';
@@ -88,7 +88,7 @@ export function RechargeHistoryPage() {
 
 function DepositRow({ item }: { item: Deposit }) {
   const { t, i18n } = useTranslation();
-  const time = new Intl.DateTimeFormat(LANGUAGE_TAGS[normalizeLanguage(i18n.language)], { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(item.createdAt));
+  const time = formatDateTime(item.createdAt, i18n.language);
   const copy = async () => {
     await navigator.clipboard?.writeText(item.txid).catch(() => undefined);
     showToast({ content: t('success.copied'), duration: 2000 });

@@ -1,7 +1,7 @@
 import { CARD_DEPOSIT_STATUS_LABELS, type CardDeposit, type CardDepositStatus } from '@tradewind/contract/card-deposit';
 import { Button, ErrorBlock, Skeleton, Tag } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
-import { formatDateTime } from '@/lib/format-time.ts';
+import { formatDateTime } from '@/lib/format.ts';
 import { useCardDeposits } from '../api/get-deposits.ts';
 
 const TAG_COLOR: Record<CardDepositStatus, 'warning' | 'success' | 'danger'> = { pending: 'warning', paid: 'success', rejected: 'danger' };

@@ -1,14 +1,12 @@
 import type { FundsPosting } from '@tradewind/contract/funds';
-import { LANGUAGE_TAGS, type Language } from '@tradewind/contract/languages';
 import { Tag } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
-import { formatDecimal } from '@/lib/format.ts';
+import { formatDateTime, formatDecimal } from '@/lib/format.ts';
 
 /** One posting: its type in the user's language, when, which account, the signed amount, and the entry's memo. */
 export function PostingItem({ posting }: { posting: FundsPosting }) {
   const { t, i18n } = useTranslation();
-  const tag = LANGUAGE_TAGS[i18n.language as Language] ?? 'en';
-  const time = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(posting.time));
+  const time = formatDateTime(posting.time, i18n.language);
   const negative = posting.amount.startsWith('-');
   return (
     <li className="tw-fd-item" data-testid="posting">

@@ -1,7 +1,7 @@
 import { DOCUMENT_TYPE_LABELS, KYC_STATUS_LABELS, type KycOverview, type KycSubmission } from '@tradewind/contract/kyc';
 import { Button, Image, List, Result } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
-import { formatDateTime } from '@/lib/format-time.ts';
+import { formatDateTime } from '@/lib/format.ts';
 import { usePhoto } from '../api/get-photo.ts';
 import { useCountries } from './country-field.tsx';
 
