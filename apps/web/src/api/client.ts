@@ -98,7 +98,7 @@ export interface HttpClient {
    * Starts GETs of these URLs (path and query, as `get` would send them) now, before the code
    * that asks for them has loaded: a page's first requests go out with its code instead of
    * after it. The first `get` of the same URL, with the same token and language, within
-   * EARLY_TTL_MS takes the reply; an early reply nobody took is dropped (`onUnused` hears of it).
+   * EARLY_TTL_MS takes the reply; an early reply nobody took is dropped (`onUnusedEarly` hears of it).
    */
   early(urls: readonly string[]): void;
   /** How many requests are in flight (deduplicated ones count once). */

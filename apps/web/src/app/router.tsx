@@ -28,8 +28,9 @@ function page<M extends Record<string, unknown>>(
 }
 
 /**
- * Home's requests as it opens, in the form its queries send them (a browser test opens Home and
- * fails if one of these goes out twice or is not used): they start with Home's code, not after it.
+ * Home's requests as it opens, in the form its queries send them: they start with Home's code,
+ * not after it. A browser test (shell.e2e.ts) opens Home and fails if one is not taken by the
+ * page (the console warns), if the page sends its own instead, or if they start late.
  */
 const HOME_REQUESTS = [
   '/api/v1/config',

@@ -16,8 +16,9 @@ import { ledgerChecks } from './tables.ts';
  * Its cost is bounded: one check at a time across every process (an advisory lock),
  * operators can start one at most once a minute between them, the schedule runs it every 15 minutes,
  * each statement of it has a time limit (a check that runs out is recorded as an error,
- * shown red), it runs on one core (no parallel workers) and it pauses between its statements. It reads one snapshot (repeatable read), so money moving while it runs can
- * never look like a broken invariant.
+ * shown red), and it runs on one core (no parallel workers), pausing between its statements.
+ * It reads one snapshot (repeatable read), so money moving while it runs can never look like
+ * a broken invariant.
  */
 
 export const LEDGER_CHECK_INTERVAL_MS = 15 * 60_000;
