@@ -1,30 +1,25 @@
 import { LANGUAGE_TAGS, normalizeLanguage } from '@tradewind/contract/languages';
 
 /**
- * Intl's formatters, made once per language and options: making one costs about as much as
- * formatting with it thirty times, and a price list formats every price and change on each
- * tick (on Home, formatting was the page's costliest script while it opened).
+ * Intl's formatters (and what is read from them), made once per language and options: making
+ * one costs about as much as formatting with it thirty times, and a price list formats every
+ * price and change on each tick (on Home, formatting was the page's costliest script while it opened).
  */
-const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+const made = new Map<string, unknown>();
 
-function numberFormat(tag: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
-  const key = `n ${tag} ${JSON.stringify(options)}`;
-  let format = formatters.get(key) as Intl.NumberFormat | undefined;
-  if (!format) formatters.set(key, (format = new Intl.NumberFormat(tag, options)));
-  return format;
+function once<T>(key: string, make: () => T): T {
+  if (!made.has(key)) made.set(key, make());
+  return made.get(key) as T;
 }
 
-/** The language's date-time formatter for these options (cached like the number formats). */
-export function dateTimeFormat(language: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+const numberFormat = (tag: string, options: Intl.NumberFormatOptions = {}) =>
+  once(`number ${tag} ${JSON.stringify(options)}`, () => new Intl.NumberFormat(tag, options));
+
+/** The language's date-time formatter for these options (made once, like the number formats). */
+function dateTimeFormat(language: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
   const tag = LANGUAGE_TAGS[normalizeLanguage(language)];
-  const key = `d ${tag} ${JSON.stringify(options)}`;
-  let format = formatters.get(key) as Intl.DateTimeFormat | undefined;
-  if (!format) formatters.set(key, (format = new Intl.DateTimeFormat(tag, options)));
-  return format;
+  return once(`date ${tag} ${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(tag, options));
 }
-
-const decimalSeparators = new Map<string, string>();
-const percentPatterns = new Map<string, string>();
 
 /**
  * Formats a decimal string from the API ("12345.5") for display in the user's language,
@@ -37,11 +32,7 @@ export function formatDecimal(value: string, language: string, minDecimals = 0):
   const [, sign = '', whole = '0', fraction = ''] = match;
   const tag = LANGUAGE_TAGS[normalizeLanguage(language)];
   const grouped = numberFormat(tag, { useGrouping: true }).format(BigInt(whole));
-  let separator = decimalSeparators.get(tag);
-  if (separator === undefined) {
-    separator = numberFormat(tag).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.';
-    decimalSeparators.set(tag, separator);
-  }
+  const separator = once(`separator ${tag}`, () => numberFormat(tag).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.');
   const padded = fraction.padEnd(minDecimals, '0');
   return `${sign}${grouped}${padded ? `${separator}${padded}` : ''}`;
 }
@@ -82,7 +73,5 @@ export function formatTickTime(iso: string, language: string): string {
 export function formatPercent(value: string, language: string, minDecimals = 0, signed = false): string {
   const number = signed ? formatSigned(value, language, minDecimals) : formatDecimal(value, language, minDecimals);
   const tag = LANGUAGE_TAGS[normalizeLanguage(language)];
-  let pattern = percentPatterns.get(tag);
-  if (pattern === undefined) percentPatterns.set(tag, (pattern = numberFormat(tag, { style: 'percent' }).format(0.5)));
-  return pattern.replace('50', number);
+  return once(`percent ${tag}`, () => numberFormat(tag, { style: 'percent' }).format(0.5)).replace('50', number);
 }

@@ -27,6 +27,7 @@ import { ChangeTag } from '@/ui/change-tag.tsx';
 import { OrderRow } from '@/ui/order-row.tsx';
 import { QuoteList, SourceNote, formatPrice, pairName, tickerMap } from '@/ui/quote-list.tsx';
 import { CheckinCard } from './checkin-card.tsx';
+import { HomeCard } from './home-card.tsx';
 import { NewsSection, NoticeStrip } from './news-section.tsx';
 import './home.css';
 
@@ -119,11 +120,7 @@ function OpenPositions() {
   const openOrders = useOrders('open');
   const positions = openOrders.data?.pages.flatMap((page) => page.items) ?? [];
   return (
-    <section className="tw-card" aria-labelledby="home-positions">
-      <div className="tw-section-head">
-        <h2 id="home-positions">{t('home.open_positions')}</h2>
-        <Link to="/Contract">{t('home.all')}</Link>
-      </div>
+    <HomeCard id="home-positions" title={t('home.open_positions')} action={<Link to="/Contract">{t('home.all')}</Link>}>
       {openOrders.isPending ? (
         <Skeleton.Paragraph lineCount={2} animated />
       ) : positions.length === 0 ? (
@@ -135,7 +132,7 @@ function OpenPositions() {
           ))}
         </div>
       )}
-    </section>
+    </HomeCard>
   );
 }
 
@@ -152,13 +149,9 @@ function RecommendedSection() {
   const { t } = useTranslation();
   const { shown, tickers, loading } = useMarket((instrument) => instrument.recommended);
   return (
-    <section className="tw-card" aria-labelledby="home-recommended">
-      <div className="tw-section-head">
-        <h2 id="home-recommended">{t('home.recommended')}</h2>
-        <Link to="/Transaction">{t('home.markets')}</Link>
-      </div>
+    <HomeCard id="home-recommended" title={t('home.recommended')} action={<Link to="/Transaction">{t('home.markets')}</Link>}>
       {loading ? <Skeleton.Paragraph lineCount={2} animated /> : <RecommendedCards instruments={shown} tickers={tickers} />}
-    </section>
+    </HomeCard>
   );
 }
 
@@ -220,10 +213,7 @@ interface QuoteSectionProps {
 
 function QuoteSection({ id, title, instruments, tickers, loading }: QuoteSectionProps) {
   return (
-    <section className="tw-card" aria-labelledby={id}>
-      <div className="tw-section-head">
-        <h2 id={id}>{title}</h2>
-      </div>
+    <HomeCard id={id} title={title}>
       {loading ? (
         <Skeleton.Paragraph lineCount={3} animated />
       ) : (
@@ -232,6 +222,6 @@ function QuoteSection({ id, title, instruments, tickers, loading }: QuoteSection
           <SourceNote tickers={instruments.map((instrument) => tickers.get(instrument.symbol))} />
         </>
       )}
-    </section>
+    </HomeCard>
   );
 }

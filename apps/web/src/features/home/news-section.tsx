@@ -4,6 +4,7 @@ import { useTranslation } from '@/lib/i18n.ts';
 import { Link, useNavigate } from '@/lib/router.tsx';
 import { useArticles } from '@/api/news.ts';
 import { formatDateTime } from '@/lib/format.ts';
+import { HomeCard } from './home-card.tsx';
 
 /** How many news articles Home lists. */
 const HOME_NEWS = 3;
@@ -34,10 +35,7 @@ export function NewsSection() {
   const news = useArticles('news');
   const items = news.data?.items.slice(0, HOME_NEWS) ?? [];
   return (
-    <section className="tw-card" aria-labelledby="home-news">
-      <div className="tw-section-head">
-        <h2 id="home-news">{t('home.news')}</h2>
-      </div>
+    <HomeCard id="home-news" title={t('home.news')}>
       {news.isPending ? (
         <Skeleton.Paragraph lineCount={3} animated />
       ) : items.length === 0 ? (
@@ -60,6 +58,6 @@ export function NewsSection() {
           ))}
         </ul>
       )}
-    </section>
+    </HomeCard>
   );
 }
