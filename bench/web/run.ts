@@ -93,11 +93,19 @@ interface Asset {
   brotliBytes: number;
 }
 
-/** Stores the session where the app reads it (spec §3), on a same-origin page that is not the app (no service worker). */
+/**
+ * Stores the session where the app reads it (spec §3), on a same-origin page that is not the app
+ * (no service worker), with the cookies the app keeps beside it for the server (lib/storage.ts):
+ * a returning signed-in visitor, to whom the server sends `/` rendered.
+ */
 async function storeSession(page: Page): Promise<void> {
   await page.goto(`${baseUrl}/api/health`);
   const entries = { token: session.token, uid: String(session.uid), lang: 'en' };
   await page.evaluate(`for (const [key, value] of Object.entries(${JSON.stringify(entries)})) localStorage.setItem(key, value)`);
+  await page.context().addCookies([
+    { name: 'lang', value: 'en', url: baseUrl },
+    { name: 'signed_in', value: '1', url: baseUrl },
+  ]);
 }
 
 /**

@@ -7,15 +7,36 @@ import { type TestApp, createTestApp } from './harness.ts';
 
 /** The server serves the built client on the same origin as the API. */
 let t: TestApp;
+let root: string;
 let dist: string;
 let adminDist: string;
+
+/**
+ * As apps/web's build bundles src/prerender.tsx into build-ssr/prerender.js: Home's public GETs
+ * (one that does not exist) and a render that shows what it got. French fails.
+ */
+const FAKE_RENDERER = `
+export const HOME_PUBLIC_REQUESTS = ['/api/v1/config', '/api/v1/news?kind=news', '/api/v1/no-such-list'];
+let renders = 0;
+export async function renderHome(language, replies, now) {
+  if (language === 'fr') throw new Error('no French today');
+  renders += 1;
+  return {
+    head: '<link rel="preload" as="image" href="/favicon.svg"/>',
+    markup: '<p id="render">' + renders + ' ' + language + ' ' + Object.keys(replies).join(',') + '</p><p id="demo">' + replies['/api/v1/config'].demoMode + '</p>',
+    queries: [{ url: '/api/v1/config', key: ['config'], data: { note: '</script><script>alert(1)</script>' }, updatedAt: now }],
+  };
+}
+`;
+
 beforeAll(async () => {
   adminDist = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-admin-dist-'));
   fs.mkdirSync(path.join(adminDist, 'assets'));
   fs.writeFileSync(path.join(adminDist, 'index.html'), '<!doctype html><div id="console"></div>');
   fs.writeFileSync(path.join(adminDist, 'assets', 'console-def456.js'), 'console.log(2)');
-  dist = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-dist-'));
-  fs.mkdirSync(path.join(dist, 'assets'));
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-web-'));
+  dist = path.join(root, 'dist');
+  fs.mkdirSync(path.join(dist, 'assets'), { recursive: true });
   fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
   fs.writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
   // As the build writes them: a script large enough to compress, with its .br and .gz beside it.
@@ -33,11 +54,19 @@ beforeAll(async () => {
     fs.writeFileSync(path.join(dist, 'prerendered', `Login.${lang}.html`), html);
     fs.writeFileSync(path.join(dist, 'prerendered', `Login.${lang}.html.br`), zlib.brotliCompressSync(html));
   }
+  // And Home's templates, with the marks where the server puts its render.
+  fs.mkdirSync(path.join(dist, 'at-request'));
+  for (const lang of ['en', 'de', 'fr']) {
+    const html = `<!doctype html><html lang="${lang}"><head><!--tw-head--></head><body><div id="root" data-prerendered="${lang} /"><!--tw-page--></div><!--tw-state--></body></html>`;
+    fs.writeFileSync(path.join(dist, 'at-request', `Home.${lang}.html`), html);
+  }
+  fs.mkdirSync(path.join(root, 'build-ssr'));
+  fs.writeFileSync(path.join(root, 'build-ssr', 'prerender.js'), FAKE_RENDERER);
   t = await createTestApp({ env: { WEB_DIST: dist, ADMIN_DIST: adminDist } });
 });
 afterAll(async () => {
   await t.close();
-  fs.rmSync(dist, { recursive: true, force: true });
+  fs.rmSync(root, { recursive: true, force: true });
   fs.rmSync(adminDist, { recursive: true, force: true });
 });
 
@@ -63,6 +92,52 @@ describe('web app hosting', () => {
     expect(reply.body).toContain(`data-prerendered="${lang} /login"`);
     expect(reply.headers['cache-control']).toBe('no-cache');
     expect(reply.headers.vary).toContain('Cookie');
+  });
+
+  it('/ with the signed_in cookie gets Home rendered in the cookie language with the public replies, and the replies in #tw-state', async () => {
+    const reply = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: 'lang=de; signed_in=1' } });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.headers['content-type']).toContain('text/html');
+    expect(reply.headers['cache-control']).toBe('no-cache');
+    expect(reply.headers.vary).toContain('Cookie');
+    // The two GETs that answered, asked in German; the unknown one left out.
+    const demoMode = String((await t.app.inject({ method: 'GET', url: '/api/v1/config' })).json().data.demoMode);
+    expect(reply.body).toMatch(new RegExp(`<div id="root" data-prerendered="de /"><p id="render">\\d+ de /api/v1/config,/api/v1/news\\?kind=news</p><p id="demo">${demoMode}</p></div>`));
+    expect(reply.body).toContain('<head><link rel="preload" as="image" href="/favicon.svg"/></head>');
+    // The replies as JSON that no `<` in them can end or escape.
+    const state = /<script type="application\/json" id="tw-state">(.*?)<\/script>/.exec(reply.body)?.[1] ?? '';
+    expect(state).not.toContain('<');
+    expect(JSON.parse(state)).toMatchObject({ queries: [{ url: '/api/v1/config', key: ['config'], data: { note: '</script><script>alert(1)</script>' } }] });
+    expect(JSON.parse(state).queries[0].updatedAt).toBeGreaterThan(Date.now() - 60_000);
+  });
+
+  it('one render of Home serves its language for a while; another language gets its own', async () => {
+    const rendered = async (cookie: string) => /<p id="render">(\d+) (\w+)/.exec((await t.app.inject({ method: 'GET', url: '/', headers: { cookie } })).body)?.slice(1);
+    const [first] = (await rendered('lang=en; signed_in=1')) ?? [];
+    expect(await rendered('lang=en; signed_in=1')).toEqual([first, 'en']);
+    // No template in Italian: the English one, with the page rendered in Italian.
+    const italian = await rendered('signed_in=1; lang=it');
+    expect(italian?.[1]).toBe('it');
+    expect(Number(italian?.[0])).toBeGreaterThan(Number(first));
+  });
+
+  it('Home goes compressed as the browser accepts', async () => {
+    const brotli = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: 'signed_in=1', 'accept-encoding': 'gzip, br' } });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(brotli.rawPayload).toString()).toContain('<p id="render">');
+    const gzip = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: 'signed_in=1', 'accept-encoding': 'gzip;q=1.0' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.rawPayload).toString()).toContain('<p id="render">');
+  });
+
+  it.each([
+    ['no signed_in cookie', 'lang=de'],
+    ['another value', 'signed_in=0'],
+    ['a render that fails', 'lang=fr; signed_in=1'],
+  ])('/ with %s gets the plain index.html', async (_case, cookie) => {
+    const reply = await t.app.inject({ method: 'GET', url: '/', headers: { cookie } });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.body).toBe('<!doctype html><div id="root"></div>');
   });
 
   it('the prerendered page is sent as the build compressed it, when the browser accepts that', async () => {

@@ -3,7 +3,9 @@
 // the page's style sheets linked, and a boot script that fetches the app's scripts for it side
 // by side once the page is painted (see bootScript()). The server
 // sends dist/prerendered/<Page>.<lang>.html for that path, by the `lang` cookie
-// (apps/server/src/platform/web-app.ts); main.tsx hydrates it.
+// (apps/server/src/platform/web-app.ts); main.tsx hydrates it. For Home, which the server
+// renders per request with build-ssr/prerender.js, it writes the same document with marks where
+// the server puts the page: dist/at-request/Home.<lang>.html.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,6 +15,10 @@ import { LANGUAGES, LANGUAGE_TAGS, type Language } from '@tradewind/contract/lan
 
 /** The prerendered pages: the route, and the chunk its code is grouped in (firstScreenChunks() in vite.config.ts). */
 const PRERENDERED_PAGES = [{ route: '/Login', chunk: 'login' }] as const;
+/** The pages the server renders per request (Home: its news and quotes change), as templates `at-request/<name>.<lang>.html`. */
+const AT_REQUEST_PAGES = [{ route: '/', chunk: 'home', name: 'Home' }] as const;
+/** Where the server puts what it rendered in a template (apps/server/src/platform/web-app.ts reads the same marks). */
+const AT_REQUEST_MARKS = { head: '<!--tw-head-->', root: '<!--tw-page-->', state: '<!--tw-state-->' } as const;
 
 interface ManifestChunk {
   file: string;
@@ -101,45 +107,61 @@ const templatePreloads = [...template.matchAll(/<link rel="modulepreload" crosso
 /** index.html without its scripts: the boot script loads them. */
 const shell = [entryTag[0], ...templatePreloads.map((m) => m[0])].reduce((html, tag) => html.replace(tag, ''), template);
 
-fs.rmSync(path.join(dist, 'prerendered'), { recursive: true, force: true });
-fs.mkdirSync(path.join(dist, 'prerendered'));
-for (const { route, chunk } of PRERENDERED_PAGES) {
+/** The boot script and style sheets of `chunk`'s page in `language`, for the document's head. */
+function pageHead(chunk: string, language: Language): string[] {
   const [pageKey] = entryOf((_key, c) => c.name === chunk && !c.src, `chunk "${chunk}"`);
-  for (const language of LANGUAGES) {
-    const scripts = new Set<string>();
-    const styles = new Set<string>();
-    filesOf(pageKey, scripts, styles);
-    // The first part of the language's messages, and antd-mobile's texts in it (English ones are in the entry).
-    scripts.add(entryOf((key) => key === `virtual:tradewind-locale/${language}`, `messages for ${language}`)[1].file);
-    if (language !== 'en') {
-      const antd = new RegExp(`/antd-mobile/es/locales/${LANGUAGE_TAGS[language]}(-[A-Z]+)?\\.js$`);
-      scripts.add(entryOf((key) => antd.test(key), `antd-mobile texts for ${language}`)[1].file);
-    }
-    const boot = bootScript(entry, [entry, ...templatePreloads.map((m) => m[1] as string), ...[...scripts].map((file) => `/${file}`)]);
-    const bootFile = `assets/boot-${createHash('sha256').update(boot).digest('hex').slice(0, 8)}.js`;
-    fs.writeFileSync(path.join(dist, bootFile), boot);
+  const scripts = new Set<string>();
+  const styles = new Set<string>();
+  filesOf(pageKey, scripts, styles);
+  // The first part of the language's messages, and antd-mobile's texts in it (English ones are in the entry).
+  scripts.add(entryOf((key) => key === `virtual:tradewind-locale/${language}`, `messages for ${language}`)[1].file);
+  if (language !== 'en') {
+    const antd = new RegExp(`/antd-mobile/es/locales/${LANGUAGE_TAGS[language]}(-[A-Z]+)?\\.js$`);
+    scripts.add(entryOf((key) => antd.test(key), `antd-mobile texts for ${language}`)[1].file);
+  }
+  const boot = bootScript(entry, [entry, ...templatePreloads.map((m) => m[1] as string), ...[...scripts].map((file) => `/${file}`)]);
+  const bootFile = `assets/boot-${createHash('sha256').update(boot).digest('hex').slice(0, 8)}.js`;
+  fs.writeFileSync(path.join(dist, bootFile), boot);
+  return [`<script type="module" src="/${bootFile}"></script>`, ...[...styles].map((file) => `<link rel="stylesheet" crossorigin href="/${escape(file)}">`)];
+}
+
+/** index.html in `language` with `head` added and `root` in #root, marked as `route`'s page for main.tsx. */
+function pageDocument(route: string, language: Language, head: string[], root: string): string {
+  const marker = `${language} ${route.toLowerCase()}`;
+  // Replacement functions: the texts may hold `$`, which a replacement string would interpret.
+  const html = shell
+    .replace(/<html lang="[^"]*">/, () => `<html lang="${LANGUAGE_TAGS[language]}">`)
+    .replace('</head>', () => `  ${head.join('\n    ')}\n  </head>`)
+    .replace('<div id="root"></div>', () => `<div id="root" data-prerendered="${escape(marker)}">${root}</div>`);
+  if (!html.includes(root) || !html.includes(`lang="${LANGUAGE_TAGS[language]}"`)) throw new Error('prerender: dist/index.html is not the expected shell');
+  return html;
+}
+
+/** `html` at `file`, with the compressed copies the server sends by Accept-Encoding, like the scripts' (precompress() in vite.config.ts). */
+function writePage(file: string, html: string): void {
+  fs.writeFileSync(file, html);
+  fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+  fs.writeFileSync(`${file}.gz`, zlib.gzipSync(html, { level: 9 }));
+}
+
+for (const dir of ['prerendered', 'at-request']) {
+  fs.rmSync(path.join(dist, dir), { recursive: true, force: true });
+  fs.mkdirSync(path.join(dist, dir));
+}
+for (const language of LANGUAGES) {
+  for (const { route, chunk } of PRERENDERED_PAGES) {
     const rendered = await renderPage(route, language);
     // React puts the preloads it derives (the page's first image) before the markup; in a
     // document they belong in the head, and in #root they would not match what the app hydrates.
     const hoisted = /^(?:<link [^>]*\/>)*/.exec(rendered)?.[0] ?? '';
-    const markup = rendered.slice(hoisted.length);
-    const head = [
-      `<script type="module" src="/${bootFile}"></script>`,
-      ...[...styles].map((file) => `<link rel="stylesheet" crossorigin href="/${escape(file)}">`),
-      ...(hoisted ? [hoisted] : []),
-    ].join('\n    ');
-    const marker = `${language} ${route.toLowerCase()}`;
-    // Replacement functions: the texts may hold `$`, which a replacement string would interpret.
-    const html = shell
-      .replace(/<html lang="[^"]*">/, () => `<html lang="${LANGUAGE_TAGS[language]}">`)
-      .replace('</head>', () => `  ${head}\n  </head>`)
-      .replace('<div id="root"></div>', () => `<div id="root" data-prerendered="${escape(marker)}">${markup}</div>`);
-    if (!html.includes(markup) || !html.includes(`lang="${LANGUAGE_TAGS[language]}"`)) throw new Error('prerender: dist/index.html is not the expected shell');
-    // With the compressed copies the server sends by Accept-Encoding, like the scripts' (precompress() in vite.config.ts).
-    const file = path.join(dist, 'prerendered', `${route.slice(1)}.${language}.html`);
-    fs.writeFileSync(file, html);
-    fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
-    fs.writeFileSync(`${file}.gz`, zlib.gzipSync(html, { level: 9 }));
+    const head = [...pageHead(chunk, language), ...(hoisted ? [hoisted] : [])];
+    writePage(path.join(dist, 'prerendered', `${route.slice(1)}.${language}.html`), pageDocument(route, language, head, rendered.slice(hoisted.length)));
+  }
+  // The pages the server renders per request: the document around the page, with a place for
+  // React's preloads, the markup and the replies it was rendered with (platform/web-app.ts).
+  for (const { route, chunk, name } of AT_REQUEST_PAGES) {
+    const html = pageDocument(route, language, [...pageHead(chunk, language), AT_REQUEST_MARKS.head], AT_REQUEST_MARKS.root).replace(`${AT_REQUEST_MARKS.root}</div>`, () => `${AT_REQUEST_MARKS.root}</div>${AT_REQUEST_MARKS.state}`);
+    fs.writeFileSync(path.join(dist, 'at-request', `${name}.${language}.html`), html);
   }
 }
-console.log(`prerendered ${PRERENDERED_PAGES.map((p) => p.route).join(', ')} in ${LANGUAGES.length} languages`);
+console.log(`prerendered ${PRERENDERED_PAGES.map((p) => p.route).join(', ')} in ${LANGUAGES.length} languages; templates for ${AT_REQUEST_PAGES.map((p) => p.route).join(', ')}`);

@@ -3,33 +3,52 @@
 import 'antd-mobile/es/global';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { App } from './app/app.tsx';
+import { type AnsweredQuery, App, restoreQueries } from './app/app.tsx';
+import { isOpenPath } from './app/guard.ts';
 import { preloadRoute } from './app/router.tsx';
 import { initI18n } from './lib/i18n.ts';
 import { normalizePath } from './lib/router.tsx';
-import { onAppStart, storedLanguage } from './lib/storage.ts';
+import { getToken, onAppStart, storedLanguage } from './lib/storage.ts';
 import { loadAntdLocale } from './ui/antd-locale.tsx';
 import { makeWidgetsKeyboardOperable } from './ui/keyboard-activation.ts';
 import './app/styles.css';
 
 onAppStart();
 makeWidgetsKeyboardOperable(document.body);
+const container = document.getElementById('root');
+if (!container) throw new Error('#root is missing from index.html');
+const language = storedLanguage();
+const pathname = normalizePath(window.location.pathname);
+// The server sends the sign-in page prerendered in the language of the `lang` cookie, and `/`
+// rendered with its public parts when the `signed_in` cookie says there is a session
+// (scripts/prerender.ts, apps/server/src/platform/web-app.ts). The app takes the page over where
+// it is if it is this path in the stored language and the session is still there; otherwise it
+// renders anew, and the first commit replaces it.
+const hydrating = container.dataset.prerendered === `${language} ${pathname}` && (isOpenPath(pathname) || getToken() !== null);
+// The replies the server rendered `/` with: in the cache before the first render, not asked again.
+const answered = hydrating ? answeredQueries() : [];
+restoreQueries(answered);
 // The page's code, its language's messages and antd-mobile's texts download side by side.
-preloadRoute(window.location.pathname);
+preloadRoute(window.location.pathname, answered.map((query) => query.url));
 // Not a top-level await: the entry's chunk must finish evaluating, because the language files
 // import from it (antd-mobile's texts share its base with the English ones the entry holds).
-const language = storedLanguage();
 void Promise.all([initI18n(language), loadAntdLocale(language).catch(() => undefined)]).then(() => {
-  const container = document.getElementById('root');
-  if (!container) throw new Error('#root is missing from index.html');
   const app = (
     <StrictMode>
       <App />
     </StrictMode>
   );
-  // The server sends the sign-in page prerendered in the language of the `lang` cookie
-  // (scripts/prerender.ts): the app takes it over where it is, if it is that page in the stored
-  // language; otherwise it renders anew, and the first commit replaces it.
-  if (container.dataset.prerendered === `${language} ${normalizePath(window.location.pathname)}`) hydrateRoot(container, app);
+  if (hydrating) hydrateRoot(container, app);
   else createRoot(container).render(app);
 });
+
+/** The queries in the page's `#tw-state` (a JSON block the server writes after #root), if any. */
+function answeredQueries(): AnsweredQuery[] {
+  const text = document.getElementById('tw-state')?.textContent;
+  if (!text) return [];
+  try {
+    return (JSON.parse(text) as { queries: AnsweredQuery[] }).queries;
+  } catch {
+    return [];
+  }
+}

@@ -20,6 +20,14 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
  */
 export const LANGUAGE_COOKIE = 'lang';
 
+/**
+ * The cookie in which the web app notes that it holds a session (the token itself stays in local
+ * storage, spec §3): with it, the server sends `/` rendered with its public parts; without it,
+ * the plain page, which sends a visitor without a session to the sign-in page. Only a hint: a
+ * stale one costs a glimpse of Home's frame before that redirect.
+ */
+export const SIGNED_IN_COOKIE = 'signed_in';
+
 /** BCP 47 tags, for Intl formatting and the html lang attribute. */
 export const LANGUAGE_TAGS: Record<Language, string> = {
   en: 'en',

@@ -6,6 +6,7 @@ import { getUpdateState, registerServiceWorker, subscribeUpdate } from '@/featur
 import { connectRealtime } from '@/api/realtime.ts';
 import { AntdLocale } from '@/ui/antd-locale.tsx';
 import { AppRoutes } from './router.tsx';
+import { RenderedSignedIn } from './shell.tsx';
 
 const UpdatePrompt = lazy(() => import('@/features/pwa/update-prompt.tsx'));
 
@@ -20,7 +21,9 @@ function UpdatePromptHost() {
   );
 }
 
-const queryClient = new QueryClient({
+/** The app's query cache, as the browser and the server's render (src/prerender.tsx) make it. */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
   defaultOptions: {
     queries: {
       staleTime: 10_000,
@@ -31,20 +34,46 @@ const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+}
 
-/** `location`: the path to render without a window (the build's prerender, src/prerender.tsx). */
-export function App({ location }: { location?: string }) {
+const queryClient = createQueryClient();
+
+/** A query the server answered inside the page it rendered (`#tw-state`, src/prerender.tsx). */
+export interface AnsweredQuery {
+  url: string;
+  key: readonly unknown[];
+  data: unknown;
+  updatedAt: number;
+}
+
+/** Puts the server's answers in the cache before the app hydrates the page rendered with them. */
+export function restoreQueries(queries: readonly AnsweredQuery[]): void {
+  for (const query of queries) queryClient.setQueryData(query.key, query.data, { updatedAt: query.updatedAt });
+}
+
+interface AppProps {
+  /** The path to render without a window (src/prerender.tsx). */
+  location?: string;
+  /** The server's render: its own cache per page. */
+  client?: QueryClient;
+  /** The server's render of a signed-in page, which it makes without the session (see Shell). */
+  signedIn?: boolean;
+}
+
+export function App({ location, client = queryClient, signedIn = false }: AppProps) {
   // One WebSocket for the app, feeding the query cache (ARCHITECTURE §7).
-  useEffect(() => connectRealtime(queryClient), []);
+  useEffect(() => connectRealtime(client), [client]);
   // Installable app and update prompts (spec §1); the dev server has no service worker.
   useEffect(() => {
     if (import.meta.env.PROD) registerServiceWorker();
   }, []);
   return (
-    <QueryClientProvider client={queryClient}>
+    <QueryClientProvider client={client}>
       <AntdLocale>
         <BrowserRouter location={location}>
-          <AppRoutes />
+          <RenderedSignedIn value={signedIn}>
+            <AppRoutes />
+          </RenderedSignedIn>
         </BrowserRouter>
         <UpdatePromptHost />
       </AntdLocale>

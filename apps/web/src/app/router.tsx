@@ -177,14 +177,15 @@ export function AppRoutes() {
 
 /**
  * Starts downloading the page `pathname` shows (the sign-in page when the guard will send the
- * visitor there), so it arrives alongside the translations instead of after them.
+ * visitor there), so it arrives alongside the translations instead of after them, and its GETs,
+ * except those the server `answered` inside the page.
  */
-export function preloadRoute(pathname: string): void {
+export function preloadRoute(pathname: string, answered: readonly string[] = []): void {
   const signedIn = getToken() !== null;
   const target = !isOpenPath(pathname) && !signedIn ? '/Login' : pathname;
   for (const route of matchRoutes(routes, target) ?? []) {
     const handle = route.handle as PageHandle | undefined;
     void handle?.preload().catch(() => undefined);
-    if (handle?.early && signedIn) http.early(handle.early);
+    if (handle?.early && signedIn) http.early(handle.early.filter((url) => !answered.includes(url)));
   }
 }

@@ -1,10 +1,10 @@
 import 'antd-mobile/es/components/spin-loading/spin-loading.css';
-import { type CSSProperties, Suspense, useEffect, useLayoutEffect } from 'react';
+import { type CSSProperties, Suspense, createContext, useContext, useEffect, useLayoutEffect } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from '@/lib/router.tsx';
 import { setSessionEndHandler } from '@/api/http.ts';
 import { useConfig } from '@/api/config.ts';
 import { realtime } from '@/api/realtime.ts';
-import { STORAGE_KEYS, getToken, storedLanguage } from '@/lib/storage.ts';
+import { STORAGE_KEYS, getToken, mirrorSession, storedLanguage } from '@/lib/storage.ts';
 import { isOpenPath } from './guard.ts';
 
 /** The dash array of antd-mobile's spinner: the circumference of its circle (radius 15). */
@@ -27,6 +27,13 @@ export function PageFallback() {
   );
 }
 
+/**
+ * True in the server's render of a signed-in page (`/`, src/prerender.tsx): it has no session,
+ * and renders the page as a signed-in visitor sees it before their data arrives. The browser
+ * hydrates that page only when it holds a session (main.tsx).
+ */
+export const RenderedSignedIn = createContext(false);
+
 /** Root of every route: the guard, scroll reset, `imgBaseUrl`, and where a session end leads. */
 export function Shell() {
   const location = useLocation();
@@ -42,9 +49,10 @@ export function Shell() {
     window.scrollTo(0, 0);
   }, [location.key]);
 
-  // A sign-in or sign-out ends in a navigation: the socket follows the stored token.
+  // A sign-in or sign-out ends in a navigation: the socket and the server's hint follow the stored token.
   useEffect(() => {
     realtime.syncAuth();
+    mirrorSession();
   }, [location.key]);
 
   // spec §3: imgBaseUrl is set on every navigation.
@@ -62,7 +70,8 @@ export function Shell() {
     void import('@/features/chat/chat-widget.ts').then(({ syncChat }) => syncChat(chat, visit));
   }, [location.key, chat]);
 
-  if (!isOpenPath(location.pathname) && !getToken()) {
+  const signedInRender = useContext(RenderedSignedIn);
+  if (!isOpenPath(location.pathname) && !getToken() && !signedInRender) {
     return <Navigate to="/Login" replace />;
   }
   return (

@@ -3,9 +3,9 @@ import { useSyncExternalStore } from 'react';
 const never = () => () => {};
 
 /**
- * False while React hydrates the prerendered HTML (scripts/prerender.ts), true afterwards and in
- * a plain render. What the prerender could not know (replies from the server) must wait for
- * true, or the page differs from its HTML and React renders it again from scratch.
+ * False while the server renders a page (src/prerender.tsx) and while the browser hydrates it,
+ * true afterwards (and from the start of a page rendered in the browser): for what the server
+ * cannot know, like the visitor's time zone, which must match between the two and then change.
  */
 export function useHydrated(): boolean {
   return useSyncExternalStore(

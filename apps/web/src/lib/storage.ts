@@ -1,4 +1,4 @@
-import { LANGUAGE_COOKIE, normalizeLanguage, type Language } from '@tradewind/contract/languages';
+import { LANGUAGE_COOKIE, SIGNED_IN_COOKIE, normalizeLanguage, type Language } from '@tradewind/contract/languages';
 
 /** The local-storage keys of spec §3, exactly. */
 export const STORAGE_KEYS = {
@@ -21,10 +21,17 @@ export function getToken(): string | null {
 export function saveSession(token: string, uid: string): void {
   localStorage.setItem(STORAGE_KEYS.token, token);
   localStorage.setItem(STORAGE_KEYS.uid, uid);
+  mirrorSession();
 }
 
 export function clearSession(): void {
   localStorage.removeItem(STORAGE_KEYS.token);
+  mirrorSession();
+}
+
+/** Whether a session is stored, for the server (apps/server/src/platform/web-app.ts): set or cleared to match. */
+export function mirrorSession(): void {
+  document.cookie = getToken() === null ? `${SIGNED_IN_COOKIE}=; path=/; max-age=0; samesite=lax` : `${SIGNED_IN_COOKIE}=1; path=/; max-age=31536000; samesite=lax`;
 }
 
 /** An unknown stored value falls back to en. */
@@ -46,6 +53,7 @@ export function storeLanguage(language: Language): void {
 /** What happens once when the app starts (spec §3). */
 export function onAppStart(): void {
   mirrorLanguage(storedLanguage());
+  mirrorSession();
   localStorage.setItem(STORAGE_KEYS.langname, LANGNAME_ON_START);
   localStorage.removeItem(STORAGE_KEYS.alarm);
   window.addEventListener('pagehide', () => localStorage.removeItem(STORAGE_KEYS.openApp));

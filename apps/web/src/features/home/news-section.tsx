@@ -4,6 +4,7 @@ import { useTranslation } from '@/lib/i18n.ts';
 import { Link, useNavigate } from '@/lib/router.tsx';
 import { useArticles } from '@/api/news.ts';
 import { formatDateTime } from '@/lib/format.ts';
+import { useHydrated } from '@/lib/hydration.ts';
 import { HomeCard } from './home-card.tsx';
 
 /** How many news articles Home lists. */
@@ -33,6 +34,8 @@ export function NoticeStrip() {
 export function NewsSection() {
   const { t, i18n } = useTranslation();
   const news = useArticles('news');
+  // The server renders Home without the visitor's time zone: times fill in once the app runs.
+  const hydrated = useHydrated();
   const items = news.data?.items.slice(0, HOME_NEWS) ?? [];
   return (
     <HomeCard id="home-news" title={t('home.news')}>
@@ -50,7 +53,7 @@ export function NewsSection() {
                   <strong>{article.title}</strong>
                   <span className="tw-home-news-summary">{article.summary}</span>
                   <time className="tw-muted" dateTime={article.publishedAt}>
-                    {formatDateTime(article.publishedAt, i18n.language)}
+                    {hydrated ? formatDateTime(article.publishedAt, i18n.language) : '\u00a0'}
                   </time>
                 </span>
               </Link>
