@@ -3,9 +3,10 @@ import { useSyncExternalStore } from 'react';
 const never = () => () => {};
 
 /**
- * False while the server renders a page (src/prerender.tsx) and while the browser hydrates it,
- * true afterwards (and from the start of a page rendered in the browser): for what the server
- * cannot know, like the visitor's time zone, which must match between the two and then change.
+ * False while React hydrates a page the server sent rendered (the sign-in page prerendered by
+ * scripts/prerender.ts, Home rendered per request), true afterwards and in a plain render. What
+ * the render could not know (replies from the server at build time, the visitor's time zone)
+ * must wait for true, or the page differs from its HTML and React renders it again from scratch.
  */
 export function useHydrated(): boolean {
   return useSyncExternalStore(
