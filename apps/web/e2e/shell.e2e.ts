@@ -220,6 +220,91 @@ describe("Home's first requests", () => {
   });
 });
 
+describe('Home, rendered by the server (apps/server/src/platform/rendered-home.ts)', () => {
+  /** Each API GET the page makes, counted; the page's errors and warnings. */
+  function watch(page: Page) {
+    const requested = new Map<string, number>();
+    const errors: string[] = [];
+    const warnings: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith('/api/')) requested.set(url.pathname + url.search, (requested.get(url.pathname + url.search) ?? 0) + 1);
+    });
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+      if (message.type() === 'warning') warnings.push(message.text());
+    });
+    return { requested, errors, warnings };
+  }
+
+  it('a returning signed-in visitor gets it with news and prices in the HTML, hydrated in place, asking only for their own data', async () => {
+    const { context, page } = await phonePage();
+    await signIn(page, await registerByApi(baseUrl, uniqueEmail()), 'de');
+    // The app notes the session in a cookie for the server as it starts.
+    await page.goto('/');
+    await expect.poll(() => page.getByTestId('home-total').textContent()).toBe('0,00 USDT');
+    expect((await context.cookies()).find((cookie) => cookie.name === 'signed_in')?.value).toBe('1');
+
+    await page.goto('about:blank');
+    await context.addInitScript(() => {
+      document.addEventListener('DOMContentLoaded', () => {
+        (window as unknown as { htmlNews: Element | null }).htmlNews = document.querySelector('.tw-home-news strong');
+      });
+    });
+    const { requested, errors, warnings } = watch(page);
+    const response = await page.goto('/');
+    const html = (await response?.text()) ?? '';
+    // Painted from the HTML: German, with the news and live prices of the moment.
+    expect(html).toContain('<html lang="de">');
+    expect(html).toContain('data-prerendered="de /"');
+    expect(html).toMatch(/<strong>[^<]+<\/strong><span class="tw-home-news-summary">[^<]+<\/span>/);
+    expect(html).toMatch(/data-testid="price-BTCUSDT">\d{1,3}(\.\d{3})*,\d{2}</);
+    expect(html).toContain('<script type="application/json" id="tw-state">');
+    // Nothing of the visitor's: their total is a placeholder until the app asks.
+    expect(html).toContain('data-testid="home-total">…');
+
+    // The headline on screen is the HTML's own element, now run by React.
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const news = document.querySelector('.tw-home-news strong');
+          return news !== null && news === (window as unknown as { htmlNews: Element | null }).htmlNews && Object.keys(news).some((key) => key.startsWith('__reactFiber'));
+        }),
+      )
+      .toBe(true);
+    await expect.poll(() => page.getByTestId('home-total').textContent()).toBe('0,00 USDT');
+    await expect.poll(() => page.locator('.adm-skeleton').count()).toBe(0);
+    // Times in the visitor's time zone, filled in after hydration.
+    expect(await page.locator('.tw-home-news time').first().textContent()).toMatch(/\d{2}\.\d{2}\.\d{4}/);
+    // An early reply nobody takes is dropped after 5 s with a warning: wait that long.
+    await page.waitForTimeout(5_500);
+    expect(warnings.filter((text) => text.startsWith('early request not used'))).toEqual([]);
+    // What came in the page is not asked for again; the visitor's own data once each.
+    const answered = ['/api/v1/config', '/api/v1/market/instruments', '/api/v1/market/tickers', '/api/v1/news?kind=notice', '/api/v1/news?kind=news'];
+    expect(answered.map((url) => [url, requested.get(url)])).toEqual(answered.map((url) => [url, undefined]));
+    const own = ['/api/v1/wallet/balances', '/api/v1/contracts/orders?state=open&limit=20', '/api/v1/points/checkin'];
+    expect(own.map((url) => [url, requested.get(url)])).toEqual(own.map((url) => [url, 1]));
+    expect(errors).toEqual([]);
+    await screenshot(page, 'de-Home-rendered');
+    await context.close();
+  });
+
+  it('a cookie left without a session: the app does not take the page over, sends the visitor to sign in and drops the cookie', async () => {
+    const { context, page } = await phonePage();
+    await context.addCookies([{ name: 'signed_in', value: '1', url: baseUrl }]);
+    const { errors } = watch(page);
+    // The server cannot tell: it sends Home with its public parts.
+    const html = (await (await page.goto('/'))?.text()) ?? '';
+    expect(html).toContain('data-prerendered="en /"');
+    await page.waitForURL(`${baseUrl}/Login`);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Welcome back');
+    await expect.poll(async () => (await context.cookies()).some((cookie) => cookie.name === 'signed_in')).toBe(false);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('screenshots of the real screens', () => {
   it.each(['en', 'zh_CN', 'de'])('in %s', async (language) => {
     const { context, page } = await phonePage();

@@ -1,7 +1,7 @@
 // antd-mobile's variables and base styles, first: the app imports its components one by one
 // (antdMobileDeepImports() in vite.config.ts), not through the index that brings this sheet.
 import 'antd-mobile/es/global';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { type AnsweredQuery, App, restoreQueries } from './app/app.tsx';
 import { isOpenPath } from './app/guard.ts';
@@ -18,13 +18,12 @@ makeWidgetsKeyboardOperable(document.body);
 const container = document.getElementById('root');
 if (!container) throw new Error('#root is missing from index.html');
 const language = storedLanguage();
-const pathname = normalizePath(window.location.pathname);
 // The server sends the sign-in page prerendered in the language of the `lang` cookie, and `/`
 // rendered with its public parts when the `signed_in` cookie says there is a session
 // (scripts/prerender.ts, apps/server/src/platform/web-app.ts). The app takes the page over where
 // it is if it is this path in the stored language and the session is still there; otherwise it
 // renders anew, and the first commit replaces it.
-const hydrating = container.dataset.prerendered === `${language} ${pathname}` && (isOpenPath(pathname) || getToken() !== null);
+const hydrating = container.dataset.prerendered === `${language} ${normalizePath(window.location.pathname)}` && (isOpenPath(window.location.pathname) || getToken() !== null);
 // The replies the server rendered `/` with: in the cache before the first render, not asked again.
 const answered = hydrating ? answeredQueries() : [];
 restoreQueries(answered);
@@ -38,8 +37,12 @@ void Promise.all([initI18n(language), loadAntdLocale(language).catch(() => undef
       <App />
     </StrictMode>
   );
-  if (hydrating) hydrateRoot(container, app);
-  else createRoot(container).render(app);
+  // In a transition: React works in slices of a few milliseconds and lets the browser in
+  // between (a tap, a paint), instead of one long task for the whole page.
+  startTransition(() => {
+    if (hydrating) hydrateRoot(container, app);
+    else createRoot(container).render(app);
+  });
 });
 
 /** The queries in the page's `#tw-state` (a JSON block the server writes after #root), if any. */
