@@ -24,16 +24,16 @@ function UpdatePromptHost() {
 /** The app's query cache, as the browser and the server's render (src/prerender.tsx) make it. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
-  defaultOptions: {
-    queries: {
-      staleTime: 10_000,
-      // A reply with an error code will not change on retry; a dropped connection might.
-      retry: (failures, error) => !(error instanceof ApiError) && failures < 2,
-      refetchOnWindowFocus: false,
+    defaultOptions: {
+      queries: {
+        staleTime: 10_000,
+        // A reply with an error code will not change on retry; a dropped connection might.
+        retry: (failures, error) => !(error instanceof ApiError) && failures < 2,
+        refetchOnWindowFocus: false,
+      },
+      mutations: { retry: false },
     },
-    mutations: { retry: false },
-  },
-});
+  });
 }
 
 const queryClient = createQueryClient();
