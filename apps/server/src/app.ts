@@ -42,6 +42,7 @@ import type { Config } from './platform/config.ts';
 import type { Database } from './platform/db.ts';
 import { registerErrorHandler } from './platform/errors.ts';
 import { registerWebApp } from './platform/web-app.ts';
+import { isRenderRequest } from './platform/rendered-home.ts';
 import { type FileStore, createFileStore } from './platform/files.ts';
 import { registerFileRoutes } from './platform/files-routes.ts';
 import { jsonSerializerCompiler, zodValidatorCompiler } from './platform/http.ts';
@@ -157,7 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
   if (config.rateLimit.enabled) {
-    await app.register(rateLimit, { global: true, max: config.rateLimit.perMinute, timeWindow: 60_000 });
+    await app.register(rateLimit, { global: true, max: config.rateLimit.perMinute, timeWindow: 60_000, allowList: isRenderRequest });
   }
   await app.register(swagger, {
     openapi: {

@@ -125,9 +125,12 @@ describe('web app hosting', () => {
     const brotli = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: 'signed_in=1', 'accept-encoding': 'gzip, br' } });
     expect(brotli.headers['content-encoding']).toBe('br');
     expect(zlib.brotliDecompressSync(brotli.rawPayload).toString()).toContain('<p id="render">');
-    const gzip = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: 'signed_in=1', 'accept-encoding': 'gzip;q=1.0' } });
+    const gzip = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: 'signed_in=1', 'accept-encoding': 'br;q=0, gzip;q=1.0' } });
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(gzip.rawPayload).toString()).toContain('<p id="render">');
+    const plain = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: 'signed_in=1', 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toContain('<p id="render">');
   });
 
   it.each([
@@ -219,6 +222,24 @@ describe('web app hosting', () => {
     expect(csp).toContain("manifest-src 'self'");
     expect(csp).toContain("script-src 'self';");
     expect(csp).toContain("frame-src 'self';");
+  });
+});
+
+describe("Home's render under the rate limit", () => {
+  it("its own GETs are not counted against the server's address; a visitor's are, whatever they send", async () => {
+    const limited = await createTestApp({ env: { WEB_DIST: dist, RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_PER_MINUTE: '4' } });
+    try {
+      // Three languages, three GETs each: more than the limit of 4 from one address, yet all answered.
+      for (const lang of ['en', 'de', 'it']) {
+        const reply = await limited.app.inject({ method: 'GET', url: '/', headers: { cookie: `lang=${lang}; signed_in=1` } });
+        expect(reply.body).toMatch(new RegExp(`<p id="render">\\d+ ${lang} /api/v1/config,/api/v1/news\\?kind=news</p>`));
+      }
+      const visitor = async () => (await limited.app.inject({ method: 'GET', url: '/api/v1/config', headers: { 'x-tradewind-render': 'guess' } })).statusCode;
+      // The three pages count (3 of 4); the nine GETs made for them do not.
+      expect([await visitor(), await visitor()]).toEqual([200, 429]);
+    } finally {
+      await limited.close();
+    }
   });
 });
 

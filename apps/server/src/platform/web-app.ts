@@ -41,7 +41,11 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 /** The rendered page in the best encoding the request accepts. */
 function sendRendered(reply: FastifyReply, page: RenderedPage, acceptEncoding: string | undefined) {
   reply.header('cache-control', 'no-cache').header('vary', 'Cookie, Accept-Encoding').type('text/html; charset=utf-8');
-  const accepted = (acceptEncoding ?? '').split(',').map((part) => part.split(';')[0]?.trim());
+  // Each coding named, unless with q=0 (refused).
+  const accepted = (acceptEncoding ?? '').split(',').flatMap((part) => {
+    const [coding = '', ...params] = part.split(';').map((piece) => piece.trim());
+    return params.some((param) => /^q=0(\.0*)?$/.test(param)) ? [] : [coding];
+  });
   if (accepted.includes('br')) return reply.header('content-encoding', 'br').send(page.br);
   if (accepted.includes('gzip')) return reply.header('content-encoding', 'gzip').send(page.gzip);
   return reply.send(page.html);
