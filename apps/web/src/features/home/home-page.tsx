@@ -108,7 +108,7 @@ function TotalAssets() {
         {t('home.total_assets')}
       </h2>
       <p data-testid="home-total">
-        {balances.data ? `${formatDecimal(balances.data.totalUsdt, i18n.language, 2)} ` : '…'}
+        {balances.data ? `${formatDecimal(balances.data.totalUsdt, i18n.language, 2)} ` : '… '}
         <span>USDT</span>
       </p>
     </Link>
