@@ -17,7 +17,7 @@ import { LANGUAGES, LANGUAGE_TAGS, type Language } from '@tradewind/contract/lan
 const PRERENDERED_PAGES = [{ route: '/Login', chunk: 'login' }] as const;
 /** The pages the server renders per request (Home: its news and quotes change), as templates `at-request/<name>.<lang>.html`. */
 const AT_REQUEST_PAGES = [{ route: '/', chunk: 'home', name: 'Home' }] as const;
-/** Where the server puts what it rendered in a template (apps/server/src/platform/web-app.ts reads the same marks). */
+/** Where the server puts what it rendered in a template (apps/server/src/platform/rendered-home.ts uses the same marks). */
 const AT_REQUEST_MARKS = { head: '<!--tw-head-->', root: '<!--tw-page-->', state: '<!--tw-state-->' } as const;
 
 interface ManifestChunk {
@@ -33,7 +33,7 @@ const web = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(web, 'dist');
 const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
 const { renderPage } = (await import(pathToFileURL(path.join(web, 'build-ssr/prerender.js')).href)) as {
-  renderPage: (pathname: string, language: Language) => Promise<string>;
+  renderPage: (pathname: string, language: Language) => Promise<{ head: string; markup: string }>;
 };
 const template = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
 
@@ -150,15 +150,12 @@ for (const dir of ['prerendered', 'at-request']) {
 }
 for (const language of LANGUAGES) {
   for (const { route, chunk } of PRERENDERED_PAGES) {
-    const rendered = await renderPage(route, language);
-    // React puts the preloads it derives (the page's first image) before the markup; in a
-    // document they belong in the head, and in #root they would not match what the app hydrates.
-    const hoisted = /^(?:<link [^>]*\/>)*/.exec(rendered)?.[0] ?? '';
-    const head = [...pageHead(chunk, language), ...(hoisted ? [hoisted] : [])];
-    writePage(path.join(dist, 'prerendered', `${route.slice(1)}.${language}.html`), pageDocument(route, language, head, rendered.slice(hoisted.length)));
+    const page = await renderPage(route, language);
+    const head = [...pageHead(chunk, language), ...(page.head ? [page.head] : [])];
+    writePage(path.join(dist, 'prerendered', `${route.slice(1)}.${language}.html`), pageDocument(route, language, head, page.markup));
   }
   // The pages the server renders per request: the document around the page, with a place for
-  // React's preloads, the markup and the replies it was rendered with (platform/web-app.ts).
+  // React's preloads, the markup and the replies it was rendered with (platform/rendered-home.ts).
   for (const { route, chunk, name } of AT_REQUEST_PAGES) {
     const html = pageDocument(route, language, [...pageHead(chunk, language), AT_REQUEST_MARKS.head], AT_REQUEST_MARKS.root).replace(`${AT_REQUEST_MARKS.root}</div>`, () => `${AT_REQUEST_MARKS.root}</div>${AT_REQUEST_MARKS.state}`);
     fs.writeFileSync(path.join(dist, 'at-request', `${name}.${language}.html`), html);

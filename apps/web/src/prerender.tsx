@@ -27,7 +27,13 @@ function exclusive<T>(work: () => Promise<T>): Promise<T> {
   return result;
 }
 
-async function render(pathname: string, language: Language, client?: QueryClient): Promise<string> {
+/** A page as HTML: what goes in #root, and the preloads React derives (the page's images) for the head. */
+export interface RenderedPage {
+  head: string;
+  markup: string;
+}
+
+async function render(pathname: string, language: Language, client?: QueryClient): Promise<RenderedPage> {
   await Promise.all([initI18n(language), loadAntdLocale(language)]);
   const { prelude } = await prerenderToNodeStream(
     <StrictMode>
@@ -39,19 +45,19 @@ async function render(pathname: string, language: Language, client?: QueryClient
   );
   const chunks: Buffer[] = [];
   for await (const chunk of prelude) chunks.push(Buffer.from(chunk as Uint8Array));
-  return Buffer.concat(chunks).toString('utf8');
+  const rendered = Buffer.concat(chunks).toString('utf8');
+  // React puts its preloads before the markup; in a document they belong in the head, and in
+  // #root they would not match what the app hydrates.
+  const head = /^(?:<link [^>]*\/>)*/.exec(rendered)?.[0] ?? '';
+  return { head, markup: rendered.slice(head.length) };
 }
 
-/** The markup of `pathname` in `language` as a visitor without a session sees it, with every lazy page of it resolved. */
-export function renderPage(pathname: string, language: Language): Promise<string> {
+/** `pathname` in `language` as a visitor without a session sees it, with every lazy page of it resolved. */
+export function renderPage(pathname: string, language: Language): Promise<RenderedPage> {
   return exclusive(() => render(pathname, language));
 }
 
-export interface RenderedHome {
-  /** The preloads React derives (Home's images), for the document's head. */
-  head: string;
-  /** What goes in #root. */
-  markup: string;
+export interface RenderedHome extends RenderedPage {
   /** The queries answered, for the page's `#tw-state`. */
   queries: AnsweredQuery[];
 }
@@ -72,8 +78,6 @@ export function renderHome(language: Language, replies: Readonly<Record<string, 
       client.setQueryData(key, parsed.data, { updatedAt: now });
       queries.push({ url: query.url, key, data: parsed.data, updatedAt: now });
     }
-    const rendered = await render('/', language, client);
-    const head = /^(?:<link [^>]*\/>)*/.exec(rendered)?.[0] ?? '';
-    return { head, markup: rendered.slice(head.length), queries };
+    return { ...(await render('/', language, client)), queries };
   });
 }
