@@ -1,3 +1,4 @@
+import { LANGUAGES } from '@tradewind/contract/languages';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PHONE, launchBrowser, outboxCode, screenshot, signIn } from './browser.ts';
@@ -288,6 +289,31 @@ describe('Home, rendered by the server (apps/server/src/platform/rendered-home.t
     expect(errors).toEqual([]);
     await screenshot(page, 'de-Home-rendered');
     await context.close();
+  });
+
+  it('in every language, for a visitor far from UTC, it is hydrated in place without a mismatch', async () => {
+    const session = await registerByApi(baseUrl, uniqueEmail());
+    for (const language of LANGUAGES) {
+      // Node's number formats must agree with Chromium's, and times wait for the visitor's zone.
+      const context = await browser.newContext({ viewport: PHONE, baseURL: baseUrl, locale: 'en-US', timezoneId: 'America/Los_Angeles' });
+      const page = await context.newPage();
+      await signIn(page, session, language);
+      await context.addCookies([
+        { name: 'signed_in', value: '1', url: baseUrl },
+        { name: 'lang', value: language, url: baseUrl },
+      ]);
+      await context.addInitScript(() => {
+        document.addEventListener('DOMContentLoaded', () => {
+          (window as unknown as { htmlPrice: Element | null }).htmlPrice = document.querySelector('[data-testid="price-BTCUSDT"]');
+        });
+      });
+      const { errors, warnings } = watch(page);
+      await page.goto('/');
+      await expect.poll(() => page.locator('.adm-skeleton').count(), language).toBe(0);
+      expect(await page.evaluate(() => document.querySelector('[data-testid="price-BTCUSDT"]') === (window as unknown as { htmlPrice: Element | null }).htmlPrice), language).toBe(true);
+      expect([...errors, ...warnings], language).toEqual([]);
+      await context.close();
+    }
   });
 
   it('a cookie left without a session: the app does not take the page over, sends the visitor to sign in and drops the cookie', async () => {
