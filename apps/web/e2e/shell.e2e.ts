@@ -309,7 +309,7 @@ describe('Home, rendered by the server (apps/server/src/platform/rendered-home.t
       });
       const { errors, warnings } = watch(page);
       await page.goto('/');
-      await expect.poll(() => page.locator('.adm-skeleton').count(), language).toBe(0);
+      await expect.poll(() => page.locator('.adm-skeleton').count(), { message: language }).toBe(0);
       expect(await page.evaluate(() => document.querySelector('[data-testid="price-BTCUSDT"]') === (window as unknown as { htmlPrice: Element | null }).htmlPrice), language).toBe(true);
       expect([...errors, ...warnings], language).toEqual([]);
       await context.close();
