@@ -286,7 +286,8 @@ export default defineConfig(({ isSsrBuild }) => ({
     ? { target: 'node20', outDir: 'build-ssr', emptyOutDir: true, sourcemap: false, copyPublicDir: false }
     : {
         target: 'es2022',
-        sourcemap: false,
+        // TW_SOURCEMAP=1 npm run build: with source maps, to read a profile of the built app by source file.
+        sourcemap: process.env.TW_SOURCEMAP === '1',
         chunkSizeWarningLimit: 600,
         manifest: true,
         rolldownOptions: { output: { codeSplitting: { groups: firstScreens.groups } } },

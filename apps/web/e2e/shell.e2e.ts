@@ -308,8 +308,16 @@ describe('Home, rendered by the server (apps/server/src/platform/rendered-home.t
         });
       });
       const { errors, warnings } = watch(page);
+      // Intl's data is loaded by a worker first (lib/intl-warm.ts), which then ends.
+      const workers: { url: string; closed: boolean }[] = [];
+      page.on('worker', (worker) => {
+        const entry = { url: new URL(worker.url()).pathname, closed: false };
+        workers.push(entry);
+        worker.on('close', () => (entry.closed = true));
+      });
       await page.goto('/');
       await expect.poll(() => page.locator('.adm-skeleton').count(), { message: language }).toBe(0);
+      await expect.poll(() => workers, { message: language }).toEqual([{ url: expect.stringMatching(/^\/assets\/intl-warm\.worker-[\w-]+\.js$/), closed: true }]);
       expect(await page.evaluate(() => document.querySelector('[data-testid="price-BTCUSDT"]') === (window as unknown as { htmlPrice: Element | null }).htmlPrice), language).toBe(true);
       expect([...errors, ...warnings], language).toEqual([]);
       await context.close();
@@ -320,12 +328,16 @@ describe('Home, rendered by the server (apps/server/src/platform/rendered-home.t
     const { context, page } = await phonePage();
     await context.addCookies([{ name: 'signed_in', value: '1', url: baseUrl }]);
     const { errors } = watch(page);
+    const workers: string[] = [];
+    page.on('worker', (worker) => workers.push(worker.url()));
     // The server cannot tell: it sends Home with its public parts.
     const html = (await (await page.goto('/'))?.text()) ?? '';
     expect(html).toContain('data-prerendered="en /"');
     await page.waitForURL(`${baseUrl}/Login`);
     await expect.poll(() => page.locator('h1').textContent()).toBe('Welcome back');
     await expect.poll(async () => (await context.cookies()).some((cookie) => cookie.name === 'signed_in')).toBe(false);
+    // No session, no numbers to format: no worker for Intl's data.
+    expect(workers).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });

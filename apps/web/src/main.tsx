@@ -1,6 +1,8 @@
 // antd-mobile's variables and base styles, first: the app imports its components one by one
 // (antdMobileDeepImports() in vite.config.ts), not through the index that brings this sheet.
 import 'antd-mobile/es/global';
+// Before everything else that evaluates: it starts a worker that runs while the rest does.
+import './lib/intl-warm.ts';
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { type AnsweredQuery, App, restoreQueries } from './app/app.tsx';
