@@ -307,6 +307,9 @@ describe('Home, rendered by the server (apps/server/src/platform/rendered-home.t
           (window as unknown as { htmlPrice: Element | null }).htmlPrice = document.querySelector('[data-testid="price-BTCUSDT"]');
         });
       });
+      // signIn() leaves the app starting on /Login, which now finds the session and may start
+      // its own worker late: leave that page before counting.
+      await page.goto('about:blank');
       const { errors, warnings } = watch(page);
       // Intl's data is loaded by a worker first (lib/intl-warm.ts), which then ends.
       const workers: { url: string; closed: boolean }[] = [];
