@@ -2,7 +2,7 @@ import { LANGUAGE_TAGS } from '@tradewind/contract/languages';
 import { getToken, storedLanguage } from './storage.ts';
 
 /**
- * The first Intl number or date format in a page loads ICU's data for its language: 15–60 ms on
+ * The first Intl number or date format in a page loads ICU's data for its language: 13–60 ms on
  * the main thread in Chromium (measured on this repository's machines), and on Home it fell in
  * hydration, the page's longest task. ICU's caches belong to the renderer process, not to a
  * thread, so a worker that formats once first takes that cost off the main thread: the page's own

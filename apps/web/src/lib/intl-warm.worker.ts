@@ -1,5 +1,6 @@
-// A dedicated worker (typed with the DOM library like the rest of src). See intl-warm.ts: formats a number, a percentage and a date in the page's language once, so
-// that ICU's data for it is loaded (process-wide) before the page formats its own, then ends.
+// The worker intl-warm.ts starts (typed with the DOM library like the rest of src): formats a
+// number, a percentage and a date in the page's language once, so that ICU's data for it is
+// loaded, for the whole process, before the page formats its own; then ends.
 self.onmessage = (event: MessageEvent<string>) => {
   const tag = event.data;
   new Intl.NumberFormat(tag, { useGrouping: true }).format(1234.5);
