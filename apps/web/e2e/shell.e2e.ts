@@ -425,8 +425,26 @@ describe('the sign-in page, prerendered (apps/web/scripts/prerender.ts)', () => 
     expect(html).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/login-[\w-]+\.css">/);
 
     const { context, page, errors } = await visitor('de', 'de');
+    // What the page said and fetched, for the message if it is not hydrated (this failed in two
+    // CI runs on 2026-11-26 and never locally).
+    const logs: string[] = [];
+    page.on('console', (message) => logs.push(`${message.type()}: ${message.text().slice(0, 300)}`));
+    page.on('requestfailed', (request) => logs.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
+    page.on('response', (response) => {
+      if (response.status() >= 400) logs.push(`${response.status()}: ${response.url()}`);
+    });
     await page.goto('/Login');
-    await expect.poll(() => headingHydrated(page)).toBe(true);
+    await expect
+      .poll(() => headingHydrated(page))
+      .toBe(true)
+      .catch(async (error: unknown) => {
+        const state = await page.evaluate(() => {
+          const heading = document.querySelector('h1');
+          const html = (window as unknown as { htmlHeading: Element | null }).htmlHeading;
+          return { url: location.href, same: heading === html, fiber: heading !== null && Object.keys(heading).some((key) => key.startsWith('__reactFiber')), text: heading?.textContent, prerendered: document.getElementById('root')?.dataset.prerendered, lang: localStorage.getItem('lang') };
+        });
+        throw new Error(`the heading is not hydrated: ${JSON.stringify(state)}; ${JSON.stringify([...logs, ...errors])}`, { cause: error });
+      });
     expect(await page.locator('h1').textContent()).toBe('Willkommen zurück');
     await page.locator('#account').fill('nobody@example.com');
     await page.locator('#password').fill('wrong-password-1');
