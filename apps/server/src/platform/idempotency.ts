@@ -48,8 +48,8 @@ export async function runIdempotent<T>(
 
 /**
  * The same promise as `runIdempotent`, for requests grouped into one transaction (group
- * commit). Inside the batch's transaction, `storedKeys` finds the keys already used: the
- * same hash replays the stored reply, another hash is IDEMPOTENCY_KEY_REUSED. The batch does
+ * commit). Inside the batch's transaction, the batch reads the keys' rows and `storedKeysFrom`
+ * says which are already used: the same hash replays the stored reply, another hash is IDEMPOTENCY_KEY_REUSED. The batch does
  * its work, then `insertKeys` stores the keys of the requests it accepted together with
  * their replies; a refused request stores nothing, so a retry runs again, as after a
  * rolled-back `runIdempotent`. If a key turns out to be taken meanwhile (a concurrent
@@ -71,12 +71,6 @@ export class KeyTakenError extends Error {
   }
 }
 
-const STORED_KEYS: NamedStatement = {
-  name: 'idempotency_stored_keys',
-  text: `select k.user_id::text, k.key, k.request_hash, k.response
-         from idempotency_keys k join unnest($1::bigint[], $2::text[]) as w(user_id, key) on k.user_id = w.user_id and k.key = w.key`,
-};
-
 // The replies travel as one JSON array (json keeps each element's text as written, so a
 // replay is byte-identical), not as a text[] that the driver would escape character by character.
 const INSERT_KEYS: NamedStatement = {
@@ -92,9 +86,16 @@ const INSERT_KEYS: NamedStatement = {
 
 const keyId = (userId: number, key: string) => `${userId}\u0000${key}`;
 
-/** What each key of the batch already holds, in the order of `keys`. */
-export async function storedKeys(tx: Tx, keys: { userId: number; key: string; hash: string }[]): Promise<StoredKey[]> {
-  const rows = await runNamed<{ user_id: string; key: string; request_hash: string; response: string | null }>(tx, STORED_KEYS, [keys.map((k) => String(k.userId)), keys.map((k) => k.key)]);
+/** A stored key as read in SQL (`user_id::text, key, request_hash, response` of `idempotency_keys`). */
+export interface StoredKeyRow {
+  user_id: string;
+  key: string;
+  request_hash: string;
+  response: string | null;
+}
+
+/** What each key of the batch already holds, in the order of `keys`, from the rows read for them (in the batch's own statement). */
+export function storedKeysFrom(keys: readonly { userId: number; key: string; hash: string }[], rows: readonly StoredKeyRow[]): StoredKey[] {
   const stored = new Map(rows.map((row) => [keyId(Number(row.user_id), row.key), row]));
   return keys.map((k): StoredKey => {
     const row = stored.get(keyId(k.userId, k.key));

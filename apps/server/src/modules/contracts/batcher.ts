@@ -7,12 +7,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import { type Db, type NamedStatement, type Tx, runNamed } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
-import { type BatchKey, KeyTakenError, insertKeys, storedKeys } from '#platform/idempotency.ts';
+import { type BatchKey, KeyTakenError, type StoredKeyRow, insertKeys, storedKeysFrom } from '#platform/idempotency.ts';
 import type { Hub } from '#platform/ws.ts';
-import { type AccountBalance, type Ledger, accountName, userAccount, usersBalances } from '../ledger/service.ts';
+import { type AccountBalance, type Ledger, type UserBalanceRow, accountName, balancesByUser, userAccount } from '../ledger/service.ts';
 import type { RecordedPrice } from '../market/service.ts';
-import { usersWithMoneyPassword } from '../money-password/service.ts';
-import { frozenAmong } from '../user/frozen.ts';
 import { balancesView } from '../wallet/service.ts';
 import { type OrderRecord, type PeriodRow, feeOf, newPublicId, orderView, placementEntry, tickRefOf, utcDayStart } from './service.ts';
 
@@ -185,29 +183,57 @@ export class OrderBatcher {
   }
 }
 
-const PERIODS: NamedStatement = {
-  name: 'contracts_periods',
-  text: `select id, seconds, payout_rate_ppm, fee_rate_ppm, min_stake_minor::text, max_stake_minor::text, active from contract_periods`,
+// A batch is one transaction of few round trips (ARCHITECTURE §9): BEGIN, what it reads
+// before the lock, the lock, what it reads after it, the orders, their ledger entries, the
+// keys, COMMIT. Each read below is one statement gathering what several modules own.
+
+/**
+ * Before the lock, for the batch's users `$1` and instruments `$2` at `$3`: who has a trade
+ * password, who is frozen, the instruments operators have closed (console, issue 7), the
+ * periods, and each instrument's open tick (its latest at or before `$3`, if at most `$4` s old).
+ */
+const BEFORE_LOCK: NamedStatement = {
+  name: 'contracts_batch_before_lock',
+  text: `select
+           array(select user_id::text from money_passwords where user_id = any($1::bigint[]) and kind = 'trade' and password_hash is not null) as with_password,
+           array(select id::text from users where id = any($1::bigint[]) and frozen_at is not null) as frozen,
+           array(select symbol from market_instruments where not tradable) as closed,
+           (select coalesce(json_agg(p), '[]') from (
+              select id, seconds, payout_rate_ppm, fee_rate_ppm, min_stake_minor::text, max_stake_minor::text, active from contract_periods) p) as periods,
+           (select coalesce(json_agg(t), '[]') from (
+              select t.id::text, t.instrument, t.price_minor::text, (extract(epoch from t.ts) * 1000)::float8 as ts_ms, t.source
+              from unnest($2::text[]) as i(instrument)
+              cross join lateral (
+                select id, instrument, price_minor, ts, source from market_ticks
+                where instrument = i.instrument and ts <= $3::timestamptz and ts >= $3::timestamptz - make_interval(secs => $4::int4)
+                order by ts desc limit 1
+              ) t) t) as ticks`,
 };
 
-/** Instruments operators have closed for orders (console, issue 7). */
-const CLOSED_INSTRUMENTS: NamedStatement = {
-  name: 'contracts_closed_instruments',
-  text: `select symbol from market_instruments where not tradable`,
-};
-
-/** Per user: open orders and their stake + fee, the daily loss limit, and losses and fees settled since `$2`. */
-const USER_STATE: NamedStatement = {
-  name: 'contracts_user_state',
-  text: `select u.id::text as user_id, coalesce(o.count, 0)::int4 as open_count, coalesce(o.exposure, 0)::text as open_exposure,
-                s.daily_loss_limit_minor::text as loss_limit,
-                case when s.daily_loss_limit_minor is null then '0' else (
-                  select coalesce(sum(case when c.outcome = 'win' then c.fee_minor else c.stake_minor + c.fee_minor - c.payout_minor end), 0)::text
-                  from contract_orders c where c.user_id = u.id and c.state = 'settled' and c.settled_at >= $2::timestamptz) end as loss_today
-         from unnest($1::bigint[]) as u(id)
-         left join contract_settings s on s.user_id = u.id
-         left join lateral (select count(*) as count, sum(c.stake_minor + c.fee_minor) as exposure
-                            from contract_orders c where c.user_id = u.id and c.state = 'open') o on true`,
+/**
+ * After the lock: the stored Idempotency-Keys `($1, $2)`; per user of `$3`, open orders and
+ * their stake + fee, the daily loss limit, and losses and fees settled since `$4`; and the
+ * users' balances, for the replies.
+ */
+const AFTER_LOCK: NamedStatement = {
+  name: 'contracts_batch_after_lock',
+  text: `select
+           (select coalesce(json_agg(k), '[]') from (
+              select k.user_id::text, k.key, k.request_hash, k.response
+              from idempotency_keys k join unnest($1::bigint[], $2::text[]) as w(user_id, key) on k.user_id = w.user_id and k.key = w.key) k) as keys,
+           (select coalesce(json_agg(s), '[]') from (
+              select u.id::text as user_id, coalesce(o.count, 0)::int4 as open_count, coalesce(o.exposure, 0)::text as open_exposure,
+                     s.daily_loss_limit_minor::text as loss_limit,
+                     case when s.daily_loss_limit_minor is null then '0' else (
+                       select coalesce(sum(case when c.outcome = 'win' then c.fee_minor else c.stake_minor + c.fee_minor - c.payout_minor end), 0)::text
+                       from contract_orders c where c.user_id = u.id and c.state = 'settled' and c.settled_at >= $4::timestamptz) end as loss_today
+              from unnest($3::bigint[]) as u(id)
+              left join contract_settings s on s.user_id = u.id
+              left join lateral (select count(*) as count, sum(c.stake_minor + c.fee_minor) as exposure
+                                 from contract_orders c where c.user_id = u.id and c.state = 'open') o on true) s) as users,
+           (select coalesce(json_agg(b), '[]') from (
+              select user_id::text, wallet, asset, available::text, locked::text from ledger_accounts
+              where kind = 'user' and user_id = any($3::bigint[])) b) as balances`,
 };
 
 const INSERT_ORDERS: NamedStatement = {
@@ -221,20 +247,9 @@ const INSERT_ORDERS: NamedStatement = {
          returning id::text, public_id`,
 };
 
-/** The latest tick at or before `$2` of each instrument, if at most 5 s old: the open tick of an order accepted at `$2`. */
-const FRESH_TICKS: NamedStatement = {
-  name: 'contracts_fresh_ticks',
-  text: `select t.id::text, t.instrument, t.price_minor::text, (extract(epoch from t.ts) * 1000)::float8 as ts_ms, t.source
-         from unnest($1::text[]) as i(instrument)
-         cross join lateral (
-           select id, instrument, price_minor, ts, source from market_ticks
-           where instrument = i.instrument and ts <= $2::timestamptz and ts >= $2::timestamptz - make_interval(secs => $3::int4)
-           order by ts desc limit 1
-         ) t`,
-};
+type TickRow = { id: string; instrument: string; price_minor: string; ts_ms: number; source: string };
 
-async function freshTicks(tx: Tx, now: Date, symbols: string[]): Promise<Map<InstrumentSymbol, RecordedPrice>> {
-  const rows = await runNamed<{ id: string; instrument: string; price_minor: string; ts_ms: number; source: string }>(tx, FRESH_TICKS, [symbols, now, PRICE_MAX_AGE_MS / 1000]);
+function pricesFrom(rows: TickRow[]): Map<InstrumentSymbol, RecordedPrice> {
   const out = new Map<InstrumentSymbol, RecordedPrice>();
   for (const row of rows) {
     if (!isInstrumentSymbol(row.instrument)) continue;
@@ -276,21 +291,27 @@ function priceOfFrom(prices: Map<InstrumentSymbol, { priceMinor: bigint; priceSc
 export async function placeBatch(deps: PlacementDeps, tx: Tx, now: Date, requests: PlaceRequest[]): Promise<Result[]> {
   type PeriodDbRow = { id: number; seconds: number; payout_rate_ppm: number; fee_rate_ppm: number; min_stake_minor: string; max_stake_minor: string; active: boolean };
   type StateDbRow = { user_id: string; open_count: number; open_exposure: string; loss_limit: string | null; loss_today: string };
+  type BeforeLockRow = { with_password: string[]; frozen: string[]; closed: string[]; periods: PeriodDbRow[]; ticks: TickRow[] };
+  type AfterLockRow = { keys: StoredKeyRow[]; users: StateDbRow[]; balances: UserBalanceRow[] };
   const results: (Result | undefined)[] = new Array(requests.length);
   const userIds = [...new Set(requests.map((r) => r.userId))];
-  const withPassword = await usersWithMoneyPassword(tx, userIds, 'trade');
-  const frozen = await frozenAmong(tx, userIds);
-  const periodRows = await runNamed<PeriodDbRow>(tx, PERIODS, []);
-  const closed = new Set((await runNamed<{ symbol: string }>(tx, CLOSED_INSTRUMENTS, [])).map((row) => row.symbol));
-  const prices = await freshTicks(tx, now, [...new Set(requests.map((r) => r.body.symbol))]);
+  const symbols = [...new Set(requests.map((r) => r.body.symbol))];
+  const [before] = await runNamed<BeforeLockRow>(tx, BEFORE_LOCK, [userIds.map(String), symbols, now, PRICE_MAX_AGE_MS / 1000]);
+  if (!before) throw new Error('contracts: the batch read no row');
+  const withPassword = new Set(before.with_password.map(Number));
+  const frozen = new Set(before.frozen.map(Number));
+  const closed = new Set(before.closed);
+  const prices = pricesFrom(before.ticks);
   const accounts = await deps.ledger.lockAccounts(
     tx,
     userIds.map((userId) => userAccount(userId, 'futures', CONTRACT_ASSET)),
   );
-  // Keys and open orders are read after the lock. An order is only ever accepted under its
-  // user's lock, so a concurrent batch with the same user (and perhaps the same key) has
-  // committed by now: its key replays here, and its orders count against the limits.
-  const stored = await storedKeys(tx, requests);
+  // Keys, open orders and balances are read after the lock. An order is only ever accepted
+  // under its user's lock, so a concurrent batch with the same user (and perhaps the same
+  // key) has committed by now: its key replays here, and its orders count against the limits.
+  const [after] = await runNamed<AfterLockRow>(tx, AFTER_LOCK, [requests.map((r) => String(r.userId)), requests.map((r) => r.key), userIds.map(String), utcDayStart(now)]);
+  if (!after) throw new Error('contracts: the batch read no row');
+  const stored = storedKeysFrom(requests, after.keys);
   const fresh: number[] = [];
   requests.forEach((request, i) => {
     const key = stored[i];
@@ -303,16 +324,14 @@ export async function placeBatch(deps: PlacementDeps, tx: Tx, now: Date, request
 
   const accepted: { index: number; order: OrderRecord; after: { available: bigint; locked: bigint } }[] = [];
   if (fresh.length > 0) {
-    const freshUsers = [...new Set(fresh.map((i) => (requests[i] as PlaceRequest).userId))];
-    const stateRows = await runNamed<StateDbRow>(tx, USER_STATE, [freshUsers.map(String), utcDayStart(now)]);
     const periods = new Map<number, PeriodRow>(
-      periodRows.map((p) => [
+      before.periods.map((p) => [
         p.id,
         { id: p.id, seconds: p.seconds, payoutRatePpm: p.payout_rate_ppm, feeRatePpm: p.fee_rate_ppm, minStakeMinor: BigInt(p.min_stake_minor), maxStakeMinor: BigInt(p.max_stake_minor), active: p.active },
       ]),
     );
     const users = new Map<number, UserState>();
-    for (const row of stateRows) {
+    for (const row of after.users) {
       const userId = Number(row.user_id);
       const account = accounts.get(accountName(userAccount(userId, 'futures', CONTRACT_ASSET)));
       users.set(userId, {
@@ -404,7 +423,7 @@ export async function placeBatch(deps: PlacementDeps, tx: Tx, now: Date, request
       }
       await deps.ledger.postMany(tx, now, orders.map(placementEntry));
 
-      const balances = await usersBalances(tx, [...new Set(orders.map((o) => o.userId))]);
+      const balances = balancesByUser(userIds, after.balances);
       const priceOf = priceOfFrom(prices);
       const keys: (BatchKey & { response: unknown })[] = [];
       for (const { index, order, after } of accepted) {

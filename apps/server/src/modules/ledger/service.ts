@@ -107,30 +107,32 @@ export interface LockedAccount {
   locked: bigint;
 }
 
-const INSERT_ENTRIES: NamedStatement = {
-  name: 'ledger_insert_entries',
-  text: `insert into ledger_entries (kind, reference, user_id, memo, created_at)
-         select kind, reference, user_id, memo, $5::timestamptz
-         from unnest($1::text[], $2::text[], $3::bigint[], $4::text[]) as e(kind, reference, user_id, memo)
-         returning id::text, reference`,
-};
-
-const INSERT_POSTINGS: NamedStatement = {
-  name: 'ledger_insert_postings',
-  text: `insert into ledger_postings (entry_id, account_id, user_id, wallet, asset, bucket, type, amount, created_at)
-         select entry_id, account_id, user_id, wallet, asset, bucket, type, amount, $9::timestamptz
-         from unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::text[], $5::text[], $6::text[], $7::text[], $8::numeric[])
-           as p(entry_id, account_id, user_id, wallet, asset, bucket, type, amount)`,
+// One statement writes a batch's entries and their postings (one round trip, ARCHITECTURE §9):
+// the postings join their entry by reference, and go in account-id order (then entry id), so
+// concurrent batches lock accounts in one global order. The statement-level triggers on
+// postings (0013, 0019) run when the whole statement ends, so they see the entries it wrote.
+const INSERT_ENTRIES_AND_POSTINGS: NamedStatement = {
+  name: 'ledger_insert_entries_and_postings',
+  text: `with e as (
+           insert into ledger_entries (kind, reference, user_id, memo, created_at)
+           select kind, reference, user_id, memo, $5::timestamptz
+           from unnest($1::text[], $2::text[], $3::bigint[], $4::text[]) as e(kind, reference, user_id, memo)
+           returning id, reference
+         ), p as (
+           insert into ledger_postings (entry_id, account_id, user_id, wallet, asset, bucket, type, amount, created_at)
+           select e.id, p.account_id, p.user_id, p.wallet, p.asset, p.bucket, p.type, p.amount, $5::timestamptz
+           from unnest($6::text[], $7::bigint[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::numeric[])
+             as p(reference, account_id, user_id, wallet, asset, bucket, type, amount)
+           join e on e.reference = p.reference
+           order by p.account_id, e.id
+           returning 1
+         )
+         select id::text, reference, (select count(*) from p)::int4 as postings from e`,
 };
 
 const LOCK_ACCOUNTS: NamedStatement = {
   name: 'ledger_lock_accounts',
   text: `select id::text, name, available::text, locked::text from ledger_accounts where name = any($1::text[]) order by id for no key update`,
-};
-
-const USERS_BALANCES: NamedStatement = {
-  name: 'ledger_users_balances',
-  text: `select user_id::text, wallet, asset, available::text, locked::text from ledger_accounts where kind = 'user' and user_id = any($1::bigint[])`,
 };
 
 function duplicateReference(error: unknown): string | undefined {
@@ -201,7 +203,8 @@ export class Ledger {
    * account-id order, so concurrent batches lock accounts in one global order and cannot
    * deadlock. The database's balance trigger and non-negative check still apply: a user
    * balance going negative raises INSUFFICIENT_BALANCE and the caller's transaction fails.
-   * Returns the entry ids in the order of `specs`.
+   * Entries and postings go in one statement, one round trip. Returns the entry ids in the
+   * order of `specs`.
    */
   async postMany(tx: Executor, now: Date, specs: EntrySpec[]): Promise<number[]> {
     if (specs.length === 0) return [];
@@ -213,54 +216,45 @@ export class Ledger {
       references.add(spec.reference);
     }
     const ids = await this.resolveAccounts(tx, specs.flatMap((spec) => spec.postings.map((p) => p.account)));
-    let inserted: { id: string; reference: string }[];
+    const rows = specs.flatMap((spec) =>
+      spec.postings.map((posting) => {
+        const ref = posting.account;
+        return {
+          reference: spec.reference,
+          accountId: String(ids.get(accountName(ref)) as number),
+          userId: ref.kind === 'user' ? String(ref.userId) : null,
+          wallet: ref.kind === 'user' ? ref.wallet : null,
+          asset: ref.asset,
+          bucket: posting.bucket ?? 'available',
+          type: posting.type,
+          amount: posting.amount.toString(),
+        };
+      }),
+    );
+    let inserted: { id: string; reference: string; postings: number }[];
     try {
-      inserted = await runNamed(tx, INSERT_ENTRIES, [
+      inserted = await runNamed(tx, INSERT_ENTRIES_AND_POSTINGS, [
         specs.map((s) => s.kind),
         specs.map((s) => s.reference),
         specs.map((s) => (s.userId ?? null) === null ? null : String(s.userId)),
         specs.map((s) => s.memo ?? null),
         now,
-      ]);
-    } catch (error) {
-      if (isUniqueViolation(error, 'ledger_entries_reference_key')) throw new DuplicateEntryError(duplicateReference(error) ?? specs[0]?.reference ?? '');
-      throw error;
-    }
-    const entryIds = new Map(inserted.map((row) => [row.reference, Number(row.id)]));
-    const rows = specs
-      .flatMap((spec) =>
-        spec.postings.map((posting) => {
-          const ref = posting.account;
-          return {
-            entryId: entryIds.get(spec.reference) as number,
-            accountId: ids.get(accountName(ref)) as number,
-            userId: ref.kind === 'user' ? String(ref.userId) : null,
-            wallet: ref.kind === 'user' ? ref.wallet : null,
-            asset: ref.asset,
-            bucket: posting.bucket ?? 'available',
-            type: posting.type,
-            amount: posting.amount.toString(),
-          };
-        }),
-      )
-      .sort((a, b) => a.accountId - b.accountId || a.entryId - b.entryId);
-    if (rows.some((row) => row.entryId === undefined)) throw new Error('postMany: an entry insert returned no row');
-    try {
-      await runNamed(tx, INSERT_POSTINGS, [
-        rows.map((r) => String(r.entryId)),
-        rows.map((r) => String(r.accountId)),
+        rows.map((r) => r.reference),
+        rows.map((r) => r.accountId),
         rows.map((r) => r.userId),
         rows.map((r) => r.wallet),
         rows.map((r) => r.asset),
         rows.map((r) => r.bucket),
         rows.map((r) => r.type),
         rows.map((r) => r.amount),
-        now,
       ]);
     } catch (error) {
+      if (isUniqueViolation(error, 'ledger_entries_reference_key')) throw new DuplicateEntryError(duplicateReference(error) ?? specs[0]?.reference ?? '');
       if (isNegativeBalance(error)) throw new AppError('INSUFFICIENT_BALANCE');
       throw error;
     }
+    if (inserted.length !== specs.length || inserted[0]?.postings !== rows.length) throw new Error('postMany: an entry or posting was not inserted');
+    const entryIds = new Map(inserted.map((row) => [row.reference, Number(row.id)]));
     return specs.map((spec) => entryIds.get(spec.reference) as number);
   }
 
@@ -349,9 +343,17 @@ export async function userBalances(db: Executor, userId: number): Promise<Accoun
   return rows.map((row) => ({ wallet: row.wallet as Wallet, asset: row.asset as AssetCode, available: row.available, locked: row.locked, scale: row.scale }));
 }
 
-/** The balances of several users at once (a batch's replies), by user id. */
-export async function usersBalances(db: Executor, userIds: number[]): Promise<Map<number, AccountBalance[]>> {
-  const rows = await runNamed<{ user_id: string; wallet: string; asset: string; available: string; locked: string }>(db, USERS_BALANCES, [userIds.map(String)]);
+/** A user balance row as read in SQL (`user_id::text, wallet, asset, available::text, locked::text` of `ledger_accounts`). */
+export interface UserBalanceRow {
+  user_id: string;
+  wallet: string;
+  asset: string;
+  available: string;
+  locked: string;
+}
+
+/** The balances of several users at once (a batch's replies, read in the batch's own statement), by user id. */
+export function balancesByUser(userIds: number[], rows: UserBalanceRow[]): Map<number, AccountBalance[]> {
   const out = new Map<number, AccountBalance[]>(userIds.map((id) => [id, []]));
   for (const row of rows) {
     out.get(Number(row.user_id))?.push({ wallet: row.wallet as Wallet, asset: row.asset as AssetCode, available: BigInt(row.available), locked: BigInt(row.locked) });

@@ -13,7 +13,7 @@ import {
 } from '@tradewind/contract/money-password';
 import { and, eq } from 'drizzle-orm';
 import type { Clock } from '#platform/clock.ts';
-import { type Db, type Executor, type NamedStatement, type Tx, runNamed } from '#platform/db.ts';
+import type { Db, Executor, Tx } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import type { Params } from '#platform/i18n.ts';
 import type { Notifier } from '#platform/notifier.ts';
@@ -94,18 +94,6 @@ export async function isMoneyPasswordSet(db: Executor, userId: number, kind: Mon
     .limit(1);
   return Boolean(row?.hash);
 }
-
-/** Which of these users have set a money password of this kind (a batch of orders asks once). */
-export async function usersWithMoneyPassword(db: Executor, userIds: number[], kind: MoneyPasswordKind): Promise<Set<number>> {
-  if (userIds.length === 0) return new Set();
-  const rows = await runNamed<{ user_id: string }>(db, USERS_WITH_PASSWORD, [userIds.map(String), kind]);
-  return new Set(rows.map((row) => Number(row.user_id)));
-}
-
-const USERS_WITH_PASSWORD: NamedStatement = {
-  name: 'money_password_users_with',
-  text: `select user_id::text from money_passwords where user_id = any($1::bigint[]) and kind = $2 and password_hash is not null`,
-};
 
 /** Raises WITHDRAW_PASSWORD_NOT_SET or TRADE_PASSWORD_NOT_SET when the user has none yet. */
 export async function requireMoneyPassword(db: Executor, userId: number, kind: MoneyPasswordKind): Promise<void> {

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Executor } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { users } from './tables.ts';
@@ -7,7 +7,8 @@ import { users } from './tables.ts';
  * A frozen account (an operator's decision, with a reason) moves no money: every service
  * through which a user moves money — transfers, conversion, contract orders, withdrawals,
  * card deposits, IEO subscriptions, miner rentals, loan applications and disbursements, bonus codes — calls
- * this guard inside its transaction, before it writes anything.
+ * this guard inside its transaction, before it writes anything (a batch of contract orders
+ * reads `frozen_at` in its first statement and refuses those requests one by one).
  *
  * Not guarded, on purpose: loan repayment (it only pays down what the user owes the house,
  * and stopping it would only let overdue interest grow while the account is investigated),
@@ -22,14 +23,4 @@ export async function assertCanMoveMoney(db: Executor, userId: number): Promise<
   const [user] = await db.select({ frozenAt: users.frozenAt }).from(users).where(eq(users.id, userId)).limit(1);
   if (!user) throw new AppError('UNAUTHORIZED');
   if (user.frozenAt) throw new AppError('ACCOUNT_FROZEN', {}, 403);
-}
-
-/** The frozen ones among `userIds`: a batch (contract orders) refuses their requests one by one. */
-export async function frozenAmong(db: Executor, userIds: readonly number[]): Promise<Set<number>> {
-  if (userIds.length === 0) return new Set();
-  const rows = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(inArray(users.id, [...userIds]), isNotNull(users.frozenAt)));
-  return new Set(rows.map((row) => row.id));
 }
