@@ -1,9 +1,10 @@
 import type { Order } from '@tradewind/contract/instant';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PlaceRequest, type PlacementDeps, placeBatch } from '../src/modules/contracts/batcher.ts';
 import { Settlement } from '../src/modules/contracts/settlement.ts';
 import { checkLedger } from '../src/modules/ledger/invariants.ts';
-import { queryRows } from '../src/platform/db.ts';
+import { type Tx, queryRows } from '../src/platform/db.ts';
 import { type Trader, expectEveryReplayAgrees, futures, placeOrder, recordAt, settlement, trader } from './contracts.ts';
 import { type TestApp, createTestApp, idempotencyKey } from './harness.ts';
 
@@ -70,6 +71,44 @@ describe('group commit', () => {
     // No key is left behind without a reply.
     expect(await count(sql`select count(*)::text as n from idempotency_keys where response is null`)).toBe(0);
     expect(await checkLedger(t.database.db)).toEqual([]);
+  });
+
+  it('a batch of orders is five statements between BEGIN and COMMIT, however many orders it holds', async () => {
+    await recordAt(t, nextSecond(), { BTCUSDT: '95000.00' });
+    const users: Trader[] = [];
+    for (let i = 0; i < 10; i++) users.push(await trader(t, '100'));
+    const requests: PlaceRequest[] = users.map((user) => ({
+      userId: user.id,
+      key: idempotencyKey(),
+      hash: `hash-${user.id}`,
+      body: { symbol: 'BTCUSDT', direction: 'up', periodId: 1, amount: '10' },
+      stakeMinor: 10_000_000n,
+      lang: 'en',
+    }));
+    const { deps } = t.app.contracts.batcher as unknown as { deps: PlacementDeps };
+    // Every statement goes through the transaction's client: count what it is asked.
+    const statements: string[] = [];
+    const results = await t.database.db.transaction(async (tx) => {
+      const client = (tx as unknown as { session: { client: { query: (...args: unknown[]) => Promise<unknown> } } }).session.client;
+      const counted = {
+        session: {
+          client: {
+            query: (...args: unknown[]) => {
+              statements.push(String(args[0]).trim().split(/\s+/).slice(0, 2).join(' '));
+              return client.query(...args);
+            },
+          },
+        },
+      };
+      return placeBatch(deps, counted as unknown as Tx, t.clock.now(), requests);
+    });
+    expect(results.map((result) => 'ok' in result)).toEqual(requests.map(() => true));
+    expect(statements).toHaveLength(5);
+    // And they did all of it: the orders, their keys, and the money moved.
+    const ids = users.map((user) => user.id).join(',');
+    expect(await count(sql.raw(`select count(*)::text as n from contract_orders where user_id in (${ids}) and state = 'open'`))).toBe(10);
+    expect(await count(sql.raw(`select count(*)::text as n from idempotency_keys where user_id in (${ids}) and response is not null`))).toBe(10);
+    for (const user of users) expect((await futures(t, user.token)).available).toBe('89.98');
   });
 });
 

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { Clock } from './clock.ts';
-import { type Db, type NamedStatement, type Tx, runNamed } from './db.ts';
+import type { Db, Tx } from './db.ts';
 import { AppError } from './errors.ts';
 import { idempotencyKeys } from './tables.ts';
 
@@ -48,13 +48,14 @@ export async function runIdempotent<T>(
 
 /**
  * The same promise as `runIdempotent`, for requests grouped into one transaction (group
- * commit). Inside the batch's transaction, the batch reads the keys' rows and `storedKeysFrom`
- * says which are already used: the same hash replays the stored reply, another hash is IDEMPOTENCY_KEY_REUSED. The batch does
- * its work, then `insertKeys` stores the keys of the requests it accepted together with
- * their replies; a refused request stores nothing, so a retry runs again, as after a
- * rolled-back `runIdempotent`. If a key turns out to be taken meanwhile (a concurrent
- * duplicate: the insert waits for it to commit), `insertKeys` raises KeyTakenError and the
- * caller must roll back and retry those requests, which then replay.
+ * commit). Inside the batch's transaction, the batch reads the keys' rows and
+ * `storedKeysFrom` says which are already used: the same hash replays the stored reply,
+ * another hash is IDEMPOTENCY_KEY_REUSED. The batch does its work and stores the keys of the
+ * requests it accepted together with their replies (`insertKeysText`); a refused request
+ * stores nothing, so a retry runs again, as after a rolled-back `runIdempotent`. If a key
+ * turns out to be taken meanwhile (a concurrent duplicate: the insert waits for it to
+ * commit), the insert returns fewer rows than keys given: the caller raises KeyTakenError,
+ * rolls back and retries those requests, which then replay.
  */
 export interface BatchKey {
   userId: number;
@@ -71,18 +72,28 @@ export class KeyTakenError extends Error {
   }
 }
 
-// The replies travel as one JSON array (json keeps each element's text as written, so a
-// replay is byte-identical), not as a text[] that the driver would escape character by character.
-const INSERT_KEYS: NamedStatement = {
-  name: 'idempotency_insert_keys',
-  text: `insert into idempotency_keys (user_id, key, request_hash, response, created_at)
-         select k.user_id, k.key, k.request_hash, r.response::text, $5::timestamptz
-         from unnest($1::bigint[], $2::text[], $3::text[]) with ordinality as k(user_id, key, request_hash, n)
-         join json_array_elements($4::json) with ordinality as r(response, n) on r.n = k.n
+/**
+ * The insert of the keys, its parameters numbered from `$first` (so a batch can run it as a
+ * part of one of its own statements): user ids, keys, hashes, the replies, the time. It
+ * returns one row per key stored: fewer than given means a key was taken (KeyTakenError).
+ * The replies travel as one JSON array (json keeps each element's text as written, so a
+ * replay is byte-identical), not as a text[] that the driver would escape character by character.
+ */
+export function insertKeysText(first: number): string {
+  const $ = (n: number) => `$${first + n}`;
+  return `insert into idempotency_keys (user_id, key, request_hash, response, created_at)
+         select k.user_id, k.key, k.request_hash, r.response::text, ${$(4)}::timestamptz
+         from unnest(${$(0)}::bigint[], ${$(1)}::text[], ${$(2)}::text[]) with ordinality as k(user_id, key, request_hash, n)
+         join json_array_elements(${$(3)}::json) with ordinality as r(response, n) on r.n = k.n
          order by k.user_id, k.key
          on conflict do nothing
-         returning key`,
-};
+         returning key`;
+}
+
+/** The values for `insertKeysText`, in its order. */
+export function insertKeysValues(now: Date, entries: readonly (BatchKey & { response: unknown })[]): unknown[] {
+  return [entries.map((e) => String(e.userId)), entries.map((e) => e.key), entries.map((e) => e.hash), `[${entries.map((e) => JSON.stringify(e.response)).join(',')}]`, now];
+}
 
 const keyId = (userId: number, key: string) => `${userId}\u0000${key}`;
 
@@ -103,17 +114,4 @@ export function storedKeysFrom(keys: readonly { userId: number; key: string; has
     if (row.request_hash !== k.hash) return { kind: 'reused' };
     return { kind: 'replay', response: JSON.parse(row.response ?? 'null') };
   });
-}
-
-/** Stores accepted requests' keys with their replies; raises KeyTakenError if any was taken meanwhile. */
-export async function insertKeys(tx: Tx, now: Date, entries: (BatchKey & { response: unknown })[]): Promise<void> {
-  if (entries.length === 0) return;
-  const inserted = await runNamed(tx, INSERT_KEYS, [
-    entries.map((e) => String(e.userId)),
-    entries.map((e) => e.key),
-    entries.map((e) => e.hash),
-    `[${entries.map((e) => JSON.stringify(e.response)).join(',')}]`,
-    now,
-  ]);
-  if (inserted.length !== entries.length) throw new KeyTakenError();
 }
