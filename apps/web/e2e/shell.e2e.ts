@@ -36,6 +36,44 @@ async function registerThroughUi(page: Page, email: string): Promise<void> {
 
 const storage = (page: Page, key: string) => page.evaluate((k) => localStorage.getItem(k), key);
 
+/**
+ * What a page said, threw and failed to fetch, for a failure's message: sign-in tests on the
+ * prerendered page failed in three CI runs on 2026-11-26 (not hydrated, or no navigation after
+ * the button) and never locally.
+ */
+function pageLog(page: Page): string[] {
+  const logs: string[] = [];
+  page.on('console', (message) => logs.push(`${message.type()}: ${message.text().slice(0, 300)}`));
+  page.on('pageerror', (error) => logs.push(`pageerror: ${error.message.slice(0, 300)}`));
+  page.on('requestfailed', (request) => logs.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400 || response.url().includes('/api/')) logs.push(`${response.status()}: ${response.request().method()} ${response.url()}`);
+  });
+  return logs;
+}
+
+/** Where the page is: its address, its heading, whether React runs it, the state of its form and the stored language. */
+const pageState = (page: Page) =>
+  page.evaluate(() => {
+    const heading = document.querySelector('h1');
+    const form = document.querySelector('form');
+    return {
+      url: location.href,
+      heading: heading?.textContent,
+      htmlHeading: heading !== null && heading === (window as unknown as { htmlHeading?: Element | null }).htmlHeading,
+      react: heading !== null && Object.keys(heading).some((key) => key.startsWith('__reactFiber')),
+      prerendered: document.getElementById('root')?.dataset.prerendered,
+      form: form ? { ready: 'ready' in form.dataset, pendingSubmit: 'pendingSubmit' in form.dataset } : null,
+      lang: localStorage.getItem('lang'),
+    };
+  });
+
+/** Rethrows `error` with the page's state and log. */
+async function explained(page: Page, logs: string[], what: string, error: unknown): Promise<never> {
+  const state = await pageState(page).catch((reason: unknown) => String(reason));
+  throw new Error(`${what}: ${JSON.stringify(state)}; ${JSON.stringify(logs)}`, { cause: error });
+}
+
 describe('app shell in Chromium at 390×844', () => {
   it('register with a code from the dev outbox → signed in → guard → language persists → sign out', async () => {
     const { context, page } = await phonePage();
@@ -161,11 +199,12 @@ describe('app shell in Chromium at 390×844', () => {
 describe('the wallet in Chromium', () => {
   it('the demo account signs in and sees its funds on Home and in the wallet', async () => {
     const { context, page } = await phonePage();
+    const logs = pageLog(page);
     await page.goto('/Login');
     await page.locator('input[autocomplete="email"]').fill('demo@tradewind.app');
     await page.locator('input[type="password"]').fill('demo-pass-2026');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL(`${baseUrl}/`);
+    await page.waitForURL(`${baseUrl}/`).catch((error: unknown) => explained(page, logs, 'no Home after signing in', error));
     // 10,000 spot + 2,000 futures USDT, and 0.25 BTC and 3 ETH at their recorded (simulated) prices.
     await expect.poll(() => page.getByTestId('home-total').textContent()).toMatch(/^\d{2},\d{3}\.\d{2,} USDT$/);
     const prices = ((await (await fetch(`${baseUrl}/api/v1/market/prices`)).json()) as { data: { items: { asset: string; price: string | null }[] } }).data.items;
@@ -425,26 +464,12 @@ describe('the sign-in page, prerendered (apps/web/scripts/prerender.ts)', () => 
     expect(html).toMatch(/<link rel="stylesheet" crossorigin href="\/assets\/login-[\w-]+\.css">/);
 
     const { context, page, errors } = await visitor('de', 'de');
-    // What the page said and fetched, for the message if it is not hydrated (this failed in two
-    // CI runs on 2026-11-26 and never locally).
-    const logs: string[] = [];
-    page.on('console', (message) => logs.push(`${message.type()}: ${message.text().slice(0, 300)}`));
-    page.on('requestfailed', (request) => logs.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
-    page.on('response', (response) => {
-      if (response.status() >= 400) logs.push(`${response.status()}: ${response.url()}`);
-    });
+    const logs = pageLog(page);
     await page.goto('/Login');
     await expect
       .poll(() => headingHydrated(page))
       .toBe(true)
-      .catch(async (error: unknown) => {
-        const state = await page.evaluate(() => {
-          const heading = document.querySelector('h1');
-          const html = (window as unknown as { htmlHeading: Element | null }).htmlHeading;
-          return { url: location.href, same: heading === html, fiber: heading !== null && Object.keys(heading).some((key) => key.startsWith('__reactFiber')), text: heading?.textContent, prerendered: document.getElementById('root')?.dataset.prerendered, lang: localStorage.getItem('lang') };
-        });
-        throw new Error(`the heading is not hydrated: ${JSON.stringify(state)}; ${JSON.stringify([...logs, ...errors])}`, { cause: error });
-      });
+      .catch((error: unknown) => explained(page, logs, 'the heading is not hydrated', error));
     expect(await page.locator('h1').textContent()).toBe('Willkommen zurück');
     await page.locator('#account').fill('nobody@example.com');
     await page.locator('#password').fill('wrong-password-1');
