@@ -180,12 +180,14 @@ export function AppRoutes() {
  * visitor there), so it arrives alongside the translations instead of after them, and its GETs,
  * except those the server `answered` inside the page.
  */
-export function preloadRoute(pathname: string, answered: readonly string[] = []): void {
+export function preloadRoute(pathname: string, answered: readonly string[] = []): Promise<void> {
   const signedIn = getToken() !== null;
   const target = !isOpenPath(pathname) && !signedIn ? '/Login' : pathname;
+  const loading: Promise<unknown>[] = [];
   for (const route of matchRoutes(routes, target) ?? []) {
     const handle = route.handle as PageHandle | undefined;
-    void handle?.preload().catch(() => undefined);
+    if (handle) loading.push(handle.preload().catch(() => undefined));
     if (handle?.early && signedIn) http.early(handle.early.filter((url) => !answered.includes(url)));
   }
+  return Promise.all(loading).then(() => undefined);
 }
