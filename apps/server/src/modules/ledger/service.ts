@@ -108,9 +108,10 @@ export interface LockedAccount {
 }
 
 // One statement writes a batch's entries and their postings (one round trip, ARCHITECTURE §9):
-// the postings join their entry by reference, and go in account-id order (then entry id), so
-// concurrent batches lock accounts in one global order. The statement-level triggers on
-// postings (0013, 0019) run when the whole statement ends, so they see the entries it wrote.
+// the postings join their entry by reference, and go in account-id order (then entry id, then
+// the entry's own order of postings, which lists show), so concurrent batches lock accounts in
+// one global order. The statement-level triggers on postings (0013, 0019, 0038) run when the
+// whole statement ends, so they see the entries it wrote.
 const INSERT_ENTRIES_AND_POSTINGS: NamedStatement = {
   name: 'ledger_insert_entries_and_postings',
   text: `with e as (
@@ -122,9 +123,9 @@ const INSERT_ENTRIES_AND_POSTINGS: NamedStatement = {
            insert into ledger_postings (entry_id, account_id, user_id, wallet, asset, bucket, type, amount, created_at)
            select e.id, p.account_id, p.user_id, p.wallet, p.asset, p.bucket, p.type, p.amount, $5::timestamptz
            from unnest($6::text[], $7::bigint[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::numeric[])
-             as p(reference, account_id, user_id, wallet, asset, bucket, type, amount)
+             with ordinality as p(reference, account_id, user_id, wallet, asset, bucket, type, amount, n)
            join e on e.reference = p.reference
-           order by p.account_id, e.id
+           order by p.account_id, e.id, p.n
            returning 1
          )
          select id::text, reference, (select count(*) from p)::int4 as postings from e`,
