@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -97,9 +98,16 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 }
 
-/** Runs `worker` on `concurrency` loops until `seconds` pass; returns per-request latencies (ms) and outcome counts. */
+/**
+ * Runs `worker` on `concurrency` loops until `seconds` pass; returns per-request latencies (ms) and outcome counts.
+ * With BENCH_LATENCY_LOG=<file>, each request's end time (epoch ms) and latency are written there, one per line,
+ * to see when the slow ones happened.
+ */
+const LATENCY_LOG = process.env.BENCH_LATENCY_LOG;
+
 export async function load(seconds: number, concurrency: number, worker: (i: number) => Promise<boolean>) {
   const latencies: number[] = [];
+  const trace: string[] = [];
   let ok = 0;
   let failed = 0;
   let counter = 0;
@@ -112,12 +120,14 @@ export async function load(seconds: number, concurrency: number, worker: (i: num
         const t0 = performance.now();
         const success = await worker(i).catch(() => false);
         latencies.push(performance.now() - t0);
+        if (LATENCY_LOG) trace.push(`${Date.now()} ${(performance.now() - t0).toFixed(1)}`);
         if (success) ok++;
         else failed++;
       }
     }),
   );
   const elapsed = (performance.now() - started) / 1000;
+  if (LATENCY_LOG) fs.writeFileSync(LATENCY_LOG, `${trace.join('\n')}\n`);
   latencies.sort((a, b) => a - b);
   return { ok, failed, elapsed, rate: ok / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
 }

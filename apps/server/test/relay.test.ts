@@ -37,6 +37,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('real-time across processes (Pos
     await database?.close();
   });
 
+  async function until(condition: () => boolean): Promise<void> {
+    const deadline = Date.now() + 5_000;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error('condition not met within 5 s');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
   function open(): Promise<{ socket: WebSocket; next: () => Promise<Record<string, unknown>> }> {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(url);
@@ -53,11 +61,23 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('real-time across processes (Pos
     });
   }
 
-  it('both processes use the PostgreSQL relay, each with its own LISTEN connection', () => {
+  it('both processes use the PostgreSQL relay, each with its own LISTEN connection, and each knows the other', async () => {
     for (const app of [a, b]) expect(app.services.relay).toBeInstanceOf(PgRelay);
     const [relayA, relayB] = [a.services.relay as PgRelay, b.services.relay as PgRelay];
     expect(relayA.listening && relayB.listening).toBe(true);
     expect(relayA.origin).not.toBe(relayB.origin);
+    // B asked who listens when it started; A answered.
+    await until(() => relayA.peerCount === 1 && relayB.peerCount === 1);
+  });
+
+  it('a third process is known to both while it runs, and forgotten as soon as it closes', async () => {
+    const c = await buildApp({ config: testConfig(), database, clock, logger: false });
+    await c.ready();
+    const relays = [a, b].map((app) => app.services.relay as PgRelay);
+    await until(() => relays.every((relay) => relay.peerCount === 2) && (c.services.relay as PgRelay).peerCount === 2);
+    await c.close();
+    await until(() => relays.every((relay) => relay.peerCount === 1));
+    expect(relays.every((relay) => relay.reachesOthers)).toBe(true);
   });
 
   it("a user event published in another process reaches the user's socket, once, in order", async () => {

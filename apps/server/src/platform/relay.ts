@@ -15,6 +15,12 @@ type Log = Pick<FastifyBaseLogger, 'warn' | 'error' | 'info'>;
 export interface Relay {
   /** True when other processes hear what this one sends (PostgreSQL); false on PGlite. */
   readonly crossProcess: boolean;
+  /**
+   * Whether what is sent now can reach another process: false on PGlite, and false while no
+   * other process that listens is known (a single server process, as `npm start` runs it),
+   * so that nothing is serialised or sent for nobody.
+   */
+  readonly reachesOthers: boolean;
   send(topic: string, payload: string): void;
   on(topic: string, handler: RelayHandler): void;
   start(): Promise<void>;
@@ -46,6 +52,7 @@ abstract class BaseRelay {
 /** One process (PGlite): events stay in the process. */
 export class LocalRelay extends BaseRelay implements Relay {
   readonly crossProcess = false;
+  readonly reachesOthers = false;
 
   send(topic: string, payload: string): void {
     this.dispatch(topic, payload);
@@ -71,6 +78,15 @@ const FORMAT = 'tw2';
  * more than the rest of a settlement batch's JavaScript. Events containing it are not relayed.
  */
 const SEPARATOR = '\u001e';
+/**
+ * The relay's own topic: listening processes announce themselves on it (`ask` when they
+ * start or reconnect, which every other listening process answers with `here`; `here` again
+ * every PEER_HEARTBEAT_MS; `bye` when they close).
+ */
+export const PEER_TOPIC = 'relay.peer';
+const PEER_HEARTBEAT_MS = 10_000;
+/** A listening process not heard from for this long is taken to be gone. */
+const PEER_TTL_MS = 3 * PEER_HEARTBEAT_MS + 5_000;
 
 /** An event waiting to go out: its frame in a notification, and the frame's size in bytes. */
 interface Frame {
@@ -129,10 +145,21 @@ export interface PgRelayOptions {
  * the sending process's random origin, so a process skips its own (it delivered those
  * already, at once). While the connection is down, events still reach this process's
  * own sockets; other processes miss them until it is back.
+ *
+ * Only listening processes (those with sockets) use what is relayed. So a listening
+ * process keeps track of the other listening processes (PEER_TOPIC) and sends nothing
+ * while there is none: one process alone pays no NOTIFY for each event (on bench/orders,
+ * about a tenth of the orders it could place). A process that does not listen (ROLE=worker)
+ * cannot know who listens, and always sends. A process that starts announces itself before
+ * it takes requests, and the others hear it within a round trip; until then, as for any
+ * event while a connection is down, delivery is best effort and a client that reconnects refetches.
  */
 export class PgRelay extends BaseRelay implements Relay {
   readonly crossProcess = true;
   readonly origin = crypto.randomBytes(6).toString('base64url');
+  /** Other listening processes by origin, with when they were last heard (performance.now()). */
+  private readonly peers = new Map<string, number>();
+  private heartbeat: NodeJS.Timeout | null = null;
   private client: pg.Client | null = null;
   private queue: Frame[] = [];
   private flushing = false;
@@ -148,12 +175,31 @@ export class PgRelay extends BaseRelay implements Relay {
     return this.client !== null;
   }
 
+  private get listens(): boolean {
+    return this.options.listen !== false;
+  }
+
+  get reachesOthers(): boolean {
+    return !this.listens || this.peerCount > 0;
+  }
+
+  /** The other listening processes heard from lately (expired ones are forgotten here). */
+  get peerCount(): number {
+    const oldest = performance.now() - PEER_TTL_MS;
+    for (const [origin, heard] of this.peers) if (heard < oldest) this.peers.delete(origin);
+    return this.peers.size;
+  }
+
   private get head(): string {
     return `${FORMAT}\n${this.origin}\n`;
   }
 
   send(topic: string, payload: string): void {
     this.dispatch(topic, payload);
+    if (this.reachesOthers) this.enqueue(topic, payload);
+  }
+
+  private enqueue(topic: string, payload: string): void {
     const frame = frameOf(topic, payload);
     const bytes = Buffer.byteLength(this.head) + frame.bytes;
     if (bytes > MAX_NOTIFY_BYTES) {
@@ -185,10 +231,16 @@ export class PgRelay extends BaseRelay implements Relay {
   }
 
   async close(): Promise<void> {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    const client = this.client;
+    // The others stop sending for this process now rather than when its heartbeat expires.
+    if (client && this.listens && !this.closed) {
+      await client.query('select pg_notify($1, $2)', [NOTIFY_CHANNEL, `${this.head}${frameOf(PEER_TOPIC, 'bye').text}`]).catch(() => undefined);
+    }
     this.closed = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
-    const client = this.client;
     this.client = null;
     this.queue = [];
     await client?.end().catch(() => undefined);
@@ -211,6 +263,12 @@ export class PgRelay extends BaseRelay implements Relay {
     }
     this.client = client;
     this.attempt = 0;
+    if (this.listens) {
+      // Asked, every listening process answers: this one knows them all within a round trip.
+      this.enqueue(PEER_TOPIC, 'ask');
+      this.heartbeat ??= setInterval(() => this.enqueue(PEER_TOPIC, 'here'), PEER_HEARTBEAT_MS);
+      this.heartbeat.unref();
+    }
     this.flush();
   }
 
@@ -218,7 +276,20 @@ export class PgRelay extends BaseRelay implements Relay {
     if (message.channel !== NOTIFY_CHANNEL || !message.payload || message.payload.startsWith(this.head)) return;
     const packed = unpack(message.payload);
     if (!packed) return;
-    for (const { topic, payload } of packed.events) this.dispatch(topic, payload);
+    for (const { topic, payload } of packed.events) {
+      if (topic === PEER_TOPIC) this.heard(packed.origin, payload);
+      else this.dispatch(topic, payload);
+    }
+  }
+
+  private heard(origin: string, announcement: string): void {
+    if (announcement === 'bye') {
+      this.peers.delete(origin);
+      return;
+    }
+    if (announcement !== 'ask' && announcement !== 'here') return;
+    this.peers.set(origin, performance.now());
+    if (announcement === 'ask') this.enqueue(PEER_TOPIC, 'here');
   }
 
   /** Packs waiting events, in order, into at most NOTIFY_BATCH notifications. */

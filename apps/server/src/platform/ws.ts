@@ -52,7 +52,7 @@ export class Hub {
    */
   publish(channel: string, data: unknown): number {
     const local = this.subscribers.get(channel)?.size ?? 0;
-    if (local === 0 && !this.relay.crossProcess) return 0;
+    if (local === 0 && !this.relay.reachesOthers) return 0;
     this.relay.send(HUB_TOPIC, `${channel}\n${JSON.stringify({ channel, data })}`);
     return local;
   }
