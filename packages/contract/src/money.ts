@@ -29,6 +29,8 @@ export function parseAmount(text: string, scale: number): bigint | undefined {
 
 /** Minor units to a decimal string without trailing zeros: 12500000n, 6 → "12.5". */
 export function formatAmount(minor: bigint, scale: number): string {
+  // Most balances a reply lists are zero.
+  if (minor === 0n) return '0';
   const negative = minor < 0n;
   const digits = (negative ? -minor : minor).toString().padStart(scale + 1, '0');
   const whole = digits.slice(0, digits.length - scale);

@@ -292,11 +292,18 @@ interface UserState {
 
 /** A price in USDT for the wallet's valuation: USDT is 1, a coin its fresh recorded price, anything else unpriced. */
 function priceOfFrom(prices: Map<InstrumentSymbol, { priceMinor: bigint; priceScale: number }>) {
+  // Asked for every asset of every reply in the batch: each price is formatted once.
+  const formatted = new Map<AssetCode, string | null>();
   return (asset: AssetCode): string | null => {
     if (asset === 'USDT') return '1';
-    const instrument = instrumentOf(asset);
-    const price = instrument ? prices.get(instrument) : undefined;
-    return price ? formatAmount(price.priceMinor, price.priceScale) : null;
+    let text = formatted.get(asset);
+    if (text === undefined) {
+      const instrument = instrumentOf(asset);
+      const price = instrument ? prices.get(instrument) : undefined;
+      text = price ? formatAmount(price.priceMinor, price.priceScale) : null;
+      formatted.set(asset, text);
+    }
+    return text;
   };
 }
 

@@ -48,7 +48,7 @@ export function balancesView(rows: AccountBalance[], priceOf: PriceOf = usdtOnly
     const price = priceOf(asset);
     let value: bigint | null = null;
     if (price !== null) {
-      value = valueInUsdt(available + locked, asset, price);
+      value = available + locked === 0n ? 0n : valueInUsdt(available + locked, asset, price);
       totalUsdt += value;
     } else if (available + locked > 0n) {
       unpriced.push(asset);
