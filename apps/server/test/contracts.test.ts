@@ -495,6 +495,18 @@ describe('the database keeps the rule', () => {
     await expect(t.database.db.execute(query)).rejects.toThrow();
   }
 
+  /** What the database said when it refused (the driver's error may wrap it as its cause). */
+  async function refusal(run: () => Promise<unknown>): Promise<string> {
+    try {
+      await run();
+    } catch (error) {
+      return `${String(error)} ${String((error as { cause?: unknown }).cause ?? '')}`;
+    }
+    throw new Error('expected the database to refuse');
+  }
+
+  const count = async (query: ReturnType<typeof sql>) => Number((await queryRows<{ n: string }>(t.database.db, query))[0]?.n);
+
   it('a settled order never changes, an order is never deleted, and terms never change', async () => {
     const [settled] = await queryRows<{ id: string }>(t.database.db, sql`select id::text from contract_orders where state = 'settled' limit 1`);
     const [open] = await queryRows<{ id: string }>(t.database.db, sql`select id::text from contract_orders where state = 'open' limit 1`);
@@ -545,6 +557,13 @@ describe('the database keeps the rule', () => {
     const at = new Date(tick?.ts ?? 0);
     await refusedSql(insert(1, 'BTCUSDT', at));
     const price = Number(tick?.price);
+    // No foreign keys here since 0040: the guard checks the user and the tick exist.
+    const noUser = sql`insert into contract_orders (public_id, user_id, instrument, direction, period_seconds, payout_rate_ppm, fee_rate_ppm, stake_minor, fee_minor, open_tick_id, open_price_minor, created_at, deliver_at)
+          values (${'y'.repeat(22)}, ${987_654_321}, 'BTCUSDT', 'up', 30, 800000, 2000, 10000000, 20000, ${Number(tick?.id)}, ${price}, ${at}, ${new Date(at.getTime() + 30_000)})`;
+    expect(await refusal(() => t.database.db.execute(noUser))).toMatch(/for user 987654321 that does not exist/);
+    const noTick = sql`insert into contract_orders (public_id, user_id, instrument, direction, period_seconds, payout_rate_ppm, fee_rate_ppm, stake_minor, fee_minor, open_tick_id, open_price_minor, created_at, deliver_at)
+          values (${'z'.repeat(22)}, ${user.id}, 'BTCUSDT', 'up', 30, 800000, 2000, 10000000, 20000, ${987_654_321}, ${price}, ${at}, ${new Date(at.getTime() + 30_000)})`;
+    expect(await refusal(() => t.database.db.execute(noTick))).toMatch(/does not open on a fresh recorded tick/);
     await refusedSql(insert(price, 'ETHUSDT', at));
     await refusedSql(insert(price, 'BTCUSDT', new Date(at.getTime() + 6_000)));
     await refusedSql(insert(price, 'BTCUSDT', new Date(at.getTime() - 1)));
@@ -553,6 +572,29 @@ describe('the database keeps the rule', () => {
       await tx.execute(insert(price, 'BTCUSDT', at));
       tx.rollback();
     }).catch((error: unknown) => expect(String(error)).toMatch(/rollback/i));
+  });
+
+  it('the tick an order opened on is never deleted, not even by the retention prune; other old ticks are', async () => {
+    const user = await trader(t, '1000');
+    const start = nextSecond();
+    await recordAt(t, start, { SOLUSDT: '150.00' });
+    const order = await placed(t, user.token, { symbol: 'SOLUSDT', direction: 'up' });
+    await recordAt(t, start + 1_000, { SOLUSDT: '150.01' });
+    const opened = Number((await orderRow(t, order.id))?.open_tick_id);
+    const [later] = await queryRows<{ id: string }>(t.database.db, sql`select id::text from market_ticks where instrument = 'SOLUSDT' and ts = ${new Date(start + 1_000)}`);
+    const asPrune = (statement: ReturnType<typeof sql>) =>
+      t.database.db.transaction(async (tx) => {
+        await tx.execute(sql`select set_config('tradewind.tick_prune', 'on', true)`);
+        await tx.execute(statement);
+      });
+    // Both ticks are older than a day by the database's clock (the test clock is days behind it),
+    // so the append-only guard lets the prune take them. The prune's own query leaves the order's
+    // tick alone (registerTickReference); asked directly, the database refuses.
+    expect(await refusal(() => asPrune(sql`delete from market_ticks where id = ${opened}`))).toMatch(/is the open tick of a contract order: it is kept/);
+    expect(await count(sql`select count(*)::text as n from market_ticks where id = ${opened}`)).toBe(1);
+    // The tick no order refers to can go, so the refusal above is this rule's.
+    await asPrune(sql`delete from market_ticks where id = ${Number(later?.id)}`);
+    expect(await count(sql`select count(*)::text as n from market_ticks where id = ${Number(later?.id)}`)).toBe(0);
   });
 });
 

@@ -41,9 +41,8 @@ export const contractOrders = pgTable(
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     /** 22 random base64url characters: the public replay link names the order by this. */
     publicId: text('public_id').notNull(),
-    userId: bigint('user_id', { mode: 'number' })
-      .notNull()
-      .references(() => users.id),
+    /** No foreign key (0040): the guard checks the user exists, without locking the user's row for every order. */
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
     /** No foreign key of its own: the open tick's instrument must be this one (trigger), and ticks reference instruments. */
     instrument: text('instrument').notNull(),
     direction: text('direction').notNull(),
@@ -54,10 +53,11 @@ export const contractOrders = pgTable(
     /** USDT minor units. */
     stakeMinor: minor('stake_minor').notNull(),
     feeMinor: minor('fee_minor').notNull(),
-    /** The latest recorded tick at acceptance, and its price (ticks never change, so the copy cannot drift). */
-    openTickId: bigint('open_tick_id', { mode: 'number' })
-      .notNull()
-      .references(() => ticks.id),
+    /**
+     * The latest recorded tick at acceptance, and its price (ticks never change, so the copy cannot drift).
+     * No foreign key (0040): the guard checks the tick at insert, and a trigger on market_ticks keeps it.
+     */
+    openTickId: bigint('open_tick_id', { mode: 'number' }).notNull(),
     openPriceMinor: minor('open_price_minor').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     deliverAt: timestamp('deliver_at', { withTimezone: true, mode: 'date' }).notNull(),
