@@ -449,11 +449,11 @@ describe('the sign-in page, prerendered (apps/web/scripts/prerender.ts)', () => 
   }
 
   /** Whether the h1 on screen is the HTML's own element, now run by React (hydrated, not rendered anew). */
-  const headingHydrated = (page: Page) =>
-    page.evaluate(() => {
-      const heading = document.querySelector('h1');
-      return heading !== null && heading === (window as unknown as { htmlHeading: Element | null }).htmlHeading && Object.keys(heading).some((key) => key.startsWith('__reactFiber'));
-    });
+  /** The h1 is the HTML's own element and React runs it: hydrated in place, not rendered anew. */
+  const headingHydrated = async (page: Page) => {
+    const state = await pageState(page);
+    return state.htmlHeading && state.react;
+  };
 
   it('comes in the language of the cookie, is hydrated in place, and works', async () => {
     const html = await (await fetch(`${baseUrl}/login`, { headers: { cookie: 'lang=de' } })).text();

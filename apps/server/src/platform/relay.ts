@@ -13,8 +13,6 @@ type Log = Pick<FastifyBaseLogger, 'warn' | 'error' | 'info'>;
  * processes is best effort, like any real-time push: a client that reconnects refetches.
  */
 export interface Relay {
-  /** True when other processes hear what this one sends (PostgreSQL); false on PGlite. */
-  readonly crossProcess: boolean;
   /**
    * Whether what is sent now can reach another process: false on PGlite, and false while no
    * other process that listens is known (a single server process, as `npm start` runs it),
@@ -51,7 +49,6 @@ abstract class BaseRelay {
 
 /** One process (PGlite): events stay in the process. */
 export class LocalRelay extends BaseRelay implements Relay {
-  readonly crossProcess = false;
   readonly reachesOthers = false;
 
   send(topic: string, payload: string): void {
@@ -155,7 +152,6 @@ export interface PgRelayOptions {
  * event while a connection is down, delivery is best effort and a client that reconnects refetches.
  */
 export class PgRelay extends BaseRelay implements Relay {
-  readonly crossProcess = true;
   readonly origin = crypto.randomBytes(6).toString('base64url');
   /** Other listening processes by origin, with when they were last heard (performance.now()). */
   private readonly peers = new Map<string, number>();

@@ -178,7 +178,8 @@ export function AppRoutes() {
 /**
  * Starts downloading the page `pathname` shows (the sign-in page when the guard will send the
  * visitor there), so it arrives alongside the translations instead of after them, and its GETs,
- * except those the server `answered` inside the page.
+ * except those the server `answered` inside the page. Resolves when the page's code is loaded
+ * (or failed to load: then the route imports it again when it renders), which hydration waits for (`main.tsx`).
  */
 export function preloadRoute(pathname: string, answered: readonly string[] = []): Promise<void> {
   const signedIn = getToken() !== null;
