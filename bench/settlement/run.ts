@@ -23,7 +23,7 @@ import type { FeedPrice, MarketFeed } from '../../apps/server/src/modules/market
 import { MarketRecorder } from '../../apps/server/src/modules/market/recorder.ts';
 import { ensureInstruments } from '../../apps/server/src/modules/market/service.ts';
 import { ManualClock } from '../../apps/server/src/platform/clock.ts';
-import { type Tx, openDatabase } from '../../apps/server/src/platform/db.ts';
+import { openDatabase, pipelinedTransaction } from '../../apps/server/src/platform/db.ts';
 import { PgRelay } from '../../apps/server/src/platform/relay.ts';
 import { HUB_TOPIC, Hub } from '../../apps/server/src/platform/ws.ts';
 import { ROOT, freshDatabase, runStamp } from '../lib/harness.ts';
@@ -101,7 +101,7 @@ for (let b = 0; b < batches; b++) {
       lang: 'en',
     });
   }
-  const results = await database.db.transaction((tx) => placeBatch(deps, tx as Tx, now, requests));
+  const results = await pipelinedTransaction(database.db, (tx) => placeBatch(deps, tx, now, requests));
   for (const result of results) {
     if ('error' in result) throw result.error;
     placed += 1;

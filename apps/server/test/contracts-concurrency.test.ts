@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PlaceRequest, type PlacementDeps, placeBatch } from '../src/modules/contracts/batcher.ts';
 import { Settlement } from '../src/modules/contracts/settlement.ts';
 import { checkLedger } from '../src/modules/ledger/invariants.ts';
-import { type Tx, queryRows } from '../src/platform/db.ts';
+import { type Executor, pipelinedTransaction, queryRows } from '../src/platform/db.ts';
+import { KeyTakenError } from '../src/platform/idempotency.ts';
 import { type Trader, expectEveryReplayAgrees, futures, placeOrder, recordAt, settlement, trader } from './contracts.ts';
 import { type TestApp, createTestApp, idempotencyKey } from './harness.ts';
 
@@ -73,7 +74,33 @@ describe('group commit', () => {
     expect(await checkLedger(t.database.db)).toEqual([]);
   });
 
-  it('a batch of orders is five statements between BEGIN and COMMIT, however many orders it holds', async () => {
+  /**
+   * The batch's own statements through a wrapper of the transaction's executor: each one's
+   * first words, and how many of the batch's statements had been answered when it was sent.
+   * `before` may send a statement of its own first, through the same connection.
+   */
+  function counting(tx: Executor, before?: (text: string, send: (text: string) => Promise<unknown>) => void) {
+    const client = (tx as unknown as { session: { client: { query: (...args: unknown[]) => Promise<unknown> } } }).session.client;
+    const sent: { statement: string; answeredBefore: number }[] = [];
+    let answered = 0;
+    const executor = {
+      session: {
+        client: {
+          query: (...args: unknown[]) => {
+            const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
+            before?.(text, (other) => client.query(other));
+            sent.push({ statement: text.trim().split(/\s+/).slice(0, 2).join(' '), answeredBefore: answered });
+            return client.query(...args).finally(() => {
+              answered += 1;
+            });
+          },
+        },
+      },
+    };
+    return { executor: executor as unknown as Executor, sent };
+  }
+
+  const tenOrders = async () => {
     await recordAt(t, nextSecond(), { BTCUSDT: '95000.00' });
     const users: Trader[] = [];
     for (let i = 0; i < 10; i++) users.push(await trader(t, '100'));
@@ -86,29 +113,43 @@ describe('group commit', () => {
       lang: 'en',
     }));
     const { deps } = t.app.contracts.batcher as unknown as { deps: PlacementDeps };
-    // Every statement goes through the transaction's client: count what it is asked.
-    const statements: string[] = [];
-    const results = await t.database.db.transaction(async (tx) => {
-      const client = (tx as unknown as { session: { client: { query: (...args: unknown[]) => Promise<unknown> } } }).session.client;
-      const counted = {
-        session: {
-          client: {
-            query: (...args: unknown[]) => {
-              statements.push(String(args[0]).trim().split(/\s+/).slice(0, 2).join(' '));
-              return client.query(...args);
-            },
-          },
-        },
-      };
-      return placeBatch(deps, counted as unknown as Tx, t.clock.now(), requests);
+    return { users, requests, deps, ids: users.map((user) => user.id).join(',') };
+  };
+
+  it('a batch of orders is five statements in two round trips between BEGIN and COMMIT, however many orders it holds', async () => {
+    const { users, requests, deps, ids } = await tenOrders();
+    let sent: { statement: string; answeredBefore: number }[] = [];
+    const results = await pipelinedTransaction(t.database.db, (tx) => {
+      const counted = counting(tx);
+      sent = counted.sent;
+      return placeBatch(deps, counted.executor, t.clock.now(), requests);
     });
     expect(results.map((result) => 'ok' in result)).toEqual(requests.map(() => true));
-    expect(statements).toHaveLength(5);
+    // The three reads go out together, and the two writes together once the reads are answered.
+    expect(sent.map((s) => s.answeredBefore)).toEqual([0, 0, 0, 3, 3]);
+    expect(sent.map((s) => s.statement)).toEqual(['select array(select', 'select id::text,', 'select (select', 'with o', 'with e']);
     // And they did all of it: the orders, their keys, and the money moved.
-    const ids = users.map((user) => user.id).join(',');
     expect(await count(sql.raw(`select count(*)::text as n from contract_orders where user_id in (${ids}) and state = 'open'`))).toBe(10);
     expect(await count(sql.raw(`select count(*)::text as n from idempotency_keys where user_id in (${ids}) and response is not null`))).toBe(10);
     for (const user of users) expect((await futures(t, user.token)).available).toBe('89.98');
+  });
+
+  it('a key a concurrent request stored after the batch read the keys: the whole batch rolls back with KeyTakenError, and nothing moved', async () => {
+    const { users, requests, deps, ids } = await tenOrders();
+    const taken = requests[4] as PlaceRequest;
+    const ordersBefore = await count(sql`select count(*)::text as n from contract_orders`);
+    const attempt = pipelinedTransaction(t.database.db, (tx) => {
+      // Just before the orders and keys go out, another request's row takes one of the keys.
+      const { executor } = counting(tx, (text, send) => {
+        if (text.startsWith('with o as')) void send(`insert into idempotency_keys (user_id, key, request_hash, response, created_at) values (${taken.userId}, '${taken.key}', 'other', '{}', now())`);
+      });
+      return placeBatch(deps, executor, t.clock.now(), requests);
+    });
+    await expect(attempt).rejects.toBeInstanceOf(KeyTakenError);
+    expect(await count(sql`select count(*)::text as n from contract_orders`)).toBe(ordersBefore);
+    expect(await count(sql.raw(`select count(*)::text as n from idempotency_keys where user_id in (${ids})`))).toBe(0);
+    for (const user of users) expect(await futures(t, user.token)).toMatchObject({ available: '100', locked: '0' });
+    expect(await checkLedger(t.database.db)).toEqual([]);
   });
 });
 

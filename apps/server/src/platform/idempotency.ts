@@ -54,8 +54,8 @@ export async function runIdempotent<T>(
  * requests it accepted together with their replies (`insertKeysText`); a refused request
  * stores nothing, so a retry runs again, as after a rolled-back `runIdempotent`. If a key
  * turns out to be taken meanwhile (a concurrent duplicate: the insert waits for it to
- * commit), the insert returns fewer rows than keys given: the caller raises KeyTakenError,
- * rolls back and retries those requests, which then replay.
+ * commit), the insert fails with a unique violation of `idempotency_keys_user_id_key_pk`:
+ * the caller raises KeyTakenError, rolls back and retries those requests, which then replay.
  */
 export interface BatchKey {
   userId: number;
@@ -75,7 +75,8 @@ export class KeyTakenError extends Error {
 /**
  * The insert of the keys, its parameters numbered from `$first` (so a batch can run it as a
  * part of one of its own statements): user ids, keys, hashes, the replies, the time. It
- * returns one row per key stored: fewer than given means a key was taken (KeyTakenError).
+ * fails if a key is taken (a unique violation: KeyTakenError), so the statement it is part of
+ * never commits without every key.
  * The replies travel as one JSON array (json keeps each element's text as written, so a
  * replay is byte-identical), not as a text[] that the driver would escape character by character.
  */
@@ -86,7 +87,6 @@ export function insertKeysText(first: number): string {
          from unnest(${$(0)}::bigint[], ${$(1)}::text[], ${$(2)}::text[]) with ordinality as k(user_id, key, request_hash, n)
          join json_array_elements(${$(3)}::json) with ordinality as r(response, n) on r.n = k.n
          order by k.user_id, k.key
-         on conflict do nothing
          returning key`;
 }
 

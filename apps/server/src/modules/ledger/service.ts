@@ -136,6 +136,17 @@ const LOCK_ACCOUNTS: NamedStatement = {
   text: `select id::text, name, available::text, locked::text from ledger_accounts where name = any($1::text[]) order by id for no key update`,
 };
 
+/** What every batch of entries must be: at most MAX_ENTRIES_PER_BATCH, each balanced, no reference twice. */
+function checkBatch(specs: EntrySpec[]): void {
+  if (specs.length > MAX_ENTRIES_PER_BATCH) throw new Error(`postMany: ${specs.length} entries exceed ${MAX_ENTRIES_PER_BATCH}`);
+  const references = new Set<string>();
+  for (const spec of specs) {
+    assertBalanced(spec);
+    if (references.has(spec.reference)) throw new DuplicateEntryError(spec.reference);
+    references.add(spec.reference);
+  }
+}
+
 function duplicateReference(error: unknown): string | undefined {
   for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const match = /\(reference\)=\((.*)\)/.exec(String((e as { detail?: unknown }).detail ?? ''));
@@ -209,14 +220,19 @@ export class Ledger {
    */
   async postMany(tx: Executor, now: Date, specs: EntrySpec[]): Promise<number[]> {
     if (specs.length === 0) return [];
-    if (specs.length > MAX_ENTRIES_PER_BATCH) throw new Error(`postMany: ${specs.length} entries exceed ${MAX_ENTRIES_PER_BATCH}`);
-    const references = new Set<string>();
-    for (const spec of specs) {
-      assertBalanced(spec);
-      if (references.has(spec.reference)) throw new DuplicateEntryError(spec.reference);
-      references.add(spec.reference);
-    }
+    checkBatch(specs);
     const ids = await this.resolveAccounts(tx, specs.flatMap((spec) => spec.postings.map((p) => p.account)));
+    return this.postManyResolved(tx, now, specs, ids);
+  }
+
+  /**
+   * `postMany` with the accounts' ids already at hand (`resolveAccounts`): not async, so its
+   * statement is written before it returns. A pipelined transaction's last writes need that
+   * (`pipelinedTransaction`): COMMIT is written right behind them.
+   */
+  postManyResolved(tx: Executor, now: Date, specs: EntrySpec[], ids: Map<string, number>): Promise<number[]> {
+    if (specs.length === 0) return Promise.resolve([]);
+    checkBatch(specs);
     const rows = specs.flatMap((spec) =>
       spec.postings.map((posting) => {
         const ref = posting.account;
@@ -232,31 +248,33 @@ export class Ledger {
         };
       }),
     );
-    let inserted: { id: string; reference: string; postings: number }[];
-    try {
-      inserted = await runNamed(tx, INSERT_ENTRIES_AND_POSTINGS, [
-        specs.map((s) => s.kind),
-        specs.map((s) => s.reference),
-        specs.map((s) => (s.userId ?? null) === null ? null : String(s.userId)),
-        specs.map((s) => s.memo ?? null),
-        now,
-        rows.map((r) => r.reference),
-        rows.map((r) => r.accountId),
-        rows.map((r) => r.userId),
-        rows.map((r) => r.wallet),
-        rows.map((r) => r.asset),
-        rows.map((r) => r.bucket),
-        rows.map((r) => r.type),
-        rows.map((r) => r.amount),
-      ]);
-    } catch (error) {
-      if (isUniqueViolation(error, 'ledger_entries_reference_key')) throw new DuplicateEntryError(duplicateReference(error) ?? specs[0]?.reference ?? '');
-      if (isNegativeBalance(error)) throw new AppError('INSUFFICIENT_BALANCE');
-      throw error;
-    }
-    if (inserted.length !== specs.length || inserted[0]?.postings !== rows.length) throw new Error('postMany: an entry or posting was not inserted');
-    const entryIds = new Map(inserted.map((row) => [row.reference, Number(row.id)]));
-    return specs.map((spec) => entryIds.get(spec.reference) as number);
+    const written = runNamed<{ id: string; reference: string; postings: number }>(tx, INSERT_ENTRIES_AND_POSTINGS, [
+      specs.map((s) => s.kind),
+      specs.map((s) => s.reference),
+      specs.map((s) => (s.userId ?? null) === null ? null : String(s.userId)),
+      specs.map((s) => s.memo ?? null),
+      now,
+      rows.map((r) => r.reference),
+      rows.map((r) => r.accountId),
+      rows.map((r) => r.userId),
+      rows.map((r) => r.wallet),
+      rows.map((r) => r.asset),
+      rows.map((r) => r.bucket),
+      rows.map((r) => r.type),
+      rows.map((r) => r.amount),
+    ]);
+    return written.then(
+      (inserted) => {
+        if (inserted.length !== specs.length || inserted[0]?.postings !== rows.length) throw new Error('postMany: an entry or posting was not inserted');
+        const entryIds = new Map(inserted.map((row) => [row.reference, Number(row.id)]));
+        return specs.map((spec) => entryIds.get(spec.reference) as number);
+      },
+      (error: unknown) => {
+        if (isUniqueViolation(error, 'ledger_entries_reference_key')) throw new DuplicateEntryError(duplicateReference(error) ?? specs[0]?.reference ?? '');
+        if (isNegativeBalance(error)) throw new AppError('INSUFFICIENT_BALANCE');
+        throw error;
+      },
+    );
   }
 
   /**
