@@ -228,7 +228,11 @@ export class Ledger {
   /**
    * `postMany` with the accounts' ids already at hand (`resolveAccounts`): not async, so its
    * statement is written before it returns. A pipelined transaction's last writes need that
-   * (`pipelinedTransaction`): COMMIT is written right behind them.
+   * (`pipelinedTransaction`): COMMIT is written right behind them. What the database refuses
+   * (a negative balance, an unbalanced or repeated entry) fails the statement and so the
+   * transaction. The count check after the answer only guards against a bug: the statement
+   * cannot drop a row (each posting joins its own entry's reference). If it ever fired after
+   * COMMIT, the caller would see a failure for a committed batch, and its requests would replay.
    */
   postManyResolved(tx: Executor, now: Date, specs: EntrySpec[], ids: Map<string, number>): Promise<number[]> {
     if (specs.length === 0) return Promise.resolve([]);
