@@ -448,7 +448,6 @@ describe('the sign-in page, prerendered (apps/web/scripts/prerender.ts)', () => 
     return { context, page, errors };
   }
 
-  /** Whether the h1 on screen is the HTML's own element, now run by React (hydrated, not rendered anew). */
   /** The h1 is the HTML's own element and React runs it: hydrated in place, not rendered anew. */
   const headingHydrated = async (page: Page) => {
     const state = await pageState(page);
