@@ -1,31 +1,9 @@
-import { type ComponentType, lazy } from 'react';
 import { Navigate, type RouteObject, matchRoutes, useRoutes } from '@/lib/router.tsx';
 import { http } from '@/api/http.ts';
-import { loadAllMessages } from '@/lib/i18n.ts';
 import { getToken } from '@/lib/storage.ts';
 import { isOpenPath } from './guard.ts';
+import { type PageHandle, page } from './page.tsx';
 import { Shell } from './shell.tsx';
-
-interface PageHandle {
-  preload: () => Promise<unknown>;
-  /** The API GETs the page makes as it opens (see `HttpClient.early`), for a signed-in user. */
-  early?: readonly string[];
-}
-
-/**
- * Each page (and the tab layout) is its own chunk; `handle.preload` starts its download before
- * the app renders. A page renders once its chunk and all of its language's messages are there;
- * the first screens (`firstScreen`) need only the part the app loaded before its first render.
- */
-function page<M extends Record<string, unknown>>(
-  load: () => Promise<M>,
-  name: keyof M & string,
-  options: { firstScreen?: boolean; early?: readonly string[] } = {},
-) {
-  const preload = options.firstScreen ? load : () => Promise.all([load(), loadAllMessages()]).then(([module]) => module);
-  const Component = lazy(async () => ({ default: (await preload())[name] as ComponentType }));
-  return { element: <Component />, handle: { preload, early: options.early } satisfies PageHandle };
-}
 
 /**
  * Home's requests as it opens, in the form its queries send them: they start with Home's code,
