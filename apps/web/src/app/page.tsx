@@ -28,7 +28,7 @@ export function page<M extends Record<string, unknown>>(
   // dehydrated after the commit, and an update reaching it first (the config's reply, read by
   // Shell) makes React throw the page's HTML away, and with it what the visitor had typed or
   // submitted there, without a word. A browser test (shell.e2e.ts) checks it under a slow CPU.
-  const Component = lazy(() => (loaded ? fulfilled({ default: loaded }) : preload().then(() => ({ default: loaded as ComponentType }))));
+  const Component = lazy(() => (loaded ? fulfilled({ default: loaded }) : preload().then((module) => ({ default: module[name] as ComponentType }))));
   return { element: <Component />, handle: { preload, early: options.early } satisfies PageHandle };
 }
 
