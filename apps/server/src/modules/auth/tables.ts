@@ -39,3 +39,18 @@ export const verificationCodes = pgTable(
   },
   (t) => [index('verification_codes_target_idx').on(t.target, t.purpose, t.createdAt)],
 );
+
+/**
+ * Wrong passwords per account, across every address and process (ARCHITECTURE §8: sign-in
+ * is limited per account as well as per address). `subject` names what is signed in to
+ * (`user:email:a@b.c`, `operator:name`), whether or not such an account exists, so the
+ * throttle answers the same for an address nobody registered. A row goes when its account
+ * signs in, or a day after its last attempt (the security prune).
+ */
+export const signInThrottles = pgTable('sign_in_throttles', {
+  subject: text('subject').primaryKey(),
+  /** Attempts since the last success: each counts when it starts, and a success clears them. */
+  failures: integer('failures').notNull(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+  lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
