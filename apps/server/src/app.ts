@@ -1,6 +1,5 @@
 import helmet, { type HelmetOptions } from 'helmet';
 import multipart from '@fastify/multipart';
-import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
 import { languageFromHeader } from '@tradewind/contract/languages';
@@ -42,10 +41,10 @@ import type { Config } from './platform/config.ts';
 import type { Database } from './platform/db.ts';
 import { registerErrorHandler } from './platform/errors.ts';
 import { registerWebApp } from './platform/web-app.ts';
-import { isRenderRequest } from './platform/rendered-home.ts';
 import { type FileStore, createFileStore } from './platform/files.ts';
 import { registerFileRoutes } from './platform/files-routes.ts';
 import { jsonSerializerCompiler, zodValidatorCompiler } from './platform/http.ts';
+import { registerRateLimits } from './platform/rate-limits.ts';
 import { type Notifier, createNotifier } from './platform/notifier.ts';
 import { LocalRelay, PgRelay, type Relay } from './platform/relay.ts';
 import { Hub, registerWebSocket } from './platform/ws.ts';
@@ -157,9 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.headers(securityHeaders);
     done();
   });
-  if (config.rateLimit.enabled) {
-    await app.register(rateLimit, { global: true, max: config.rateLimit.perMinute, timeWindow: 60_000, allowList: isRenderRequest });
-  }
+  if (config.rateLimit.enabled) await registerRateLimits(app, config);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -190,7 +187,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const deps = { db: database.db, clock, config, notifier, relay, hub, ledger, fileStore };
 
   registerSystemRoutes(app, deps);
-  registerAuthRoutes(app, deps);
+  registerAuthRoutes(app, { ...deps, log: app.log });
   registerUserRoutes(app, deps);
   registerUserAdminRoutes(app, deps);
   registerWalletRoutes(app, deps);

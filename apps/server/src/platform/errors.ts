@@ -1,6 +1,6 @@
 import { ERROR_CODES, type ErrorName } from '@tradewind/contract/errors';
 import type { FieldErrors } from '@tradewind/contract/envelope';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import { translate, type Params } from './i18n.ts';
 import type { Language } from '@tradewind/contract/languages';
@@ -13,6 +13,8 @@ import { issuesToFieldErrors } from '@tradewind/contract/validation';
  */
 export class AppError extends Error {
   readonly code: number;
+  /** Sent as `Retry-After` (seconds): when the same request may succeed. */
+  retryAfterS: number | undefined;
 
   constructor(
     readonly errorName: ErrorName,
@@ -74,6 +76,12 @@ function frameworkError(error: FastifyError): ErrorName | undefined {
   return undefined;
 }
 
+/** "Too many requests", with the wait when the reply names one (`Retry-After`, seconds). */
+function rateLimitedMessage(language: Language, reply: FastifyReply): string {
+  const seconds = Number(reply.getHeader('retry-after'));
+  return Number.isInteger(seconds) && seconds > 0 ? translate(language, 'rate_limit.retry_in', { seconds }) : translate(language, 'errors.RATE_LIMITED');
+}
+
 /** The one error handler: every failure leaves as an envelope; 5xx details stay in the log. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -93,9 +101,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(422).send({ code: ERROR_CODES.VALIDATION_FAILED, message, data: null, errors: { [error.field]: [message] } });
     }
     if (error instanceof AppError) {
+      if (error.retryAfterS !== undefined) reply.header('retry-after', String(error.retryAfterS));
       return reply.status(error.httpStatus).send({
         code: error.code,
-        message: translate(language, `errors.${error.errorName}`, error.params),
+        message: error.errorName === 'RATE_LIMITED' ? rateLimitedMessage(language, reply) : translate(language, `errors.${error.errorName}`, error.params),
         data: null,
       });
     }
@@ -103,7 +112,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (name) {
       const status = name === 'BAD_REQUEST' ? 400 : ERROR_CODES[name];
       if (name === 'RATE_LIMITED') reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
-      return reply.status(status).send({ code: ERROR_CODES[name], message: translate(language, `errors.${name}`), data: null });
+      return reply.status(status).send({ code: ERROR_CODES[name], message: name === 'RATE_LIMITED' ? rateLimitedMessage(language, reply) : translate(language, `errors.${name}`), data: null });
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send({ code: ERROR_CODES.INTERNAL, message: translate(language, 'errors.INTERNAL'), data: null });

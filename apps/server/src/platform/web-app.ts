@@ -110,7 +110,10 @@ export function registerWebApp(app: FastifyInstance, config: Config): void {
     const url = request.url.split('?')[0] ?? '/';
     const isApi = url.startsWith('/api/') || url === '/api' || url.startsWith('/ws');
     const isAdmin = url === '/admin' || url.startsWith('/admin/');
-    if (!isApi && request.method === 'GET' && !path.extname(url)) {
+    // A navigation (the browser asks for HTML) always gets a page, even for a path that looks like
+    // a file: a JSON envelope in the address bar is a broken screen, not an error message.
+    const navigation = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
+    if (!isApi && request.method === 'GET' && (navigation || !path.extname(url))) {
       if (isAdmin && hasAdminApp) {
         return reply.header('cache-control', 'no-cache').type('text/html').send(fs.createReadStream(path.join(config.adminDist, 'index.html')));
       }

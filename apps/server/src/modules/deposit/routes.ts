@@ -14,6 +14,7 @@ import type { Config } from '#platform/config.ts';
 import type { Db } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { route } from '#platform/http.ts';
+import { DEV_ROUTE_PER_MINUTE } from '#platform/rate-limits.ts';
 import { amountOf } from '../wallet/service.ts';
 import { depositAddressInfo, listDeposits } from './service.ts';
 import { SimulatedChain } from './simulated-chain.ts';
@@ -61,6 +62,7 @@ export function registerDepositRoutes(app: FastifyInstance, deps: { db: Db; cloc
         tags: ['demo'],
         body: devChainTransferRequestSchema,
         response: devChainTransferSchema,
+        rateLimit: { max: DEV_ROUTE_PER_MINUTE, timeWindow: 60_000 },
       },
       async ({ body }) => {
         const chain = simulated();
@@ -80,6 +82,7 @@ export function registerDepositRoutes(app: FastifyInstance, deps: { db: Db; cloc
         tags: ['demo'],
         body: devChainMineRequestSchema,
         response: devChainHeightSchema,
+        rateLimit: { max: DEV_ROUTE_PER_MINUTE, timeWindow: 60_000 },
       },
       async ({ body }) => ({ blockNumber: await simulated().mine(body.blocks) }),
     );

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Config } from '#platform/config.ts';
 import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
+import { DEV_ROUTE_PER_MINUTE } from '#platform/rate-limits.ts';
 import type { Notifier } from '#platform/notifier.ts';
 import { devOutbox } from '#platform/tables.ts';
 
@@ -54,14 +55,17 @@ export function registerSystemRoutes(app: FastifyInstance, deps: { db: Db; confi
         auth: 'none',
         summary: 'Demo mode only: the codes and notices the notifier sent',
         tags: ['demo'],
-        query: z.strictObject({ to: z.string().max(254).optional() }),
+        // One address's codes only: a listing of every address's codes would let anyone reset
+        // anyone's password. Demo data, but a demo can run where people sign up for real.
+        query: z.strictObject({ to: z.string().trim().min(3).max(254) }),
         response: outboxSchema,
+        rateLimit: { max: DEV_ROUTE_PER_MINUTE, timeWindow: 60_000 },
       },
       async ({ query }) => {
         const rows = await db
           .select()
           .from(devOutbox)
-          .where(query.to ? eq(devOutbox.to, query.to) : undefined)
+          .where(eq(devOutbox.to, query.to))
           .orderBy(desc(devOutbox.id))
           .limit(OUTBOX_PAGE);
         return {
