@@ -2,7 +2,18 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ApiError, EARLY_TTL_MS, REQUEST_TIMEOUT_MS, createClient, type KeyValueStorage } from '@/api/client.ts';
+import {
+  ApiError,
+  EARLY_TTL_MS,
+  RATE_LIMIT_RETRY_MAX_S,
+  REQUEST_TIMEOUT_MS,
+  createClient,
+  isNotFound,
+  rateLimitedText,
+  retryAfterS,
+  type KeyValueStorage,
+} from '@/api/client.ts';
+import { translateFrom } from '@/lib/i18n.ts';
 
 /** A real local server that answers the way the API can: envelopes, files, slowness, silence. */
 let server: http.Server;
@@ -78,6 +89,8 @@ beforeEach(() => {
   hits.clear();
 });
 
+const rateLimitedMessage = (waitS: number | undefined) => (waitS === undefined ? 'Too many requests.' : `Too many requests. Try again in ${waitS} s.`);
+
 function client(storage = memoryStorage(), timeoutMs?: number, url = baseUrl) {
   return createClient({
     baseUrl: url,
@@ -85,6 +98,7 @@ function client(storage = memoryStorage(), timeoutMs?: number, url = baseUrl) {
     onSessionEnd: () => (sessionEnds += 1),
     toast: (message) => toasts.push(message),
     networkErrorMessage: () => 'Network error',
+    rateLimitedMessage,
     ...(timeoutMs ? { timeoutMs } : {}),
   });
 }
@@ -209,6 +223,7 @@ describe('HTTP client (spec §7–8)', () => {
       onSessionEnd: () => undefined,
       toast: (message) => toasts.push(message),
       networkErrorMessage: () => 'Network error',
+      rateLimitedMessage,
       onUnusedEarly: (url) => unused.push(url),
     });
     vi.useFakeTimers({ toFake: ['setTimeout'] });
@@ -227,5 +242,142 @@ describe('HTTP client (spec §7–8)', () => {
     storage.setItem('token', 'abc');
     await c.get('/slow');
     expect(hits.get('/slow')).toBe(2);
+  });
+});
+
+/** A fetch that answers each call with the next of `replies` (the last one repeats), and the calls it got. */
+function scriptedFetch(replies: { status: number; body: unknown; retryAfter?: string }[]) {
+  const calls: { method: string; url: string }[] = [];
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const reply = replies[Math.min(calls.length, replies.length - 1)] as (typeof replies)[number];
+    calls.push({ method: init?.method ?? 'GET', url: String(input) });
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (reply.retryAfter !== undefined) headers['retry-after'] = reply.retryAfter;
+    return new Response(JSON.stringify(reply.body), { status: reply.status, headers });
+  };
+  return { fetch: fetch as typeof globalThis.fetch, calls };
+}
+
+const limited = (retryAfter?: string) => ({ status: 429, body: { code: 429, message: 'Too many requests, please try again later.', data: null }, retryAfter });
+const ok = (data: unknown) => ({ status: 200, body: { code: 0, message: 'ok', data } });
+
+function scriptedClient(replies: Parameters<typeof scriptedFetch>[0]) {
+  const scripted = scriptedFetch(replies);
+  const c = createClient({
+    baseUrl: 'http://api.test',
+    storage: memoryStorage(),
+    onSessionEnd: () => (sessionEnds += 1),
+    toast: (message) => toasts.push(message),
+    networkErrorMessage: () => 'Network error',
+    rateLimitedMessage,
+    fetch: scripted.fetch,
+  });
+  return { c, calls: scripted.calls };
+}
+
+describe('HTTP client on a rate limit (429)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'Date'] });
+    return () => vi.useRealTimers();
+  });
+
+  it('a GET refused with a short Retry-After is sent again once after the wait, and resolves with the data', async () => {
+    const { c, calls } = scriptedClient([limited('3'), ok({ n: 1 })]);
+    let settled: unknown;
+    const done = c.get('/api/v1/mining/rental', { params: { id: '7' } }).then((data) => (settled = data));
+    await vi.advanceTimersByTimeAsync(2_900);
+    expect(calls).toHaveLength(1);
+    expect(settled).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(100);
+    await done;
+    expect(settled).toEqual({ n: 1 });
+    expect(calls.map((call) => call.url)).toEqual(['http://api.test/api/v1/mining/rental?id=7', 'http://api.test/api/v1/mining/rental?id=7']);
+    expect(toasts).toEqual([]);
+  });
+
+  it('identical GETs waiting out a 429 share the one retry', async () => {
+    const { c, calls } = scriptedClient([limited('1'), ok({ n: 1 })]);
+    const both = Promise.all([c.get('/a'), c.get('/a')]);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(await both).toEqual([{ n: 1 }, { n: 1 }]);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('a GET refused twice rejects with ApiError 429 and the wait, after one retry only', async () => {
+    const { c, calls } = scriptedClient([limited('2'), limited('5')]);
+    const error = c.get('/a').catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(await error).toMatchObject({ code: 429, message: 'Too many requests. Try again in 5 s.' });
+    expect(calls).toHaveLength(2);
+    expect(toasts).toEqual(['Too many requests. Try again in 5 s.']);
+  });
+
+  it('a POST refused with 429 rejects with ApiError 429 and is never sent again', async () => {
+    const { c, calls } = scriptedClient([limited('3'), ok({ n: 1 })]);
+    const error = await c.post('/api/v1/mining/rent', { productId: '1' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe(429);
+    expect((error as ApiError).message).toBe('Too many requests. Try again in 3 s.');
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(calls).toEqual([{ method: 'POST', url: 'http://api.test/api/v1/mining/rent' }]);
+    expect(toasts).toEqual(['Too many requests. Try again in 3 s.']);
+  });
+
+  it(`a Retry-After over ${RATE_LIMIT_RETRY_MAX_S} s (120 s) is not waited out: the GET rejects at once with the wait in its message`, async () => {
+    const { c, calls } = scriptedClient([limited('120'), ok({ n: 1 })]);
+    const error = await c.get('/a').catch((e: unknown) => e);
+    expect((error as ApiError).code).toBe(429);
+    expect((error as ApiError).message).toBe('Too many requests. Try again in 120 s.');
+    await vi.advanceTimersByTimeAsync(130_000);
+    expect(calls).toHaveLength(1);
+    expect(toasts).toEqual(['Too many requests. Try again in 120 s.']);
+  });
+
+  it('without a Retry-After, a GET is not sent again and the server\'s message is shown', async () => {
+    const { c, calls } = scriptedClient([limited(), ok({ n: 1 })]);
+    const error = await c.get('/a').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 429, message: 'Too many requests, please try again later.' });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('requests refused together make one toast, not one each', async () => {
+    const { c } = scriptedClient([limited('60')]);
+    await Promise.all(['/a', '/b', '/c', '/d', '/e'].map((url) => c.get(url).catch(() => undefined)));
+    await c.post('/f', {}).catch(() => undefined);
+    expect(toasts).toEqual(['Too many requests. Try again in 60 s.']);
+    // A later burst is told again.
+    await vi.advanceTimersByTimeAsync(2_000);
+    await c.get('/g').catch(() => undefined);
+    expect(toasts).toHaveLength(2);
+  });
+
+  it('reads Retry-After as seconds or as an HTTP date', () => {
+    const nowMs = Date.parse('2026-11-27T10:00:00Z');
+    expect(retryAfterS('12', nowMs)).toBe(12);
+    expect(retryAfterS('Fri, 27 Nov 2026 10:00:30 GMT', nowMs)).toBe(30);
+    expect(retryAfterS('Fri, 27 Nov 2026 09:59:00 GMT', nowMs)).toBe(0);
+    expect(retryAfterS(null, nowMs)).toBeUndefined();
+    expect(retryAfterS('soon', nowMs)).toBeUndefined();
+  });
+
+  it('says the wait in the user\'s language: seconds under a minute, whole minutes above', async () => {
+    const text = async (language: 'en' | 'de' | 'zh_CN', waitS: number | undefined) => {
+      const catalogue = ((await import(`@/locales/${language}.json`)) as { default: Record<string, unknown> }).default;
+      return rateLimitedText((key, values) => translateFrom(catalogue, language, key, values), waitS);
+    };
+    expect(await text('en', 12)).toBe('Too many requests. Try again in 12 s.');
+    expect(await text('en', 120)).toBe('Too many requests. Try again in 2 min.');
+    expect(await text('en', 0)).toBe('Too many requests. Try again in 1 s.');
+    expect(await text('de', 12)).toBe('Zu viele Anfragen. Bitte in 12 s erneut versuchen.');
+    expect(await text('zh_CN', 90)).toBe('请求过于频繁，请 2 分钟后重试。');
+    expect(await text('en', undefined)).toBe('Too many requests. Please wait a moment and try again.');
+  });
+
+  it('a not-found is 404 or the domain\'s own code; a rate limit or a dropped connection is not', () => {
+    expect(isNotFound(new ApiError(404, 'Not found.'))).toBe(true);
+    expect(isNotFound(new ApiError(3406, 'This rental does not exist.'), 3406)).toBe(true);
+    expect(isNotFound(new ApiError(3406, 'This rental does not exist.'))).toBe(false);
+    expect(isNotFound(new ApiError(429, 'Too many requests.'), 3406)).toBe(false);
+    expect(isNotFound(new TypeError('Failed to fetch'), 3406)).toBe(false);
   });
 });

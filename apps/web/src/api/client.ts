@@ -10,6 +10,14 @@ import type { z } from 'zod';
 export const REQUEST_TIMEOUT_MS = 60_000;
 /** An early GET (`HttpClient.early`) that no request took within this long is dropped. */
 export const EARLY_TTL_MS = 5_000;
+/**
+ * A GET refused with 429 is sent again once, by itself, after the server's Retry-After when that
+ * is at most this long; a longer wait is the user's to decide. A POST is never sent again by the
+ * client: the user decides, even where an idempotency key would make it safe.
+ */
+export const RATE_LIMIT_RETRY_MAX_S = 10;
+/** Requests refused together (a page's parallel GETs) make one rate-limit message, not one each. */
+export const RATE_LIMIT_TOAST_GAP_MS = 2_000;
 
 /** Replies with these content types are files, not envelopes: they pass through. */
 const SPREADSHEET_TYPES = [
@@ -32,6 +40,8 @@ export interface ClientDeps {
   toast: (message: string) => void;
   /** The localized "network error" text, read when needed so it follows the language. */
   networkErrorMessage: () => string;
+  /** The localized "too many requests, try again in …" text for a wait of `waitS` seconds, if known (`rateLimitedText`). */
+  rateLimitedMessage: (waitS: number | undefined) => string;
   timeoutMs?: number;
   /** An early GET nobody asked for (a page's list out of date): the app warns in the console. */
   onUnusedEarly?: (url: string) => void;
@@ -52,6 +62,30 @@ export class ApiError extends Error {
   get isValidation(): boolean {
     return this.code === ERROR_CODES.VALIDATION_FAILED;
   }
+}
+
+/**
+ * True when the server said that what was asked for does not exist: 404, or the domain's own
+ * not-found code. A rate limit, an outage or a dropped connection is not that, and a page shows
+ * "could not load" with a retry for those instead of "does not exist".
+ */
+export function isNotFound(error: unknown, domainCode?: number): boolean {
+  return error instanceof ApiError && (error.code === ERROR_CODES.NOT_FOUND || (domainCode !== undefined && error.code === domainCode));
+}
+
+/** Retry-After in whole seconds, from a number of seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterS(value: string | null, nowMs: number): number | undefined {
+  if (!value) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text);
+  const atMs = Date.parse(text);
+  return Number.isNaN(atMs) ? undefined : Math.max(0, Math.ceil((atMs - nowMs) / 1000));
+}
+
+/** "Too many requests. Try again in 12 s." (under a minute), "… in 2 min." (rounded up) or, with no wait known, "… in a moment.", in the language of `t`. */
+export function rateLimitedText(t: (key: string, values?: Record<string, number>) => string, waitS: number | undefined): string {
+  if (waitS === undefined) return t('common.rate_limited');
+  return waitS < 60 ? t('common.rate_limited_s', { seconds: Math.max(1, waitS) }) : t('common.rate_limited_min', { minutes: Math.ceil(waitS / 60) });
 }
 
 export type Params = Record<string, string | number | boolean | null | undefined | readonly (string | number | boolean)[]>;
@@ -111,6 +145,14 @@ export function createClient(deps: ClientDeps): HttpClient {
   const inFlight = new Map<string, Promise<unknown>>();
   /** Early GETs by URL, with the headers they went with. */
   const earlyReplies = new Map<string, { headers: string; response: Promise<Response> }>();
+  let rateLimitToastAtMs = Number.NEGATIVE_INFINITY;
+
+  function toastRateLimited(message: string): void {
+    const nowMs = Date.now();
+    if (nowMs - rateLimitToastAtMs < RATE_LIMIT_TOAST_GAP_MS) return;
+    rateLimitToastAtMs = nowMs;
+    deps.toast(message);
+  }
 
   function baseHeaders(): Record<string, string> {
     const headers: Record<string, string> = { accept: 'application/json', 'accept-language': deps.storage.getItem('lang') || 'en' };
@@ -144,7 +186,7 @@ export function createClient(deps: ClientDeps): HttpClient {
     return entry.response;
   }
 
-  async function send(method: 'GET' | 'POST', url: string, body: unknown, options: RequestOptions<unknown>): Promise<unknown> {
+  async function send(method: 'GET' | 'POST', url: string, body: unknown, options: RequestOptions<unknown>, retried = false): Promise<unknown> {
     const headers: Record<string, string> = { ...baseHeaders(), ...options.headers };
     let payload: BodyInit | undefined;
     if (method === 'POST' && body !== undefined) {
@@ -158,7 +200,7 @@ export function createClient(deps: ClientDeps): HttpClient {
     const path = `${url}${serializeParams(options.params)}`;
     let response: Response;
     try {
-      response = await ((method === 'GET' ? takeEarly(path, headers) : undefined) ??
+      response = await ((method === 'GET' && !retried ? takeEarly(path, headers) : undefined) ??
         doFetch(`${deps.baseUrl}${path}`, { method, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) }));
     } catch (error) {
       // Network failure, timeout or abort: the library's own error, with a localized toast.
@@ -175,6 +217,20 @@ export function createClient(deps: ClientDeps): HttpClient {
       envelope = type === 'application/json' ? await response.json() : undefined;
     } catch {
       envelope = undefined;
+    }
+    // A 429 whatever its body (a proxy in front may answer it with a page of its own).
+    if (response.status === ERROR_CODES.RATE_LIMITED || envelope?.code === ERROR_CODES.RATE_LIMITED) {
+      const waitS = retryAfterS(response.headers.get('retry-after'), Date.now());
+      // Inside the shared request: the callers of an identical GET wait for the one retry together.
+      if (method === 'GET' && !retried && waitS !== undefined && waitS <= RATE_LIMIT_RETRY_MAX_S) {
+        await new Promise((resolve) => setTimeout(resolve, waitS * 1000));
+        return send(method, url, body, options, true);
+      }
+      // Without a wait to tell, the server's own (localized) message says it best.
+      const serverMessage = typeof envelope?.message === 'string' ? envelope.message : '';
+      const text = waitS === undefined && serverMessage ? serverMessage : deps.rateLimitedMessage(waitS);
+      toastRateLimited(text);
+      throw new ApiError(ERROR_CODES.RATE_LIMITED, text);
     }
     if (!envelope || typeof envelope.code !== 'number') {
       deps.toast(deps.networkErrorMessage());

@@ -1,6 +1,6 @@
 import { i18n } from '@/lib/i18n.ts';
 import { showToast } from '@/ui/toast.ts';
-import { createClient } from './client.ts';
+import { createClient, rateLimitedText } from './client.ts';
 
 /** Where the client is sent after a session ends; the router installs its navigate here. */
 let goToLogin: () => void = () => window.location.assign('/Login');
@@ -21,5 +21,6 @@ export const http = createClient({
   onSessionEnd: () => goToLogin(),
   toast: (message) => showToast({ content: message, duration: 2000 }),
   networkErrorMessage: () => i18n.t('common.network_error'),
+  rateLimitedMessage: (waitS) => rateLimitedText(i18n.t, waitS),
   onUnusedEarly: (url) => console.warn(`early request not used: ${url}`),
 });
