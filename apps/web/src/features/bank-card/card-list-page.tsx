@@ -5,6 +5,7 @@ import { AddOutline, BankcardOutline, DeleteOutline } from 'antd-mobile-icons';
 import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from '@/lib/router.tsx';
 import { confirm } from '@/ui/confirm.ts';
+import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
 import { showToast } from '@/ui/toast.ts';
 import { deleteBankCard } from './api/delete-bank-card.ts';
@@ -70,6 +71,10 @@ export function CardListPage() {
       {cards.isPending ? (
         <div className="tw-card">
           <Skeleton.Paragraph lineCount={4} animated />
+        </div>
+      ) : cards.isError && items.length === 0 ? (
+        <div className="tw-card">
+          <LoadFailed error={cards.error} onRetry={() => void cards.refetch()} retrying={cards.isFetching} />
         </div>
       ) : items.length === 0 ? (
         <div className="tw-card">

@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '@tradewind/contract/errors';
 import { type Order, outcomeOf } from '@tradewind/contract/instant';
 import { type Instrument, tickerChannel } from '@tradewind/contract/market';
 import { parseAmount } from '@tradewind/contract/money';
@@ -5,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ErrorBlock, Skeleton } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
 import { useSearchParams } from '@/lib/router.tsx';
+import { isNotFound } from '@/api/client.ts';
 import { useContractConfig } from '@/api/contracts/get-config.ts';
 import { useOrder } from '@/api/contracts/get-order.ts';
 import { useInstruments } from '@/api/market/get-instruments.ts';
@@ -15,6 +17,7 @@ import { pnlAt, ratePct, signOf } from '@/lib/contract-math.ts';
 import { formatDateTime, formatDecimal, formatPercent, formatSigned } from '@/lib/format.ts';
 import { formatCountdown, msUntil } from '@/lib/server-clock.ts';
 import { useNow } from '@/lib/use-now.ts';
+import { LoadFailed } from '@/ui/load-failed.tsx';
 import { DirectionTag, StatusTag, symbolName } from '@/ui/order-row.tsx';
 import { Page } from '@/ui/page.tsx';
 import { formatPrice, pairName } from '@/ui/quote-list.tsx';
@@ -40,7 +43,9 @@ export function ContractDetailPage() {
 
   return (
     <Page title={t('routes.ContractDetail')} backTo="/Contract">
-      {!valid || order.isError ? (
+      {valid && !order.data && order.isError && !isNotFound(order.error, ERROR_CODES.ORDER_NOT_FOUND) ? (
+        <LoadFailed error={order.error} onRetry={() => void order.refetch()} retrying={order.isFetching} />
+      ) : !valid || (!order.data && order.isError) ? (
         <ErrorBlock status="empty" title={t('contracts.not_found')} description="" />
       ) : !order.data ? (
         <Skeleton.Paragraph lineCount={10} animated />

@@ -2,6 +2,7 @@ import { ErrorBlock, Skeleton } from 'antd-mobile';
 import { StarOutline } from 'antd-mobile-icons';
 import { useTranslation } from '@/lib/i18n.ts';
 import { Link } from '@/lib/router.tsx';
+import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
 import { useIeoApplications } from './api/get-applications.ts';
 import { ApplicationSummary, StatusTag } from './ieo-page.tsx';
@@ -16,6 +17,10 @@ export function IeoHistoryPage() {
       {applications.isPending ? (
         <div className="tw-card">
           <Skeleton.Paragraph lineCount={5} animated />
+        </div>
+      ) : applications.isError && items.length === 0 ? (
+        <div className="tw-card">
+          <LoadFailed error={applications.error} onRetry={() => void applications.refetch()} retrying={applications.isFetching} />
         </div>
       ) : items.length === 0 ? (
         <div className="tw-card">

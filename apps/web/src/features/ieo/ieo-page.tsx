@@ -1,14 +1,17 @@
+import { ERROR_CODES } from '@tradewind/contract/errors';
 import { IEO_STATUS_NAMES, type IeoApplication, type IeoProject, IeoStatus, ieoSubscribeRequestSchema } from '@tradewind/contract/ieo';
 import { formatAmount, parseAmount } from '@tradewind/contract/money';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, ErrorBlock, Form, Input, ProgressBar, Skeleton, Tag } from 'antd-mobile';
 import { StarOutline } from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
+import { isNotFound } from '@/api/client.ts';
 import { useTranslation } from '@/lib/i18n.ts';
 import { Link, useNavigate, useSearchParams } from '@/lib/router.tsx';
 import { formatDateTime, formatDecimal } from '@/lib/format.ts';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';
+import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
 import { showToast } from '@/ui/toast.ts';
 import { ieoApplicationsQueryKey } from './api/get-applications.ts';
@@ -186,7 +189,17 @@ function ProjectDetail({ id }: { id: string }) {
       </div>
     );
   }
-  if (!detail.data) return <ErrorBlock status="default" />;
+  if (!detail.data) {
+    return (
+      <div className="tw-card">
+        {isNotFound(detail.error, ERROR_CODES.IEO_NOT_FOUND) ? (
+          <ErrorBlock status="empty" title={t('errors.IEO_NOT_FOUND')} description="" />
+        ) : (
+          <LoadFailed error={detail.error} onRetry={() => void detail.refetch()} retrying={detail.isFetching} />
+        )}
+      </div>
+    );
+  }
   const { project, application } = detail.data;
   const usdt = (value: string) => `${formatDecimal(value, i18n.language)} USDT`;
   const date = (iso: string) => formatDateTime(iso, i18n.language);
@@ -279,6 +292,10 @@ export function IeoPage() {
       {projects.isPending ? (
         <div className="tw-card">
           <Skeleton.Paragraph lineCount={5} animated />
+        </div>
+      ) : projects.isError && items.length === 0 ? (
+        <div className="tw-card">
+          <LoadFailed error={projects.error} onRetry={() => void projects.refetch()} retrying={projects.isFetching} />
         </div>
       ) : items.length === 0 ? (
         <div className="tw-card">

@@ -6,6 +6,7 @@ import { useTranslation } from '@/lib/i18n.ts';
 import { useBalances } from '@/api/balances.ts';
 import { formatDateTime, formatDecimal } from '@/lib/format.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';
+import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
 import { QrCode } from '@/ui/qr-code.tsx';
 import { showToast } from '@/ui/toast.ts';
@@ -157,6 +158,8 @@ function InviteesCard() {
       </h2>
       {invitees.isPending ? (
         <Skeleton.Paragraph lineCount={3} animated />
+      ) : invitees.isError && items.length === 0 ? (
+        <LoadFailed error={invitees.error} onRetry={() => void invitees.refetch()} retrying={invitees.isFetching} />
       ) : items.length === 0 ? (
         <ErrorBlock status="empty" title={t('invite.no_invitees')} description={t('invite.no_invitees_hint')} style={{ '--image-height': '80px' }} />
       ) : (

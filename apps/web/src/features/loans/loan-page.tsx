@@ -8,6 +8,7 @@ import { Link, useNavigate } from '@/lib/router.tsx';
 import { formatDecimal, formatPercent } from '@/lib/format.ts';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { ImageUpload } from '@/ui/image-upload.tsx';
+import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
 import { SubmitButton } from '@/ui/submit-button.tsx';
 import { showToast } from '@/ui/toast.ts';
@@ -42,6 +43,10 @@ export function LoanPage() {
       {products.isPending ? (
         <div className="tw-card">
           <Skeleton.Paragraph lineCount={6} animated />
+        </div>
+      ) : !product && products.isError ? (
+        <div className="tw-card">
+          <LoadFailed error={products.error} onRetry={() => void products.refetch()} retrying={products.isFetching} />
         </div>
       ) : !product ? (
         <div className="tw-card">

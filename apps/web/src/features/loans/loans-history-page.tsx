@@ -1,12 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { Loan, LoanStatus } from '@tradewind/contract/loans';
-import { Button, ErrorBlock, Skeleton, Tag } from 'antd-mobile';
+import { Button, Skeleton, Tag } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { Link } from '@/lib/router.tsx';
 import { formatDateTime, formatDecimal, formatPercent } from '@/lib/format.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';
 import { confirm } from '@/ui/confirm.ts';
+import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
 import { showToast } from '@/ui/toast.ts';
 import { loansQueryKey, repayLoan, useLoans } from './api/loans.ts';
@@ -33,8 +34,10 @@ export function LoansHistoryPage() {
         <div className="tw-card">
           <Skeleton.Paragraph lineCount={6} animated />
         </div>
-      ) : loans.isError ? (
-        <ErrorBlock status="default" title={t('loans.load_failed')} description="" />
+      ) : loans.isError && items.length === 0 ? (
+        <div className="tw-card">
+          <LoadFailed error={loans.error} title={t('loans.load_failed')} onRetry={() => void loans.refetch()} retrying={loans.isFetching} />
+        </div>
       ) : items.length === 0 ? (
         <div className="tw-card">
           <p className="tw-muted">{t('loans.no_loans')}</p>

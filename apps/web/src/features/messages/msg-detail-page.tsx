@@ -1,10 +1,13 @@
+import { ERROR_CODES } from '@tradewind/contract/errors';
 import { messageGroup } from '@tradewind/contract/messages';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
 import { useEffect } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate, useSearchParams } from '@/lib/router.tsx';
+import { isNotFound } from '@/api/client.ts';
 import { formatDateTime } from '@/lib/format.ts';
+import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
 import { applyRead, markRead, useMessage } from './api/messages.ts';
 import { KindIcon } from './msg-page.tsx';
@@ -33,7 +36,11 @@ export function MsgDetailPage() {
 
   return (
     <Page title={t('routes.MsgDetail')} backTo="/Msg">
-      {id === null || message.isError ? (
+      {id !== null && !data && message.isError && !isNotFound(message.error, ERROR_CODES.MESSAGE_NOT_FOUND) ? (
+        <div className="tw-card">
+          <LoadFailed error={message.error} onRetry={() => void message.refetch()} retrying={message.isFetching} />
+        </div>
+      ) : id === null || (!data && message.isError) ? (
         <div className="tw-card">
           <ErrorBlock status="empty" title={t('messages.empty_title')} description="" />
         </div>

@@ -6,6 +6,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { Link } from '@/lib/router.tsx';
 import { formatDateTime } from '@/lib/format.ts';
+import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
 import { showToast } from '@/ui/toast.ts';
 import { applyRead, markAllRead, useMessages } from './api/messages.ts';
@@ -85,6 +86,10 @@ export function MsgPage() {
       {messages.isPending ? (
         <div className="tw-card">
           <Skeleton.Paragraph lineCount={6} animated />
+        </div>
+      ) : messages.isError && items.length === 0 ? (
+        <div className="tw-card">
+          <LoadFailed error={messages.error} onRetry={() => void messages.refetch()} retrying={messages.isFetching} />
         </div>
       ) : items.length === 0 ? (
         <div className="tw-card">

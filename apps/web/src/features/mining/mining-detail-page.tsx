@@ -1,8 +1,11 @@
+import { ERROR_CODES } from '@tradewind/contract/errors';
 import type { MiningRentalDetail } from '@tradewind/contract/mining';
 import { ErrorBlock, ProgressBar, Skeleton } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
 import { Link, useSearchParams } from '@/lib/router.tsx';
 import { formatDateTime, formatDecimal, formatPercent } from '@/lib/format.ts';
+import { isNotFound } from '@/api/client.ts';
+import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
 import { ratePercent } from './amounts.ts';
 import { useMiningRental } from './api/get-rentals.ts';
@@ -13,13 +16,18 @@ import './mining.css';
 export function MiningDetailPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const id = params.get('id');
-  const rental = useMiningRental(id && /^\d{1,18}$/.test(id) ? id : null);
+  const raw = params.get('id');
+  const id = raw && /^\d{1,18}$/.test(raw) ? raw : null;
+  const rental = useMiningRental(id);
   return (
     <Page title={t('routes.MiningDetail')} backTo="/MiningHis">
       {rental.isPending && id ? (
         <div className="tw-card">
           <Skeleton.Paragraph lineCount={8} animated />
+        </div>
+      ) : !rental.data && rental.isError && !isNotFound(rental.error, ERROR_CODES.MINING_RENTAL_NOT_FOUND) ? (
+        <div className="tw-card">
+          <LoadFailed error={rental.error} onRetry={() => void rental.refetch()} retrying={rental.isFetching} />
         </div>
       ) : !rental.data ? (
         <div className="tw-card">

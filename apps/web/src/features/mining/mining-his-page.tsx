@@ -1,8 +1,9 @@
 import { MINING_HISTORY_TABS, type MiningHistoryTab, type MiningRental } from '@tradewind/contract/mining';
-import { DotLoading, ErrorBlock, InfiniteScroll, Skeleton, Tabs } from 'antd-mobile';
+import { DotLoading, InfiniteScroll, Skeleton, Tabs } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
 import { Link, useSearchParams } from '@/lib/router.tsx';
 import { formatDateTime, formatDecimal } from '@/lib/format.ts';
+import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
 import { useMiningRentals } from './api/get-rentals.ts';
 import { StatusTag } from './components/status-tag.tsx';
@@ -32,7 +33,7 @@ function RentalList({ tab }: { tab: MiningHistoryTab }) {
   const rentals = useMiningRentals(tab);
   const items = rentals.data?.pages.flatMap((page) => page.items) ?? [];
   if (rentals.isPending) return <Skeleton.Paragraph lineCount={6} animated />;
-  if (rentals.isError && items.length === 0) return <ErrorBlock status="default" title={t('mining.load_failed')} description="" />;
+  if (rentals.isError && items.length === 0) return <LoadFailed error={rentals.error} title={t('mining.load_failed')} onRetry={() => void rentals.refetch()} retrying={rentals.isFetching} />;
   return (
     <section className="tw-mining-list" aria-label={t(`mining.tab_${tab}`)}>
       {items.length === 0 ? (

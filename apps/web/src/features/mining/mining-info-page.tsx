@@ -1,8 +1,11 @@
+import { ERROR_CODES } from '@tradewind/contract/errors';
 import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { useSearchParams } from '@/lib/router.tsx';
 import { formatDecimal } from '@/lib/format.ts';
+import { isNotFound } from '@/api/client.ts';
+import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
 import { useMiningProduct } from './api/get-products.ts';
 import { ProductTerms } from './components/product-terms.tsx';
@@ -13,8 +16,9 @@ import './mining.css';
 export function MiningInfoPage() {
   const { t, i18n } = useTranslation();
   const [params] = useSearchParams();
-  const id = params.get('id');
-  const product = useMiningProduct(id && /^\d{1,18}$/.test(id) ? id : null);
+  const raw = params.get('id');
+  const id = raw && /^\d{1,18}$/.test(raw) ? raw : null;
+  const product = useMiningProduct(id);
   const [renting, setRenting] = useState(false);
   const data = product.data;
   return (
@@ -22,6 +26,10 @@ export function MiningInfoPage() {
       {product.isPending && id ? (
         <div className="tw-card">
           <Skeleton.Paragraph lineCount={8} animated />
+        </div>
+      ) : !data && product.isError && !isNotFound(product.error, ERROR_CODES.MINING_PRODUCT_NOT_FOUND) ? (
+        <div className="tw-card">
+          <LoadFailed error={product.error} onRetry={() => void product.refetch()} retrying={product.isFetching} />
         </div>
       ) : !data ? (
         <div className="tw-card">

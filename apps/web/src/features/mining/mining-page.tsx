@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { Link } from '@/lib/router.tsx';
 import { formatDecimal } from '@/lib/format.ts';
+import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
 import { useMiningProducts } from './api/get-products.ts';
 import { ProductTerms } from './components/product-terms.tsx';
@@ -30,6 +31,10 @@ export function MiningPage() {
       {products.isPending ? (
         <div className="tw-card">
           <Skeleton.Paragraph lineCount={6} animated />
+        </div>
+      ) : products.isError && items.length === 0 ? (
+        <div className="tw-card">
+          <LoadFailed error={products.error} onRetry={() => void products.refetch()} retrying={products.isFetching} />
         </div>
       ) : items.length === 0 ? (
         <div className="tw-card">

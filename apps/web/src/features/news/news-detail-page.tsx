@@ -1,9 +1,12 @@
+import { ERROR_CODES } from '@tradewind/contract/errors';
 import type { ArticleKind } from '@tradewind/contract/messages';
 import { ErrorBlock, Skeleton, Tag } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
 import { useSearchParams } from '@/lib/router.tsx';
+import { isNotFound } from '@/api/client.ts';
 import { useArticle } from '@/api/news.ts';
 import { formatDateTime } from '@/lib/format.ts';
+import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
 import { RichText } from '@/ui/rich-text.tsx';
 import './news.css';
@@ -17,7 +20,11 @@ function ArticlePage({ kind }: { kind: ArticleKind }) {
   const data = article.data;
   return (
     <Page title={t(kind === 'news' ? 'routes.NewsDetail' : 'routes.NoticeDetail')} backTo="/">
-      {id === null || article.isError ? (
+      {id !== null && !data && article.isError && !isNotFound(article.error, ERROR_CODES.ARTICLE_NOT_FOUND) ? (
+        <div className="tw-card">
+          <LoadFailed error={article.error} onRetry={() => void article.refetch()} retrying={article.isFetching} />
+        </div>
+      ) : id === null || (!data && article.isError) ? (
         <div className="tw-card">
           <ErrorBlock status="empty" title={t('home.no_news')} description="" />
         </div>

@@ -2,6 +2,7 @@ import { Button, DotLoading, ErrorBlock, InfiniteScroll, Skeleton } from 'antd-m
 import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from '@/lib/router.tsx';
 import { formatDateTime, formatSigned } from '@/lib/format.ts';
+import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
 import { usePointsHistory } from './api/get-points-history.ts';
 import './points.css';
@@ -17,6 +18,8 @@ export function PointsHistoryPage() {
       <section className="tw-card">
         {history.isPending ? (
           <Skeleton.Paragraph lineCount={5} animated />
+        ) : history.isError && items.length === 0 ? (
+          <LoadFailed error={history.error} onRetry={() => void history.refetch()} retrying={history.isFetching} />
         ) : items.length === 0 ? (
           <ErrorBlock status="empty" title={t('points_history.empty')} description={t('points_history.empty_hint')}>
             <Button color="primary" onClick={() => navigate('/')}>

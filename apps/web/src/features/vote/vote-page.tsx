@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { formatDateTime } from '@/lib/format.ts';
 import { confirm } from '@/ui/confirm.ts';
+import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
 import { showToast } from '@/ui/toast.ts';
 import { castVote } from './api/cast-vote.ts';
@@ -129,6 +130,10 @@ export function VotePage() {
       {votes.isPending ? (
         <div className="tw-card">
           <Skeleton.Paragraph lineCount={5} animated />
+        </div>
+      ) : votes.isError && items.length === 0 ? (
+        <div className="tw-card">
+          <LoadFailed error={votes.error} onRetry={() => void votes.refetch()} retrying={votes.isFetching} />
         </div>
       ) : items.length === 0 ? (
         <div className="tw-card">

@@ -3,6 +3,7 @@ import { ErrorBlock, InfiniteScroll, Skeleton, Tag } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { formatDateTime } from '@/lib/format.ts';
+import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
 import { useWithdrawals } from './api/get-withdrawals.ts';
 
@@ -87,6 +88,10 @@ export function WithdrawalHistoryPage() {
       {list.isPending ? (
         <div className="tw-card">
           <Skeleton.Paragraph lineCount={5} animated />
+        </div>
+      ) : list.isError && items.length === 0 ? (
+        <div className="tw-card">
+          <LoadFailed error={list.error} onRetry={() => void list.refetch()} retrying={list.isFetching} />
         </div>
       ) : items.length === 0 ? (
         <div className="tw-card">

@@ -2,6 +2,7 @@ import { CARD_DEPOSIT_STATUS_LABELS, type CardDeposit, type CardDepositStatus } 
 import { Button, ErrorBlock, Skeleton, Tag } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
 import { formatDateTime } from '@/lib/format.ts';
+import { LoadFailed } from '@/ui/load-failed.tsx';
 import { useCardDeposits } from '../api/get-deposits.ts';
 
 const TAG_COLOR: Record<CardDepositStatus, 'warning' | 'success' | 'danger'> = { pending: 'warning', paid: 'success', rejected: 'danger' };
@@ -45,6 +46,8 @@ export function DepositHistory() {
       </h2>
       {deposits.isPending ? (
         <Skeleton.Paragraph lineCount={3} animated />
+      ) : deposits.isError && items.length === 0 ? (
+        <LoadFailed error={deposits.error} onRetry={() => void deposits.refetch()} retrying={deposits.isFetching} />
       ) : items.length === 0 ? (
         <ErrorBlock status="empty" title={t('card_deposit.no_records')} description="" style={{ '--image-height': '80px' }} />
       ) : (
