@@ -24,6 +24,16 @@ describe('configuration', () => {
     }
   });
 
+  it('demo mode is on by default only on the embedded database: with DATABASE_URL it must be asked for', () => {
+    const url = 'postgres://app@db.internal:5432/tradewind';
+    expect(loadConfig({ DATABASE_URL: url }).demoMode).toBe(false);
+    expect(loadConfig({ DATABASE_URL: url, DEMO_MODE: 'true' }).demoMode).toBe(true);
+    expect(loadConfig({ DEMO_MODE: 'false' }).demoMode).toBe(false);
+    const shown = (env: Record<string, string>) => loadConfig(env).settings.find((setting) => setting.name === 'DEMO_MODE');
+    expect(shown({ DATABASE_URL: url })).toMatchObject({ value: 'false', fromEnv: false });
+    expect(shown({})).toMatchObject({ value: 'true', fromEnv: false });
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).port).toBe(3000);
   });

@@ -28,6 +28,7 @@ export const MESSAGE_KINDS = [
   'loan.overdue',
   'loan.repaid',
   'account.adjusted',
+  'account.sign_in_throttled',
   'broadcast',
   'welcome',
 ] as const;

@@ -38,7 +38,8 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
     .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
-  DEMO_MODE: flag.default(true),
+  /** Unset: on for the embedded database (trying Tradewind), off with DATABASE_URL (loadConfig). */
+  DEMO_MODE: flag.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   IMG_BASE_URL: z.string().min(1).default('/files'),
   WEB_DIST: z.string().min(1).default('apps/web/dist'),
@@ -52,6 +53,9 @@ const envSchema = z.object({
   RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
   TRUST_PROXY: flag.default(false),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  WS_MAX_PER_ADDRESS: positiveInt.max(100_000, 'must be at most 100000').default(50),
+  WS_MAX_MESSAGES_PER_SECOND: positiveInt.max(10_000, 'must be at most 10000').default(20),
+  WS_MAX_SUBSCRIPTIONS: positiveInt.max(1000, 'must be at most 1000').default(50),
   DEPOSIT_CHAIN: z.enum(['simulated', 'tron']).optional(),
   TRON_XPUB: z
     .string()
@@ -118,7 +122,7 @@ function redact(name: string, value: string): string {
 
 /** Every setting's effective value (set or default), with keys, tokens and credentials hidden. */
 function describeSettings(present: Record<string, string | undefined>): SettingView[] {
-  const defaults = envSchema.parse({}) as Record<string, unknown>;
+  const defaults = { ...envSchema.parse({}), DEMO_MODE: present.DATABASE_URL === undefined } as Record<string, unknown>;
   return Object.keys(envSchema.shape)
     .sort()
     .map((name) => {
@@ -153,6 +157,8 @@ export interface Config {
   rateLimit: { enabled: boolean; perMinute: number };
   trustProxy: boolean;
   shutdownTimeoutMs: number;
+  /** WebSocket limits: open sockets per client address; inbound messages a second (also the burst) and channels, per socket. */
+  ws: { maxPerAddress: number; maxMessagesPerSecond: number; maxSubscriptions: number };
   deposit: DepositConfig;
   uploads: { maxBytes: number; maxSidePx: number };
   cardDeposit: CardDepositConfig;
@@ -250,7 +256,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       }),
     );
   }
-  const e = parsed.data;
+  // Demo mode publishes verification codes and credits made-up deposits: it is the default only
+  // where nobody's money can be, the embedded database; on PostgreSQL it must be asked for.
+  const e = { ...parsed.data, DEMO_MODE: parsed.data.DEMO_MODE ?? parsed.data.DATABASE_URL === undefined };
   const chain = e.DEPOSIT_CHAIN ?? (e.DEMO_MODE ? 'simulated' : 'tron');
   // A simulated chain credits transfers nobody made: it must never run where money is real.
   if (chain === 'simulated' && !e.DEMO_MODE) {
@@ -291,6 +299,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimit: { enabled: e.RATE_LIMIT_ENABLED, perMinute: e.RATE_LIMIT_PER_MINUTE },
     trustProxy: e.TRUST_PROXY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    ws: { maxPerAddress: e.WS_MAX_PER_ADDRESS, maxMessagesPerSecond: e.WS_MAX_MESSAGES_PER_SECOND, maxSubscriptions: e.WS_MAX_SUBSCRIPTIONS },
     deposit: {
       chain,
       tronXpub: e.TRON_XPUB,

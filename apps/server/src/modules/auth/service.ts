@@ -14,12 +14,15 @@ import {
 import type { ErrorName } from '@tradewind/contract/errors';
 import type { Language } from '@tradewind/contract/languages';
 import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import type { Config } from '#platform/config.ts';
 import type { Db, Executor } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
+import { translate } from '#platform/i18n.ts';
 import type { AuthContext } from '#platform/http.ts';
 import type { Notifier } from '#platform/notifier.ts';
+import type { Hub } from '#platform/ws.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
 import { users } from '../user/tables.ts';
 import { CODE_RESEND_COOLDOWN_MS, CODE_TTL_MS, consumeCode, issueCode } from './codes.ts';
@@ -27,12 +30,17 @@ import type { LoginResponse } from '@tradewind/contract/security';
 import { createLoginChallenge } from '../security/login.ts';
 import { isTwoFactorEnabled, lockWithdrawals, recordSignIn } from '../security/service.ts';
 import { type SessionMeta, createSession, revokeSessions } from './sessions.ts';
+import { FREE_ATTEMPTS, admitAttempt, clearAttempts, userSubject } from './sign-in-throttle.ts';
+import { createMessages, languageOf, publishMessages } from '../messages/service.ts';
 
 export interface AuthDeps {
   db: Db;
   clock: Clock;
   config: Config;
   notifier: Notifier;
+  /** Pushes a new in-site message to the owner's open sessions. */
+  hub?: Hub;
+  log?: Pick<FastifyBaseLogger, 'warn'>;
 }
 
 export interface RequestMeta extends SessionMeta {
@@ -149,6 +157,8 @@ export async function register(deps: AuthDeps, input: RegisterRequest, meta: Req
  */
 export async function login(deps: AuthDeps, input: LoginRequest, meta: RequestMeta): Promise<LoginResponse> {
   const target = accountOf(input.channel, input.account);
+  const subject = userSubject(input.channel, target);
+  const attempt = await admitAttempt(deps.db, subject, deps.clock.now());
   const column = input.channel === 'email' ? users.email : users.phone;
   const [user] = await deps.db
     .select({ id: users.id, passwordHash: users.passwordHash, frozenAt: users.frozenAt })
@@ -161,8 +171,11 @@ export async function login(deps: AuthDeps, input: LoginRequest, meta: RequestMe
   const event = { userId: user.id, method: 'password' as const, device: meta.device, ip: meta.ip, now };
   if (!valid) {
     await recordSignIn(deps.db, { ...event, result: 'wrong_password' });
+    // The run just reached its first wait: the owner hears of it once, here and by email.
+    if (attempt.number === FREE_ATTEMPTS) await warnOwnerOfThrottle(deps, user.id, now);
     throw new AppError('INVALID_CREDENTIALS');
   }
+  await clearAttempts(deps.db, subject);
   if (user.frozenAt) {
     await recordSignIn(deps.db, { ...event, result: 'frozen' });
     throw new AppError('ACCOUNT_FROZEN');
@@ -176,6 +189,30 @@ export async function login(deps: AuthDeps, input: LoginRequest, meta: RequestMe
     await recordSignIn(tx, { ...event, result: 'success' });
     return createSession(tx, { userId: user.id, now, ttlMs: deps.config.sessionTtlMs, meta });
   });
+}
+
+/**
+ * Tells the owner that sign-in to their account is paused after wrong passwords: an in-site
+ * message, and an email (or SMS) to their address where one can be sent. A failure to send
+ * is logged, never the sign-in's error.
+ */
+async function warnOwnerOfThrottle(deps: AuthDeps, userId: number, now: Date): Promise<void> {
+  const params = { count: FREE_ATTEMPTS };
+  const created = await createMessages(deps.db, now, [{ userId, kind: 'account.sign_in_throttled', ref: `sign-in:${now.getTime()}`, params, link: '/Security' }]);
+  publishMessages(deps.hub, created);
+  const [owner] = await deps.db.select({ email: users.email, phone: users.phone, language: users.language }).from(users).where(eq(users.id, userId)).limit(1);
+  const channel: Channel | undefined = owner?.email ? 'email' : owner?.phone ? 'phone' : undefined;
+  if (!owner || !channel || !deps.notifier.available(channel)) return;
+  const language = languageOf(owner.language);
+  await deps.notifier
+    .send({
+      channel,
+      to: (channel === 'email' ? owner.email : owner.phone) as string,
+      subject: translate(language, 'notify.sign_in_throttled_subject'),
+      body: translate(language, 'notify.sign_in_throttled_body', params),
+      language,
+    })
+    .catch((error: unknown) => deps.log?.warn({ err: error, userId }, 'the sign-in pause notice could not be sent'));
 }
 
 /** Sets a new password with a code sent to the address, signs out every device, pauses withdrawals for 24 h. Raises CODE_*. */

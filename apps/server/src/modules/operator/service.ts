@@ -10,6 +10,7 @@ import { isUniqueViolation } from '#platform/pg-errors.ts';
 import { hashPassword } from '../auth/service.ts';
 import { matchTotp, newTotpSecret, otpauthUri } from '../security/totp.ts';
 import { auditLog, operatorSessions, operators } from './tables.ts';
+import { admitAttempt, clearAttempts, operatorSubject } from '../auth/sign-in-throttle.ts';
 
 /** Operator sessions end after 30 minutes without use (issue: sessions expire after inactivity). */
 export const OPERATOR_IDLE_MS = 30 * 60_000;
@@ -110,6 +111,9 @@ const hashToken = (token: string) => crypto.createHash('sha256').update(token).d
  * TWO_FACTOR_CODE_REUSED (field `code`). The outcome is audit-logged either way for a known name.
  */
 export async function operatorLogin(deps: { db: Db; clock: Clock }, input: { username: string; password: string; code: string }) {
+  // Per account, like users' sign-in: a wrong password or a wrong code counts; only both right clear it.
+  const subject = operatorSubject(input.username);
+  await admitAttempt(deps.db, subject, deps.clock.now());
   const [row] = await deps.db.select().from(operators).where(eq(operators.username, input.username)).limit(1);
   const valid = row ? await verify(row.passwordHash, input.password) : false;
   if (!row || !valid || row.disabledAt || !row.totpSecret) throw new AppError('INVALID_CREDENTIALS');
@@ -130,6 +134,7 @@ export async function operatorLogin(deps: { db: Db; clock: Clock }, input: { use
     await tx.insert(operatorSessions).values({ operatorId: row.id, tokenHash: hashToken(token), createdAt: now, lastUsedAt: now, expiresAt });
     await audit(tx, now, operator, { action: 'operator.sign_in', targetType: 'operator', targetId: row.id });
   });
+  await clearAttempts(deps.db, subject);
   return { token, role: operator.role, expiresAt: expiresAt.toISOString() };
 }
 
