@@ -3,6 +3,8 @@ import { ConfigError, loadConfig } from './platform/config.ts';
 import { seedDemo } from './modules/demo/seed.ts';
 import { createChainAdapter, depositXpub } from './modules/deposit/service.ts';
 import { startDepositWorker } from './modules/deposit/watcher.ts';
+import { startAdminChannel } from './modules/operator/admin-channel.ts';
+import { type DataLock, DataDirInUseError, acquireDataLock } from './platform/data-lock.ts';
 import { openDatabase } from './platform/db.ts';
 
 async function main(): Promise<void> {
@@ -16,9 +18,21 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // PGlite is one process's: a second one on the same directory would corrupt it.
+  let dataLock: DataLock | undefined;
+  try {
+    dataLock = config.databaseUrl ? undefined : acquireDataLock(config.dataDir);
+  } catch (error) {
+    if (error instanceof DataDirInUseError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await database.migrate();
   const app = await buildApp({ config, database, workers: config.role !== 'api', sockets: config.role !== 'worker' });
+  if (dataLock?.takenOverFrom) app.log.warn(`removed a stale lock on ${config.dataDir} from process ${dataLock.takenOverFrom}, which is no longer running`);
   if (config.demoMode) {
     await seedDemo({ db: database.db, clock: app.services.clock, ledger: app.services.ledger });
     app.log.warn('DEMO_MODE is on: simulated data, and verification codes are readable at /api/v1/dev/outbox. Set DEMO_MODE=false in production.');
@@ -39,6 +53,7 @@ async function main(): Promise<void> {
 
   if (!depositXpub(config)) app.log.warn("Crypto deposits are unavailable: set TRON_XPUB to the account xpub at m/44'/195'/0'.");
 
+  let adminChannel: Awaited<ReturnType<typeof startAdminChannel>>;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -50,9 +65,11 @@ async function main(): Promise<void> {
     }, config.shutdownTimeoutMs);
     timer.unref();
     try {
+      await adminChannel?.close();
       await depositWorker?.stop();
       await app.close();
       await database.close();
+      dataLock?.release();
       process.exit(0);
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed');
@@ -68,6 +85,8 @@ async function main(): Promise<void> {
     // No HTTP: becoming ready starts the workers, which keep the process alive until a signal.
     await app.ready();
   }
+  // `npm run ops` on this machine runs its commands here, against this process's state.
+  if (!closing) adminChannel = await startAdminChannel(app);
 }
 
 await main();

@@ -1,21 +1,47 @@
 // `npm run check:ledger`: checks the ledger's invariants on the configured database.
-import { checkLedger } from '../modules/ledger/invariants.ts';
-import { registerLockedFundObligations } from '../modules/ledger/obligations.ts';
+// A running server on this DATA_DIR runs the check itself (its admin channel); otherwise this
+// process opens the database, which on PGlite needs DATA_DIR to itself.
+import { ledgerReport } from '../modules/ledger/ops.ts';
+import { type AdminReply, adminSocketPath, askAdminSocket, databaseIdentity } from '../platform/admin-socket.ts';
 import { loadConfig } from '../platform/config.ts';
+import { type DataLock, DataDirInUseError, acquireDataLock } from '../platform/data-lock.ts';
 import { openDatabase } from '../platform/db.ts';
 
 const config = loadConfig();
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-try {
-  await database.migrate();
-  registerLockedFundObligations();
-  const violations = await checkLedger(database.db);
-  if (violations.length === 0) {
-    console.log('ledger ok: every entry balances, balances sum to zero per asset, cached balances equal postings, no user balance is negative, locked funds equal open obligations');
-  } else {
-    for (const violation of violations) console.error(`${violation.rule}: ${violation.detail}`);
-    process.exitCode = 1;
+
+async function checkHere(): Promise<AdminReply> {
+  let lock: DataLock | undefined;
+  if (!config.databaseUrl) {
+    try {
+      lock = acquireDataLock(config.dataDir);
+    } catch (error) {
+      if (error instanceof DataDirInUseError) return { ok: false, error: error.message };
+      throw error;
+    }
   }
-} finally {
-  await database.close();
+  try {
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    try {
+      await database.migrate();
+      const report = await ledgerReport(database.db);
+      return report.ok ? { ok: true, output: report.text } : { ok: false, error: report.text };
+    } finally {
+      await database.close();
+    }
+  } finally {
+    lock?.release();
+  }
+}
+
+const socketPath = adminSocketPath(config.dataDir);
+const reply =
+  (await askAdminSocket(socketPath, { command: 'ledger:check', options: {}, positionals: [], database: databaseIdentity(config.databaseUrl) }).catch((error: unknown) => ({
+    ok: false as const,
+    error: `cannot reach the server on ${socketPath}: ${error instanceof Error ? error.message : String(error)}`,
+  }))) ?? (await checkHere());
+if (reply.ok) {
+  console.log(reply.output);
+} else {
+  console.error(reply.error);
+  process.exitCode = 1;
 }

@@ -1,38 +1,17 @@
 // `npm run ops -- <command> [options]`: operator actions from a shell on the server.
 // Whoever can run this can reach the database; every action still names an operator
 // (--operator) and is audit-logged like the same action through the API.
-import { OPERATOR_ROLES, type OperatorRole } from '@tradewind/contract/operator';
+// A running server on this DATA_DIR runs the command itself (its admin channel): only it may
+// open an embedded database, and only it holds the sockets and caches the command affects.
 import { buildApp } from '../app.ts';
-import { listAudit } from '../modules/operator/service.ts';
-import { OPS_COMMANDS, type OpsContext, registerOpsCommand } from '../modules/operator/ops-commands.ts';
-import { createOperator, findOperator } from '../modules/operator/service.ts';
+import { OPS_COMMANDS, type OpsContext } from '../modules/operator/ops-commands.ts';
+import { findOperator } from '../modules/operator/service.ts';
+import '../modules/operator/ops.ts';
+import '../modules/ledger/ops.ts';
+import { type AdminReply, adminSocketPath, askAdminSocket, databaseIdentity } from '../platform/admin-socket.ts';
 import { loadConfig } from '../platform/config.ts';
+import { type DataLock, DataDirInUseError, acquireDataLock } from '../platform/data-lock.ts';
 import { openDatabase } from '../platform/db.ts';
-
-registerOpsCommand('create-operator', {
-  usage: 'create-operator --username NAME --role reviewer|catalog|admin  (prints a generated password and TOTP secret; first install: no --operator needed)',
-  needsOperator: false,
-  async run({ db, clock }, options) {
-    const role = options.role as OperatorRole;
-    if (!options.username || !OPERATOR_ROLES.includes(role)) throw new Error('need --username and --role reviewer|catalog|admin');
-    const { id, password, totpSecret, otpauthUri } = await createOperator(db, clock.now(), { username: options.username, role });
-    return [
-      `operator ${options.username} (#${id}, ${role}) created; password: ${password}`,
-      `totp secret: ${totpSecret}`,
-      `authenticator link: ${otpauthUri}`,
-      'Add the secret to an authenticator app; the console asks for its 6-digit code at every sign-in.',
-    ].join('\n');
-  },
-});
-
-registerOpsCommand('audit', {
-  usage: 'audit [--action A] [--target-type T] [--target-id ID]  (newest 50)',
-  needsOperator: false,
-  async run({ db }, options) {
-    const items = await listAudit(db, { action: options.action, targetType: options['target-type'], targetId: options['target-id'] }, 50);
-    return items.map((i) => `${i.createdAt} ${i.operator} ${i.action} ${i.targetType}#${i.targetId} ${i.reason ?? ''}`).join('\n') || 'no entries';
-  },
-});
 
 /** `--key value` pairs become options (a bare `--flag` is "true"); the rest are positionals. */
 function parseArgs(argv: string[]) {
@@ -65,19 +44,57 @@ if (!command) {
 }
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-await database.migrate();
-const app = await buildApp({ config, database, logger: false });
-try {
-  const options: Record<string, string | undefined> = values;
-  const operator = options.operator ? await findOperator(database.db, options.operator) : undefined;
-  if (command.needsOperator && !operator) throw new Error('name an existing operator with --operator USERNAME');
-  const context: OpsContext = { ...app.services, db: database.db, operator, args: positionals.slice(1) };
-  console.log(await command.run(context, options));
-} catch (error) {
-  console.error(error instanceof Error ? error.message : error);
+const options: Record<string, string> = values;
+const args = positionals.slice(1);
+
+/** Runs the command in this process, on a database it opens itself. */
+async function runHere(run: NonNullable<typeof command>): Promise<void> {
+  // On PGlite that needs DATA_DIR to ourselves.
+  let lock: DataLock | undefined;
+  if (!config.databaseUrl) {
+    try {
+      lock = acquireDataLock(config.dataDir);
+    } catch (error) {
+      if (!(error instanceof DataDirInUseError)) throw error;
+      console.error(error.message);
+      process.exitCode = 1;
+      return;
+    }
+  }
+  try {
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    try {
+      await database.migrate();
+      const app = await buildApp({ config, database, logger: false });
+      try {
+        const operator = options.operator ? await findOperator(database.db, options.operator) : undefined;
+        if (run.needsOperator && !operator) throw new Error('name an existing operator with --operator USERNAME');
+        const context: OpsContext = { ...app.services, db: database.db, operator, args };
+        console.log(await run.run(context, options));
+      } catch (error) {
+        console.error(error instanceof Error ? error.message : error);
+        process.exitCode = 1;
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await database.close();
+    }
+  } finally {
+    lock?.release();
+  }
+}
+
+const socketPath = adminSocketPath(config.dataDir);
+const reply: AdminReply | undefined = await askAdminSocket(socketPath, { command: name as string, options, positionals: args, database: databaseIdentity(config.databaseUrl) }).catch((error: unknown) => ({
+  ok: false,
+  error: `cannot reach the server on ${socketPath}: ${error instanceof Error ? error.message : String(error)}`,
+}));
+if (!reply) {
+  await runHere(command);
+} else if (reply.ok) {
+  console.log(reply.output);
+} else {
+  console.error(reply.error);
   process.exitCode = 1;
-} finally {
-  await app.close();
-  await database.close();
 }
