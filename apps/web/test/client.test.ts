@@ -360,15 +360,15 @@ describe('HTTP client on a rate limit (429)', () => {
     expect(retryAfterS('soon', nowMs)).toBeUndefined();
   });
 
-  it('says the wait in the user\'s language: seconds under a minute, whole minutes above', async () => {
+  it('says the wait in the user\'s language: seconds under a minute, whole minutes above (a number and its unit never split)', async () => {
     const text = async (language: 'en' | 'de' | 'zh_CN', waitS: number | undefined) => {
       const catalogue = ((await import(`@/locales/${language}.json`)) as { default: Record<string, unknown> }).default;
       return rateLimitedText((key, values) => translateFrom(catalogue, language, key, values), waitS);
     };
-    expect(await text('en', 12)).toBe('Too many requests. Try again in 12 s.');
-    expect(await text('en', 120)).toBe('Too many requests. Try again in 2 min.');
-    expect(await text('en', 0)).toBe('Too many requests. Try again in 1 s.');
-    expect(await text('de', 12)).toBe('Zu viele Anfragen. Bitte in 12 s erneut versuchen.');
+    expect(await text('en', 12)).toBe('Too many requests. Try again in 12\u00a0s.');
+    expect(await text('en', 120)).toBe('Too many requests. Try again in 2\u00a0min.');
+    expect(await text('en', 0)).toBe('Too many requests. Try again in 1\u00a0s.');
+    expect(await text('de', 12)).toBe('Zu viele Anfragen. Bitte in 12\u00a0s erneut versuchen.');
     expect(await text('zh_CN', 90)).toBe('请求过于频繁，请 2 分钟后重试。');
     expect(await text('en', undefined)).toBe('Too many requests. Please wait a moment and try again.');
   });
