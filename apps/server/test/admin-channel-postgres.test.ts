@@ -13,7 +13,8 @@ const url = process.env.TEST_DATABASE_URL;
 describe.skipIf(!url)('npm run ops against servers on PostgreSQL', () => {
   const name = `tw_admin_channel_${process.pid}`;
   const databaseUrl = url ? withDatabase(url, name) : '';
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-pg-channel-'));
+  // Made in beforeAll: a skipped describe still runs its body, but not its hooks.
+  let dataDir = '';
   const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
     ...process.env,
     DATABASE_URL: databaseUrl,
@@ -29,6 +30,7 @@ describe.skipIf(!url)('npm run ops against servers on PostgreSQL', () => {
   let worker: RunningServer;
 
   beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-pg-channel-'));
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`drop database if exists ${name} with (force)`);
