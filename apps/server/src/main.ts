@@ -36,6 +36,10 @@ async function main(): Promise<void> {
   if (config.demoMode) {
     await seedDemo({ db: database.db, clock: app.services.clock, ledger: app.services.ledger });
     app.log.warn('DEMO_MODE is on: simulated data, and verification codes are readable at /api/v1/dev/outbox. Set DEMO_MODE=false in production.');
+    // On PostgreSQL demo mode is never the default (config.ts): someone turned it on, so say it loudly at every start.
+    if (database.kind === 'postgres') {
+      app.log.error('DEMO_MODE=true on PostgreSQL: anyone can read any address\'s verification codes at /api/v1/dev/outbox and credit simulated deposits. Never run it where real people sign up.');
+    }
   }
   if (database.kind === 'pglite') {
     app.log.warn(`Embedded PGlite database in ${config.dataDir} (fsync off): for trying Tradewind. Real money belongs on PostgreSQL (DATABASE_URL).`);
