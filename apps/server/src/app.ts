@@ -40,6 +40,7 @@ import { type Clock, systemClock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { Database } from './platform/db.ts';
 import { registerErrorHandler } from './platform/errors.ts';
+import { registerHousekeepingWorker } from './platform/housekeeping.ts';
 import { registerWebApp } from './platform/web-app.ts';
 import { type FileStore, createFileStore } from './platform/files.ts';
 import { registerFileRoutes } from './platform/files-routes.ts';
@@ -222,6 +223,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registerIeoWorker(app, deps);
     registerLoanWorker(app, deps);
     registerLedgerCheckWorker(app, deps);
+    registerHousekeepingWorker(app, deps);
   }
   registerWebSocket(app, hub, (ids) => liveSessions(database.db, ids, clock.now()));
 

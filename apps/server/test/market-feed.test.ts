@@ -69,7 +69,7 @@ describe('Binance messages', () => {
 
 describe('feed configuration', () => {
   it('defaults to the simulated feed in demo mode and to Binance otherwise; simulated prices never run outside demo mode', () => {
-    expect(loadConfig({}).market).toEqual({ feed: 'simulated', feedUrl: 'wss://stream.binance.com:9443/stream', tickRetentionDays: 30 });
+    expect(loadConfig({}).market).toEqual({ feed: 'simulated', feedUrl: 'wss://stream.binance.com:9443/stream', tickRetentionDays: 3 });
     expect(loadConfig({ DEMO_MODE: 'false' }).market.feed).toBe('binance');
     expect(loadConfig({ MARKET_FEED: 'binance', MARKET_FEED_URL: 'ws://127.0.0.1:9/stream' }).market).toMatchObject({ feed: 'binance', feedUrl: 'ws://127.0.0.1:9/stream' });
     expect(() => loadConfig({ DEMO_MODE: 'false', MARKET_FEED: 'simulated' })).toThrow(/simulated feed exists only in demo mode/);

@@ -83,7 +83,8 @@ const envSchema = z.object({
     .string()
     .regex(/^wss?:\/\/[^\s?#]+$/, 'must be a ws:// or wss:// URL without a query, e.g. wss://stream.binance.com:9443/stream')
     .default('wss://stream.binance.com:9443/stream'),
-  TICK_RETENTION_DAYS: positiveInt.max(36_500).default(30),
+  /** Unset: 3 days on the embedded PGlite, 30 on PostgreSQL (`tickRetentionDefault`). */
+  TICK_RETENTION_DAYS: positiveInt.max(36_500).optional(),
   CONVERT_FEE_BPS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 or more').max(1000, 'must be at most 1000').default(20),
   CONTRACT_MAX_OPEN_ORDERS: positiveInt.max(1000, 'must be at most 1000').default(20),
   MINING_DAY_SECONDS: positiveInt.max(86_400, 'must be at most 86400').default(86_400),
@@ -122,7 +123,7 @@ function redact(name: string, value: string): string {
 
 /** Every setting's effective value (set or default), with keys, tokens and credentials hidden. */
 function describeSettings(present: Record<string, string | undefined>): SettingView[] {
-  const defaults = { ...envSchema.parse({}), DEMO_MODE: present.DATABASE_URL === undefined } as Record<string, unknown>;
+  const defaults = { ...envSchema.parse({}), DEMO_MODE: present.DATABASE_URL === undefined, TICK_RETENTION_DAYS: tickRetentionDefault(present.DATABASE_URL) } as Record<string, unknown>;
   return Object.keys(envSchema.shape)
     .sort()
     .map((name) => {
@@ -188,6 +189,16 @@ export interface ChatConfig {
   siteToken: string;
   /** Where the widget's frame and API live; the script's origin unless CHAT_BASE_URL says otherwise. */
   baseUrl: string;
+}
+
+/**
+ * Raw ticks kept by default. Every instrument is recorded every second, about 1.5 million
+ * ticks a day: a month of them is several GB, more than a laptop's demo should hold, so the
+ * embedded database keeps three days (docs/retention.md). PostgreSQL keeps a month. Candles
+ * are kept either way.
+ */
+export function tickRetentionDefault(databaseUrl: string | undefined): number {
+  return databaseUrl === undefined ? 3 : 30;
 }
 
 export interface MarketConfig {
@@ -314,7 +325,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     contractMaxOpenOrders: e.CONTRACT_MAX_OPEN_ORDERS,
     miningDayMs: e.MINING_DAY_SECONDS * 1000,
     miningAutoApprove: e.MINING_AUTO_APPROVE,
-    market: { feed, feedUrl: e.MARKET_FEED_URL, tickRetentionDays: e.TICK_RETENTION_DAYS },
+    market: { feed, feedUrl: e.MARKET_FEED_URL, tickRetentionDays: e.TICK_RETENTION_DAYS ?? tickRetentionDefault(e.DATABASE_URL) },
     withdrawalSecondApprovalMinor,
     chat,
     settings: describeSettings(present),

@@ -13,7 +13,8 @@ export const devOutbox = pgTable('dev_outbox', {
 
 /**
  * Idempotency-Key of money-moving POSTs: the first request's hash and reply. The row is
- * inserted first in the request's transaction, so a concurrent duplicate waits for it.
+ * inserted first in the request's transaction, so a concurrent duplicate waits for it. A key
+ * expires a day after `created_at` (platform/idempotency.ts), and is then pruned.
  */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
@@ -25,7 +26,11 @@ export const idempotencyKeys = pgTable(
     response: text('response'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.key] }),
+    // The prune finds the expired keys by this, not by reading the day of live ones on every pass.
+    index('idempotency_keys_created_at_idx').on(t.createdAt),
+  ],
 );
 
 /**
