@@ -7,6 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOpt
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { liveSessions } from './modules/auth/sessions.ts';
+import { registerSignInThrottlePrune } from './modules/auth/sign-in-throttle.ts';
 import { registerBankCardRoutes } from './modules/bank-card/routes.ts';
 import { registerContractRoutes, registerSettlementWorker } from './modules/contracts/routes.ts';
 import { registerConversionRoutes } from './modules/conversion/routes.ts';
@@ -224,6 +225,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     registerLoanWorker(app, deps);
     registerLedgerCheckWorker(app, deps);
     registerHousekeepingWorker(app, deps);
+    registerSignInThrottlePrune(app, deps);
   }
   registerWebSocket(app, hub, (ids) => liveSessions(database.db, ids, clock.now()));
 

@@ -1,6 +1,9 @@
 import { eq, lte } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
+import { Sweeper } from '#platform/sweeper.ts';
 import { signInThrottles } from './tables.ts';
 
 /**
@@ -83,4 +86,11 @@ export async function pruneThrottles(db: Db, now: Date): Promise<number> {
     .where(lte(signInThrottles.lastAttemptAt, new Date(now.getTime() - FORGET_AFTER_MS)))
     .returning({ subject: signInThrottles.subject });
   return removed.length;
+}
+
+/** An hourly prune of forgotten runs (ROLE `all` or `worker`): the table holds only the last day's attempts. */
+export function registerSignInThrottlePrune(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
+  const sweeper = new Sweeper('sign-in throttle prune', () => pruneThrottles(deps.db, deps.clock.now()), 3_600_000, app.log);
+  app.addHook('onReady', async () => sweeper.start());
+  app.addHook('onClose', () => sweeper.stop());
 }
