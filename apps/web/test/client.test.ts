@@ -14,6 +14,7 @@ import {
   type KeyValueStorage,
 } from '@/api/client.ts';
 import { translateFrom } from '@/lib/i18n.ts';
+import { ERROR_CODES } from '@tradewind/contract/errors';
 
 /** A real local server that answers the way the API can: envelopes, files, slowness, silence. */
 let server: http.Server;
@@ -310,6 +311,15 @@ describe('HTTP client on a rate limit (429)', () => {
     expect(await error).toMatchObject({ code: 429, message: 'Too many requests. Try again in 5 s.' });
     expect(calls).toHaveLength(2);
     expect(toasts).toEqual(['Too many requests. Try again in 5 s.']);
+  });
+
+  it("a 429 that names another reason (a sign-in paused for wrong passwords) keeps its code and the server's message", async () => {
+    const paused = { status: 429, body: { code: ERROR_CODES.SIGN_IN_THROTTLED, message: 'Too many wrong passwords for this account. Try again in 30 s.', data: null }, retryAfter: '30' };
+    const { c, calls } = scriptedClient([paused, ok({ n: 1 })]);
+    const error = await c.post('/api/v1/auth/login', { channel: 'email' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: ERROR_CODES.SIGN_IN_THROTTLED, message: 'Too many wrong passwords for this account. Try again in 30 s.' });
+    expect(calls).toHaveLength(1);
+    expect(toasts).toEqual(['Too many wrong passwords for this account. Try again in 30 s.']);
   });
 
   it('a POST refused with 429 rejects with ApiError 429 and is never sent again', async () => {

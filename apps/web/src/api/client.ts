@@ -218,8 +218,10 @@ export function createClient(deps: ClientDeps): HttpClient {
     } catch {
       envelope = undefined;
     }
-    // A 429 whatever its body (a proxy in front may answer it with a page of its own).
-    if (response.status === ERROR_CODES.RATE_LIMITED || envelope?.code === ERROR_CODES.RATE_LIMITED) {
+    // A 429 whatever its body (a proxy in front may answer it with a page of its own), unless the
+    // envelope names another reason (a sign-in paused for wrong passwords): that one is its own error.
+    const otherReason = typeof envelope?.code === 'number' && envelope.code !== 0 && envelope.code !== ERROR_CODES.RATE_LIMITED;
+    if ((response.status === ERROR_CODES.RATE_LIMITED && !otherReason) || envelope?.code === ERROR_CODES.RATE_LIMITED) {
       const waitS = retryAfterS(response.headers.get('retry-after'), Date.now());
       // Inside the shared request: the callers of an identical GET wait for the one retry together.
       if (method === 'GET' && !retried && waitS !== undefined && waitS <= RATE_LIMIT_RETRY_MAX_S) {
