@@ -10,13 +10,11 @@
 //
 // `--root DIR` starts the server of another checkout (a worktree of an older commit, its
 // node_modules linked) with this checkout's web build: the same visits, before and after.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Browser, chromium } from 'playwright-core';
-import { ROOT, freePort, runStamp } from '../lib/harness.ts';
+import { ROOT, runStamp, startEmbeddedServer } from '../lib/harness.ts';
 
 const { values } = parseArgs({ options: { visits: { type: 'string', default: '20' }, concurrency: { type: 'string', default: '4' }, root: { type: 'string' } } });
 const visits = Number(values.visits);
@@ -26,42 +24,6 @@ const CHROME_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-net
 const HEADING = 'Welcome back';
 
 if (!fs.existsSync(path.join(ROOT, 'apps/web/dist/index.html'))) throw new Error('no web build: run `npm run build` first');
-
-async function startServer(): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-visits-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: serverRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      DEMO_MODE: 'true',
-      RATE_LIMIT_ENABLED: 'true',
-      RATE_LIMIT_PER_MINUTE: '',
-      LOG_LEVEL: 'warn',
-      WEB_DIST: path.join(ROOT, 'apps/web/dist'),
-      ADMIN_DIST: '/nonexistent',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    }).then(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline && child.exitCode === null) {
-    if (await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false)) return { baseUrl, stop };
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  await stop();
-  throw new Error('the server did not become healthy');
-}
 
 interface Visit {
   requests: number;
@@ -100,7 +62,11 @@ async function coldVisit(browser: Browser, baseUrl: string): Promise<Visit> {
   return visit;
 }
 
-const server = await startServer();
+const server = await startEmbeddedServer({
+  root: serverRoot,
+  // The production limits, and this checkout's web build whichever server serves it.
+  env: { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_PER_MINUTE: '', WEB_DIST: path.join(ROOT, 'apps/web/dist'), ADMIN_DIST: '/nonexistent' },
+});
 const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: CHROME_FLAGS });
 const started = Date.now();
 const results: Visit[] = [];

@@ -77,6 +77,37 @@ export async function spawnServer(databaseUrl: string, env: Record<string, strin
   return { baseUrl: `http://127.0.0.1:${port}`, child, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL') };
 }
 
+/**
+ * The server as `npm start` runs it: demo mode on a fresh embedded PGlite database in a temporary
+ * `DATA_DIR` (removed at `stop`), resolved once it answers /api/health. `root` picks the checkout
+ * whose server runs (a worktree of an older commit, for a before-and-after run); `env` adds to or
+ * overrides the settings (rate limits are off unless it turns them on).
+ */
+export async function startEmbeddedServer(options: { root?: string; env?: Record<string, string> } = {}): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-embedded-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: options.root ?? ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', DEMO_MODE: 'true', RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn', ...options.env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    }).then(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  // A new PGlite database migrates first: on a busy machine that takes a while.
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline && child.exitCode === null) {
+    if (await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false)) return { baseUrl, stop };
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await stop();
+  throw new Error('the server did not become healthy');
+}
+
 export async function post(baseUrl: string, url: string, body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${baseUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   return (await response.json()) as { code: number; data: unknown; message: string };

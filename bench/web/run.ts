@@ -16,7 +16,7 @@
 // bytes do not depend on the machine's load, so they can be checked on a busy machine.
 //
 // Builds first when apps/web/dist is missing or older than the app's sources (or with --build).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,7 +25,7 @@ import zlib from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { type Page, chromium } from 'playwright-core';
-import { ROOT, freePort, registerUser, runStamp } from '../lib/harness.ts';
+import { ROOT, registerUser, runStamp, startEmbeddedServer } from '../lib/harness.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, reports: { type: 'string' }, build: { type: 'boolean', default: false }, 'sizes-only': { type: 'boolean', default: false } } });
 const runs = Number(values.runs);
@@ -49,33 +49,7 @@ const indexHtml = path.join(ROOT, 'apps/web/dist/index.html');
 const stale = !fs.existsSync(indexHtml) || fs.statSync(indexHtml).mtimeMs < Math.max(newest(path.join(ROOT, 'apps/web')), newest(path.join(ROOT, 'packages/contract/src')));
 if (values.build || stale) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
 
-/** The server as `npm start` runs it (after its build): demo mode, a fresh embedded PGlite database. */
-async function startWebServer(dataDir: string): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', DEMO_MODE: 'true', RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  // A new PGlite database migrates first: on a busy machine that takes a while.
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline && child.exitCode === null) {
-    if (await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false)) return { baseUrl, stop };
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  await stop();
-  throw new Error('the server did not become healthy');
-}
-
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-web-'));
-const server = await startWebServer(dataDir);
+const server = await startEmbeddedServer();
 const { baseUrl } = server;
 console.log(`server on ${baseUrl}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 const session = await registerUser(baseUrl, `bench-web-${Date.now()}@example.com`).catch(async (error: unknown) => {
@@ -251,7 +225,6 @@ try {
   }
 } finally {
   await server.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
 /** Writes bench/results/web.json and prints the table of the README. */
