@@ -1,16 +1,41 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
+import { AppError } from './errors.ts';
 import type { AuthContext } from './http.ts';
 import { LocalRelay, type Relay } from './relay.ts';
 
-const MAX_SUBSCRIPTIONS_PER_SOCKET = 64;
 const MAX_MESSAGE_BYTES = 4096;
 const CHANNEL_PATTERN = /^[a-z]+(\.[A-Za-z0-9_]+){1,3}$/;
+
+/** The close code (policy violation) and reason a socket gets when it sends past its budget. */
+export const CLOSE_TOO_MANY_MESSAGES = { code: 1008, reason: 'too many messages' } as const;
+/**
+ * How long a socket closed for flooding keeps its connection so the client can read the close
+ * frame (and see 1008) before it is cut; nothing it sends meanwhile is read.
+ */
+const CLOSE_GRACE_MS = 1_000;
+/** Sent with the 429 that refuses a socket over the per-address cap. */
+const REFUSED_RETRY_AFTER_S = 10;
+
+/** What one socket may do (WS_MAX_MESSAGES_PER_SECOND, WS_MAX_SUBSCRIPTIONS). */
+export interface SocketLimits {
+  /** Inbound messages a second, and the most it may send in one burst. */
+  messagesPerSecond: number;
+  /** Channels it may hold at once, its own user channel included. */
+  subscriptions: number;
+}
+
+export const DEFAULT_SOCKET_LIMITS: SocketLimits = { messagesPerSecond: 20, subscriptions: 50 };
 
 interface Client {
   socket: WebSocket;
   channels: Set<string>;
   auth: AuthContext | null;
+  /** The message budget (a token bucket): messages it may still send now, and when that was worked out. */
+  tokens: number;
+  tokensAtMs: number;
+  /** Closed for flooding: whatever else arrives before the close completes is dropped unread. */
+  refused: boolean;
 }
 
 /**
@@ -116,10 +141,27 @@ export class Hub {
     return dropped;
   }
 
-  attach(socket: WebSocket, authenticate: (token: string) => Promise<AuthContext>): void {
-    const client: Client = { socket, channels: new Set(), auth: null };
+  /**
+   * Serves one socket. `nowMs` times its message budget: the app's clock, so tests move time
+   * instead of sleeping.
+   */
+  attach(socket: WebSocket, authenticate: (token: string) => Promise<AuthContext>, limits: SocketLimits = DEFAULT_SOCKET_LIMITS, nowMs: () => number = Date.now): void {
+    const rate = limits.messagesPerSecond;
+    const client: Client = { socket, channels: new Set(), auth: null, tokens: rate, tokensAtMs: nowMs(), refused: false };
     const reply = (message: object) => socket.send(JSON.stringify(message));
     socket.on('message', async (raw, isBinary) => {
+      // A flood costs one comparison per message from here on: nothing is decoded or parsed.
+      if (client.refused) return;
+      if (!spend(client, rate, nowMs())) {
+        client.refused = true;
+        socket.close(CLOSE_TOO_MANY_MESSAGES.code, CLOSE_TOO_MANY_MESSAGES.reason);
+        // A flooding client has megabytes in flight that ws would otherwise still decode frame by
+        // frame until its close frame comes through: stop reading, let TCP hold the sender back,
+        // and cut the connection once the client has had time to read why.
+        socket.pause();
+        setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+        return;
+      }
       const text = raw.toString();
       if (isBinary || text.length > MAX_MESSAGE_BYTES) return reply({ op: 'error', error: 'bad_message' });
       let message: { op?: unknown; channel?: unknown; token?: unknown; id?: unknown };
@@ -151,7 +193,7 @@ export class Hub {
             return reply({ op: 'error', id, error: 'unknown_channel' });
           }
           if (message.op === 'subscribe') {
-            if (client.channels.size >= MAX_SUBSCRIPTIONS_PER_SOCKET) return reply({ op: 'error', id, error: 'too_many_subscriptions' });
+            if (!client.channels.has(channel) && client.channels.size >= limits.subscriptions) return reply({ op: 'error', id, error: 'too_many_subscriptions' });
             this.join(client, channel);
           } else {
             this.leave(client, channel);
@@ -182,10 +224,70 @@ export class Hub {
   }
 }
 
+/**
+ * A token bucket refilled at `rate` a second up to `rate`: takes one message's token, or
+ * returns false when none is left.
+ */
+function spend(client: Client, rate: number, nowMs: number): boolean {
+  // A clock set back must not drain the budget.
+  const elapsedMs = Math.max(0, nowMs - client.tokensAtMs);
+  client.tokens = Math.min(rate, client.tokens + (elapsedMs * rate) / 1000);
+  client.tokensAtMs = nowMs;
+  if (client.tokens < 1) return false;
+  client.tokens -= 1;
+  return true;
+}
+
+/** Open sockets per client address: an entry lives only while its address has a socket open. */
+export class AddressSlots {
+  private readonly open = new Map<string, number>();
+
+  constructor(readonly maxPerAddress: number) {}
+
+  /** Takes a slot for `address`, or returns false when it holds the most it may. */
+  take(address: string): boolean {
+    const count = this.open.get(address) ?? 0;
+    if (count >= this.maxPerAddress) return false;
+    this.open.set(address, count + 1);
+    return true;
+  }
+
+  release(address: string): void {
+    const count = this.open.get(address) ?? 0;
+    // A release without its take would let the address open more than its share.
+    if (count <= 0) throw new Error(`ws: released a slot ${address} did not hold`);
+    if (count === 1) this.open.delete(address);
+    else this.open.set(address, count - 1);
+  }
+}
+
 export function registerWebSocket(app: FastifyInstance, hub: Hub, isLive: LiveSessions): void {
-  app.get('/ws', { websocket: true, schema: { hide: true } }, (socket) => {
-    hub.attach(socket, app.authenticate);
-  });
+  const { config, clock } = app.services;
+  const limits: SocketLimits = { messagesPerSecond: config.ws.maxMessagesPerSecond, subscriptions: config.ws.maxSubscriptions };
+  const slots = new AddressSlots(config.ws.maxPerAddress);
+  const nowMs = () => clock.now().getTime();
+  app.get(
+    '/ws',
+    {
+      websocket: true,
+      schema: { hide: true },
+      // The cap is checked before the upgrade: a refused browser sees a failed connect (no
+      // open event) and backs off, where a socket opened and closed at once would be retried
+      // at the first, shortest delay. request.ip is the client's address behind a trusted proxy.
+      onRequest: async (request, reply) => {
+        const tcp = request.raw.socket as typeof request.raw.socket | undefined;
+        if (!request.ws || !tcp || tcp.destroyed) return;
+        const address = request.ip;
+        if (!slots.take(address)) {
+          reply.header('retry-after', String(REFUSED_RETRY_AFTER_S));
+          throw new AppError('RATE_LIMITED');
+        }
+        // The connection's own end frees the slot, however it ends: a close, a failed upgrade, a cut.
+        tcp.once('close', () => slots.release(address));
+      },
+    },
+    (socket) => hub.attach(socket, app.authenticate, limits, nowMs),
+  );
   // A session ended elsewhere (another process, another device) must stop the pushes to
   // the sockets it opened, not only its next request.
   let timer: NodeJS.Timeout | undefined;
