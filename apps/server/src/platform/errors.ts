@@ -16,6 +16,11 @@ export class AppError extends Error {
   /** Sent as `Retry-After` (seconds): when the same request may succeed. */
   retryAfterS: number | undefined;
 
+  /** The message's parameters in the reader's language (a wait in its units); the same for every language unless overridden. */
+  paramsFor(_language: Language): Params {
+    return this.params;
+  }
+
   constructor(
     readonly errorName: ErrorName,
     readonly params: Params = {},
@@ -97,14 +102,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
       });
     }
     if (error instanceof AppError && error.field) {
-      const message = translate(language, `errors.${error.errorName}`, error.params);
+      const message = translate(language, `errors.${error.errorName}`, error.paramsFor(language));
       return reply.status(422).send({ code: ERROR_CODES.VALIDATION_FAILED, message, data: null, errors: { [error.field]: [message] } });
     }
     if (error instanceof AppError) {
       if (error.retryAfterS !== undefined) reply.header('retry-after', String(error.retryAfterS));
       return reply.status(error.httpStatus).send({
         code: error.code,
-        message: error.errorName === 'RATE_LIMITED' ? rateLimitedMessage(language, reply) : translate(language, `errors.${error.errorName}`, error.params),
+        message: error.errorName === 'RATE_LIMITED' ? rateLimitedMessage(language, reply) : translate(language, `errors.${error.errorName}`, error.paramsFor(language)),
         data: null,
       });
     }

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
+import { type Params, translate } from '#platform/i18n.ts';
+import type { Language } from '@tradewind/contract/languages';
 import { Sweeper } from '#platform/sweeper.ts';
 import { signInThrottles } from './tables.ts';
 
@@ -44,8 +46,14 @@ export interface Attempt {
 /** A refusal: the wait is still running (429 with `Retry-After`). */
 export class SignInThrottledError extends AppError {
   constructor(readonly waitS: number) {
-    super('SIGN_IN_THROTTLED', waitS >= 120 ? { wait: `${Math.ceil(waitS / 60)} min` } : { wait: `${waitS} s` }, 429);
+    super('SIGN_IN_THROTTLED', {}, 429);
     this.retryAfterS = waitS;
+  }
+
+  /** The wait in seconds up to two minutes, then in whole minutes (rounded up), in the reader's units. */
+  override paramsFor(language: Language): Params {
+    const wait = this.waitS >= 120 ? translate(language, 'security.wait_minutes', { n: Math.ceil(this.waitS / 60) }) : translate(language, 'security.wait_seconds', { n: this.waitS });
+    return { wait };
   }
 }
 

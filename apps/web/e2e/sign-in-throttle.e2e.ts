@@ -1,0 +1,56 @@
+import crypto from 'node:crypto';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PHONE, apiCall, launchBrowser, screenshot } from './browser.ts';
+import { registerByApi } from './images.ts';
+
+/**
+ * Sign-in is throttled per account (ARCHITECTURE §8): after five wrong passwords the sign-in
+ * page says why it refuses and how long to wait, in the visitor's language, and the owner has
+ * a message about it.
+ */
+const baseUrl = inject('baseUrl');
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+const PAUSED: Record<string, string> = {
+  en: 'Too many wrong passwords for this account. Try again in 30 s.',
+  zh_CN: '该账户密码错误次数过多，请在 30 秒后再试。',
+  de: 'Zu viele falsche Passwörter für dieses Konto. Bitte in 30 s erneut versuchen.',
+};
+
+const WELCOME: Record<string, string> = { en: 'Welcome back', zh_CN: '欢迎回来', de: 'Willkommen zurück' };
+
+describe('sign-in paused after wrong passwords', () => {
+  it.each(Object.keys(PAUSED))('%s: the attempt after five wrong passwords shows the pause and its wait, not "incorrect password"', async (language) => {
+    const email = `throttle-${language.toLowerCase()}-${crypto.randomBytes(3).toString('hex')}@example.com`;
+    await registerByApi(baseUrl, email);
+    // Five wrong passwords from elsewhere (a guesser): the account's first wait starts.
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const reply = await apiCall(baseUrl, 'POST', '/api/v1/auth/login', undefined, { channel: 'email', account: email, password: `wrong-password-${attempt}` });
+      expect(reply.code).toBe(1001);
+    }
+    const context = await browser.newContext({ viewport: PHONE, baseURL: baseUrl, locale: 'en-US' });
+    try {
+      const page = await context.newPage();
+      await page.goto('/Login');
+      await page.evaluate((lang) => localStorage.setItem('lang', lang), language);
+      await page.reload();
+      // The page in its language, hydrated: what is typed before then would be lost.
+      await expect.poll(() => page.locator('h1').textContent()).toBe(WELCOME[language]);
+      await page.locator('input[autocomplete="email"]').fill(email);
+      await page.locator('input[type="password"]').fill('wrong-password-6');
+      await page.locator('button[type="submit"]').click();
+      await expect.poll(() => page.locator('.adm-toast-main').textContent()).toBe(PAUSED[language]);
+      await screenshot(page, `${language}-sign-in-paused`);
+      // Still on the sign-in page, with what was typed.
+      expect(new URL(page.url()).pathname).toBe('/Login');
+      expect(await page.locator('input[autocomplete="email"]').inputValue()).toBe(email);
+    } finally {
+      await context.close();
+    }
+  });
+});
