@@ -65,6 +65,8 @@ describe('rate limits', () => {
     expect(last?.body.code).toBe(429);
     expect(Number(last?.response.headers['retry-after'])).toBeGreaterThan(0);
     expect((await call(t.app, 'GET', '/api/v1/config', { ip: '10.0.0.5' })).body.code).toBe(0);
+    // A load balancer's liveness probe from that address is never told to wait.
+    expect((await call(t.app, 'GET', '/api/health', { ip: '10.0.0.4' })).status).toBe(200);
   });
 
   it('1,000 requests for static files from one address get no 429, and the API budget is untouched', async () => {

@@ -28,11 +28,14 @@ const COUNTER_CACHE = 100_000;
  * offline page), pages and the image host never count: a first visit fetches about 200 of
  * them, and a limit that counted them broke the app for everyone behind one address (an
  * office, a carrier's NAT). The socket has limits of its own (ws.ts); Home's own render
- * (rendered-home.ts) asks in-process.
+ * (rendered-home.ts) asks in-process; a liveness probe is never refused.
  */
 export function isLimited(request: FastifyRequest): boolean {
-  return request.url.startsWith('/api/') && !isRenderRequest(request);
+  return request.url.startsWith('/api/') && !UNLIMITED.has(request.url) && !isRenderRequest(request);
 }
+
+/** A load balancer's liveness probe must never be told to wait: it would take the node out. */
+const UNLIMITED = new Set(['/api/health']);
 
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
