@@ -132,26 +132,31 @@ async function probe(seconds: number): Promise<ProbeResult[]> {
 }
 
 /**
- * The server's CPU time so far (user + system, ms), from /proc on Linux (null elsewhere): on a
- * shared machine the probes' latency also carries other processes' load, its CPU time does not.
+ * The server's CPU time so far (ms, in total and in the kernel), from /proc on Linux (null
+ * elsewhere): on a shared machine the probes' latency also carries other processes' load, its
+ * CPU time does not. The kernel's share is most of what a connection costs before any
+ * JavaScript runs (accepting, reading, closing).
  */
-function serverCpuMs(): number | null {
+function serverCpuMs(): { total: number; system: number } | null {
   try {
     const fields = fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return Number.isFinite(ticks) ? (ticks * 1000) / 100 : null;
+    const user = Number(fields[11]);
+    const system = Number(fields[12]);
+    return Number.isFinite(user + system) ? { total: ((user + system) * 1000) / 100, system: (system * 1000) / 100 } : null;
   } catch {
     return null;
   }
 }
 
-/** Runs `phase`, returning its result and the share of one core the server used meanwhile (1 = a whole core). */
-async function withServerCpu<T>(phase: () => Promise<T>): Promise<{ result: T; serverCores: number | null }> {
+/** Runs `phase`, returning its result and the share of one core the server used meanwhile (1 = a whole core), in total and in the kernel. */
+async function withServerCpu<T>(phase: () => Promise<T>): Promise<{ result: T; serverCores: number | null; serverSystemCores: number | null; seconds: number }> {
   const cpu0 = serverCpuMs();
   const t0 = performance.now();
   const result = await phase();
   const cpu1 = serverCpuMs();
-  return { result, serverCores: cpu0 === null || cpu1 === null ? null : Math.round(((cpu1 - cpu0) / (performance.now() - t0)) * 100) / 100 };
+  const elapsedMs = performance.now() - t0;
+  const cores = (pick: 'total' | 'system') => (cpu0 === null || cpu1 === null ? null : Math.round(((cpu1[pick] - cpu0[pick]) / elapsedMs) * 100) / 100);
+  return { result, serverCores: cores('total'), serverSystemCores: cores('system'), seconds: elapsedMs / 1000 };
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
@@ -168,7 +173,7 @@ function summarise(results: ProbeResult[]) {
 }
 
 const idlePhase = await withServerCpu(() => probe(idleSeconds));
-const idle = { ...summarise(idlePhase.result), serverCores: idlePhase.serverCores };
+const idle = { ...summarise(idlePhase.result), serverCores: idlePhase.serverCores, serverSystemCores: idlePhase.serverSystemCores };
 console.log(`idle:  ${JSON.stringify(idle)}`);
 
 const flooder = fork(path.join(ROOT, 'bench/ws-flood/flood.ts'), [`ws://127.0.0.1:${port}/ws`, String(socketCount), String(floodSeconds), values['queued-kib'], values.churn], {
@@ -183,8 +188,12 @@ const floodCounters = new Promise<Record<string, unknown>>((resolve, reject) => 
 // Let the sockets open and the flood start before the first probe.
 await new Promise((resolve) => setTimeout(resolve, 500));
 const floodPhase = await withServerCpu(() => probe(floodSeconds - 1));
-const underFlood = { ...summarise(floodPhase.result), serverCores: floodPhase.serverCores };
+const underFlood = { ...summarise(floodPhase.result), serverCores: floodPhase.serverCores, serverSystemCores: floodPhase.serverSystemCores };
 const flood = await floodCounters;
+// What one connection attempt (an upgrade, or a refusal before it) cost the server: a closed-loop
+// attacker makes as many attempts as the server answers, so its CPU alone does not show a cheaper refusal.
+const attempts = Number(flood.connects ?? 0) + Number(flood.refused ?? 0);
+const serverCpuUsPerAttempt = floodPhase.serverCores === null || attempts === 0 ? null : Math.round((floodPhase.serverCores * floodPhase.seconds * 1e6) / attempts);
 console.log(`flood: ${JSON.stringify(underFlood)}`);
 console.log(`       ${JSON.stringify(flood)}`);
 await stopServer();
@@ -211,6 +220,7 @@ const run = {
   loadAverageAtStart: loadAtStart,
   health: { idle, underFlood },
   flood,
+  serverCpuUsPerAttempt,
   target: { healthP99Ms: 100, met: underFlood.p99Ms <= 100 && underFlood.failed === 0 },
 };
 
@@ -221,6 +231,6 @@ fs.mkdirSync(path.dirname(file), { recursive: true });
 fs.writeFileSync(file, `${JSON.stringify({ bench: 'ws-flood', runs }, null, 2)}\n`);
 console.log(`\nws-flood (${label}, ${root} @ ${commit}): ${socketCount} flooding sockets for ${floodSeconds} s, /api/health at ${probeRate}/s`);
 console.log(`  idle:        p50 ${idle.p50Ms} ms, p99 ${idle.p99Ms} ms, max ${idle.maxMs} ms; server CPU ${idle.serverCores} cores`);
-console.log(`  under flood: p50 ${underFlood.p50Ms} ms, p99 ${underFlood.p99Ms} ms, max ${underFlood.maxMs} ms, ${underFlood.failed} failed (target p99 ≤ 100 ms: ${run.target.met ? 'met' : 'missed'}); server CPU ${underFlood.serverCores} cores`);
-console.log(`  flood: ${JSON.stringify(flood)}`);
+console.log(`  under flood: p50 ${underFlood.p50Ms} ms, p99 ${underFlood.p99Ms} ms, max ${underFlood.maxMs} ms, ${underFlood.failed} failed (target p99 ≤ 100 ms: ${run.target.met ? 'met' : 'missed'}); server CPU ${underFlood.serverCores} cores (${underFlood.serverSystemCores} in the kernel)`);
+console.log(`  flood: ${JSON.stringify(flood)}; server CPU per connection attempt ${serverCpuUsPerAttempt} µs`);
 process.exit(0);

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { INSTRUMENT_SYMBOLS, KLINE_INTERVALS } from '@tradewind/contract/market';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
+import { NewSocketBudget } from '../src/platform/ws.ts';
 import { type TestApp, createTestApp } from './harness.ts';
 
 // Behind a trusted proxy every client is told apart by X-Forwarded-For, which is how these
@@ -65,6 +66,9 @@ async function serverHolds(count: number): Promise<void> {
   await vi.waitFor(() => expect(t.app.websocketServer.clients.size).toBe(count), { timeout: 2_000, interval: 10 });
 }
 
+/** Every ticker and kline channel, in a fixed order. */
+const CHANNELS = INSTRUMENT_SYMBOLS.flatMap((symbol) => [`ticker.${symbol}`, ...KLINE_INTERVALS.map((interval) => `kline.${symbol}.${interval}`)]);
+
 async function closeAll(clients: Client[]): Promise<void> {
   for (const client of clients) client.socket.close();
   await Promise.all(clients.map((client) => client.closed));
@@ -103,6 +107,28 @@ describe('/ws message budget', () => {
     expect(client.socket.readyState).toBe(WebSocket.OPEN);
     await closeAll([client]);
   });
+
+  it('a batched subscribe or unsubscribe is one message of the budget, however many channels it names', async () => {
+    const client = await open(newAddress());
+    const all = CHANNELS.slice(0, 50);
+    const first = all.slice(0, 25);
+    const second = all.slice(25);
+    // 20 messages in one burst moving 50 channels each way ten times: 1,000 channel changes.
+    for (let i = 0; i < 10; i++) {
+      client.socket.send(JSON.stringify({ op: 'subscribe', channels: i % 2 ? second : first, id: `sub-${i}` }));
+      client.socket.send(JSON.stringify({ op: 'unsubscribe', channels: i % 2 ? second : first, id: `unsub-${i}` }));
+    }
+    for (let i = 0; i < 10; i++) {
+      expect(await client.next()).toEqual({ op: 'subscribe', id: `sub-${i}`, channels: i % 2 ? second : first, ok: true });
+      expect(await client.next()).toEqual({ op: 'unsubscribe', id: `unsub-${i}`, channels: i % 2 ? second : first, ok: true });
+    }
+    expect(client.socket.readyState).toBe(WebSocket.OPEN);
+    // The budget is spent all the same: the 21st message closes the socket.
+    client.socket.send(JSON.stringify({ op: 'subscribe', channels: all, id: 'over' }));
+    expect(await client.closed).toEqual({ code: 1008, reason: 'too many messages' });
+    expect(all.some((channel) => t.app.services.hub.hasSubscribers(channel))).toBe(false);
+    await serverHolds(0);
+  });
 });
 
 describe('/ws subscriptions per socket', () => {
@@ -126,6 +152,28 @@ describe('/ws subscriptions per socket', () => {
     sendPaced(client, { op: 'subscribe', channel: last, id: 'fits' });
     expect(await client.next()).toEqual({ op: 'subscribe', id: 'fits', channel: last, ok: true });
     expect(t.app.services.hub.hasSubscribers(last)).toBe(true);
+    await closeAll([client]);
+  });
+
+  it('a batch that would go past 50 channels is refused whole: none of it is joined', async () => {
+    const client = await open(newAddress());
+    sendPaced(client, { op: 'subscribe', channels: CHANNELS.slice(0, 40), id: 'forty' });
+    expect(await client.next()).toMatchObject({ op: 'subscribe', id: 'forty', ok: true });
+    // 5 held again and 11 new would make 51.
+    const overflowing = CHANNELS.slice(35, 51);
+    sendPaced(client, { op: 'subscribe', channels: overflowing, id: 'sixteen' });
+    expect(await client.next()).toEqual({ op: 'error', id: 'sixteen', error: 'too_many_subscriptions' });
+    expect(CHANNELS.slice(40, 51).some((channel) => t.app.services.hub.hasSubscribers(channel))).toBe(false);
+    // More names than a socket may hold are not a batch at all.
+    sendPaced(client, { op: 'unsubscribe', channels: CHANNELS.slice(0, 51), id: 'too-long' });
+    expect(await client.next()).toEqual({ op: 'error', id: 'too-long', error: 'bad_message' });
+    expect(CHANNELS.slice(0, 40).every((channel) => t.app.services.hub.hasSubscribers(channel))).toBe(true);
+    // One place freed, the same batch fits: 50 held.
+    sendPaced(client, { op: 'unsubscribe', channels: [CHANNELS[0]], id: 'one-out' });
+    expect(await client.next()).toMatchObject({ op: 'unsubscribe', id: 'one-out', ok: true });
+    sendPaced(client, { op: 'subscribe', channels: overflowing, id: 'sixteen-again' });
+    expect(await client.next()).toEqual({ op: 'subscribe', id: 'sixteen-again', channels: overflowing, ok: true });
+    expect(CHANNELS.slice(0, 52).map((channel) => t.app.services.hub.hasSubscribers(channel))).toEqual([false, ...Array(50).fill(true), false]);
     await closeAll([client]);
   });
 });
@@ -165,5 +213,64 @@ describe('/ws sockets per address', () => {
     const again = await openMany(from, 50);
     await expect(open(from)).rejects.toMatchObject({ status: 429 });
     await closeAll(again);
+  });
+});
+
+describe('/ws new sockets per address a minute', () => {
+  /** Moves the app's clock to the start of its next minute, where a new window of new sockets begins. */
+  function toNextMinute(): void {
+    t.clock.advance(60_000 - (t.clock.now().getTime() % 60_000));
+  }
+
+  it('the 121st socket opened within a minute from one address is refused with 429 until the minute is over; another address still connects', async () => {
+    toNextMinute();
+    const churner = newAddress();
+    // Opened and closed in turn, so the 50 open sockets cap is never reached.
+    for (let i = 0; i < 120; i++) {
+      const client = await open(churner);
+      client.socket.close();
+      await client.closed;
+    }
+    await serverHolds(0);
+    t.clock.advance(15_000);
+    await expect(open(churner)).rejects.toMatchObject({ status: 429, retryAfter: '45' });
+    const other = await open(newAddress());
+    // Refusals are not counted: an address that keeps retrying is let in when its minute ends, not later.
+    for (let i = 0; i < 5; i++) await expect(open(churner)).rejects.toMatchObject({ status: 429 });
+    t.clock.advance(44_999);
+    await expect(open(churner)).rejects.toMatchObject({ status: 429, retryAfter: '1' });
+    t.clock.advance(1);
+    const again = await open(churner);
+    again.socket.send(JSON.stringify({ op: 'ping', id: 1 }));
+    expect(await again.next()).toEqual({ op: 'pong', id: 1 });
+    await closeAll([other, again]);
+  });
+
+  it('a socket refused for the open-socket cap takes none of the minute’s budget', async () => {
+    toNextMinute();
+    const from = newAddress();
+    const fifty: Client[] = [];
+    for (let i = 0; i < 50; i++) fifty.push(await open(from));
+    for (let i = 0; i < 80; i++) await expect(open(from)).rejects.toMatchObject({ status: 429, retryAfter: '10' });
+    await closeAll(fifty);
+    // 50 of 120 used: 70 more fit this minute, the 71st does not.
+    const more: Client[] = [];
+    for (let i = 0; i < 70; i++) {
+      more.push(await open(from));
+      if (more.length === 50) await closeAll(more.splice(0));
+    }
+    await expect(open(from)).rejects.toMatchObject({ status: 429, retryAfter: '60' });
+    await closeAll(more);
+  });
+
+  it('holds counts for one minute only: the next minute starts with no address counted', () => {
+    const budget = new NewSocketBudget(2);
+    const t0 = 1_800_000_000_000;
+    for (let i = 0; i < 1000; i++) expect(budget.take(`10.0.${i >> 8}.${i & 255}`, t0)).toEqual({ ok: true });
+    expect(budget.take('10.0.0.0', t0 + 1)).toEqual({ ok: true });
+    expect(budget.take('10.0.0.0', t0 + 2)).toEqual({ ok: false, retryAfterS: 60 });
+    expect(budget.size).toBe(1000);
+    expect(budget.take('10.0.0.0', t0 + 60_000)).toEqual({ ok: true });
+    expect(budget.size).toBe(1);
   });
 });

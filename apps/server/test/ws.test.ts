@@ -95,6 +95,45 @@ describe('/ws', () => {
     expect(await next()).toMatchObject({ op: 'error', error: 'bad_json' });
     socket.close();
   });
+
+  it('subscribes and unsubscribes several channels in one message, all or nothing', async () => {
+    const { uid } = await registerUser(t.app);
+    const hub = t.app.services.hub;
+    const { socket, next } = await open();
+    const send = (message: object) => socket.send(JSON.stringify(message));
+    const held = () => ['ticker.SOLUSDT', 'kline.SOLUSDT.1m', 'kline.SOLUSDT.5m'].filter((channel) => hub.hasSubscribers(channel));
+
+    send({ op: 'subscribe', channels: ['ticker.SOLUSDT', 'kline.SOLUSDT.1m'], id: 1 });
+    expect(await next()).toEqual({ op: 'subscribe', id: 1, channels: ['ticker.SOLUSDT', 'kline.SOLUSDT.1m'], ok: true });
+    expect(held()).toEqual(['ticker.SOLUSDT', 'kline.SOLUSDT.1m']);
+    hub.publishLocal('kline.SOLUSDT.1m', { n: 1 });
+    expect(await next()).toEqual({ channel: 'kline.SOLUSDT.1m', data: { n: 1 } });
+
+    // One channel it may not have refuses the whole batch, and the refusal names it.
+    for (const bad of ['ticker.NOPE', `user.${uid}`, 42, '']) {
+      send({ op: 'subscribe', channels: ['kline.SOLUSDT.5m', bad], id: 2 });
+      expect(await next()).toEqual({ op: 'error', id: 2, error: 'unknown_channel', channels: [bad] });
+      send({ op: 'unsubscribe', channels: ['ticker.SOLUSDT', bad], id: 3 });
+      expect(await next()).toEqual({ op: 'error', id: 3, error: 'unknown_channel', channels: [bad] });
+    }
+    expect(held()).toEqual(['ticker.SOLUSDT', 'kline.SOLUSDT.1m']);
+    // Not a list of one or more channels, or both forms at once.
+    for (const channels of [[], 'ticker.SOLUSDT', null, { 0: 'ticker.SOLUSDT' }]) {
+      send({ op: 'subscribe', channels, id: 4 });
+      expect(await next()).toEqual({ op: 'error', id: 4, error: 'bad_message' });
+    }
+    send({ op: 'subscribe', channel: 'kline.SOLUSDT.5m', channels: ['kline.SOLUSDT.5m'], id: 5 });
+    expect(await next()).toEqual({ op: 'error', id: 5, error: 'bad_message' });
+    expect(held()).toEqual(['ticker.SOLUSDT', 'kline.SOLUSDT.1m']);
+
+    // A tab switch: one message out, one in.
+    send({ op: 'unsubscribe', channels: ['ticker.SOLUSDT', 'kline.SOLUSDT.1m'], id: 6 });
+    expect(await next()).toEqual({ op: 'unsubscribe', id: 6, channels: ['ticker.SOLUSDT', 'kline.SOLUSDT.1m'], ok: true });
+    send({ op: 'subscribe', channels: ['kline.SOLUSDT.5m', 'kline.SOLUSDT.5m'], id: 7 });
+    expect(await next()).toMatchObject({ op: 'subscribe', id: 7, ok: true });
+    expect(held()).toEqual(['kline.SOLUSDT.5m']);
+    socket.close();
+  });
 });
 
 describe('/ws market channels', () => {

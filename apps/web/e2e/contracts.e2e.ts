@@ -167,7 +167,7 @@ describe('markets and instant contracts in Chromium at 390×844', () => {
     await expect.poll(() => page.locator('[data-testid="candle-chart"][data-interval="5m"] canvas').count()).toBeGreaterThan(0);
     // The socket follows: the 1m candles are dropped, the 5m ones arrive.
     await expect.poll(() => received.has('kline.BTCUSDT.5m')).toBe(true);
-    expect(sent).toContainEqual({ op: 'unsubscribe', channel: 'kline.BTCUSDT.1m' });
+    expect(sent).toContainEqual({ op: 'unsubscribe', channels: ['kline.BTCUSDT.1m'], id: expect.any(Number) });
     await page.getByRole('tab', { name: '1m', exact: true }).click();
     await expect.poll(() => page.getByRole('tab', { name: '1m', exact: true }).getAttribute('aria-selected')).toBe('true');
 

@@ -1,5 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { BACKOFF_MAX_MS, PING_INTERVAL_MS, PONG_TIMEOUT_MS, RealtimeClient, type SocketLike, backoffDelayMs } from '@/lib/realtime.ts';
+import {
+  BACKOFF_MAX_MS,
+  BACKOFF_RESET_AFTER_MS,
+  MAX_CHANNELS_PER_MESSAGE,
+  PING_INTERVAL_MS,
+  PONG_TIMEOUT_MS,
+  RealtimeClient,
+  type SocketLike,
+  backoffDelayMs,
+} from '@/lib/realtime.ts';
 
 /** A WebSocket stand-in: records what the client sends; the test opens, closes and speaks for the server. */
 class FakeSocket implements SocketLike {
@@ -28,10 +37,10 @@ class FakeSocket implements SocketLike {
     this.readyState = 1;
     this.onopen?.({} as Event);
   }
-  drop() {
+  drop(code = 1006) {
     this.readyState = 3;
     this.onerror?.({} as Event);
-    this.onclose?.({} as CloseEvent);
+    this.onclose?.({ code } as CloseEvent);
   }
   push(channel: string, data: unknown) {
     this.receive(JSON.stringify({ channel, data }));
@@ -49,6 +58,15 @@ const latest = () => {
   if (!socket) throw new Error('no socket yet');
   return socket;
 };
+
+/** What the client sends to change channels: one message naming them all, with an id for its reply. */
+const batch = (op: 'subscribe' | 'unsubscribe', channels: string[]) => ({ op, channels, id: expect.any(Number) });
+/** Ends the current turn: channel changes made in it go out. */
+const endTurn = () => vi.advanceTimersByTime(0);
+/** Answers every batch the socket sent since `from` as the server does when all is well. */
+function acknowledge(socket: FakeSocket, from = 0) {
+  for (const m of socket.sent.slice(from)) if (m.channels) socket.receive(JSON.stringify({ op: m.op, id: m.id, channels: m.channels, ok: true }));
+}
 
 let token: string | null;
 function makeClient(random = () => 0.5) {
@@ -87,20 +105,68 @@ describe('RealtimeClient', () => {
     expect(latest().url).toBe('ws://test/ws');
     latest().open();
     // One subscribe for two screens.
-    expect(latest().ops('subscribe')).toEqual([{ op: 'subscribe', channel: 'ticker.BTCUSDT' }]);
+    expect(latest().ops('subscribe')).toEqual([batch('subscribe', ['ticker.BTCUSDT'])]);
     expect(client.subscriberCount('ticker.BTCUSDT')).toBe(2);
 
     stopA();
     stopA(); // a second call changes nothing
+    endTurn();
     expect(client.subscriberCount('ticker.BTCUSDT')).toBe(1);
     expect(latest().ops('unsubscribe')).toEqual([]);
     stopB();
-    expect(latest().ops('unsubscribe')).toEqual([{ op: 'unsubscribe', channel: 'ticker.BTCUSDT' }]);
+    // Sent once the turn is over, with whatever else changed in it.
+    expect(latest().ops('unsubscribe')).toEqual([]);
+    endTurn();
+    expect(latest().ops('unsubscribe')).toEqual([batch('unsubscribe', ['ticker.BTCUSDT'])]);
     expect(client.subscriberCount('ticker.BTCUSDT')).toBe(0);
 
-    // Subscribing again while open sends at once.
+    // Subscribing again while open sends at the end of the turn.
     client.subscribe('ticker.BTCUSDT');
+    endTurn();
     expect(latest().ops('subscribe')).toHaveLength(2);
+  });
+
+  it('a tab switch (8 channels out, 9 in) sends exactly 2 messages: the unsubscribe, then the subscribe', () => {
+    token = 't';
+    const client = makeClient();
+    const before = ['BTC', 'ETH', 'SOL', 'XRP', 'BNB', 'DOGE', 'ADA', 'TRX'].map((coin) => `ticker.${coin}USDT`);
+    const after = ['LTC', 'DOT', 'LINK', 'AVAX', 'BCH', 'ETC', 'XLM', 'ATOM', 'FIL'].map((coin) => `ticker.${coin}USDT`);
+    const stops = before.map((channel) => client.subscribe(channel));
+    client.subscribe('messages.broadcast');
+    latest().open();
+    expect(latest().sent).toEqual([{ op: 'auth', token: 't' }, batch('subscribe', [...before, 'messages.broadcast'])]);
+    acknowledge(latest());
+
+    const sentBefore = latest().sent.length;
+    // As React runs a switch: the old tab's effects are cleaned up, then the new tab's run.
+    for (const stop of stops) stop();
+    for (const channel of after) client.subscribe(channel);
+    endTurn();
+    expect(latest().sent.slice(sentBefore)).toEqual([batch('unsubscribe', before), batch('subscribe', after)]);
+  });
+
+  it('a channel taken and dropped within one turn sends nothing, nor one dropped and taken again', () => {
+    const client = makeClient();
+    const stopBtc = client.subscribe('ticker.BTCUSDT');
+    latest().open();
+    const sentBefore = latest().sent.length;
+    client.subscribe('ticker.ETHUSDT')();
+    stopBtc();
+    client.subscribe('ticker.BTCUSDT');
+    endTurn();
+    expect(latest().sent.slice(sentBefore)).toEqual([]);
+    expect(client.subscriberCount('ticker.BTCUSDT')).toBe(1);
+    // Nothing is left waiting to go out later either.
+    vi.advanceTimersByTime(PING_INTERVAL_MS - 1);
+    expect(latest().sent.slice(sentBefore)).toEqual([]);
+  });
+
+  it('more channels than the server takes in one message go out in messages of 50', () => {
+    const client = makeClient();
+    const channels = Array.from({ length: MAX_CHANNELS_PER_MESSAGE + 3 }, (_, i) => `kline.C${i}USDT.1m`);
+    for (const channel of channels) client.subscribe(channel);
+    latest().open();
+    expect(latest().sent).toEqual([batch('subscribe', channels.slice(0, 50)), batch('subscribe', channels.slice(50))]);
   });
 
   it('delivers messages to the channel’s handlers and to every sink, not to other channels', () => {
@@ -158,7 +224,7 @@ describe('RealtimeClient', () => {
     expect(first.closed).toBe(true);
     expect(FakeSocket.all).toHaveLength(2);
     latest().open();
-    expect(latest().sent).toEqual([{ op: 'subscribe', channel: 'kline.BTCUSDT.1m' }]);
+    expect(latest().sent).toEqual([batch('subscribe', ['kline.BTCUSDT.1m'])]);
     // The old socket's late messages are ignored.
     const sink = vi.fn();
     client.onMessage(sink);
@@ -198,16 +264,110 @@ describe('RealtimeClient', () => {
 
     vi.advanceTimersByTime(BACKOFF_MAX_MS);
     latest().open();
-    expect(latest().sent).toEqual([
-      { op: 'auth', token: 't' },
-      { op: 'subscribe', channel: 'ticker.BTCUSDT' },
-      { op: 'subscribe', channel: 'ticker.ETHUSDT' },
-    ]);
-    // A successful connection starts the backoff over.
+    expect(latest().sent).toEqual([{ op: 'auth', token: 't' }, batch('subscribe', ['ticker.BTCUSDT', 'ticker.ETHUSDT'])]);
+    // A connection that has stayed open a while starts the backoff over.
+    vi.advanceTimersByTime(BACKOFF_RESET_AFTER_MS);
     latest().drop();
     const sockets = FakeSocket.all.length;
     vi.advanceTimersByTime(500);
     expect(FakeSocket.all.length).toBe(sockets + 1);
+  });
+
+  it('a reconnect with 17 channels sends auth and one subscribe', () => {
+    token = 't';
+    const client = makeClient();
+    const channels = Array.from({ length: 17 }, (_, i) => `ticker.C${i}USDT`);
+    for (const channel of channels) client.subscribe(channel);
+    latest().open();
+    latest().drop();
+    vi.advanceTimersByTime(BACKOFF_MAX_MS);
+    latest().open();
+    expect(latest().sent).toEqual([{ op: 'auth', token: 't' }, batch('subscribe', channels)]);
+  });
+
+  /** Opens each socket, lets the server close it after `openMs` with `code`, and returns the waits between one close and the next connect. */
+  function reconnectDelays(random: () => number, code: number, count: number, openMs = 0): number[] {
+    const client = makeClient(random);
+    client.subscribe('ticker.BTCUSDT');
+    const delays: number[] = [];
+    for (let i = 0; i < count; i++) {
+      latest().open();
+      vi.advanceTimersByTime(openMs);
+      latest().drop(code);
+      const sockets = FakeSocket.all.length;
+      const closedAt = Date.now();
+      // Nothing else is pending while the socket is down: the next timer is the reconnect.
+      vi.advanceTimersToNextTimer();
+      expect(FakeSocket.all).toHaveLength(sockets + 1);
+      delays.push(Date.now() - closedAt);
+    }
+    return delays;
+  }
+
+  it('a socket dropped right after each open is retried after growing delays, not every 0.5 s', () => {
+    expect(reconnectDelays(() => 1, 1006, 8)).toEqual([500, 1000, 2000, 4000, 8000, 16000, 30000, 30000]);
+    expect(reconnectDelays(() => 0, 1006, 8)).toEqual([250, 500, 1000, 2000, 4000, 8000, 15000, 15000]);
+    // Open for less than the reset time is still no success.
+    expect(reconnectDelays(() => 1, 1006, 4, BACKOFF_RESET_AFTER_MS - 1)).toEqual([500, 1000, 2000, 4000]);
+    // Open long enough, each time: every drop is a first one.
+    expect(reconnectDelays(() => 1, 1006, 3, BACKOFF_RESET_AFTER_MS)).toEqual([500, 500, 500]);
+  });
+
+  it('a close for policy (1008, over the message budget) waits 2–4 s before the first retry, then longer each time', () => {
+    expect(reconnectDelays(() => 1, 1008, 5)).toEqual([4000, 8000, 16000, 30000, 30000]);
+    expect(reconnectDelays(() => 0, 1008, 5)).toEqual([2000, 4000, 8000, 15000, 15000]);
+    // Even after a long, healthy connection.
+    expect(reconnectDelays(() => 0, 1008, 2, BACKOFF_RESET_AFTER_MS)).toEqual([2000, 2000]);
+  });
+
+  it('a batch refused for an unknown channel is asked for again without it; that channel waits for the next socket', () => {
+    const client = makeClient();
+    client.subscribe('ticker.BTCUSDT');
+    client.subscribe('ticker.NOPE');
+    latest().open();
+    const [first] = latest().sent;
+    expect(first).toEqual(batch('subscribe', ['ticker.BTCUSDT', 'ticker.NOPE']));
+    latest().receive(JSON.stringify({ op: 'error', id: first?.id, error: 'unknown_channel', channels: ['ticker.NOPE'] }));
+    endTurn();
+    expect(latest().sent.slice(1)).toEqual([batch('subscribe', ['ticker.BTCUSDT'])]);
+    acknowledge(latest(), 1);
+    // Later changes leave it out too.
+    client.subscribe('ticker.ETHUSDT');
+    endTurn();
+    expect(latest().sent.slice(2)).toEqual([batch('subscribe', ['ticker.ETHUSDT'])]);
+    latest().drop();
+    vi.advanceTimersByTime(BACKOFF_MAX_MS);
+    latest().open();
+    expect(latest().sent).toEqual([batch('subscribe', ['ticker.BTCUSDT', 'ticker.NOPE', 'ticker.ETHUSDT'])]);
+  });
+
+  it('a batch refused as too many channels is not repeated on that socket; a refused unsubscribe is retried without the unknown channel', () => {
+    const client = makeClient();
+    const stopBtc = client.subscribe('ticker.BTCUSDT');
+    const stopEth = client.subscribe('ticker.ETHUSDT');
+    latest().open();
+    const socket = latest();
+    const [first] = socket.sent;
+    // Sent before the reply came: the unsubscribe names the channel the server will refuse.
+    stopBtc();
+    stopEth();
+    endTurn();
+    expect(socket.sent.slice(1)).toEqual([batch('unsubscribe', ['ticker.BTCUSDT', 'ticker.ETHUSDT'])]);
+    const second = socket.sent[1];
+    socket.receive(JSON.stringify({ op: 'error', id: first?.id, error: 'unknown_channel', channels: ['ticker.ETHUSDT'] }));
+    socket.receive(JSON.stringify({ op: 'error', id: second?.id, error: 'unknown_channel', channels: ['ticker.ETHUSDT'] }));
+    endTurn();
+    // The server held neither; asking it to leave the known one again is harmless and ends it.
+    expect(socket.sent.slice(2)).toEqual([batch('unsubscribe', ['ticker.BTCUSDT'])]);
+    acknowledge(socket, 2);
+
+    client.subscribe('ticker.SOLUSDT');
+    endTurn();
+    const third = socket.sent[3];
+    expect(third).toEqual(batch('subscribe', ['ticker.SOLUSDT']));
+    socket.receive(JSON.stringify({ op: 'error', id: third?.id, error: 'too_many_subscriptions' }));
+    endTurn();
+    expect(socket.sent).toHaveLength(4);
   });
 
   it('a channel dropped while disconnected is not resubscribed; one added while disconnected is', () => {
@@ -219,7 +379,7 @@ describe('RealtimeClient', () => {
     client.subscribe('ticker.SOLUSDT');
     vi.advanceTimersByTime(BACKOFF_MAX_MS);
     latest().open();
-    expect(latest().sent).toEqual([{ op: 'subscribe', channel: 'ticker.SOLUSDT' }]);
+    expect(latest().sent).toEqual([batch('subscribe', ['ticker.SOLUSDT'])]);
   });
 
   it('pings while connected and treats silence after a ping as a dead connection', () => {

@@ -56,6 +56,7 @@ const envSchema = z.object({
   WS_MAX_PER_ADDRESS: positiveInt.max(100_000, 'must be at most 100000').default(50),
   WS_MAX_MESSAGES_PER_SECOND: positiveInt.max(10_000, 'must be at most 10000').default(20),
   WS_MAX_SUBSCRIPTIONS: positiveInt.max(1000, 'must be at most 1000').default(50),
+  WS_MAX_NEW_PER_MINUTE: positiveInt.max(1_000_000, 'must be at most 1000000').default(120),
   DEPOSIT_CHAIN: z.enum(['simulated', 'tron']).optional(),
   TRON_XPUB: z
     .string()
@@ -158,8 +159,8 @@ export interface Config {
   rateLimit: { enabled: boolean; perMinute: number };
   trustProxy: boolean;
   shutdownTimeoutMs: number;
-  /** WebSocket limits: open sockets per client address; inbound messages a second (also the burst) and channels, per socket. */
-  ws: { maxPerAddress: number; maxMessagesPerSecond: number; maxSubscriptions: number };
+  /** WebSocket limits: open and new-a-minute sockets per client address; inbound messages a second (also the burst) and channels, per socket. */
+  ws: { maxPerAddress: number; maxNewPerMinute: number; maxMessagesPerSecond: number; maxSubscriptions: number };
   deposit: DepositConfig;
   uploads: { maxBytes: number; maxSidePx: number };
   cardDeposit: CardDepositConfig;
@@ -310,7 +311,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimit: { enabled: e.RATE_LIMIT_ENABLED, perMinute: e.RATE_LIMIT_PER_MINUTE },
     trustProxy: e.TRUST_PROXY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    ws: { maxPerAddress: e.WS_MAX_PER_ADDRESS, maxMessagesPerSecond: e.WS_MAX_MESSAGES_PER_SECOND, maxSubscriptions: e.WS_MAX_SUBSCRIPTIONS },
+    ws: { maxPerAddress: e.WS_MAX_PER_ADDRESS, maxNewPerMinute: e.WS_MAX_NEW_PER_MINUTE, maxMessagesPerSecond: e.WS_MAX_MESSAGES_PER_SECOND, maxSubscriptions: e.WS_MAX_SUBSCRIPTIONS },
     deposit: {
       chain,
       tronXpub: e.TRON_XPUB,

@@ -16,6 +16,14 @@ export const CLOSE_TOO_MANY_MESSAGES = { code: 1008, reason: 'too many messages'
 const CLOSE_GRACE_MS = 1_000;
 /** Sent with the 429 that refuses a socket over the per-address cap. */
 const REFUSED_RETRY_AFTER_S = 10;
+/** The window WS_MAX_NEW_PER_MINUTE counts new sockets in. */
+const NEW_SOCKETS_WINDOW_MS = 60_000;
+/**
+ * Addresses counted in one window of new sockets. Past it the window's newcomers go uncounted:
+ * an attacker with this many addresses is not stopped per address anyway, and refusing them
+ * instead would let one lock every new visitor out.
+ */
+const MAX_COUNTED_ADDRESSES = 100_000;
 
 /** What one socket may do (WS_MAX_MESSAGES_PER_SECOND, WS_MAX_SUBSCRIPTIONS). */
 export interface SocketLimits {
@@ -164,7 +172,7 @@ export class Hub {
       }
       const text = raw.toString();
       if (isBinary || text.length > MAX_MESSAGE_BYTES) return reply({ op: 'error', error: 'bad_message' });
-      let message: { op?: unknown; channel?: unknown; token?: unknown; id?: unknown };
+      let message: { op?: unknown; channel?: unknown; channels?: unknown; token?: unknown; id?: unknown };
       try {
         message = JSON.parse(text);
       } catch {
@@ -188,17 +196,28 @@ export class Hub {
         }
         case 'subscribe':
         case 'unsubscribe': {
-          const channel = message.channel;
-          if (typeof channel !== 'string' || !CHANNEL_PATTERN.test(channel) || channel.startsWith('user.') || !this.guards.some((g) => g(channel))) {
-            return reply({ op: 'error', id, error: 'unknown_channel' });
+          // `channels` names several at once so that a screen change costs one message of the
+          // budget, not one per channel. A batch is applied whole or not at all.
+          const batched = message.channels !== undefined;
+          const named: unknown[] | null = batched ? (Array.isArray(message.channels) ? message.channels : null) : [message.channel];
+          // More channels than a socket may hold could never all be held (nor were they all subscribed).
+          if (named === null || named.length === 0 || named.length > limits.subscriptions || (batched && message.channel !== undefined)) {
+            return reply({ op: 'error', id, error: 'bad_message' });
           }
+          const unknown = named.filter((channel) => !this.isPublic(channel));
+          if (unknown.length > 0) {
+            // A batch's refusal names what was wrong, so a client can ask again for the rest.
+            return reply(batched ? { op: 'error', id, error: 'unknown_channel', channels: unknown } : { op: 'error', id, error: 'unknown_channel' });
+          }
+          const channels = named as string[];
           if (message.op === 'subscribe') {
-            if (!client.channels.has(channel) && client.channels.size >= limits.subscriptions) return reply({ op: 'error', id, error: 'too_many_subscriptions' });
-            this.join(client, channel);
+            const added = new Set(channels.filter((channel) => !client.channels.has(channel))).size;
+            if (client.channels.size + added > limits.subscriptions) return reply({ op: 'error', id, error: 'too_many_subscriptions' });
+            for (const channel of channels) this.join(client, channel);
           } else {
-            this.leave(client, channel);
+            for (const channel of channels) this.leave(client, channel);
           }
-          return reply({ op: message.op, id, channel, ok: true });
+          return reply(batched ? { op: message.op, id, channels, ok: true } : { op: message.op, id, channel: channels[0], ok: true });
         }
         default:
           return reply({ op: 'error', id, error: 'unknown_op' });
@@ -207,6 +226,11 @@ export class Hub {
     socket.on('close', () => {
       for (const channel of client.channels) this.leave(client, channel);
     });
+  }
+
+  /** A channel a socket may subscribe to by name: a known public one, never a user's. */
+  private isPublic(channel: unknown): channel is string {
+    return typeof channel === 'string' && CHANNEL_PATTERN.test(channel) && !channel.startsWith('user.') && this.guards.some((g) => g(channel));
   }
 
   private join(client: Client, channel: string): void {
@@ -261,25 +285,64 @@ export class AddressSlots {
   }
 }
 
+/**
+ * New sockets per client address in fixed one-minute windows of the app's clock. Memory holds
+ * one window: every entry goes when the next window starts.
+ */
+export class NewSocketBudget {
+  private readonly counts = new Map<string, number>();
+  private window = Number.NaN;
+
+  constructor(readonly maxPerMinute: number) {}
+
+  /** Counts a new socket for `address`, or returns the seconds until it may open one (its window's end). */
+  take(address: string, nowMs: number): { ok: true } | { ok: false; retryAfterS: number } {
+    const window = Math.floor(nowMs / NEW_SOCKETS_WINDOW_MS);
+    // Any other window, a clock set back included, starts the count over.
+    if (window !== this.window) {
+      this.counts.clear();
+      this.window = window;
+    }
+    const count = this.counts.get(address) ?? 0;
+    if (count >= this.maxPerMinute) return { ok: false, retryAfterS: Math.max(1, Math.ceil(((window + 1) * NEW_SOCKETS_WINDOW_MS - nowMs) / 1000)) };
+    if (count > 0 || this.counts.size < MAX_COUNTED_ADDRESSES) this.counts.set(address, count + 1);
+    return { ok: true };
+  }
+
+  /** Addresses counted in the current window. */
+  get size(): number {
+    return this.counts.size;
+  }
+}
+
 export function registerWebSocket(app: FastifyInstance, hub: Hub, isLive: LiveSessions): void {
   const { config, clock } = app.services;
   const limits: SocketLimits = { messagesPerSecond: config.ws.maxMessagesPerSecond, subscriptions: config.ws.maxSubscriptions };
   const slots = new AddressSlots(config.ws.maxPerAddress);
+  const newSockets = new NewSocketBudget(config.ws.maxNewPerMinute);
   const nowMs = () => clock.now().getTime();
   app.get(
     '/ws',
     {
       websocket: true,
       schema: { hide: true },
-      // The cap is checked before the upgrade: a refused browser sees a failed connect (no
-      // open event) and backs off, where a socket opened and closed at once would be retried
-      // at the first, shortest delay. request.ip is the client's address behind a trusted proxy.
+      // The caps are checked before the upgrade: a refused browser sees a failed connect (no
+      // open event) and backs off, and the upgrade a cap is there to save is never made.
+      // request.ip is the client's address behind a trusted proxy.
       onRequest: async (request, reply) => {
         const tcp = request.raw.socket as typeof request.raw.socket | undefined;
         if (!request.ws || !tcp || tcp.destroyed) return;
         const address = request.ip;
         if (!slots.take(address)) {
           reply.header('retry-after', String(REFUSED_RETRY_AFTER_S));
+          throw new AppError('RATE_LIMITED');
+        }
+        // Sockets opened and dropped at once never reach the cap above but each costs an
+        // upgrade; only sockets let through are counted, so a refused retry costs no budget.
+        const fresh = newSockets.take(address, nowMs());
+        if (!fresh.ok) {
+          slots.release(address);
+          reply.header('retry-after', String(fresh.retryAfterS));
           throw new AppError('RATE_LIMITED');
         }
         // The connection's own end frees the slot, however it ends: a close, a failed upgrade, a cut.

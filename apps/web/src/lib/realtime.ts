@@ -1,10 +1,13 @@
 /**
  * The app's one WebSocket to `/ws` (ARCHITECTURE §7). Screens subscribe to channels by
- * name; the client counts subscribers per channel and sends `subscribe` for the first and
- * `unsubscribe` after the last. It authenticates with the stored token so the server joins
- * it to the user's own channel, reconnects with exponential backoff and jitter, and
- * subscribes everything again after a reconnect. It is built from its dependencies (the
- * socket factory, timers, the token) so tests drive it with a fake socket and fake time.
+ * name; the client counts subscribers per channel and tells the server about the first and
+ * the last. The server lets a socket send 20 messages a second (docs/ws-limits.md), so the
+ * changes made in one turn of the event loop go out together: one `unsubscribe` and one
+ * `subscribe`, each naming all its channels. It authenticates with the stored token so the
+ * server joins it to the user's own channel, reconnects with exponential backoff and jitter,
+ * and subscribes everything again, in one message, after a reconnect. It is built from its
+ * dependencies (the socket factory, timers, the token) so tests drive it with a fake socket
+ * and fake time.
  */
 
 /** The part of the browser WebSocket this client uses. */
@@ -45,6 +48,22 @@ export const PING_INTERVAL_MS = 20_000;
 export const PONG_TIMEOUT_MS = 10_000;
 export const BACKOFF_BASE_MS = 500;
 export const BACKOFF_MAX_MS = 30_000;
+/**
+ * The backoff starts over only once a socket has stayed open this long: a server that accepts
+ * and then drops every socket (a limit tripped on each connect) must not be retried at the
+ * shortest delay forever.
+ */
+export const BACKOFF_RESET_AFTER_MS = 10_000;
+/**
+ * A close for policy (1008: past the server's message budget) counts as this many failed
+ * attempts already, so the first retry waits 2–4 s: reconnecting sends a burst of its own.
+ */
+export const POLICY_CLOSE_MIN_ATTEMPT = 3;
+const CLOSE_POLICY = 1008;
+/** The most channels one subscribe or unsubscribe names: the server's default cap (WS_MAX_SUBSCRIPTIONS), which also bounds a batch. */
+export const MAX_CHANNELS_PER_MESSAGE = 50;
+/** Batches remembered while awaiting their reply; the oldest is forgotten past this (its reply is then ignored). */
+const MAX_PENDING_BATCHES = 64;
 
 /**
  * The wait before reconnect attempt `attempt` (0-based): exponential, capped, with
@@ -60,6 +79,8 @@ interface Subscription {
   handler?: MessageHandler;
 }
 
+type BatchOp = 'subscribe' | 'unsubscribe';
+
 export class RealtimeClient {
   private readonly deps: Required<RealtimeDeps>;
   private socket: SocketLike | null = null;
@@ -72,8 +93,22 @@ export class RealtimeClient {
   private reconnectTimer: TimerHandle | null = null;
   private pingTimer: TimerHandle | null = null;
   private pongTimer: TimerHandle | null = null;
+  /** Runs the batched subscribe/unsubscribe once this turn's changes are all made. */
+  private flushTimer: TimerHandle | null = null;
+  /** Fires once the socket has been open long enough to start the backoff over. */
+  private stableTimer: TimerHandle | null = null;
   /** The token this socket authenticated with; null when it has not. */
   private authToken: string | null = null;
+  /** The channels this socket has asked the server for (and not left since). */
+  private serverChannels = new Set<string>();
+  /** Channels the server refused on this socket: asked for again only on the next socket. */
+  private refusedChannels = new Set<string>();
+  /**
+   * This socket's batches awaiting their reply, by id: the server applies a batch whole or not
+   * at all, so a refusal must be undone channel by channel.
+   */
+  private readonly batches = new Map<number, { op: BatchOp; channels: string[] }>();
+  private nextBatchId = 1;
   private stopped = false;
 
   constructor(deps: RealtimeDeps) {
@@ -96,7 +131,7 @@ export class RealtimeClient {
     if (!subscribers) {
       subscribers = new Set();
       this.channels.set(channel, subscribers);
-      this.send({ op: 'subscribe', channel });
+      this.scheduleFlush();
     }
     subscribers.add(entry);
     this.start();
@@ -109,7 +144,7 @@ export class RealtimeClient {
       current.delete(entry);
       if (current.size === 0) {
         this.channels.delete(channel);
-        this.send({ op: 'unsubscribe', channel });
+        this.scheduleFlush();
       }
     };
   }
@@ -192,23 +227,27 @@ export class RealtimeClient {
     this.authToken = null;
     socket.onopen = () => {
       if (socket !== this.socket) return;
-      this.attempt = 0;
       this.setState('open');
       const token = this.deps.getToken();
       if (token) {
         this.authToken = token;
         this.send({ op: 'auth', token });
       }
-      for (const channel of this.channels.keys()) this.send({ op: 'subscribe', channel });
+      this.flush();
       this.schedulePing();
+      this.stableTimer = this.deps.setTimer(() => {
+        this.stableTimer = null;
+        this.attempt = 0;
+      }, BACKOFF_RESET_AFTER_MS);
     };
     socket.onmessage = (event) => {
       if (socket !== this.socket) return;
       this.clear('pong');
       this.dispatch(event.data);
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (socket !== this.socket) return;
+      if (event.code === CLOSE_POLICY) this.attempt = Math.max(this.attempt, POLICY_CLOSE_MIN_ATTEMPT);
       this.lost();
     };
     // A failed connect fires error then close; the close does the work.
@@ -217,21 +256,86 @@ export class RealtimeClient {
 
   private dispatch(raw: unknown): void {
     if (typeof raw !== 'string') return;
-    let message: { channel?: unknown; data?: unknown };
+    let message: { channel?: unknown; data?: unknown; op?: unknown; id?: unknown; channels?: unknown; error?: unknown };
     try {
       message = JSON.parse(raw) as typeof message;
     } catch {
       return;
     }
-    if (typeof message.channel !== 'string') return; // replies to ops (pong, subscribed, auth)
+    if (typeof message.id === 'number') return this.settleBatch(message.id, message);
+    if (typeof message.channel !== 'string') return; // other replies to ops (pong, auth)
     const channel = message.channel;
     for (const sink of this.sinks) sink(message.data, channel);
     const subscribers = channel.startsWith('user.') ? this.userHandlers : this.channels.get(channel);
     for (const entry of subscribers ? [...subscribers] : []) entry.handler?.(message.data, channel);
   }
 
+  private isOpen(): boolean {
+    return this.socket !== null && this.state === 'open' && this.socket.readyState === OPEN;
+  }
+
   private send(message: object): void {
-    if (this.socket && this.state === 'open' && this.socket.readyState === OPEN) this.socket.send(JSON.stringify(message));
+    if (this.isOpen()) this.socket?.send(JSON.stringify(message));
+  }
+
+  /**
+   * Sends this turn's channel changes once it is over: a screen change drops and takes
+   * several channels from several components, one call each.
+   */
+  private scheduleFlush(): void {
+    if (this.flushTimer === null && this.state === 'open') this.flushTimer = this.deps.setTimer(() => this.flush(), 0);
+  }
+
+  /**
+   * Tells the server the difference between the channels screens hold and the ones this
+   * socket asked for: a channel taken and dropped again in between sends nothing.
+   */
+  private flush(): void {
+    this.clear('flush');
+    if (!this.isOpen()) return;
+    for (const channel of this.refusedChannels) if (!this.channels.has(channel)) this.refusedChannels.delete(channel);
+    const leaving = [...this.serverChannels].filter((channel) => !this.channels.has(channel));
+    const joining = [...this.channels.keys()].filter((channel) => !this.serverChannels.has(channel) && !this.refusedChannels.has(channel));
+    // Places are freed before new ones are taken: the server caps the channels a socket holds.
+    this.sendBatches('unsubscribe', leaving);
+    this.sendBatches('subscribe', joining);
+  }
+
+  private sendBatches(op: BatchOp, channels: string[]): void {
+    for (let start = 0; start < channels.length; start += MAX_CHANNELS_PER_MESSAGE) {
+      const batch = channels.slice(start, start + MAX_CHANNELS_PER_MESSAGE);
+      const id = this.nextBatchId++;
+      // The server answers every batch, so only a reply lost to a bug could leave one here for good.
+      if (this.batches.size >= MAX_PENDING_BATCHES) this.batches.delete(this.batches.keys().next().value as number);
+      this.batches.set(id, { op, channels: batch });
+      for (const channel of batch) {
+        if (op === 'subscribe') this.serverChannels.add(channel);
+        else this.serverChannels.delete(channel);
+      }
+      this.send({ op, channels: batch, id });
+    }
+  }
+
+  /**
+   * A batch's reply. A refused batch changed nothing on the server: its channels are put back
+   * as they were, and the ones the server named as unknown are left out of the next try so
+   * that one bad channel does not cost a screen all the others.
+   */
+  private settleBatch(id: number, reply: { op?: unknown; channels?: unknown; error?: unknown }): void {
+    const batch = this.batches.get(id);
+    if (!batch) return;
+    this.batches.delete(id);
+    if (reply.op !== 'error') return;
+    const named = reply.error === 'unknown_channel' && Array.isArray(reply.channels) ? reply.channels : [];
+    const unknown = batch.channels.filter((channel) => named.includes(channel));
+    // With no channel named, or another refusal (too many channels), the same batch would only be refused again.
+    const refused = new Set(unknown.length > 0 ? unknown : batch.channels);
+    for (const channel of batch.channels) {
+      if (batch.op === 'subscribe') this.serverChannels.delete(channel);
+      else if (!refused.has(channel)) this.serverChannels.add(channel);
+    }
+    if (batch.op === 'subscribe') for (const channel of refused) this.refusedChannels.add(channel);
+    this.scheduleFlush();
   }
 
   private schedulePing(): void {
@@ -269,9 +373,15 @@ export class RealtimeClient {
   private dropSocket(): void {
     this.clear('ping');
     this.clear('pong');
+    this.clear('flush');
+    this.clear('stable');
     const socket = this.socket;
     this.socket = null;
     this.authToken = null;
+    // The next socket starts with nothing on the server, and may be served by a newer server.
+    this.serverChannels = new Set();
+    this.refusedChannels = new Set();
+    this.batches.clear();
     if (!socket) return;
     socket.onopen = socket.onmessage = socket.onclose = socket.onerror = null;
     try {
@@ -281,7 +391,7 @@ export class RealtimeClient {
     }
   }
 
-  private clear(which: 'reconnect' | 'ping' | 'pong'): void {
+  private clear(which: 'reconnect' | 'ping' | 'pong' | 'flush' | 'stable'): void {
     const key = `${which}Timer` as const;
     const handle = this[key];
     if (handle !== null) this.deps.clearTimer(handle);
