@@ -174,7 +174,29 @@ describe('the batch path (contract orders)', () => {
     expect(orders).toHaveLength(2);
   });
 
-  it.todo('a contract order key older than 24 hours places a new order before the prune (the batch reads created_ms and passes now to storedKeysFrom)');
+  it('a contract order key 24 hours old places a new order before any prune, while a 23-hour-old one still replays', async () => {
+    await recordPrices(t, { BTCUSDT: '95000' });
+    const user = await trader(t, '1000');
+    const key = idempotencyKey();
+    const first = await placeOrder(t, user.token, { amount: '100' }, key);
+    expect(first.body.code, JSON.stringify(first.body)).toBe(0);
+    const afterFirst = await futures(t, user.token);
+
+    t.clock.advance(IDEMPOTENCY_KEY_TTL_MS - HOUR_MS);
+    await recordPrices(t, { BTCUSDT: '95005' });
+    expect((await placeOrder(t, user.token, { amount: '100' }, key)).body).toEqual(first.body);
+    expect(await futures(t, user.token)).toEqual(afterFirst);
+
+    t.clock.advance(HOUR_MS);
+    await recordPrices(t, { BTCUSDT: '95010' });
+    const second = await placeOrder(t, user.token, { amount: '100' }, key);
+    expect(second.body.code, JSON.stringify(second.body)).toBe(0);
+    expect(second.body.data.order.id).not.toBe(first.body.data.order.id);
+    expect(Number((await futures(t, user.token)).available)).toBeLessThan(Number(afterFirst.available));
+    expect(await queryRows(t.database.db, sql`select id from contract_orders where user_id = ${user.id}`)).toHaveLength(2);
+    // The key's row now belongs to the second order: a replay returns the second reply.
+    expect((await placeOrder(t, user.token, { amount: '100' }, key)).body).toEqual(second.body);
+  });
 });
 
 describe('the prune worker', () => {

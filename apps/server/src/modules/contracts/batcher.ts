@@ -232,7 +232,7 @@ const AFTER_LOCK: NamedStatement = {
   planEachRun: true,
   text: `select
            (select coalesce(json_agg(k), '[]') from (
-              select k.user_id::text, k.key, k.request_hash, k.response
+              select k.user_id::text, k.key, k.request_hash, k.response, (extract(epoch from k.created_at) * 1000)::float8 as created_ms
               from idempotency_keys k join unnest($1::bigint[], $2::text[]) as w(user_id, key) on k.user_id = w.user_id and k.key = w.key) k) as keys,
            (select coalesce(json_agg(s), '[]') from (
               select u.id::text as user_id, coalesce(o.count, 0)::int4 as open_count, coalesce(o.exposure, 0)::text as open_exposure,
@@ -345,7 +345,8 @@ export async function placeBatch(deps: PlacementDeps, tx: Executor, now: Date, r
   const frozen = new Set(before.frozen.map(Number));
   const closed = new Set(before.closed);
   const prices = pricesFrom(before.ticks);
-  const stored = storedKeysFrom(requests, after.keys);
+  // A key stored 24 hours ago or more has expired: its request is new (platform/idempotency.ts).
+  const stored = storedKeysFrom(requests, after.keys, now);
   const fresh: number[] = [];
   requests.forEach((request, i) => {
     const key = stored[i];
