@@ -152,50 +152,49 @@ describe('the batch path (contract orders)', () => {
     expect(rows).toEqual([{ key: 'batch-key-live', request_hash: 'h1' }]);
   });
 
-  it('a contract order whose key has expired and been pruned places a new order', async () => {
+  /** A trader's first order with a key, and their futures balance after it. */
+  async function firstOrder() {
     await recordPrices(t, { BTCUSDT: '95000' });
     const user = await trader(t, '1000');
     const key = idempotencyKey();
     const first = await placeOrder(t, user.token, { amount: '100' }, key);
     expect(first.body.code, JSON.stringify(first.body)).toBe(0);
-    const afterFirst = await futures(t, user.token);
-    expect((await placeOrder(t, user.token, { amount: '100' }, key)).body).toEqual(first.body);
-    expect(await futures(t, user.token)).toEqual(afterFirst);
+    return { user, key, first, afterFirst: await futures(t, user.token) };
+  }
 
-    t.clock.advance(IDEMPOTENCY_KEY_TTL_MS);
-    await recordPrices(t, { BTCUSDT: '95010' });
-    expect(await new IdempotencyKeyPruner({ db: t.database.db, clock: t.clock }).runOnce()).toBeGreaterThan(0);
-    const second = await placeOrder(t, user.token, { amount: '100' }, key);
-    expect(second.body.code, JSON.stringify(second.body)).toBe(0);
-    expect(second.body.data.order.id).not.toBe(first.body.data.order.id);
-    const afterSecond = await futures(t, user.token);
-    expect(Number(afterSecond.available)).toBeLessThan(Number(afterFirst.available));
-    const orders = await queryRows(t.database.db, sql`select id from contract_orders where user_id = ${user.id}`);
-    expect(orders).toHaveLength(2);
-  });
-
-  it('a contract order key 24 hours old places a new order before any prune, while a 23-hour-old one still replays', async () => {
-    await recordPrices(t, { BTCUSDT: '95000' });
-    const user = await trader(t, '1000');
-    const key = idempotencyKey();
-    const first = await placeOrder(t, user.token, { amount: '100' }, key);
-    expect(first.body.code, JSON.stringify(first.body)).toBe(0);
-    const afterFirst = await futures(t, user.token);
-
-    t.clock.advance(IDEMPOTENCY_KEY_TTL_MS - HOUR_MS);
-    await recordPrices(t, { BTCUSDT: '95005' });
-    expect((await placeOrder(t, user.token, { amount: '100' }, key)).body).toEqual(first.body);
-    expect(await futures(t, user.token)).toEqual(afterFirst);
-
-    t.clock.advance(HOUR_MS);
-    await recordPrices(t, { BTCUSDT: '95010' });
+  /** The same key again is a new order: another id, more money locked, two orders in all. */
+  async function expectNewOrder({ user, key, first, afterFirst }: Awaited<ReturnType<typeof firstOrder>>) {
     const second = await placeOrder(t, user.token, { amount: '100' }, key);
     expect(second.body.code, JSON.stringify(second.body)).toBe(0);
     expect(second.body.data.order.id).not.toBe(first.body.data.order.id);
     expect(Number((await futures(t, user.token)).available)).toBeLessThan(Number(afterFirst.available));
     expect(await queryRows(t.database.db, sql`select id from contract_orders where user_id = ${user.id}`)).toHaveLength(2);
+    return second;
+  }
+
+  it('a contract order whose key has expired and been pruned places a new order', async () => {
+    const placed = await firstOrder();
+    expect((await placeOrder(t, placed.user.token, { amount: '100' }, placed.key)).body).toEqual(placed.first.body);
+    expect(await futures(t, placed.user.token)).toEqual(placed.afterFirst);
+
+    t.clock.advance(IDEMPOTENCY_KEY_TTL_MS);
+    await recordPrices(t, { BTCUSDT: '95010' });
+    expect(await new IdempotencyKeyPruner({ db: t.database.db, clock: t.clock }).runOnce()).toBeGreaterThan(0);
+    await expectNewOrder(placed);
+  });
+
+  it('a contract order key 24 hours old places a new order before any prune, while a 23-hour-old one still replays', async () => {
+    const placed = await firstOrder();
+    t.clock.advance(IDEMPOTENCY_KEY_TTL_MS - HOUR_MS);
+    await recordPrices(t, { BTCUSDT: '95005' });
+    expect((await placeOrder(t, placed.user.token, { amount: '100' }, placed.key)).body).toEqual(placed.first.body);
+    expect(await futures(t, placed.user.token)).toEqual(placed.afterFirst);
+
+    t.clock.advance(HOUR_MS);
+    await recordPrices(t, { BTCUSDT: '95010' });
+    const second = await expectNewOrder(placed);
     // The key's row now belongs to the second order: a replay returns the second reply.
-    expect((await placeOrder(t, user.token, { amount: '100' }, key)).body).toEqual(second.body);
+    expect((await placeOrder(t, placed.user.token, { amount: '100' }, placed.key)).body).toEqual(second.body);
   });
 });
 
