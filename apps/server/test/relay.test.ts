@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import { openSocket } from './socket-frames.ts';
 import { buildApp } from '../src/app.ts';
 import { MarketRecorder } from '../src/modules/market/recorder.ts';
 import { ManualClock } from '../src/platform/clock.ts';
@@ -45,21 +45,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('real-time across processes (Pos
     }
   }
 
-  function open(): Promise<{ socket: WebSocket; next: () => Promise<Record<string, unknown>> }> {
-    return new Promise((resolve, reject) => {
-      const socket = new WebSocket(url);
-      const queue: Record<string, unknown>[] = [];
-      const waiters: ((m: Record<string, unknown>) => void)[] = [];
-      socket.on('message', (data) => {
-        const message = JSON.parse(data.toString()) as Record<string, unknown>;
-        const waiter = waiters.shift();
-        if (waiter) waiter(message);
-        else queue.push(message);
-      });
-      socket.on('open', () => resolve({ socket, next: () => new Promise((r) => (queue.length ? r(queue.shift() as Record<string, unknown>) : waiters.push(r))) }));
-      socket.on('error', reject);
-    });
-  }
+  const open = () => openSocket(url);
 
   it('both processes use the PostgreSQL relay, each with its own LISTEN connection, and each knows the other', async () => {
     for (const app of [a, b]) expect(app.services.relay).toBeInstanceOf(PgRelay);

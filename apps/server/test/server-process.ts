@@ -2,7 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import WebSocket from 'ws';
+import { openSocket } from './socket-frames.ts';
 import { expect } from 'vitest';
 import { DEMO_ACCOUNT } from '../src/modules/demo/seed.ts';
 
@@ -85,17 +85,7 @@ export async function messageTitles(baseUrl: string, token: string): Promise<str
 
 /** A signed-in socket subscribed to broadcasts; `next` resolves with the next frame. */
 export async function broadcastSocket(baseUrl: string, token: string) {
-  const socket = new WebSocket(`${baseUrl.replace('http', 'ws')}/ws`);
-  const frames: Record<string, unknown>[] = [];
-  const waiters: ((frame: Record<string, unknown>) => void)[] = [];
-  socket.on('message', (data) => {
-    const frame = JSON.parse(data.toString()) as Record<string, unknown>;
-    const waiter = waiters.shift();
-    if (waiter) waiter(frame);
-    else frames.push(frame);
-  });
-  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-  const next = () => new Promise<Record<string, unknown>>((resolve) => (frames.length ? resolve(frames.shift() as Record<string, unknown>) : waiters.push(resolve)));
+  const { socket, next } = await openSocket(`${baseUrl.replace('http', 'ws')}/ws`);
   socket.send(JSON.stringify({ op: 'auth', token, id: 1 }));
   expect(await next()).toEqual({ op: 'auth', id: 1, ok: true });
   socket.send(JSON.stringify({ op: 'subscribe', channel: 'messages.broadcast', id: 2 }));

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { INSTRUMENT_SYMBOLS, KLINE_INTERVALS, klineMessageSchema, tickerSchema } from '@tradewind/contract/market';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import WebSocket from 'ws';
+import { openSocket } from './socket-frames.ts';
 import { liveSessions } from '../src/modules/auth/sessions.ts';
 import { MarketBroadcaster } from '../src/modules/market/live.ts';
 import { MarketRecorder, TICKS_TOPIC } from '../src/modules/market/recorder.ts';
@@ -19,23 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-function open(): Promise<{ socket: WebSocket; next: () => Promise<Record<string, unknown>> }> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url);
-    const queue: Record<string, unknown>[] = [];
-    const waiters: ((m: Record<string, unknown>) => void)[] = [];
-    socket.on('message', (data) => {
-      const message = JSON.parse(data.toString()) as Record<string, unknown>;
-      const waiter = waiters.shift();
-      if (waiter) waiter(message);
-      else queue.push(message);
-    });
-    socket.on('open', () =>
-      resolve({ socket, next: () => new Promise((r) => (queue.length ? r(queue.shift() as Record<string, unknown>) : waiters.push(r))) }),
-    );
-    socket.on('error', reject);
-  });
-}
+const open = () => openSocket(url);
 
 describe('/ws', () => {
   it('answers ping, authenticates, and delivers to the user channel only after auth', async () => {
