@@ -193,8 +193,8 @@ export async function login(deps: AuthDeps, input: LoginRequest, meta: RequestMe
 
 /**
  * Tells the owner that sign-in to their account is paused after wrong passwords: an in-site
- * message, and an email (or SMS) to their address where one can be sent. A failure to send
- * is logged, never the sign-in's error.
+ * message, and an email (or SMS) to their address where one can be sent, in the background. A
+ * failure to send is logged, never the sign-in's error.
  */
 async function warnOwnerOfThrottle(deps: AuthDeps, userId: number, now: Date): Promise<void> {
   const params = { count: FREE_ATTEMPTS };
@@ -204,7 +204,9 @@ async function warnOwnerOfThrottle(deps: AuthDeps, userId: number, now: Date): P
   const channel: Channel | undefined = owner?.email ? 'email' : owner?.phone ? 'phone' : undefined;
   if (!owner || !channel || !deps.notifier.available(channel)) return;
   const language = languageOf(owner.language);
-  await deps.notifier
+  // Not awaited: a slow mail server must not make this reply slower than a wrong password for an
+  // address with no account, which would tell a guesser the account exists.
+  void deps.notifier
     .send({
       channel,
       to: (channel === 'email' ? owner.email : owner.phone) as string,
