@@ -16,8 +16,7 @@ import { and, asc, desc, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
-import { type EntrySpec, type Ledger, accountName, houseAccount, listedToken, userAccount } from '../ledger/service.ts';
-import { assets } from '../ledger/tables.ts';
+import { type EntrySpec, type Ledger, accountName, addListedToken, houseAccount, listedToken, userAccount } from '../ledger/service.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { users } from '../user/tables.ts';
 import { localized } from '../vote/service.ts';
@@ -403,22 +402,7 @@ export async function createProject(db: Db, now: Date, operator: OperatorContext
     const [existing] = await tx.select({ id: ieoProjects.id }).from(ieoProjects).where(eq(ieoProjects.slug, input.slug)).limit(1);
     if (existing) return existing.id;
     if (input.token in ASSETS) throw new AppError('IEO_TOKEN_EXISTS', {}, 409);
-    const insertedAsset = await tx
-      .insert(assets)
-      .values({
-        code: input.token,
-        name: input.tokenName,
-        scale: IEO_TOKEN_SCALE,
-        withdrawMinMinor: 0n,
-        withdrawFeeMinor: 0n,
-        confirmations: 0,
-        depositEnabled: false,
-        withdrawEnabled: false,
-        sortOrder: 1000,
-      })
-      .onConflictDoNothing()
-      .returning({ code: assets.code });
-    if (insertedAsset.length === 0) throw new AppError('IEO_TOKEN_EXISTS', {}, 409);
+    if (!(await addListedToken(tx, { code: input.token, name: input.tokenName, scale: IEO_TOKEN_SCALE }))) throw new AppError('IEO_TOKEN_EXISTS', {}, 409);
     const [row] = await tx.insert(ieoProjects).values(values).returning({ id: ieoProjects.id });
     if (!row) throw new Error('project insert returned no row');
     if (operator) await audit(tx, now, operator, { action: 'ieo.create', targetType: 'ieo_project', targetId: row.id, after: input });

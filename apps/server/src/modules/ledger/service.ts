@@ -432,6 +432,44 @@ export async function ensureAssets(db: Db, seed: { depositMinMinor: bigint } = {
   }
 }
 
+/** A token listed by a launchpad project: whole tokens, no deposits or withdrawals. */
+export interface ListedTokenSpec {
+  code: string;
+  name: string;
+  scale: number;
+}
+
+/**
+ * Adds a listed token to the ledger's assets, in the caller's transaction. Returns false if an
+ * asset with that code exists already (the caller refuses the listing): a code names one
+ * asset for good, and its scale is part of every amount stored under it.
+ */
+export async function addListedToken(tx: Executor, token: ListedTokenSpec): Promise<boolean> {
+  const inserted = await tx
+    .insert(assets)
+    .values({
+      code: token.code,
+      name: token.name,
+      scale: token.scale,
+      withdrawMinMinor: 0n,
+      withdrawFeeMinor: 0n,
+      confirmations: 0,
+      depositEnabled: false,
+      withdrawEnabled: false,
+      // After the contract's assets, which take their index.
+      sortOrder: 1000,
+    })
+    .onConflictDoNothing()
+    .returning({ code: assets.code });
+  return inserted.length > 0;
+}
+
+/** Every asset's scale (a handful of rows), listed tokens included. */
+export async function assetScales(db: Executor): Promise<Map<string, number>> {
+  const rows = await db.select({ code: assets.code, scale: assets.scale }).from(assets);
+  return new Map(rows.map((row) => [row.code, row.scale]));
+}
+
 export interface AssetSettings {
   code: AssetCode;
   scale: number;

@@ -9,8 +9,7 @@ import { contractOrders } from '../contracts/tables.ts';
 import { creditScore } from '../credit/service.ts';
 import { kycSubmissions } from '../kyc/tables.ts';
 import { listUserPostings } from '../ledger/postings.ts';
-import { userBalances } from '../ledger/service.ts';
-import { assets } from '../ledger/tables.ts';
+import { assetScales, userBalances } from '../ledger/service.ts';
 import { pointsBalance } from '../points/service.ts';
 import { users } from './tables.ts';
 
@@ -53,12 +52,6 @@ export async function searchUsers(db: Executor, query: UserSearchQuery, limit = 
     })),
     nextCursor: rows.length > limit ? String(page[page.length - 1]?.id) : null,
   };
-}
-
-/** Every asset's scale (a handful of rows): listed IEO tokens are not in the contract's table. */
-async function assetScales(db: Executor): Promise<Map<string, number>> {
-  const rows = await db.select({ code: assets.code, scale: assets.scale }).from(assets);
-  return new Map(rows.map((row) => [row.code, row.scale]));
 }
 
 const KYC_SHOWN = 20;
