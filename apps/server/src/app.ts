@@ -44,10 +44,11 @@ import { registerErrorHandler } from './platform/errors.ts';
 import { registerHousekeepingWorker } from './platform/housekeeping.ts';
 import { registerWebApp } from './platform/web-app.ts';
 import { type FileStore, createFileStore } from './platform/files.ts';
+import type { AppServices } from './services.ts';
 import { registerFileRoutes } from './platform/files-routes.ts';
 import { jsonSerializerCompiler, zodValidatorCompiler } from './platform/http.ts';
 import { registerRateLimits } from './platform/rate-limits.ts';
-import { type Notifier, createNotifier } from './platform/notifier.ts';
+import { createNotifier } from './platform/notifier.ts';
 import { LocalRelay, PgRelay, type Relay } from './platform/relay.ts';
 import { Hub, registerWebSocket } from './platform/ws.ts';
 
@@ -87,16 +88,7 @@ export interface AppOptions {
   onRoute?: (route: RouteOptions) => void;
 }
 
-export interface AppServices {
-  config: Config;
-  database: Database;
-  clock: Clock;
-  notifier: Notifier;
-  relay: Relay;
-  hub: Hub;
-  ledger: Ledger;
-  fileStore: FileStore;
-}
+export type { AppServices } from './services.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

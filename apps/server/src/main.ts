@@ -4,6 +4,7 @@ import { seedDemo } from './modules/demo/seed.ts';
 import { createChainAdapter, depositXpub } from './modules/deposit/service.ts';
 import { startDepositWorker } from './modules/deposit/watcher.ts';
 import { startAdminChannel } from './modules/operator/admin-channel.ts';
+import { OPS_COMMANDS } from './ops-commands.ts';
 import { type DataLock, DataDirInUseError, acquireDataLock } from './platform/data-lock.ts';
 import { openDatabase } from './platform/db.ts';
 
@@ -90,7 +91,7 @@ async function main(): Promise<void> {
     await app.ready();
   }
   // `npm run ops` on this machine runs its commands here, against this process's state.
-  if (!closing) adminChannel = await startAdminChannel(app);
+  if (!closing) adminChannel = await startAdminChannel(app, OPS_COMMANDS);
 }
 
 await main();

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tickReferenceColumns } from '../src/modules/market/service.ts';
-import { OPS_COMMANDS } from '../src/modules/operator/ops-commands.ts';
+import { OPS_COMMANDS } from '../src/ops-commands.ts';
 import { findOperator } from '../src/modules/operator/service.ts';
 import { queryRows } from '../src/platform/db.ts';
 import { placed, recordAt, settlement, trader } from './contracts.ts';

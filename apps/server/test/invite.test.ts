@@ -246,7 +246,7 @@ describe('operators create bonus codes', () => {
   });
 
   it('npm run ops -- bonus-code:create creates a code and audit-logs it as the named operator, via cli', async () => {
-    const { OPS_COMMANDS } = await import('../src/modules/operator/ops-commands.ts');
+    const { OPS_COMMANDS } = await import('../src/ops-commands.ts');
     const { findOperator } = await import('../src/modules/operator/service.ts');
     const admin = await operatorToken(t, 'admin');
     const operator = await findOperator(t.database.db, admin.username);

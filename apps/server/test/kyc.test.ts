@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import '../src/modules/kyc/ops.ts';
-import { OPS_COMMANDS, type OpsContext } from '../src/modules/operator/ops-commands.ts';
+import type { OpsContext } from '../src/modules/operator/ops-commands.ts';
+import { OPS_COMMANDS } from '../src/ops-commands.ts';
 import { findOperator } from '../src/modules/operator/service.ts';
 import { queryRows } from '../src/platform/db.ts';
 import { type TestApp, call, createTestApp, operatorToken, registerUser } from './harness.ts';

@@ -11,7 +11,7 @@ import { type FeedPrice, type MarketFeed, SIMULATED_MARKET, SimulatedFeed, VOLUM
 import { MarketRecorder } from '../src/modules/market/recorder.ts';
 import { changePct, isTradable, latestPrice, registerTickReference, setFavorite } from '../src/modules/market/service.ts';
 import { AppError } from '../src/platform/errors.ts';
-import { OPS_COMMANDS } from '../src/modules/operator/ops-commands.ts';
+import { OPS_COMMANDS } from '../src/ops-commands.ts';
 import { queryRows } from '../src/platform/db.ts';
 import { type TestApp, call, createTestApp, fund, idempotencyKey, operatorToken, registerUser } from './harness.ts';
 import { recordPrices } from './prices.ts';

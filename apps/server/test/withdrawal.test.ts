@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '../src/modules/ledger/invariants.ts';
-import { OPS_COMMANDS } from '../src/modules/operator/ops-commands.ts';
+import { OPS_COMMANDS } from '../src/ops-commands.ts';
 import { findOperator } from '../src/modules/operator/service.ts';
 import { queryRows } from '../src/platform/db.ts';
 import { PASSWORD, type TestApp, call, createTestApp, fund, idempotencyKey, operatorToken, registerUser } from './harness.ts';

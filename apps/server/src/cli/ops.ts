@@ -4,10 +4,9 @@
 // A running server on this DATA_DIR runs the command itself (its admin channel): only it may
 // open an embedded database, and only it holds the sockets and caches the command affects.
 import { buildApp } from '../app.ts';
-import { OPS_COMMANDS, type OpsContext } from '../modules/operator/ops-commands.ts';
+import type { OpsContext } from '../modules/operator/ops-commands.ts';
+import { OPS_COMMANDS } from '../ops-commands.ts';
 import { findOperator } from '../modules/operator/service.ts';
-import '../modules/operator/ops.ts';
-import '../modules/ledger/ops.ts';
 import { type AdminReply, adminSocketPath, askAdminSocket, databaseIdentity } from '../platform/admin-socket.ts';
 import { loadConfig } from '../platform/config.ts';
 import { type DataLock, DataDirInUseError, acquireDataLock } from '../platform/data-lock.ts';

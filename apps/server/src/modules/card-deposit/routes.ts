@@ -21,7 +21,6 @@ import type { Ledger } from '../ledger/service.ts';
 import { type CreatedMessage, publishMessages } from '../messages/service.ts';
 import { cardDepositConfig, createCardDeposit, decideCardDeposit, listCardDepositQueue, listCardDeposits } from './service.ts';
 import { listPayeeAccounts, savePayeeAccount, seedConfiguredPayee } from './payees.ts';
-import './ops.ts';
 
 const tags = ['card-deposit'];
 

@@ -36,7 +36,6 @@ import {
   runListing,
   subscribe,
 } from './service.ts';
-import './ops.ts';
 
 const tags = ['ieo'];
 const adminTags = ['ieo', 'operator'];

@@ -1,43 +1,45 @@
 import { createBonusCodeRequestSchema } from '@tradewind/contract/invite';
 import { AppError } from '#platform/errors.ts';
 import { translate } from '#platform/i18n.ts';
-import { registerOpsCommand } from '../operator/ops-commands.ts';
+import type { OpsCommands } from '../operator/ops-commands.ts';
 import { createBonusCode, listBonusCodes } from './service.ts';
 
-registerOpsCommand('bonus-code:list', {
-  usage: 'bonus-code:list  (newest 100, with redemption counts)',
-  needsOperator: false,
-  async run({ db }) {
-    const items = await listBonusCodes(db);
-    return (
-      items
-        .map((c) => `${c.code} ${c.amount} ${c.asset} redeemed ${c.redeemedCount}/${c.maxRedemptions} (≤${c.perUserLimit} per user${c.verifiedOnly ? ', verified only' : ''}) ${c.startsAt} → ${c.expiresAt}`)
-        .join('\n') || 'no bonus codes'
-    );
+export const inviteOpsCommands: OpsCommands = {
+  'bonus-code:list': {
+    usage: 'bonus-code:list  (newest 100, with redemption counts)',
+    needsOperator: false,
+    async run({ db }) {
+      const items = await listBonusCodes(db);
+      return (
+        items
+          .map((c) => `${c.code} ${c.amount} ${c.asset} redeemed ${c.redeemedCount}/${c.maxRedemptions} (≤${c.perUserLimit} per user${c.verifiedOnly ? ', verified only' : ''}) ${c.startsAt} → ${c.expiresAt}`)
+          .join('\n') || 'no bonus codes'
+      );
+    },
   },
-});
 
-registerOpsCommand('bonus-code:create', {
-  usage:
-    'bonus-code:create --code CODE --asset USDT --amount 10 --max-redemptions N [--per-user N] --expires-at ISO [--starts-at ISO] [--verified-only] [--reason "…"] --operator USERNAME',
-  needsOperator: true,
-  async run({ db, clock, operator }, options) {
-    if (!operator) throw new Error('name an existing operator with --operator USERNAME');
-    const parsed = createBonusCodeRequestSchema.safeParse({
-      code: options.code,
-      asset: options.asset,
-      amount: options.amount,
-      maxRedemptions: options['max-redemptions'],
-      ...(options['per-user'] ? { perUserLimit: options['per-user'] } : {}),
-      ...(options['starts-at'] ? { startsAt: options['starts-at'] } : {}),
-      expiresAt: options['expires-at'],
-      verifiedOnly: options['verified-only'] === 'true',
-      ...(options.reason ? { reason: options.reason } : {}),
-    });
-    if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${translate('en', i.message)}`).join('; '));
-    const created = await createBonusCode(db, clock.now(), operator, parsed.data).catch((error: unknown) => {
-      throw error instanceof AppError ? new Error(`${error.errorName}: ${translate('en', `errors.${error.errorName}`, error.params)}`) : error;
-    });
-    return `bonus code ${created.code} (#${created.id}) created: ${created.amount} ${created.asset}, ${created.maxRedemptions} in all, ${created.perUserLimit} per user, until ${created.expiresAt}`;
+  'bonus-code:create': {
+    usage:
+      'bonus-code:create --code CODE --asset USDT --amount 10 --max-redemptions N [--per-user N] --expires-at ISO [--starts-at ISO] [--verified-only] [--reason "…"] --operator USERNAME',
+    needsOperator: true,
+    async run({ db, clock, operator }, options) {
+      if (!operator) throw new Error('name an existing operator with --operator USERNAME');
+      const parsed = createBonusCodeRequestSchema.safeParse({
+        code: options.code,
+        asset: options.asset,
+        amount: options.amount,
+        maxRedemptions: options['max-redemptions'],
+        ...(options['per-user'] ? { perUserLimit: options['per-user'] } : {}),
+        ...(options['starts-at'] ? { startsAt: options['starts-at'] } : {}),
+        expiresAt: options['expires-at'],
+        verifiedOnly: options['verified-only'] === 'true',
+        ...(options.reason ? { reason: options.reason } : {}),
+      });
+      if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${translate('en', i.message)}`).join('; '));
+      const created = await createBonusCode(db, clock.now(), operator, parsed.data).catch((error: unknown) => {
+        throw error instanceof AppError ? new Error(`${error.errorName}: ${translate('en', `errors.${error.errorName}`, error.params)}`) : error;
+      });
+      return `bonus code ${created.code} (#${created.id}) created: ${created.amount} ${created.asset}, ${created.maxRedemptions} in all, ${created.perUserLimit} per user, until ${created.expiresAt}`;
+    },
   },
-});
+};

@@ -15,7 +15,6 @@ import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
 import type { Ledger } from '../ledger/service.ts';
 import { createBonusCode, inviteSummary, listBonusCodes, listInvitees, redeemBonusCode } from './service.ts';
-import './ops.ts';
 
 const tags = ['invite'];
 

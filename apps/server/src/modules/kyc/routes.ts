@@ -7,7 +7,6 @@ import { route } from '#platform/http.ts';
 import type { Hub } from '#platform/ws.ts';
 import { type CreatedMessage, publishMessages } from '../messages/service.ts';
 import { decideKyc, getKycOverview, listKycQueue, submitKyc } from './service.ts';
-import './ops.ts';
 
 const tags = ['kyc'];
 

@@ -1,7 +1,7 @@
-// `npm run ops -- ledger:check`, which is also what `npm run check:ledger` asks a running server
-// to do: on the embedded database only the process holding DATA_DIR may read the ledger.
+// The ledger's report for `npm run check:ledger` and `npm run ops -- ledger:check` (the command
+// itself is the operator module's: the ledger imports nothing above it). A running server is
+// asked for it: on the embedded database only the process holding DATA_DIR may read the ledger.
 import type { Executor } from '#platform/db.ts';
-import { registerOpsCommand } from '../operator/ops-commands.ts';
 import { checkLedger } from './invariants.ts';
 import { registerLockedFundObligations } from './obligations.ts';
 
@@ -16,13 +16,3 @@ export async function ledgerReport(db: Executor): Promise<{ ok: boolean; text: s
   if (violations.length === 0) return { ok: true, text: LEDGER_OK };
   return { ok: false, text: violations.map((violation) => `${violation.rule}: ${violation.detail}`).join('\n') };
 }
-
-registerOpsCommand('ledger:check', {
-  usage: 'ledger:check  (the invariants `npm run check:ledger` checks; exits 1 on a violation)',
-  needsOperator: false,
-  async run({ db }) {
-    const report = await ledgerReport(db);
-    if (!report.ok) throw new Error(report.text);
-    return report.text;
-  },
-});

@@ -24,7 +24,6 @@ import { type CreatedMessage, publishMessages } from '../messages/service.ts';
 import { listAdminLoanProducts, saveLoanProduct } from './catalog.ts';
 import { apply, decideLoan, disburseLoan, getLoan, listLoans, listProducts, listQueue, repay } from './service.ts';
 import { LoanAccrualWorker } from './worker.ts';
-import './ops.ts';
 
 const tags = ['loans'];
 

@@ -15,7 +15,6 @@ import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
 import type { Hub } from '#platform/ws.ts';
-import './ops.ts';
 import { BROADCAST_CHANNEL, broadcastMessage, listBroadcasts, getMessage, listMessages, markAllRead, markRead, unreadCount } from './service.ts';
 
 const tags = ['messages'];

@@ -27,7 +27,6 @@ import type { Ledger } from '../ledger/service.ts';
 import { type CreatedMessage, publishMessages } from '../messages/service.ts';
 import { decideRental, getProduct, getRental, listAdminProducts, listProducts, listQueue, listRentals, rent, saveProduct } from './service.ts';
 import { MAX_SWEEP_MS, MiningPayoutWorker } from './worker.ts';
-import './ops.ts';
 
 const tags = ['mining'];
 

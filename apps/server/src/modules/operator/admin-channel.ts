@@ -2,22 +2,19 @@
 // services, so a broadcast reaches the sockets this process holds and a cache sees the change.
 import type { FastifyInstance } from 'fastify';
 import { type AdminReply, type AdminRequest, type AdminSocketServer, adminSocketPath, databaseIdentity, serveAdminSocket } from '#platform/admin-socket.ts';
-import { OPS_COMMANDS, type OpsContext } from './ops-commands.ts';
+import type { OpsCommand, OpsContext } from './ops-commands.ts';
 import { findOperator } from './service.ts';
-// The commands no routes file registers.
-import './ops.ts';
-import '../ledger/ops.ts';
 
 /**
  * Runs one `npm run ops` command with the app's services, exactly as the CLI runs it on its
  * own: the named operator acts `via: 'cli'` and the command audits what it does.
  */
-export async function runOpsCommand(app: FastifyInstance, request: AdminRequest): Promise<AdminReply> {
+export async function runOpsCommand(app: FastifyInstance, commands: ReadonlyMap<string, OpsCommand>, request: AdminRequest): Promise<AdminReply> {
   const database = databaseIdentity(app.services.config.databaseUrl);
   if (request.database !== undefined && request.database !== database) {
     return { ok: false, error: `the server on this DATA_DIR uses ${database}, not ${request.database}: set the same DATABASE_URL as the server, or another DATA_DIR` };
   }
-  const command = OPS_COMMANDS.get(request.command);
+  const command = commands.get(request.command);
   if (!command) return { ok: false, error: `unknown command ${request.command} (npm run ops lists them)` };
   const db = app.services.database.db;
   const operator = request.options.operator ? await findOperator(db, request.options.operator) : undefined;
@@ -31,11 +28,11 @@ export async function runOpsCommand(app: FastifyInstance, request: AdminRequest)
 }
 
 /** Listens on `DATA_DIR/admin.sock`; undefined when it cannot (the log says why). */
-export function startAdminChannel(app: FastifyInstance): Promise<AdminSocketServer | undefined> {
+export function startAdminChannel(app: FastifyInstance, commands: ReadonlyMap<string, OpsCommand>): Promise<AdminSocketServer | undefined> {
   return serveAdminSocket(
     adminSocketPath(app.services.config.dataDir),
     async (request) => {
-      const reply = await runOpsCommand(app, request);
+      const reply = await runOpsCommand(app, commands, request);
       // The options may carry secrets and the output does (create-operator): log the name only.
       app.log.info({ command: request.command, operator: request.options.operator, ok: reply.ok }, 'ops command over the admin channel');
       return reply;

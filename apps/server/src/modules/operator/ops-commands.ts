@@ -1,4 +1,4 @@
-import type { AppServices } from '../../app.ts';
+import type { AppServices } from '../../services.ts';
 import type { Db } from '#platform/db.ts';
 import type { OperatorContext } from './service.ts';
 
@@ -15,9 +15,9 @@ export interface OpsCommand {
   run: (context: OpsContext, options: Record<string, string | undefined>) => Promise<string>;
 }
 
-/** Domains register their commands here (e.g. `kyc:review`), next to their services. */
-export const OPS_COMMANDS = new Map<string, OpsCommand>();
-
-export function registerOpsCommand(name: string, command: OpsCommand): void {
-  OPS_COMMANDS.set(name, command);
-}
+/**
+ * A module's commands by name (e.g. `kyc:decide`), exported beside its services; the server's
+ * list of them all is `OPS_COMMANDS` (src/ops-commands.ts), which the CLI and the admin channel
+ * are handed.
+ */
+export type OpsCommands = Readonly<Record<string, OpsCommand>>;

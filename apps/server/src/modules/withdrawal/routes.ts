@@ -32,7 +32,6 @@ import {
   withdrawalOptions,
   withdrawalQueue,
 } from './service.ts';
-import './ops.ts';
 
 const tags = ['withdrawal'];
 const adminTags = ['withdrawal', 'operator'];
