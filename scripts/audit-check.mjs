@@ -1,5 +1,5 @@
 // Fails when `npm audit --omit=dev` reports a high or critical advisory at a production
-// dependency that is not explained below (and in README → Reliability → Dependencies).
+// dependency that is not explained below (and in docs/dependencies.md).
 //
 //   node scripts/audit-check.mjs
 //
@@ -8,7 +8,7 @@
 // reach the endpoint, and a check that fails for lack of network would teach people to ignore it.
 import { spawnSync } from 'node:child_process';
 
-/** Advisory URL (https://github.com/advisories/GHSA-…) → why it stays. Keep README in step. */
+/** Advisory URL (https://github.com/advisories/GHSA-…) → why it stays. Keep docs/dependencies.md in step. */
 const EXPLAINED = {};
 
 const run = spawnSync('npm', ['audit', '--omit=dev', '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });

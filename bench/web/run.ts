@@ -227,7 +227,7 @@ try {
   await server.stop();
 }
 
-/** Writes bench/results/web.json and prints the table of the README. */
+/** Writes bench/results/web.json and prints the table of docs/performance.md. */
 function report(): void {
   const lighthouseVersion = (JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')) as { version: string }).version;
   const chromiumVersion = execFileSync(CHROME_PATH, ['--version']).toString().trim();

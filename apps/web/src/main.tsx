@@ -18,7 +18,7 @@ import './app/styles.css';
 // The app starts in a task of its own. Evaluating the entry's modules is the page's longest task
 // after its first paint (what Lighthouse counts as blocking time); the start's own work (storage,
 // the early requests, the page's preload, which take about a quarter of it) then comes after that
-// task instead of adding to it (bench/web, README: First-screen speed).
+// task instead of adding to it (bench/web, docs/performance.md: first-screen speed).
 setTimeout(start, 0);
 
 /** Takes the page over (or renders it) once its code, messages and texts are there. */

@@ -26,7 +26,7 @@ export const DEFAULT_WITHDRAWAL_SECOND_APPROVAL = 'USDT:10000,BTC:0.2,ETH:3';
 const positiveInt = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be positive');
 
 /**
- * Every setting the server reads, with its default. The README's configuration table
+ * Every setting the server reads, with its default. docs/configuration.md's table
  * lists the same names; `loadConfig` fails at boot with one readable line per bad value.
  */
 const envSchema = z.object({

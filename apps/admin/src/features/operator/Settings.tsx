@@ -8,7 +8,7 @@ import { defineStrings } from '@admin/lib/i18n';
 
 const useT = defineStrings({
   en: {
-    intro: 'Settings are read from the environment when the server starts (see the README’s configuration table). Change them in the deployment and restart; nothing here edits them.',
+    intro: 'Settings are read from the environment when the server starts (see docs/configuration.md). Change them in the deployment and restart; nothing here edits them.',
     version: 'Version {version}, started {at}',
     name: 'Setting',
     value: 'Value in effect',
@@ -20,7 +20,7 @@ const useT = defineStrings({
     search: 'Filter settings',
   },
   'zh-CN': {
-    intro: '设置在服务启动时从环境变量读取（见 README 的配置表）。请在部署中修改并重启；此处不能编辑。',
+    intro: '设置在服务启动时从环境变量读取（见 docs/configuration.md）。请在部署中修改并重启；此处不能编辑。',
     version: '版本 {version}，启动于 {at}',
     name: '设置项',
     value: '当前值',
