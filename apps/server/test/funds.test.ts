@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
-import { unzipSync, strFromU8 } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { houseAccount, userAccount } from '../src/modules/ledger/service.ts';
 import { type TestApp, call, createTestApp, fund, idempotencyKey, registerUser } from './harness.ts';
 import { recordPrices } from './prices.ts';
+import { readXlsx } from './xlsx.ts';
 
 let t: TestApp;
 const DAY = 86_400_000;
@@ -250,16 +250,12 @@ describe('pagination', () => {
 });
 
 describe('export', () => {
-  /** The rows of the only sheet, as arrays of cell texts (inline strings and numbers). */
-  function sheetRows(file: Buffer): string[][] {
-    const parts = unzipSync(new Uint8Array(file));
-    expect(Object.keys(parts).sort()).toEqual(['[Content_Types].xml', '_rels/.rels', 'xl/_rels/workbook.xml.rels', 'xl/styles.xml', 'xl/workbook.xml', 'xl/worksheets/sheet1.xml']);
-    const xml = strFromU8(parts['xl/worksheets/sheet1.xml'] as Uint8Array);
-    const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
-    return [...xml.matchAll(/<row r="(\d+)">(.*?)<\/row>/g)].map((row, index) => {
-      expect(Number(row[1])).toBe(index + 1);
-      return [...(row[2] ?? '').matchAll(/<c r="[A-Z]+\d+"(?: t="inlineStr")?(?: s="\d+")?>(?:<is><t xml:space="preserve">(.*?)<\/t><\/is>|<v>(.*?)<\/v>)<\/c>/g)].map((c) => unescape(c[1] ?? c[2] ?? ''));
-    });
+  /** The rows of the only sheet, as arrays of cell texts; the amount column holds numbers. */
+  async function sheetRows(file: Buffer): Promise<string[][]> {
+    const sheet = await readXlsx(file);
+    expect(sheet.names).toHaveLength(1);
+    for (const row of sheet.rows.slice(1)) expect(typeof row[4], `amount ${row[4]}`).toBe('number');
+    return sheet.rows.map((row) => row.map(String));
   }
 
   const download = (token: string, params: Params = {}, lang?: string) =>
@@ -270,7 +266,8 @@ describe('export', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     expect(response.headers['content-disposition']).toMatch(/^attachment; filename="tradewind-funds-\d{8}-\d{6}\.xlsx"$/);
-    const rows = sheetRows(response.rawPayload);
+    expect(response.headers['cache-control']).toBe('no-store');
+    const rows = await sheetRows(response.rawPayload);
     const postings = await all(alice.token);
     expect(rows[0]).toEqual(['Time (UTC)', 'Type', 'Currency', 'Account', 'Amount', 'Note', 'Reference']);
     expect(rows).toHaveLength(postings.length + 1);
@@ -289,26 +286,30 @@ describe('export', () => {
       postings.map((p) => [p.time.replace('T', ' ').slice(0, 19), labels[p.type], p.asset, wallets[`${p.wallet}/${p.bucket}`], p.amount, p.memo ?? '', p.reference]),
     );
     expect(rows.find((r) => r[1] === 'System')?.[5]).toBe(MEMO);
-    const workbook = strFromU8(unzipSync(new Uint8Array(response.rawPayload))['xl/workbook.xml'] as Uint8Array);
-    expect(workbook).toContain('<sheet name="Funds detail"');
+    const sheet = await readXlsx(response.rawPayload);
+    expect(sheet.names).toEqual(['Funds detail']);
+    // The header row is bold and stays in view while the rows scroll.
+    expect(sheet.worksheet.getRow(1).font?.bold).toBe(true);
+    expect(sheet.worksheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
   });
 
   it('uses the same filters, and labels in the request language', async () => {
     const response = await download(alice.token, { type: ['conversion', 'conversion_fee'], asset: 'USDT' }, 'zh-CN');
-    const rows = sheetRows(response.rawPayload);
+    const rows = await sheetRows(response.rawPayload);
     expect(rows[0]).toEqual(['时间（UTC）', '类型', '币种', '账户', '金额', '备注', '参考编号']);
     expect(rows.slice(1).map((r) => [r[1], r[3], r[4]])).toEqual([
       ['兑换手续费', '现货账户', '-19'],
       ['兑换', '现货账户', '9500'],
     ]);
+    expect((await readXlsx(response.rawPayload)).names).toEqual(['资金明细']);
   });
 
   it("holds only your own postings; an empty export has just the header", async () => {
-    const bobRows = sheetRows((await download(bob.token)).rawPayload);
+    const bobRows = await sheetRows((await download(bob.token)).rawPayload);
     expect(bobRows).toHaveLength(4);
     const aliceRefs = new Set((await all(alice.token)).map((p) => p.reference));
     expect(bobRows.slice(1).some((r) => aliceRefs.has(r[6] as string))).toBe(false);
     const empty = await registerUser(t.app);
-    expect(sheetRows((await download(empty.token)).rawPayload)).toHaveLength(1);
+    expect(await sheetRows((await download(empty.token)).rawPayload)).toHaveLength(1);
   });
 });

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Envelope } from '@tradewind/contract/envelope';
 import { envelopeSchema } from '@tradewind/contract/envelope';
 import type { Language } from '@tradewind/contract/languages';
@@ -242,11 +243,11 @@ export function authHooks(app: FastifyInstance, spec: { auth: AuthMode; roles?: 
   return spec.auth === 'operator' ? { preValidation: hook } : { preHandler: hook };
 }
 
-/** What a file route's handler returns: sent as is, as an attachment. */
+/** What a file route's handler returns: sent as is, as an attachment; a stream is piped as it is read. */
 export interface FileReply {
   filename: string;
   contentType: string;
-  body: Uint8Array;
+  body: Uint8Array | Readable;
 }
 
 export interface FileRouteSpec<Q extends z.ZodType | undefined> {
@@ -296,7 +297,7 @@ export function fileRoute<Q extends z.ZodType | undefined>(
         .header('content-type', file.contentType)
         .header('content-disposition', `attachment; filename="${filename}"`)
         .header('cache-control', 'no-store')
-        .send(Buffer.from(file.body.buffer, file.body.byteOffset, file.body.byteLength));
+        .send(file.body instanceof Uint8Array ? Buffer.from(file.body.buffer, file.body.byteOffset, file.body.byteLength) : file.body);
     },
   });
 }

@@ -6,8 +6,9 @@ import type { Executor } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import type { FileReply } from '#platform/http.ts';
 import { translate } from '#platform/i18n.ts';
+import { countUserPostings } from '../ledger/posting-count.ts';
 import { type PostingFilter, type UserPosting, listUserPostings } from '../ledger/postings.ts';
-import { writeXlsx } from './xlsx.ts';
+import { type Cell, streamXlsx } from './xlsx.ts';
 
 /**
  * The funds detail: the user's own ledger postings (ARCHITECTURE §5), never anyone
@@ -49,16 +50,54 @@ export async function listFunds(db: Executor, userId: number, query: FundsQuery)
 
 const utcText = (date: Date) => date.toISOString().replace('T', ' ').slice(0, 19);
 
+/** Rows read per query while an export streams. */
+const EXPORT_PAGE_ROWS = 1_000;
+
+/**
+ * The user's postings matching the filter, newest first, a page at a time, from the newest
+ * id counted before the file started: postings made while it downloads stay out of it.
+ */
+async function* postingPages(db: Executor, userId: number, filter: FundsFilter, newestId: number): AsyncGenerator<UserPosting[]> {
+  for (let beforeId = newestId + 1; ; ) {
+    const page = await listUserPostings(db, userId, postingFilter(filter, beforeId), EXPORT_PAGE_ROWS);
+    if (page.length > 0) yield page;
+    const last = page[page.length - 1];
+    if (!last || page.length < EXPORT_PAGE_ROWS) return;
+    beforeId = last.id;
+  }
+}
+
 /**
  * The same postings as an .xlsx file, one row each: time (UTC), type, asset, account,
  * amount, memo, reference, labelled in the request's language. Raises EXPORT_TOO_LARGE
- * beyond 10,000 rows (then a shorter date range exports).
+ * beyond `maxRows` (10,000: then a shorter date range exports), before any byte is sent.
+ * The file streams: rows are read a page at a time while it is written.
  */
-export async function exportFunds(db: Executor, userId: number, filter: FundsFilter, language: Language, now: Date): Promise<FileReply> {
-  const rows = await listUserPostings(db, userId, postingFilter(filter), FUNDS_EXPORT_MAX_ROWS + 1);
-  if (rows.length > FUNDS_EXPORT_MAX_ROWS) throw new AppError('EXPORT_TOO_LARGE', { max: FUNDS_EXPORT_MAX_ROWS }, 422);
+export async function exportFunds(
+  db: Executor,
+  userId: number,
+  filter: FundsFilter,
+  language: Language,
+  now: Date,
+  maxRows = FUNDS_EXPORT_MAX_ROWS,
+): Promise<FileReply> {
+  const { count, newestId } = await countUserPostings(db, userId, postingFilter(filter), maxRows);
+  if (count > maxRows) throw new AppError('EXPORT_TOO_LARGE', { max: maxRows }, 422);
   const t = (key: string) => translate(language, key);
-  const body = writeXlsx(
+  const row = (p: UserPosting): Cell[] => [
+    utcText(p.createdAt),
+    t(`entry_types.${p.type}`),
+    p.asset,
+    t(`funds_export.wallet_${p.wallet}${p.bucket === 'locked' ? '_locked' : ''}`),
+    { decimal: amountText(p) },
+    p.memo ?? '',
+    p.reference,
+  ];
+  async function* rows(): AsyncGenerator<Cell[][]> {
+    if (newestId === null) return;
+    for await (const page of postingPages(db, userId, filter, newestId)) yield page.map(row);
+  }
+  const body = streamXlsx(
     {
       name: t('funds_export.sheet'),
       columns: [
@@ -70,17 +109,9 @@ export async function exportFunds(db: Executor, userId: number, filter: FundsFil
         { header: t('funds_export.memo'), width: 40 },
         { header: t('funds_export.reference'), width: 36 },
       ],
-      rows: rows.map((p) => [
-        utcText(p.createdAt),
-        t(`entry_types.${p.type}`),
-        p.asset,
-        t(`funds_export.wallet_${p.wallet}${p.bucket === 'locked' ? '_locked' : ''}`),
-        { decimal: amountText(p) },
-        p.memo ?? '',
-        p.reference,
-      ]),
+      createdAt: now,
     },
-    now,
+    rows(),
   );
   const stamp = now.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
   return { filename: `tradewind-funds-${stamp}.xlsx`, contentType: XLSX_CONTENT_TYPE, body };

@@ -1,105 +1,107 @@
-import { zipSync } from 'fflate';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+import ExcelJS from 'exceljs';
 
 /**
- * A minimal SpreadsheetML (.xlsx) writer: one sheet, inline strings, a bold header row
- * frozen at the top. Enough for an export that opens in Excel, LibreOffice and Numbers,
- * without a spreadsheet library.
+ * Streams an .xlsx file of one sheet, a bold header row frozen at the top, through
+ * exceljs's streaming writer: each row is written and let go as it comes, so a large
+ * export never sits in memory as a whole.
  */
 
-/** A text cell, or an exact decimal written as a number (the file holds the decimal text as given). */
+/** A text cell, or an exact decimal written as a number. */
 export type Cell = string | { decimal: string } | null;
 
-export interface Sheet {
+export interface SheetSpec {
   name: string;
   columns: { header: string; width: number }[];
-  rows: Cell[][];
+  /** Stamps the file's properties (created, modified). */
+  createdAt: Date;
 }
 
-const MAIN_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
-const REL_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
-const PKG_REL_NS = 'http://schemas.openxmlformats.org/package/2006/relationships';
-const HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const DECIMAL = /^-?\d+(\.\d+)?$/;
-
-/** XML text: escaped, and without the control characters XML 1.0 cannot hold. */
-export function xmlText(value: string): string {
-  return value
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
-}
-
-/** A1-style column name: 0 → A, 25 → Z, 26 → AA. */
-export function columnName(index: number): string {
-  let name = '';
-  for (let n = index + 1; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
-  return name;
-}
 
 /** Sheet names: at most 31 characters, none of : \ / ? * [ ]. */
 function sheetName(name: string): string {
   return name.replace(/[:\\/?*[\]]/g, ' ').slice(0, 31) || 'Sheet1';
 }
 
-function cellXml(cell: Cell, ref: string, style: number): string {
-  if (cell === null) return '';
-  const s = style ? ` s="${style}"` : '';
-  if (typeof cell === 'object') {
-    if (!DECIMAL.test(cell.decimal)) throw new Error(`not a decimal: ${cell.decimal}`);
-    return `<c r="${ref}"${s}><v>${cell.decimal}</v></c>`;
+function cellValue(cell: Cell): string | number | null {
+  if (cell === null) return null;
+  if (typeof cell === 'string') {
+    // exceljs drops the control characters XML 1.0 cannot hold, but not these two.
+    return cell.replace(/[\ufffe\uffff]/g, '');
   }
-  return `<c r="${ref}" t="inlineStr"${s}><is><t xml:space="preserve">${xmlText(cell)}</t></is></c>`;
+  if (!DECIMAL.test(cell.decimal)) throw new Error(`not a decimal: ${cell.decimal}`);
+  // A spreadsheet number is a binary double whatever text the file holds: the nearest
+  // double is what Excel would read from the exact decimal, so nothing more is lost here.
+  return Number(cell.decimal);
 }
 
-function rowXml(cells: Cell[], rowNumber: number, style: number): string {
-  return `<row r="${rowNumber}">${cells.map((cell, i) => cellXml(cell, `${columnName(i)}${rowNumber}`, style)).join('')}</row>`;
+/**
+ * A writable stream, Node's or the readable-stream package's (archiver's): both keep their
+ * buffer's state in `_writableState`, and emit 'drain' once a write past it is taken in.
+ */
+interface Sink {
+  _writableState?: { needDrain?: boolean };
+  destroyed?: boolean;
+  on(event: 'drain' | 'close', listener: () => void): unknown;
+  off(event: 'drain' | 'close', listener: () => void): unknown;
 }
 
-function sheetXml(sheet: Sheet): string {
-  const cols = sheet.columns.map((c, i) => `<col min="${i + 1}" max="${i + 1}" width="${c.width}" customWidth="1"/>`).join('');
-  const rows = [rowXml(sheet.columns.map((c) => c.header), 1, 1), ...sheet.rows.map((cells, i) => rowXml(cells, i + 2, 0))].join('');
-  return (
-    `${HEAD}<worksheet xmlns="${MAIN_NS}" xmlns:r="${REL_NS}">` +
-    '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/></sheetView></sheetViews>' +
-    `<cols>${cols}</cols><sheetData>${rows}</sheetData></worksheet>`
-  );
+/** Resolves once `sink` has taken in what it was given (or closed), or `output` has: the client went away. */
+function caughtUp(sink: Sink, output: Writable): Promise<void> {
+  if (!sink._writableState?.needDrain || sink.destroyed || output.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      sink.off('drain', done);
+      sink.off('close', done);
+      output.off('close', done);
+      resolve();
+    };
+    sink.on('drain', done);
+    sink.on('close', done);
+    output.on('close', done);
+  });
 }
 
-const STYLES =
-  `${HEAD}<styleSheet xmlns="${MAIN_NS}">` +
-  '<fonts count="2"><font><sz val="11"/><name val="Calibri"/></font><font><b/><sz val="11"/><name val="Calibri"/></font></fonts>' +
-  '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
-  '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
-  '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
-  '<cellXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/></cellXfs>' +
-  '<cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles>' +
-  '</styleSheet>';
+/**
+ * Where exceljs's sheet stream writes the sheet on its way to the compressor. The sheet
+ * stream writes there whatever the answer, so waiting on the file's reader alone would let
+ * the whole sheet pile up in that queue while compression and the download catch up; the
+ * writer waits on the queue itself, which drains only as fast as the file is read. exceljs
+ * does not type it: without it the writer waits on the output, and the export test's
+ * memory bound says whether that still holds.
+ */
+function sheetSink(worksheet: ExcelJS.Worksheet): Sink | undefined {
+  return (worksheet as unknown as { stream?: { pipes?: Sink[] } }).stream?.pipes?.[0];
+}
 
-const encoder = new TextEncoder();
+/**
+ * The file, written while `pages` yields its rows. Between pages the writer waits until
+ * what it wrote has been compressed, which goes only as fast as the file is read: a slow
+ * download holds back the next page instead of piling the file up in memory. A failure
+ * while writing destroys the stream with it.
+ */
+export function streamXlsx(sheet: SheetSpec, pages: AsyncIterable<Cell[][]>): Readable {
+  const output = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
+  workbook.creator = 'Tradewind';
+  workbook.lastModifiedBy = 'Tradewind';
+  workbook.created = sheet.createdAt;
+  workbook.modified = sheet.createdAt;
+  const worksheet = workbook.addWorksheet(sheetName(sheet.name), { views: [{ state: 'frozen', ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }] });
+  worksheet.columns = sheet.columns.map((column) => ({ header: column.header, width: column.width }));
+  worksheet.getRow(1).font = { bold: true };
+  worksheet.getRow(1).commit();
 
-/** The .xlsx file (a zip of SpreadsheetML parts). `modifiedAt` stamps the zip entries. */
-export function writeXlsx(sheet: Sheet, modifiedAt: Date): Uint8Array {
-  const parts: Record<string, string> = {
-    '[Content_Types].xml':
-      `${HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
-      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
-      '<Default Extension="xml" ContentType="application/xml"/>' +
-      '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
-      '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>' +
-      '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' +
-      '</Types>',
-    '_rels/.rels': `${HEAD}<Relationships xmlns="${PKG_REL_NS}"><Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
-    'xl/workbook.xml': `${HEAD}<workbook xmlns="${MAIN_NS}" xmlns:r="${REL_NS}"><sheets><sheet name="${xmlText(sheetName(sheet.name))}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
-    'xl/_rels/workbook.xml.rels':
-      `${HEAD}<Relationships xmlns="${PKG_REL_NS}">` +
-      `<Relationship Id="rId1" Type="${REL_NS}/worksheet" Target="worksheets/sheet1.xml"/>` +
-      `<Relationship Id="rId2" Type="${REL_NS}/styles" Target="styles.xml"/>` +
-      '</Relationships>',
-    'xl/styles.xml': STYLES,
-    'xl/worksheets/sheet1.xml': sheetXml(sheet),
+  const write = async () => {
+    for await (const page of pages) {
+      for (const cells of page) worksheet.addRow(cells.map(cellValue)).commit();
+      await caughtUp(sheetSink(worksheet) ?? (output as Sink), output);
+      if (output.destroyed) return;
+    }
+    worksheet.commit();
+    await workbook.commit();
   };
-  return zipSync(Object.fromEntries(Object.entries(parts).map(([name, xml]) => [name, [encoder.encode(xml), { level: 6, mtime: modifiedAt }]])));
+  write().catch((error: unknown) => output.destroy(error instanceof Error ? error : new Error(String(error))));
+  return output;
 }
