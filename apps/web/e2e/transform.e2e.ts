@@ -93,7 +93,7 @@ async function exportRows(page: Page, button: string): Promise<string[][]> {
   const file = await download.path();
   const parts = unzipSync(new Uint8Array(fs.readFileSync(file)));
   const xml = strFromU8(parts['xl/worksheets/sheet1.xml'] as Uint8Array);
-  return [...xml.matchAll(/<row r="\d+">(.*?)<\/row>/g)].map((row) => [...(row[1] ?? '').matchAll(/<(?:t xml:space="preserve"|v)>(.*?)<\/(?:t|v)>/g)].map((c) => c[1] ?? ''));
+  return [...xml.matchAll(/<row r="\d+"[^>]*>(.*?)<\/row>/g)].map((row) => [...(row[1] ?? '').matchAll(/<(?:t xml:space="preserve"|v)>(.*?)<\/(?:t|v)>/g)].map((c) => c[1] ?? ''));
 }
 
 /** Clicks a day in the open calendar (months are marked `data-year-month="2026-11"`). */
