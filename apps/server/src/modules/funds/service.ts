@@ -6,8 +6,7 @@ import type { Executor } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import type { FileReply } from '#platform/http.ts';
 import { translate } from '#platform/i18n.ts';
-import { countUserPostings } from '../ledger/posting-count.ts';
-import { type PostingFilter, type UserPosting, listUserPostings } from '../ledger/postings.ts';
+import { type PostingFilter, type UserPosting, countUserPostings, listUserPostings } from '../ledger/postings.ts';
 import { type Cell, streamXlsx } from './xlsx.ts';
 
 /**

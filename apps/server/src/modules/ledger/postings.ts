@@ -1,5 +1,5 @@
 import type { AssetCode, EntryType, Wallet } from '@tradewind/contract/wallet';
-import { type SQL, and, desc, eq, gte, inArray, lt } from 'drizzle-orm';
+import { type SQL, and, count, desc, eq, gte, inArray, lt, max } from 'drizzle-orm';
 import type { Executor } from '#platform/db.ts';
 import { entries, postings } from './tables.ts';
 
@@ -32,8 +32,8 @@ export interface UserPosting {
   reference: string;
 }
 
-/** The user's postings matching the filter, newest first (by id: no ties, so pages neither overlap nor skip). */
-export async function listUserPostings(db: Executor, userId: number, filter: PostingFilter, limit: number): Promise<UserPosting[]> {
+/** Which of the user's postings the filter selects: one statement of it for the list and the count. */
+function matching(userId: number, filter: PostingFilter): SQL | undefined {
   const conditions: SQL[] = [eq(postings.userId, userId)];
   if (filter.types && filter.types.length > 0) conditions.push(inArray(postings.type, [...filter.types]));
   if (filter.asset) conditions.push(eq(postings.asset, filter.asset));
@@ -41,6 +41,11 @@ export async function listUserPostings(db: Executor, userId: number, filter: Pos
   if (filter.from) conditions.push(gte(postings.createdAt, filter.from));
   if (filter.to) conditions.push(lt(postings.createdAt, filter.to));
   if (filter.beforeId !== undefined) conditions.push(lt(postings.id, filter.beforeId));
+  return and(...conditions);
+}
+
+/** The user's postings matching the filter, newest first (by id: no ties, so pages neither overlap nor skip). */
+export async function listUserPostings(db: Executor, userId: number, filter: PostingFilter, limit: number): Promise<UserPosting[]> {
   const rows = await db
     .select({
       id: postings.id,
@@ -55,7 +60,7 @@ export async function listUserPostings(db: Executor, userId: number, filter: Pos
     })
     .from(postings)
     .innerJoin(entries, eq(entries.id, postings.entryId))
-    .where(and(...conditions))
+    .where(matching(userId, filter))
     .orderBy(desc(postings.id))
     .limit(limit);
   return rows.map((row) => ({
@@ -69,4 +74,15 @@ export async function listUserPostings(db: Executor, userId: number, filter: Pos
     memo: row.memo,
     reference: row.reference,
   }));
+}
+
+/**
+ * How many of the user's postings match the filter, counted up to `cap + 1` (an export asks
+ * "more than its limit?" without counting a whole history), and the newest one's id: what
+ * `listUserPostings` pages through from there.
+ */
+export async function countUserPostings(db: Executor, userId: number, filter: PostingFilter, cap: number): Promise<{ count: number; newestId: number | null }> {
+  const capped = db.select({ id: postings.id }).from(postings).where(matching(userId, filter)).orderBy(desc(postings.id)).limit(cap + 1).as('capped');
+  const [row] = await db.select({ count: count(), newestId: max(capped.id) }).from(capped);
+  return { count: row?.count ?? 0, newestId: row?.newestId ?? null };
 }
