@@ -1,7 +1,5 @@
 import { cardDepositDecideRequestSchema } from '@tradewind/contract/card-deposit';
-import { AppError } from '#platform/errors.ts';
-import { translate } from '#platform/i18n.ts';
-import type { OpsCommands } from '../operator/ops-commands.ts';
+import { explainOpsError, optionIssues, type OpsCommands } from '../operator/ops-commands.ts';
 import { decideCardDeposit, listCardDepositQueue } from './service.ts';
 
 export const cardDepositOpsCommands: OpsCommands = {
@@ -24,10 +22,8 @@ export const cardDepositOpsCommands: OpsCommands = {
     async run({ db, clock, ledger, operator }, options) {
       if (!operator) throw new Error('name an existing operator with --operator USERNAME');
       const parsed = cardDepositDecideRequestSchema.safeParse({ id: options.id, decision: options.decision, reason: options.reason });
-      if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${translate('en', i.message)}`).join('; '));
-      const decided = await decideCardDeposit(db, ledger, clock.now(), operator, parsed.data).catch((error: unknown) => {
-        throw error instanceof AppError ? new Error(`${error.errorName}: ${translate('en', `errors.${error.errorName}`, error.params)}`) : error;
-      });
+      if (!parsed.success) throw new Error(optionIssues(parsed.error));
+      const decided = await decideCardDeposit(db, ledger, clock.now(), operator, parsed.data).catch(explainOpsError);
       return `bank-card deposit #${decided.id} (uid ${decided.uid}) is now ${decided.status}${decided.status === 'paid' ? `: ${decided.actualAmount} ${decided.asset} credited` : ''}`;
     },
   },

@@ -1,12 +1,7 @@
 import { ieoProjectInputSchema } from '@tradewind/contract/ieo';
-import { AppError } from '#platform/errors.ts';
 import { translate } from '#platform/i18n.ts';
-import type { OpsCommands } from '../operator/ops-commands.ts';
+import { explainOpsError, type OpsCommands } from '../operator/ops-commands.ts';
 import { cancelProject, createProject, listProjects, runAllocation, runDueIeo, runListing } from './service.ts';
-
-const explain = (error: unknown) => {
-  throw error instanceof AppError ? new Error(`${error.errorName}: ${translate('en', `errors.${error.errorName}`, error.params)}`) : error;
-};
 
 export const ieoOpsCommands: OpsCommands = {
   'ieo:list': {
@@ -26,7 +21,7 @@ export const ieoOpsCommands: OpsCommands = {
       const fs = await import('node:fs');
       const parsed = ieoProjectInputSchema.safeParse(JSON.parse(fs.readFileSync(options.json, 'utf8')));
       if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.join('.')}: ${translate('en', i.message)}`).join('; '));
-      const id = await createProject(db, clock.now(), operator, parsed.data).catch(explain);
+      const id = await createProject(db, clock.now(), operator, parsed.data).catch(explainOpsError);
       return `project #${id} (${parsed.data.token}) created`;
     },
   },
@@ -36,7 +31,7 @@ export const ieoOpsCommands: OpsCommands = {
     needsOperator: true,
     async run({ db, ledger, clock, operator }, options) {
       if (!operator || !options.id || !options.reason) throw new Error('need --id, --reason and --operator');
-      await cancelProject({ db, ledger }, clock.now(), operator, Number(options.id), options.reason).catch(explain);
+      await cancelProject({ db, ledger }, clock.now(), operator, Number(options.id), options.reason).catch(explainOpsError);
       return `project #${options.id} cancelled; commitments refunded`;
     },
   },
@@ -46,7 +41,7 @@ export const ieoOpsCommands: OpsCommands = {
     needsOperator: true,
     async run({ db, ledger, clock, operator }, options) {
       if (!operator || !options.id) throw new Error('need --id and --operator');
-      const { ran } = await runAllocation({ db, ledger }, clock.now(), Number(options.id), operator).catch(explain);
+      const { ran } = await runAllocation({ db, ledger }, clock.now(), Number(options.id), operator).catch(explainOpsError);
       return ran ? `project #${options.id} allocated` : `project #${options.id} was already allocated`;
     },
   },
@@ -56,7 +51,7 @@ export const ieoOpsCommands: OpsCommands = {
     needsOperator: true,
     async run({ db, ledger, clock, operator }, options) {
       if (!operator || !options.id) throw new Error('need --id and --operator');
-      const { ran } = await runListing({ db, ledger }, clock.now(), Number(options.id), operator).catch(explain);
+      const { ran } = await runListing({ db, ledger }, clock.now(), Number(options.id), operator).catch(explainOpsError);
       return ran ? `project #${options.id} listed; tokens credited` : `project #${options.id} was already listed`;
     },
   },

@@ -1,7 +1,5 @@
 import { createBonusCodeRequestSchema } from '@tradewind/contract/invite';
-import { AppError } from '#platform/errors.ts';
-import { translate } from '#platform/i18n.ts';
-import type { OpsCommands } from '../operator/ops-commands.ts';
+import { explainOpsError, optionIssues, type OpsCommands } from '../operator/ops-commands.ts';
 import { createBonusCode, listBonusCodes } from './service.ts';
 
 export const inviteOpsCommands: OpsCommands = {
@@ -35,10 +33,8 @@ export const inviteOpsCommands: OpsCommands = {
         verifiedOnly: options['verified-only'] === 'true',
         ...(options.reason ? { reason: options.reason } : {}),
       });
-      if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${translate('en', i.message)}`).join('; '));
-      const created = await createBonusCode(db, clock.now(), operator, parsed.data).catch((error: unknown) => {
-        throw error instanceof AppError ? new Error(`${error.errorName}: ${translate('en', `errors.${error.errorName}`, error.params)}`) : error;
-      });
+      if (!parsed.success) throw new Error(optionIssues(parsed.error));
+      const created = await createBonusCode(db, clock.now(), operator, parsed.data).catch(explainOpsError);
       return `bonus code ${created.code} (#${created.id}) created: ${created.amount} ${created.asset}, ${created.maxRedemptions} in all, ${created.perUserLimit} per user, until ${created.expiresAt}`;
     },
   },

@@ -1,7 +1,5 @@
 import { kycDecideRequestSchema } from '@tradewind/contract/kyc';
-import { AppError } from '#platform/errors.ts';
-import { translate } from '#platform/i18n.ts';
-import type { OpsCommands } from '../operator/ops-commands.ts';
+import { explainOpsError, optionIssues, type OpsCommands } from '../operator/ops-commands.ts';
 import { decideKyc, listKycQueue } from './service.ts';
 
 export const kycOpsCommands: OpsCommands = {
@@ -24,10 +22,8 @@ export const kycOpsCommands: OpsCommands = {
     async run({ db, clock, operator }, options) {
       if (!operator) throw new Error('name an existing operator with --operator USERNAME');
       const parsed = kycDecideRequestSchema.safeParse({ id: options.id, decision: options.decision, reason: options.reason });
-      if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `--${i.path.join('.')}: ${translate('en', i.message)}`).join('; '));
-      const decided = await decideKyc(db, clock.now(), operator, parsed.data).catch((error: unknown) => {
-        throw error instanceof AppError ? new Error(`${error.errorName}: ${translate('en', `errors.${error.errorName}`, error.params)}`) : error;
-      });
+      if (!parsed.success) throw new Error(optionIssues(parsed.error));
+      const decided = await decideKyc(db, clock.now(), operator, parsed.data).catch(explainOpsError);
       return `verification #${decided.id} (uid ${decided.uid}) is now ${decided.status}`;
     },
   },

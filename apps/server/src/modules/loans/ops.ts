@@ -1,14 +1,6 @@
 import { loanDecideRequestSchema, loanDisburseRequestSchema } from '@tradewind/contract/loans';
-import type { z } from 'zod';
-import { AppError } from '#platform/errors.ts';
-import { translate } from '#platform/i18n.ts';
-import type { OpsCommands } from '../operator/ops-commands.ts';
+import { explainOpsError, optionIssues, type OpsCommands } from '../operator/ops-commands.ts';
 import { accrueDue, decideLoan, disburseLoan, listQueue } from './service.ts';
-
-const explain = (error: unknown): never => {
-  throw error instanceof AppError ? new Error(`${error.errorName}: ${translate('en', `errors.${error.errorName}`, error.params)}`) : error;
-};
-const issues = (error: z.ZodError) => error.issues.map((i) => `--${i.path.join('.')}: ${translate('en', i.message)}`).join('; ');
 
 export const loansOpsCommands: OpsCommands = {
   'loans:queue': {
@@ -28,8 +20,8 @@ export const loansOpsCommands: OpsCommands = {
     async run({ db, clock, operator }, options) {
       if (!operator) throw new Error('name an existing operator with --operator USERNAME');
       const parsed = loanDecideRequestSchema.safeParse({ id: options.id, decision: options.decision, reason: options.reason });
-      if (!parsed.success) throw new Error(issues(parsed.error));
-      const decided = await decideLoan(db, clock.now(), operator, parsed.data).catch(explain);
+      if (!parsed.success) throw new Error(optionIssues(parsed.error));
+      const decided = await decideLoan(db, clock.now(), operator, parsed.data).catch(explainOpsError);
       return `loan #${decided.id} (uid ${decided.uid}) is now ${decided.status}`;
     },
   },
@@ -40,8 +32,8 @@ export const loansOpsCommands: OpsCommands = {
     async run({ db, clock, ledger, operator }, options) {
       if (!operator) throw new Error('name an existing operator with --operator USERNAME');
       const parsed = loanDisburseRequestSchema.safeParse({ id: options.id });
-      if (!parsed.success) throw new Error(issues(parsed.error));
-      const done = await disburseLoan(db, ledger, clock.now(), operator, Number(parsed.data.id)).catch(explain);
+      if (!parsed.success) throw new Error(optionIssues(parsed.error));
+      const done = await disburseLoan(db, ledger, clock.now(), operator, Number(parsed.data.id)).catch(explainOpsError);
       return `loan #${done.id} (uid ${done.uid}) disbursed: ${done.amount} ${done.asset}, due ${done.dueAt}`;
     },
   },

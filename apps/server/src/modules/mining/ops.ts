@@ -1,15 +1,7 @@
 import fs from 'node:fs';
 import { miningDecideRequestSchema, miningProductInputSchema } from '@tradewind/contract/mining';
-import type { z } from 'zod';
-import { AppError } from '#platform/errors.ts';
-import { translate } from '#platform/i18n.ts';
-import type { OpsCommands } from '../operator/ops-commands.ts';
+import { explainOpsError, optionIssues, type OpsCommands } from '../operator/ops-commands.ts';
 import { decideRental, listAdminProducts, listQueue, payDue, saveProduct } from './service.ts';
-
-const explain = (error: unknown): never => {
-  throw error instanceof AppError ? new Error(`${error.errorName}: ${translate('en', `errors.${error.errorName}`, error.params)}`) : error;
-};
-const issues = (error: z.ZodError) => error.issues.map((i) => `--${i.path.join('.')}: ${translate('en', i.message)}`).join('; ');
 
 export const miningOpsCommands: OpsCommands = {
   'mining:queue': {
@@ -29,8 +21,8 @@ export const miningOpsCommands: OpsCommands = {
     async run({ db, clock, ledger, operator }, options) {
       if (!operator) throw new Error('name an existing operator with --operator USERNAME');
       const parsed = miningDecideRequestSchema.safeParse({ id: options.id, decision: options.decision, reason: options.reason });
-      if (!parsed.success) throw new Error(issues(parsed.error));
-      const decided = await decideRental(db, ledger, clock.now(), operator, parsed.data).catch(explain);
+      if (!parsed.success) throw new Error(optionIssues(parsed.error));
+      const decided = await decideRental(db, ledger, clock.now(), operator, parsed.data).catch(explainOpsError);
       return `miner rental #${decided.id} (uid ${decided.uid}) is now ${decided.status}${decided.status === 'rejected' ? `: ${decided.amount} ${decided.asset} refunded` : `, ends ${decided.endsAt}`}`;
     },
   },
@@ -54,8 +46,8 @@ export const miningOpsCommands: OpsCommands = {
       if (!operator) throw new Error('name an existing operator with --operator USERNAME');
       if (!options.file) throw new Error('need --file PRODUCT.json');
       const parsed = miningProductInputSchema.safeParse(JSON.parse(fs.readFileSync(options.file, 'utf8')));
-      if (!parsed.success) throw new Error(issues(parsed.error));
-      const saved = await saveProduct(db, clock.now(), operator, parsed.data).catch(explain);
+      if (!parsed.success) throw new Error(optionIssues(parsed.error));
+      const saved = await saveProduct(db, clock.now(), operator, parsed.data).catch(explainOpsError);
       return `miner #${saved.id} ${saved.slug} saved (${saved.enabled ? 'enabled' : 'disabled'})`;
     },
   },
