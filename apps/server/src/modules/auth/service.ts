@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { type Algorithm, hash, verify } from '@node-rs/argon2';
+import { verify } from '@node-rs/argon2';
 import {
   type ChangePasswordRequest,
   type Channel,
@@ -26,6 +26,7 @@ import type { Hub } from '#platform/ws.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
 import { users } from '../user/tables.ts';
 import { CODE_RESEND_COOLDOWN_MS, CODE_TTL_MS, consumeCode, issueCode } from './codes.ts';
+import { DUMMY_HASH, hashPassword } from './passwords.ts';
 import type { LoginResponse } from '@tradewind/contract/security';
 import { createLoginChallenge } from '../security/login.ts';
 import { isTwoFactorEnabled, lockWithdrawals, recordSignIn } from '../security/service.ts';
@@ -45,17 +46,6 @@ export interface AuthDeps {
 
 export interface RequestMeta extends SessionMeta {
   language: Language;
-}
-
-/** The package's const enum cannot be read under verbatimModuleSyntax; 2 is its Argon2id. */
-const ARGON2ID = 2 as Algorithm.Argon2id;
-/** argon2id with OWASP's minimum (19 MiB, 2 passes). */
-const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
-/** Verified against when the account does not exist, so a wrong address costs as long as a wrong password. */
-const DUMMY_HASH = await hash('tradewind-dummy-password', ARGON2_OPTIONS);
-
-export function hashPassword(password: string): Promise<string> {
-  return hash(password, ARGON2_OPTIONS);
 }
 
 /** Invitation codes: 8 characters without look-alikes (no 0/O, 1/I). */

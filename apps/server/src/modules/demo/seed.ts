@@ -3,7 +3,7 @@ import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
 import { parseAmount } from '@tradewind/contract/money';
 import { ASSETS, type AssetCode } from '@tradewind/contract/wallet';
-import { hashPassword } from '../auth/service.ts';
+import { hashPassword } from '../auth/passwords.ts';
 import { seedDemoIeo } from './ieo-projects.ts';
 import { DuplicateEntryError, type Ledger, externalAccount, userAccount } from '../ledger/service.ts';
 import { users } from '../user/tables.ts';

@@ -18,7 +18,7 @@ import { AppError } from '#platform/errors.ts';
 import type { Params } from '#platform/i18n.ts';
 import type { Notifier } from '#platform/notifier.ts';
 import { CODE_RESEND_COOLDOWN_MS, CODE_TTL_MS, consumeCode, issueCode } from '../auth/codes.ts';
-import { hashPassword } from '../auth/service.ts';
+import { hashPassword } from '../auth/passwords.ts';
 import { users } from '../user/tables.ts';
 import { moneyPasswords } from './tables.ts';
 

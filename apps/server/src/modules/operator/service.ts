@@ -7,7 +7,7 @@ import type { Db, Executor } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import type { OperatorAuth } from '#platform/http.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
-import { hashPassword } from '../auth/service.ts';
+import { hashPassword } from '../auth/passwords.ts';
 import { matchTotp, newTotpSecret, otpauthUri } from '../security/totp.ts';
 import { auditLog, operatorSessions, operators } from './tables.ts';
 import { admitAttempt, clearAttempts, operatorSubject } from '../auth/sign-in-throttle.ts';
