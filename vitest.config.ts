@@ -17,6 +17,9 @@ export default defineConfig({
         test: { name: 'contract', include: ['packages/contract/test/**/*.test.ts'], environment: 'node' },
       },
       {
+        test: { name: 'http-client', include: ['packages/http-client/test/**/*.test.ts'], environment: 'node' },
+      },
+      {
         resolve: { alias: [{ find: /^#platform\/(.*)$/, replacement: `${server}/platform/$1` }] },
         test: {
           name: 'server',

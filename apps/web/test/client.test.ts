@@ -2,17 +2,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import {
-  ApiError,
-  EARLY_TTL_MS,
-  RATE_LIMIT_RETRY_MAX_S,
-  REQUEST_TIMEOUT_MS,
-  createClient,
-  isNotFound,
-  rateLimitedText,
-  retryAfterS,
-  type KeyValueStorage,
-} from '@/api/client.ts';
+import { ApiError, isNotFound } from '@tradewind/http-client/api-error';
+import { EARLY_TTL_MS, RATE_LIMIT_RETRY_MAX_S, REQUEST_TIMEOUT_MS } from '@tradewind/http-client/envelope-client';
+import { retryAfterS } from '@tradewind/http-client/retry-after';
+import { createClient, rateLimitedText, type KeyValueStorage } from '@/api/client.ts';
 import { translateFrom } from '@/lib/i18n.ts';
 import { ERROR_CODES } from '@tradewind/contract/errors';
 

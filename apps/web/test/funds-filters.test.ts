@@ -1,6 +1,6 @@
 import { fundsQuerySchema } from '@tradewind/contract/funds';
 import { describe, expect, it } from 'vitest';
-import { serializeParams } from '@/api/client.ts';
+import { serializeParams } from '@tradewind/http-client/params';
 import { filterParams, rangeFits, rangeInstants } from '@/features/funds/filters.ts';
 
 /** What the server's query parser makes of a query string: repeated keys become arrays. */

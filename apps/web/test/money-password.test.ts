@@ -1,6 +1,6 @@
 import { ERROR_CODES } from '@tradewind/contract/errors';
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError } from '@/api/client.ts';
+import { ApiError } from '@tradewind/http-client/api-error';
 import { goSetMissingMoneyPassword, moneyPasswordPath } from '@/lib/money-password.ts';
 
 describe('a missing money password takes the user to set it', () => {

@@ -1,6 +1,7 @@
 import { ERROR_CODES, SESSION_END_CODES } from '@tradewind/contract/errors';
 import { type FilePurpose, UPLOAD_FIELDS, type UploadedFile, uploadedFileSchema } from '@tradewind/contract/files';
-import { ApiError, REQUEST_TIMEOUT_MS } from './client.ts';
+import { ApiError } from '@tradewind/http-client/api-error';
+import { REQUEST_TIMEOUT_MS } from '@tradewind/http-client/envelope-client';
 import { endSession } from './http.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useSyncExternalStore } from 'react';
 import { BrowserRouter } from '@/lib/router.tsx';
-import { ApiError } from '@/api/client.ts';
+import { ApiError } from '@tradewind/http-client/api-error';
 import { getUpdateState, registerServiceWorker, subscribeUpdate } from '@/features/pwa/app-update.ts';
 import { connectRealtime } from '@/api/realtime.ts';
 import { AntdLocale } from '@/ui/antd-locale.tsx';

@@ -1,6 +1,6 @@
 import { ERROR_CODES } from '@tradewind/contract/errors';
 import type { NavigateFunction } from '@/lib/router.tsx';
-import { ApiError } from '@/api/client.ts';
+import { ApiError } from '@tradewind/http-client/api-error';
 
 /**
  * Withdrawals need the withdrawal password, orders the trading password (spec §5). When

@@ -2,7 +2,7 @@ import type { FieldErrors } from '@tradewind/contract/envelope';
 import { ROOT_FIELD, issuesToFieldErrors } from '@tradewind/contract/validation';
 import { useState } from 'react';
 import type { z } from 'zod';
-import { ApiError } from '@/api/client.ts';
+import { ApiError } from '@tradewind/http-client/api-error';
 import { type TFunction, useTranslation } from '@/lib/i18n.ts';
 import { showToast } from '@/ui/toast.ts';
 

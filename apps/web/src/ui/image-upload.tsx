@@ -3,7 +3,7 @@ import { Button, ProgressBar } from 'antd-mobile';
 import { CameraOutline, CheckCircleFill, ExclamationCircleFill } from 'antd-mobile-icons';
 import { type ChangeEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { ApiError } from '@/api/client.ts';
+import { ApiError } from '@tradewind/http-client/api-error';
 import { uploadImage } from '@/api/upload.ts';
 import { shrinkImage } from '@/lib/shrink-image.ts';
 

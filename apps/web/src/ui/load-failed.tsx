@@ -1,5 +1,5 @@
 import { Button, ErrorBlock } from 'antd-mobile';
-import { ApiError } from '@/api/client.ts';
+import { ApiError } from '@tradewind/http-client/api-error';
 import { useTranslation } from '@/lib/i18n.ts';
 
 interface LoadFailedProps {

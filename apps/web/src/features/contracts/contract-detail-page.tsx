@@ -6,7 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ErrorBlock, Skeleton } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
 import { useSearchParams } from '@/lib/router.tsx';
-import { isNotFound } from '@/api/client.ts';
+import { isNotFound } from '@tradewind/http-client/api-error';
 import { useContractConfig } from '@/api/contracts/get-config.ts';
 import { useOrder } from '@/api/contracts/get-order.ts';
 import { useInstruments } from '@/api/market/get-instruments.ts';

@@ -1,6 +1,6 @@
 import { FUNDS_MAX_RANGE_MS } from '@tradewind/contract/funds';
 import type { AssetCode, EntryType, Wallet } from '@tradewind/contract/wallet';
-import type { Params } from '@/api/client.ts';
+import type { Params } from '@tradewind/http-client/params';
 
 export interface Filters {
   types: EntryType[];

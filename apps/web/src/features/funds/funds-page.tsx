@@ -4,7 +4,7 @@ import { DownlandOutline } from 'antd-mobile-icons';
 import { useMemo, useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { useLocation, useSearchParams } from '@/lib/router.tsx';
-import { ApiError } from '@/api/client.ts';
+import { ApiError } from '@tradewind/http-client/api-error';
 import { Page } from '@/ui/page.tsx';
 import { showToast } from '@/ui/toast.ts';
 import { exportPostings } from './api/export-postings.ts';

@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, ErrorBlock, Form, Input, ProgressBar, Skeleton, Tag } from 'antd-mobile';
 import { StarOutline } from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
-import { isNotFound } from '@/api/client.ts';
+import { isNotFound } from '@tradewind/http-client/api-error';
 import { useTranslation } from '@/lib/i18n.ts';
 import { Link, useNavigate, useSearchParams } from '@/lib/router.tsx';
 import { formatDateTime, formatDecimal } from '@/lib/format.ts';

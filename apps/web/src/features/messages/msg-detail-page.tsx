@@ -5,7 +5,7 @@ import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
 import { useEffect } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate, useSearchParams } from '@/lib/router.tsx';
-import { isNotFound } from '@/api/client.ts';
+import { isNotFound } from '@tradewind/http-client/api-error';
 import { formatDateTime } from '@/lib/format.ts';
 import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';

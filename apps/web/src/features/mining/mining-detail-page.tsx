@@ -4,7 +4,7 @@ import { ErrorBlock, ProgressBar, Skeleton } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
 import { Link, useSearchParams } from '@/lib/router.tsx';
 import { formatDateTime, formatDecimal, formatPercent } from '@/lib/format.ts';
-import { isNotFound } from '@/api/client.ts';
+import { isNotFound } from '@tradewind/http-client/api-error';
 import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
 import { ratePercent } from './amounts.ts';

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { useSearchParams } from '@/lib/router.tsx';
 import { formatDecimal } from '@/lib/format.ts';
-import { isNotFound } from '@/api/client.ts';
+import { isNotFound } from '@tradewind/http-client/api-error';
 import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
 import { useMiningProduct } from './api/get-products.ts';

@@ -4,7 +4,7 @@ import { changeContactRequestSchema } from '@tradewind/contract/contact';
 import { Form, Input, Skeleton, Tag } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from '@/lib/router.tsx';
-import { ApiError } from '@/api/client.ts';
+import { ApiError } from '@tradewind/http-client/api-error';
 import { clearErrorsOnChange, showFieldErrors, useFormSubmit } from '@/lib/forms.ts';
 import { useBackTarget } from '@/lib/navigation.ts';
 import { CodeCountdownButton } from '@/ui/code-countdown-button.tsx';

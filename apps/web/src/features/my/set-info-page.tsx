@@ -7,7 +7,7 @@ import { type ChangeEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from '@/lib/router.tsx';
 import { z } from 'zod';
-import { ApiError } from '@/api/client.ts';
+import { ApiError } from '@tradewind/http-client/api-error';
 import { uploadImage } from '@/api/upload.ts';
 import { clearErrorsOnChange, useFormSubmit } from '@/lib/forms.ts';
 import { shrinkImage } from '@/lib/shrink-image.ts';

@@ -3,7 +3,7 @@ import type { ArticleKind } from '@tradewind/contract/messages';
 import { ErrorBlock, Skeleton, Tag } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
 import { useSearchParams } from '@/lib/router.tsx';
-import { isNotFound } from '@/api/client.ts';
+import { isNotFound } from '@tradewind/http-client/api-error';
 import { useArticle } from '@/api/news.ts';
 import { formatDateTime } from '@/lib/format.ts';
 import { LoadFailed } from '@/ui/load-failed.tsx';

@@ -1,4 +1,4 @@
-import type { Params } from '@/api/client.ts';
+import type { Params } from '@tradewind/http-client/params';
 import { http } from '@/api/http.ts';
 
 /** The same filters as the list, as an .xlsx file; the client passes spreadsheet replies through as a Blob. */

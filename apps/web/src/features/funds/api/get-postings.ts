@@ -1,6 +1,6 @@
 import { FUNDS_PAGE_SIZE_DEFAULT, fundsPageSchema } from '@tradewind/contract/funds';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import type { Params } from '@/api/client.ts';
+import type { Params } from '@tradewind/http-client/params';
 import { http } from '@/api/http.ts';
 
 export const postingsQueryKey = (filter: Params) => ['funds', 'postings', filter] as const;

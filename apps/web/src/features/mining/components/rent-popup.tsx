@@ -4,7 +4,7 @@ import { Button, Popup, Stepper } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from '@/lib/router.tsx';
-import { ApiError } from '@/api/client.ts';
+import { ApiError } from '@tradewind/http-client/api-error';
 import { balancesQueryKey, useBalances } from '@/api/balances.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';
 import { formatDecimal, formatPercent } from '@/lib/format.ts';

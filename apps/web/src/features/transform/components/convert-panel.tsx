@@ -6,7 +6,7 @@ import { Button, Form, Input } from 'antd-mobile';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { balancesQueryKey, useBalances } from '@/api/balances.ts';
-import { ApiError } from '@/api/client.ts';
+import { ApiError } from '@tradewind/http-client/api-error';
 import { formatDecimal } from '@/lib/format.ts';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';
