@@ -77,8 +77,8 @@ export interface BinanceFeedOptions {
   /** The combined-stream endpoint (MARKET_FEED_URL); `?streams=…` is appended. */
   url?: string;
   clock: Clock;
-  /** Seed of the simulated walk that prices the non-crypto instruments. */
-  seed: number;
+  /** Key (or a test's seed) of the simulated walk that prices the non-crypto instruments. */
+  seed: number | Uint8Array;
   log?: Pick<FastifyBaseLogger, 'info' | 'warn'>;
   schedule?: Schedule;
   random?: () => number;
@@ -136,6 +136,11 @@ export class BinanceFeed extends EventEmitter implements MarketFeed {
     this.silenceMs = options.silenceMs ?? 30_000;
     this.maxTradeAgeMs = options.maxTradeAgeMs ?? 60_000;
     this.simulated = new SimulatedFeed({ seed: options.seed, instruments: INSTRUMENT_SYMBOLS.filter((symbol) => !BINANCE_INSTRUMENTS.includes(symbol)) });
+  }
+
+  /** The stored demo walk key, for the simulated instruments. */
+  useKey(key: Uint8Array): void {
+    this.simulated.useKey(key);
   }
 
   get connected(): boolean {

@@ -1,3 +1,4 @@
+import { createHash, createHmac } from 'node:crypto';
 import { parseAmount } from '@tradewind/contract/money';
 import { INSTRUMENTS, INSTRUMENT_SYMBOLS, type InstrumentSymbol } from '@tradewind/contract/market';
 
@@ -59,45 +60,48 @@ const REVERSION_S = 86_400;
 const MAX_CATCH_UP_S = 3_600;
 const PPB = 1_000_000_000n;
 
-/** mulberry32: a small, fast, seedable generator; the same seed replays the same walk. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
+/** How many uniforms one draw takes: 12 for the price step (Irwin–Hall), 1 for the volume. */
+const UNIFORMS_PER_DRAW = 13;
+
+/** The demo walk's key from a test's number (tests replay a walk by number; production uses 32 random bytes). */
+export function walkKey(seed: number | Uint8Array): Uint8Array {
+  return typeof seed === 'number' ? new Uint8Array(createHash('sha256').update(`tradewind-demo-walk:${seed}`).digest()) : seed;
 }
 
-function hashSeed(seed: number, symbol: string): number {
-  let h = (seed ^ 0x811c9dc5) >>> 0;
-  for (let i = 0; i < symbol.length; i++) h = Math.imul(h ^ symbol.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
+/**
+ * The uniforms of one instrument's step at one whole second: HMAC-SHA-512 under the walk's
+ * key of the symbol and the second. Keyed, so a price series reveals nothing of the key and
+ * predicts no later step; indexed by time, so a restart with the same key continues the
+ * same walk and two recorders of one database agree on a second.
+ */
+function draws(key: Uint8Array, symbol: string, second: number): number[] {
+  const bytes = createHmac('sha512', key).update(`${symbol}:${second}`).digest();
+  const out: number[] = [];
+  for (let i = 0; i < UNIFORMS_PER_DRAW; i++) out.push(bytes.readUInt32BE(i * 4) / 4_294_967_296);
+  return out;
 }
 
 interface WalkState {
   start: bigint;
   price: bigint;
   sigmaPpb: number;
-  random: () => number;
   volumePerSMinor: bigint;
-  /** A stream of its own, so adding volume left the price walks of a seed unchanged. */
-  volumeRandom: () => number;
 }
 
 /**
- * Demo prices (clearly labelled as such): a seeded, mean-reverting random walk per
+ * Demo prices (clearly labelled as such): a keyed, mean-reverting random walk per
  * instrument, in integer arithmetic on the price's minor units. Only the random step
- * itself is a float; every price is an exact integer.
+ * itself is a float; every price is an exact integer. The key comes from a secure random
+ * source at first start and is stored (`demoWalkKey`); nothing the app shows derives from it.
  */
 export class SimulatedFeed implements MarketFeed {
   readonly source = 'simulated' as const;
   private readonly walks = new Map<InstrumentSymbol, WalkState>();
   private lastAtMs: number | null = null;
+  private key: Uint8Array;
 
-  constructor(options: { seed: number; instruments?: readonly InstrumentSymbol[] }) {
+  constructor(options: { seed: number | Uint8Array; instruments?: readonly InstrumentSymbol[] }) {
+    this.key = walkKey(options.seed);
     for (const symbol of options.instruments ?? INSTRUMENT_SYMBOLS) {
       const { start, sigmaPpbPerS } = SIMULATED_MARKET[symbol];
       const startMinor = parseAmount(start, INSTRUMENTS[symbol].priceScale);
@@ -108,11 +112,14 @@ export class SimulatedFeed implements MarketFeed {
         start: startMinor,
         price: startMinor,
         sigmaPpb: sigmaPpbPerS,
-        random: mulberry32(hashSeed(options.seed, symbol)),
         volumePerSMinor,
-        volumeRandom: mulberry32(hashSeed(options.seed, `${symbol}:volume`)),
       });
     }
+  }
+
+  /** Walks on from here with the stored key (read at boot, after construction). */
+  useKey(key: Uint8Array): void {
+    this.key = key;
   }
 
   resume(prices: ReadonlyMap<InstrumentSymbol, bigint>): void {
@@ -126,23 +133,25 @@ export class SimulatedFeed implements MarketFeed {
     const nowMs = now.getTime();
     const elapsedS = this.lastAtMs === null ? 1 : Math.min(MAX_CATCH_UP_S, Math.max(1, Math.round((nowMs - this.lastAtMs) / 1000)));
     this.lastAtMs = nowMs;
+    const second = Math.floor(nowMs / 1000);
     const out: FeedPrice[] = [];
     for (const [instrument, walk] of this.walks) {
-      walk.price = this.step(walk, elapsedS);
+      const uniforms = draws(this.key, instrument, second);
+      walk.price = step(walk, elapsedS, uniforms);
       // Between 0.2 and 1.8 times the mean rate, in thousandths: exact integers again.
-      const factorPermille = BigInt(200 + Math.floor(walk.volumeRandom() * 1_600));
+      const factorPermille = BigInt(200 + Math.floor((uniforms[12] ?? 0) * 1_600));
       out.push({ instrument, priceMinor: walk.price, source: this.source, volumeMinor: (walk.volumePerSMinor * BigInt(elapsedS) * factorPermille) / 1_000n });
     }
     return out;
   }
+}
 
-  private step(walk: WalkState, elapsedS: number): bigint {
-    // Irwin–Hall: the sum of 12 uniforms minus 6 is close to a standard normal.
-    let z = -6;
-    for (let i = 0; i < 12; i++) z += walk.random();
-    const shockPpb = BigInt(Math.round(walk.sigmaPpb * Math.sqrt(elapsedS) * z));
-    const driftPpb = ((walk.start - walk.price) * PPB * BigInt(elapsedS)) / walk.start / BigInt(REVERSION_S);
-    const next = walk.price + (walk.price * (shockPpb + driftPpb)) / PPB;
-    return next > 0n ? next : 1n;
-  }
+function step(walk: WalkState, elapsedS: number, uniforms: readonly number[]): bigint {
+  // Irwin–Hall: the sum of 12 uniforms minus 6 is close to a standard normal.
+  let z = -6;
+  for (let i = 0; i < 12; i++) z += uniforms[i] ?? 0;
+  const shockPpb = BigInt(Math.round(walk.sigmaPpb * Math.sqrt(elapsedS) * z));
+  const driftPpb = ((walk.start - walk.price) * PPB * BigInt(elapsedS)) / walk.start / BigInt(REVERSION_S);
+  const next = walk.price + (walk.price * (shockPpb + driftPpb)) / PPB;
+  return next > 0n ? next : 1n;
 }

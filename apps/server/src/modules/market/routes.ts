@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   type InstrumentSymbol,
   favoriteRequestSchema,
@@ -20,6 +21,7 @@ import { route } from '#platform/http.ts';
 import type { Relay } from '#platform/relay.ts';
 import type { Hub } from '#platform/ws.ts';
 import { BinanceFeed } from './binance.ts';
+import { demoWalkKey } from './demo-walk-key.ts';
 import { type MarketFeed, SimulatedFeed } from './feed.ts';
 import { MarketBroadcaster, isMarketChannel } from './live.ts';
 import { MarketRecorder } from './recorder.ts';
@@ -139,8 +141,9 @@ export function registerMarketRoutes(app: FastifyInstance, deps: MarketDeps): Ma
  * closes (before the database does).
  */
 export function registerMarketRecorder(app: FastifyInstance, deps: MarketDeps): MarketRecorder {
-  const seed = deps.clock.now().getTime() % 4_294_967_296;
-  let feed: MarketFeed;
+  // A placeholder key until boot reads the stored one (`demoWalkKey`), before the first sample.
+  const seed = randomBytes(32);
+  let feed: MarketFeed & { useKey(key: Uint8Array): void };
   if (deps.config.market.feed === 'binance') {
     const binance = new BinanceFeed({ url: deps.config.market.feedUrl, clock: deps.clock, seed, log: app.log });
     app.addHook('onReady', async () => binance.start());
@@ -153,6 +156,7 @@ export function registerMarketRecorder(app: FastifyInstance, deps: MarketDeps): 
   }
   const recorder = new MarketRecorder({ db: deps.db, clock: deps.clock, feed, relay: deps.relay, tickRetentionDays: deps.config.market.tickRetentionDays, log: app.log });
   app.addHook('onReady', async () => {
+    feed.useKey(await demoWalkKey(deps.db, deps.clock.now()));
     await recorder.resume();
     recorder.start();
   });

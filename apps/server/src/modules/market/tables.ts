@@ -104,3 +104,17 @@ export const favorites = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.instrument] })],
 );
+
+/**
+ * The demo walk's key (32 random bytes, hex): made once from a secure random source at first
+ * start and kept, so a restart continues the same walk. Nothing the API serves reveals it.
+ */
+export const demoWalkKeys = pgTable(
+  'market_demo_walk_key',
+  {
+    id: integer('id').primaryKey().default(1),
+    keyHex: text('key_hex').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [check('market_demo_walk_key_one', sql`${t.id} = 1`), check('market_demo_walk_key_hex', sql`${t.keyHex} ~ '^[0-9a-f]{64}$'`)],
+);
