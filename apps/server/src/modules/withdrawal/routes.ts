@@ -16,22 +16,17 @@ import {
 } from '@tradewind/contract/withdrawal';
 import type { FastifyInstance } from 'fastify';
 import { route } from '#platform/http.ts';
-import { verifyMoneyPassword } from '../money-password/service.ts';
-import { assertWithdrawalsUnlocked, precheckWithdrawalSecondFactor, requireWithdrawalSecondFactor } from '../security/service.ts';
 import {
   type WithdrawalDeps,
   completeWithdrawal,
   failWithdrawal,
   getWithdrawal,
   listWithdrawals,
-  precheckCardWithdrawal,
-  precheckCryptoWithdrawal,
-  requestCardWithdrawal,
-  requestCryptoWithdrawal,
   reviewWithdrawal,
   withdrawalOptions,
   withdrawalQueue,
 } from './service.ts';
+import { precheckWithdrawal, requestWithdrawal } from './request.ts';
 
 const tags = ['withdrawal'];
 const adminTags = ['withdrawal', 'operator'];
@@ -56,19 +51,9 @@ export function registerWithdrawalRoutes(app: FastifyInstance, deps: WithdrawalD
       response: withdrawalSchema,
       rateLimit: { max: 30, timeWindow: 60_000 },
       secretFields: ['password', 'totpCode'],
-      precheck: async ({ body, auth, lang }) => {
-        await assertWithdrawalsUnlocked(deps.db, auth.userId, deps.clock.now(), lang);
-        await precheckCryptoWithdrawal(deps.db, auth.userId, body);
-        await precheckWithdrawalSecondFactor(deps.db, auth.userId, body.totpCode);
-        await verifyMoneyPassword(deps, auth.userId, 'withdraw', body.password);
-      },
+      precheck: ({ body, auth, lang }) => precheckWithdrawal(deps, { userId: auth.userId, lang }, { kind: 'crypto', input: body }),
     },
-    async ({ body, auth, tx, lang }) => {
-      const now = deps.clock.now();
-      await assertWithdrawalsUnlocked(tx, auth.userId, now, lang);
-      await requireWithdrawalSecondFactor(tx, auth.userId, body.totpCode, now);
-      return requestCryptoWithdrawal(deps.ledger, tx, now, auth.userId, body);
-    },
+    ({ body, auth, tx, lang }) => requestWithdrawal(deps, tx, { userId: auth.userId, lang }, { kind: 'crypto', input: body }),
   );
 
   route(
@@ -84,19 +69,9 @@ export function registerWithdrawalRoutes(app: FastifyInstance, deps: WithdrawalD
       response: withdrawalSchema,
       rateLimit: { max: 30, timeWindow: 60_000 },
       secretFields: ['password', 'totpCode'],
-      precheck: async ({ body, auth, lang }) => {
-        await assertWithdrawalsUnlocked(deps.db, auth.userId, deps.clock.now(), lang);
-        await precheckCardWithdrawal(deps.db, auth.userId, body);
-        await precheckWithdrawalSecondFactor(deps.db, auth.userId, body.totpCode);
-        await verifyMoneyPassword(deps, auth.userId, 'withdraw', body.password);
-      },
+      precheck: ({ body, auth, lang }) => precheckWithdrawal(deps, { userId: auth.userId, lang }, { kind: 'card', input: body }),
     },
-    async ({ body, auth, tx, lang }) => {
-      const now = deps.clock.now();
-      await assertWithdrawalsUnlocked(tx, auth.userId, now, lang);
-      await requireWithdrawalSecondFactor(tx, auth.userId, body.totpCode, now);
-      return requestCardWithdrawal(deps.ledger, tx, now, auth.userId, body);
-    },
+    ({ body, auth, tx, lang }) => requestWithdrawal(deps, tx, { userId: auth.userId, lang }, { kind: 'card', input: body }),
   );
 
   route(

@@ -2,9 +2,6 @@ import { maskAccountNumber } from '@tradewind/contract/bank-card';
 import { formatAmount } from '@tradewind/contract/money';
 import { ASSETS, type AssetCode } from '@tradewind/contract/wallet';
 import {
-  CARD_WITHDRAWAL_ASSET,
-  type CardWithdrawalRequest,
-  type CryptoWithdrawalRequest,
   NETWORKS_BY_ASSET,
   OPEN_WITHDRAWAL_STATUSES,
   WITHDRAWAL_ARRIVAL_HOURS,
@@ -22,11 +19,11 @@ import { type SQL, and, asc, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm'
 import { alias } from 'drizzle-orm/pg-core';
 import type { Clock } from '#platform/clock.ts';
 import type { Config } from '#platform/config.ts';
-import type { Db, Executor, Tx } from '#platform/db.ts';
+import type { Db, Executor } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import type { Hub } from '#platform/ws.ts';
 import { type BankCardRow, bankCards } from '../bank-card/tables.ts';
-import { findBankCard, listBankCards } from '../bank-card/service.ts';
+import { listBankCards } from '../bank-card/service.ts';
 import {
   type Ledger,
   type PostingSpec,
@@ -37,22 +34,19 @@ import {
   userAccount,
   userBalances,
 } from '../ledger/service.ts';
-import { isMoneyPasswordSet, requireMoneyPassword } from '../money-password/service.ts';
+import { isMoneyPasswordSet } from '../money-password/service.ts';
 import { type CreatedMessage, type MessageSpec, createMessages, publishMessages } from '../messages/service.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { operators } from '../operator/tables.ts';
 import { isTwoFactorEnabled, withdrawalLock } from '../security/service.ts';
 import { users } from '../user/tables.ts';
-import { amountOf } from '../wallet/service.ts';
 import { type WithdrawalRow, withdrawals } from './tables.ts';
-import { assertCanMoveMoney } from '../user/frozen.ts';
 
 /**
- * Withdrawals: request (locks amount + fee), review, completion, failure. Errors this
- * service raises: KYC_REQUIRED, ACCOUNT_FROZEN, WITHDRAW_PASSWORD_NOT_SET, ASSET_UNAVAILABLE,
- * AMOUNT_PRECISION and WITHDRAWAL_BELOW_MINIMUM (field `amount`), BANK_CARD_REQUIRED,
- * NOT_FOUND, INSUFFICIENT_BALANCE, INVALID_STATE, WITHDRAWAL_TXID_INVALID (field `txid`),
- * WITHDRAWAL_SECOND_APPROVER_SAME (an operator approving twice what needs two approvers).
+ * Withdrawals after their request (request.ts): reading, review, completion, failure. Errors
+ * this service raises: NOT_FOUND, INVALID_STATE, VALIDATION_FAILED (field `reason`),
+ * WITHDRAWAL_TXID_INVALID (field `txid`), WITHDRAWAL_SECOND_APPROVER_SAME (an operator
+ * approving twice what needs two approvers).
  * Never a payment to unlock anything (ARCHITECTURE §1): a refusal releases the funds at once.
  */
 
@@ -96,115 +90,6 @@ export function toWithdrawal(row: WithdrawalRow, card: CardSnapshot): Withdrawal
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
-}
-
-/* Requests */
-
-/** spec §5: KYC before any withdrawal; a frozen account moves nothing. */
-async function requireVerified(db: Executor, userId: number): Promise<void> {
-  await assertCanMoveMoney(db, userId);
-  const [user] = await db.select({ verified: users.verified }).from(users).where(eq(users.id, userId)).limit(1);
-  if (!user?.verified) throw new AppError('KYC_REQUIRED', {}, 403);
-}
-
-/** The amount (exact to the asset's decimals, at least the minimum) and the fee, from the `assets` table. */
-async function amountAndFee(db: Executor, asset: AssetCode, text: string): Promise<{ amount: bigint; fee: bigint }> {
-  const settings = await getAssetSettings(db, asset);
-  if (!settings?.withdrawEnabled) throw new AppError('ASSET_UNAVAILABLE', {}, 422, 'asset');
-  const amount = amountOf(text, asset);
-  if (amount < settings.withdrawMinMinor) {
-    throw new AppError('WITHDRAWAL_BELOW_MINIMUM', { minimum: formatAmount(settings.withdrawMinMinor, settings.scale), asset }, 422, 'amount');
-  }
-  return { amount, fee: settings.withdrawFeeMinor };
-}
-
-/** The card a card withdrawal goes to: BANK_CARD_REQUIRED with none linked, NOT_FOUND for any id not the user's. */
-async function cardFor(db: Executor, userId: number, cardId: string): Promise<BankCardRow> {
-  const card = await findBankCard(db, userId, Number(cardId));
-  if (card) return card;
-  if ((await listBankCards(db, userId)).length === 0) throw new AppError('BANK_CARD_REQUIRED', {}, 409);
-  throw new AppError('NOT_FOUND');
-}
-
-/**
- * The checks before the withdrawal password is tried, in the order a user meets them:
- * identity verified, a withdrawal password exists, the amount is acceptable. They run
- * again inside the transaction; here they keep a request that would be refused anyway
- * from costing a password attempt.
- */
-export async function precheckCryptoWithdrawal(db: Executor, userId: number, input: CryptoWithdrawalRequest): Promise<void> {
-  await requireVerified(db, userId);
-  await requireMoneyPassword(db, userId, 'withdraw');
-  await amountAndFee(db, input.asset, input.amount);
-}
-
-export async function precheckCardWithdrawal(db: Executor, userId: number, input: CardWithdrawalRequest): Promise<void> {
-  await requireVerified(db, userId);
-  await requireMoneyPassword(db, userId, 'withdraw');
-  await cardFor(db, userId, input.cardId);
-  await amountAndFee(db, CARD_WITHDRAWAL_ASSET, input.amount);
-}
-
-/** amount + fee from available to locked, each its own pair of postings so the funds detail explains the fee. */
-function lockPostings(userId: number, asset: AssetCode, amount: bigint, fee: bigint): PostingSpec[] {
-  const account = userAccount(userId, 'spot', asset);
-  const postings: PostingSpec[] = [
-    { account, bucket: 'available', amount: -amount, type: 'withdraw' },
-    { account, bucket: 'locked', amount, type: 'withdraw' },
-  ];
-  if (fee > 0n) {
-    postings.push({ account, bucket: 'available', amount: -fee, type: 'withdraw_fee' }, { account, bucket: 'locked', amount: fee, type: 'withdraw_fee' });
-  }
-  return postings;
-}
-
-async function insertRequest(
-  ledger: Ledger,
-  tx: Tx,
-  now: Date,
-  values: { userId: number; kind: WithdrawalKind; asset: AssetCode; network: string | null; address: string | null; cardId: number | null; amount: bigint; fee: bigint },
-): Promise<WithdrawalRow> {
-  const [row] = await tx
-    .insert(withdrawals)
-    .values({
-      userId: values.userId,
-      kind: values.kind,
-      asset: values.asset,
-      network: values.network,
-      address: values.address,
-      cardId: values.cardId,
-      amountMinor: values.amount,
-      feeMinor: values.fee,
-      status: WITHDRAWAL_STATUS.UNDER_REVIEW,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  if (!row) throw new Error('withdrawal insert returned no row');
-  // INSUFFICIENT_BALANCE here rolls back the row with it.
-  await ledger.post(tx, now, {
-    kind: 'withdrawal',
-    reference: `withdrawal:${row.id}:request`,
-    userId: values.userId,
-    postings: lockPostings(values.userId, values.asset, values.amount, values.fee),
-  });
-  return row;
-}
-
-/** In the money route's transaction: the row and the lock of amount + fee, together or not at all. */
-export async function requestCryptoWithdrawal(ledger: Ledger, tx: Tx, now: Date, userId: number, input: CryptoWithdrawalRequest): Promise<Withdrawal> {
-  await requireVerified(tx, userId);
-  const { amount, fee } = await amountAndFee(tx, input.asset, input.amount);
-  const row = await insertRequest(ledger, tx, now, { userId, kind: 'crypto', asset: input.asset, network: input.network, address: input.address, cardId: null, amount, fee });
-  return toWithdrawal(row, null);
-}
-
-export async function requestCardWithdrawal(ledger: Ledger, tx: Tx, now: Date, userId: number, input: CardWithdrawalRequest): Promise<Withdrawal> {
-  await requireVerified(tx, userId);
-  const card = await cardFor(tx, userId, input.cardId);
-  const { amount, fee } = await amountAndFee(tx, CARD_WITHDRAWAL_ASSET, input.amount);
-  const row = await insertRequest(ledger, tx, now, { userId, kind: 'card', asset: CARD_WITHDRAWAL_ASSET, network: null, address: null, cardId: card.id, amount, fee });
-  return toWithdrawal(row, card);
 }
 
 /* Reading */
