@@ -1,8 +1,0 @@
-import { CATALOG_ROLES, REVIEW_ROLES } from '@tradewind/contract/operator';
-import { lazy } from 'react';
-import type { AdminPage } from '@admin/app/pages-type';
-
-export const pages: AdminPage[] = [
-  { path: 'queues/loans', group: 'queues', label: { en: 'Loans', 'zh-CN': '贷款' }, roles: REVIEW_ROLES, component: lazy(() => import('./LoanQueue')) },
-  { path: 'catalog/loans', group: 'catalog', label: { en: 'Loan products', 'zh-CN': '贷款产品' }, roles: CATALOG_ROLES, component: lazy(() => import('./LoanProducts')) },
-];
