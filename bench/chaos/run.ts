@@ -20,7 +20,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { checkLedger } from '../../apps/server/src/modules/ledger/invariants.ts';
-import { registerLockedFundObligations } from '../../apps/server/src/modules/ledger/obligations.ts';
+import { LOCKED_FUND_OBLIGATIONS } from '../../apps/server/src/obligations.ts';
 import { Ledger, externalAccount, userAccount } from '../../apps/server/src/modules/ledger/service.ts';
 import { openDatabase } from '../../apps/server/src/platform/db.ts';
 import { MINING_RENTAL_STATUS } from '@tradewind/contract/mining';
@@ -385,8 +385,7 @@ const { rows: payoutRows } = await admin.query<{ days: string; completed: string
   `select (select count(*) from mining_payouts)::text as days, (select count(*) from mining_rentals where status = ${MINING_RENTAL_STATUS.completed})::text as completed`,
 );
 await admin.end();
-registerLockedFundObligations();
-const violations = await checkLedger(database.db);
+const violations = await checkLedger(database.db, LOCKED_FUND_OBLIGATIONS);
 await database.close();
 for (const violation of violations) fail(`ledger: ${violation.rule}`, violation.detail);
 

@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { errorName } from '@tradewind/contract/errors';
 import pg from 'pg';
 import { checkLedger } from '../../apps/server/src/modules/ledger/invariants.ts';
-import { registerLockedFundObligations } from '../../apps/server/src/modules/ledger/obligations.ts';
+import { LOCKED_FUND_OBLIGATIONS } from '../../apps/server/src/obligations.ts';
 import { openDatabase } from '../../apps/server/src/platform/db.ts';
 import { ROOT, freshDatabase, percentile, runStamp, seededRandom, startServer } from '../lib/harness.ts';
 import { createTraders, waitForPrices } from '../lib/traders.ts';
@@ -341,9 +341,8 @@ const { rows: lag } = await client.query<{ n: string; p50: number | null; p99: n
 );
 await client.end();
 // Open orders and withdrawals hold funds locked: the checker must know (the server registers these at start).
-registerLockedFundObligations();
 const database = await openDatabase({ databaseUrl, poolSize: 2 });
-const violations = await checkLedger(database.db);
+const violations = await checkLedger(database.db, LOCKED_FUND_OBLIGATIONS);
 await database.close();
 
 const routes: Record<string, object> = {};

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { checkLedger } from '../../apps/server/src/modules/ledger/invariants.ts';
-import { registerLockedFundObligations } from '../../apps/server/src/modules/ledger/obligations.ts';
+import { LOCKED_FUND_OBLIGATIONS } from '../../apps/server/src/obligations.ts';
 import { openDatabase } from '../../apps/server/src/platform/db.ts';
 import { RawHttpPool } from '../lib/raw-http.ts';
 import { ROOT, freshDatabase, load, pgbenchTps, runStamp, startServer } from '../lib/harness.ts';
@@ -129,9 +129,8 @@ try {
 const pgbench = pgbenchTps(pgbenchOutput);
 
 // Open orders hold their stake + fee locked: the checker must know (the server registers these at start).
-registerLockedFundObligations();
 const database = await openDatabase({ databaseUrl, poolSize: 2 });
-const violations = await checkLedger(database.db);
+const violations = await checkLedger(database.db, LOCKED_FUND_OBLIGATIONS);
 await database.close();
 
 const result = {

@@ -17,7 +17,7 @@ import type { InstrumentSymbol } from '@tradewind/contract/market';
 import pg from 'pg';
 import { type PlaceRequest, placeBatch } from '../../apps/server/src/modules/contracts/batcher.ts';
 import { checkLedger } from '../../apps/server/src/modules/ledger/invariants.ts';
-import { registerLockedFundObligations } from '../../apps/server/src/modules/ledger/obligations.ts';
+import { LOCKED_FUND_OBLIGATIONS } from '../../apps/server/src/obligations.ts';
 import { Ledger, ensureAssets, externalAccount, userAccount } from '../../apps/server/src/modules/ledger/service.ts';
 import type { FeedPrice, MarketFeed } from '../../apps/server/src/modules/market/feed.ts';
 import { MarketRecorder } from '../../apps/server/src/modules/market/recorder.ts';
@@ -167,8 +167,7 @@ const pushedLags = delivered.flatMap((row) => (pushedAt.has(row.id) ? [(pushedAt
 const quantile = (q: number) => pushedLags[Math.min(pushedLags.length - 1, Math.floor(q * pushedLags.length))] ?? Number.NaN;
 await admin.end();
 // Open orders hold their stake + fee locked: the checker must know (the server registers these at start).
-registerLockedFundObligations();
-const violations = await checkLedger(database.db);
+const violations = await checkLedger(database.db, LOCKED_FUND_OBLIGATIONS);
 await database.close();
 
 const row = stats[0];

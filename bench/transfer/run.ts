@@ -12,6 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { checkLedger } from '../../apps/server/src/modules/ledger/invariants.ts';
+import { LOCKED_FUND_OBLIGATIONS } from '../../apps/server/src/obligations.ts';
 import { Ledger, externalAccount, userAccount } from '../../apps/server/src/modules/ledger/service.ts';
 import { openDatabase } from '../../apps/server/src/platform/db.ts';
 import { ROOT, freshDatabase, load, pgbenchTps, post, registerUser, startServer } from '../lib/harness.ts';
@@ -88,7 +89,7 @@ END;
 const pgbenchOutput = execFileSync('pgbench', ['-n', '-M', 'prepared', '-c', '8', '-j', '2', '-T', String(seconds), '-f', script, databaseUrl], { cwd: ROOT }).toString();
 const pgbench = pgbenchTps(pgbenchOutput);
 
-const violations = await checkLedger(database.db);
+const violations = await checkLedger(database.db, LOCKED_FUND_OBLIGATIONS);
 await database.close();
 
 const result = {

@@ -1,6 +1,7 @@
 // What every part of the server is handed: the app's services (app.ts builds them), also what
 // an `npm run ops` command runs with. A file of its own so that modules can name the type
 // without importing app.ts, which imports them.
+import type { Obligation } from './modules/ledger/invariants.ts';
 import type { Ledger } from './modules/ledger/service.ts';
 import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
@@ -19,4 +20,6 @@ export interface AppServices {
   hub: Hub;
   ledger: Ledger;
   fileStore: FileStore;
+  /** What users' locked funds must equal, every module's (src/obligations.ts): the ledger check's input. */
+  obligations: readonly Obligation[];
 }

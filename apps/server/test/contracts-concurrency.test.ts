@@ -71,7 +71,7 @@ describe('group commit', () => {
     }
     // No key is left behind without a reply.
     expect(await count(sql`select count(*)::text as n from idempotency_keys where response is null`)).toBe(0);
-    expect(await checkLedger(t.database.db)).toEqual([]);
+    expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
   });
 
   /**
@@ -149,7 +149,7 @@ describe('group commit', () => {
     expect(await count(sql`select count(*)::text as n from contract_orders`)).toBe(ordersBefore);
     expect(await count(sql.raw(`select count(*)::text as n from idempotency_keys where user_id in (${ids})`))).toBe(0);
     for (const user of users) expect(await futures(t, user.token)).toMatchObject({ available: '100', locked: '0' });
-    expect(await checkLedger(t.database.db)).toEqual([]);
+    expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
   });
 });
 
@@ -185,7 +185,7 @@ describe('concurrent settlement workers', () => {
     for (const id of ids) expect(settleCount.get(`contract:${id}:settle`)).toBe(1);
     expect(await count(sql`select count(*)::text as n from contract_orders where state = 'open' and instrument = 'SOLUSDT'`)).toBe(0);
     for (const user of users) expect((await futures(t, user.token)).locked).toBe('0');
-    expect(await checkLedger(t.database.db)).toEqual([]);
+    expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
   });
 
   it('while one transaction settles a batch, orders that come due meanwhile are settled by another, not after it', async () => {
@@ -227,7 +227,7 @@ describe('concurrent settlement workers', () => {
     await expect.poll(() => settledOf(later), { timeout: 5_000 }).toBe(2);
     release();
     expect(await round).toBeGreaterThanOrEqual(4);
-    expect(await checkLedger(t.database.db)).toEqual([]);
+    expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
   });
 
   it('the replay agrees with every settled order', async () => {

@@ -589,7 +589,7 @@ describe('the database keeps the rule', () => {
       });
     // Both ticks are older than a day by the database's clock (the test clock is days behind it),
     // so the append-only guard lets the prune take them. The prune's own query leaves the order's
-    // tick alone (registerTickReference); asked directly, the database refuses.
+    // tick alone (contracts' tick references); asked directly, the database refuses.
     expect(await refusal(() => asPrune(sql`delete from market_ticks where id = ${opened}`))).toMatch(/is the open tick of a contract order: it is kept/);
     expect(await count(sql`select count(*)::text as n from market_ticks where id = ${opened}`)).toBe(1);
     // The tick no order refers to can go, so the refusal above is this rule's.

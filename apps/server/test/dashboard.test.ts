@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LedgerCheckWorker } from '../src/modules/dashboard/ledger-check.ts';
 import { SimulatedChain } from '../src/modules/deposit/simulated-chain.ts';
 import { runDepositWatcher } from '../src/modules/deposit/watcher.ts';
-import { registerObligation } from '../src/modules/ledger/invariants.ts';
+import type { Obligation } from '../src/modules/ledger/invariants.ts';
 import { findOperator } from '../src/modules/operator/service.ts';
 import { completeWithdrawal, reviewWithdrawal } from '../src/modules/withdrawal/service.ts';
+import { LOCKED_FUND_OBLIGATIONS } from '../src/obligations.ts';
 import { queryRows } from '../src/platform/db.ts';
 import { placed, recordAt, settlement, trader } from './contracts.ts';
 import { PASSWORD, T0, type TestApp, call, createTestApp, fund, idempotencyKey, operatorToken, registerUser, testConfig } from './harness.ts';
@@ -20,9 +21,12 @@ import { pngImage, tempDataDir, upload } from './uploads.ts';
 
 const DAY = 86_400_000;
 const data = tempDataDir();
+/** What a phantom module claims is locked: empty but while a test stubs the checker's input. */
+let phantomLocks: { account: string; amount: bigint }[] = [];
+const phantom: Obligation = { name: 'test:phantom', locked: async () => phantomLocks };
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ env: { DATA_DIR: data.dir } });
+  t = await createTestApp({ env: { DATA_DIR: data.dir }, obligations: [...LOCKED_FUND_OBLIGATIONS, phantom] });
 });
 afterAll(async () => {
   await t.close();
@@ -203,7 +207,7 @@ describe('ledger check from the server', () => {
   it('a broken invariant shows red with the rule, until a later check is clean again', async () => {
     const user = await registerUser(t.app);
     // Stub the checker's input: a module claims 1 unit locked that the ledger does not hold.
-    const remove = registerObligation('test:phantom', async () => [{ account: `user:${user.uid}:spot:USDT`, amount: 1n }]);
+    phantomLocks = [{ account: `user:${user.uid}:spot:USDT`, amount: 1n }];
     try {
       t.clock.advance(61_000);
       const { token } = await operatorToken(t, 'admin');
@@ -216,11 +220,11 @@ describe('ledger check from the server', () => {
       expect(board.ledgerCheck?.status).toBe('violations');
       expect(board.ledgerCheck?.startedAt).toBe(t.clock.now().toISOString());
     } finally {
-      remove();
+      phantomLocks = [];
     }
     // The schedule's run (no cooldown for it) is clean again.
     t.clock.advance(1_000);
-    await new LedgerCheckWorker({ db: t.database.db, clock: t.clock }).tick();
+    await new LedgerCheckWorker({ db: t.database.db, clock: t.clock, obligations: t.app.services.obligations }).tick();
     const { token } = await operatorToken(t, 'reviewer');
     expect((await readDashboard(token)).ledgerCheck).toMatchObject({ status: 'ok', trigger: 'schedule', violations: [] });
     // The schedule's run does not hold operators back; their own last run a minute ago does.

@@ -4,7 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse, RouteOptions } from 'fast
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { checkLedger } from '../src/modules/ledger/invariants.ts';
+import { type Obligation, checkLedger } from '../src/modules/ledger/invariants.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { type Config, loadConfig } from '../src/platform/config.ts';
 import { type Database, openDatabase } from '../src/platform/db.ts';
@@ -50,11 +50,17 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  options: { env?: Record<string, string>; beforeReady?: (app: FastifyInstance) => void; onRoute?: (route: RouteOptions) => void } = {},
+  options: {
+    env?: Record<string, string>;
+    beforeReady?: (app: FastifyInstance) => void;
+    onRoute?: (route: RouteOptions) => void;
+    /** The ledger check's obligations instead of every module's (a test adds a phantom one). */
+    obligations?: readonly Obligation[];
+  } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
   const clock = new ManualClock(T0);
-  const app = await buildApp({ config: testConfig(options.env), database, clock, logger: false, ...(options.onRoute ? { onRoute: options.onRoute } : {}) });
+  const app = await buildApp({ config: testConfig(options.env), database, clock, logger: false, ...(options.onRoute ? { onRoute: options.onRoute } : {}), ...(options.obligations ? { obligations: options.obligations } : {}) });
   options.beforeReady?.(app);
   await app.ready();
   return {
@@ -63,7 +69,7 @@ export async function createTestApp(
     database,
     close: async () => {
       // Every server test file ends with the ledger's invariants holding.
-      const violations = await checkLedger(database.db);
+      const violations = await checkLedger(database.db, app.services.obligations);
       await app.close();
       await database.close();
       if (violations.length > 0) throw new Error(`ledger invariants broken:\n${violations.map((v) => `${v.rule}: ${v.detail}`).join('\n')}`);

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tickReferenceColumns } from '../src/modules/market/service.ts';
+import { tickReferenceColumns } from '../src/modules/market/tick-references.ts';
+import { TICK_REFERENCES } from '../src/tick-references.ts';
 import { OPS_COMMANDS } from '../src/ops-commands.ts';
 import { findOperator } from '../src/modules/operator/service.ts';
 import { queryRows } from '../src/platform/db.ts';
@@ -208,7 +209,14 @@ async function fingerprint() {
 
 describe('an order keeps its proof', () => {
   it('tick retention never prunes a tick an order names (its open and close ticks)', async () => {
-    expect(await tickReferenceColumns(t.database.db)).toEqual(
+    // Declared by the contracts module and handed to the recorder, not only found as foreign keys.
+    expect(TICK_REFERENCES).toEqual(
+      expect.arrayContaining([
+        { table: 'contract_orders', column: 'open_tick_id' },
+        { table: 'contract_orders', column: 'close_tick_id' },
+      ]),
+    );
+    expect(await tickReferenceColumns(t.database.db, TICK_REFERENCES)).toEqual(
       expect.arrayContaining([
         { table: 'contract_orders', column: 'open_tick_id' },
         { table: 'contract_orders', column: 'close_tick_id' },

@@ -130,7 +130,7 @@ async function admin<T = unknown>(action: string, body: unknown) {
   return call<T>(t.app, 'POST', `/api/admin/v1/ieo/${action}`, { token, body });
 }
 afterEach(async () => {
-  expect(await checkLedger(t.database.db)).toEqual([]);
+  expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
 });
 afterAll(() => t.close());
 

@@ -184,7 +184,7 @@ describe('redeeming a bonus code', () => {
     const row = await codeRow(code);
     expect(row?.redeemed_count).toBe(10);
     expect(await count(sql`select count(*) as n from bonus_redemptions where code_id = ${Number(row?.id)}`)).toBe(10);
-    expect(await checkLedger(t.database.db)).toEqual([]);
+    expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
   });
 
   it('one user racing 10 redemptions of a code allowed twice per user gets exactly 2', async () => {
@@ -197,7 +197,7 @@ describe('redeeming a bonus code', () => {
     expect(codes.filter((c) => c === 3204)).toHaveLength(8);
     expect(await spotUsdt(user.token)).toBe('20');
     expect(await queryRows(t.database.db, sql`select n from bonus_redemptions where user_id = ${Number(user.uid)} order by n`)).toEqual([{ n: 1 }, { n: 2 }]);
-    expect(await checkLedger(t.database.db)).toEqual([]);
+    expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
   });
 
   it('the database refuses a redemption past the per-user limit and any change to a redemption', async () => {

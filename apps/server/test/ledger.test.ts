@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Violation, checkLedger, registerObligation } from '../src/modules/ledger/invariants.ts';
+import { type Obligation, type Violation, checkLedger } from '../src/modules/ledger/invariants.ts';
 import {
   type AccountRef,
   DuplicateEntryError,
@@ -187,19 +187,18 @@ describe('the database enforces the ledger', () => {
 
 describe('the invariant checker', () => {
   it('holds on a healthy ledger and catches locked funds without an obligation', async () => {
-    expect(await checkLedger(t.database.db)).toEqual([]);
+    expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
     const userId = await newUser();
     await post({ kind: 'test', postings: [{ account: externalAccount('chain', 'USDT'), amount: -9n, type: 'deposit' }, { account: userAccount(userId, 'spot', 'USDT'), amount: 9n, type: 'deposit' }] });
     await post({ kind: 'test', postings: [{ account: userAccount(userId, 'spot', 'USDT'), amount: -4n, type: 'withdraw' }, { account: userAccount(userId, 'spot', 'USDT'), amount: 4n, bucket: 'locked', type: 'withdraw' }] });
-    const violations = await checkLedger(t.database.db);
+    const violations = await checkLedger(t.database.db, t.app.services.obligations);
     expect(violations.map((v) => v.rule)).toEqual(['locked funds equal open obligations']);
     // Once something owns those 4 units, the ledger is whole again.
-    const unregister = registerObligation('test', async () => [{ account: `user:${userId}:spot:USDT`, amount: 4n }]);
-    expect(await checkLedger(t.database.db)).toEqual([]);
+    const owner: Obligation = { name: 'test', locked: async () => [{ account: `user:${userId}:spot:USDT`, amount: 4n }] };
+    expect(await checkLedger(t.database.db, [...t.app.services.obligations, owner])).toEqual([]);
     // Release the lock so the file ends healthy.
-    unregister();
     await post({ kind: 'test', postings: [{ account: userAccount(userId, 'spot', 'USDT'), amount: -4n, bucket: 'locked', type: 'withdraw_refund' }, { account: userAccount(userId, 'spot', 'USDT'), amount: 4n, type: 'withdraw_refund' }] });
-    expect(await checkLedger(t.database.db)).toEqual([]);
+    expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
   });
 
   it('checks a range of ids at a time and finds what breaks at the ranges\' edges', async () => {
@@ -219,8 +218,8 @@ describe('the invariant checker', () => {
         [last] = await queryRows<{ id: string; name: string }>(tx, sql`select id::text, name from ledger_accounts order by id desc limit 1`);
         await tx.execute(sql`update ledger_accounts set available = available + 5 where id = ${last?.id}`);
         [bare] = await queryRows<{ id: string }>(tx, sql`insert into ledger_entries (kind, reference, created_at) values ('test', 'bare entry', now()) returning id::text`);
-        whole = await checkLedger(tx);
-        ranged = await checkLedger(tx, { chunk: 1, pause: async (ms) => void pauses.push(ms) });
+        whole = await checkLedger(tx, t.app.services.obligations);
+        ranged = await checkLedger(tx, t.app.services.obligations, { chunk: 1, pause: async (ms) => void pauses.push(ms) });
         throw rolledBack;
       })
       .catch((caught: unknown) => caught);
@@ -234,6 +233,6 @@ describe('the invariant checker', () => {
     expect(pauses.length).toBeGreaterThanOrEqual(2 * (counts?.entries ?? 0) + (counts?.accounts ?? 0));
     expect(pauses.every((ms) => ms >= 0)).toBe(true);
     // Nothing of it stayed.
-    expect(await checkLedger(t.database.db)).toEqual([]);
+    expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
   });
 });

@@ -9,7 +9,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type FeedPrice, type MarketFeed, SIMULATED_MARKET, SimulatedFeed, VOLUME_SCALE } from '../src/modules/market/feed.ts';
 import { MarketRecorder } from '../src/modules/market/recorder.ts';
-import { changePct, isTradable, latestPrice, registerTickReference, setFavorite } from '../src/modules/market/service.ts';
+import { changePct, isTradable, latestPrice, setFavorite } from '../src/modules/market/service.ts';
+import { tickReference } from '../src/modules/market/tick-references.ts';
 import { AppError } from '../src/platform/errors.ts';
 import { OPS_COMMANDS } from '../src/ops-commands.ts';
 import { queryRows } from '../src/platform/db.ts';
@@ -649,9 +650,9 @@ describe('tick retention', () => {
     await db.execute(sql`create table test_tick_notes (tick_id bigint not null)`);
     await db.execute(sql`create table test_tick_orders (tick_id bigint not null references market_ticks(id))`);
     await db.execute(sql`create table test_tick_unregistered (tick_id bigint not null)`);
-    // Registered explicitly (no foreign key); the foreign key of test_tick_orders is found in the catalogue.
-    registerTickReference('test_tick_notes', 'tick_id');
-    expect(() => registerTickReference('orders; drop table users', 'id')).toThrow();
+    // Declared explicitly (no foreign key); the foreign key of test_tick_orders is found in the catalogue.
+    const notes = tickReference('test_tick_notes', 'tick_id');
+    expect(() => tickReference('orders; drop table users', 'id')).toThrow();
     await db.execute(sql`insert into test_tick_notes values (${oldIds[0]})`);
     await db.execute(sql`insert into test_tick_orders values (${oldIds[1]})`);
     await db.execute(sql`insert into test_tick_unregistered values (${oldIds[2]})`);
@@ -662,7 +663,7 @@ describe('tick retention', () => {
     const weeks = (await call<{ items: Candle[] }>(t.app, 'GET', `/api/v1/market/klines?symbol=SOLUSDT&interval=1w&before=${Date.UTC(2026, 2, 3)}`)).body.data.items;
     expect(oldBefore).toBeGreaterThan(480);
 
-    const recorder = new MarketRecorder({ db, clock: t.clock, feed: new ScriptFeed(), tickRetentionDays: 10 });
+    const recorder = new MarketRecorder({ db, clock: t.clock, feed: new ScriptFeed(), tickRetentionDays: 10, tickReferences: [notes] });
     expect(await recorder.pruneTicks()).toBe(oldBefore - 2);
     const kept = await queryRows<{ id: string }>(db, sql`select id::text from market_ticks where ts < ${cutoff}::timestamptz order by id`);
     expect(kept.map((r) => Number(r.id))).toEqual([oldIds[0], oldIds[1]].sort((a, b) => (a as number) - (b as number)));

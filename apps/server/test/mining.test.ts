@@ -35,7 +35,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   // The ledger's invariants hold after every test, not only at the end of the file.
-  expect(await checkLedger(t.database.db)).toEqual([]);
+  expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
 });
 afterAll(() => t.close());
 

@@ -256,7 +256,7 @@ describe('withdrawals above the threshold need a second approver', () => {
     expect(replies.map((r) => r.body.code).sort()).toEqual([0, 2501, 2501, 2501]);
     expect((await auditOf(id)).map((a) => a.action)).toEqual(['withdrawal.approve']);
     expect(await messagesOf(user)).toEqual([{ kind: 'withdrawal.processing' }]);
-    expect(await checkLedger(t.database.db)).toEqual([]);
+    expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
   });
 
   it('BTC and ETH follow their own thresholds', async () => {

@@ -172,7 +172,7 @@ describe('concurrency', () => {
     const b = await balances(token);
     expect(spotUsdt(b)).toBe('0.5');
     expect(b.futures.available).toBe('50');
-    expect(await checkLedger(t.database.db)).toEqual([]);
+    expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
   });
 });
 
@@ -219,7 +219,7 @@ describe('property: random operation sequences keep every invariant', () => {
       }),
       { numRuns: 15, seed: 42 },
     );
-    expect(await checkLedger(t.database.db)).toEqual([]);
+    expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
   });
 });
 
@@ -353,7 +353,7 @@ describe('property: random orders, prices and settlements keep every invariant',
         expect(open).toEqual([]);
         const b = await balances(user.token);
         expect([b.futures.available, b.futures.locked]).toEqual([formatUsdt(model.available), '0']);
-        expect(await checkLedger(t.database.db)).toEqual([]);
+        expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
       }),
       { numRuns: 15, seed: 4 },
     );

@@ -410,7 +410,7 @@ describe('operator review', () => {
     expect(replies.filter((r) => r.body.code === 0)).toHaveLength(1);
     expect(replies.filter((r) => r.body.code === 2501)).toHaveLength(9);
     expect(await spot(user)).toMatchObject({ available: '73.5', locked: '0' });
-    expect(await checkLedger(t.database.db)).toEqual([]);
+    expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
   });
 
   it('a chain txid must be 64 hex digits; unknown ids are NOT_FOUND', async () => {
@@ -588,6 +588,6 @@ describe('concurrency', () => {
     expect(rows[0]?.n).toBe('90');
     const negative = await queryRows(t.database.db, sql`select name from ledger_accounts where kind = 'user' and (available < 0 or locked < 0)`);
     expect(negative).toEqual([]);
-    expect(await checkLedger(t.database.db)).toEqual([]);
+    expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@
 // A running server on this DATA_DIR runs the check itself (its admin channel); otherwise this
 // process opens the database, which on PGlite needs DATA_DIR to itself.
 import { ledgerReport } from '../modules/ledger/ops.ts';
+import { LOCKED_FUND_OBLIGATIONS } from '../obligations.ts';
 import { type AdminReply, adminSocketPath, askAdminSocket, databaseIdentity } from '../platform/admin-socket.ts';
 import { loadConfig } from '../platform/config.ts';
 import { type DataLock, DataDirInUseError, acquireDataLock } from '../platform/data-lock.ts';
@@ -23,7 +24,7 @@ async function checkHere(): Promise<AdminReply> {
     const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     try {
       await database.migrate();
-      const report = await ledgerReport(database.db);
+      const report = await ledgerReport(database.db, LOCKED_FUND_OBLIGATIONS);
       return report.ok ? { ok: true, output: report.text } : { ok: false, error: report.text };
     } finally {
       await database.close();

@@ -19,7 +19,7 @@ import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
 import type { Hub } from '#platform/ws.ts';
 import type { Ledger } from '../ledger/service.ts';
-import { isTradable, registerTickReference } from '../market/service.ts';
+import { isTradable } from '../market/service.ts';
 import { isMoneyPasswordSet, verifyMoneyPassword } from '../money-password/service.ts';
 import { amountOf } from '../wallet/service.ts';
 import { OrderBatcher } from './batcher.ts';
@@ -68,9 +68,6 @@ export function registerContractRoutes(app: FastifyInstance, deps: ContractsDeps
     onPlaced: (deliverAt) => module.settlement?.notePlaced(deliverAt),
   });
   app.decorate('contracts', module);
-  // An order's ticks are its proof: tick retention never prunes them (the foreign keys say so too).
-  registerTickReference('contract_orders', 'open_tick_id');
-  registerTickReference('contract_orders', 'close_tick_id');
   app.addHook('onClose', () => module.batcher.drain());
 
   route(

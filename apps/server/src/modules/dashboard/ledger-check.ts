@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import { type Db, type Executor, queryRows } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
-import { checkLedger, type Violation } from '../ledger/invariants.ts';
+import { type Obligation, checkLedger, type Violation } from '../ledger/invariants.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { ledgerChecks } from './tables.ts';
 
@@ -38,6 +38,8 @@ const LOCK_KEY = 0x1ed6e4c4;
 export interface LedgerCheckDeps {
   db: Db;
   clock: Clock;
+  /** Every module's locked funds (src/obligations.ts, handed in by app.ts). */
+  obligations: readonly Obligation[];
 }
 
 function view(row: typeof ledgerChecks.$inferSelect): LedgerCheck {
@@ -82,7 +84,7 @@ export async function runLedgerCheck(deps: LedgerCheckDeps, operator: OperatorCo
         if (!lock?.locked) return null;
         await tx.execute(sql.raw(`set local statement_timeout = ${LEDGER_CHECK_STATEMENT_TIMEOUT_MS}`));
         await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
-        return checkLedger(tx, { pause: (ms) => sleep(ms * LEDGER_CHECK_PAUSE_FACTOR) });
+        return checkLedger(tx, deps.obligations, { pause: (ms) => sleep(ms * LEDGER_CHECK_PAUSE_FACTOR) });
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },
     );

@@ -1,21 +1,14 @@
 import { dashboardSchema, ledgerCheckSchema } from '@tradewind/contract/dashboard';
 import { OPERATOR_ROLES } from '@tradewind/contract/operator';
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '#platform/clock.ts';
-import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
-import { LedgerCheckWorker, runLedgerCheck } from './ledger-check.ts';
+import { type LedgerCheckDeps, LedgerCheckWorker, runLedgerCheck } from './ledger-check.ts';
 import { dashboard } from './service.ts';
 
 const tags = ['dashboard'];
 
-interface Deps {
-  db: Db;
-  clock: Clock;
-}
-
 /** The operator console's overview: every operator may read it and ask for a ledger check. */
-export function registerDashboardRoutes(app: FastifyInstance, deps: Deps): void {
+export function registerDashboardRoutes(app: FastifyInstance, deps: LedgerCheckDeps): void {
   route(
     app,
     { method: 'GET', url: '/api/admin/v1/dashboard', auth: 'operator', roles: OPERATOR_ROLES, summary: 'Daily money in and out, house result, queues, obligations, ledger check', tags, response: dashboardSchema },
@@ -41,7 +34,7 @@ export function registerDashboardRoutes(app: FastifyInstance, deps: Deps): void 
   );
 }
 
-export function registerLedgerCheckWorker(app: FastifyInstance, deps: Deps): LedgerCheckWorker {
+export function registerLedgerCheckWorker(app: FastifyInstance, deps: LedgerCheckDeps): LedgerCheckWorker {
   const worker = new LedgerCheckWorker({ ...deps, log: app.log });
   app.addHook('onReady', async () => worker.start());
   app.addHook('onClose', () => worker.stop());

@@ -13,16 +13,13 @@ export interface Violation {
 
 /**
  * What a module holds locked, per user account name: pending withdrawals, open orders…
- * Each module that locks funds registers one; the checker demands locked = their sum.
+ * Each module that locks funds exports one as a plain value; the server's list of them
+ * (src/obligations.ts) is handed to every check, which demands locked = their sum.
  */
-export type ObligationSource = (db: Executor) => Promise<{ account: string; amount: bigint }[]>;
-
-const obligationSources = new Map<string, ObligationSource>();
-
-/** Registers a module's obligations; returns a function that removes them (tests). */
-export function registerObligation(name: string, source: ObligationSource): () => void {
-  obligationSources.set(name, source);
-  return () => obligationSources.delete(name);
+export interface Obligation {
+  /** What holds the funds (a table, usually); two obligations of one name would count it twice. */
+  name: string;
+  locked: (db: Executor) => Promise<{ account: string; amount: bigint }[]>;
 }
 
 /** Rows of ledger entries (and accounts) one statement of the check covers: a few milliseconds each. */
@@ -47,7 +44,8 @@ async function idRanges(db: Executor, table: 'ledger_entries' | 'ledger_accounts
   return ranges;
 }
 
-export async function checkLedger(db: Executor, options: CheckLedgerOptions = {}): Promise<Violation[]> {
+/** Every invariant; `obligations` are every module's that locks user funds (a missing one reads as unexplained locks). */
+export async function checkLedger(db: Executor, obligations: readonly Obligation[], options: CheckLedgerOptions = {}): Promise<Violation[]> {
   const chunk = options.chunk ?? LEDGER_CHECK_CHUNK;
   const found = new Map<string, unknown[]>();
   const paced = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -102,8 +100,8 @@ export async function checkLedger(db: Executor, options: CheckLedgerOptions = {}
   add('no user balance is negative', await query(sql`select name from ledger_accounts where kind = 'user' and (available < 0 or locked < 0)`));
 
   const expected = new Map<string, bigint>();
-  for (const source of obligationSources.values()) {
-    for (const { account, amount } of await paced(() => source(db))) expected.set(account, (expected.get(account) ?? 0n) + amount);
+  for (const obligation of obligations) {
+    for (const { account, amount } of await paced(() => obligation.locked(db))) expected.set(account, (expected.get(account) ?? 0n) + amount);
   }
   const lockedRows = await query<{ name: string; locked: string }>(sql`select name, locked::text from ledger_accounts where kind = 'user' and locked <> 0`);
   const mismatches: unknown[] = [];

@@ -5,7 +5,8 @@ import type { Clock } from '#platform/clock.ts';
 import { type Db, queryRows } from '#platform/db.ts';
 import type { Relay } from '#platform/relay.ts';
 import type { MarketFeed } from './feed.ts';
-import { lastRecordedPrices, tickReferenceColumns, unreferencedTick } from './service.ts';
+import { lastRecordedPrices } from './service.ts';
+import { type TickReference, tickReferenceColumns, unreferencedTick } from './tick-references.ts';
 
 export const RECORD_INTERVAL_MS = 1_000;
 /** The retention prune runs about once a minute, between two recorded seconds. */
@@ -31,6 +32,8 @@ export interface RecorderDeps {
   relay?: Relay;
   /** Raw ticks older than this many days are pruned (candles are kept); unset: never. */
   tickRetentionDays?: number;
+  /** Columns that hold tick ids, as their modules declare them (src/tick-references.ts): the prune keeps every tick they name. */
+  tickReferences?: readonly TickReference[];
   log?: Pick<FastifyBaseLogger, 'error' | 'info' | 'warn'>;
 }
 
@@ -115,7 +118,7 @@ export class MarketRecorder {
     const days = this.deps.tickRetentionDays;
     if (days === undefined) return 0;
     const cutoff = new Date(now.getTime() - days * 86_400_000);
-    const notReferenced = unreferencedTick(await tickReferenceColumns(this.deps.db));
+    const notReferenced = unreferencedTick(await tickReferenceColumns(this.deps.db, this.deps.tickReferences ?? []));
     const lowerBound = this.prunedBefore ? sql`and t.ts >= ${this.prunedBefore.toISOString()}::timestamptz` : sql``;
     let total = 0;
     for (let batch = 0; batch < PRUNE_BATCHES_PER_RUN; batch++) {

@@ -25,6 +25,7 @@ import { demoWalkKey } from './demo-walk-key.ts';
 import { type MarketFeed, SimulatedFeed } from './feed.ts';
 import { MarketBroadcaster, isMarketChannel } from './live.ts';
 import { MarketRecorder } from './recorder.ts';
+import type { TickReference } from './tick-references.ts';
 import { ensureInstruments, instrumentsView, klines, listAdminInstruments, listFavorites, pricesView, saveInstrument, setFavorite, ticker, tickers } from './service.ts';
 
 const tags = ['market'];
@@ -140,7 +141,7 @@ export function registerMarketRoutes(app: FastifyInstance, deps: MarketDeps): Ma
  * starts when the app is ready and stops, finishing the second in progress, when the app
  * closes (before the database does).
  */
-export function registerMarketRecorder(app: FastifyInstance, deps: MarketDeps): MarketRecorder {
+export function registerMarketRecorder(app: FastifyInstance, deps: MarketDeps & { tickReferences: readonly TickReference[] }): MarketRecorder {
   // A placeholder key until boot reads the stored one (`demoWalkKey`), before the first sample.
   const seed = randomBytes(32);
   let feed: MarketFeed & { useKey(key: Uint8Array): void };
@@ -154,7 +155,7 @@ export function registerMarketRecorder(app: FastifyInstance, deps: MarketDeps): 
   } else {
     feed = new SimulatedFeed({ seed });
   }
-  const recorder = new MarketRecorder({ db: deps.db, clock: deps.clock, feed, relay: deps.relay, tickRetentionDays: deps.config.market.tickRetentionDays, log: app.log });
+  const recorder = new MarketRecorder({ db: deps.db, clock: deps.clock, feed, relay: deps.relay, tickRetentionDays: deps.config.market.tickRetentionDays, tickReferences: deps.tickReferences, log: app.log });
   app.addHook('onReady', async () => {
     feed.useKey(await demoWalkKey(deps.db, deps.clock.now()));
     await recorder.resume();

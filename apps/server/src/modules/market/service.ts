@@ -19,7 +19,7 @@ import type { AdminInstrument, InstrumentSave } from '@tradewind/contract/catalo
 import type { Language } from '@tradewind/contract/languages';
 import { formatAmount } from '@tradewind/contract/money';
 import type { AssetCode } from '@tradewind/contract/wallet';
-import { type SQL, and, asc, count, desc, eq, gte, lte, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { Db, Executor } from '#platform/db.ts';
 import { queryRows } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
@@ -448,45 +448,4 @@ export async function setFavorite(db: Db, now: Date, userId: number, symbol: Ins
     await tx.insert(favorites).values({ userId, instrument: symbol, createdAt: now }).onConflictDoNothing();
   });
   return listFavorites(db, userId);
-}
-
-// ---------------------------------------------------------------------------------------
-// Retention: which ticks something else still points at.
-
-const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
-const tickReferences = new Map<string, { table: string; column: string }>();
-
-/**
- * Declares that `table.column` holds market tick ids (e.g. an order's open and close
- * ticks): the retention prune never deletes a tick that such a row names. Foreign keys to
- * market_ticks are found in the catalogue anyway; this is for the module that owns the
- * column to say so explicitly (and for references without a foreign key).
- */
-export function registerTickReference(table: string, column: string): void {
-  if (!IDENTIFIER.test(table) || !IDENTIFIER.test(column)) throw new Error(`not a plain SQL identifier: ${table}.${column}`);
-  tickReferences.set(`${table}.${column}`, { table, column });
-}
-
-/** Every column that refers to ticks: the registered ones and every single-column foreign key to market_ticks. */
-export async function tickReferenceColumns(db: Executor): Promise<{ table: string; column: string }[]> {
-  const found = await queryRows<{ table: string; column: string }>(
-    db,
-    sql`select cl.relname as table, a.attname as column
-        from pg_constraint c
-        join pg_class cl on cl.oid = c.conrelid
-        join pg_attribute a on a.attrelid = c.conrelid and a.attnum = c.conkey[1]
-        where c.contype = 'f' and c.confrelid = 'market_ticks'::regclass and array_length(c.conkey, 1) = 1`,
-  );
-  const all = new Map(tickReferences);
-  for (const ref of found) all.set(`${ref.table}.${ref.column}`, ref);
-  return [...all.values()];
-}
-
-/** `not exists` clauses, one per referring column, for a query over market_ticks aliased `t`. */
-export function unreferencedTick(references: readonly { table: string; column: string }[]): SQL {
-  if (references.length === 0) return sql`true`;
-  return sql.join(
-    references.map(({ table, column }) => sql`not exists (select 1 from ${sql.identifier(table)} r where r.${sql.identifier(column)} = t.id)`),
-    sql` and `,
-  );
 }

@@ -35,8 +35,8 @@ export const operatorOpsCommands: OpsCommands = {
   'ledger:check': {
     usage: 'ledger:check  (the invariants `npm run check:ledger` checks; exits 1 on a violation)',
     needsOperator: false,
-    async run({ db }) {
-      const report = await ledgerReport(db);
+    async run({ db, obligations }) {
+      const report = await ledgerReport(db, obligations);
       if (!report.ok) throw new Error(report.text);
       return report.text;
     },
