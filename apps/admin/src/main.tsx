@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from '@admin/app/App';
-import { getLanguage } from '@admin/lib/i18n';
+import { App } from '@/app/app.tsx';
+import { getLanguage } from '@/lib/i18n.ts';
 
 document.documentElement.lang = getLanguage();
 const root = document.getElementById('root');

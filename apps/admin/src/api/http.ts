@@ -1,27 +1,20 @@
-import { ERROR_CODES, SESSION_END_CODES } from '@tradewind/contract/errors';
-import type { z } from 'zod';
-import { getLanguage } from '@admin/lib/i18n';
+import { ERROR_CODES } from '@tradewind/contract/errors';
+import { ApiError } from '@tradewind/http-client/api-error';
+import { type RequestOptions, createEnvelopeClient } from '@tradewind/http-client/envelope-client';
+import type { Params } from '@tradewind/http-client/params';
+import { type AdminLanguage, fill, getLanguage } from '@/lib/i18n.ts';
+import { clearSessionToken, getSessionToken } from '@/lib/session-token.ts';
 
-const TOKEN_KEY = 'tw-admin-token';
-const BASE = '/api/admin/v1';
-
-/** A reply whose envelope code was not 0; `message` is already in the console's language. */
-export class ApiError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly fields?: Record<string, string[]>,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-
-  /** The first field message, else the message: what a form shows. */
-  get detail(): string {
-    const first = this.fields ? Object.values(this.fields)[0]?.[0] : undefined;
-    return first ?? this.message;
-  }
-}
+const STRINGS: Record<AdminLanguage, Record<'network' | 'limited' | 'limitedS' | 'limitedMin', string>> = {
+  en: {
+    network: 'Network error. Please try again.',
+    limited: 'Too many requests. Please wait a moment and try again.',
+    limitedS: 'Too many requests. Try again in {n}\u00a0s.',
+    limitedMin: 'Too many requests. Try again in {n}\u00a0min.',
+  },
+  'zh-CN': { network: '网络错误，请重试。', limited: '请求过于频繁，请稍后重试。', limitedS: '请求过于频繁，请 {n} 秒后重试。', limitedMin: '请求过于频繁，请 {n} 分钟后重试。' },
+};
+const text = (key: keyof (typeof STRINGS)['en'], n?: number) => fill(STRINGS[getLanguage()][key], n === undefined ? undefined : { n });
 
 const sessionEndListeners = new Set<() => void>();
 
@@ -31,53 +24,42 @@ export function onSessionEnd(listener: () => void): () => void {
   return () => sessionEndListeners.delete(listener);
 }
 
-export const session = {
-  token: () => sessionStorage.getItem(TOKEN_KEY),
-  set: (token: string) => sessionStorage.setItem(TOKEN_KEY, token),
-  clear: () => sessionStorage.removeItem(TOKEN_KEY),
-};
+const client = createEnvelopeClient({
+  baseUrl: '/api/admin/v1',
+  token: getSessionToken,
+  language: getLanguage,
+  onSessionEnd: (url) => {
+    // A refused sign-in is the form's to show; it ends no session.
+    if (url.startsWith('/auth/login')) return;
+    clearSessionToken();
+    for (const listener of sessionEndListeners) listener();
+  },
+  networkErrorMessage: () => text('network'),
+  rateLimitedMessage: (waitS) => (waitS === undefined ? text('limited') : waitS < 60 ? text('limitedS', Math.max(1, waitS)) : text('limitedMin', Math.ceil(waitS / 60))),
+});
 
-export type Query = Record<string, string | number | boolean | undefined | null>;
-
-function url(path: string, query?: Query): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
-  const search = params.toString();
-  return `${BASE}${path}${search ? `?${search}` : ''}`;
+/**
+ * The console shows every failure where it happened (the form, the table, the drawer), so the
+ * client toasts nothing, and a network failure or timeout is an ApiError with a message in the
+ * console's language like any other.
+ */
+async function inPlace<T>(reply: Promise<T>): Promise<T> {
+  try {
+    return await reply;
+  } catch (error) {
+    if (error instanceof ApiError || (error instanceof DOMException && error.name === 'AbortError')) throw error;
+    throw new ApiError(ERROR_CODES.INTERNAL, text('network'));
+  }
 }
 
-async function request<T>(method: 'GET' | 'POST', path: string, schema: z.ZodType<T>, options: { query?: Query; body?: unknown } = {}): Promise<T> {
-  const token = session.token();
-  const headers: Record<string, string> = { 'accept-language': getLanguage() };
-  if (token) headers.authorization = `Bearer ${token}`;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
-  let response: Response;
-  try {
-    response = await fetch(url(path, options.query), { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-  } catch {
-    throw new ApiError(ERROR_CODES.INTERNAL, getLanguage() === 'zh-CN' ? '网络错误，请重试。' : 'Network error. Please try again.');
-  }
-  const envelope = (await response.json().catch(() => null)) as { code: number; message: string; data: unknown; errors?: Record<string, string[]> } | null;
-  if (!envelope) throw new ApiError(ERROR_CODES.INTERNAL, `HTTP ${response.status}`);
-  if (envelope.code !== 0) {
-    if (SESSION_END_CODES.includes(envelope.code) && !path.startsWith('/auth/login')) {
-      session.clear();
-      for (const listener of sessionEndListeners) listener();
-    }
-    throw new ApiError(envelope.code, envelope.message, envelope.errors);
-  }
-  return schema.parse(envelope.data);
+/** An empty filter is no filter: '' never reaches the query string. */
+function withoutEmpty(params: Params | undefined): Params | undefined {
+  return params && Object.fromEntries(Object.entries(params).filter(([, value]) => value !== ''));
 }
 
 /** The operator API under /api/admin/v1; every reply's data is parsed with the contract's schema. */
-export const api = {
-  get: <T>(path: string, schema: z.ZodType<T>, query?: Query) => request('GET', path, schema, { query }),
-  post: <T>(path: string, schema: z.ZodType<T>, body?: unknown) => request('POST', path, schema, { body: body ?? {} }),
-  /** A private upload as a blob URL, fetched with the operator's token (never a public link). */
-  async fileUrl(path: string, query?: Query): Promise<string> {
-    const token = session.token();
-    const response = await fetch(url(path, query), { headers: token ? { authorization: `Bearer ${token}` } : {} });
-    if (!response.ok) throw new ApiError(response.status, `HTTP ${response.status}`);
-    return URL.createObjectURL(await response.blob());
-  },
+export const http = {
+  get: <T = unknown>(url: string, options: RequestOptions<T> = {}) => inPlace(client.get(url, { ...options, params: withoutEmpty(options.params) })),
+  /** The operator API's POST routes all take a JSON object: none sends `{}`. */
+  post: <T = unknown>(url: string, body: unknown = {}, options?: RequestOptions<T>) => inPlace(client.post(url, body, options)),
 };

@@ -1,12 +1,12 @@
 import type { OperatorRole } from '@tradewind/contract/operator';
 import type { ComponentType, LazyExoticComponent } from 'react';
-import type { Label } from '@admin/lib/i18n';
+import type { Label } from '@/lib/i18n.ts';
 
 /** Menu groups, in the order the side menu shows them. */
 export const PAGE_GROUPS = ['overview', 'queues', 'users', 'catalog', 'content', 'system'] as const;
 export type PageGroup = (typeof PAGE_GROUPS)[number];
 
-/** One screen of the console. Features export a list of these; app/pages.ts gathers them. */
+/** One screen of the console; app/pages.ts lists them all. */
 export interface AdminPage {
   /** Relative to /admin/, e.g. 'kyc' or 'users/:uid'. */
   path: string;

@@ -4,11 +4,11 @@ import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
 import { useEffect } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useNavigate } from 'react-router';
-import { onSessionEnd } from '@admin/api/client';
-import { useLanguage } from '@admin/lib/i18n';
-import { Login } from './Login';
-import { PAGES } from './pages';
-import { RequireRole, Shell } from './Shell';
+import { onSessionEnd } from '@/api/http.ts';
+import { LoginPage } from '@/features/auth/login-page.tsx';
+import { useLanguage } from '@/lib/i18n.ts';
+import { PAGES } from './pages.ts';
+import { HomeRedirect, RequireRole, Shell } from './shell.tsx';
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false }, mutations: { retry: false } },
@@ -37,12 +37,12 @@ export function App() {
           <BrowserRouter basename="/admin">
             <SessionEndRedirect />
             <Routes>
-              <Route path="login" element={<Login />} />
+              <Route path="login" element={<LoginPage />} />
               <Route element={<Shell />}>
                 {PAGES.map((page) => (
                   <Route key={page.path} path={page.path} element={<RequireRole page={page} />} />
                 ))}
-                <Route index element={<Shell.Home />} />
+                <Route index element={<HomeRedirect />} />
                 <Route path="*" element={<Navigate to="/" replace />} />
               </Route>
             </Routes>

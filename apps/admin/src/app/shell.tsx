@@ -1,14 +1,16 @@
-import { type OperatorRole } from '@tradewind/contract/operator';
+import type { OperatorRole } from '@tradewind/contract/operator';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Layout, Menu, Result, Select, Space, Spin, Tag, Typography } from 'antd';
+import { Button, Layout, Menu, Result, Space, Spin, Tag, Typography } from 'antd';
 import { Suspense } from 'react';
 import { Link, Navigate, Outlet, useLocation, useNavigate } from 'react-router';
-import { z } from 'zod';
-import { api, session } from '@admin/api/client';
-import { ADMIN_LANGUAGES, ADMIN_LANGUAGE_NAMES, defineStrings, setLanguage, useLanguage } from '@admin/lib/i18n';
-import { PAGE_GROUPS, type AdminPage } from './pages-type';
-import { PAGES } from './pages';
-import { useMe } from './session';
+import { useMe } from '@/api/get-me.ts';
+import { signOut as endSession } from '@/features/auth/api/sign-out.ts';
+import { defineStrings, useLanguage } from '@/lib/i18n.ts';
+import { useRoleName } from '@/lib/role-names.ts';
+import { getSessionToken } from '@/lib/session-token.ts';
+import { LanguageSelect } from '@/ui/language-select.tsx';
+import { type AdminPage, PAGE_GROUPS } from './admin-page.ts';
+import { PAGES } from './pages.ts';
 
 const useT = defineStrings({
   en: {
@@ -22,9 +24,6 @@ const useT = defineStrings({
     catalog: 'Catalog',
     content: 'Content',
     system: 'System',
-    reviewer: 'Reviewer',
-    catalogRole: 'Catalog manager',
-    admin: 'Administrator',
     loadFailed: 'Could not load your session.',
   },
   'zh-CN': {
@@ -38,17 +37,9 @@ const useT = defineStrings({
     catalog: '产品配置',
     content: '内容',
     system: '系统',
-    reviewer: '审核员',
-    catalogRole: '产品经理',
-    admin: '管理员',
     loadFailed: '无法加载登录状态。',
   },
 });
-
-export const useRoleName = () => {
-  const t = useT();
-  return (role: OperatorRole) => (role === 'reviewer' ? t('reviewer') : role === 'catalog' ? t('catalogRole') : t('admin'));
-};
 
 const visibleTo = (role: OperatorRole) => PAGES.filter((page) => page.roles.includes(role));
 const href = (page: AdminPage) => `/${page.path}`;
@@ -62,7 +53,7 @@ export function Shell() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const roleName = useRoleName();
-  if (!session.token()) return <Navigate to="/login" replace />;
+  if (!getSessionToken()) return <Navigate to="/login" replace />;
   if (me.isPending) return <Spin fullscreen />;
   if (me.isError || !me.data) return <Result status="error" title={t('loadFailed')} extra={<Link to="/login">{t('signOut')}</Link>} />;
   const pages = visibleTo(me.data.role).filter((page) => !page.hidden);
@@ -75,8 +66,7 @@ export function Shell() {
   })).filter((group) => group.children.length > 0);
 
   async function signOut() {
-    await api.post('/auth/logout', z.object({ ok: z.literal(true) })).catch(() => undefined);
-    session.clear();
+    await endSession();
     queryClient.clear();
     navigate('/login', { replace: true });
   }
@@ -95,14 +85,7 @@ export function Shell() {
             <span data-testid="admin-operator">
               {me.data.username} <Tag>{roleName(me.data.role)}</Tag>
             </span>
-            <Select
-              aria-label="Language"
-              size="small"
-              value={language}
-              onChange={setLanguage}
-              options={ADMIN_LANGUAGES.map((value) => ({ value, label: ADMIN_LANGUAGE_NAMES[value] }))}
-              style={{ width: 110 }}
-            />
+            <LanguageSelect style={{ width: 110 }} />
             <Button size="small" onClick={signOut} data-testid="admin-sign-out">
               {t('signOut')}
             </Button>
@@ -139,10 +122,10 @@ export function RequireRole({ page }: { page: AdminPage }) {
 }
 
 /** /admin/ opens the first page the role has: the dashboard when there is one. */
-Shell.Home = function Home() {
+export function HomeRedirect() {
   const t = useT();
   const me = useMe();
   if (!me.data) return null;
   const first = visibleTo(me.data.role).find((page) => !page.hidden && !page.path.includes(':'));
   return first ? <Navigate to={href(first)} replace /> : <Result status="info" title={t('nothing')} />;
-};
+}

@@ -1,4 +1,4 @@
-import { getLanguage } from './i18n';
+import { getLanguage } from './i18n.ts';
 
 /** A timestamp in the console's language, to the second. */
 export function formatTime(iso: string | Date): string {

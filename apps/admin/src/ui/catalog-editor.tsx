@@ -2,8 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Drawer, Form, type FormInstance, Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { type ReactNode, useState } from 'react';
-import { ApiError } from '@admin/api/client';
-import { defineStrings } from '@admin/lib/i18n';
+import { errorText, showFieldErrors } from '@/lib/form-errors.ts';
+import { defineStrings } from '@/lib/i18n.ts';
 
 const useT = defineStrings({
   en: { create: 'New', edit: 'Edit', save: 'Save', cancel: 'Cancel', saved: 'Saved.', fix: 'Fix the highlighted fields.' },
@@ -50,10 +50,8 @@ export function CatalogEditor<Row extends object, Values extends object>(props: 
       void queryClient.invalidateQueries({ queryKey: props.queryKey });
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.fields) {
-        form.setFields(Object.entries(error.fields).map(([name, errors]) => ({ name: name.split('.') as never, errors })));
-        void message.error(error.detail);
-      } else void message.error(error instanceof ApiError ? error.detail : String(error));
+      showFieldErrors(form, error);
+      void message.error(errorText(error));
     },
   });
 

@@ -1,7 +1,7 @@
 import { App, Button, Input, Modal, Space } from 'antd';
 import { useState } from 'react';
-import { ApiError } from '@admin/api/client';
-import { defineStrings } from '@admin/lib/i18n';
+import { errorText } from '@/lib/form-errors.ts';
+import { defineStrings } from '@/lib/i18n.ts';
 
 const useT = defineStrings({
   en: {
@@ -51,7 +51,7 @@ export function DecisionButtons({ onDecide, approveLabel, rejectLabel, disabled 
       setRejecting(false);
       setReason('');
     } catch (error) {
-      message.error(error instanceof ApiError ? error.detail : String(error));
+      message.error(errorText(error));
     } finally {
       setBusy(undefined);
     }

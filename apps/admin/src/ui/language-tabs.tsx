@@ -1,7 +1,7 @@
 import { LANGUAGES, LANGUAGE_NAMES, type Language } from '@tradewind/contract/languages';
 import { Form, Tabs } from 'antd';
 import type { ReactNode } from 'react';
-import { defineStrings } from '@admin/lib/i18n';
+import { defineStrings } from '@/lib/i18n.ts';
 
 const useT = defineStrings({
   en: { required: 'English is required: it is what readers see when their language is missing.', fallback: 'Empty: readers in this language see English.' },

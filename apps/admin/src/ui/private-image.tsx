@@ -1,8 +1,7 @@
 import { Image, Skeleton } from 'antd';
-import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { api } from '@admin/api/client';
-import { defineStrings } from '@admin/lib/i18n';
+import { useFile } from '@/api/get-file.ts';
+import { defineStrings } from '@/lib/i18n.ts';
 
 const useT = defineStrings({ en: { failed: 'Could not load the image.' }, 'zh-CN': { failed: '无法加载图片。' } });
 
@@ -12,7 +11,7 @@ const useT = defineStrings({ en: { failed: 'Could not load the image.' }, 'zh-CN
  */
 export function PrivateImage({ fileId, alt, width = 200 }: { fileId: string; alt: string; width?: number }) {
   const t = useT();
-  const image = useQuery({ queryKey: ['admin', 'file', fileId], queryFn: () => api.fileUrl('/files/content', { id: fileId }), staleTime: Infinity, gcTime: 60_000 });
+  const image = useFile(fileId);
   useEffect(() => () => (image.data ? URL.revokeObjectURL(image.data) : undefined), [image.data]);
   if (image.isPending) return <Skeleton.Image active style={{ width, height: width * 0.66 }} />;
   if (image.isError) return <span style={{ color: '#ff4d4f' }}>{t('failed')}</span>;

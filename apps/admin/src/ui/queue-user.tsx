@@ -1,7 +1,7 @@
 import type { QueueUser as QueueUserData } from '@tradewind/contract/operator';
 import { Space, Tag } from 'antd';
 import { Link } from 'react-router';
-import { defineStrings } from '@admin/lib/i18n';
+import { defineStrings } from '@/lib/i18n.ts';
 
 const useT = defineStrings({
   en: { verified: 'Verified', unverified: 'Not verified', frozen: 'Frozen', history: 'Open the user’s page (history)' },

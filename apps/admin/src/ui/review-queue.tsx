@@ -1,8 +1,8 @@
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { Alert, Button, Drawer, Table, type TableColumnsType } from 'antd';
 import { type ReactNode, useState } from 'react';
-import { ApiError } from '@admin/api/client';
-import { defineStrings } from '@admin/lib/i18n';
+import { ApiError } from '@tradewind/http-client/api-error';
+import { defineStrings } from '@/lib/i18n.ts';
 
 const useT = defineStrings({
   en: { empty: 'Nothing waiting for review.', more: 'Load more', failed: 'Could not load the queue.' },

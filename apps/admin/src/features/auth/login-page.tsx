@@ -1,10 +1,11 @@
-import { operatorSessionSchema } from '@tradewind/contract/operator';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Form, Input, Select, Typography } from 'antd';
+import { Alert, Button, Card, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { ApiError, api, session } from '@admin/api/client';
-import { ADMIN_LANGUAGES, ADMIN_LANGUAGE_NAMES, defineStrings, setLanguage, useLanguage } from '@admin/lib/i18n';
+import { errorText } from '@/lib/form-errors.ts';
+import { defineStrings } from '@/lib/i18n.ts';
+import { LanguageSelect } from '@/ui/language-select.tsx';
+import { type SignInForm, signIn } from './api/sign-in.ts';
 
 const useT = defineStrings({
   en: {
@@ -33,32 +34,24 @@ const useT = defineStrings({
   },
 });
 
-interface Values {
-  username: string;
-  password: string;
-  code: string;
-}
-
 /** Name, password and an authenticator code: every operator signs in with TOTP. */
-export function Login() {
+export function LoginPage() {
   const t = useT();
-  const language = useLanguage();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
-  async function submit(values: Values) {
+  async function submit(values: SignInForm) {
     setBusy(true);
     setError(undefined);
     try {
-      const created = await api.post('/auth/login', operatorSessionSchema, values);
-      session.set(created.token);
+      await signIn(values);
       queryClient.clear();
       navigate('/', { replace: true });
     } catch (caught) {
-      setError(caught instanceof ApiError ? caught.detail : String(caught));
+      setError(errorText(caught));
     } finally {
       setBusy(false);
     }
@@ -73,7 +66,7 @@ export function Login() {
         <Typography.Paragraph type="secondary">{t('subtitle')}</Typography.Paragraph>
         {params.get('expired') && <Alert type="info" showIcon title={t('expired')} style={{ marginBottom: 16 }} />}
         {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} data-testid="login-error" />}
-        <Form<Values> layout="vertical" onFinish={submit} requiredMark={false}>
+        <Form<SignInForm> layout="vertical" onFinish={submit} requiredMark={false}>
           <Form.Item name="username" label={t('username')} rules={[{ required: true, whitespace: true, message: t('required') }]}>
             <Input autoComplete="username" data-testid="login-username" />
           </Form.Item>
@@ -87,14 +80,7 @@ export function Login() {
             {t('submit')}
           </Button>
         </Form>
-        <Select
-          aria-label="Language"
-          size="small"
-          value={language}
-          onChange={setLanguage}
-          options={ADMIN_LANGUAGES.map((value) => ({ value, label: ADMIN_LANGUAGE_NAMES[value] }))}
-          style={{ width: 120, marginTop: 16 }}
-        />
+        <LanguageSelect style={{ width: 120, marginTop: 16 }} />
       </Card>
     </div>
   );

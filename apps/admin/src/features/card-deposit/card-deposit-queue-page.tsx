@@ -1,14 +1,15 @@
 import type { cardDepositQueueItemSchema } from '@tradewind/contract/card-deposit';
 import { Descriptions, Space, Typography } from 'antd';
 import type { z } from 'zod';
-import { formatTime } from '@admin/lib/format';
-import { defineStrings } from '@admin/lib/i18n';
-import { Amount } from '@admin/ui/Amount';
-import { DecisionButtons } from '@admin/ui/DecisionButtons';
-import { PrivateImage } from '@admin/ui/PrivateImage';
-import { QueueUser } from '@admin/ui/QueueUser';
-import { ReviewQueue } from '@admin/ui/ReviewQueue';
-import { useCardDepositQueue, useDecideCardDeposit } from './api';
+import { formatTime } from '@/lib/format.ts';
+import { defineStrings } from '@/lib/i18n.ts';
+import { Amount } from '@/ui/amount.tsx';
+import { DecisionButtons } from '@/ui/decision-buttons.tsx';
+import { PrivateImage } from '@/ui/private-image.tsx';
+import { QueueUser } from '@/ui/queue-user.tsx';
+import { ReviewQueue } from '@/ui/review-queue.tsx';
+import { useDecideCardDeposit } from './api/decide-card-deposit.ts';
+import { useCardDepositQueue } from './api/get-card-deposit-queue.ts';
 
 type Item = z.infer<typeof cardDepositQueueItemSchema>;
 
@@ -40,7 +41,7 @@ const useT = defineStrings({
 });
 
 /** Reported bank-card payments: the screenshot next to the figures, then confirm or reject. */
-export default function CardDepositQueue() {
+export function CardDepositQueuePage() {
   const t = useT();
   const queue = useCardDepositQueue();
   const decide = useDecideCardDeposit();

@@ -1,8 +1,9 @@
-import { type AdminPayeeAccount, type PayeeAccountSave, adminPayeeAccountListSchema, adminPayeeAccountSchema } from '@tradewind/contract/catalog';
+import { type AdminPayeeAccount, type PayeeAccountSave } from '@tradewind/contract/catalog';
 import { Alert, Form, Input, InputNumber, Switch, Tag } from 'antd';
-import { api } from '@admin/api/client';
-import { defineStrings } from '@admin/lib/i18n';
-import { CatalogEditor } from '@admin/ui/CatalogEditor';
+import { defineStrings } from '@/lib/i18n.ts';
+import { CatalogEditor } from '@/ui/catalog-editor.tsx';
+import { getPayeeAccounts, payeeAccountsQueryKey } from './api/get-payee-accounts.ts';
+import { savePayeeAccount } from './api/save-payee-account.ts';
 
 const useT = defineStrings({
   en: {
@@ -44,15 +45,15 @@ const useT = defineStrings({
 type Values = Omit<PayeeAccountSave, 'id'>;
 
 /** Card-deposit payee accounts: where users pay a bank-card deposit. */
-export default function PayeeAccounts() {
+export function PayeeAccountsPage() {
   const t = useT();
   const text = [{ required: true, whitespace: true, max: 80, pattern: /^[^<>]*$/, message: t('textRule') }];
   return (
     <CatalogEditor<AdminPayeeAccount, Values>
       testId="payees"
-      queryKey={['admin', 'catalog', 'payees']}
-      load={() => api.get('/card-deposits/payees', adminPayeeAccountListSchema)}
-      save={(values, row) => api.post('/card-deposits/payees', adminPayeeAccountSchema, { ...values, phone: values.phone ?? '', ...(row ? { id: row.id } : {}) })}
+      queryKey={payeeAccountsQueryKey}
+      load={() => getPayeeAccounts()}
+      save={(values, row) => savePayeeAccount({ ...values, phone: values.phone ?? '', ...(row ? { id: row.id } : {}) })}
       rowKey={(row) => row.id}
       note={<Alert type="info" title={t('note')} style={{ marginBottom: 16 }} showIcon />}
       columns={[

@@ -1,9 +1,10 @@
-import { type AdminPeriod, PERIOD_FEE_MAX_PPM, PERIOD_MAX_SECONDS, PERIOD_PAYOUT_MAX_PPM, type PeriodSave, adminPeriodListSchema, adminPeriodSchema } from '@tradewind/contract/catalog';
+import { type AdminPeriod, PERIOD_FEE_MAX_PPM, PERIOD_MAX_SECONDS, PERIOD_PAYOUT_MAX_PPM, type PeriodSave } from '@tradewind/contract/catalog';
 import { Alert, Form, Input, InputNumber, Switch, Tag } from 'antd';
-import { api } from '@admin/api/client';
-import { defineStrings } from '@admin/lib/i18n';
-import { Amount } from '@admin/ui/Amount';
-import { CatalogEditor, decimalPattern, notAbove } from '@admin/ui/CatalogEditor';
+import { defineStrings } from '@/lib/i18n.ts';
+import { Amount } from '@/ui/amount.tsx';
+import { CatalogEditor, decimalPattern, notAbove } from '@/ui/catalog-editor.tsx';
+import { getPeriods, periodsQueryKey } from './api/get-periods.ts';
+import { savePeriod } from './api/save-period.ts';
 
 const useT = defineStrings({
   en: {
@@ -59,15 +60,15 @@ export const ppmPercent = (ppm: number) => {
 type Values = Omit<PeriodSave, 'id'>;
 
 /** Contract periods: duration, payout and fee rates, stake limits, enabled. */
-export default function Periods() {
+export function PeriodsPage() {
   const t = useT();
   const stakeRules = (extra: object[] = []) => [{ required: true, pattern: decimalPattern(6), message: t('stakeRule') }, { pattern: /[1-9]/, message: t('stakeRule') }, ...extra];
   return (
     <CatalogEditor<AdminPeriod, Values>
       testId="periods"
-      queryKey={['admin', 'catalog', 'periods']}
-      load={() => api.get('/contracts/periods', adminPeriodListSchema)}
-      save={(values, row) => api.post('/contracts/periods', adminPeriodSchema, { ...values, ...(row ? { id: row.id } : {}) })}
+      queryKey={periodsQueryKey}
+      load={() => getPeriods()}
+      save={(values, row) => savePeriod({ ...values, ...(row ? { id: row.id } : {}) })}
       rowKey={(row) => row.id}
       note={<Alert type="info" title={t('note')} style={{ marginBottom: 16 }} showIcon />}
       columns={[

@@ -1,12 +1,13 @@
-import { type Dashboard as DashboardData, dashboardSchema, ledgerCheckSchema } from '@tradewind/contract/dashboard';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Dashboard as DashboardData } from '@tradewind/contract/dashboard';
 import { Alert, App, Button, Card, Col, Empty, List, Row, Space, Spin, Statistic, Table, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
-import { ApiError, api } from '@admin/api/client';
-import { formatTime } from '@admin/lib/format';
-import { defineStrings } from '@admin/lib/i18n';
-import { Amount } from '@admin/ui/Amount';
-import { DailyBars } from './DailyBars';
+import { ApiError } from '@tradewind/http-client/api-error';
+import { formatTime } from '@/lib/format.ts';
+import { defineStrings } from '@/lib/i18n.ts';
+import { Amount } from '@/ui/amount.tsx';
+import { useCheckLedger } from './api/check-ledger.ts';
+import { useDashboard } from './api/get-dashboard.ts';
+import { DailyBars } from './daily-bars.tsx';
 
 const useT = defineStrings({
   en: {
@@ -104,7 +105,6 @@ const useT = defineStrings({
 });
 
 type T = ReturnType<typeof useT>;
-const KEY = ['admin', 'dashboard'] as const;
 const num = (text: string) => Number(text);
 const signed = (text: string) => (text.startsWith('-') || text === '0' ? text : `+${text}`);
 
@@ -151,15 +151,12 @@ function Queues({ data, t }: { data: DashboardData; t: T }) {
 
 function LedgerStatus({ data, t }: { data: DashboardData; t: T }) {
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
-  const run = useMutation({
-    mutationFn: () => api.post('/dashboard/ledger-check', ledgerCheckSchema),
-    onSuccess: () => {
-      message.success(t('checkDone'));
-      void queryClient.invalidateQueries({ queryKey: KEY });
-    },
-    onError: (error) => message.error(error instanceof ApiError ? error.message : String(error)),
-  });
+  const run = useCheckLedger();
+  const runCheck = () =>
+    run.mutate(undefined, {
+      onSuccess: () => message.success(t('checkDone')),
+      onError: (error) => message.error(error instanceof ApiError ? error.message : String(error)),
+    });
   const check = data.ledgerCheck;
   const status = !check ? (
     <Tag>{t('ledgerNever')}</Tag>
@@ -173,7 +170,7 @@ function LedgerStatus({ data, t }: { data: DashboardData; t: T }) {
       size="small"
       title={t('ledger')}
       extra={
-        <Button size="small" loading={run.isPending} onClick={() => run.mutate()} data-testid="ledger-check-run">
+        <Button size="small" loading={run.isPending} onClick={runCheck} data-testid="ledger-check-run">
           {t('runCheck')}
         </Button>
       }
@@ -305,9 +302,9 @@ function Obligations({ data, t }: { data: DashboardData; t: T }) {
 }
 
 /** The overview: queues to work on, the ledger's health, money in and out, the house's result, what is locked. */
-export default function Dashboard() {
+export function DashboardPage() {
   const t = useT();
-  const board = useQuery({ queryKey: KEY, queryFn: () => api.get('/dashboard', dashboardSchema), refetchInterval: 60_000 });
+  const board = useDashboard();
   if (board.isPending) return <Spin />;
   if (board.isError) return <Alert type="error" showIcon title={t('loadFailed')} description={board.error.message} />;
   const data = board.data;

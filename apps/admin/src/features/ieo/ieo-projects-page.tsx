@@ -1,22 +1,22 @@
-import {
-  IEO_STATUS_NAMES,
-  type IeoAdminApplication,
-  type IeoAdminProject,
-  IeoStatus,
-  ieoActionResultSchema,
-  ieoAdminApplicationsSchema,
-  ieoAdminProjectListSchema,
-  ieoProjectSchema,
-} from '@tradewind/contract/ieo';
+import { IEO_STATUS_NAMES, type IeoAdminApplication, type IeoAdminProject, IeoStatus } from '@tradewind/contract/ieo';
 import type { Language } from '@tradewind/contract/languages';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Descriptions, Drawer, Form, Input, Modal, Progress, Space, Statistic, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { ApiError, api } from '@admin/api/client';
-import { formatTime } from '@admin/lib/format';
-import { defineStrings } from '@admin/lib/i18n';
-import { Amount } from '@admin/ui/Amount';
-import { LanguageTabs, compactTexts } from '@admin/ui/LanguageTabs';
+import { formatTime } from '@/lib/format.ts';
+import { errorText, showFieldErrors } from '@/lib/form-errors.ts';
+import { defineStrings } from '@/lib/i18n.ts';
+import { fromLocalInput, toLocalInput } from '@/lib/local-time.ts';
+import { Amount } from '@/ui/amount.tsx';
+import { LanguageTabs, compactTexts } from '@/ui/language-tabs.tsx';
+import { QueryTable } from '@/ui/query-table.tsx';
+import { ReasonModal } from '@/ui/reason-modal.tsx';
+import { allocateProject } from './api/allocate-project.ts';
+import { useCancelProject } from './api/cancel-project.ts';
+import { useCreateProject } from './api/create-project.ts';
+import { useApplications } from './api/get-applications.ts';
+import { projectsQueryKey, useProjects } from './api/get-projects.ts';
+import { listProject } from './api/list-project.ts';
 
 const useT = defineStrings({
   en: {
@@ -162,7 +162,6 @@ const STATUS_COLOURS: Partial<Record<IeoStatus, string>> = {
   [IeoStatus.CANCELLED]: 'red',
 };
 
-const KEY = ['admin', 'ieo'] as const;
 type Texts = Partial<Record<Language, string>>;
 interface ProjectForm {
   slug: string;
@@ -180,69 +179,28 @@ interface ProjectForm {
   listsAt: string;
   announcedAt: string;
 }
-const localInput = (ms: number) => new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-const iso = (local: string) => new Date(local).toISOString();
 const HOUR = 3_600_000;
 
 /** Launchpad projects: create, cancel (refunds everything), trigger the allocation and the delivery, and see their results. */
-export default function IeoProjects() {
+export function IeoProjectsPage() {
   const t = useT();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const list = useQuery({ queryKey: KEY, queryFn: () => api.get('/ieo/projects', ieoAdminProjectListSchema) });
+  const list = useProjects();
   const [creating, setCreating] = useState(false);
   const [viewing, setViewing] = useState<string>();
   const [cancelling, setCancelling] = useState<IeoAdminProject>();
   const [running, setRunning] = useState<{ project: IeoAdminProject; action: 'allocate' | 'list' }>();
   const [form] = Form.useForm<ProjectForm>();
-  const [reasonForm] = Form.useForm<{ reason: string }>();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: KEY });
-  const showError = (error: unknown) => message.error(error instanceof ApiError ? error.detail : String(error));
-
-  const create = useMutation({
-    mutationFn: (v: ProjectForm) =>
-      api.post('/ieo/create', ieoProjectSchema, {
-        slug: v.slug.trim(),
-        token: v.token.trim().toUpperCase(),
-        tokenName: v.tokenName.trim(),
-        name: compactTexts(v.name),
-        description: compactTexts(v.description),
-        supply: v.supply.trim(),
-        unitPrice: v.unitPrice.trim(),
-        priceMin: v.priceMin.trim(),
-        priceMax: v.priceMax.trim(),
-        perUserCap: v.perUserCap.trim(),
-        startsAt: iso(v.startsAt),
-        endsAt: iso(v.endsAt),
-        listsAt: iso(v.listsAt),
-        announcedAt: iso(v.announcedAt),
-      }),
-    onSuccess: (project) => {
-      setCreating(false);
-      form.resetFields();
-      message.success(t('created', { token: project.token }));
-      void refresh();
-    },
-    onError: (error) => {
-      if (error instanceof ApiError && error.fields) form.setFields(Object.entries(error.fields).map(([name, errors]) => ({ name: name.split('.') as never, errors })));
-      showError(error);
-    },
-  });
-  const cancel = useMutation({
-    mutationFn: (input: { id: string; reason: string }) => api.post('/ieo/cancel', ieoProjectSchema, input),
-    onSuccess: () => {
-      setCancelling(undefined);
-      reasonForm.resetFields();
-      void refresh();
-    },
-    onError: showError,
-  });
+  const showError = (error: unknown) => message.error(errorText(error));
+  const create = useCreateProject();
+  const cancel = useCancelProject();
   const run = useMutation({
-    mutationFn: (input: { id: string; action: 'allocate' | 'list' }) => api.post(`/ieo/${input.action}`, ieoActionResultSchema, { id: input.id }),
+    mutationFn: (input: { id: string; action: 'allocate' | 'list' }) => (input.action === 'allocate' ? allocateProject(input.id) : listProject(input.id)),
     onSuccess: (result, input) => {
       setRunning(undefined);
       message.success(result.ran ? t('ran') : t('alreadyRan'));
-      void refresh();
+      void queryClient.invalidateQueries({ queryKey: projectsQueryKey });
       if (input.action === 'allocate') setViewing(input.id);
     },
     onError: (error) => {
@@ -251,20 +209,42 @@ export default function IeoProjects() {
     },
   });
 
+  function submit(v: ProjectForm) {
+    const body = {
+      slug: v.slug.trim(),
+      token: v.token.trim().toUpperCase(),
+      tokenName: v.tokenName.trim(),
+      name: compactTexts(v.name),
+      description: compactTexts(v.description),
+      supply: v.supply.trim(),
+      unitPrice: v.unitPrice.trim(),
+      priceMin: v.priceMin.trim(),
+      priceMax: v.priceMax.trim(),
+      perUserCap: v.perUserCap.trim(),
+      startsAt: fromLocalInput(v.startsAt),
+      endsAt: fromLocalInput(v.endsAt),
+      listsAt: fromLocalInput(v.listsAt),
+      announcedAt: fromLocalInput(v.announcedAt),
+    };
+    create.mutate(body, {
+      onSuccess: (project) => {
+        setCreating(false);
+        form.resetFields();
+        message.success(t('created', { token: project.token }));
+      },
+      onError: (error) => {
+        showFieldErrors(form, error);
+        showError(error);
+      },
+    });
+  }
+
   const [now] = useState(() => Date.now());
   return (
     <>
-      <Space style={{ marginBottom: 16 }}>
-        <Button type="primary" onClick={() => setCreating(true)} data-testid="ieo-create">
-          {t('create')}
-        </Button>
-      </Space>
-      {list.isError && <Alert type="error" title={(list.error as Error).message} />}
-      <Table<IeoAdminProject>
-        rowKey="id"
-        loading={list.isPending}
-        dataSource={list.data?.items}
-        pagination={false}
+      <QueryTable<IeoAdminProject>
+        query={list}
+        create={{ label: t('create'), testId: 'ieo-create', onClick: () => setCreating(true) }}
         columns={[
           {
             title: t('token'),
@@ -353,33 +333,29 @@ export default function IeoProjects() {
       >
         <Typography.Paragraph>{running?.action === 'allocate' ? t('allocateHelp') : t('deliverHelp')}</Typography.Paragraph>
       </Modal>
-      <Modal
+      <ReasonModal
         open={cancelling !== undefined}
         title={cancelling ? t('cancelTitle', { token: cancelling.token }) : ''}
+        help={t('cancelHelp')}
+        label={t('reason')}
         okText={t('cancelProject')}
-        okButtonProps={{ danger: true }}
+        danger
         cancelText={t('back')}
-        confirmLoading={cancel.isPending}
+        requiredText={t('required')}
+        loading={cancel.isPending}
         onCancel={() => setCancelling(undefined)}
-        onOk={() => reasonForm.submit()}
-      >
-        <Typography.Paragraph>{t('cancelHelp')}</Typography.Paragraph>
-        <Form form={reasonForm} layout="vertical" onFinish={({ reason }) => cancelling && cancel.mutate({ id: cancelling.id, reason })}>
-          <Form.Item name="reason" label={t('reason')} rules={[{ required: true, whitespace: true, message: t('required') }]}>
-            <Input.TextArea rows={2} maxLength={500} />
-          </Form.Item>
-        </Form>
-      </Modal>
+        onSubmit={(reason) => cancelling && cancel.mutate({ id: cancelling.id, reason: reason ?? '' }, { onSuccess: () => setCancelling(undefined), onError: showError })}
+      />
       <Modal open={creating} width={820} title={t('create')} okText={t('save')} cancelText={t('back')} confirmLoading={create.isPending} onCancel={() => setCreating(false)} onOk={() => form.submit()} destroyOnHidden>
         <Form<ProjectForm>
           form={form}
           layout="vertical"
-          onFinish={(values) => create.mutate(values)}
+          onFinish={submit}
           initialValues={{
-            startsAt: localInput(now + HOUR),
-            endsAt: localInput(now + 7 * 24 * HOUR),
-            listsAt: localInput(now + 8 * 24 * HOUR),
-            announcedAt: localInput(now),
+            startsAt: toLocalInput(now + HOUR),
+            endsAt: toLocalInput(now + 7 * 24 * HOUR),
+            listsAt: toLocalInput(now + 8 * 24 * HOUR),
+            announcedAt: toLocalInput(now),
           }}
         >
           <Space size="middle" wrap>
@@ -431,7 +407,7 @@ export default function IeoProjects() {
 /** A project's applications and, after the allocation, what allocate() gave each and the totals. */
 function Applications({ id, onClose }: { id: string; onClose: () => void }) {
   const t = useT();
-  const detail = useQuery({ queryKey: [...KEY, 'applications', id], queryFn: () => api.get('/ieo/applications', ieoAdminApplicationsSchema, { id }) });
+  const detail = useApplications(id);
   const data = detail.data;
   return (
     <Drawer open size={980} title={data ? `${data.project.token} — ${data.project.name}` : ''} onClose={onClose} data-testid="ieo-applications">

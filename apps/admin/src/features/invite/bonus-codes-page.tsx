@@ -1,12 +1,15 @@
-import { BONUS_CODE_MAX_PER_USER, BONUS_CODE_MAX_REDEMPTIONS, type BonusCodeView, bonusCodeListSchema, bonusCodeViewSchema } from '@tradewind/contract/invite';
+import { BONUS_CODE_MAX_PER_USER, BONUS_CODE_MAX_REDEMPTIONS, type BonusCodeView } from '@tradewind/contract/invite';
 import { ASSET_CODES, type AssetCode } from '@tradewind/contract/wallet';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Form, Input, InputNumber, Modal, Progress, Select, Space, Switch, Table, Tag } from 'antd';
+import { Alert, App, Form, Input, InputNumber, Modal, Progress, Select, Space, Switch, Tag } from 'antd';
 import { useState } from 'react';
-import { ApiError, api } from '@admin/api/client';
-import { formatTime } from '@admin/lib/format';
-import { defineStrings } from '@admin/lib/i18n';
-import { Amount } from '@admin/ui/Amount';
+import { formatTime } from '@/lib/format.ts';
+import { errorText, showFieldErrors } from '@/lib/form-errors.ts';
+import { defineStrings } from '@/lib/i18n.ts';
+import { fromLocalInput, toLocalInput } from '@/lib/local-time.ts';
+import { Amount } from '@/ui/amount.tsx';
+import { QueryTable } from '@/ui/query-table.tsx';
+import { useCreateBonusCode } from './api/create-bonus-code.ts';
+import { useBonusCodes } from './api/get-bonus-codes.ts';
 
 const useT = defineStrings({
   en: {
@@ -69,7 +72,6 @@ const useT = defineStrings({
   },
 });
 
-const KEY = ['admin', 'bonus-codes'] as const;
 interface CodeForm {
   code: string;
   asset: AssetCode;
@@ -81,7 +83,6 @@ interface CodeForm {
   verifiedOnly: boolean;
   reason?: string;
 }
-const localInput = (ms: number) => new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 
 function statusOf(code: BonusCodeView, now: number): 'active' | 'scheduled' | 'expired' | 'exhausted' {
   if (code.redeemedCount >= code.maxRedemptions) return 'exhausted';
@@ -91,53 +92,45 @@ function statusOf(code: BonusCodeView, now: number): 'active' | 'scheduled' | 'e
 const STATUS_COLOURS = { active: 'green', scheduled: 'blue', expired: 'default', exhausted: 'orange' } as const;
 
 /** Bonus codes with how often each was redeemed; create one (audited on the server). */
-export default function BonusCodes() {
+export function BonusCodesPage() {
   const t = useT();
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
-  const list = useQuery({ queryKey: KEY, queryFn: () => api.get('/bonus-codes', bonusCodeListSchema) });
+  const list = useBonusCodes();
   const [creating, setCreating] = useState(false);
   const [form] = Form.useForm<CodeForm>();
   const [now] = useState(() => Date.now());
+  const create = useCreateBonusCode();
 
-  const create = useMutation({
-    mutationFn: (values: CodeForm) =>
-      api.post('/bonus-codes', bonusCodeViewSchema, {
-        code: values.code.trim().toUpperCase(),
-        asset: values.asset,
-        amount: values.amount.trim(),
-        maxRedemptions: values.maxRedemptions,
-        perUserLimit: values.perUserLimit,
-        ...(values.startsAt ? { startsAt: new Date(values.startsAt).toISOString() } : {}),
-        expiresAt: new Date(values.expiresAt).toISOString(),
-        verifiedOnly: values.verifiedOnly,
-        ...(values.reason?.trim() ? { reason: values.reason.trim() } : {}),
-      }),
-    onSuccess: (created) => {
-      setCreating(false);
-      form.resetFields();
-      message.success(t('created', { code: created.code }));
-      void queryClient.invalidateQueries({ queryKey: KEY });
-    },
-    onError: (error) => {
-      if (error instanceof ApiError && error.fields) form.setFields(Object.entries(error.fields).map(([name, errors]) => ({ name: name as keyof CodeForm, errors })));
-      message.error(error instanceof ApiError ? error.detail : String(error));
-    },
-  });
+  function submit(values: CodeForm) {
+    const body = {
+      code: values.code.trim().toUpperCase(),
+      asset: values.asset,
+      amount: values.amount.trim(),
+      maxRedemptions: values.maxRedemptions,
+      perUserLimit: values.perUserLimit,
+      ...(values.startsAt ? { startsAt: fromLocalInput(values.startsAt) } : {}),
+      expiresAt: fromLocalInput(values.expiresAt),
+      verifiedOnly: values.verifiedOnly,
+      ...(values.reason?.trim() ? { reason: values.reason.trim() } : {}),
+    };
+    create.mutate(body, {
+      onSuccess: (created) => {
+        setCreating(false);
+        form.resetFields();
+        message.success(t('created', { code: created.code }));
+      },
+      onError: (error) => {
+        showFieldErrors(form, error);
+        message.error(errorText(error));
+      },
+    });
+  }
 
   return (
     <>
-      <Space style={{ marginBottom: 16 }}>
-        <Button type="primary" onClick={() => setCreating(true)} data-testid="bonus-create">
-          {t('create')}
-        </Button>
-      </Space>
-      {list.isError && <Alert type="error" title={(list.error as Error).message} />}
-      <Table<BonusCodeView>
-        rowKey="id"
-        loading={list.isPending}
-        dataSource={list.data?.items}
-        pagination={false}
+      <QueryTable<BonusCodeView>
+        query={list}
+        create={{ label: t('create'), testId: 'bonus-create', onClick: () => setCreating(true) }}
         columns={[
           { title: t('code'), dataIndex: 'code', render: (code: string) => <code>{code}</code> },
           { title: t('reward'), key: 'reward', render: (_: unknown, row) => <Amount value={row.amount} asset={row.asset} /> },
@@ -173,8 +166,8 @@ export default function BonusCodes() {
         <Form<CodeForm>
           form={form}
           layout="vertical"
-          onFinish={(values) => create.mutate(values)}
-          initialValues={{ asset: 'USDT', maxRedemptions: 1000, perUserLimit: 1, verifiedOnly: false, expiresAt: localInput(now + 30 * 86_400_000) }}
+          onFinish={submit}
+          initialValues={{ asset: 'USDT', maxRedemptions: 1000, perUserLimit: 1, verifiedOnly: false, expiresAt: toLocalInput(now + 30 * 86_400_000) }}
         >
           <Form.Item name="code" label={t('code')} rules={[{ required: true, pattern: /^[A-Za-z0-9][A-Za-z0-9-]{2,30}[A-Za-z0-9]$/, message: t('codeRule') }]}>
             <Input data-testid="bonus-code" style={{ textTransform: 'uppercase' }} maxLength={32} />

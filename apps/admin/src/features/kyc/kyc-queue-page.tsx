@@ -2,13 +2,14 @@ import type { DocumentType } from '@tradewind/contract/kyc';
 import type { kycQueueItemSchema } from '@tradewind/contract/kyc';
 import { Descriptions, Space, Typography } from 'antd';
 import type { z } from 'zod';
-import { formatTime } from '@admin/lib/format';
-import { defineStrings, useLanguage } from '@admin/lib/i18n';
-import { DecisionButtons } from '@admin/ui/DecisionButtons';
-import { PrivateImage } from '@admin/ui/PrivateImage';
-import { QueueUser } from '@admin/ui/QueueUser';
-import { ReviewQueue } from '@admin/ui/ReviewQueue';
-import { useDecideKyc, useKycQueue } from './api';
+import { formatTime } from '@/lib/format.ts';
+import { defineStrings, useLanguage } from '@/lib/i18n.ts';
+import { DecisionButtons } from '@/ui/decision-buttons.tsx';
+import { PrivateImage } from '@/ui/private-image.tsx';
+import { QueueUser } from '@/ui/queue-user.tsx';
+import { ReviewQueue } from '@/ui/review-queue.tsx';
+import { useDecideKyc } from './api/decide-kyc.ts';
+import { useKycQueue } from './api/get-kyc-queue.ts';
 
 type Item = z.infer<typeof kycQueueItemSchema>;
 
@@ -50,7 +51,7 @@ const useT = defineStrings({
 });
 
 /** Pending KYC submissions: the documents side by side with what the user typed, then the decision. */
-export default function KycQueue() {
+export function KycQueuePage() {
   const t = useT();
   const language = useLanguage();
   const queue = useKycQueue();

@@ -1,11 +1,12 @@
-import { type AdminLoanProduct, LOAN_OVERDUE_RATE_MAX_PPM, LOAN_PERIOD_MAX_DAYS, type LoanProductSave, adminLoanProductListSchema, adminLoanProductSchema } from '@tradewind/contract/catalog';
+import { type AdminLoanProduct, LOAN_OVERDUE_RATE_MAX_PPM, LOAN_PERIOD_MAX_DAYS, type LoanProductSave } from '@tradewind/contract/catalog';
 import { LOAN_DAILY_RATE_MAX_PPM, LOAN_METHODS } from '@tradewind/contract/loans';
 import { Alert, Form, Input, InputNumber, Select, Switch, Tag } from 'antd';
-import { api } from '@admin/api/client';
-import { defineStrings, useLanguage } from '@admin/lib/i18n';
-import { Amount } from '@admin/ui/Amount';
-import { CatalogEditor, decimalPattern, notAbove } from '@admin/ui/CatalogEditor';
-import { LocalizedInputs, type LocalizedText, mergeLocalized } from '@admin/ui/LocalizedInputs';
+import { defineStrings, useLanguage } from '@/lib/i18n.ts';
+import { Amount } from '@/ui/amount.tsx';
+import { CatalogEditor, decimalPattern, notAbove } from '@/ui/catalog-editor.tsx';
+import { LocalizedInputs, type LocalizedText, mergeLocalized } from '@/ui/localized-inputs.tsx';
+import { getLoanProducts, loanProductsQueryKey } from './api/get-loan-products.ts';
+import { saveLoanProduct } from './api/save-loan-product.ts';
 
 const useT = defineStrings({
   en: {
@@ -65,7 +66,7 @@ const useT = defineStrings({
 type Values = Omit<LoanProductSave, 'id' | 'name' | 'institution' | 'description'> & { name: LocalizedText; institution: LocalizedText; description: LocalizedText };
 
 /** Loan products: create, edit, enable. */
-export default function LoanProducts() {
+export function LoanProductsPage() {
   const t = useT();
   const language = useLanguage();
   const shown = (text: LocalizedText) => (language === 'zh-CN' ? text.zh_CN : undefined) ?? text.en;
@@ -81,10 +82,10 @@ export default function LoanProducts() {
   return (
     <CatalogEditor<AdminLoanProduct, Values>
       testId="loans"
-      queryKey={['admin', 'catalog', 'loans']}
-      load={() => api.get('/loans/products', adminLoanProductListSchema)}
+      queryKey={loanProductsQueryKey}
+      load={() => getLoanProducts()}
       save={(values, row) =>
-        api.post('/loans/products', adminLoanProductSchema, {
+        saveLoanProduct({
           ...values,
           periods: values.periods.map(Number),
           name: mergeLocalized(row?.name, values.name),

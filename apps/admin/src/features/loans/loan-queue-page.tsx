@@ -1,15 +1,17 @@
 import type { LoanStatus, loanQueueItemSchema } from '@tradewind/contract/loans';
 import { App, Button, Descriptions, Popconfirm, Space, Tag, Typography } from 'antd';
 import type { z } from 'zod';
-import { ApiError } from '@admin/api/client';
-import { formatTime } from '@admin/lib/format';
-import { defineStrings } from '@admin/lib/i18n';
-import { Amount } from '@admin/ui/Amount';
-import { DecisionButtons } from '@admin/ui/DecisionButtons';
-import { PrivateImage } from '@admin/ui/PrivateImage';
-import { QueueUser } from '@admin/ui/QueueUser';
-import { ReviewQueue } from '@admin/ui/ReviewQueue';
-import { useDecideLoan, useDisburseLoan, useLoanQueue } from './api';
+import { errorText } from '@/lib/form-errors.ts';
+import { formatTime } from '@/lib/format.ts';
+import { defineStrings } from '@/lib/i18n.ts';
+import { Amount } from '@/ui/amount.tsx';
+import { DecisionButtons } from '@/ui/decision-buttons.tsx';
+import { PrivateImage } from '@/ui/private-image.tsx';
+import { QueueUser } from '@/ui/queue-user.tsx';
+import { ReviewQueue } from '@/ui/review-queue.tsx';
+import { useDecideLoan } from './api/decide-loan.ts';
+import { useDisburseLoan } from './api/disburse-loan.ts';
+import { useLoanQueue } from './api/get-loan-queue.ts';
 
 type Item = z.infer<typeof loanQueueItemSchema>;
 
@@ -67,7 +69,7 @@ const useT = defineStrings({
 const percent = (rate: string) => `${(Number(rate) * 100).toLocaleString(undefined, { maximumFractionDigits: 4 })} %`;
 
 /** Loans: approve or reject an application, then disburse an approved one. */
-export default function LoanQueue() {
+export function LoanQueuePage() {
   const t = useT();
   const { message } = App.useApp();
   const queue = useLoanQueue();
@@ -138,7 +140,7 @@ export default function LoanQueue() {
                     await disburse.mutateAsync(item.id);
                     message.success(t('disbursed'));
                   } catch (error) {
-                    message.error(error instanceof ApiError ? error.detail : String(error));
+                    message.error(errorText(error));
                   }
                 }}
               >

@@ -1,8 +1,9 @@
-import { type AdminInstrument, type InstrumentSave, adminInstrumentListSchema, adminInstrumentSchema } from '@tradewind/contract/catalog';
+import { type AdminInstrument, type InstrumentSave } from '@tradewind/contract/catalog';
 import { Alert, Form, Input, InputNumber, Switch, Tag } from 'antd';
-import { api } from '@admin/api/client';
-import { defineStrings, useLanguage } from '@admin/lib/i18n';
-import { CatalogEditor } from '@admin/ui/CatalogEditor';
+import { defineStrings, useLanguage } from '@/lib/i18n.ts';
+import { CatalogEditor } from '@/ui/catalog-editor.tsx';
+import { getInstruments, instrumentsQueryKey } from './api/get-instruments.ts';
+import { saveInstrument } from './api/save-instrument.ts';
 
 const useT = defineStrings({
   en: {
@@ -53,16 +54,16 @@ const useT = defineStrings({
 type Values = Omit<InstrumentSave, 'displayName' | 'symbol'> & { symbol: string; displayName: string; defaultName: string };
 
 /** Instruments: tradable flag, Home's recommended and popular marks, a display name and the order. Never a price. */
-export default function Instruments() {
+export function InstrumentsPage() {
   const t = useT();
   const language = useLanguage();
   const flag = (on: boolean) => (on ? <Tag color="green">{t('yes')}</Tag> : <Tag>{t('no')}</Tag>);
   return (
     <CatalogEditor<AdminInstrument, Values>
       testId="instruments"
-      queryKey={['admin', 'catalog', 'instruments', language]}
-      load={() => api.get('/market/instruments', adminInstrumentListSchema)}
-      save={({ defaultName: _defaultName, ...values }) => api.post('/market/instruments', adminInstrumentSchema, { ...values, displayName: values.displayName.trim() || null })}
+      queryKey={instrumentsQueryKey(language)}
+      load={() => getInstruments()}
+      save={({ defaultName: _defaultName, ...values }) => saveInstrument({ ...values, displayName: values.displayName.trim() || null })}
       rowKey={(row) => row.symbol}
       note={<Alert type="info" title={t('note')} style={{ marginBottom: 16 }} showIcon />}
       columns={[

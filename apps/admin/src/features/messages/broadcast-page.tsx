@@ -1,12 +1,14 @@
 import { LANGUAGES, LANGUAGE_NAMES, type Language } from '@tradewind/contract/languages';
-import { MESSAGE_BODY_MAX, MESSAGE_TITLE_MAX, type BroadcastView, broadcastListSchema, broadcastResultSchema } from '@tradewind/contract/messages';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Form, Input, Modal, Table, Typography } from 'antd';
+import { MESSAGE_BODY_MAX, MESSAGE_TITLE_MAX, type BroadcastView } from '@tradewind/contract/messages';
+import { App, Button, Card, Form, Input, Modal, Typography } from 'antd';
 import { useState } from 'react';
-import { ApiError, api } from '@admin/api/client';
-import { formatTime } from '@admin/lib/format';
-import { defineStrings } from '@admin/lib/i18n';
-import { LanguageTabs, compactTexts } from '@admin/ui/LanguageTabs';
+import { formatTime } from '@/lib/format.ts';
+import { errorText } from '@/lib/form-errors.ts';
+import { defineStrings } from '@/lib/i18n.ts';
+import { LanguageTabs, compactTexts } from '@/ui/language-tabs.tsx';
+import { QueryTable } from '@/ui/query-table.tsx';
+import { useBroadcasts } from './api/get-broadcasts.ts';
+import { useSendBroadcast } from './api/send-broadcast.ts';
 
 const useT = defineStrings({
   en: {
@@ -44,29 +46,30 @@ const useT = defineStrings({
 });
 
 type Texts = Partial<Record<Language, string>>;
-const KEY = ['admin', 'broadcasts'] as const;
 
 /** A message to every user, per language, sent only after a confirmation; the list of what was sent. */
-export default function Broadcast() {
+export function BroadcastPage() {
   const t = useT();
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const [form] = Form.useForm<{ title: Texts; body: Texts }>();
   const [confirming, setConfirming] = useState<{ title: Texts; body: Texts }>();
-  const list = useQuery({ queryKey: KEY, queryFn: () => api.get('/messages/broadcasts', broadcastListSchema) });
-  const send = useMutation({
-    mutationFn: (values: { title: Texts; body: Texts }) => api.post('/messages/broadcast', broadcastResultSchema, { title: compactTexts(values.title), body: compactTexts(values.body) }),
-    onSuccess: (result) => {
-      setConfirming(undefined);
-      form.resetFields();
-      message.success(t('sent', { n: result.recipients }));
-      void queryClient.invalidateQueries({ queryKey: KEY });
-    },
-    onError: (error) => {
-      setConfirming(undefined);
-      message.error(error instanceof ApiError ? error.detail : String(error));
-    },
-  });
+  const list = useBroadcasts();
+  const send = useSendBroadcast();
+  const confirm = (values: { title: Texts; body: Texts }) =>
+    send.mutate(
+      { title: compactTexts(values.title), body: compactTexts(values.body) },
+      {
+        onSuccess: (result) => {
+          setConfirming(undefined);
+          form.resetFields();
+          message.success(t('sent', { n: result.recipients }));
+        },
+        onError: (error) => {
+          setConfirming(undefined);
+          message.error(errorText(error));
+        },
+      },
+    );
   const languagesOf = (text: Texts) => LANGUAGES.filter((l) => text[l]?.trim()).map((l) => LANGUAGE_NAMES[l]).join(' · ');
 
   return (
@@ -85,12 +88,8 @@ export default function Broadcast() {
         </Form>
       </Card>
       <Typography.Title level={5}>{t('history')}</Typography.Title>
-      {list.isError && <Alert type="error" title={(list.error as Error).message} />}
-      <Table<BroadcastView>
-        rowKey="id"
-        loading={list.isPending}
-        dataSource={list.data?.items}
-        pagination={false}
+      <QueryTable<BroadcastView>
+        query={list}
         expandable={{ expandedRowRender: (row) => <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{row.body.en}</Typography.Paragraph> }}
         columns={[
           { title: t('title'), key: 'title', render: (_: unknown, row) => row.title.en },
@@ -108,7 +107,7 @@ export default function Broadcast() {
         cancelText={t('cancel')}
         confirmLoading={send.isPending}
         onCancel={() => setConfirming(undefined)}
-        onOk={() => confirming && send.mutate(confirming)}
+        onOk={() => confirming && confirm(confirming)}
       >
         {confirming && (
           <>

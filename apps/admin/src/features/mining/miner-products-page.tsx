@@ -1,11 +1,12 @@
-import { MINING_DAILY_RATE_MAX_PPM, MINING_PERIOD_MAX_DAYS, type MiningProductInput, miningAdminProductListSchema, miningAdminProductSchema } from '@tradewind/contract/mining';
+import { MINING_DAILY_RATE_MAX_PPM, MINING_PERIOD_MAX_DAYS, type MiningProductInput, type miningAdminProductSchema } from '@tradewind/contract/mining';
 import { Alert, Form, Input, InputNumber, Switch, Tag } from 'antd';
 import type { z } from 'zod';
-import { api } from '@admin/api/client';
-import { defineStrings, useLanguage } from '@admin/lib/i18n';
-import { Amount } from '@admin/ui/Amount';
-import { CatalogEditor, decimalPattern } from '@admin/ui/CatalogEditor';
-import { LocalizedInputs, type LocalizedText, mergeLocalized } from '@admin/ui/LocalizedInputs';
+import { defineStrings, useLanguage } from '@/lib/i18n.ts';
+import { Amount } from '@/ui/amount.tsx';
+import { CatalogEditor, decimalPattern } from '@/ui/catalog-editor.tsx';
+import { LocalizedInputs, type LocalizedText, mergeLocalized } from '@/ui/localized-inputs.tsx';
+import { getMinerProducts, minerProductsQueryKey } from './api/get-miner-products.ts';
+import { saveMinerProduct } from './api/save-miner-product.ts';
 
 const useT = defineStrings({
   en: {
@@ -68,7 +69,7 @@ type Row = z.infer<typeof miningAdminProductSchema>;
 type Values = Omit<MiningProductInput, 'id' | 'name' | 'description'> & { name: LocalizedText; description: LocalizedText };
 
 /** Miner products: create, edit, enable. */
-export default function MinerProducts() {
+export function MinerProductsPage() {
   const t = useT();
   const language = useLanguage();
   const shown = (text: LocalizedText) => (language === 'zh-CN' ? text.zh_CN : undefined) ?? text.en;
@@ -78,10 +79,10 @@ export default function MinerProducts() {
   return (
     <CatalogEditor<Row, Values>
       testId="miners"
-      queryKey={['admin', 'catalog', 'miners']}
-      load={() => api.get('/mining/products', miningAdminProductListSchema)}
+      queryKey={minerProductsQueryKey}
+      load={() => getMinerProducts()}
       save={(values, row) =>
-        api.post('/mining/products', miningAdminProductSchema, {
+        saveMinerProduct({
           ...values,
           name: mergeLocalized(row?.texts.name, values.name),
           description: mergeLocalized(row?.texts.description, values.description),

@@ -1,13 +1,14 @@
 import type { miningQueueItemSchema } from '@tradewind/contract/mining';
 import { Descriptions, Space, Typography } from 'antd';
 import type { z } from 'zod';
-import { formatTime } from '@admin/lib/format';
-import { defineStrings } from '@admin/lib/i18n';
-import { Amount } from '@admin/ui/Amount';
-import { DecisionButtons } from '@admin/ui/DecisionButtons';
-import { QueueUser } from '@admin/ui/QueueUser';
-import { ReviewQueue } from '@admin/ui/ReviewQueue';
-import { useDecideRental, useMiningQueue } from './api';
+import { formatTime } from '@/lib/format.ts';
+import { defineStrings } from '@/lib/i18n.ts';
+import { Amount } from '@/ui/amount.tsx';
+import { DecisionButtons } from '@/ui/decision-buttons.tsx';
+import { QueueUser } from '@/ui/queue-user.tsx';
+import { ReviewQueue } from '@/ui/review-queue.tsx';
+import { useDecideRental } from './api/decide-rental.ts';
+import { useRentalQueue } from './api/get-rental-queue.ts';
 
 type Item = z.infer<typeof miningQueueItemSchema>;
 
@@ -43,9 +44,9 @@ const useT = defineStrings({
 });
 
 /** Rentals under review: what was rented and paid, then approve or reject. */
-export default function MiningQueue() {
+export function MiningQueuePage() {
   const t = useT();
-  const queue = useMiningQueue();
+  const queue = useRentalQueue();
   const decide = useDecideRental();
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>

@@ -1,24 +1,22 @@
 import { LANGUAGES, LANGUAGE_NAMES, LANGUAGE_TAGS, type Language } from '@tradewind/contract/languages';
-import {
-  ARTICLE_BODY_MAX,
-  ARTICLE_SUMMARY_MAX,
-  ARTICLE_TITLE_MAX,
-  type ArticleAdminItem,
-  type ArticleKind,
-  type ArticleState,
-  articleAdminDetailSchema,
-  articleAdminListSchema,
-  articleAdminSchema,
-} from '@tradewind/contract/messages';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Drawer, Form, Image, Input, Modal, Radio, Segmented, Space, Table, Tag, Tooltip, Upload } from 'antd';
+import { ARTICLE_BODY_MAX, ARTICLE_SUMMARY_MAX, ARTICLE_TITLE_MAX, type ArticleAdminItem, type ArticleKind, type ArticleState } from '@tradewind/contract/messages';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Drawer, Form, Image, Input, Modal, Radio, Segmented, Space, Tag, Tooltip, Upload } from 'antd';
 import { useState } from 'react';
-import { ApiError, api } from '@admin/api/client';
-import { formatTime } from '@admin/lib/format';
-import { defineStrings } from '@admin/lib/i18n';
-import { LanguageTabs, compactTexts } from '@admin/ui/LanguageTabs';
-import { RichTextEditor, RichTextPreview } from './RichTextEditor';
-import { fromLocalInput, toLocalInput, uploadCover } from './upload-cover';
+import { formatTime } from '@/lib/format.ts';
+import { errorText, showFieldErrors } from '@/lib/form-errors.ts';
+import { defineStrings } from '@/lib/i18n.ts';
+import { fromLocalInput, toLocalInput } from '@/lib/local-time.ts';
+import { LanguageTabs, compactTexts } from '@/ui/language-tabs.tsx';
+import { QueryTable } from '@/ui/query-table.tsx';
+import { ReasonModal } from '@/ui/reason-modal.tsx';
+import { useArticle } from './api/get-article.ts';
+import { articlesQueryKey, useArticles } from './api/get-articles.ts';
+import { republishArticle } from './api/republish-article.ts';
+import { saveArticle } from './api/save-article.ts';
+import { unpublishArticle } from './api/unpublish-article.ts';
+import { uploadCover } from './api/upload-cover.ts';
+import { RichTextEditor, RichTextPreview } from './rich-text-editor.tsx';
 
 const useT = defineStrings({
   en: {
@@ -95,7 +93,6 @@ const useT = defineStrings({
   },
 });
 
-const KEY = ['admin', 'news'] as const;
 const STATE_COLOURS: Record<ArticleState, string> = { scheduled: 'blue', published: 'green', unpublished: 'default' };
 
 type Texts = Partial<Record<Language, string>>;
@@ -109,52 +106,42 @@ interface EditorValues {
 }
 
 /** News and notices: every article in every state; an editor with a tab per language; unpublish with a reason. */
-export default function NewsPage() {
+export function NewsPage() {
   const t = useT();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [kind, setKind] = useState<ArticleKind | 'all'>('all');
   const [editing, setEditing] = useState<{ id?: string } | null>(null);
   const [unpublishing, setUnpublishing] = useState<ArticleAdminItem>();
-  const list = useQuery({ queryKey: [...KEY, kind], queryFn: () => api.get('/news', articleAdminListSchema, { kind: kind === 'all' ? undefined : kind }) });
-  const [reasonForm] = Form.useForm<{ reason?: string }>();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: KEY });
-  const showError = (error: unknown) => message.error(error instanceof ApiError ? error.detail : String(error));
+  const list = useArticles(kind);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: articlesQueryKey });
 
   const setState = useMutation({
-    mutationFn: (input: { id: string; publish: boolean; reason?: string }) =>
-      api.post(input.publish ? '/news/republish' : '/news/unpublish', articleAdminDetailSchema, input.publish ? { id: input.id } : { id: input.id, reason: input.reason || undefined }),
+    mutationFn: (input: { id: string; publish: boolean; reason?: string }) => (input.publish ? republishArticle(input.id) : unpublishArticle({ id: input.id, reason: input.reason })),
     onSuccess: () => {
       setUnpublishing(undefined);
-      reasonForm.resetFields();
       void refresh();
     },
-    onError: showError,
+    onError: (error) => message.error(errorText(error)),
   });
 
   return (
     <>
-      <Space style={{ marginBottom: 16 }}>
-        <Button type="primary" onClick={() => setEditing({})} data-testid="news-create">
-          {t('create')}
-        </Button>
-        <Segmented<ArticleKind | 'all'>
-          value={kind}
-          onChange={setKind}
-          options={[
-            { value: 'all', label: t('all') },
-            { value: 'news', label: t('news') },
-            { value: 'notice', label: t('notice') },
-          ]}
-        />
-      </Space>
-      {list.isError && <Alert type="error" title={(list.error as Error).message} />}
-      <Table<ArticleAdminItem>
-        rowKey="id"
+      <QueryTable<ArticleAdminItem>
+        query={list}
+        create={{ label: t('create'), testId: 'news-create', onClick: () => setEditing({}) }}
+        toolbar={
+          <Segmented<ArticleKind | 'all'>
+            value={kind}
+            onChange={setKind}
+            options={[
+              { value: 'all', label: t('all') },
+              { value: 'news', label: t('news') },
+              { value: 'notice', label: t('notice') },
+            ]}
+          />
+        }
         data-testid="news-table"
-        loading={list.isPending}
-        dataSource={list.data?.items}
-        pagination={false}
         columns={[
           {
             title: t('title'),
@@ -217,23 +204,18 @@ export default function NewsPage() {
           }}
         />
       )}
-      <Modal
+      <ReasonModal
         open={unpublishing !== undefined}
         title={unpublishing ? t('unpublishTitle', { title: unpublishing.title }) : ''}
+        help={t('unpublishHelp')}
+        label={t('reason')}
         okText={t('unpublish')}
-        okButtonProps={{ danger: true }}
+        danger
         cancelText={t('cancel')}
-        confirmLoading={setState.isPending}
+        loading={setState.isPending}
         onCancel={() => setUnpublishing(undefined)}
-        onOk={() => reasonForm.submit()}
-      >
-        <p>{t('unpublishHelp')}</p>
-        <Form form={reasonForm} layout="vertical" onFinish={({ reason }) => unpublishing && setState.mutate({ id: unpublishing.id, publish: false, reason })}>
-          <Form.Item name="reason" label={t('reason')}>
-            <Input.TextArea rows={2} maxLength={500} />
-          </Form.Item>
-        </Form>
-      </Modal>
+        onSubmit={(reason) => unpublishing && setState.mutate({ id: unpublishing.id, publish: false, reason })}
+      />
     </>
   );
 }
@@ -245,7 +227,7 @@ function ArticleEditor({ id, onClose, onSaved }: { id?: string; onClose: () => v
   const [previewing, setPreviewing] = useState(false);
   const [previewLanguage, setPreviewLanguage] = useState<Language>('en');
   const [uploading, setUploading] = useState(false);
-  const detail = useQuery({ queryKey: ['admin', 'news', 'detail', id], queryFn: () => api.get('/news/detail', articleAdminDetailSchema, { id }), enabled: id !== undefined });
+  const detail = useArticle(id);
   const cover = Form.useWatch('cover', form);
   const bodies = Form.useWatch('body', form) as Texts | undefined;
 
@@ -262,7 +244,7 @@ function ArticleEditor({ id, onClose, onSaved }: { id?: string; onClose: () => v
 
   const save = useMutation({
     mutationFn: (values: EditorValues) =>
-      api.post('/news/save', articleAdminSchema, {
+      saveArticle({
         ...(id ? { id } : {}),
         kind: values.kind,
         title: compactTexts(values.title),
@@ -273,10 +255,8 @@ function ArticleEditor({ id, onClose, onSaved }: { id?: string; onClose: () => v
       }),
     onSuccess: (saved) => onSaved(saved.title),
     onError: (error) => {
-      if (error instanceof ApiError && error.fields) {
-        form.setFields(Object.entries(error.fields).map(([name, errors]) => ({ name: name.split('.') as never, errors })));
-      }
-      message.error(error instanceof ApiError ? error.detail : String(error));
+      showFieldErrors(form, error);
+      message.error(errorText(error));
     },
   });
 
@@ -329,7 +309,7 @@ function ArticleEditor({ id, onClose, onSaved }: { id?: string; onClose: () => v
                         form.setFieldValue('cover', uploaded.url);
                         message.success(t('uploaded'));
                       })
-                      .catch((error: unknown) => message.error(error instanceof ApiError ? error.detail : String(error)))
+                      .catch((error: unknown) => message.error(errorText(error)))
                       .finally(() => setUploading(false));
                   }}
                 >

@@ -1,6 +1,6 @@
 import { Button, Input, Space, Tooltip } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import { defineStrings } from '@admin/lib/i18n';
+import { defineStrings } from '@/lib/i18n.ts';
 
 const useT = defineStrings({
   en: { bold: 'Bold', italic: 'Italic', heading: 'Heading', bullets: 'Bulleted list', numbers: 'Numbered list', link: 'Link', unlink: 'Remove link', add: 'Add', url: 'https://…' },

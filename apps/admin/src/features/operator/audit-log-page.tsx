@@ -1,11 +1,10 @@
-import { auditListSchema } from '@tradewind/contract/operator';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import type { auditListSchema } from '@tradewind/contract/operator';
 import { Alert, Button, Form, Input, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
-import { api } from '@admin/api/client';
-import { formatTime } from '@admin/lib/format';
-import { defineStrings } from '@admin/lib/i18n';
+import { formatTime } from '@/lib/format.ts';
+import { defineStrings } from '@/lib/i18n.ts';
+import { type AuditFilter, useAuditLog } from './api/get-audit-log.ts';
 
 const useT = defineStrings({
   en: {
@@ -41,22 +40,15 @@ const useT = defineStrings({
 });
 
 type Entry = z.infer<typeof auditListSchema>['items'][number];
-type Filter = { action?: string; operator?: string; targetType?: string; targetId?: string };
-const PAGE = 100;
 
 const json = (text: string | null) => (text ? <Typography.Text code style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontSize: 12 }}>{text}</Typography.Text> : '—');
 
 /** Who did what, when, to what, before and after, and why; newest first, filterable. */
-export default function AuditLog() {
+export function AuditLogPage() {
   const t = useT();
-  const [filter, setFilter] = useState<Filter>({});
-  const [form] = Form.useForm<Filter>();
-  const log = useInfiniteQuery({
-    queryKey: ['admin', 'audit', filter],
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => api.get('/audit', auditListSchema, { ...filter, beforeId: pageParam }),
-    getNextPageParam: (last) => (last.items.length >= PAGE ? last.items.at(-1)?.id : undefined),
-  });
+  const [filter, setFilter] = useState<AuditFilter>({});
+  const [form] = Form.useForm<AuditFilter>();
+  const log = useAuditLog(filter);
   const rows = log.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <>

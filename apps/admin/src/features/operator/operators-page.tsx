@@ -1,12 +1,16 @@
-import { OPERATOR_ROLES, type Operator, type OperatorRole, operatorCreatedSchema, operatorListSchema } from '@tradewind/contract/operator';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Form, Input, Modal, QRCode, Select, Space, Table, Tag, Typography } from 'antd';
+import { OPERATOR_ROLES, type Operator, type OperatorRole, type operatorCreatedSchema } from '@tradewind/contract/operator';
+import { App, Button, Form, Input, Modal, QRCode, Select, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { z } from 'zod';
-import { ApiError, api } from '@admin/api/client';
-import { useRoleName } from '@admin/app/Shell';
-import { formatTime } from '@admin/lib/format';
-import { defineStrings } from '@admin/lib/i18n';
+import type { z } from 'zod';
+import { formatTime } from '@/lib/format.ts';
+import { errorText, showFieldErrors } from '@/lib/form-errors.ts';
+import { defineStrings } from '@/lib/i18n.ts';
+import { useRoleName } from '@/lib/role-names.ts';
+import { QueryTable } from '@/ui/query-table.tsx';
+import { ReasonModal } from '@/ui/reason-modal.tsx';
+import { useCreateOperator } from './api/create-operator.ts';
+import { useDisableOperator } from './api/disable-operator.ts';
+import { useOperators } from './api/get-operators.ts';
 
 const useT = defineStrings({
   en: {
@@ -59,58 +63,39 @@ const useT = defineStrings({
   },
 });
 
-const KEY = ['admin', 'operators'] as const;
 type Created = z.infer<typeof operatorCreatedSchema>;
 
 /** Administrators create operators (password and TOTP secret shown once) and disable them with a reason. */
-export default function Operators() {
+export function OperatorsPage() {
   const t = useT();
   const roleName = useRoleName();
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
-  const list = useQuery({ queryKey: KEY, queryFn: () => api.get('/operators', operatorListSchema) });
+  const list = useOperators();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<Created>();
   const [toggling, setToggling] = useState<Operator>();
   const [form] = Form.useForm<{ username: string; role: OperatorRole }>();
-  const [reasonForm] = Form.useForm<{ reason: string }>();
+  const create = useCreateOperator();
+  const toggle = useDisableOperator();
 
-  const create = useMutation({
-    mutationFn: (values: { username: string; role: OperatorRole }) => api.post('/operators', operatorCreatedSchema, values),
-    onSuccess: (result) => {
-      setCreating(false);
-      form.resetFields();
-      setCreated(result);
-      void queryClient.invalidateQueries({ queryKey: KEY });
-    },
-    onError: (error) => {
-      if (error instanceof ApiError && error.fields) form.setFields(Object.entries(error.fields).map(([name, errors]) => ({ name: name as 'username', errors })));
-      else message.error(error instanceof ApiError ? error.detail : String(error));
-    },
-  });
-  const toggle = useMutation({
-    mutationFn: (input: { id: number; disabled: boolean; reason: string }) => api.post('/operators/disable', z.object({ ok: z.literal(true) }), input),
-    onSuccess: () => {
-      setToggling(undefined);
-      reasonForm.resetFields();
-      void queryClient.invalidateQueries({ queryKey: KEY });
-    },
-    onError: (error) => message.error(error instanceof ApiError ? error.detail : String(error)),
-  });
+  function submit(values: { username: string; role: OperatorRole }) {
+    create.mutate(values, {
+      onSuccess: (result) => {
+        setCreating(false);
+        form.resetFields();
+        setCreated(result);
+      },
+      onError: (error) => {
+        if (!showFieldErrors(form, error)) message.error(errorText(error));
+      },
+    });
+  }
 
   return (
     <>
-      <Space style={{ marginBottom: 16 }}>
-        <Button type="primary" onClick={() => setCreating(true)} data-testid="operator-create">
-          {t('create')}
-        </Button>
-      </Space>
-      {list.isError && <Alert type="error" title={(list.error as Error).message} />}
-      <Table<Operator>
-        rowKey="id"
-        loading={list.isPending}
-        dataSource={list.data?.items}
-        pagination={false}
+      <QueryTable<Operator>
+        query={list}
+        create={{ label: t('create'), testId: 'operator-create', onClick: () => setCreating(true) }}
         columns={[
           { title: t('username'), dataIndex: 'username' },
           { title: t('role'), dataIndex: 'role', render: (role: OperatorRole) => roleName(role) },
@@ -128,7 +113,7 @@ export default function Operators() {
         ]}
       />
       <Modal open={creating} title={t('create')} okText={t('save')} cancelText={t('cancel')} confirmLoading={create.isPending} onCancel={() => setCreating(false)} onOk={() => form.submit()}>
-        <Form form={form} layout="vertical" onFinish={(values) => create.mutate(values)} initialValues={{ role: 'reviewer' }}>
+        <Form form={form} layout="vertical" onFinish={submit} initialValues={{ role: 'reviewer' }}>
           <Form.Item name="username" label={t('username')} rules={[{ required: true, pattern: /^[A-Za-z0-9._-]{3,64}$/, message: t('usernameRule') }]}>
             <Input data-testid="operator-username" />
           </Form.Item>
@@ -157,23 +142,22 @@ export default function Operators() {
           </Space>
         )}
       </Modal>
-      <Modal
+      <ReasonModal
         open={toggling !== undefined}
         title={toggling ? t(toggling.disabledAt ? 'enableTitle' : 'disableTitle', { name: toggling.username }) : ''}
+        help={t('disableHelp')}
+        label={t('reason')}
         okText={toggling?.disabledAt ? t('enable') : t('disable')}
-        okButtonProps={{ danger: !toggling?.disabledAt }}
+        danger={!toggling?.disabledAt}
         cancelText={t('cancel')}
-        confirmLoading={toggle.isPending}
+        requiredText={t('reasonRequired')}
+        loading={toggle.isPending}
         onCancel={() => setToggling(undefined)}
-        onOk={() => reasonForm.submit()}
-      >
-        <Typography.Paragraph type="secondary">{t('disableHelp')}</Typography.Paragraph>
-        <Form form={reasonForm} layout="vertical" onFinish={({ reason }) => toggling && toggle.mutate({ id: toggling.id, disabled: !toggling.disabledAt, reason })}>
-          <Form.Item name="reason" label={t('reason')} rules={[{ required: true, whitespace: true, message: t('reasonRequired') }]}>
-            <Input.TextArea rows={2} maxLength={500} />
-          </Form.Item>
-        </Form>
-      </Modal>
+        onSubmit={(reason) =>
+          toggling &&
+          toggle.mutate({ id: toggling.id, disabled: !toggling.disabledAt, reason: reason ?? '' }, { onSuccess: () => setToggling(undefined), onError: (error) => message.error(errorText(error)) })
+        }
+      />
     </>
   );
 }

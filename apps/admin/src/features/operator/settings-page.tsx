@@ -1,10 +1,8 @@
-import { settingsSchema } from '@tradewind/contract/operator';
-import { useQuery } from '@tanstack/react-query';
 import { Alert, Input, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { api } from '@admin/api/client';
-import { formatTime } from '@admin/lib/format';
-import { defineStrings } from '@admin/lib/i18n';
+import { formatTime } from '@/lib/format.ts';
+import { defineStrings } from '@/lib/i18n.ts';
+import { useSettings } from './api/get-settings.ts';
 
 const useT = defineStrings({
   en: {
@@ -34,10 +32,10 @@ const useT = defineStrings({
 });
 
 /** The server's settings in effect, read-only, with keys, tokens and credentials hidden. */
-export default function Settings() {
+export function SettingsPage() {
   const t = useT();
   const [filter, setFilter] = useState('');
-  const settings = useQuery({ queryKey: ['admin', 'settings'], queryFn: () => api.get('/settings', settingsSchema) });
+  const settings = useSettings();
   const needle = filter.trim().toUpperCase();
   const rows = (settings.data?.items ?? []).filter((item) => !needle || item.name.includes(needle));
   return (

@@ -2,17 +2,18 @@ import { ADJUSTMENT_STATUSES, type Adjustment, type AdjustmentStatus } from '@tr
 import { Alert, Button, Empty, Segmented, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useMe } from '@admin/app/session';
-import { Amount } from '@admin/ui/Amount';
-import { DecisionButtons } from '@admin/ui/DecisionButtons';
-import { useAdjustments, useDecideAdjustment } from './api';
-import { timeOrDash, userPath } from './format';
-import { useT } from './strings';
+import { useMe } from '@/api/get-me.ts';
+import { Amount } from '@/ui/amount.tsx';
+import { DecisionButtons } from '@/ui/decision-buttons.tsx';
+import { useDecideAdjustment } from './api/decide-adjustment.ts';
+import { useAdjustments } from './api/get-adjustments.ts';
+import { timeOrDash, userPath } from './format.ts';
+import { useT } from './strings.ts';
 
 const STATUS_COLOR: Record<AdjustmentStatus, string> = { pending: 'gold', approved: 'green', rejected: 'red' };
 
 /** Adjustment requests; a second admin approves (one `system` ledger entry) or rejects with a reason. */
-export default function Adjustments() {
+export function AdjustmentsPage() {
   const t = useT();
   const me = useMe();
   const [status, setStatus] = useState<AdjustmentStatus>('pending');

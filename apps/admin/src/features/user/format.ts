@@ -1,4 +1,4 @@
-import { formatTime } from '@admin/lib/format';
+import { formatTime } from '@/lib/format.ts';
 
 /** Where a user's detail lives in the console (other sections link to /admin/users/<uid>). */
 export const userPath = (uid: string) => `/users/${uid}`;

@@ -1,4 +1,4 @@
-import { defineStrings } from '@admin/lib/i18n';
+import { defineStrings } from '@/lib/i18n.ts';
 
 /** The Users section's words, in English and Simplified Chinese. */
 export const useT = defineStrings({

@@ -2,16 +2,18 @@ import type { AdminUserDetail } from '@tradewind/contract/user-admin';
 import { Alert, Button, Descriptions, Empty, Result, Skeleton, Space, Table, Tabs, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { useMe } from '@admin/app/session';
-import { useUserDetail, useUserOrders, useUserPostings } from './api';
-import { AdjustmentModal, FreezeModal } from './modals';
-import { useT } from './strings';
-import { timeOrDash } from './format';
+import { useMe } from '@/api/get-me.ts';
+import { useUserDetail } from './api/get-user.ts';
+import { useUserOrders } from './api/get-user-orders.ts';
+import { useUserPostings } from './api/get-user-postings.ts';
+import { timeOrDash } from './format.ts';
+import { useT } from './strings.ts';
+import { AdjustmentModal, FreezeModal } from './user-modals.tsx';
 
 type T = ReturnType<typeof useT>;
 
 /** One user, read-only, with the three things an admin may do: freeze, unfreeze, request an adjustment. */
-export default function UserDetail() {
+export function UserDetailPage() {
   const t = useT();
   const uid = useParams().uid ?? '';
   const detail = useUserDetail(uid);

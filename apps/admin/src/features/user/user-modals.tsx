@@ -1,11 +1,10 @@
 import { ASSET_CODES, type AssetCode, type Wallet } from '@tradewind/contract/wallet';
 import { signedAmountSchema } from '@tradewind/contract/user-admin';
 import { Alert, App, Form, Input, Modal, Select, Typography } from 'antd';
-import { ApiError } from '@admin/api/client';
-import { useRequestAdjustment, useSetFrozen } from './api';
-import { useT } from './strings';
-
-const errorText = (error: unknown) => (error instanceof ApiError ? error.detail : String(error));
+import { errorText, showFieldErrors } from '@/lib/form-errors.ts';
+import { useSetFrozen } from './api/freeze-user.ts';
+import { useRequestAdjustment } from './api/request-adjustment.ts';
+import { useT } from './strings.ts';
 
 /** Freeze or unfreeze, with a reason (required: the server refuses an empty one as well). */
 export function FreezeModal({ uid, frozen, onClose }: { uid: string; frozen: boolean; onClose: () => void }) {
@@ -67,11 +66,7 @@ export function AdjustmentModal({ uid, onClose }: { uid: string; onClose: () => 
       message.success(t('requested'));
       onClose();
     } catch (error) {
-      if (error instanceof ApiError && error.fields) {
-        form.setFields(Object.entries(error.fields).map(([name, errors]) => ({ name: name as keyof AdjustmentForm, errors })));
-      } else {
-        message.error(errorText(error));
-      }
+      if (!showFieldErrors(form, error)) message.error(errorText(error));
     }
   }
 

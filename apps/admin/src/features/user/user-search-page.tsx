@@ -1,12 +1,12 @@
 import type { UserSummary } from '@tradewind/contract/user-admin';
 import { Alert, Button, Empty, Input, Space, Table, Tag, Typography } from 'antd';
 import { Link, useSearchParams } from 'react-router';
-import { useUserSearch } from './api';
-import { useT } from './strings';
-import { timeOrDash, userPath } from './format';
+import { useUserSearch } from './api/search-users.ts';
+import { timeOrDash, userPath } from './format.ts';
+import { useT } from './strings.ts';
 
 /** Users → search by uid, email, phone or nickname; each row opens the read-only detail. */
-export default function UserSearch() {
+export function UserSearchPage() {
   const t = useT();
   const [params, setParams] = useSearchParams();
   const q = (params.get('q') ?? '').trim();

@@ -1,12 +1,17 @@
 import type { Language } from '@tradewind/contract/languages';
-import { VOTE_DESCRIPTION_MAX, VOTE_OPTIONS_MAX, VOTE_OPTION_MAX, VOTE_TITLE_MAX, type VotePollAdmin, type VotePollStatus, votePercent, votePollAdminListSchema, votePollAdminSchema } from '@tradewind/contract/vote';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Form, Input, Modal, Progress, Space, Table, Tag, Typography } from 'antd';
+import { VOTE_DESCRIPTION_MAX, VOTE_OPTIONS_MAX, VOTE_OPTION_MAX, VOTE_TITLE_MAX, type VotePollAdmin, type VotePollStatus, votePercent } from '@tradewind/contract/vote';
+import { App, Button, Card, Form, Input, Modal, Progress, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { ApiError, api } from '@admin/api/client';
-import { formatTime } from '@admin/lib/format';
-import { defineStrings } from '@admin/lib/i18n';
-import { LanguageTabs, compactTexts } from '@admin/ui/LanguageTabs';
+import { formatTime } from '@/lib/format.ts';
+import { errorText, showFieldErrors } from '@/lib/form-errors.ts';
+import { defineStrings } from '@/lib/i18n.ts';
+import { fromLocalInput, toLocalInput } from '@/lib/local-time.ts';
+import { LanguageTabs, compactTexts } from '@/ui/language-tabs.tsx';
+import { QueryTable } from '@/ui/query-table.tsx';
+import { ReasonModal } from '@/ui/reason-modal.tsx';
+import { useClosePoll } from './api/close-poll.ts';
+import { useCreatePoll } from './api/create-poll.ts';
+import { usePolls } from './api/get-polls.ts';
 
 const useT = defineStrings({
   en: {
@@ -65,7 +70,6 @@ const useT = defineStrings({
   },
 });
 
-const KEY = ['admin', 'polls'] as const;
 const STATUS_COLOURS: Record<VotePollStatus, string> = { upcoming: 'blue', open: 'green', ended: 'default' };
 type Texts = Partial<Record<Language, string>>;
 interface PollForm {
@@ -75,65 +79,45 @@ interface PollForm {
   startsAt?: string;
   endsAt: string;
 }
-const localInput = (ms: number) => new Date(ms - new Date(ms).getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 
 /** Polls with their results (counted from the ballots); create with options in every language; close an open poll. */
-export default function Polls() {
+export function PollsPage() {
   const t = useT();
   const { message } = App.useApp();
-  const queryClient = useQueryClient();
-  const list = useQuery({ queryKey: KEY, queryFn: () => api.get('/votes', votePollAdminListSchema) });
+  const list = usePolls();
   const [creating, setCreating] = useState(false);
   const [now] = useState(() => Date.now());
   const [closing, setClosing] = useState<VotePollAdmin>();
   const [form] = Form.useForm<PollForm>();
-  const [reasonForm] = Form.useForm<{ reason?: string }>();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: KEY });
-  const showError = (error: unknown) => message.error(error instanceof ApiError ? error.detail : String(error));
+  const create = useCreatePoll();
+  const close = useClosePoll();
 
-  const create = useMutation({
-    mutationFn: (values: PollForm) =>
-      api.post('/votes/create', votePollAdminSchema, {
-        title: compactTexts(values.title),
-        description: compactTexts(values.description),
-        options: values.options.map((o) => ({ label: compactTexts(o.label) })),
-        ...(values.startsAt ? { startsAt: new Date(values.startsAt).toISOString() } : {}),
-        endsAt: new Date(values.endsAt).toISOString(),
-      }),
-    onSuccess: () => {
-      setCreating(false);
-      form.resetFields();
-      message.success(t('created'));
-      void refresh();
-    },
-    onError: (error) => {
-      if (error instanceof ApiError && error.fields) form.setFields(Object.entries(error.fields).map(([name, errors]) => ({ name: name.split('.') as never, errors })));
-      showError(error);
-    },
-  });
-  const close = useMutation({
-    mutationFn: (input: { id: string; reason?: string }) => api.post('/votes/close', votePollAdminSchema, { id: input.id, reason: input.reason || undefined }),
-    onSuccess: () => {
-      setClosing(undefined);
-      reasonForm.resetFields();
-      void refresh();
-    },
-    onError: showError,
-  });
+  function submit(values: PollForm) {
+    const body = {
+      title: compactTexts(values.title),
+      description: compactTexts(values.description),
+      options: values.options.map((o) => ({ label: compactTexts(o.label) })),
+      ...(values.startsAt ? { startsAt: fromLocalInput(values.startsAt) } : {}),
+      endsAt: fromLocalInput(values.endsAt),
+    };
+    create.mutate(body, {
+      onSuccess: () => {
+        setCreating(false);
+        form.resetFields();
+        message.success(t('created'));
+      },
+      onError: (error) => {
+        showFieldErrors(form, error);
+        message.error(errorText(error));
+      },
+    });
+  }
 
   return (
     <>
-      <Space style={{ marginBottom: 16 }}>
-        <Button type="primary" onClick={() => setCreating(true)} data-testid="poll-create">
-          {t('create')}
-        </Button>
-      </Space>
-      {list.isError && <Alert type="error" title={(list.error as Error).message} />}
-      <Table<VotePollAdmin>
-        rowKey="id"
-        loading={list.isPending}
-        dataSource={list.data?.items}
-        pagination={false}
+      <QueryTable<VotePollAdmin>
+        query={list}
+        create={{ label: t('create'), testId: 'poll-create', onClick: () => setCreating(true) }}
         columns={[
           { title: t('title'), key: 'title', render: (_: unknown, poll) => poll.title.en },
           { title: t('status'), dataIndex: 'status', width: 110, render: (status: VotePollStatus) => <Tag color={STATUS_COLOURS[status]}>{t(status)}</Tag> },
@@ -174,8 +158,8 @@ export default function Polls() {
         <Form<PollForm>
           form={form}
           layout="vertical"
-          onFinish={(values) => create.mutate(values)}
-          initialValues={{ options: [{ label: {} }, { label: {} }], endsAt: localInput(now + 7 * 86_400_000) }}
+          onFinish={submit}
+          initialValues={{ options: [{ label: {} }, { label: {} }], endsAt: toLocalInput(now + 7 * 86_400_000) }}
         >
           <LanguageTabs
             fields={[
@@ -227,23 +211,18 @@ export default function Polls() {
           </Space>
         </Form>
       </Modal>
-      <Modal
+      <ReasonModal
         open={closing !== undefined}
         title={closing ? t('closeTitle', { title: closing.title.en }) : ''}
+        help={t('closeHelp')}
+        label={t('reason')}
         okText={t('close')}
-        okButtonProps={{ danger: true }}
+        danger
         cancelText={t('cancel')}
-        confirmLoading={close.isPending}
+        loading={close.isPending}
         onCancel={() => setClosing(undefined)}
-        onOk={() => reasonForm.submit()}
-      >
-        <p>{t('closeHelp')}</p>
-        <Form form={reasonForm} layout="vertical" onFinish={({ reason }) => closing && close.mutate({ id: closing.id, reason })}>
-          <Form.Item name="reason" label={t('reason')}>
-            <Input.TextArea rows={2} maxLength={500} />
-          </Form.Item>
-        </Form>
-      </Modal>
+        onSubmit={(reason) => closing && close.mutate({ id: closing.id, reason }, { onSuccess: () => setClosing(undefined), onError: (error) => message.error(errorText(error)) })}
+      />
     </>
   );
 }

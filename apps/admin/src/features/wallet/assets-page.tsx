@@ -1,9 +1,10 @@
-import { ASSET_MAX_CONFIRMATIONS, type AdminAsset, type AssetSave, adminAssetListSchema, adminAssetSchema } from '@tradewind/contract/catalog';
+import { ASSET_MAX_CONFIRMATIONS, type AdminAsset, type AssetSave } from '@tradewind/contract/catalog';
 import { Alert, Form, Input, InputNumber, Switch, Tag } from 'antd';
-import { api } from '@admin/api/client';
-import { defineStrings } from '@admin/lib/i18n';
-import { Amount } from '@admin/ui/Amount';
-import { CatalogEditor, decimalPattern } from '@admin/ui/CatalogEditor';
+import { defineStrings } from '@/lib/i18n.ts';
+import { Amount } from '@/ui/amount.tsx';
+import { CatalogEditor, decimalPattern } from '@/ui/catalog-editor.tsx';
+import { assetsQueryKey, getAssets } from './api/get-assets.ts';
+import { saveAsset } from './api/save-asset.ts';
 
 const useT = defineStrings({
   en: {
@@ -41,15 +42,15 @@ const useT = defineStrings({
 type Values = Omit<AssetSave, 'code'> & { code: string; scale: number };
 
 /** Assets: deposit and withdrawal switches, withdrawal fee and minimum, deposit minimum, confirmations. */
-export default function Assets() {
+export function AssetsPage() {
   const t = useT();
   const onOff = (on: boolean) => (on ? <Tag color="green">{t('on')}</Tag> : <Tag>{t('off')}</Tag>);
   return (
     <CatalogEditor<AdminAsset, Values>
       testId="assets"
-      queryKey={['admin', 'catalog', 'assets']}
-      load={() => api.get('/wallet/assets', adminAssetListSchema)}
-      save={({ scale: _scale, ...values }) => api.post('/wallet/assets', adminAssetSchema, values)}
+      queryKey={assetsQueryKey}
+      load={() => getAssets()}
+      save={({ scale: _scale, ...values }) => saveAsset(values)}
       rowKey={(row) => row.code}
       note={<Alert type="info" title={t('note')} style={{ marginBottom: 16 }} showIcon />}
       columns={[

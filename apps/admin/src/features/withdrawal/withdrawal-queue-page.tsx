@@ -1,14 +1,18 @@
 import type { AdminWithdrawal } from '@tradewind/contract/withdrawal';
 import { Alert, App, Button, Descriptions, Form, Input, Modal, Segmented, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
-import { ApiError } from '@admin/api/client';
-import { formatTime } from '@admin/lib/format';
-import { defineStrings } from '@admin/lib/i18n';
-import { Amount } from '@admin/ui/Amount';
-import { DecisionButtons } from '@admin/ui/DecisionButtons';
-import { QueueUser } from '@admin/ui/QueueUser';
-import { ReviewQueue } from '@admin/ui/ReviewQueue';
-import { type QueueStatus, useCompleteWithdrawal, useFailWithdrawal, useReviewWithdrawal, useWithdrawalQueue } from './api';
+import { ApiError } from '@tradewind/http-client/api-error';
+import { formatTime } from '@/lib/format.ts';
+import { errorText } from '@/lib/form-errors.ts';
+import { defineStrings } from '@/lib/i18n.ts';
+import { Amount } from '@/ui/amount.tsx';
+import { DecisionButtons } from '@/ui/decision-buttons.tsx';
+import { QueueUser } from '@/ui/queue-user.tsx';
+import { ReviewQueue } from '@/ui/review-queue.tsx';
+import { useCompleteWithdrawal } from './api/complete-withdrawal.ts';
+import { useFailWithdrawal } from './api/fail-withdrawal.ts';
+import { type QueueStatus, useWithdrawalQueue } from './api/get-withdrawal-queue.ts';
+import { useReviewWithdrawal } from './api/review-withdrawal.ts';
 
 const useT = defineStrings({
   en: {
@@ -90,7 +94,7 @@ const useT = defineStrings({
 });
 
 /** Withdrawals: review (with a second approver above the threshold), then complete with a txid or fail with a reason. */
-export default function WithdrawalQueue() {
+export function WithdrawalQueuePage() {
   const t = useT();
   const [status, setStatus] = useState<QueueStatus>('under_review');
   const queue = useWithdrawalQueue(status);
@@ -225,8 +229,10 @@ function PayOut({ item }: { item: AdminWithdrawal }) {
   const [reasonError, setReasonError] = useState<string>();
 
   const show = (error: unknown) => {
-    if (error instanceof ApiError && error.fields?.txid) form.setFields([{ name: 'txid', errors: error.fields.txid }]);
-    else message.error(error instanceof ApiError ? error.detail : String(error));
+    // Only the txid is a field of this form; any other refusal is a message.
+    const txid = error instanceof ApiError ? error.errors?.txid : undefined;
+    if (txid) form.setFields([{ name: 'txid', errors: txid }]);
+    else message.error(errorText(error));
   };
 
   return (

@@ -1,24 +1,10 @@
-import { cardDepositQueueItemSchema, cardDepositQueueSchema } from '@tradewind/contract/card-deposit';
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@admin/api/client';
+import { cardDepositQueueSchema } from '@tradewind/contract/card-deposit';
+import { http } from '@/api/http.ts';
+import { useCursorPages } from '@/api/cursor-pages.ts';
 
 export const cardDepositQueueKey = ['admin', 'card-deposit', 'queue'] as const;
 
-/** Reported bank-card payments waiting to be matched with the bank statement, oldest first. */
-export function useCardDepositQueue() {
-  return useInfiniteQuery({
-    queryKey: cardDepositQueueKey,
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => api.get('/card-deposits/queue', cardDepositQueueSchema, { cursor: pageParam }),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
-}
+export const getCardDepositQueue = (cursor?: string) => http.get('/card-deposits/queue', { schema: cardDepositQueueSchema, params: { cursor } });
 
-/** Confirm (the user is credited through the ledger) or reject with a reason; the item then leaves the queue. */
-export function useDecideCardDeposit() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: { id: string; decision: 'approve' | 'reject'; reason?: string }) => api.post('/card-deposits/decide', cardDepositQueueItemSchema, input),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: cardDepositQueueKey }),
-  });
-}
+/** Reported bank-card payments waiting to be matched with the bank statement, oldest first. */
+export const useCardDepositQueue = () => useCursorPages(cardDepositQueueKey, getCardDepositQueue);

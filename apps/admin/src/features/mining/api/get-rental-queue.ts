@@ -1,24 +1,10 @@
-import { miningQueueItemSchema, miningQueueSchema } from '@tradewind/contract/mining';
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@admin/api/client';
+import { miningQueueSchema } from '@tradewind/contract/mining';
+import { http } from '@/api/http.ts';
+import { useCursorPages } from '@/api/cursor-pages.ts';
 
-export const miningQueueKey = ['admin', 'mining', 'queue'] as const;
+export const rentalQueueKey = ['admin', 'mining', 'queue'] as const;
+
+export const getRentalQueue = (cursor?: string) => http.get('/mining/rentals/queue', { schema: miningQueueSchema, params: { cursor } });
 
 /** Rentals under review, oldest first. */
-export function useMiningQueue() {
-  return useInfiniteQuery({
-    queryKey: miningQueueKey,
-    initialPageParam: undefined as string | undefined,
-    queryFn: ({ pageParam }) => api.get('/mining/rentals/queue', miningQueueSchema, { cursor: pageParam }),
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
-}
-
-/** Approve (the rental starts now) or reject with a reason (the payment is refunded); the item then leaves the queue. */
-export function useDecideRental() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: { id: string; decision: 'approve' | 'reject'; reason?: string }) => api.post('/mining/rentals/decide', miningQueueItemSchema, input),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: miningQueueKey }),
-  });
-}
+export const useRentalQueue = () => useCursorPages(rentalQueueKey, getRentalQueue);
