@@ -2,16 +2,16 @@ import type { AdminAsset, AssetSave } from '@tradewind/contract/catalog';
 import { formatAmount, parseAmount } from '@tradewind/contract/money';
 import { ASSETS, ASSET_CODES, type AssetCode } from '@tradewind/contract/wallet';
 import { asc, eq } from 'drizzle-orm';
-import type { Db, Executor } from '#platform/db.ts';
+import type { Executor } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
-import { type OperatorContext, audit } from '../operator/service.ts';
 import { assets } from './tables.ts';
 
 /**
  * Asset settings as the console edits them (issue 7): deposit and withdrawal switches, the
  * withdrawal fee and minimum, the deposit minimum and the confirmations. The scale never
  * changes. A withdrawal copies its fee when it is requested, so an edit only affects later
- * ones. Raises NOT_FOUND and AMOUNT_PRECISION.
+ * ones. Raises NOT_FOUND and AMOUNT_PRECISION. The console's audited save is the wallet
+ * module's (wallet/catalog.ts): the ledger imports no module above it.
  */
 
 type AssetRow = typeof assets.$inferSelect;
@@ -40,7 +40,8 @@ function minorOf(text: string, code: AssetCode, field: string): bigint {
   return minor;
 }
 
-export async function saveAsset(db: Db, now: Date, operator: OperatorContext, input: AssetSave): Promise<AdminAsset> {
+/** Updates an asset's settings in the caller's transaction (its row locked first); returns the row before and after. */
+export async function updateAssetSettings(tx: Executor, input: AssetSave): Promise<{ before: AdminAsset; after: AdminAsset }> {
   const values = {
     depositEnabled: input.depositEnabled,
     withdrawEnabled: input.withdrawEnabled,
@@ -49,12 +50,9 @@ export async function saveAsset(db: Db, now: Date, operator: OperatorContext, in
     depositMinMinor: minorOf(input.depositMin, input.code, 'depositMin'),
     confirmations: input.confirmations,
   };
-  return db.transaction(async (tx) => {
-    const [before] = await tx.select().from(assets).where(eq(assets.code, input.code)).for('update');
-    if (!before) throw new AppError('NOT_FOUND', {}, 404, 'code');
-    const [after] = await tx.update(assets).set(values).where(eq(assets.code, input.code)).returning();
-    if (!after) throw new Error('asset update returned no row');
-    await audit(tx, now, operator, { action: 'asset.update', targetType: 'asset', targetId: input.code, before: adminAssetView(before), after: adminAssetView(after) });
-    return adminAssetView(after);
-  });
+  const [before] = await tx.select().from(assets).where(eq(assets.code, input.code)).for('update');
+  if (!before) throw new AppError('NOT_FOUND', {}, 404, 'code');
+  const [after] = await tx.update(assets).set(values).where(eq(assets.code, input.code)).returning();
+  if (!after) throw new Error('asset update returned no row');
+  return { before: adminAssetView(before), after: adminAssetView(after) };
 }

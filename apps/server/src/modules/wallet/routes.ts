@@ -5,9 +5,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
-import { listAdminAssets, saveAsset } from '../ledger/asset-settings.ts';
+import { listAdminAssets } from '../ledger/asset-settings.ts';
 import type { Ledger } from '../ledger/service.ts';
 import { recordedPriceOf } from '../market/service.ts';
+import { saveAsset } from './catalog.ts';
 import { getBalances, transfer } from './service.ts';
 
 const tags = ['wallet'];
