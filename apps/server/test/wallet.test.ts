@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outcomeOf } from '@tradewind/contract/instant';
 import { Settlement } from '../src/modules/contracts/settlement.ts';
 import { checkLedger } from '../src/modules/ledger/invariants.ts';
-import { queryRows } from '../src/platform/db.ts';
+import { transfer as transferService } from '../src/modules/wallet/service.ts';
+import { type Tx, queryRows } from '../src/platform/db.ts';
 import { type TestApp, call, createTestApp, fund, idempotencyKey, registerUser } from './harness.ts';
 import { recordPrices } from './prices.ts';
 
@@ -77,6 +78,17 @@ describe('transfers between spot and futures', () => {
     const reply = await transfer(token, { from: 'spot', to: 'spot', asset: 'USDT', amount: '1' });
     expect(reply.body.code).toBe(422);
     expect(reply.body.errors?.to).toEqual(['Transfer accounts cannot be the same.']);
+  });
+
+  it('the transfer service refuses the same wallet on both sides too, called past the route', async () => {
+    const { token, uid } = await fundedUser();
+    const attempt = t.database.db.transaction((tx) =>
+      transferService(t.app.services.ledger, tx as unknown as Tx, t.clock.now(), Number(uid), { from: 'spot', to: 'spot', asset: 'USDT', amount: '1' }),
+    );
+    await expect(attempt).rejects.toMatchObject({ errorName: 'VALIDATION_FAILED', field: 'to' });
+    const entries = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from ledger_entries where user_id = ${Number(uid)} and kind = 'transfer'`);
+    expect(entries).toEqual([{ n: 0 }]);
+    expect(spotUsdt(await balances(token))).toBe('100');
   });
 
   it.each([

@@ -5,8 +5,6 @@ import type { Config } from '#platform/config.ts';
 import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
 import type { Ledger } from '../ledger/service.ts';
-import { recordedPriceOf } from '../market/service.ts';
-import { getBalances } from '../wallet/service.ts';
 import { createQuote, executeQuote } from './service.ts';
 
 const tags = ['conversion'];
@@ -40,10 +38,6 @@ export function registerConversionRoutes(app: FastifyInstance, deps: { db: Db; c
       body: convertRequestSchema,
       response: convertResponseSchema,
     },
-    async ({ body, auth, tx, lang }) => {
-      const now = deps.clock.now();
-      const { entryId, quote } = await executeQuote(deps.ledger, tx, now, auth.userId, body.quoteId, lang);
-      return { entryId: String(entryId), quote, balances: await getBalances(tx, auth.userId, await recordedPriceOf(tx, now)) };
-    },
+    ({ body, auth, tx, lang }) => executeQuote(deps.ledger, tx, deps.clock.now(), auth.userId, body.quoteId, lang),
   );
 }

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { QUOTE_TTL_MS, type Quote, type QuoteRequest } from '@tradewind/contract/conversion';
+import { type ConvertResponse, QUOTE_TTL_MS, type Quote, type QuoteRequest } from '@tradewind/contract/conversion';
 import type { Language } from '@tradewind/contract/languages';
 import { INSTRUMENTS, instrumentOf } from '@tradewind/contract/market';
 import { divCeil, formatAmount } from '@tradewind/contract/money';
@@ -8,9 +8,9 @@ import { and, eq } from 'drizzle-orm';
 import type { Executor, Tx } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { DuplicateEntryError, type Ledger, type PostingSpec, houseAccount, userAccount, userBalances } from '../ledger/service.ts';
-import { latestPrice, sourceLabel } from '../market/service.ts';
+import { latestPrice, recordedPriceOf, sourceLabel } from '../market/service.ts';
 import { ticks } from '../market/tables.ts';
-import { amountOf } from '../wallet/service.ts';
+import { amountOf, getBalances } from '../wallet/service.ts';
 import { conversionQuotes } from './tables.ts';
 import { assertCanMoveMoney } from '../user/frozen.ts';
 
@@ -164,11 +164,12 @@ function conversionPostings(userId: number, row: QuoteRow): PostingSpec[] {
 }
 
 /**
- * Executes one of the user's own quotes, once: NOT_FOUND for an unknown or another user's
- * quote, QUOTE_USED when it was executed already, QUOTE_EXPIRED at or after its expiry,
- * INSUFFICIENT_BALANCE when the funds are no longer there (nothing changes then), ACCOUNT_FROZEN.
+ * Executes one of the user's own quotes, once, in the money route's transaction, and replies
+ * with the balances after it: NOT_FOUND for an unknown or another user's quote, QUOTE_USED
+ * when it was executed already, QUOTE_EXPIRED at or after its expiry, INSUFFICIENT_BALANCE
+ * when the funds are no longer there (nothing changes then), ACCOUNT_FROZEN.
  */
-export async function executeQuote(ledger: Ledger, tx: Tx, now: Date, userId: number, quoteId: string, language: Language): Promise<{ entryId: number; quote: Quote }> {
+export async function executeQuote(ledger: Ledger, tx: Tx, now: Date, userId: number, quoteId: string, language: Language): Promise<ConvertResponse> {
   await assertCanMoveMoney(tx, userId);
   const [row] = await tx
     .select()
@@ -189,5 +190,5 @@ export async function executeQuote(ledger: Ledger, tx: Tx, now: Date, userId: nu
   const [updated] = await tx.update(conversionQuotes).set({ executedAt: now, entryId }).where(eq(conversionQuotes.id, row.id)).returning();
   const [tick] = await tx.select({ ts: ticks.ts, source: ticks.source }).from(ticks).where(eq(ticks.id, row.tickId)).limit(1);
   if (!updated || !tick) throw new Error(`quote ${row.id} vanished while executing`);
-  return { entryId, quote: quoteView(updated, tick, language) };
+  return { entryId: String(entryId), quote: quoteView(updated, tick, language), balances: await getBalances(tx, userId, await recordedPriceOf(tx, now)) };
 }

@@ -32,11 +32,7 @@ export function registerWalletRoutes(app: FastifyInstance, deps: { db: Db; clock
       body: transferRequestSchema,
       response: transferResponseSchema,
     },
-    async ({ body, auth, tx }) => {
-      const now = deps.clock.now();
-      const entryId = await transfer(deps.ledger, tx, now, auth.userId, body);
-      return { entryId: String(entryId), balances: await getBalances(tx, auth.userId, await recordedPriceOf(tx, now)) };
-    },
+    ({ body, auth, tx }) => transfer(deps.ledger, tx, deps.clock.now(), auth.userId, body),
   );
 
   route(

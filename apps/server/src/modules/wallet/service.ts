@@ -4,6 +4,7 @@ import { ASSETS, ASSET_CODES, type AssetCode, type Balances, type TransferReques
 import type { Executor, Tx } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { type AccountBalance, type Ledger, userAccount, userBalances } from '../ledger/service.ts';
+import { recordedPriceOf } from '../market/service.ts';
 import { assertCanMoveMoney } from '../user/frozen.ts';
 
 /** Parses a wire amount for an asset; more decimals than the asset has is a field error, never rounded. */
@@ -89,11 +90,16 @@ export function balancesView(rows: AccountBalance[], priceOf: PriceOf = usdtOnly
   };
 }
 
-/** Spot ↔ futures in USDT: one entry, two postings. Raises ACCOUNT_FROZEN, INSUFFICIENT_BALANCE, AMOUNT_PRECISION. */
-export async function transfer(ledger: Ledger, tx: Tx, now: Date, userId: number, request: TransferRequest): Promise<number> {
+/**
+ * Spot ↔ futures in USDT, in the money route's transaction: one entry, two postings, and the
+ * balances after it. Raises ACCOUNT_FROZEN, VALIDATION_FAILED (field `to`: the same wallet on
+ * both sides, which the route's schema refuses first), INSUFFICIENT_BALANCE, AMOUNT_PRECISION.
+ */
+export async function transfer(ledger: Ledger, tx: Tx, now: Date, userId: number, request: TransferRequest): Promise<{ entryId: string; balances: Balances }> {
   await assertCanMoveMoney(tx, userId);
+  if (request.from === request.to) throw new AppError('VALIDATION_FAILED', {}, 422, 'to');
   const amount = amountOf(request.amount, 'USDT');
-  return ledger.post(tx, now, {
+  const entryId = await ledger.post(tx, now, {
     kind: 'transfer',
     reference: `transfer:${crypto.randomUUID()}`,
     userId,
@@ -102,4 +108,5 @@ export async function transfer(ledger: Ledger, tx: Tx, now: Date, userId: number
       { account: userAccount(userId, request.to, 'USDT'), amount, type: 'transfer_in' },
     ],
   });
+  return { entryId: String(entryId), balances: await getBalances(tx, userId, await recordedPriceOf(tx, now)) };
 }
