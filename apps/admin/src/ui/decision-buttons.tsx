@@ -1,13 +1,15 @@
-import { App, Button, Input, Modal, Space } from 'antd';
+import { App, Button, Space } from 'antd';
 import { useState } from 'react';
 import { errorText } from '@/lib/form-errors.ts';
 import { defineStrings } from '@/lib/i18n.ts';
+import { ReasonModal } from './reason-modal.tsx';
 
 const useT = defineStrings({
   en: {
     approve: 'Approve',
     reject: 'Reject',
     rejectTitle: 'Reject: give the reason',
+    reason: 'Reason',
     reasonHelp: 'The user sees this reason.',
     reasonRequired: 'A reason is required to reject.',
     confirm: 'Reject',
@@ -18,6 +20,7 @@ const useT = defineStrings({
     approve: '通过',
     reject: '拒绝',
     rejectTitle: '拒绝：请填写原因',
+    reason: '原因',
     reasonHelp: '用户会看到此原因。',
     reasonRequired: '拒绝时必须填写原因。',
     confirm: '拒绝',
@@ -40,8 +43,6 @@ export function DecisionButtons({ onDecide, approveLabel, rejectLabel, disabled 
   const { message } = App.useApp();
   const [busy, setBusy] = useState<'approve' | 'reject'>();
   const [rejecting, setRejecting] = useState(false);
-  const [reason, setReason] = useState('');
-  const [reasonError, setReasonError] = useState<string>();
 
   async function decide(decision: 'approve' | 'reject', why?: string) {
     setBusy(decision);
@@ -49,7 +50,6 @@ export function DecisionButtons({ onDecide, approveLabel, rejectLabel, disabled 
       await onDecide(decision, why);
       message.success(t('done'));
       setRejecting(false);
-      setReason('');
     } catch (error) {
       message.error(errorText(error));
     } finally {
@@ -67,34 +67,20 @@ export function DecisionButtons({ onDecide, approveLabel, rejectLabel, disabled 
           {rejectLabel ?? t('reject')}
         </Button>
       </Space>
-      <Modal
+      <ReasonModal
         open={rejecting}
         title={t('rejectTitle')}
+        help={t('reasonHelp')}
+        label={t('reason')}
         okText={t('confirm')}
+        danger
         cancelText={t('cancel')}
-        okButtonProps={{ danger: true, loading: busy === 'reject', 'data-testid': 'decision-reject-confirm' }}
+        requiredText={t('reasonRequired')}
+        loading={busy === 'reject'}
         onCancel={() => setRejecting(false)}
-        onOk={() => {
-          const trimmed = reason.trim();
-          if (!trimmed) {
-            setReasonError(t('reasonRequired'));
-            return;
-          }
-          setReasonError(undefined);
-          void decide('reject', trimmed);
-        }}
-      >
-        <Input.TextArea
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-          maxLength={500}
-          showCount
-          rows={3}
-          status={reasonError ? 'error' : undefined}
-          data-testid="decision-reason"
-        />
-        <div style={{ color: reasonError ? '#ff4d4f' : '#888', marginTop: 4 }}>{reasonError ?? t('reasonHelp')}</div>
-      </Modal>
+        onSubmit={(reason) => void decide('reject', reason)}
+        testIds={{ reason: 'decision-reason', confirm: 'decision-reject-confirm' }}
+      />
     </>
   );
 }

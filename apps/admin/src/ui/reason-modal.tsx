@@ -17,6 +17,8 @@ export interface ReasonModalProps {
   onCancel: () => void;
   /** The trimmed reason, or undefined when an optional one was left empty. */
   onSubmit: (reason: string | undefined) => void;
+  /** data-testid of the reason's field and of the confirming button. */
+  testIds?: { reason: string; confirm: string };
 }
 
 /** Confirms an operator's action with the reason the audit log keeps (and, where it says so, the user reads). */
@@ -27,7 +29,7 @@ export function ReasonModal(props: ReasonModalProps) {
       open={props.open}
       title={props.title}
       okText={props.okText}
-      okButtonProps={{ danger: props.danger }}
+      okButtonProps={{ danger: props.danger, ...(props.testIds ? { 'data-testid': props.testIds.confirm } : {}) }}
       cancelText={props.cancelText}
       confirmLoading={props.loading}
       onCancel={props.onCancel}
@@ -37,7 +39,7 @@ export function ReasonModal(props: ReasonModalProps) {
       <Typography.Paragraph type="secondary">{props.help}</Typography.Paragraph>
       <Form form={form} layout="vertical" onFinish={({ reason }) => props.onSubmit(reason?.trim() || undefined)}>
         <Form.Item name="reason" label={props.label} rules={props.requiredText ? [{ required: true, whitespace: true, message: props.requiredText }] : []}>
-          <Input.TextArea rows={2} maxLength={500} />
+          <Input.TextArea rows={3} maxLength={500} showCount data-testid={props.testIds?.reason} />
         </Form.Item>
       </Form>
     </Modal>

@@ -1,13 +1,9 @@
 import type { LoanStatus, loanQueueItemSchema } from '@tradewind/contract/loans';
-import { App, Button, Descriptions, Popconfirm, Space, Tag, Typography } from 'antd';
+import { App, Button, Popconfirm, Tag } from 'antd';
 import type { z } from 'zod';
 import { errorText } from '@/lib/form-errors.ts';
-import { formatTime } from '@/lib/format.ts';
 import { defineStrings } from '@/lib/i18n.ts';
 import { Amount } from '@/ui/amount.tsx';
-import { DecisionButtons } from '@/ui/decision-buttons.tsx';
-import { PrivateImage } from '@/ui/private-image.tsx';
-import { QueueUser } from '@/ui/queue-user.tsx';
 import { ReviewQueue } from '@/ui/review-queue.tsx';
 import { useDecideLoan } from './api/decide-loan.ts';
 import { useDisburseLoan } from './api/disburse-loan.ts';
@@ -19,7 +15,6 @@ const useT = defineStrings({
   en: {
     intro: 'Applications under review and approved loans waiting for disbursement, oldest first. Repayment is the borrower’s own: no one here marks a loan repaid.',
     applied: 'Applied',
-    user: 'User',
     product: 'Product',
     amount: 'Amount',
     period: 'Period',
@@ -43,7 +38,6 @@ const useT = defineStrings({
   'zh-CN': {
     intro: '审核中的申请和已批准待放款的贷款，最早的在前。还款只能由借款人本人完成：这里无人能将贷款标记为已还清。',
     applied: '申请时间',
-    user: '用户',
     product: '产品',
     amount: '金额',
     period: '期限',
@@ -71,87 +65,68 @@ const percent = (rate: string) => `${(Number(rate) * 100).toLocaleString(undefin
 /** Loans: approve or reject an application, then disburse an approved one. */
 export function LoanQueuePage() {
   const t = useT();
-  const { message } = App.useApp();
   const queue = useLoanQueue();
   const decide = useDecideLoan();
-  const disburse = useDisburseLoan();
   const statusTag = (status: LoanStatus) =>
     status === 'under_review' ? <Tag color="gold">{t('under_review')}</Tag> : status === 'pending_disbursement' ? <Tag color="blue">{t('pending_disbursement')}</Tag> : <Tag>{status}</Tag>;
   return (
-    <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-      <Typography.Text type="secondary">{t('intro')}</Typography.Text>
-      <ReviewQueue<Item>
-        testId="loans"
-        queue={queue}
-        columns={[
-          { title: '#', dataIndex: 'id', width: 80 },
-          { title: t('applied'), dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
-          { title: t('user'), key: 'user', render: (_, item) => <QueueUser user={item.user} /> },
-          { title: t('product'), dataIndex: 'productName' },
-          { title: t('amount'), key: 'amount', align: 'right', render: (_, item) => <Amount value={item.amount} asset={item.asset} /> },
-          { title: t('period'), dataIndex: 'periodDays', render: (value: number) => t('days', { n: value }) },
-          { title: t('status'), dataIndex: 'status', render: (value: LoanStatus) => statusTag(value) },
-        ]}
-        drawerTitle={(item) => t('drawer', { id: item.id })}
-        detail={(item) => (
-          <Space direction="vertical" size="large" style={{ width: '100%' }}>
-            <Descriptions column={1} size="small" bordered>
-              <Descriptions.Item label={t('user')}>
-                <QueueUser user={item.user} />
-              </Descriptions.Item>
-              <Descriptions.Item label={t('status')}>{statusTag(item.status)}</Descriptions.Item>
-              <Descriptions.Item label={t('product')}>{`${item.productName} · ${item.institution}`}</Descriptions.Item>
-              <Descriptions.Item label={t('amount')}>
-                <Amount value={item.amount} asset={item.asset} />
-              </Descriptions.Item>
-              <Descriptions.Item label={t('period')}>{t('days', { n: item.periodDays })}</Descriptions.Item>
-              <Descriptions.Item label={t('dailyRate')}>{percent(item.dailyRate)}</Descriptions.Item>
-              <Descriptions.Item label={t('interest')}>
-                <Amount value={item.interest} asset={item.asset} />
-              </Descriptions.Item>
-              <Descriptions.Item label={t('applied')}>{formatTime(item.createdAt)}</Descriptions.Item>
-            </Descriptions>
-            <div>
-              <Typography.Title level={5}>{t('photos')}</Typography.Title>
-              <Space wrap align="start" size="middle">
-                {(
-                  [
-                    ['front', item.frontFileId],
-                    ['back', item.backFileId],
-                    ['holding', item.holdingFileId],
-                  ] as const
-                ).map(([label, fileId]) => (
-                  <figure key={label} style={{ margin: 0 }}>
-                    <PrivateImage fileId={fileId} alt={t(label)} width={200} />
-                    <figcaption style={{ color: '#888', marginTop: 4 }}>{t(label)}</figcaption>
-                  </figure>
-                ))}
-              </Space>
-            </div>
-            {item.status === 'under_review' ? (
-              <DecisionButtons onDecide={(decision, reason) => decide.mutateAsync({ id: item.id, decision, ...(reason ? { reason } : {}) })} />
-            ) : item.status === 'pending_disbursement' ? (
-              <Popconfirm
-                title={t('disburseConfirm', { amount: item.amount, uid: item.uid })}
-                okText={t('yes')}
-                cancelText={t('no')}
-                onConfirm={async () => {
-                  try {
-                    await disburse.mutateAsync(item.id);
-                    message.success(t('disbursed'));
-                  } catch (error) {
-                    message.error(errorText(error));
-                  }
-                }}
-              >
-                <Button type="primary" loading={disburse.isPending} data-testid="loan-disburse">
-                  {t('disburse')}
-                </Button>
-              </Popconfirm>
-            ) : null}
-          </Space>
-        )}
-      />
-    </Space>
+    <ReviewQueue
+      testId="loans"
+      intro={t('intro')}
+      queue={queue}
+      timeLabel={t('applied')}
+      columns={[
+        { title: t('product'), dataIndex: 'productName' },
+        { title: t('amount'), key: 'amount', align: 'right', render: (_, item) => <Amount value={item.amount} asset={item.asset} /> },
+        { title: t('period'), dataIndex: 'periodDays', render: (value: number) => t('days', { n: value }) },
+        { title: t('status'), dataIndex: 'status', render: (value: LoanStatus) => statusTag(value) },
+      ]}
+      itemTitle={(item) => t('drawer', { id: item.id })}
+      details={(item) => [
+        { label: t('status'), value: statusTag(item.status) },
+        { label: t('product'), value: `${item.productName} · ${item.institution}` },
+        { label: t('amount'), value: <Amount value={item.amount} asset={item.asset} /> },
+        { label: t('period'), value: t('days', { n: item.periodDays }) },
+        { label: t('dailyRate'), value: percent(item.dailyRate) },
+        { label: t('interest'), value: <Amount value={item.interest} asset={item.asset} /> },
+      ]}
+      files={{
+        title: t('photos'),
+        of: (item) => [
+          { caption: t('front'), fileId: item.frontFileId },
+          { caption: t('back'), fileId: item.backFileId },
+          { caption: t('holding'), fileId: item.holdingFileId },
+        ],
+      }}
+      decide={decide.mutateAsync}
+      canDecide={(item) => item.status === 'under_review'}
+      actions={(item) => (item.status === 'pending_disbursement' ? <Disburse item={item} /> : null)}
+    />
+  );
+}
+
+/** An approved loan: credit the amount to the borrower now, after a confirmation. */
+function Disburse({ item }: { item: Item }) {
+  const t = useT();
+  const { message } = App.useApp();
+  const disburse = useDisburseLoan();
+  return (
+    <Popconfirm
+      title={t('disburseConfirm', { amount: item.amount, uid: item.uid })}
+      okText={t('yes')}
+      cancelText={t('no')}
+      onConfirm={async () => {
+        try {
+          await disburse.mutateAsync(item.id);
+          message.success(t('disbursed'));
+        } catch (error) {
+          message.error(errorText(error));
+        }
+      }}
+    >
+      <Button type="primary" loading={disburse.isPending} data-testid="loan-disburse">
+        {t('disburse')}
+      </Button>
+    </Popconfirm>
   );
 }

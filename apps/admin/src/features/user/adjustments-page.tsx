@@ -1,9 +1,10 @@
 import { ADJUSTMENT_STATUSES, type Adjustment, type AdjustmentStatus } from '@tradewind/contract/user-admin';
-import { Alert, Button, Empty, Segmented, Space, Table, Tag, Typography } from 'antd';
+import { Empty, Segmented, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useMe } from '@/api/get-me.ts';
 import { Amount } from '@/ui/amount.tsx';
+import { PagedTable } from '@/ui/paged-table.tsx';
 import { DecisionButtons } from '@/ui/decision-buttons.tsx';
 import { useDecideAdjustment } from './api/decide-adjustment.ts';
 import { useAdjustments } from './api/get-adjustments.ts';
@@ -19,7 +20,6 @@ export function AdjustmentsPage() {
   const [status, setStatus] = useState<AdjustmentStatus>('pending');
   const list = useAdjustments(status);
   const decide = useDecideAdjustment();
-  const items = list.data?.pages.flatMap((page) => page.items) ?? [];
 
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
@@ -29,13 +29,11 @@ export function AdjustmentsPage() {
         onChange={setStatus}
         options={ADJUSTMENT_STATUSES.map((value) => ({ value, label: t(`status_${value}`) }))}
       />
-      {list.error && <Alert type="error" showIcon message={list.error.message} />}
-      <Table<Adjustment>
+      <PagedTable<Adjustment>
+        pages={list}
+        moreLabel={t('loadMore')}
         rowKey="id"
         size="middle"
-        pagination={false}
-        loading={list.isLoading}
-        dataSource={items}
         data-testid="adjustments"
         locale={{ emptyText: <Empty description={t('adjustmentsEmpty')} /> }}
         columns={[
@@ -76,11 +74,6 @@ export function AdjustmentsPage() {
               ]),
         ]}
       />
-      {list.hasNextPage && (
-        <Button onClick={() => void list.fetchNextPage()} loading={list.isFetchingNextPage}>
-          {t('loadMore')}
-        </Button>
-      )}
     </Space>
   );
 }

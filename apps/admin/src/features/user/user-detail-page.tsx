@@ -3,6 +3,7 @@ import { Alert, Button, Descriptions, Empty, Result, Skeleton, Space, Table, Tab
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useMe } from '@/api/get-me.ts';
+import { PagedTable } from '@/ui/paged-table.tsx';
 import { useUserDetail } from './api/get-user.ts';
 import { useUserOrders } from './api/get-user-orders.ts';
 import { useUserPostings } from './api/get-user-postings.ts';
@@ -167,17 +168,14 @@ function BalancesTab({ t, detail }: { t: T; detail: AdminUserDetail }) {
 
 function PostingsTab({ t, uid, enabled }: { t: T; uid: string; enabled: boolean }) {
   const postings = useUserPostings(uid, enabled);
-  const items = postings.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      {postings.error && <Alert type="error" showIcon message={postings.error.message} />}
-      <Table
+      <PagedTable
+        pages={postings}
+        moreLabel={t('loadMore')}
         rowKey="id"
         size="small"
-        pagination={false}
-        loading={postings.isLoading}
         data-testid="user-postings"
-        dataSource={items}
         locale={{ emptyText: <Empty description={t('postingsEmpty')} /> }}
         columns={[
           { title: t('time'), dataIndex: 'time', render: (v: string) => timeOrDash(v) },
@@ -188,27 +186,19 @@ function PostingsTab({ t, uid, enabled }: { t: T; uid: string; enabled: boolean 
           { title: t('reference'), dataIndex: 'reference', render: (v: string) => <Typography.Text type="secondary">{v}</Typography.Text> },
         ]}
       />
-      {postings.hasNextPage && (
-        <Button onClick={() => void postings.fetchNextPage()} loading={postings.isFetchingNextPage}>
-          {t('loadMore')}
-        </Button>
-      )}
     </Space>
   );
 }
 
 function OrdersTab({ t, uid, enabled }: { t: T; uid: string; enabled: boolean }) {
   const orders = useUserOrders(uid, enabled);
-  const items = orders.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      {orders.error && <Alert type="error" showIcon message={orders.error.message} />}
-      <Table
+      <PagedTable
+        pages={orders}
+        moreLabel={t('loadMore')}
         rowKey="id"
         size="small"
-        pagination={false}
-        loading={orders.isLoading}
-        dataSource={items}
         locale={{ emptyText: <Empty description={t('ordersEmpty')} /> }}
         columns={[
           { title: t('time'), dataIndex: 'createdAt', render: (v: string) => timeOrDash(v) },
@@ -222,11 +212,6 @@ function OrdersTab({ t, uid, enabled }: { t: T; uid: string; enabled: boolean })
           { title: t('payout'), dataIndex: 'payout', align: 'right', render: (v: string | null) => v ?? t('none') },
         ]}
       />
-      {orders.hasNextPage && (
-        <Button onClick={() => void orders.fetchNextPage()} loading={orders.isFetchingNextPage}>
-          {t('loadMore')}
-        </Button>
-      )}
     </Space>
   );
 }

@@ -1,6 +1,7 @@
 import type { UserSummary } from '@tradewind/contract/user-admin';
-import { Alert, Button, Empty, Input, Space, Table, Tag, Typography } from 'antd';
+import { Empty, Input, Space, Tag, Typography } from 'antd';
 import { Link, useSearchParams } from 'react-router';
+import { PagedTable } from '@/ui/paged-table.tsx';
 import { useUserSearch } from './api/search-users.ts';
 import { timeOrDash, userPath } from './format.ts';
 import { useT } from './strings.ts';
@@ -11,7 +12,6 @@ export function UserSearchPage() {
   const [params, setParams] = useSearchParams();
   const q = (params.get('q') ?? '').trim();
   const search = useUserSearch(q);
-  const items = search.data?.pages.flatMap((page) => page.items) ?? [];
 
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
@@ -25,16 +25,14 @@ export function UserSearchPage() {
         style={{ maxWidth: 520 }}
         onSearch={(value) => setParams(value.trim() ? { q: value.trim() } : {})}
       />
-      {search.error && <Alert type="error" showIcon message={search.error.message} />}
       {!q ? (
         <Typography.Text type="secondary">{t('searchHint')}</Typography.Text>
       ) : (
-        <Table<UserSummary>
+        <PagedTable<UserSummary>
+          pages={search}
+          moreLabel={t('loadMore')}
           rowKey="uid"
           size="middle"
-          loading={search.isLoading}
-          dataSource={items}
-          pagination={false}
           locale={{ emptyText: <Empty description={t('noResults', { q })} /> }}
           columns={[
             { title: t('uid'), dataIndex: 'uid', render: (uid: string) => <Link to={userPath(uid)}>{uid}</Link> },
@@ -55,11 +53,6 @@ export function UserSearchPage() {
             { title: '', key: 'open', render: (_, user) => <Link to={userPath(user.uid)}>{t('open')}</Link> },
           ]}
         />
-      )}
-      {search.hasNextPage && (
-        <Button onClick={() => void search.fetchNextPage()} loading={search.isFetchingNextPage}>
-          {t('loadMore')}
-        </Button>
       )}
     </Space>
   );

@@ -1,14 +1,13 @@
 import type { AdminWithdrawal } from '@tradewind/contract/withdrawal';
-import { Alert, App, Button, Descriptions, Form, Input, Modal, Segmented, Space, Tag, Typography } from 'antd';
-import { useState } from 'react';
 import { ApiError } from '@tradewind/http-client/api-error';
+import { Alert, App, Button, Form, Input, Segmented, Space, Tag, Typography } from 'antd';
+import { useState } from 'react';
 import { formatTime } from '@/lib/format.ts';
 import { errorText } from '@/lib/form-errors.ts';
 import { defineStrings } from '@/lib/i18n.ts';
 import { Amount } from '@/ui/amount.tsx';
-import { DecisionButtons } from '@/ui/decision-buttons.tsx';
-import { QueueUser } from '@/ui/queue-user.tsx';
-import { ReviewQueue } from '@/ui/review-queue.tsx';
+import { ReasonModal } from '@/ui/reason-modal.tsx';
+import { type QueueDetail, ReviewQueue } from '@/ui/review-queue.tsx';
 import { useCompleteWithdrawal } from './api/complete-withdrawal.ts';
 import { useFailWithdrawal } from './api/fail-withdrawal.ts';
 import { type QueueStatus, useWithdrawalQueue } from './api/get-withdrawal-queue.ts';
@@ -20,7 +19,6 @@ const useT = defineStrings({
     under_review: 'To review',
     processing: 'To send (processing)',
     requested: 'Requested',
-    user: 'User',
     destination: 'Destination',
     amount: 'Amount',
     fee: 'Fee',
@@ -45,6 +43,7 @@ const useT = defineStrings({
     fail: 'Fail with reason',
     failTitle: 'The transfer did not go out: give the reason',
     failHelp: 'The user sees this reason; their funds are released at once.',
+    reason: 'Reason',
     reasonRequired: 'A reason is required.',
     cancel: 'Cancel',
     completed: 'Recorded as sent.',
@@ -58,7 +57,6 @@ const useT = defineStrings({
     under_review: '待审核',
     processing: '待发送（处理中）',
     requested: '申请时间',
-    user: '用户',
     destination: '去向',
     amount: '金额',
     fee: '手续费',
@@ -83,6 +81,7 @@ const useT = defineStrings({
     fail: '填写原因并标记失败',
     failTitle: '转账未发出：请填写原因',
     failHelp: '用户会看到此原因；其资金将立即解冻。',
+    reason: '原因',
     reasonRequired: '必须填写原因。',
     cancel: '取消',
     completed: '已登记为已发送。',
@@ -98,122 +97,99 @@ export function WithdrawalQueuePage() {
   const t = useT();
   const [status, setStatus] = useState<QueueStatus>('under_review');
   const queue = useWithdrawalQueue(status);
-  const destination = (item: AdminWithdrawal) => (item.kind === 'card' ? `${item.card?.bankName ?? ''} ${item.card?.accountMasked ?? ''}` : `${item.network ?? ''} ${item.address ?? ''}`);
-  return (
-    <Space direction="vertical" size="middle" style={{ width: '100%' }}>
-      <Typography.Text type="secondary">{t('intro')}</Typography.Text>
-      <Segmented<QueueStatus>
-        value={status}
-        onChange={setStatus}
-        options={[
-          { value: 'under_review', label: t('under_review') },
-          { value: 'processing', label: t('processing') },
-        ]}
-        data-testid="withdrawal-status"
-      />
-      <ReviewQueue<AdminWithdrawal>
-        key={status}
-        testId="withdrawal"
-        queue={queue}
-        columns={[
-          { title: '#', dataIndex: 'id', width: 80 },
-          { title: t('requested'), dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
-          { title: t('user'), key: 'user', render: (_, item) => <QueueUser user={item.user} /> },
-          { title: t('amount'), key: 'amount', align: 'right', render: (_, item) => <Amount value={item.amount} asset={item.asset} /> },
-          {
-            title: t('destination'),
-            key: 'destination',
-            render: (_, item) => (
-              <Typography.Text style={{ maxWidth: 200 }} ellipsis={{ tooltip: destination(item) }}>
-                {destination(item)}
-              </Typography.Text>
-            ),
-          },
-          {
-            title: t('approvals'),
-            key: 'approvals',
-            width: 240,
-            render: (_, item) =>
-              item.awaitingSecondApproval ? (
-                <Tag color="orange" style={{ whiteSpace: 'normal' }} data-testid="withdrawal-awaiting-second">
-                  {t('awaiting', { operator: item.firstApprovedBy ?? '' })}
-                </Tag>
-              ) : item.status === 'processing' && item.reviewedBy ? (
-                t('approvedBy', { operator: [item.firstApprovedBy, item.secondApprovedBy].filter(Boolean).join(' + ') || item.reviewedBy })
-              ) : item.secondApprovalRequired ? (
-                <Tag color="gold">{t('twoNeeded')}</Tag>
-              ) : null,
-          },
-        ]}
-        drawerTitle={(item) => t('drawer', { id: item.id })}
-        detail={(item) => <Detail item={item} />}
-      />
-    </Space>
-  );
-}
-
-function Detail({ item }: { item: AdminWithdrawal }) {
-  const t = useT();
   const review = useReviewWithdrawal();
-  return (
-    <Space direction="vertical" size="large" style={{ width: '100%' }}>
-      <Descriptions column={1} size="small" bordered>
-        <Descriptions.Item label={t('user')}>
-          <QueueUser user={item.user} />
-        </Descriptions.Item>
-        <Descriptions.Item label={t('amount')}>
-          <Amount value={item.amount} asset={item.asset} />
-        </Descriptions.Item>
-        <Descriptions.Item label={t('fee')}>
-          <Amount value={item.fee} asset={item.asset} />
-        </Descriptions.Item>
-        <Descriptions.Item label={t('total')}>
-          <Amount value={item.total} asset={item.asset} />
-        </Descriptions.Item>
-        {item.kind === 'crypto' ? (
-          <>
-            <Descriptions.Item label={t('network')}>{`${t('crypto')} · ${item.network ?? ''}`}</Descriptions.Item>
-            <Descriptions.Item label={t('address')}>
+  const destination = (item: AdminWithdrawal) => (item.kind === 'card' ? `${item.card?.bankName ?? ''} ${item.card?.accountMasked ?? ''}` : `${item.network ?? ''} ${item.address ?? ''}`);
+  const approvers = (item: AdminWithdrawal) => [item.firstApprovedBy, item.secondApprovedBy].filter(Boolean).join(' + ');
+  const where = (item: AdminWithdrawal): QueueDetail[] =>
+    item.kind === 'crypto'
+      ? [
+          { label: t('network'), value: `${t('crypto')} · ${item.network ?? ''}` },
+          {
+            label: t('address'),
+            value: (
               <Typography.Text copyable code>
                 {item.address}
               </Typography.Text>
-            </Descriptions.Item>
-          </>
-        ) : (
-          <>
-            <Descriptions.Item label={t('bank')}>{`${t('card')} · ${item.card?.bankName ?? ''}`}</Descriptions.Item>
-            <Descriptions.Item label={t('account')}>
-              <Typography.Text copyable>{item.cardAccountNumber}</Typography.Text>
-            </Descriptions.Item>
-            <Descriptions.Item label={t('branch')}>{item.cardBranch}</Descriptions.Item>
-            <Descriptions.Item label={t('holder')}>{item.card?.holderName}</Descriptions.Item>
-          </>
-        )}
-        <Descriptions.Item label={t('requested')}>{formatTime(item.createdAt)}</Descriptions.Item>
-        {item.firstApprovedBy ? (
-          <Descriptions.Item label={t('approvals')}>{[item.firstApprovedBy, item.secondApprovedBy].filter(Boolean).join(' + ')}</Descriptions.Item>
-        ) : null}
-      </Descriptions>
-      {item.awaitingSecondApproval ? (
-        <Alert
-          type="warning"
-          showIcon
-          message={t('awaiting', { operator: item.firstApprovedBy ?? '' })}
-          description={t('awaitingDetail', { operator: item.firstApprovedBy ?? '', time: item.firstApprovedAt ? formatTime(item.firstApprovedAt) : '' })}
-          data-testid="withdrawal-second-approval"
+            ),
+          },
+        ]
+      : [
+          { label: t('bank'), value: `${t('card')} · ${item.card?.bankName ?? ''}` },
+          { label: t('account'), value: <Typography.Text copyable>{item.cardAccountNumber}</Typography.Text> },
+          { label: t('branch'), value: item.cardBranch },
+          { label: t('holder'), value: item.card?.holderName },
+        ];
+  return (
+    <ReviewQueue
+      key={status}
+      testId="withdrawal"
+      intro={t('intro')}
+      toolbar={
+        <Segmented<QueueStatus>
+          value={status}
+          onChange={setStatus}
+          options={[
+            { value: 'under_review', label: t('under_review') },
+            { value: 'processing', label: t('processing') },
+          ]}
+          data-testid="withdrawal-status"
         />
-      ) : item.secondApprovalRequired && item.status === 'under_review' ? (
-        <Alert type="info" showIcon message={t('aboveThreshold', { threshold: item.secondApprovalThreshold, asset: item.asset })} />
-      ) : null}
-      {item.status === 'under_review' ? (
-        <DecisionButtons
-          approveLabel={item.awaitingSecondApproval ? t('secondApprove') : undefined}
-          onDecide={(decision, reason) => review.mutateAsync({ id: item.id, decision, ...(reason ? { reason } : {}) })}
-        />
-      ) : item.status === 'processing' ? (
-        <PayOut item={item} />
-      ) : null}
-    </Space>
+      }
+      queue={queue}
+      timeLabel={t('requested')}
+      columns={[
+        { title: t('amount'), key: 'amount', align: 'right', render: (_, item) => <Amount value={item.amount} asset={item.asset} /> },
+        {
+          title: t('destination'),
+          key: 'destination',
+          render: (_, item) => (
+            <Typography.Text style={{ maxWidth: 200 }} ellipsis={{ tooltip: destination(item) }}>
+              {destination(item)}
+            </Typography.Text>
+          ),
+        },
+        {
+          title: t('approvals'),
+          key: 'approvals',
+          width: 240,
+          render: (_, item) =>
+            item.awaitingSecondApproval ? (
+              <Tag color="orange" style={{ whiteSpace: 'normal' }} data-testid="withdrawal-awaiting-second">
+                {t('awaiting', { operator: item.firstApprovedBy ?? '' })}
+              </Tag>
+            ) : item.status === 'processing' && item.reviewedBy ? (
+              t('approvedBy', { operator: approvers(item) || item.reviewedBy })
+            ) : item.secondApprovalRequired ? (
+              <Tag color="gold">{t('twoNeeded')}</Tag>
+            ) : null,
+        },
+      ]}
+      itemTitle={(item) => t('drawer', { id: item.id })}
+      details={(item) => [
+        { label: t('amount'), value: <Amount value={item.amount} asset={item.asset} /> },
+        { label: t('fee'), value: <Amount value={item.fee} asset={item.asset} /> },
+        { label: t('total'), value: <Amount value={item.total} asset={item.asset} /> },
+        ...where(item),
+        Boolean(item.firstApprovedBy) && { label: t('approvals'), value: approvers(item) },
+      ]}
+      notice={(item) =>
+        item.awaitingSecondApproval ? (
+          <Alert
+            type="warning"
+            showIcon
+            message={t('awaiting', { operator: item.firstApprovedBy ?? '' })}
+            description={t('awaitingDetail', { operator: item.firstApprovedBy ?? '', time: item.firstApprovedAt ? formatTime(item.firstApprovedAt) : '' })}
+            data-testid="withdrawal-second-approval"
+          />
+        ) : item.secondApprovalRequired && item.status === 'under_review' ? (
+          <Alert type="info" showIcon message={t('aboveThreshold', { threshold: item.secondApprovalThreshold, asset: item.asset })} />
+        ) : null
+      }
+      decide={review.mutateAsync}
+      canDecide={(item) => item.status === 'under_review'}
+      approveLabel={(item) => (item.awaitingSecondApproval ? t('secondApprove') : undefined)}
+      actions={(item) => (item.status === 'processing' ? <PayOut item={item} /> : null)}
+    />
   );
 }
 
@@ -225,8 +201,6 @@ function PayOut({ item }: { item: AdminWithdrawal }) {
   const fail = useFailWithdrawal();
   const [form] = Form.useForm<{ txid: string }>();
   const [failing, setFailing] = useState(false);
-  const [reason, setReason] = useState('');
-  const [reasonError, setReasonError] = useState<string>();
 
   const show = (error: unknown) => {
     // Only the txid is a field of this form; any other refusal is a message.
@@ -261,32 +235,28 @@ function PayOut({ item }: { item: AdminWithdrawal }) {
           </Button>
         </Space>
       </Form>
-      <Modal
+      <ReasonModal
         open={failing}
         title={t('failTitle')}
+        help={t('failHelp')}
+        label={t('reason')}
         okText={t('fail')}
+        danger
         cancelText={t('cancel')}
-        okButtonProps={{ danger: true, loading: fail.isPending, 'data-testid': 'withdrawal-fail-confirm' }}
+        requiredText={t('reasonRequired')}
+        loading={fail.isPending}
         onCancel={() => setFailing(false)}
-        onOk={async () => {
-          const trimmed = reason.trim();
-          if (!trimmed) {
-            setReasonError(t('reasonRequired'));
-            return;
-          }
-          setReasonError(undefined);
+        onSubmit={async (reason) => {
           try {
-            await fail.mutateAsync({ id: item.id, reason: trimmed });
+            await fail.mutateAsync({ id: item.id, reason: reason ?? '' });
             message.success(t('failed'));
             setFailing(false);
           } catch (error) {
             show(error);
           }
         }}
-      >
-        <Input.TextArea value={reason} onChange={(event) => setReason(event.target.value)} maxLength={500} showCount rows={3} status={reasonError ? 'error' : undefined} data-testid="withdrawal-fail-reason" />
-        <div style={{ color: reasonError ? '#ff4d4f' : '#888', marginTop: 4 }}>{reasonError ?? t('failHelp')}</div>
-      </Modal>
+        testIds={{ reason: 'withdrawal-fail-reason', confirm: 'withdrawal-fail-confirm' }}
+      />
     </>
   );
 }
