@@ -78,6 +78,24 @@ export default tseslint.config(
     },
   },
   {
+    files: ['apps/server/src/modules/ledger/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            noCrossApp,
+            {
+              // Any module but its schema (a foreign key to users), and anything above the modules (app.ts, the lists).
+              regex: '^(\\.\\./|#modules/)(?![a-z-]+/tables(\\.ts)?$)',
+              message: 'The ledger imports only the platform, the contract and schemas (foreign keys): what it needs from a module is handed in (docs/decisions/0018).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['apps/server/src/**'],
     // Other schemas may reference the ledger's tables (foreign keys); nothing else may import them.
     ignores: ['apps/server/src/modules/ledger/**', 'apps/server/src/modules/*/tables.ts'],

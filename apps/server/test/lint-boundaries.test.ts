@@ -29,3 +29,30 @@ describe('only the ledger touches its tables (lint)', () => {
     expect(await lintAs('apps/server/src/modules/ledger/planted.ts', code.replace('../ledger/', './'))).not.toContain(DOOR);
   }, 30_000);
 });
+
+const ABOVE = 'The ledger imports only the platform, the contract and schemas (foreign keys): what it needs from a module is handed in (docs/decisions/0018).';
+
+describe('the ledger imports no module above it (lint)', () => {
+  it.each([
+    "import { openObligations } from '../contracts/service.ts';",
+    "import { audit } from '../operator/service.ts';",
+    "import { LOCKED_FUND_OBLIGATIONS } from '../../obligations.ts';",
+    "import type { AppServices } from '../../services.ts';",
+    "import { withdrawalsObligation } from '#modules/withdrawal/obligations.ts';",
+  ])('%s in the ledger is refused', async (code) => {
+    expect(await lintAs('apps/server/src/modules/ledger/planted.ts', `${code}\nexport const planted = 1;\n`)).toContainEqual(expect.stringContaining(ABOVE));
+  }, 30_000);
+
+  it('the platform, the contract, its own files and another schema are allowed', async () => {
+    const code = [
+      "import { users } from '../user/tables.ts';",
+      "import { AppError } from '#platform/errors.ts';",
+      "import { ASSETS } from '@tradewind/contract/wallet';",
+      "import { checkLedger } from './invariants.ts';",
+      'export const planted = [users, AppError, ASSETS, checkLedger];',
+    ].join('\n');
+    expect(await lintAs('apps/server/src/modules/ledger/planted.ts', `${code}\n`)).not.toContainEqual(expect.stringContaining(ABOVE));
+    // Elsewhere the rule does not apply: a module may import the ledger and its peers.
+    expect(await lintAs('apps/server/src/modules/wallet/planted.ts', "import { audit } from '../operator/service.ts';\nexport const planted = audit;\n")).not.toContainEqual(expect.stringContaining(ABOVE));
+  }, 30_000);
+});
