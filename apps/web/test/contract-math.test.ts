@@ -1,3 +1,6 @@
+import { formatAmount } from '@tradewind/contract/money';
+import { feeOf, payoutOf } from '@tradewind/contract/payout';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { feeMinor, outcomeAt, pnlAt, quoteOrder, ratePct, signOf, winPayoutMinor } from '@/lib/contract-math.ts';
 import { formatCountdown, learnServerTime, msUntil, resetServerClock } from '@/lib/server-clock.ts';
@@ -21,6 +24,18 @@ describe('order popup figures (exact, rounded like settlement)', () => {
       lossOnLoss: '100.2',
     });
     expect(quoteOrder('0.1', { payoutRate: '0.9', feeRate: '0.0015' })?.fee).toBe('0.00015');
+  });
+
+  it('the popup quotes what settlement pays: the rule settlement applies, for any stake and rates', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 10n ** 12n }), fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 0, max: 100_000 }), (stake, payoutPpm, feePpm) => {
+        const rate = (ppm: number) => formatAmount(BigInt(ppm), 6);
+        const quote = quoteOrder(formatAmount(stake, 6), { payoutRate: rate(payoutPpm), feeRate: rate(feePpm) });
+        const fee = feeOf(stake, feePpm);
+        expect(quote?.fee).toBe(formatAmount(fee, 6));
+        expect(quote?.payoutOnWin).toBe(formatAmount(payoutOf('win', stake, fee, payoutPpm), 6));
+      }),
+    );
   });
 
   it('quoteOrder refuses what is not a USDT amount (no silent rounding)', () => {

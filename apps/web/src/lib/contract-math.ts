@@ -1,32 +1,25 @@
 import { CONTRACT_ASSET, type Direction, type Outcome, outcomeOf } from '@tradewind/contract/instant';
-import { divCeil, divFloor, formatAmount, parseAmount } from '@tradewind/contract/money';
+import { formatAmount, parseAmount } from '@tradewind/contract/money';
+import { feeOf, profitOf, ratePpm, winPayoutOf } from '@tradewind/contract/payout';
 import { ASSETS } from '@tradewind/contract/wallet';
 
 /**
  * The figures the order popup and the contract screens show, computed exactly on bigint
- * minor units with the same rounding as settlement: the fee rounds up (the user pays the
- * part of a unit), the winnings round down (the house keeps it). Nothing here is a float.
+ * minor units by the rule settlement applies (`@tradewind/contract/payout`): the fee rounds
+ * up (the user pays the part of a unit), the winnings round down (the house keeps it).
+ * Nothing here is a float.
  */
 
 export const STAKE_SCALE = ASSETS[CONTRACT_ASSET].scale;
 
-/** "0.85" → 85/100. Rates are plain non-negative decimal strings. */
-function rateFraction(rate: string): { numerator: bigint; denominator: bigint } {
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(rate.trim());
-  if (!match) throw new Error(`not a rate: ${rate}`);
-  const fraction = match[2] ?? '';
-  return { numerator: BigInt(`${match[1]}${fraction}`), denominator: 10n ** BigInt(fraction.length) };
-}
-
+/** The fee of a stake at a rate as the API shows it ("0.002"). */
 export function feeMinor(stakeMinor: bigint, feeRate: string): bigint {
-  const { numerator, denominator } = rateFraction(feeRate);
-  return divCeil(stakeMinor * numerator, denominator);
+  return feeOf(stakeMinor, ratePpm(feeRate));
 }
 
-/** What a win credits: stake × (1 + rate), the rate's part rounded down. */
+/** What a win credits at a rate as the API shows it ("0.85"). */
 export function winPayoutMinor(stakeMinor: bigint, payoutRate: string): bigint {
-  const { numerator, denominator } = rateFraction(payoutRate);
-  return stakeMinor + divFloor(stakeMinor * numerator, denominator);
+  return winPayoutOf(stakeMinor, ratePpm(payoutRate));
 }
 
 export interface OrderQuote {
@@ -89,16 +82,13 @@ export function pnlAt(
   const fee = parseAmount(order.fee, STAKE_SCALE);
   if (stake === undefined || fee === undefined) throw new Error('bad order amounts');
   const outcome = outcomeAt(order.direction, order.openTick.price, price);
-  const pnl = outcome === 'win' ? winPayoutMinor(stake, order.payoutRate) - stake - fee : outcome === 'tie' ? -fee : outcome === 'loss' ? -stake - fee : 0n;
-  return formatAmount(pnl, STAKE_SCALE);
+  return formatAmount(profitOf(outcome, stake, fee, ratePpm(order.payoutRate)), STAKE_SCALE);
 }
 
 /** A rate ("0.85") as a percentage string ("85", "87.5"), exactly. */
 export function ratePct(rate: string): string {
-  const { numerator, denominator } = rateFraction(rate);
-  // numerator/denominator × 100 with up to 4 places: a configured rate never has more.
-  const scaled = (numerator * 100n * 10_000n) / denominator;
-  return formatAmount(scaled, 4);
+  // ppm ÷ 1,000,000 × 100 = ppm ÷ 10,000: the percentage with four places.
+  return formatAmount(BigInt(ratePpm(rate)), 4);
 }
 
 /** A signed decimal string's sign: the colour of a profit or a change. */

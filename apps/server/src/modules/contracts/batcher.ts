@@ -2,6 +2,7 @@ import { CONTRACT_ASSET, type PlaceOrderRequest, type PlaceOrderResponse, type U
 import type { Language } from '@tradewind/contract/languages';
 import { INSTRUMENTS, type InstrumentSymbol, PRICE_MAX_AGE_MS, instrumentOf, isInstrumentSymbol } from '@tradewind/contract/market';
 import { formatAmount } from '@tradewind/contract/money';
+import { feeOf } from '@tradewind/contract/payout';
 import type { AssetCode } from '@tradewind/contract/wallet';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
@@ -13,7 +14,7 @@ import type { Hub } from '#platform/ws.ts';
 import { type AccountBalance, type Ledger, type UserBalanceRow, accountName, balancesByUser, userAccount } from '../ledger/service.ts';
 import type { RecordedPrice } from '../market/service.ts';
 import { balancesView } from '../wallet/service.ts';
-import { type OrderRecord, type PeriodRow, feeOf, newPublicId, orderView, placementEntry, tickRefOf, utcDayStart } from './service.ts';
+import { type OrderRecord, type PeriodRow, newPublicId, orderView, placementEntry, tickRefOf, utcDayStart } from './service.ts';
 
 /**
  * Placing orders with group commit (ARCHITECTURE §9). One transaction per order caps
@@ -188,8 +189,8 @@ export class OrderBatcher {
 // (ARCHITECTURE §9, `pipelinedTransaction`): BEGIN, what is read before the lock, the lock
 // and what is read after it go out together; then the orders with their keys, their ledger
 // entries and postings, and COMMIT. Each read gathers in one statement what several modules
-// own. Sent one at a time, the seven took about 1 ms each on bench/orders just waiting for
-// the two cores (a trivial BEGIN: p50 1.2 ms), for 20 ms a batch in all.
+// own. On a busy machine each round trip waits for a core, so their number, not the
+// statements' own work, is what a batch's time follows.
 
 /**
  * Before the lock, for the batch's users `$1` and instruments `$2` at `$3`: who has a trade
@@ -223,9 +224,8 @@ const BEFORE_LOCK: NamedStatement = {
  * users' balances, for the replies.
  *
  * Planned for each run: idempotency_keys grows by a row with every request, and a generic
- * plan made while it was small keeps scanning all of it as it grows, until an ANALYZE. On
- * bench/orders (a new database) one connection's plan did that: this read went from under
- * 1 ms to 200 ms within 15 s, and it was most of p99. Planning it costs about 0.3 ms.
+ * plan made while it was small keeps scanning all of it as it grows, until an ANALYZE (on a
+ * new database this read became most of bench/orders' p99; docs/performance-history.md).
  */
 const AFTER_LOCK: NamedStatement = {
   name: 'contracts_batch_after_lock',
@@ -314,6 +314,39 @@ function priceOfFrom(prices: Map<InstrumentSymbol, { priceMinor: bigint; priceSc
   };
 }
 
+/** What one fresh request's order is checked against, read under its user's lock. */
+interface OrderFacts {
+  symbol: InstrumentSymbol;
+  frozen: boolean;
+  /** Closed by operators (console). */
+  closed: boolean;
+  period: PeriodRow | undefined;
+  /** The instrument's latest recorded tick, if fresh enough (PRICE_MAX_AGE_MS). */
+  price: RecordedPrice | undefined;
+  stake: bigint;
+  /** Stake + fee: what placing the order locks. */
+  cost: bigint;
+  /** With the batch's earlier orders of the same user already counted. */
+  user: UserState;
+}
+
+/** The business checks of a new order, in order (`place-order.ts` has the whole list): its refusal, or null. */
+function orderRefusal(deps: Pick<PlacementDeps, 'isTradable' | 'maxOpenOrders'>, facts: OrderFacts): AppError | null {
+  const { symbol, period, user, cost } = facts;
+  if (facts.frozen) return new AppError('ACCOUNT_FROZEN', {}, 403);
+  if (!deps.isTradable(symbol) || facts.closed) return new AppError('INSTRUMENT_NOT_TRADABLE', { symbol }, 409);
+  if (!period?.active) return new AppError('PERIOD_UNKNOWN', {}, 422);
+  if (facts.stake < period.minStakeMinor || facts.stake > period.maxStakeMinor) {
+    return new AppError('STAKE_OUT_OF_RANGE', { min: formatAmount(period.minStakeMinor, 6), max: formatAmount(period.maxStakeMinor, 6) }, 422);
+  }
+  if (!facts.price) return new AppError('PRICE_UNAVAILABLE', { asset: symbol }, 409);
+  if (user.openCount >= deps.maxOpenOrders) return new AppError('OPEN_ORDER_LIMIT', { max: deps.maxOpenOrders }, 409);
+  // Worst case: every open order and this one lost, on top of today's realised losses and fees.
+  if (user.lossLimit !== null && user.lossToday + user.exposure + cost > user.lossLimit) return new AppError('DAILY_LOSS_LIMIT', { limit: formatAmount(user.lossLimit, 6) }, 409);
+  if (user.available < cost) return new AppError('INSUFFICIENT_BALANCE', {}, 409);
+  return null;
+}
+
 /**
  * One batch, inside its transaction: returns each request's result, in order. Refusals
  * are results, not exceptions; an exception means the whole transaction failed.
@@ -353,7 +386,6 @@ export async function placeBatch(deps: PlacementDeps, tx: Executor, now: Date, r
     if (!key || key.kind === 'reused') results[i] = { error: new AppError('IDEMPOTENCY_KEY_REUSED', {}, 409) };
     else if (withPassword.has(request.userId) && request.body.tradePassword === undefined) results[i] = { error: new AppError('TRADE_PASSWORD_REQUIRED', {}, 403) };
     else if (key.kind === 'replay') results[i] = { ok: key.response as PlaceOrderResponse };
-    else if (frozen.has(request.userId)) results[i] = { error: new AppError('ACCOUNT_FROZEN', {}, 403) };
     else fresh.push(i);
   });
 
@@ -390,17 +422,7 @@ export async function placeBatch(deps: PlacementDeps, tx: Executor, now: Date, r
       const stake = request.stakeMinor;
       const fee = period ? feeOf(stake, period.feeRatePpm) : 0n;
       const cost = stake + fee;
-      let refusal: AppError | null = null;
-      if (!deps.isTradable(symbol) || closed.has(symbol)) refusal = new AppError('INSTRUMENT_NOT_TRADABLE', { symbol }, 409);
-      else if (!period?.active) refusal = new AppError('PERIOD_UNKNOWN', {}, 422);
-      else if (stake < period.minStakeMinor || stake > period.maxStakeMinor) {
-        refusal = new AppError('STAKE_OUT_OF_RANGE', { min: formatAmount(period.minStakeMinor, 6), max: formatAmount(period.maxStakeMinor, 6) }, 422);
-      } else if (!price) refusal = new AppError('PRICE_UNAVAILABLE', { asset: symbol }, 409);
-      else if (user.openCount >= deps.maxOpenOrders) refusal = new AppError('OPEN_ORDER_LIMIT', { max: deps.maxOpenOrders }, 409);
-      else if (user.lossLimit !== null && user.lossToday + user.exposure + cost > user.lossLimit) {
-        // Worst case: every open order and this one lost, on top of today's realised losses and fees.
-        refusal = new AppError('DAILY_LOSS_LIMIT', { limit: formatAmount(user.lossLimit, 6) }, 409);
-      } else if (user.available < cost) refusal = new AppError('INSUFFICIENT_BALANCE', {}, 409);
+      const refusal = orderRefusal(deps, { symbol, frozen: frozen.has(request.userId), closed: closed.has(symbol), period, price, stake, cost, user });
       if (refusal || !period || !price) {
         results[i] = { error: refusal ?? new AppError('INTERNAL') };
         continue;

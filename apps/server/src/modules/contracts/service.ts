@@ -16,7 +16,8 @@ import {
 } from '@tradewind/contract/instant';
 import type { Language } from '@tradewind/contract/languages';
 import { INSTRUMENTS, type InstrumentSymbol, isInstrumentSymbol } from '@tradewind/contract/market';
-import { divCeil, formatAmount, formatFixed } from '@tradewind/contract/money';
+import { formatAmount, formatFixed } from '@tradewind/contract/money';
+import { payoutOf, profitOf } from '@tradewind/contract/payout';
 import { ASSETS } from '@tradewind/contract/wallet';
 import { and, asc, desc, eq, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
@@ -31,39 +32,17 @@ import { contractOrders, contractPeriods, contractSettings } from './tables.ts';
 
 /**
  * Instant contracts (ARCHITECTURE §6): periods, order views, the user's settings, the
- * public replay, and the pure arithmetic every path shares. Placement is in `batcher.ts`
- * (group commit), settlement in `settlement.ts`. Errors raised here: ORDER_NOT_FOUND,
+ * public replay and the ledger entries of an order. The fee and payout rule is
+ * `@tradewind/contract/payout`, shared with the screens. Placement is in `place-order.ts`
+ * and `batcher.ts` (group commit), settlement in `settlement.ts`. Errors raised here: ORDER_NOT_FOUND,
  * INVALID_STATE (replay of an order not settled yet), AMOUNT_PRECISION.
  */
 
-export const PPM = 1_000_000n;
 const USDT_SCALE = ASSETS.USDT.scale;
 const QUANTITY_SCALE = 8;
 
 const usdt = (minor: bigint) => formatAmount(minor, USDT_SCALE);
 const rateText = (ppm: number) => formatAmount(BigInt(ppm), 6);
-
-/** The fee of a stake, rounded up (the house's side of the rounding). */
-export function feeOf(stakeMinor: bigint, feeRatePpm: number): bigint {
-  return divCeil(stakeMinor * BigInt(feeRatePpm), PPM);
-}
-
-/**
- * What settlement credits back to the available balance: stake × (1 + rate) rounded down
- * on a win, nothing on a loss, the stake on a tie, stake + fee on a void.
- */
-export function payoutOf(outcome: Outcome, stakeMinor: bigint, feeMinor: bigint, payoutRatePpm: number): bigint {
-  switch (outcome) {
-    case 'win':
-      return stakeMinor + (stakeMinor * BigInt(payoutRatePpm)) / PPM;
-    case 'loss':
-      return 0n;
-    case 'tie':
-      return stakeMinor;
-    case 'void':
-      return stakeMinor + feeMinor;
-  }
-}
 
 /** The start of the UTC day of `now`: the daily loss limit counts from here. */
 export function utcDayStart(now: Date): Date {
@@ -143,7 +122,7 @@ export function orderView(order: OrderRecord, now: Date, lang: Language, current
   let currentPnl: bigint | null = profit;
   if (order.state === 'open' && current) {
     const outcome = outcomeOf(order.direction, order.openTick.priceMinor, current.priceMinor);
-    currentPnl = payoutOf(outcome, stake, order.feeMinor, order.payoutRatePpm) - stake - order.feeMinor;
+    currentPnl = profitOf(outcome, stake, order.feeMinor, order.payoutRatePpm);
   }
   const priceScale = INSTRUMENTS[order.instrument].priceScale;
   const quantity = (stake * 10n ** BigInt(QUANTITY_SCALE + priceScale)) / (order.openTick.priceMinor * 10n ** BigInt(USDT_SCALE));

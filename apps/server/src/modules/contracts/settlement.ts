@@ -1,24 +1,26 @@
-import { CONTRACT_ASSET, type Direction, type Order, outcomeOf } from '@tradewind/contract/instant';
+import { CONTRACT_ASSET, type Direction, type Order, type Outcome, outcomeOf } from '@tradewind/contract/instant';
 import { INSTRUMENTS, type InstrumentSymbol, isInstrumentSymbol } from '@tradewind/contract/market';
 import { formatAmount } from '@tradewind/contract/money';
+import { payoutOf } from '@tradewind/contract/payout';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import { type Db, type NamedStatement, type Tx, runNamed } from '#platform/db.ts';
 import type { Hub } from '#platform/ws.ts';
-import { type AccountRef, type EntrySpec, type Ledger, MAX_ENTRIES_PER_BATCH, accountName, houseAccount } from '../ledger/service.ts';
+import { type EntrySpec, type Ledger, MAX_ENTRIES_PER_BATCH, accountName, houseAccount, userAccount } from '../ledger/service.ts';
 import { type CreatedMessage, type MessageSpec, languageOf, publishMessages, renderMessage } from '../messages/service.ts';
-import { type OrderRecord, orderView, payoutOf, settlementEntry } from './service.ts';
+import { type OrderRecord, orderView, settlementEntry } from './service.ts';
 
 /**
  * The settlement worker (ARCHITECTURE §6). Due orders are claimed with
  * `FOR UPDATE SKIP LOCKED`, so any number of workers, in any number of processes, can run:
  * each order is settled by exactly one of them, once (the state check in the claim, the
  * database's guard on settled orders, and the unique ledger reference `contract:<id>:settle`).
- * A batch settles in one transaction of two statements: the claim, then (once the rule has
- * been applied here, in TypeScript) the orders' results, one ledger entry per order and each
- * owner's "contract settled" message; commit; then the owners hear "settlement at expiry
- * completed" on their channel. An order's `settled_at` is when its result was written (after
- * the claim), which is what bench/settlement measures its lag to.
+ * A batch settles in one transaction of three statements: the claim; then, once the rule
+ * (`@tradewind/contract/payout`) has been applied here, the orders' results with each owner's
+ * "contract settled" message; then one ledger entry per order, through the ledger's set-based
+ * `postManyResolved`; commit; then the owners hear "settlement at expiry completed" on their
+ * channel. An order's `settled_at` is when its result was written (after the claim), which is
+ * what bench/settlement measures its lag to.
  *
  * The close tick is the latest recorded tick at or before delivery, if it is at most 5 s
  * older than delivery; otherwise the order is void and refunded. An order is claimed once
@@ -37,10 +39,8 @@ const NOT_READY_RETRY_MS = 20;
 const OVERLAP_POLL_MS = 5;
 /**
  * Orders per settlement transaction at most: as many as one `postMany` takes. Per-batch costs
- * (the claim, the statements, the commit) dominate small batches. On bench/settlement (10,000
- * orders due in one second), batches of 500 gave lag p50 410–690 ms, p99 640–1,220 ms over
- * four runs; batches of 2,000 gave p50 200–320 ms, p99 400–690 ms in six of seven runs (the
- * seventh: 1,150 / 1,630 ms), when the lag was counted to the claim.
+ * (the claim, the statements, the commit) dominate small batches, so a burst settles sooner
+ * in few large batches (the measurements are in docs/performance-history.md).
  */
 export const DEFAULT_SETTLEMENT_BATCH = MAX_ENTRIES_PER_BATCH;
 /** Settlement transactions one worker runs at once. */
@@ -90,67 +90,32 @@ const CLAIM_DUE: NamedStatement = {
 };
 
 /**
- * The rest of a batch in one statement, after the rule has been applied to the claimed orders:
- * the orders' results, one ledger entry per order with its postings, and each owner's
- * "contract settled" message. The postings are those of `settlementEntry` (the statement of
- * the rule in TypeScript), written set-based here so that a batch of 2,000 orders does not
- * carry ~9,000 postings through the driver; `settleBatch` checks every batch's postings,
- * totalled by account, bucket and type, against `settlementEntry` before it commits. The
- * same triggers as for any posting apply (balances, balanced entries, no negative balance);
- * the house accounts are locked by those at the very end, so parallel batches queue on them
- * only for the commit.
+ * The orders' side of a batch, after the rule has been applied to the claimed orders: their
+ * results and each owner's "contract settled" message, in one statement. Its ledger entries go
+ * through the ledger (`postManyResolved`), in the same transaction, right after.
  */
-const SETTLE_BATCH: NamedStatement = {
-  name: 'contracts_settle_batch',
+const SETTLE_ORDERS: NamedStatement = {
+  name: 'contracts_settle_orders',
   planEachRun: true,
   text: `with s as (
-           select * from unnest($1::bigint[], $2::bigint[], $3::text[], $4::bigint[], $5::numeric[], $6::numeric[], $7::text[],
-                                $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
-             as s(id, account_id, outcome, close_tick_id, close_price_minor, payout_minor, reference, ref, link, language, title, body)
+           select * from unnest($1::bigint[], $2::text[], $3::bigint[], $4::numeric[], $5::numeric[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[])
+             as s(id, outcome, close_tick_id, close_price_minor, payout_minor, ref, link, language, title, body)
          ),
          settled as (
            update contract_orders o
            set state = 'settled', outcome = s.outcome, close_tick_id = s.close_tick_id, close_price_minor = s.close_price_minor,
-               payout_minor = s.payout_minor, settled_at = $13::timestamptz
+               payout_minor = s.payout_minor, settled_at = $11::timestamptz
            from s
            where o.id = s.id and o.state = 'open'
-           returning o.id, o.user_id, o.stake_minor, o.fee_minor, o.outcome, o.payout_minor, s.account_id, s.reference, s.ref, s.link, s.language, s.title, s.body
-         ),
-         entries as (
-           insert into ledger_entries (kind, reference, user_id, created_at)
-           select $14::text, reference, user_id, $13::timestamptz from settled
-           returning id, reference
-         ),
-         postings as (
-           insert into ledger_postings (entry_id, account_id, user_id, wallet, asset, bucket, type, amount, created_at)
-           select e.id, p.account_id, case when p.own then o.user_id end, case when p.own then 'futures' end, $17::text, p.bucket, p.type, p.amount, $13::timestamptz
-           from settled o
-           join entries e on e.reference = o.reference
-           cross join lateral (values
-             (o.outcome = 'void', true, o.account_id, 'locked', 'order_refund', -(o.stake_minor + o.fee_minor)),
-             (o.outcome = 'void', true, o.account_id, 'available', 'order_refund', o.stake_minor + o.fee_minor),
-             (o.outcome <> 'void' and o.fee_minor > 0, true, o.account_id, 'locked', 'position_fee', -o.fee_minor),
-             (o.outcome <> 'void' and o.fee_minor > 0, false, $15::bigint, 'available', 'position_fee', o.fee_minor),
-             (o.outcome in ('win', 'loss'), true, o.account_id, 'locked', 'position_close', -o.stake_minor),
-             (o.outcome = 'win', true, o.account_id, 'available', 'position_close', o.payout_minor),
-             (o.outcome = 'win' and o.payout_minor > o.stake_minor, false, $16::bigint, 'available', 'position_close', o.stake_minor - o.payout_minor),
-             (o.outcome = 'loss', false, $16::bigint, 'available', 'position_close', o.stake_minor),
-             (o.outcome = 'tie', true, o.account_id, 'locked', 'order_refund', -o.stake_minor),
-             (o.outcome = 'tie', true, o.account_id, 'available', 'order_refund', o.stake_minor)
-           ) as p(applies, own, account_id, bucket, type, amount)
-           where p.applies
-           order by p.account_id, e.id
-           returning account_id, bucket, type, amount
+           returning o.id, o.user_id, s.ref, s.link, s.language, s.title, s.body
          ),
          messages as (
            insert into user_messages (user_id, kind, ref, language, title, body, link, created_at)
-           select user_id, $18::text, ref, language, title, body, link, $13::timestamptz
+           select user_id, $12::text, ref, language, title, body, link, $11::timestamptz
            from settled order by id
            returning id, ref
          )
          select (select count(*) from settled)::int as settled,
-                (select coalesce(json_agg(json_build_array(account_id::text, bucket, type, total::text, n)), '[]')
-                 from (select account_id, bucket, type, sum(amount) as total, count(*)::int as n from postings group by 1, 2, 3) t) as postings,
                 (select coalesce(json_agg(json_build_array(id::text, ref)), '[]') from messages) as messages`,
 };
 
@@ -187,8 +152,6 @@ interface ClaimRow {
 
 interface BatchResult {
   settled: number;
-  /** [account id, bucket, type, total, count] per group of the batch's postings. */
-  postings: [string, string, string, string, number][];
   /** [message id, ref] */
   messages: [string, string][];
 }
@@ -242,35 +205,11 @@ function settledMessage(order: OrderRecord): MessageSpec {
   };
 }
 
+/** A settled order's ledger entry, by the rule. */
+const settlementEntryOf = (order: OrderRecord): EntrySpec => settlementEntry(order, order.outcome as Outcome, order.payoutMinor as bigint);
+
 const FEES = houseAccount('fees', CONTRACT_ASSET);
 const CONTRACTS = houseAccount('contracts', CONTRACT_ASSET);
-
-type PostingTotals = Map<string, { total: bigint; count: number }>;
-
-/** The batch's postings by the rule, totalled by account id, bucket and type. */
-function postingTotals(entries: EntrySpec[], houseId: (ref: AccountRef) => number | undefined, userAccounts: string[]): PostingTotals {
-  const totals: PostingTotals = new Map();
-  entries.forEach((entry, i) => {
-    for (const posting of entry.postings) {
-      const id = posting.account.kind === 'user' ? userAccounts[i] : houseId(posting.account);
-      const key = `${id}|${posting.bucket ?? 'available'}|${posting.type}`;
-      const seen = totals.get(key);
-      totals.set(key, { total: (seen?.total ?? 0n) + posting.amount, count: (seen?.count ?? 0) + 1 });
-    }
-  });
-  return totals;
-}
-
-/** What differs between the rule's postings and those written, or null when they agree. */
-function postingsMismatch(expected: PostingTotals, written: BatchResult['postings']): string | null {
-  if (written.length !== expected.size) return `${written.length} groups written, ${expected.size} expected`;
-  for (const [account, bucket, type, total, count] of written) {
-    const key = `${account}|${bucket}|${type}`;
-    const want = expected.get(key);
-    if (!want || want.total !== BigInt(total) || want.count !== count) return `${key}: ${total} in ${count}, expected ${want?.total} in ${want?.count}`;
-  }
-  return null;
-}
 
 export class Settlement {
   private running = false;
@@ -361,47 +300,37 @@ export class Settlement {
       const rows = await runNamed<ClaimRow>(tx as Tx, CLAIM_DUE, [now, limit, readyBefore, excluded, CONTRACT_ASSET]);
       claimed.push(...rows.map((row) => Number(row.id)));
       if (rows.length === 0) return [];
-      const house = await this.deps.ledger.resolveAccounts(tx, [FEES, CONTRACTS]);
+      // The owners' futures accounts came with the claim; the house's are known after the first batch.
+      const accounts = await this.deps.ledger.resolveAccounts(tx, [FEES, CONTRACTS]);
+      for (const row of rows) {
+        if (row.account_id === null) throw new Error(`order ${row.id}: its owner has no futures account`);
+        accounts.set(accountName(userAccount(Number(row.user_id), 'futures', CONTRACT_ASSET)), Number(row.account_id));
+      }
       // Stamped when the results are written, not when the orders were claimed.
       const settledAt = this.deps.clock.now();
       const settled = rows.map((row) => settle(row, settledAt));
-      const accounts = rows.map((row) => {
-        if (row.account_id === null) throw new Error(`order ${row.id}: its owner has no futures account`);
-        return row.account_id;
-      });
-      const entries = settled.map((order) => settlementEntry(order, order.outcome as NonNullable<OrderRecord['outcome']>, order.payoutMinor as bigint));
       const specs = settled.map(settledMessage);
       const languages = rows.map((row) => languageOf(row.language));
       const texts = specs.map((spec, i) => renderMessage(spec, languages[i] ?? 'en'));
-      const [result] = await runNamed<BatchResult>(tx as Tx, SETTLE_BATCH, [
+      const [result] = await runNamed<BatchResult>(tx as Tx, SETTLE_ORDERS, [
         settled.map((o) => String(o.id)),
-        accounts,
         settled.map((o) => o.outcome),
         settled.map((o) => (o.closeTick ? String(o.closeTick.id) : null)),
         settled.map((o) => (o.closeTick ? o.closeTick.priceMinor.toString() : null)),
         settled.map((o) => (o.payoutMinor as bigint).toString()),
-        entries.map((entry) => entry.reference),
         specs.map((spec) => spec.ref),
         specs.map((spec) => spec.link ?? null),
         languages,
         texts.map((t) => t.title),
         texts.map((t) => t.body),
         settledAt,
-        (entries[0] as EntrySpec).kind,
-        house.get(accountName(FEES)),
-        house.get(accountName(CONTRACTS)),
-        CONTRACT_ASSET,
         (specs[0] as MessageSpec).kind,
       ]);
       // Claimed rows are locked by this transaction: each must settle here, or none does.
       if (result?.settled !== settled.length) throw new Error(`settled ${result?.settled} of ${settled.length} claimed orders`);
-      const expected = postingTotals(
-        entries,
-        (ref) => (ref.kind === 'user' ? undefined : house.get(accountName(ref))),
-        accounts,
-      );
-      const mismatch = postingsMismatch(expected, result.postings);
-      if (mismatch) throw new Error(`settlement postings differ from the rule: ${mismatch}`);
+      // Last, so the house accounts' rows (locked by the balance trigger when the statement
+      // ends) are held only until the commit: parallel batches queue on them that long.
+      await this.deps.ledger.postManyResolved(tx, settledAt, settled.map(settlementEntryOf), accounts);
       const byRef = new Map(specs.map((spec, i) => [spec.ref, i]));
       messages = result.messages.map(([id, ref]) => {
         const i = byRef.get(ref) as number;

@@ -131,6 +131,15 @@ const INSERT_ENTRIES_AND_POSTINGS: NamedStatement = {
          select id::text, reference, (select count(*) from p)::int4 as postings from e`,
 };
 
+/**
+ * Above this many entries a batch's statement is planned for its own arrays (`planEachRun`):
+ * a generic plan, which PostgreSQL may keep after five runs of a named statement, guesses the
+ * arrays' sizes, and a plan fit for an order batch of a few entries is a poor one for a
+ * settlement batch of MAX_ENTRIES_PER_BATCH.
+ */
+const PLAN_EACH_RUN_ABOVE = 64;
+const INSERT_ENTRIES_AND_POSTINGS_PLANNED: NamedStatement = { ...INSERT_ENTRIES_AND_POSTINGS, name: 'ledger_insert_entries_and_postings_planned', planEachRun: true };
+
 const LOCK_ACCOUNTS: NamedStatement = {
   name: 'ledger_lock_accounts',
   text: `select id::text, name, available::text, locked::text from ledger_accounts where name = any($1::text[]) order by id for no key update`,
@@ -237,39 +246,41 @@ export class Ledger {
   postManyResolved(tx: Executor, now: Date, specs: EntrySpec[], ids: Map<string, number>): Promise<number[]> {
     if (specs.length === 0) return Promise.resolve([]);
     checkBatch(specs);
-    const rows = specs.flatMap((spec) =>
-      spec.postings.map((posting) => {
+    // One array per column, filled in one pass: a settlement batch carries thousands of postings.
+    const columns = { reference: [] as string[], accountId: [] as string[], userId: [] as (string | null)[], wallet: [] as (string | null)[], asset: [] as string[], bucket: [] as string[], type: [] as string[], amount: [] as string[] };
+    for (const spec of specs) {
+      for (const posting of spec.postings) {
         const ref = posting.account;
-        return {
-          reference: spec.reference,
-          accountId: String(ids.get(accountName(ref)) as number),
-          userId: ref.kind === 'user' ? String(ref.userId) : null,
-          wallet: ref.kind === 'user' ? ref.wallet : null,
-          asset: ref.asset,
-          bucket: posting.bucket ?? 'available',
-          type: posting.type,
-          amount: posting.amount.toString(),
-        };
-      }),
-    );
-    const written = runNamed<{ id: string; reference: string; postings: number }>(tx, INSERT_ENTRIES_AND_POSTINGS, [
+        const own = ref.kind === 'user';
+        columns.reference.push(spec.reference);
+        columns.accountId.push(String(ids.get(accountName(ref)) as number));
+        columns.userId.push(own ? String(ref.userId) : null);
+        columns.wallet.push(own ? ref.wallet : null);
+        columns.asset.push(ref.asset);
+        columns.bucket.push(posting.bucket ?? 'available');
+        columns.type.push(posting.type);
+        columns.amount.push(posting.amount.toString());
+      }
+    }
+    const statement = specs.length > PLAN_EACH_RUN_ABOVE ? INSERT_ENTRIES_AND_POSTINGS_PLANNED : INSERT_ENTRIES_AND_POSTINGS;
+    const written = runNamed<{ id: string; reference: string; postings: number }>(tx, statement, [
       specs.map((s) => s.kind),
       specs.map((s) => s.reference),
       specs.map((s) => (s.userId ?? null) === null ? null : String(s.userId)),
       specs.map((s) => s.memo ?? null),
       now,
-      rows.map((r) => r.reference),
-      rows.map((r) => r.accountId),
-      rows.map((r) => r.userId),
-      rows.map((r) => r.wallet),
-      rows.map((r) => r.asset),
-      rows.map((r) => r.bucket),
-      rows.map((r) => r.type),
-      rows.map((r) => r.amount),
+      columns.reference,
+      columns.accountId,
+      columns.userId,
+      columns.wallet,
+      columns.asset,
+      columns.bucket,
+      columns.type,
+      columns.amount,
     ]);
     return written.then(
       (inserted) => {
-        if (inserted.length !== specs.length || inserted[0]?.postings !== rows.length) throw new Error('postMany: an entry or posting was not inserted');
+        if (inserted.length !== specs.length || inserted[0]?.postings !== columns.amount.length) throw new Error('postMany: an entry or posting was not inserted');
         const entryIds = new Map(inserted.map((row) => [row.reference, Number(row.id)]));
         return specs.map((spec) => entryIds.get(spec.reference) as number);
       },
@@ -301,9 +312,8 @@ export class Ledger {
   }
 
   /**
-   * Account ids by name, the accounts made (at zero) where missing, without locking them (also
-   * for contract settlement, which writes its postings set-based in SQL through the same
-   * triggers). Ids of accounts created inside the caller's transaction are not remembered
+   * Account ids by name, the accounts made (at zero) where missing, without locking them (what
+   * `postManyResolved` needs). Ids of accounts created inside the caller's transaction are not remembered
    * until a later transaction sees them: if this one rolls back, they vanish.
    */
   async resolveAccounts(tx: Executor, refs: AccountRef[]): Promise<Map<string, number>> {
