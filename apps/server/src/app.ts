@@ -9,7 +9,8 @@ import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { liveSessions } from './modules/auth/sessions.ts';
 import { registerSignInThrottlePrune } from './modules/auth/sign-in-throttle.ts';
 import { registerBankCardRoutes } from './modules/bank-card/routes.ts';
-import { registerContractRoutes, registerSettlementWorker } from './modules/contracts/routes.ts';
+import { createContractsModule, registerSettlementWorker } from './modules/contracts/module.ts';
+import { registerContractRoutes } from './modules/contracts/routes.ts';
 import { registerConversionRoutes } from './modules/conversion/routes.ts';
 import { registerFundsRoutes } from './modules/funds/routes.ts';
 import { registerInviteRoutes } from './modules/invite/routes.ts';
@@ -212,10 +213,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerMessageRoutes(app, deps);
   registerNewsRoutes(app, deps);
   registerDashboardRoutes(app, deps);
-  const contracts = registerContractRoutes(app, deps);
+  const contracts = createContractsModule(deps, { worker: options.workers === true, log: app.log });
+  registerContractRoutes(app, deps, contracts);
   if (options.workers) {
     registerMarketRecorder(app, deps);
-    registerSettlementWorker(app, deps, contracts);
+    if (contracts.settlement) registerSettlementWorker(app, contracts.settlement);
     registerMiningWorker(app, deps);
     registerIeoWorker(app, deps);
     registerLoanWorker(app, deps);

@@ -13,19 +13,11 @@ import {
 import { adminPeriodListSchema, adminPeriodSchema, periodSaveSchema } from '@tradewind/contract/catalog';
 import { CATALOG_ROLES } from '@tradewind/contract/operator';
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '#platform/clock.ts';
-import type { Config } from '#platform/config.ts';
-import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
-import type { Hub } from '#platform/ws.ts';
-import type { Ledger } from '../ledger/service.ts';
-import { isTradable } from '../market/service.ts';
-import { isMoneyPasswordSet, verifyMoneyPassword } from '../money-password/service.ts';
-import { amountOf } from '../wallet/service.ts';
-import { OrderBatcher } from './batcher.ts';
 import { listAdminPeriods, savePeriod } from './catalog.ts';
+import type { ContractsDeps, ContractsModule } from './module.ts';
+import { placeOrder, precheckOrder } from './place-order.ts';
 import { contractConfig, getOrder, listOrders, replayOrder, saveSettings } from './service.ts';
-import { Settlement } from './settlement.ts';
 
 const tags = ['contracts'];
 
@@ -36,37 +28,13 @@ declare module 'fastify' {
   }
 }
 
-export interface ContractsDeps {
-  db: Db;
-  clock: Clock;
-  config: Config;
-  ledger: Ledger;
-  hub: Hub;
-}
-
-export interface ContractsModule {
-  batcher: OrderBatcher;
-  /** Set when this process runs the settlement worker: its timer hears of every order placed here. */
-  settlement: Settlement | null;
-}
-
 /**
- * Instant contracts over HTTP. No route here (or anywhere) writes a price or chooses an
- * outcome: orders open on the latest recorded tick, and only the settlement worker settles
- * them, by the rule, on recorded ticks (the route-table test checks every route).
+ * Instant contracts over HTTP, on the module `createContractsModule` built. No route here (or
+ * anywhere) writes a price or chooses an outcome: orders open on the latest recorded tick, and
+ * only the settlement worker settles them, by the rule, on recorded ticks (the route-table
+ * test checks every route).
  */
-export function registerContractRoutes(app: FastifyInstance, deps: ContractsDeps): ContractsModule {
-  const module: ContractsModule = { batcher: null as unknown as OrderBatcher, settlement: null };
-  module.batcher = new OrderBatcher({
-    db: deps.db,
-    clock: deps.clock,
-    ledger: deps.ledger,
-    hub: deps.hub,
-    maxOpenOrders: deps.config.contractMaxOpenOrders,
-    isTradable: (symbol) => isTradable(symbol, { demoMode: deps.config.demoMode, feed: deps.config.market.feed }),
-    log: app.log,
-    onPlaced: (deliverAt) => module.settlement?.notePlaced(deliverAt),
-  });
+export function registerContractRoutes(app: FastifyInstance, deps: ContractsDeps, module: ContractsModule): void {
   app.decorate('contracts', module);
   app.addHook('onClose', () => module.batcher.drain());
 
@@ -129,16 +97,9 @@ export function registerContractRoutes(app: FastifyInstance, deps: ContractsDeps
       response: placeOrderResponseSchema,
       secretFields: ['tradePassword'],
       // The trading password is checked on every attempt, replays too; a wrong one counts toward the lock.
-      precheck: async ({ body, auth }) => {
-        if (body.tradePassword !== undefined && (await isMoneyPasswordSet(deps.db, auth.userId, 'trade'))) {
-          await verifyMoneyPassword(deps, auth.userId, 'trade', body.tradePassword, 'tradePassword');
-        }
-      },
+      precheck: ({ body, auth }) => precheckOrder(deps, auth.userId, body),
     },
-    async ({ auth, body, idempotency, lang }) => {
-      const stakeMinor = amountOf(body.amount, 'USDT');
-      return module.batcher.submit({ userId: auth.userId, key: idempotency.key, hash: idempotency.hash, body, stakeMinor, lang });
-    },
+    ({ auth, body, idempotency, lang }) => placeOrder(module, { userId: auth.userId, lang, key: idempotency.key, hash: idempotency.hash }, body),
   );
 
   route(
@@ -166,21 +127,4 @@ export function registerContractRoutes(app: FastifyInstance, deps: ContractsDeps
     },
     async ({ query, lang }) => replayOrder(deps.db, query.publicId, lang),
   );
-
-  return module;
-}
-
-/**
- * The settlement worker in this process (ROLE `all` or `worker`): it starts when the app is
- * ready (catching up on whatever came due while no worker ran) and stops, finishing the
- * batch in progress, when the app closes (before the database does).
- */
-export function registerSettlementWorker(app: FastifyInstance, deps: ContractsDeps, module: ContractsModule): Settlement {
-  const settlement = new Settlement({ db: deps.db, clock: deps.clock, ledger: deps.ledger, hub: deps.hub, log: app.log });
-  module.settlement = settlement;
-  app.addHook('onReady', async () => {
-    void settlement.start();
-  });
-  app.addHook('onClose', () => settlement.stop());
-  return settlement;
 }
