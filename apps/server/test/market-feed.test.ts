@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type WebSocket as ServerSocket, WebSocketServer } from 'ws';
 import { type AggTrade, BINANCE_INSTRUMENTS, BinanceFeed, type Schedule, binanceStreamUrl, parseAggTrade, parseDecimal } from '../src/modules/market/binance.ts';
+import { SimulatedFeed } from '../src/modules/market/feed.ts';
 import { MarketRecorder } from '../src/modules/market/recorder.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { ConfigError, loadConfig } from '../src/platform/config.ts';
@@ -68,11 +69,22 @@ describe('Binance messages', () => {
 });
 
 describe('feed configuration', () => {
-  it('defaults to the simulated feed in demo mode and to Binance otherwise; simulated prices never run outside demo mode', () => {
-    expect(loadConfig({}).market).toEqual({ feed: 'simulated', feedUrl: 'wss://stream.binance.com:9443/stream', tickRetentionDays: 3 });
-    expect(loadConfig({ DEMO_MODE: 'false' }).market.feed).toBe('binance');
-    expect(loadConfig({ MARKET_FEED: 'binance', MARKET_FEED_URL: 'ws://127.0.0.1:9/stream' }).market).toMatchObject({ feed: 'binance', feedUrl: 'ws://127.0.0.1:9/stream' });
+  it('defaults to the demo walk in demo mode and to every real source otherwise; simulated prices never run outside demo mode', () => {
+    expect(loadConfig({}).market).toEqual({
+      sources: [],
+      simulated: true,
+      feedUrl: 'wss://stream.binance.com:9443/stream',
+      pythUrl: 'https://hermes.pyth.network',
+      quarantineBandPpm: 10_000,
+      tickRetentionDays: 3,
+    });
+    expect(loadConfig({ DEMO_MODE: 'false' }).market).toMatchObject({ sources: ['binance', 'pyth'], simulated: false });
+    expect(loadConfig({ MARKET_FEED: 'binance', MARKET_FEED_URL: 'ws://127.0.0.1:9/stream' }).market).toMatchObject({ sources: ['binance'], simulated: true, feedUrl: 'ws://127.0.0.1:9/stream' });
+    expect(loadConfig({ MARKET_SOURCES: 'pyth, binance', PYTH_API_KEY: 'k' }).market).toMatchObject({ sources: ['binance', 'pyth'], pythApiKey: 'k' });
     expect(() => loadConfig({ DEMO_MODE: 'false', MARKET_FEED: 'simulated' })).toThrow(/simulated feed exists only in demo mode/);
+    expect(() => loadConfig({ MARKET_SOURCES: 'binance,kraken' })).toThrow(/MARKET_SOURCES/);
+    // The key is a secret: an error about it never repeats it.
+    expect(() => loadConfig({ PYTH_API_KEY: ' ' })).toThrow(ConfigError);
     expect(() => loadConfig({ MARKET_FEED: 'kraken' })).toThrow(ConfigError);
     expect(() => loadConfig({ MARKET_FEED_URL: 'https://example.com/stream' })).toThrow(/MARKET_FEED_URL/);
   });
@@ -172,7 +184,6 @@ describe('the Binance feed against a local exchange', () => {
     const feed = new BinanceFeed({
       url: exchange.url,
       clock,
-      seed: 5,
       schedule: timers.schedule,
       random: () => 0.5,
       backoff: { baseMs: 1_000, maxMs: 8_000, healthyMs: 60_000 },
@@ -182,17 +193,18 @@ describe('the Binance feed against a local exchange', () => {
     await once(feed, 'open');
     expect(exchange.paths[0]).toBe(`/stream?streams=${BINANCE_INSTRUMENTS.map((s) => `${s.toLowerCase()}@aggTrade`).join('/')}`);
 
-    // Before any trade, only the simulated instruments have a price.
-    expect(cryptoOf(feed.sample(clock.now()))).toEqual([]);
+    // Before any trade, nothing has a price.
+    expect(feed.sample()).toEqual([]);
     await sendFixture(exchange, feed, fixture);
     const first = feed.sample(clock.now());
     const crypto = cryptoOf(first);
     expect(Object.fromEntries(crypto.map((p) => [p.instrument, { priceMinor: p.priceMinor, volumeMinor: p.volumeMinor }]))).toEqual(EXPECTED);
     expect(crypto.every((p) => p.source === 'binance')).toBe(true);
-    // Commodities, forex and metals stay simulated, and say so.
-    const others = first.filter((p) => !crypto.includes(p));
-    expect(others.map((p) => p.instrument).sort()).toEqual(INSTRUMENT_SYMBOLS.filter((s) => INSTRUMENTS[s].kind !== 'crypto').sort());
-    expect(others.every((p) => p.source === 'simulated')).toBe(true);
+    // Each price carries its trade's own time (Binance's T) and when it was received.
+    const btcTrades = fixture.map(parseAggTrade).filter((trade): trade is AggTrade => trade?.symbol === 'BTCUSDT');
+    expect(crypto.find((p) => p.instrument === 'BTCUSDT')).toMatchObject({ sourceTimeMs: btcTrades.at(-1)?.tradeTimeMs, receivedAtMs: clock.now().getTime() });
+    // Commodities, forex and metals have no Binance market: other sources price them.
+    expect(first.filter((p) => !crypto.includes(p))).toEqual([]);
     // The volume is what traded since the previous sample; the last price stays.
     clock.advance(1_000);
     const second = cryptoOf(feed.sample(clock.now()));
@@ -240,12 +252,16 @@ describe('the Binance feed against a local exchange', () => {
   it('a stream that falls silent is dropped and reopened; a symbol not traded for a minute is not sampled', async () => {
     const clock = new ManualClock(T0);
     const timers = manualSchedule();
-    const feed = new BinanceFeed({ url: exchange.url, clock, seed: 5, schedule: timers.schedule, random: () => 0, silenceMs: 30_000, maxTradeAgeMs: 60_000, backoff: { baseMs: 1_000, maxMs: 8_000, healthyMs: 60_000 } });
+    const feed = new BinanceFeed({ url: exchange.url, clock, schedule: timers.schedule, random: () => 0, silenceMs: 30_000, maxTradeAgeMs: 60_000, backoff: { baseMs: 1_000, maxMs: 8_000, healthyMs: 60_000 } });
     feed.start();
     await once(feed, 'open');
     await sendFixture(exchange, feed, fixture);
     clock.advance(20_000);
-    await sendFixture(exchange, feed, fixture.slice(2, 3));
+    // A later ETH trade (the recorded one, 20 s on): an older one would be out of order and ignored.
+    const later = JSON.parse(fixture[2] as string) as { data: { T: number; E: number } };
+    later.data.T += 20_000;
+    later.data.E += 20_000;
+    await sendFixture(exchange, feed, [JSON.stringify(later)]);
     clock.advance(41_000);
     // BTC traded 61 s ago, ETH 41 s ago: only ETH is sampled.
     expect(cryptoOf(feed.sample(clock.now())).map((p) => p.instrument)).toEqual(['ETHUSDT']);
@@ -262,14 +278,15 @@ describe('the Binance feed against a local exchange', () => {
     expect(timers.jobs.filter((job) => !job.cancelled && !job.fired)).toEqual([]);
   });
 
-  it('the recorder stores each price with its own source: binance for crypto, simulated for the rest', async () => {
+  it('the recorder stores each price with its own source: binance for crypto, the demo walk for the rest', async () => {
     const timers = manualSchedule();
-    const feed = new BinanceFeed({ url: exchange.url, clock: t.clock, seed: 5, schedule: timers.schedule });
+    const feed = new BinanceFeed({ url: exchange.url, clock: t.clock, schedule: timers.schedule });
+    const walk = new SimulatedFeed({ seed: 5, instruments: INSTRUMENT_SYMBOLS.filter((s) => INSTRUMENTS[s].kind !== 'crypto') });
     feed.start();
     await once(feed, 'open');
     await sendFixture(exchange, feed, fixture);
     t.clock.advance(1_000);
-    const recorder = new MarketRecorder({ db: t.database.db, clock: t.clock, feed });
+    const recorder = new MarketRecorder({ db: t.database.db, clock: t.clock, feeds: [feed, walk] });
     expect(await recorder.recordOnce()).toBe(5 + 9);
     const rows = await queryRows<{ instrument: string; price: string; source: string; volume: string }>(
       t.database.db,
@@ -284,6 +301,10 @@ describe('the Binance feed against a local exchange', () => {
     expect(bySymbol.XAUUSD?.source).toBe('simulated');
     // Not heard from Binance: not recorded at all (no stale or made-up crypto price).
     expect(bySymbol.BNBUSDT).toBeUndefined();
+    // The tick keeps the quote it is the index of: Binance's trade time and receipt, relative to the second.
+    const [btc] = await queryRows<{ components: unknown }>(t.database.db, sql`select components from market_ticks where instrument = 'BTCUSDT' and ts = ${t.clock.now().toISOString()}::timestamptz`);
+    const lastBtc = fixture.map(parseAggTrade).filter((trade): trade is AggTrade => trade?.symbol === 'BTCUSDT').at(-1);
+    expect(btc?.components).toEqual([['binance', '9501421', (lastBtc?.tradeTimeMs ?? 0) - t.clock.now().getTime(), -1_000]]);
     await feed.stop();
     // Disconnected: the next second records only the simulated instruments.
     t.clock.advance(1_000);

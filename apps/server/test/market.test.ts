@@ -79,12 +79,14 @@ describe('the simulated feed', () => {
 });
 
 describe('what may be traded', () => {
-  it('outside demo mode, only instruments a real feed prices are tradable; a demo installation trades all', () => {
-    const real = { demoMode: false, feed: 'binance' as const };
-    expect(INSTRUMENT_SYMBOLS.filter((symbol) => isTradable(symbol, real))).toEqual(INSTRUMENT_SYMBOLS.filter((symbol) => INSTRUMENTS[symbol].kind === 'crypto'));
-    expect(INSTRUMENT_SYMBOLS.every((symbol) => isTradable(symbol, { demoMode: true, feed: 'binance' }))).toBe(true);
-    expect(INSTRUMENT_SYMBOLS.every((symbol) => isTradable(symbol, { demoMode: true, feed: 'simulated' }))).toBe(true);
-    expect(INSTRUMENT_SYMBOLS.some((symbol) => isTradable(symbol, { demoMode: false, feed: 'simulated' }))).toBe(false);
+  it('outside demo mode, only instruments a real source prices are tradable; a demo installation trades all', () => {
+    const crypto = INSTRUMENT_SYMBOLS.filter((symbol) => INSTRUMENTS[symbol].kind === 'crypto');
+    expect(INSTRUMENT_SYMBOLS.filter((symbol) => isTradable(symbol, { sources: ['binance'], simulated: false }))).toEqual(crypto);
+    // Pyth prices every instrument, forex, metals and commodities included.
+    expect(INSTRUMENT_SYMBOLS.every((symbol) => isTradable(symbol, { sources: ['pyth'], simulated: false }))).toBe(true);
+    expect(INSTRUMENT_SYMBOLS.every((symbol) => isTradable(symbol, { sources: ['binance'], simulated: true }))).toBe(true);
+    expect(INSTRUMENT_SYMBOLS.every((symbol) => isTradable(symbol, { sources: [], simulated: true }))).toBe(true);
+    expect(INSTRUMENT_SYMBOLS.some((symbol) => isTradable(symbol, { sources: [], simulated: false }))).toBe(false);
   });
 });
 

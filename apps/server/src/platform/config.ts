@@ -79,7 +79,18 @@ const envSchema = z.object({
   CARD_DEPOSIT_FEE_BPS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0).max(5000, 'must be at most 5000 (50%)').default(0),
   CARD_DEPOSIT_MIN_USDT: z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a USDT amount such as 10 or 0.5').default('10'),
   CARD_DEPOSIT_MAX_USDT: z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a USDT amount such as 100000').default('100000'),
+  /** Kept for older settings: `binance` means MARKET_SOURCES=binance, `simulated` means none (demo only). */
   MARKET_FEED: z.enum(['simulated', 'binance']).optional(),
+  /** The real price sources, comma-separated (binance, pyth); unset: none in demo mode, both otherwise. */
+  MARKET_SOURCES: z
+    .string()
+    .trim()
+    .regex(/^((binance|pyth)(\s*,\s*(binance|pyth))*)?$/, 'must be a comma-separated list of binance and pyth, e.g. binance,pyth')
+    .optional(),
+  PYTH_HERMES_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, e.g. https://hermes.pyth.network' }).default('https://hermes.pyth.network'),
+  PYTH_API_KEY: z.string().trim().min(1).optional(),
+  /** A source quote further than this from the other sources (or alone, its own last minute) is quarantined. */
+  MARKET_QUARANTINE_BAND_PPM: positiveInt.max(500_000, 'must be at most 500000 (50%)').default(10_000),
   MARKET_FEED_URL: z
     .string()
     .regex(/^wss?:\/\/[^\s?#]+$/, 'must be a ws:// or wss:// URL without a query, e.g. wss://stream.binance.com:9443/stream')
@@ -97,7 +108,7 @@ const envSchema = z.object({
 });
 
 /** Never repeated in an error line: a private key pasted into TRON_XPUB by mistake must not reach a log. */
-const NEVER_ECHOED = new Set(['TRON_XPUB', 'TRON_API_KEY']);
+const NEVER_ECHOED = new Set(['TRON_XPUB', 'TRON_API_KEY', 'PYTH_API_KEY']);
 
 /** Shown to administrators only as "set": keys and tokens. URLs are shown without their credentials, path or query. */
 const SECRET_SETTINGS = new Set([...NEVER_ECHOED, 'CHAT_SITE_TOKEN']);
@@ -202,11 +213,29 @@ export function tickRetentionDefault(databaseUrl: string | undefined): number {
   return databaseUrl === undefined ? 3 : 30;
 }
 
+/** The real price sources an installation can use (docs/prices.md). */
+export const REAL_PRICE_SOURCES = ['binance', 'pyth'] as const;
+export type RealPriceSource = (typeof REAL_PRICE_SOURCES)[number];
+
+/** MARKET_SOURCES as a list; unset, MARKET_FEED's older meaning, else none in demo mode and all otherwise. */
+function marketSources(list: string | undefined, feed: 'simulated' | 'binance' | undefined, demoMode: boolean): RealPriceSource[] {
+  if (list !== undefined) return REAL_PRICE_SOURCES.filter((source) => list.split(',').some((item) => item.trim() === source));
+  if (feed !== undefined) return feed === 'binance' ? ['binance'] : [];
+  return demoMode ? [] : [...REAL_PRICE_SOURCES];
+}
+
 export interface MarketConfig {
-  /** Where crypto prices come from: the simulated walk (demo mode only) or Binance's public market-data stream. */
-  feed: 'simulated' | 'binance';
+  /** The real sources recorded; an instrument none of them covers is priced by the demo walk (demo mode) or not at all. */
+  sources: RealPriceSource[];
+  /** Whether the demo walk prices the instruments no real source covers: demo mode only. */
+  simulated: boolean;
   /** Binance's combined-stream endpoint; `?streams=…` is appended. */
   feedUrl: string;
+  /** Pyth's Hermes service, and its API key (PYTH_API_KEY) if it asks for one. */
+  pythUrl: string;
+  pythApiKey?: string;
+  /** A quote further than this many parts per million from its reference is quarantined. */
+  quarantineBandPpm: number;
   /** Raw ticks older than this are pruned (unless an order or quote refers to them); candles are kept. */
   tickRetentionDays: number;
 }
@@ -276,10 +305,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (chain === 'simulated' && !e.DEMO_MODE) {
     throw new ConfigError(['DEPOSIT_CHAIN: the simulated chain exists only in demo mode (got "simulated" with DEMO_MODE=false)']);
   }
-  const feed = e.MARKET_FEED ?? (e.DEMO_MODE ? 'simulated' : 'binance');
-  // Contracts settle on recorded prices: a made-up crypto price must never settle real money.
-  if (feed === 'simulated' && !e.DEMO_MODE) {
-    throw new ConfigError(['MARKET_FEED: the simulated feed exists only in demo mode (got "simulated" with DEMO_MODE=false)']);
+  const sources = marketSources(e.MARKET_SOURCES, e.MARKET_FEED, e.DEMO_MODE);
+  // Contracts settle on recorded prices: a made-up price must never settle real money.
+  if (sources.length === 0 && !e.DEMO_MODE) {
+    throw new ConfigError([
+      e.MARKET_FEED === 'simulated'
+        ? 'MARKET_FEED: the simulated feed exists only in demo mode (got "simulated" with DEMO_MODE=false)'
+        : 'MARKET_SOURCES: outside demo mode at least one real price source is needed (binance, pyth)',
+    ]);
   }
   // A shorter day pays a rental's yield sooner than its terms say: a demonstration, never real money.
   if (e.MINING_DAY_SECONDS !== 86_400 && !e.DEMO_MODE) {
@@ -326,7 +359,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     contractMaxOpenOrders: e.CONTRACT_MAX_OPEN_ORDERS,
     miningDayMs: e.MINING_DAY_SECONDS * 1000,
     miningAutoApprove: e.MINING_AUTO_APPROVE,
-    market: { feed, feedUrl: e.MARKET_FEED_URL, tickRetentionDays: e.TICK_RETENTION_DAYS ?? tickRetentionDefault(e.DATABASE_URL) },
+    market: {
+      sources,
+      simulated: e.DEMO_MODE,
+      feedUrl: e.MARKET_FEED_URL,
+      pythUrl: e.PYTH_HERMES_URL,
+      ...(e.PYTH_API_KEY ? { pythApiKey: e.PYTH_API_KEY } : {}),
+      quarantineBandPpm: e.MARKET_QUARANTINE_BAND_PPM,
+      tickRetentionDays: e.TICK_RETENTION_DAYS ?? tickRetentionDefault(e.DATABASE_URL),
+    },
     withdrawalSecondApprovalMinor,
     chat,
     settings: describeSettings(present),

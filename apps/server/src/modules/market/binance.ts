@@ -3,7 +3,7 @@ import { INSTRUMENTS, INSTRUMENT_SYMBOLS, type InstrumentSymbol, isInstrumentSym
 import type { FastifyBaseLogger } from 'fastify';
 import WebSocket from 'ws';
 import type { Clock } from '#platform/clock.ts';
-import { type FeedPrice, type MarketFeed, SimulatedFeed, VOLUME_SCALE } from './feed.ts';
+import { type FeedPrice, type MarketFeed, VOLUME_SCALE } from './feed.ts';
 
 /** Binance's combined market-data stream (public, no key). */
 export const BINANCE_STREAM_URL = 'wss://stream.binance.com:9443/stream';
@@ -77,8 +77,6 @@ export interface BinanceFeedOptions {
   /** The combined-stream endpoint (MARKET_FEED_URL); `?streams=…` is appended. */
   url?: string;
   clock: Clock;
-  /** Key (or a test's seed) of the simulated walk that prices the non-crypto instruments. */
-  seed: number | Uint8Array;
   log?: Pick<FastifyBaseLogger, 'info' | 'warn'>;
   schedule?: Schedule;
   random?: () => number;
@@ -93,6 +91,8 @@ export interface BinanceFeedOptions {
 interface Heard {
   priceMinor: bigint;
   volumeMinor: bigint;
+  /** The trade's own time (Binance's `T`). */
+  tradeTimeMs: number;
   receivedAtMs: number;
 }
 
@@ -103,8 +103,8 @@ export type BinanceFeedEvent = 'open' | 'close' | 'trade' | 'reconnect';
  * last trade price and the volume traded since the previous sample. Only what was heard
  * on the current connection is ever sampled: when the connection drops, those prices are
  * forgotten, the instruments go unrecorded, and nothing stale gets a fresh timestamp.
- * Commodities, forex and metals have no Binance market: they stay on the simulated walk
- * and their ticks say `simulated`.
+ * Each price carries its trade's own time; the index uses it only while it is fresh.
+ * Commodities, forex and metals have no Binance market (other sources price them).
  *
  * Events (for logs and tests): `open`, `close`, `trade` (AggTrade), `reconnect` (delay ms).
  */
@@ -116,7 +116,6 @@ export class BinanceFeed extends EventEmitter implements MarketFeed {
   private readonly backoff: { baseMs: number; maxMs: number; healthyMs: number };
   private readonly silenceMs: number;
   private readonly maxTradeAgeMs: number;
-  private readonly simulated: SimulatedFeed;
   private readonly heard = new Map<InstrumentSymbol, Heard>();
   private socket: WebSocket | null = null;
   private open = false;
@@ -135,12 +134,6 @@ export class BinanceFeed extends EventEmitter implements MarketFeed {
     this.backoff = options.backoff ?? { baseMs: 1_000, maxMs: 30_000, healthyMs: 60_000 };
     this.silenceMs = options.silenceMs ?? 30_000;
     this.maxTradeAgeMs = options.maxTradeAgeMs ?? 60_000;
-    this.simulated = new SimulatedFeed({ seed: options.seed, instruments: INSTRUMENT_SYMBOLS.filter((symbol) => !BINANCE_INSTRUMENTS.includes(symbol)) });
-  }
-
-  /** The stored demo walk key, for the simulated instruments. */
-  useKey(key: Uint8Array): void {
-    this.simulated.useKey(key);
   }
 
   get connected(): boolean {
@@ -170,21 +163,17 @@ export class BinanceFeed extends EventEmitter implements MarketFeed {
     }
   }
 
-  resume(prices: ReadonlyMap<InstrumentSymbol, bigint>): void {
-    this.simulated.resume(prices);
-  }
-
-  sample(now: Date): FeedPrice[] {
+  sample(_now?: Date): FeedPrice[] {
     const out: FeedPrice[] = [];
     if (this.open) {
       const nowMs = this.options.clock.now().getTime();
       for (const [instrument, heard] of this.heard) {
         if (nowMs - heard.receivedAtMs > this.maxTradeAgeMs) continue;
-        out.push({ instrument, priceMinor: heard.priceMinor, source: this.source, volumeMinor: heard.volumeMinor });
+        out.push({ instrument, priceMinor: heard.priceMinor, source: this.source, volumeMinor: heard.volumeMinor, sourceTimeMs: heard.tradeTimeMs, receivedAtMs: heard.receivedAtMs });
         heard.volumeMinor = 0n;
       }
     }
-    return [...out, ...this.simulated.sample(now)];
+    return out;
   }
 
   /** Feeds one raw message through the parser, as the socket does (tests replay recorded messages with it). */
@@ -194,11 +183,15 @@ export class BinanceFeed extends EventEmitter implements MarketFeed {
     if (!trade) return null;
     const heard = this.heard.get(trade.symbol);
     if (heard) {
-      heard.priceMinor = trade.priceMinor;
       heard.volumeMinor += trade.quantityMinor;
-      heard.receivedAtMs = this.lastMessageAtMs;
+      // A trade older than the one held (out of order) adds its volume but not its price.
+      if (trade.tradeTimeMs >= heard.tradeTimeMs) {
+        heard.priceMinor = trade.priceMinor;
+        heard.tradeTimeMs = trade.tradeTimeMs;
+        heard.receivedAtMs = this.lastMessageAtMs;
+      }
     } else {
-      this.heard.set(trade.symbol, { priceMinor: trade.priceMinor, volumeMinor: trade.quantityMinor, receivedAtMs: this.lastMessageAtMs });
+      this.heard.set(trade.symbol, { priceMinor: trade.priceMinor, volumeMinor: trade.quantityMinor, tradeTimeMs: trade.tradeTimeMs, receivedAtMs: this.lastMessageAtMs });
     }
     this.emit('trade', trade);
     return trade;

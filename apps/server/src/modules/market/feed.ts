@@ -13,6 +13,10 @@ export interface FeedPrice {
   source?: string;
   /** Base units traded since the previous sample, at VOLUME_SCALE; 0 when the feed does not know. */
   volumeMinor?: bigint;
+  /** When the source says the price was current (a trade's time, an oracle's publish time); default: the sampled second. */
+  sourceTimeMs?: number;
+  /** When this process received it; default: the sampled second. */
+  receivedAtMs?: number;
 }
 
 /**
@@ -140,7 +144,14 @@ export class SimulatedFeed implements MarketFeed {
       walk.price = step(walk, elapsedS, uniforms);
       // Between 0.2 and 1.8 times the mean rate, in thousandths: exact integers again.
       const factorPermille = BigInt(200 + Math.floor((uniforms[12] ?? 0) * 1_600));
-      out.push({ instrument, priceMinor: walk.price, source: this.source, volumeMinor: (walk.volumePerSMinor * BigInt(elapsedS) * factorPermille) / 1_000n });
+      out.push({
+        instrument,
+        priceMinor: walk.price,
+        source: this.source,
+        volumeMinor: (walk.volumePerSMinor * BigInt(elapsedS) * factorPermille) / 1_000n,
+        sourceTimeMs: second * 1000,
+        receivedAtMs: second * 1000,
+      });
     }
     return out;
   }

@@ -1,10 +1,13 @@
-import { isInstrumentSymbol } from '@tradewind/contract/market';
+import { type InstrumentSymbol, isInstrumentSymbol } from '@tradewind/contract/market';
+import { type SourceQuote, freshQuotes, indexPrice, medianPrice, outsideBand } from '@tradewind/contract/price-index';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import { type Db, queryRows } from '#platform/db.ts';
+import { type Leadership, soleLeader } from '#platform/leader.ts';
 import type { Relay } from '#platform/relay.ts';
-import type { MarketFeed } from './feed.ts';
+import type { FeedPrice, MarketFeed } from './feed.ts';
+import type { TickComponent } from './tables.ts';
 import { lastRecordedPrices } from './service.ts';
 import { type TickReference, tickReferenceColumns, unreferencedTick } from './tick-references.ts';
 
@@ -16,6 +19,12 @@ const PRUNE_BATCH = 5_000;
 const PRUNE_BATCHES_PER_RUN = 20;
 /** Several workers may prune at once; this lock lets one do it while the others skip. */
 const PRUNE_LOCK_ID = 7_441_002;
+/** The session lock of the one recorder among several workers (platform/leader.ts). */
+export const RECORDER_LOCK_ID = 7_441_003;
+/** Alone, a source's quote is measured against its own last accepted quote if that is at most this old. */
+const OWN_REFERENCE_MS = 60_000;
+/** Default quarantine band: 1 % (MARKET_QUARANTINE_BAND_PPM). */
+const DEFAULT_BAND_PPM = 10_000;
 
 /** The relay topic of recorded ticks: every process turns them into ticker and kline messages for its own sockets. */
 export const TICKS_TOPIC = 'market.ticks';
@@ -28,7 +37,13 @@ export interface TicksEvent {
 export interface RecorderDeps {
   db: Db;
   clock: Clock;
-  feed: MarketFeed;
+  /** Where prices come from: one feed, or several (their quotes are combined into the index). */
+  feed?: MarketFeed;
+  feeds?: readonly MarketFeed[];
+  /** Whether this process may record now (one recorder among several workers); default: always. */
+  leadership?: Leadership;
+  /** A quote further than this from its reference is quarantined (parts per million). */
+  quarantineBandPpm?: number;
   relay?: Relay;
   /** Raw ticks older than this many days are pruned (candles are kept); unset: never. */
   tickRetentionDays?: number;
@@ -38,12 +53,21 @@ export interface RecorderDeps {
 }
 
 /**
- * The only writer of prices: once a second it asks the feed for every instrument's price
- * and appends the ticks, and in the same statement folds them into the 1-minute candles.
- * Ticks are stamped with the whole second, and (instrument, ts) is unique, so recorders in
- * several worker processes never record a second twice (nor count it twice in a candle).
+ * The only writer of prices: once a second it asks every feed for its latest quotes,
+ * quarantines any too far from its reference, and records per instrument the index (the
+ * median of the fresh sources' latest quotes, packages/contract price-index.ts) with the
+ * quotes it is the median of; in the same statement it folds the ticks into the 1-minute
+ * candles. Ticks are stamped with the whole second, and (instrument, ts) is unique, so
+ * recorders in several worker processes never record a second twice. Only one of them
+ * records at a time (`leadership`); another takes over when it dies.
  */
 export class MarketRecorder {
+  private readonly feeds: readonly MarketFeed[];
+  /** Per instrument, per source: the latest accepted quote. */
+  private readonly accepted = new Map<InstrumentSymbol, Map<string, SourceQuote>>();
+  private leading = false;
+  /** Counts since start, for the logs (and later, metrics). */
+  readonly counts = { recorded: 0, quarantined: 0, duplicates: 0, outOfOrder: 0 };
   private running = false;
   private timer: NodeJS.Timeout | null = null;
   private current: Promise<void> | null = null;
@@ -51,32 +75,104 @@ export class MarketRecorder {
   /** Everything older than this was pruned, except ticks still referred to: the next run starts here. */
   private prunedBefore: Date | null = null;
 
-  constructor(private readonly deps: RecorderDeps) {}
+  constructor(private readonly deps: RecorderDeps) {
+    this.feeds = deps.feeds ?? (deps.feed ? [deps.feed] : []);
+  }
 
-  /** Continues the feed from the last recorded prices (after a restart). */
+  /** Continues the feeds from the last recorded prices (after a restart, or on taking over). */
   async resume(): Promise<void> {
-    this.deps.feed.resume?.(await lastRecordedPrices(this.deps.db));
+    const prices = await lastRecordedPrices(this.deps.db);
+    for (const feed of this.feeds) feed.resume?.(prices);
+  }
+
+  /**
+   * Takes this round's quotes into the accepted set: duplicates and quotes older than the
+   * one held are dropped; a quote outside the band around its reference is quarantined.
+   */
+  private admit(prices: readonly (FeedPrice & { source: string })[], ts: number): { quarantined: (SourceQuote & { instrument: InstrumentSymbol; referenceMinor: bigint })[]; volume: Map<InstrumentSymbol, bigint> } {
+    const band = this.deps.quarantineBandPpm ?? DEFAULT_BAND_PPM;
+    const quarantined: (SourceQuote & { instrument: InstrumentSymbol; referenceMinor: bigint })[] = [];
+    const volume = new Map<InstrumentSymbol, bigint>();
+    const sorted = [...prices].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+    for (const price of sorted) {
+      if (price.volumeMinor) volume.set(price.instrument, (volume.get(price.instrument) ?? 0n) + price.volumeMinor);
+      const quote: SourceQuote = { source: price.source, priceMinor: price.priceMinor, sourceTimeMs: price.sourceTimeMs ?? ts, receivedAtMs: price.receivedAtMs ?? ts };
+      let held = this.accepted.get(price.instrument);
+      if (!held) this.accepted.set(price.instrument, (held = new Map()));
+      const own = held.get(quote.source);
+      if (own && quote.sourceTimeMs <= own.sourceTimeMs) {
+        if (quote.sourceTimeMs === own.sourceTimeMs) this.counts.duplicates++;
+        else this.counts.outOfOrder++;
+        continue;
+      }
+      const others = freshQuotes([...held.values()].filter((other) => other.source !== quote.source), quote.sourceTimeMs);
+      const reference = others.length > 0 ? medianPrice(others.map((other) => other.priceMinor)) : own && quote.sourceTimeMs - own.sourceTimeMs <= OWN_REFERENCE_MS ? own.priceMinor : null;
+      if (reference !== null && outsideBand(quote.priceMinor, reference, band)) {
+        this.counts.quarantined++;
+        quarantined.push({ ...quote, quarantined: true, instrument: price.instrument, referenceMinor: reference });
+        continue;
+      }
+      held.set(quote.source, quote);
+    }
+    return { quarantined, volume };
   }
 
   /** Records one tick per instrument at `now` (truncated to the second); returns how many were new. */
   async recordOnce(now: Date = this.deps.clock.now()): Promise<number> {
     const ts = new Date(Math.floor(now.getTime() / RECORD_INTERVAL_MS) * RECORD_INTERVAL_MS);
-    const prices = await this.deps.feed.sample(now);
-    if (prices.length === 0) return 0;
-    const input = sql.join(
-      prices.map((p) => sql`(${p.instrument}::text, ${p.priceMinor.toString()}::numeric, ${p.source ?? this.deps.feed.source}::text, ${(p.volumeMinor ?? 0n).toString()}::numeric)`),
-      sql`, `,
-    );
+    const tsMs = ts.getTime();
+    const perFeed = await Promise.all(this.feeds.map(async (feed) => (await feed.sample(now)).map((price) => ({ ...price, source: price.source ?? feed.source }))));
+    // A feed vouches only for what it answers now: a quote it no longer answers (its stream
+    // dropped, the price went stale) leaves the index at once, however fresh it was.
+    this.feeds.forEach((feed, i) => {
+      const answered = new Set(perFeed[i]?.map((price) => `${price.instrument}\u0000${price.source}`));
+      for (const [instrument, held] of this.accepted) {
+        for (const source of held.keys()) if (source === feed.source && !answered.has(`${instrument}\u0000${source}`)) held.delete(source);
+      }
+    });
+    const sampled = perFeed.flat();
+    const { quarantined, volume } = this.admit(sampled, tsMs);
+    const rows: { instrument: InstrumentSymbol; priceMinor: bigint; source: string; volumeMinor: bigint; components: TickComponent[] | null }[] = [];
+    for (const [instrument, held] of this.accepted) {
+      const index = indexPrice([...held.values()], tsMs);
+      if (!index) continue;
+      const [only] = index.used;
+      const plain = index.used.length === 1 && only && only.sourceTimeMs === tsMs && only.receivedAtMs === tsMs;
+      rows.push({
+        instrument,
+        priceMinor: index.priceMinor,
+        source: index.used.map((quote) => quote.source).join('+'),
+        volumeMinor: volume.get(instrument) ?? 0n,
+        components: plain ? null : index.used.map((quote) => [quote.source, quote.priceMinor.toString(), quote.sourceTimeMs - tsMs, quote.receivedAtMs - tsMs]),
+      });
+    }
+    if (quarantined.length > 0) {
+      this.deps.log?.warn({ quarantined: quarantined.map((q) => ({ instrument: q.instrument, source: q.source, price: q.priceMinor.toString(), reference: q.referenceMinor.toString() })) }, 'market recorder: quotes quarantined, kept out of the index');
+    }
+    if (rows.length === 0 && quarantined.length === 0) return 0;
+    const input = rows.length
+      ? sql.join(
+          rows.map((r) => sql`(${r.instrument}::text, ${r.priceMinor.toString()}::numeric, ${r.source}::text, ${r.volumeMinor.toString()}::numeric, ${r.components === null ? null : JSON.stringify(r.components)}::jsonb)`),
+          sql`, `,
+        )
+      : sql`(null::text, null::numeric, null::text, null::numeric, null::jsonb)`;
     // One statement: the ticks and their candles commit together or not at all. A tick
     // that arrives late still lands right: open and close follow the ticks' own times.
     const inserted = await this.deps.db.transaction(async (tx) => {
       await tx.execute(sql`select set_config('tradewind.recorder', 'on', true)`);
+      if (quarantined.length > 0) {
+        const values = sql.join(
+          quarantined.map((q) => sql`(${q.instrument}, ${q.source}, ${q.priceMinor.toString()}::numeric, ${q.referenceMinor.toString()}::numeric, ${new Date(q.sourceTimeMs).toISOString()}::timestamptz, ${new Date(q.receivedAtMs).toISOString()}::timestamptz)`),
+          sql`, `,
+        );
+        await tx.execute(sql`insert into market_quarantined_quotes (instrument, source, price_minor, reference_minor, source_time, received_at) values ${values}`);
+      }
       return queryRows<{ id: string; instrument: string; price: string; source: string }>(
         tx,
-        sql`with input (instrument, price_minor, source, volume_minor) as (values ${input}),
+        sql`with input (instrument, price_minor, source, volume_minor, components) as (values ${input}),
             inserted as (
-              insert into market_ticks (instrument, ts, price_minor, source)
-              select instrument, ${ts.toISOString()}::timestamptz, price_minor, source from input
+              insert into market_ticks (instrument, ts, price_minor, source, components)
+              select instrument, ${ts.toISOString()}::timestamptz, price_minor, source, components from input where instrument is not null
               on conflict (instrument, ts) do nothing
               returning id, instrument, ts, price_minor, source
             ),
@@ -98,6 +194,7 @@ export class MarketRecorder {
             select id::text, instrument, price_minor::text as price, source from inserted order by instrument`,
       );
     });
+    this.counts.recorded += inserted.length;
     if (inserted.length > 0 && this.deps.relay) {
       const event: TicksEvent = {
         ts: ts.toISOString(),
@@ -121,6 +218,7 @@ export class MarketRecorder {
     const notReferenced = unreferencedTick(await tickReferenceColumns(this.deps.db, this.deps.tickReferences ?? []));
     const lowerBound = this.prunedBefore ? sql`and t.ts >= ${this.prunedBefore.toISOString()}::timestamptz` : sql``;
     let total = 0;
+    await this.deps.db.execute(sql`delete from market_quarantined_quotes where received_at < ${cutoff.toISOString()}::timestamptz`);
     for (let batch = 0; batch < PRUNE_BATCHES_PER_RUN; batch++) {
       const result = await this.deps.db.transaction(async (tx) => {
         const [lock] = await queryRows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${PRUNE_LOCK_ID}) as locked`);
@@ -153,7 +251,7 @@ export class MarketRecorder {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.deps.log?.info({ source: this.deps.feed.source }, 'market recorder started');
+    this.deps.log?.info({ sources: this.feeds.map((feed) => feed.source) }, 'market recorder started');
     this.schedule();
   }
 
@@ -163,6 +261,7 @@ export class MarketRecorder {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.current;
+    await this.deps.leadership?.release();
   }
 
   get isRunning(): boolean {
@@ -171,6 +270,17 @@ export class MarketRecorder {
 
   /** One turn of the loop: record this second, and prune old ticks when a minute has passed since the last prune. */
   async step(): Promise<void> {
+    const leading = await (this.deps.leadership ?? soleLeader).lead();
+    if (leading !== this.leading) {
+      this.leading = leading;
+      this.deps.log?.info({ leading }, leading ? 'market recorder: this process records now' : 'market recorder: another process records');
+      // Taking over: continue from what the last leader recorded, with nothing held from before.
+      if (leading) {
+        this.accepted.clear();
+        await this.resume().catch((error: unknown) => this.deps.log?.error({ err: error }, 'market recorder: resuming failed'));
+      }
+    }
+    if (!leading) return;
     await this.recordOnce().catch((error: unknown) => this.deps.log?.error({ err: error }, 'market recorder: a second was not recorded'));
     const nowMs = this.deps.clock.now().getTime();
     if (this.deps.tickRetentionDays !== undefined && (this.lastPruneAtMs === null || nowMs - this.lastPruneAtMs >= PRUNE_INTERVAL_MS)) {

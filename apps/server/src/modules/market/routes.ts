@@ -10,6 +10,7 @@ import {
   tickerQuerySchema,
   tickerSchema,
   tickersSchema,
+  INSTRUMENT_SYMBOLS,
 } from '@tradewind/contract/market';
 import { adminInstrumentListSchema, adminInstrumentSchema, instrumentSaveSchema } from '@tradewind/contract/catalog';
 import { CATALOG_ROLES } from '@tradewind/contract/operator';
@@ -18,13 +19,15 @@ import type { Clock } from '#platform/clock.ts';
 import type { Config } from '#platform/config.ts';
 import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
+import { AdvisoryLeader } from '#platform/leader.ts';
 import type { Relay } from '#platform/relay.ts';
 import type { Hub } from '#platform/ws.ts';
 import { BinanceFeed } from './binance.ts';
 import { demoWalkKey } from './demo-walk-key.ts';
 import { type MarketFeed, SimulatedFeed } from './feed.ts';
 import { MarketBroadcaster, isMarketChannel } from './live.ts';
-import { MarketRecorder } from './recorder.ts';
+import { MarketRecorder, RECORDER_LOCK_ID } from './recorder.ts';
+import { sourcePlan } from './sources.ts';
 import type { TickReference } from './tick-references.ts';
 import { ensureInstruments, instrumentsView, klines, listAdminInstruments, listFavorites, pricesView, saveInstrument, setFavorite, ticker, tickers } from './service.ts';
 
@@ -63,7 +66,7 @@ export function registerMarketRoutes(app: FastifyInstance, deps: MarketDeps): Ma
   route(
     app,
     { method: 'GET', url: '/api/v1/market/instruments', auth: 'none', summary: 'Every instrument with its kind, price scale and marks; names in the request language', tags, response: instrumentsSchema },
-    async ({ lang }) => instrumentsView(deps.db, lang, { demoMode: deps.config.demoMode, feed: deps.config.market.feed }),
+    async ({ lang }) => instrumentsView(deps.db, lang, deps.config.market),
   );
 
   route(
@@ -142,23 +145,34 @@ export function registerMarketRoutes(app: FastifyInstance, deps: MarketDeps): Ma
  * closes (before the database does).
  */
 export function registerMarketRecorder(app: FastifyInstance, deps: MarketDeps & { tickReferences: readonly TickReference[] }): MarketRecorder {
+  const { connectDedicated } = app.services.database;
+  const plan = sourcePlan(deps.config.market);
+  const feeds: MarketFeed[] = [];
   // A placeholder key until boot reads the stored one (`demoWalkKey`), before the first sample.
-  const seed = randomBytes(32);
-  let feed: MarketFeed & { useKey(key: Uint8Array): void };
-  if (deps.config.market.feed === 'binance') {
-    const binance = new BinanceFeed({ url: deps.config.market.feedUrl, clock: deps.clock, seed, log: app.log });
+  const walk = plan.simulated.length > 0 ? new SimulatedFeed({ seed: randomBytes(32), instruments: plan.simulated }) : null;
+  if (walk) feeds.push(walk);
+  if (deps.config.market.sources.includes('binance')) {
+    const binance = new BinanceFeed({ url: deps.config.market.feedUrl, clock: deps.clock, log: app.log });
     app.addHook('onReady', async () => binance.start());
     app.addHook('onClose', () => binance.stop());
-    // Binance has no commodities, forex or metals: those ticks stay simulated and say so.
-    app.log.warn('MARKET_FEED=binance prices the crypto pairs; commodities, forex and metals remain on the simulated feed (labelled simulated).');
-    feed = binance;
-  } else {
-    feed = new SimulatedFeed({ seed });
+    feeds.push(binance);
   }
-  const recorder = new MarketRecorder({ db: deps.db, clock: deps.clock, feed, relay: deps.relay, tickRetentionDays: deps.config.market.tickRetentionDays, tickReferences: deps.tickReferences, log: app.log });
+  const unpriced = INSTRUMENT_SYMBOLS.filter((symbol) => plan.byInstrument[symbol].length === 0);
+  if (unpriced.length > 0) app.log.warn({ unpriced }, 'no configured price source covers these instruments: they have no price and cannot be traded');
+  const recorder = new MarketRecorder({
+    db: deps.db,
+    clock: deps.clock,
+    feeds,
+    relay: deps.relay,
+    tickRetentionDays: deps.config.market.tickRetentionDays,
+    tickReferences: deps.tickReferences,
+    quarantineBandPpm: deps.config.market.quarantineBandPpm,
+    // On PostgreSQL several workers may run: one records, another takes over when it dies.
+    ...(connectDedicated ? { leadership: new AdvisoryLeader({ connect: connectDedicated, lockId: RECORDER_LOCK_ID }) } : {}),
+    log: app.log,
+  });
   app.addHook('onReady', async () => {
-    feed.useKey(await demoWalkKey(deps.db, deps.clock.now()));
-    await recorder.resume();
+    if (walk) walk.useKey(await demoWalkKey(deps.db, deps.clock.now()));
     recorder.start();
   });
   app.addHook('onClose', () => recorder.stop());

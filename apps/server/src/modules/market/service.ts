@@ -20,12 +20,14 @@ import type { Language } from '@tradewind/contract/languages';
 import { formatAmount } from '@tradewind/contract/money';
 import type { AssetCode } from '@tradewind/contract/wallet';
 import { and, asc, count, desc, eq, gte, lte, sql } from 'drizzle-orm';
+import type { MarketConfig } from '#platform/config.ts';
 import type { Db, Executor } from '#platform/db.ts';
 import { queryRows } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { translate } from '#platform/i18n.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { VOLUME_SCALE } from './feed.ts';
+import { sourcePlan } from './sources.ts';
 import { favorites, instruments, ticks } from './tables.ts';
 
 /** A recorded tick, as the modules that price things use it. */
@@ -144,16 +146,13 @@ export async function ensureInstruments(db: Db): Promise<void> {
 }
 
 /**
- * Whether orders may be placed on an instrument here: it is marked tradable, and its price
- * comes from a real feed — or this is a demo installation. With `MARKET_FEED=binance` only
- * the crypto pairs are real; commodities, forex and metals stay on the simulated walk, and
- * real money never settles on made-up prices.
+ * Whether orders may be placed on an instrument here: it is marked tradable, and a
+ * configured source prices it — a real one, or in demo mode the walk. Outside demo mode an
+ * instrument no real source covers has no price, and real money never settles on a made-up
+ * one. (An order also needs a fresh price at the instant: see `latestPrice`.)
  */
-export function isTradable(symbol: InstrumentSymbol, market: { demoMode: boolean; feed: 'simulated' | 'binance' }): boolean {
-  const instrument = INSTRUMENTS[symbol];
-  if (!instrument.tradable) return false;
-  if (market.demoMode) return true;
-  return market.feed === 'binance' && instrument.kind === 'crypto';
+export function isTradable(symbol: InstrumentSymbol, market: Pick<MarketConfig, 'sources' | 'simulated'>): boolean {
+  return INSTRUMENTS[symbol].tradable && sourcePlan(market).byInstrument[symbol].length > 0;
 }
 
 type InstrumentRow = typeof instruments.$inferSelect;
@@ -165,7 +164,7 @@ async function instrumentRows(db: Executor): Promise<(InstrumentRow & { symbol: 
 }
 
 /** GET /market/instruments: every instrument in the operators' order, its name in the request's language. */
-export async function instrumentsView(db: Executor, language: Language, market: { demoMode: boolean; feed: 'simulated' | 'binance' }): Promise<{ items: Instrument[] }> {
+export async function instrumentsView(db: Executor, language: Language, market: Pick<MarketConfig, 'sources' | 'simulated'>): Promise<{ items: Instrument[] }> {
   const rows = await instrumentRows(db);
   return {
     items: rows.map((row) => {

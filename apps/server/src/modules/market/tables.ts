@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from '../user/tables.ts';
 
 /**
@@ -8,6 +8,9 @@ import { users } from '../user/tables.ts';
  * tick or to delete one except through the recorder's retention prune (migrations
  * `market_ticks_append_only` and `market_retention`).
  */
+
+/** One source's quote within a tick: `[source, price, source time − ts (ms), received − ts (ms)]`. */
+export type TickComponent = [source: string, priceMinor: string, sourceOffsetMs: number, receivedOffsetMs: number];
 
 const minor = (name: string) => numeric(name, { precision: 38, scale: 0, mode: 'bigint' });
 
@@ -44,8 +47,14 @@ export const ticks = pgTable(
     ts: timestamp('ts', { withTimezone: true, mode: 'date' }).notNull(),
     /** The price as an exact integer of 10^-priceScale units of the quote asset; never a float. */
     priceMinor: minor('price_minor').notNull(),
-    /** The feed adapter that produced it (`simulated` is demo data). */
+    /** The sources the price is the index of, joined by `+` (`simulated` is demo data). */
     source: text('source').notNull(),
+    /**
+     * The source quotes the price is the median of (packages/contract price-index.ts), each
+     * `[source, price, source time − ts in ms, received − ts in ms]`; null when the one source
+     * quoted exactly this price at exactly this second (the demo walk), to keep rows small.
+     */
+    components: jsonb('components').$type<TickComponent[]>(),
   },
   (t) => [
     // One tick per instrument and instant: recorders running in several processes cannot double-record.
@@ -117,4 +126,25 @@ export const demoWalkKeys = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [check('market_demo_walk_key_one', sql`${t.id} = 1`), check('market_demo_walk_key_hex', sql`${t.keyHex} ~ '^[0-9a-f]{64}$'`)],
+);
+
+/**
+ * Source quotes kept out of the index: further than the band from the other sources'
+ * median (or, alone, from the source's own last minute). Recorded with the reference they
+ * were measured against, for operators and the logs; never a settlement price.
+ */
+export const quarantinedQuotes = pgTable(
+  'market_quarantined_quotes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    instrument: text('instrument')
+      .notNull()
+      .references(() => instruments.symbol),
+    source: text('source').notNull(),
+    priceMinor: minor('price_minor').notNull(),
+    referenceMinor: minor('reference_minor').notNull(),
+    sourceTime: timestamp('source_time', { withTimezone: true, mode: 'date' }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('market_quarantined_quotes_time_idx').on(t.receivedAt)],
 );
