@@ -5,27 +5,43 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** Apps never import each other; this pattern is repeated in every block because a later block's list replaces an earlier one. */
-const noCrossApp = { regex: '^@tradewind/(server|web|admin)', message: 'Apps never import each other; share through @tradewind/contract.' };
+const noCrossApp = { regex: '^@tradewind/(server|web|admin)', message: 'Apps never import each other; share through a package (@tradewind/contract, @tradewind/http-client).' };
 
-const features = fs.existsSync('apps/web/src/features') ? fs.readdirSync('apps/web/src/features') : [];
-
-/** ARCHITECTURE §3: imports flow shared → features → app; features never import each other. */
-const featureBoundaries = features.map((feature) => ({
-  files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
-  rules: {
-    'no-restricted-imports': [
-      'error',
-      {
-        patterns: [
-          noCrossApp,
-          { regex: `^@/features/(?!${feature}/)`, message: 'A feature never imports another feature: move what both need to ui/, api/ or lib/.' },
-          { regex: '^@/app/', message: 'Features do not import the app shell.' },
-          { regex: '^(\\.\\./){3,}', message: 'Use the @/ alias instead of ../../..' },
+/**
+ * ARCHITECTURE §3, the same for both client apps (STYLE: one house): imports flow
+ * shared (ui, api, lib) → features → app; features never import each other.
+ */
+function clientBoundaries(app) {
+  const src = `apps/${app}/src`;
+  const features = fs.existsSync(`${src}/features`) ? fs.readdirSync(`${src}/features`) : [];
+  return [
+    {
+      files: [`${src}/ui/**`, `${src}/api/**`, `${src}/lib/**`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          { patterns: [noCrossApp, { regex: '^@/(features|app)/', message: 'Shared code (ui, api, lib) never imports features or the app shell.' }] },
         ],
       },
-    ],
-  },
-}));
+    },
+    ...features.map((feature) => ({
+      files: [`${src}/features/${feature}/**/*.{ts,tsx}`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              noCrossApp,
+              { regex: `^@/features/(?!${feature}/)`, message: 'A feature never imports another feature: move what both need to ui/, api/ or lib/.' },
+              { regex: '^@/app/', message: 'Features do not import the app shell.' },
+              { regex: '^(\\.\\./){3,}', message: 'Use the @/ alias instead of ../../..' },
+            ],
+          },
+        ],
+      },
+    })),
+  ];
+}
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/build-ssr/**', '**/node_modules/**', 'data/**', 'artifacts/**', 'apps/server/drizzle/**'] },
@@ -49,22 +65,25 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
+  ...clientBoundaries('web'),
+  ...clientBoundaries('admin'),
   {
-    files: ['apps/web/src/ui/**', 'apps/web/src/api/**', 'apps/web/src/lib/**'],
+    // The console's modules say what they give by name, and each file is its own module: no barrels.
+    files: ['apps/admin/src/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': [
+      'no-restricted-syntax': [
         'error',
-        { patterns: [noCrossApp, { regex: '^@/(features|app)/', message: 'Shared code (ui, api, lib) never imports features or the app shell.' }] },
+        { selector: 'ExportDefaultDeclaration', message: 'Named exports only (a page is lazy-loaded by its name: lib/lazy-page.ts).' },
+        { selector: 'ExportAllDeclaration, ExportNamedDeclaration[source]', message: 'No re-exports: import from the file that defines it.' },
       ],
     },
   },
-  ...featureBoundaries,
   {
-    files: ['packages/contract/src/**'],
+    files: ['packages/contract/src/**', 'packages/http-client/src/**'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^(@tradewind/(server|web|admin)|\\.\\./\\.\\./apps)', message: 'The contract depends on no app.' }] },
+        { patterns: [{ regex: '^(@tradewind/(server|web|admin)|\\.\\./\\.\\./apps)', message: 'A package depends on no app.' }] },
       ],
     },
   },

@@ -20,6 +20,9 @@ export default defineConfig({
         test: { name: 'http-client', include: ['packages/http-client/test/**/*.test.ts'], environment: 'node' },
       },
       {
+        test: { name: 'admin', include: ['apps/admin/test/**/*.test.ts'], environment: 'node' },
+      },
+      {
         resolve: { alias: [{ find: /^#platform\/(.*)$/, replacement: `${server}/platform/$1` }] },
         test: {
           name: 'server',
