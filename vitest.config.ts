@@ -3,8 +3,6 @@ import { defineConfig } from 'vitest/config';
 
 const web = fileURLToPath(new URL('./apps/web/src', import.meta.url));
 const server = fileURLToPath(new URL('./apps/server/src', import.meta.url));
-/** What `zod` is in the web build (apps/web/build/zod-classic-on-mini.js): the web's tests and the contract's second run use it too. */
-const zodOnMini = { find: /^zod$/, replacement: fileURLToPath(new URL('./apps/web/build/zod-classic-on-mini.js', import.meta.url)) };
 
 /** CI_REPORT=name also writes artifacts/reports/<name>.json, which .ci/run sums into one closing line. */
 const report = process.env.CI_REPORT;
@@ -34,13 +32,8 @@ export default defineConfig({
         },
       },
       {
-        // The contract's tests again, on the zod the web app is built with.
-        resolve: { alias: [zodOnMini] },
-        test: { name: 'contract-on-mini', include: ['packages/contract/test/**/*.test.ts', 'apps/web/test/contract-on-mini/**/*.test.ts'], environment: 'node' },
-      },
-      {
-        resolve: { alias: [{ find: '@', replacement: web }, zodOnMini] },
-        test: { name: 'web', include: ['apps/web/test/**/*.test.ts'], exclude: ['apps/web/test/contract-on-mini/**'], environment: 'node' },
+        resolve: { alias: [{ find: '@', replacement: web }] },
+        test: { name: 'web', include: ['apps/web/test/**/*.test.ts'], environment: 'node' },
       },
       {
         test: {

@@ -53,9 +53,6 @@ function serviceWorker(): Plugin {
 
 const LOCALE_MODULE = 'virtual:tradewind-locale/';
 
-/** What `zod` means in the web app; see that file (vitest.config.ts points the web's tests at it too). */
-const ZOD_CLASSIC_ON_MINI = path.join(here, 'build/zod-classic-on-mini.js');
-
 /**
  * `virtual:tradewind-locale/<lang>` and `virtual:tradewind-locale/<lang>/rest`: one language's
  * messages (the contract's, the app's and each feature's files) merged at build time and split
@@ -269,11 +266,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     ? [antdMobileDeepImports(), antdMobileOnDemand(), react(), localeBundles()]
     : [antdMobileDeepImports(), antdMobileOnDemand(), firstScreens.plugin, react(), localeBundles(), serviceWorker(), precompress()],
   resolve: {
-    alias: [
-      { find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) },
-      // The shared schemas on zod/mini: 10 KB gzipped less on every first screen (build/zod-classic-on-mini.js).
-      { find: /^zod$/, replacement: ZOD_CLASSIC_ON_MINI },
-    ],
+    alias: [{ find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }],
   },
   ssr: { noExternal: true },
   server: {

@@ -466,7 +466,7 @@ async function ownedLoan(t: TestApp, owner: User): Promise<string> {
   return id;
 }
 
-function idFields(schema: z.ZodType | undefined): string[] {
+function idFields(schema: z.core.$ZodType | undefined): string[] {
   const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
   return shape ? Object.keys(shape).filter((name) => name === 'id' || /Id$/.test(name)) : [];
 }

@@ -45,17 +45,17 @@ const defOf = (schema: unknown): Def => (schema as { _zod: { def: Def } })._zod.
 const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
 
 /** The schema a client's value meets first: under optional/default wrappers and the input side of a pipe. */
-function unwrap(schema: z.ZodType): z.ZodType {
+function unwrap(schema: z.core.$ZodType): z.core.$ZodType {
   let current = schema;
   for (;;) {
     const def = defOf(current);
-    if (WRAPPERS.has(def.type)) current = def.innerType as z.ZodType;
-    else if (def.type === 'pipe') current = def.in as z.ZodType;
+    if (WRAPPERS.has(def.type)) current = def.innerType as z.core.$ZodType;
+    else if (def.type === 'pipe') current = def.in as z.core.$ZodType;
     else return current;
   }
 }
 
-function isOptional(schema: z.ZodType): boolean {
+function isOptional(schema: z.core.$ZodType): boolean {
   return (schema as unknown as { _zod: { optin?: string } })._zod.optin === 'optional';
 }
 
@@ -68,7 +68,7 @@ interface Bounds {
   patterns: RegExp[];
 }
 
-function boundsOf(schema: z.ZodType): Bounds {
+function boundsOf(schema: z.core.$ZodType): Bounds {
   const bounds: Bounds = { integer: false, patterns: [] };
   for (const check of (defOf(schema).checks ?? []) as { _zod: { def: CheckDef } }[]) {
     const def = check._zod.def;
@@ -144,7 +144,7 @@ const KNOWN: Record<string, fc.Arbitrary<unknown>> = {
   email: fc.constant('someone@example.com'),
 };
 
-function validString(schema: z.ZodType, name: string, pools: Pools): fc.Arbitrary<unknown> {
+function validString(schema: z.core.$ZodType, name: string, pools: Pools): fc.Arbitrary<unknown> {
   const bounds = boundsOf(schema);
   const matching = (values: string[]) => values.filter((v) => bounds.patterns.every((p) => p.test(v)));
   if (isIdName(name)) {
@@ -168,15 +168,15 @@ function validString(schema: z.ZodType, name: string, pools: Pools): fc.Arbitrar
 }
 
 /** A value the schema would likely accept (refinements aside): the base each mutation starts from. */
-export function validValue(schema: z.ZodType, name: string, pools: Pools): fc.Arbitrary<unknown> {
+export function validValue(schema: z.core.$ZodType, name: string, pools: Pools): fc.Arbitrary<unknown> {
   const inner = unwrap(schema);
   const def = defOf(inner);
   const bounds = boundsOf(inner);
   switch (def.type) {
     case 'object': {
-      const shape = def.shape as Record<string, z.ZodType>;
+      const shape = def.shape as Record<string, z.core.$ZodType>;
       const fields = Object.fromEntries(Object.entries(shape).map(([key, value]) => [key, validValue(value, key, pools)]));
-      return fc.record(fields, { requiredKeys: Object.keys(shape).filter((key) => !isOptional(shape[key] as z.ZodType)) });
+      return fc.record(fields, { requiredKeys: Object.keys(shape).filter((key) => !isOptional(shape[key] as z.core.$ZodType)) });
     }
     case 'string':
       return validString(inner, name, pools);
@@ -197,11 +197,11 @@ export function validValue(schema: z.ZodType, name: string, pools: Pools): fc.Ar
     case 'literal':
       return fc.constantFrom(...(def.values as unknown[]));
     case 'union':
-      return fc.oneof(...(def.options as z.ZodType[]).map((option) => validValue(option, name, pools)));
+      return fc.oneof(...(def.options as z.core.$ZodType[]).map((option) => validValue(option, name, pools)));
     case 'array':
-      return fc.array(validValue(def.element as z.ZodType, name, pools), { minLength: bounds.minLength ?? 0, maxLength: Math.max(bounds.minLength ?? 0, 3) });
+      return fc.array(validValue(def.element as z.core.$ZodType, name, pools), { minLength: bounds.minLength ?? 0, maxLength: Math.max(bounds.minLength ?? 0, 3) });
     case 'record':
-      return fc.dictionary(validValue(def.keyType as z.ZodType, 'key', pools) as fc.Arbitrary<string>, validValue(def.valueType as z.ZodType, name, pools), { minKeys: 1, maxKeys: 3 });
+      return fc.dictionary(validValue(def.keyType as z.core.$ZodType, 'key', pools) as fc.Arbitrary<string>, validValue(def.valueType as z.core.$ZodType, name, pools), { minKeys: 1, maxKeys: 3 });
     case 'null':
       return fc.constant(null);
     default:
@@ -210,7 +210,7 @@ export function validValue(schema: z.ZodType, name: string, pools: Pools): fc.Ar
 }
 
 /** Hostile values for one field, chosen from what its schema says it accepts. */
-export function hostileValue(schema: z.ZodType, name: string, pools: Pools, current?: unknown): fc.Arbitrary<{ kind: string; value: unknown }> {
+export function hostileValue(schema: z.core.$ZodType, name: string, pools: Pools, current?: unknown): fc.Arbitrary<{ kind: string; value: unknown }> {
   const inner = unwrap(schema);
   const def = defOf(inner);
   const bounds = boundsOf(inner);
@@ -249,10 +249,10 @@ export function hostileValue(schema: z.ZodType, name: string, pools: Pools, curr
 }
 
 /** Paths to every leaf field, nested objects included (`title.en`). */
-function leafPaths(schema: z.ZodType, prefix: string[] = []): { path: string[]; schema: z.ZodType }[] {
+function leafPaths(schema: z.core.$ZodType, prefix: string[] = []): { path: string[]; schema: z.core.$ZodType }[] {
   const def = defOf(unwrap(schema));
   if (def.type !== 'object') return prefix.length > 0 ? [{ path: prefix, schema }] : [];
-  return Object.entries(def.shape as Record<string, z.ZodType>).flatMap(([key, value]) => leafPaths(value, [...prefix, key]));
+  return Object.entries(def.shape as Record<string, z.core.$ZodType>).flatMap(([key, value]) => leafPaths(value, [...prefix, key]));
 }
 
 function valueAt(base: unknown, path: string[]): unknown {
@@ -276,7 +276,7 @@ function withField(base: unknown, path: string[], value: unknown): Record<string
 }
 
 /** One request's input: a valid-looking value (1 in 5) or one with a single field made hostile. */
-export function requestArbitrary(schema: z.ZodType | undefined, pools: Pools): fc.Arbitrary<Generated> {
+export function requestArbitrary(schema: z.core.$ZodType | undefined, pools: Pools): fc.Arbitrary<Generated> {
   if (!schema) return fc.constant({ value: undefined, mutation: 'no input' });
   const base = validValue(schema, '', pools) as fc.Arbitrary<Record<string, unknown>>;
   const valid = base.map((value) => ({ value, mutation: 'valid' }));

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The parts of the sign-in schemas that other schemas share (money passwords, withdrawals,
@@ -14,15 +14,13 @@ export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 export const CODE_LENGTH = 6;
 
-export const codeSchema = z
-  .string({ error: 'validation.required' })
-  .regex(/^\d{6}$/, { error: 'validation.code_format' });
+export const codeSchema = z.string({ error: 'validation.required' }).check(z.regex(/^\d{6}$/, { error: 'validation.code_format' }));
 
 export const sendCodeResponseSchema = z.object({
   /** Seconds until another code may be requested for the same address. */
-  resendAfterS: z.number().int(),
+  resendAfterS: z.number().check(z.int()),
   /** Seconds the code stays valid. */
-  expiresInS: z.number().int(),
+  expiresInS: z.number().check(z.int()),
 });
 export type SendCodeResponse = z.infer<typeof sendCodeResponseSchema>;
 

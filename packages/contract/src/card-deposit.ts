@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { fileIdSchema } from './files.ts';
 import { amountSchema, divCeil, formatAmount, parseAmount } from './money.ts';
 import { decisionSchema, queueUserSchema } from './operator.ts';
@@ -73,8 +73,8 @@ export const cardDepositConfigSchema = z.object({
   /** Demo payee: clearly fake, nobody should send real money to it. */
   demo: z.boolean(),
   asset: z.literal(CARD_DEPOSIT_ASSET),
-  payee: payeeSchema.nullable(),
-  feeBps: z.number().int(),
+  payee: z.nullable(payeeSchema),
+  feeBps: z.number().check(z.int()),
   minAmount: z.string(),
   maxAmount: z.string(),
 });
@@ -97,24 +97,26 @@ export const cardDepositSchema = z.object({
   payee: payeeSchema,
   screenshotFileId: z.string(),
   /** Why it was rejected; null unless rejected. */
-  reason: z.string().nullable(),
+  reason: z.nullable(z.string()),
   createdAt: z.iso.datetime(),
-  decidedAt: z.iso.datetime().nullable(),
+  decidedAt: z.nullable(z.iso.datetime()),
 });
 export type CardDeposit = z.infer<typeof cardDepositSchema>;
 
-const idSchema = z.string({ error: 'validation.required' }).regex(/^\d{1,18}$/, { error: 'validation.invalid_value' });
+const idSchema = z.string({ error: 'validation.required' }).check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }));
 
 export const CARD_DEPOSIT_PAGE_SIZE = 20;
 
 /** Newest first; `cursor` is the `nextCursor` of the previous page. */
-export const cardDepositListQuerySchema = z.strictObject({ cursor: idSchema.optional() });
-export const cardDepositListSchema = z.object({ items: z.array(cardDepositSchema), nextCursor: z.string().nullable() });
+export const cardDepositListQuerySchema = z.strictObject({ cursor: z.optional(idSchema) });
+export const cardDepositListSchema = z.object({ items: z.array(cardDepositSchema), nextCursor: z.nullable(z.string()) });
 
-export const cardDepositDecideRequestSchema = z.strictObject({ id: idSchema, ...decisionSchema.shape }).superRefine((value, ctx) => {
-  if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
-});
+export const cardDepositDecideRequestSchema = z.strictObject({ id: idSchema, ...decisionSchema.shape }).check(
+  z.superRefine((value, ctx) => {
+    if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
+  }),
+);
 
-export const cardDepositQueueItemSchema = cardDepositSchema.extend({ uid: z.string(), user: queueUserSchema });
-export const cardDepositQueueSchema = z.object({ items: z.array(cardDepositQueueItemSchema), nextCursor: z.string().nullable() });
-export const cardDepositQueueQuerySchema = z.strictObject({ cursor: idSchema.optional() });
+export const cardDepositQueueItemSchema = z.extend(cardDepositSchema, { uid: z.string(), user: queueUserSchema });
+export const cardDepositQueueSchema = z.object({ items: z.array(cardDepositQueueItemSchema), nextCursor: z.nullable(z.string()) });
+export const cardDepositQueueQuerySchema = z.strictObject({ cursor: z.optional(idSchema) });

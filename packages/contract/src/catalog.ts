@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { INSTRUMENT_KINDS, instrumentSymbolSchema } from './market.ts';
 import { localizedSchema } from './mining.ts';
 import { LOAN_DAILY_RATE_MAX_PPM, LOAN_METHODS } from './loans.ts';
@@ -14,26 +14,26 @@ import { assetSchema } from './wallet.ts';
  */
 
 const int = (min: number, max: number) =>
-  z
-    .number({ error: 'validation.invalid_value' })
-    .int({ error: 'validation.invalid_value' })
-    .min(min, { error: 'validation.too_small' })
-    .max(max, { error: 'validation.too_big' });
+  z.number({ error: 'validation.invalid_value' }).check(
+    z.int({ error: 'validation.invalid_value' }),
+    z.gte(min, { error: 'validation.too_small' }),
+    z.lte(max, { error: 'validation.too_big' }),
+  );
 const bool = () => z.boolean({ error: 'validation.invalid_value' });
 const sortSchema = int(0, 10_000);
-const idSchema = z.string({ error: 'validation.required' }).regex(/^[1-9]\d{0,17}$/, { error: 'validation.invalid_value' });
+const idSchema = z.string({ error: 'validation.required' }).check(z.regex(/^[1-9]\d{0,17}$/, { error: 'validation.invalid_value' }));
 const plainText = (max: number) =>
-  z
-    .string({ error: 'validation.required' })
-    .trim()
-    .min(1, { error: 'validation.required' })
-    .max(max, { error: 'validation.too_long' })
-    .refine((value) => !/[<>]/.test(value), { error: 'validation.plain_text' });
+  z.string({ error: 'validation.required' }).check(
+    z.trim(),
+    z.minLength(1, { error: 'validation.required' }),
+    z.maxLength(max, { error: 'validation.too_long' }),
+    z.refine((value) => !/[<>]/.test(value), { error: 'validation.plain_text' }),
+  );
 /** A non-negative decimal amount (a fee or a minimum may be 0); the asset's decimals are checked by the server. */
-const amountOrZeroSchema = z
-  .string({ error: 'validation.required' })
-  .trim()
-  .regex(/^\d{1,30}(\.\d{1,18})?$/, { error: 'validation.amount_format' });
+const amountOrZeroSchema = z.string({ error: 'validation.required' }).check(
+  z.trim(),
+  z.regex(/^\d{1,30}(\.\d{1,18})?$/, { error: 'validation.amount_format' }),
+);
 /** Compares two decimal strings exactly (no float). */
 export function compareDecimal(a: string, b: string): number {
   const scale = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
@@ -41,7 +41,7 @@ export function compareDecimal(a: string, b: string): number {
   const y = parseAmount(b, scale) ?? 0n;
   return x < y ? -1 : x > y ? 1 : 0;
 }
-const minNotAboveMax = (min: string, max: string) => (value: Record<string, unknown>, ctx: z.RefinementCtx) => {
+const minNotAboveMax = (min: string, max: string) => (value: Record<string, unknown>, ctx: z.core.$RefinementCtx) => {
   const lo = value[min];
   const hi = value[max];
   if (typeof lo === 'string' && typeof hi === 'string' && compareDecimal(lo, hi) > 0) {
@@ -57,14 +57,14 @@ export const adminInstrumentSchema = z.object({
   kind: z.enum(INSTRUMENT_KINDS),
   base: z.string(),
   quote: z.string(),
-  priceScale: z.number().int(),
+  priceScale: z.number().check(z.int()),
   /** The name in the catalogues, in the request's language: shown when no display name is set. */
   defaultName: z.string(),
-  displayName: z.string().nullable(),
+  displayName: z.nullable(z.string()),
   tradable: z.boolean(),
   recommended: z.boolean(),
   popular: z.boolean(),
-  sort: z.number().int(),
+  sort: z.number().check(z.int()),
 });
 export type AdminInstrument = z.infer<typeof adminInstrumentSchema>;
 export const adminInstrumentListSchema = z.object({ items: z.array(adminInstrumentSchema) });
@@ -73,13 +73,16 @@ export const adminInstrumentListSchema = z.object({ items: z.array(adminInstrume
 export const instrumentSaveSchema = z.strictObject({
   symbol: instrumentSymbolSchema,
   /** Null or empty: the catalogues' name in each language. */
-  displayName: z
-    .string({ error: 'validation.invalid_value' })
-    .trim()
-    .max(40, { error: 'validation.too_long' })
-    .refine((value) => !/[<>]/.test(value), { error: 'validation.plain_text' })
-    .nullable()
-    .transform((value) => (value ? value : null)),
+  displayName: z.pipe(
+    z.nullable(
+      z.string({ error: 'validation.invalid_value' }).check(
+        z.trim(),
+        z.maxLength(40, { error: 'validation.too_long' }),
+        z.refine((value) => !/[<>]/.test(value), { error: 'validation.plain_text' }),
+      ),
+    ),
+    z.transform((value) => (value ? value : null)),
+  ),
   tradable: bool(),
   recommended: bool(),
   popular: bool(),
@@ -99,30 +102,28 @@ export const PERIOD_FEE_MAX_PPM = 999_999;
 
 export const adminPeriodSchema = z.object({
   id: z.string(),
-  seconds: z.number().int(),
-  payoutRatePpm: z.number().int(),
-  feeRatePpm: z.number().int(),
+  seconds: z.number().check(z.int()),
+  payoutRatePpm: z.number().check(z.int()),
+  feeRatePpm: z.number().check(z.int()),
   minStake: z.string(),
   maxStake: z.string(),
   enabled: z.boolean(),
-  sort: z.number().int(),
+  sort: z.number().check(z.int()),
 });
 export type AdminPeriod = z.infer<typeof adminPeriodSchema>;
 export const adminPeriodListSchema = z.object({ items: z.array(adminPeriodSchema) });
 
 /** Create (no `id`) or edit a period. Orders already placed keep the terms they were placed with. */
-export const periodSaveSchema = z
-  .strictObject({
-    id: idSchema.optional(),
-    seconds: int(1, PERIOD_MAX_SECONDS),
-    payoutRatePpm: int(1, PERIOD_PAYOUT_MAX_PPM),
-    feeRatePpm: int(0, PERIOD_FEE_MAX_PPM),
-    minStake: amountOrZeroSchema.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' }),
-    maxStake: amountOrZeroSchema.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' }),
-    enabled: bool(),
-    sort: sortSchema,
-  })
-  .superRefine(minNotAboveMax('minStake', 'maxStake'));
+export const periodSaveSchema = z.strictObject({
+  id: z.optional(idSchema),
+  seconds: int(1, PERIOD_MAX_SECONDS),
+  payoutRatePpm: int(1, PERIOD_PAYOUT_MAX_PPM),
+  feeRatePpm: int(0, PERIOD_FEE_MAX_PPM),
+  minStake: amountOrZeroSchema.check(z.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' })),
+  maxStake: amountOrZeroSchema.check(z.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' })),
+  enabled: bool(),
+  sort: sortSchema,
+}).check(z.superRefine(minNotAboveMax('minStake', 'maxStake')));
 export type PeriodSave = z.infer<typeof periodSaveSchema>;
 
 // ---------------------------------------------------------------------------------------
@@ -134,13 +135,13 @@ export const ASSET_MAX_CONFIRMATIONS = 1_000;
 export const adminAssetSchema = z.object({
   code: z.string(),
   name: z.string(),
-  scale: z.number().int(),
+  scale: z.number().check(z.int()),
   depositEnabled: z.boolean(),
   withdrawEnabled: z.boolean(),
   withdrawFee: z.string(),
   withdrawMin: z.string(),
   depositMin: z.string(),
-  confirmations: z.number().int(),
+  confirmations: z.number().check(z.int()),
 });
 export type AdminAsset = z.infer<typeof adminAssetSchema>;
 export const adminAssetListSchema = z.object({ items: z.array(adminAssetSchema) });
@@ -166,25 +167,24 @@ export const adminPayeeAccountSchema = z.object({
   accountNumber: z.string(),
   phone: z.string(),
   enabled: z.boolean(),
-  sort: z.number().int(),
+  sort: z.number().check(z.int()),
 });
 export type AdminPayeeAccount = z.infer<typeof adminPayeeAccountSchema>;
 export const adminPayeeAccountListSchema = z.object({ items: z.array(adminPayeeAccountSchema) });
 
 export const payeeAccountSaveSchema = z.strictObject({
-  id: idSchema.optional(),
+  id: z.optional(idSchema),
   bankName: plainText(80),
   accountName: plainText(80),
   /** Digits, spaces and dashes as printed on the card or statement. */
-  accountNumber: z
-    .string({ error: 'validation.required' })
-    .trim()
-    .regex(/^\d[\d -]{5,38}\d$/, { error: 'validation.account_number' }),
-  phone: z
-    .string({ error: 'validation.invalid_value' })
-    .trim()
-    .regex(/^(\+?[\d -]{5,24})?$/, { error: 'validation.phone_invalid' })
-    .default(''),
+  accountNumber: z.string({ error: 'validation.required' }).check(
+    z.trim(),
+    z.regex(/^\d[\d -]{5,38}\d$/, { error: 'validation.account_number' }),
+  ),
+  phone: z._default(
+    z.string({ error: 'validation.invalid_value' }).check(z.trim(), z.regex(/^(\+?[\d -]{5,24})?$/, { error: 'validation.phone_invalid' })),
+    '',
+  ),
   enabled: bool(),
   sort: sortSchema,
 });
@@ -198,12 +198,12 @@ export const LOAN_OVERDUE_RATE_MAX_PPM = 100_000;
 
 const loanLocalized = z.object({
   en: z.string(),
-  zh_CN: z.string().optional(),
-  zh_TW: z.string().optional(),
-  de: z.string().optional(),
-  fr: z.string().optional(),
-  es: z.string().optional(),
-  it: z.string().optional(),
+  zh_CN: z.optional(z.string()),
+  zh_TW: z.optional(z.string()),
+  de: z.optional(z.string()),
+  fr: z.optional(z.string()),
+  es: z.optional(z.string()),
+  it: z.optional(z.string()),
 });
 
 export const adminLoanProductSchema = z.object({
@@ -214,36 +214,34 @@ export const adminLoanProductSchema = z.object({
   description: loanLocalized,
   minAmount: z.string(),
   maxAmount: z.string(),
-  periods: z.array(z.number().int()),
-  dailyRatePpm: z.number().int(),
-  overdueRatePpm: z.number().int(),
+  periods: z.array(z.number().check(z.int())),
+  dailyRatePpm: z.number().check(z.int()),
+  overdueRatePpm: z.number().check(z.int()),
   method: z.enum(LOAN_METHODS),
   enabled: z.boolean(),
-  sort: z.number().int(),
+  sort: z.number().check(z.int()),
 });
 export type AdminLoanProduct = z.infer<typeof adminLoanProductSchema>;
 export const adminLoanProductListSchema = z.object({ items: z.array(adminLoanProductSchema) });
 
 /** Create (no `id`) or edit a loan product. Loans already applied for keep their terms. */
-export const loanProductSaveSchema = z
-  .strictObject({
-    id: idSchema.optional(),
-    slug: z.string({ error: 'validation.required' }).regex(/^[a-z0-9-]{1,64}$/, { error: 'validation.invalid_value' }),
-    name: localizedSchema(80),
-    institution: localizedSchema(80),
-    description: localizedSchema(4000),
-    minAmount: amountOrZeroSchema.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' }),
-    maxAmount: amountOrZeroSchema.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' }),
-    periods: z
-      .array(int(1, LOAN_PERIOD_MAX_DAYS), { error: 'validation.invalid_value' })
-      .min(1, { error: 'validation.required' })
-      .max(12, { error: 'validation.too_big' })
-      .refine((values) => new Set(values).size === values.length, { error: 'validation.duplicate_values' }),
-    dailyRatePpm: int(1, LOAN_DAILY_RATE_MAX_PPM),
-    overdueRatePpm: int(1, LOAN_OVERDUE_RATE_MAX_PPM),
-    method: z.enum(LOAN_METHODS, { error: 'validation.invalid_value' }),
-    enabled: bool(),
-    sort: sortSchema,
-  })
-  .superRefine(minNotAboveMax('minAmount', 'maxAmount'));
+export const loanProductSaveSchema = z.strictObject({
+  id: z.optional(idSchema),
+  slug: z.string({ error: 'validation.required' }).check(z.regex(/^[a-z0-9-]{1,64}$/, { error: 'validation.invalid_value' })),
+  name: localizedSchema(80),
+  institution: localizedSchema(80),
+  description: localizedSchema(4000),
+  minAmount: amountOrZeroSchema.check(z.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' })),
+  maxAmount: amountOrZeroSchema.check(z.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' })),
+  periods: z.array(int(1, LOAN_PERIOD_MAX_DAYS), { error: 'validation.invalid_value' }).check(
+    z.minLength(1, { error: 'validation.required' }),
+    z.maxLength(12, { error: 'validation.too_big' }),
+    z.refine((values) => new Set(values).size === values.length, { error: 'validation.duplicate_values' }),
+  ),
+  dailyRatePpm: int(1, LOAN_DAILY_RATE_MAX_PPM),
+  overdueRatePpm: int(1, LOAN_OVERDUE_RATE_MAX_PPM),
+  method: z.enum(LOAN_METHODS, { error: 'validation.invalid_value' }),
+  enabled: bool(),
+  sort: sortSchema,
+}).check(z.superRefine(minNotAboveMax('minAmount', 'maxAmount')));
 export type LoanProductSave = z.infer<typeof loanProductSaveSchema>;

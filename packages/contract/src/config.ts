@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LANGUAGES } from './languages.ts';
 
 /** `GET /api/v1/config`: what the client needs before anyone signs in. */
@@ -15,7 +15,7 @@ export const publicConfigSchema = z.object({
     devOutbox: z.boolean(),
   }),
   /** Customer-service chat widget (Chatwoot's website SDK); null when the server has none configured. */
-  chat: z.object({ scriptUrl: z.string(), siteToken: z.string(), baseUrl: z.string() }).nullable(),
+  chat: z.nullable(z.object({ scriptUrl: z.string(), siteToken: z.string(), baseUrl: z.string() })),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { amountSchema } from './money.ts';
 import { QUOTE_ASSET, assetSchema, balancesSchema } from './wallet.ts';
 
@@ -6,22 +6,22 @@ import { QUOTE_ASSET, assetSchema, balancesSchema } from './wallet.ts';
 export const QUOTE_TTL_MS = 10_000;
 
 /** Quote ids are 22 random base64url characters (128 bits): not guessable, not enumerable. */
-export const quoteIdSchema = z.string({ error: 'validation.required' }).regex(/^[A-Za-z0-9_-]{22}$/, { error: 'validation.invalid_value' });
+export const quoteIdSchema = z.string({ error: 'validation.required' }).check(z.regex(/^[A-Za-z0-9_-]{22}$/, { error: 'validation.invalid_value' }));
 
 /**
  * What to convert: `amount` of `from` (what the user pays). Spec §5: only between a coin
  * and USDT, never directly between two coins.
  */
-export const quoteRequestSchema = z
-  .strictObject({
-    from: assetSchema,
-    to: assetSchema,
-    amount: amountSchema,
-  })
-  .superRefine((value, ctx) => {
+export const quoteRequestSchema = z.strictObject({
+  from: assetSchema,
+  to: assetSchema,
+  amount: amountSchema,
+}).check(
+  z.superRefine((value, ctx) => {
     if (value.from === value.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'validation.convert_same_asset' });
     else if (value.from !== QUOTE_ASSET && value.to !== QUOTE_ASSET) ctx.addIssue({ code: 'custom', path: ['to'], message: 'validation.convert_via_usdt' });
-  });
+  }),
+);
 export type QuoteRequest = z.infer<typeof quoteRequestSchema>;
 
 export const quoteSchema = z.object({
@@ -35,7 +35,7 @@ export const quoteSchema = z.object({
   /** The fee, always in USDT, rounded up. */
   fee: z.string(),
   feeAsset: z.literal('USDT'),
-  feeBps: z.number().int(),
+  feeBps: z.number().check(z.int()),
   /** What the user receives, in `to`, rounded down. */
   receive: z.string(),
   expiresAt: z.iso.datetime(),

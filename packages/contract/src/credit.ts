@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The credit score (spec §1, §3 User): a published rule table applied to recorded events.
@@ -43,11 +43,11 @@ export function creditScoreOf(eventPointsTotal: number): number {
 export const creditEventKindSchema = z.enum(CREDIT_EVENT_KINDS);
 
 export const creditSchema = z.object({
-  score: z.number().int(),
-  base: z.number().int(),
-  min: z.number().int(),
-  max: z.number().int(),
-  rules: z.array(z.object({ kind: creditEventKindSchema, points: z.number().int(), oncePerUser: z.boolean(), active: z.boolean() })),
-  events: z.array(z.object({ id: z.string(), kind: creditEventKindSchema, points: z.number().int(), createdAt: z.iso.datetime() })),
+  score: z.number().check(z.int()),
+  base: z.number().check(z.int()),
+  min: z.number().check(z.int()),
+  max: z.number().check(z.int()),
+  rules: z.array(z.object({ kind: creditEventKindSchema, points: z.number().check(z.int()), oncePerUser: z.boolean(), active: z.boolean() })),
+  events: z.array(z.object({ id: z.string(), kind: creditEventKindSchema, points: z.number().check(z.int()), createdAt: z.iso.datetime() })),
 });
 export type Credit = z.infer<typeof creditSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The operator console's overview (issue 7): money in and out by day, the house's result
@@ -9,8 +9,8 @@ import { z } from 'zod';
 /** Days the dashboard covers, ending with today (UTC). */
 export const DASHBOARD_DAYS = 30;
 
-const decimal = z.string().regex(/^-?\d+(\.\d+)?$/);
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+const decimal = z.string().check(z.regex(/^-?\d+(\.\d+)?$/));
+const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/));
 
 export const dashboardFlowDaySchema = z.object({
   day,
@@ -25,7 +25,7 @@ export type DashboardFlowDay = z.infer<typeof dashboardFlowDaySchema>;
 
 export const dashboardFlowsSchema = z.object({
   asset: z.string(),
-  scale: z.number().int(),
+  scale: z.number().check(z.int()),
   /** Every day of the window, oldest first (zeros included). */
   days: z.array(dashboardFlowDaySchema),
 });
@@ -40,25 +40,25 @@ export const dashboardHouseDaySchema = z.object({
   net: decimal,
 });
 
-export const dashboardHouseSchema = z.object({ asset: z.string(), scale: z.number().int(), days: z.array(dashboardHouseDaySchema) });
+export const dashboardHouseSchema = z.object({ asset: z.string(), scale: z.number().check(z.int()), days: z.array(dashboardHouseDaySchema) });
 
 export const dashboardQueuesSchema = z.object({
-  kyc: z.number().int(),
-  cardDeposits: z.number().int(),
-  withdrawalsUnderReview: z.number().int(),
-  withdrawalsProcessing: z.number().int(),
-  rentals: z.number().int(),
-  loansUnderReview: z.number().int(),
-  loansAwaitingDisbursement: z.number().int(),
+  kyc: z.number().check(z.int()),
+  cardDeposits: z.number().check(z.int()),
+  withdrawalsUnderReview: z.number().check(z.int()),
+  withdrawalsProcessing: z.number().check(z.int()),
+  rentals: z.number().check(z.int()),
+  loansUnderReview: z.number().check(z.int()),
+  loansAwaitingDisbursement: z.number().check(z.int()),
 });
 export type DashboardQueues = z.infer<typeof dashboardQueuesSchema>;
 
 export const dashboardObligationSchema = z.object({
   asset: z.string(),
-  scale: z.number().int(),
+  scale: z.number().check(z.int()),
   /** Sum of every user's locked balance (withdrawals, orders, subscriptions… all of it). */
   usersLocked: decimal,
-  openOrders: z.number().int(),
+  openOrders: z.number().check(z.int()),
   /** Open contract orders' stakes and fees (locked until settlement). */
   openStakes: decimal,
   openFees: decimal,
@@ -73,7 +73,7 @@ export const ledgerCheckSchema = z.object({
   id: z.string(),
   status: z.enum(LEDGER_CHECK_STATUSES),
   startedAt: z.iso.datetime(),
-  durationMs: z.number().int(),
+  durationMs: z.number().check(z.int()),
   /** `schedule`, or the operator who asked for it. */
   trigger: z.string(),
   violations: z.array(z.object({ rule: z.string(), detail: z.string() })),
@@ -89,6 +89,6 @@ export const dashboardSchema = z.object({
   queues: dashboardQueuesSchema,
   obligations: z.array(dashboardObligationSchema),
   /** Null until the first check has run. */
-  ledgerCheck: ledgerCheckSchema.nullable(),
+  ledgerCheck: z.nullable(ledgerCheckSchema),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;

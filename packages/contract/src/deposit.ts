@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { amountSchema } from './money.ts';
 
 /**
@@ -30,10 +30,10 @@ export const DEPOSIT_REJECT_REASON_KEYS: Record<DepositRejectReason, string> = {
 /** A TRON address as typed: 34 base58 characters starting with T (the checksum is checked by the server). */
 export const TRON_ADDRESS_PATTERN = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
 
-export const tronAddressSchema = z
-  .string({ error: 'validation.required' })
-  .trim()
-  .regex(TRON_ADDRESS_PATTERN, { error: 'validation.tron_address' });
+export const tronAddressSchema = z.string({ error: 'validation.required' }).check(
+  z.trim(),
+  z.regex(TRON_ADDRESS_PATTERN, { error: 'validation.tron_address' }),
+);
 
 /** `GET /api/v1/deposit/address`: the caller's own address, created on the first call. */
 export const depositAddressSchema = z.object({
@@ -43,7 +43,7 @@ export const depositAddressSchema = z.object({
   /** Smallest transfer that is credited; smaller ones are rejected (decimal string). */
   minDeposit: z.string(),
   /** Blocks a transfer needs before it is credited. */
-  confirmations: z.number().int(),
+  confirmations: z.number().check(z.int()),
   /**
    * True when deposits come from the simulated chain of demo mode, and the address
    * belongs to the public demo key: nothing real may be sent to it.
@@ -56,13 +56,15 @@ export const DEPOSIT_PAGE_MAX = 50;
 
 export const depositHistoryQuerySchema = z.strictObject({
   /** The `nextCursor` of the previous page. */
-  cursor: z.string().regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }).optional(),
-  limit: z.coerce
-    .number({ error: 'validation.invalid_type' })
-    .int({ error: 'validation.invalid_value' })
-    .min(1, { error: 'validation.too_small' })
-    .max(DEPOSIT_PAGE_MAX, { error: 'validation.too_big' })
-    .default(20),
+  cursor: z.optional(z.string().check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }))),
+  limit: z._default(
+    z.coerce.number({ error: 'validation.invalid_type' }).check(
+      z.int({ error: 'validation.invalid_value' }),
+      z.gte(1, { error: 'validation.too_small' }),
+      z.lte(DEPOSIT_PAGE_MAX, { error: 'validation.too_big' }),
+    ),
+    20,
+  ),
 });
 export type DepositHistoryQuery = z.infer<typeof depositHistoryQuerySchema>;
 
@@ -73,20 +75,20 @@ export const depositSchema = z.object({
   amount: z.string(),
   status: z.enum(DEPOSIT_STATUSES),
   /** Set when rejected. */
-  reason: z.enum(DEPOSIT_REJECT_REASONS).nullable(),
+  reason: z.nullable(z.enum(DEPOSIT_REJECT_REASONS)),
   txid: z.string(),
   /** Blocks seen so far, at most `requiredConfirmations`. */
-  confirmations: z.number().int(),
-  requiredConfirmations: z.number().int(),
+  confirmations: z.number().check(z.int()),
+  requiredConfirmations: z.number().check(z.int()),
   createdAt: z.iso.datetime(),
-  creditedAt: z.iso.datetime().nullable(),
+  creditedAt: z.nullable(z.iso.datetime()),
 });
 export type Deposit = z.infer<typeof depositSchema>;
 
 export const depositHistorySchema = z.object({
   items: z.array(depositSchema),
   /** Pass as `cursor` for the next (older) page; null on the last page. */
-  nextCursor: z.string().nullable(),
+  nextCursor: z.nullable(z.string()),
 });
 export type DepositHistory = z.infer<typeof depositHistorySchema>;
 
@@ -99,19 +101,19 @@ export type DevChainTransferRequest = z.infer<typeof devChainTransferRequestSche
 
 export const devChainTransferSchema = z.object({
   txid: z.string(),
-  logIndex: z.number().int(),
-  blockNumber: z.number().int(),
+  logIndex: z.number().check(z.int()),
+  blockNumber: z.number().check(z.int()),
   address: z.string(),
   amount: z.string(),
 });
 
 /** Demo mode only: `POST /api/v1/dev/chain/mine` moves the simulated chain forward. */
 export const devChainMineRequestSchema = z.strictObject({
-  blocks: z
-    .number({ error: 'validation.invalid_type' })
-    .int({ error: 'validation.invalid_value' })
-    .min(1, { error: 'validation.too_small' })
-    .max(1000, { error: 'validation.too_big' }),
+  blocks: z.number({ error: 'validation.invalid_type' }).check(
+    z.int({ error: 'validation.invalid_value' }),
+    z.gte(1, { error: 'validation.too_small' }),
+    z.lte(1000, { error: 'validation.too_big' }),
+  ),
 });
 
-export const devChainHeightSchema = z.object({ blockNumber: z.number().int() });
+export const devChainHeightSchema = z.object({ blockNumber: z.number().check(z.int()) });

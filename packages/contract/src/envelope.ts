@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Every reply is `{code, message, data, errors?}` (ARCHITECTURE §7).
@@ -16,12 +16,12 @@ export type FieldErrors = Record<string, string[]>;
 
 export const fieldErrorsSchema = z.record(z.string(), z.array(z.string()));
 
-export function envelopeSchema<T extends z.ZodType>(data: T) {
+export function envelopeSchema<T extends z.core.$ZodType>(data: T) {
   return z.object({
-    code: z.number().int(),
+    code: z.number().check(z.int()),
     message: z.string(),
     data,
-    errors: fieldErrorsSchema.optional(),
+    errors: z.optional(fieldErrorsSchema),
   });
 }
 

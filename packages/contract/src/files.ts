@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Uploaded files (ARCHITECTURE §8): images only, checked by their bytes, re-encoded
@@ -25,20 +25,20 @@ export const DEFAULT_UPLOAD_MAX_BYTES = 8 * 1024 * 1024;
 export const UPLOAD_FIELDS = { file: 'file', purpose: 'purpose' } as const;
 
 /** A file id as a form field: digits, as the upload returned it. */
-export const fileIdSchema = z
-  .string({ error: 'validation.required' })
-  .trim()
-  .min(1, { error: 'validation.required' })
-  .regex(/^\d{1,18}$/, { error: 'validation.file_id' });
+export const fileIdSchema = z.string({ error: 'validation.required' }).check(
+  z.trim(),
+  z.minLength(1, { error: 'validation.required' }),
+  z.regex(/^\d{1,18}$/, { error: 'validation.file_id' }),
+);
 
 export const uploadedFileSchema = z.object({
   id: z.string(),
   purpose: filePurposeSchema,
   mime: z.string(),
   /** Bytes as stored (after re-encoding). */
-  size: z.number().int(),
-  width: z.number().int(),
-  height: z.number().int(),
+  size: z.number().check(z.int()),
+  width: z.number().check(z.int()),
+  height: z.number().check(z.int()),
   createdAt: z.iso.datetime(),
 });
 export type UploadedFile = z.infer<typeof uploadedFileSchema>;

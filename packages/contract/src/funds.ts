@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ENTRY_TYPES, assetSchema, walletSchema } from './wallet.ts';
 
 /**
@@ -24,19 +24,21 @@ const instant = z.iso.datetime({ offset: true, error: 'validation.invalid_format
 
 const filterShape = {
   /** Repeated `type` keys (`type=deposit&type=withdraw`) or one. */
-  type: z
-    .union([entryTypeSchema, z.array(entryTypeSchema).max(ENTRY_TYPES.length, { error: 'validation.invalid_value' })])
-    .optional()
-    .transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value])),
-  asset: assetSchema.optional(),
-  wallet: walletSchema.optional(),
+  type: z.pipe(
+    z.optional(
+      z.union([entryTypeSchema, z.array(entryTypeSchema).check(z.maxLength(ENTRY_TYPES.length, { error: 'validation.invalid_value' }))]),
+    ),
+    z.transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value])),
+  ),
+  asset: z.optional(assetSchema),
+  wallet: z.optional(walletSchema),
   /** Inclusive start (ISO 8601). */
-  from: instant.optional(),
+  from: z.optional(instant),
   /** Exclusive end (ISO 8601). */
-  to: instant.optional(),
+  to: z.optional(instant),
 };
 
-function checkRange(value: { from?: string | undefined; to?: string | undefined }, ctx: z.RefinementCtx): void {
+function checkRange(value: { from?: string | undefined; to?: string | undefined }, ctx: z.core.$RefinementCtx): void {
   if ((value.from === undefined) !== (value.to === undefined)) {
     ctx.addIssue({ code: 'custom', path: [value.from === undefined ? 'from' : 'to'], message: 'validation.range_incomplete' });
     return;
@@ -47,22 +49,18 @@ function checkRange(value: { from?: string | undefined; to?: string | undefined 
   else if (span > FUNDS_MAX_RANGE_MS) ctx.addIssue({ code: 'custom', path: ['to'], message: 'validation.range_max_days' });
 }
 
-export const fundsFilterSchema = z.strictObject(filterShape).superRefine(checkRange);
+export const fundsFilterSchema = z.strictObject(filterShape).check(z.superRefine(checkRange));
 export type FundsFilter = z.infer<typeof fundsFilterSchema>;
 
-export const fundsQuerySchema = z
-  .strictObject({
-    ...filterShape,
-    /** The last id of the previous page. */
-    cursor: z.string().regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }).optional(),
-    limit: z.coerce
-      .number()
-      .int({ error: 'validation.invalid_value' })
-      .min(1)
-      .max(FUNDS_PAGE_SIZE_MAX)
-      .default(FUNDS_PAGE_SIZE_DEFAULT),
-  })
-  .superRefine(checkRange);
+export const fundsQuerySchema = z.strictObject({
+  ...filterShape,
+  /** The last id of the previous page. */
+  cursor: z.optional(z.string().check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }))),
+  limit: z._default(
+    z.coerce.number().check(z.int({ error: 'validation.invalid_value' }), z.gte(1), z.lte(FUNDS_PAGE_SIZE_MAX)),
+    FUNDS_PAGE_SIZE_DEFAULT,
+  ),
+}).check(z.superRefine(checkRange));
 export type FundsQuery = z.infer<typeof fundsQuerySchema>;
 
 export const fundsPostingSchema = z.object({
@@ -76,7 +74,7 @@ export const fundsPostingSchema = z.object({
   /** Signed decimal string: negative when funds leave this account and bucket. */
   amount: z.string(),
   /** The entry's memo: a system adjustment's reason, a rejection's reason. */
-  memo: z.string().nullable(),
+  memo: z.nullable(z.string()),
   reference: z.string(),
 });
 export type FundsPosting = z.infer<typeof fundsPostingSchema>;
@@ -84,6 +82,6 @@ export type FundsPosting = z.infer<typeof fundsPostingSchema>;
 export const fundsPageSchema = z.object({
   items: z.array(fundsPostingSchema),
   /** Pass as `cursor` for the next page; null at the end ("no more data"). */
-  nextCursor: z.string().nullable(),
+  nextCursor: z.nullable(z.string()),
 });
 export type FundsPage = z.infer<typeof fundsPageSchema>;

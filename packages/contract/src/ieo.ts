@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { idSchema } from './bank-card.ts';
 import { amountSchema } from './money.ts';
 
@@ -37,7 +37,7 @@ export const IEO_STATUS_NAMES: Record<IeoStatus, string> = {
   7: 'completed',
   8: 'cancelled',
 };
-export const ieoStatusSchema = z.union(Object.values(IeoStatus).map((code) => z.literal(code)) as unknown as [z.ZodLiteral<IeoStatus>, ...z.ZodLiteral<IeoStatus>[]]);
+export const ieoStatusSchema = z.union(Object.values(IeoStatus).map((code) => z.literal(code)) as unknown as [z.ZodMiniLiteral<IeoStatus>, ...z.ZodMiniLiteral<IeoStatus>[]]);
 
 /** Progress is shown bounded 0 to 100 (spec §9). */
 export function boundedProgress(subscribed: bigint, supply: bigint): number {
@@ -47,15 +47,15 @@ export function boundedProgress(subscribed: bigint, supply: bigint): number {
 }
 
 /** Token codes: upper-case letters and digits, as exchanges write them. */
-export const tokenCodeSchema = z
-  .string({ error: 'validation.required' })
-  .regex(/^[A-Z][A-Z0-9]{1,9}$/, { error: 'validation.invalid_value' });
+export const tokenCodeSchema = z.string({ error: 'validation.required' }).check(
+  z.regex(/^[A-Z][A-Z0-9]{1,9}$/, { error: 'validation.invalid_value' }),
+);
 
 /** Whole tokens (allocation never splits a token). */
-export const tokenQuantitySchema = z
-  .string({ error: 'validation.required' })
-  .trim()
-  .regex(/^[1-9]\d{0,14}$/, { error: 'validation.ieo_quantity' });
+export const tokenQuantitySchema = z.string({ error: 'validation.required' }).check(
+  z.trim(),
+  z.regex(/^[1-9]\d{0,14}$/, { error: 'validation.ieo_quantity' }),
+);
 
 export const IEO_LIST_MAX = 50;
 export const IEO_HISTORY_MAX = 100;
@@ -161,13 +161,13 @@ export const ieoProjectSchema = z.object({
   /** Tokens applied for so far. */
   subscribed: z.string(),
   /** 0–100 (spec §9). */
-  progress: z.number().min(0).max(100),
+  progress: z.number().check(z.gte(0), z.lte(100)),
   startsAt: z.iso.datetime(),
   endsAt: z.iso.datetime(),
   listsAt: z.iso.datetime(),
   announcedAt: z.iso.datetime(),
-  allocatedAt: z.iso.datetime().nullable(),
-  cancelReason: z.string().nullable(),
+  allocatedAt: z.nullable(z.iso.datetime()),
+  cancelReason: z.nullable(z.string()),
 });
 export type IeoProject = z.infer<typeof ieoProjectSchema>;
 export const ieoProjectListSchema = z.object({ items: z.array(ieoProjectSchema) });
@@ -183,20 +183,20 @@ export const ieoApplicationSchema = z.object({
   quantity: z.string(),
   /** Committed (locked) USDT. */
   amount: z.string(),
-  allocatedQuantity: z.string().nullable(),
+  allocatedQuantity: z.nullable(z.string()),
   /** The price paid per allocated token (the offer price). */
-  allocatedPrice: z.string().nullable(),
-  allocatedAt: z.iso.datetime().nullable(),
-  paidAmount: z.string().nullable(),
+  allocatedPrice: z.nullable(z.string()),
+  allocatedAt: z.nullable(z.iso.datetime()),
+  paidAmount: z.nullable(z.string()),
   /** Refunded USDT: the commitment minus the payment. */
-  remainingAmount: z.string().nullable(),
+  remainingAmount: z.nullable(z.string()),
   createdAt: z.iso.datetime(),
 });
 export type IeoApplication = z.infer<typeof ieoApplicationSchema>;
 export const ieoApplicationListSchema = z.object({ items: z.array(ieoApplicationSchema) });
 
 export const ieoDetailQuerySchema = z.strictObject({ id: idSchema });
-export const ieoDetailSchema = z.object({ project: ieoProjectSchema, application: ieoApplicationSchema.nullable() });
+export const ieoDetailSchema = z.object({ project: ieoProjectSchema, application: z.nullable(ieoApplicationSchema) });
 export type IeoDetail = z.infer<typeof ieoDetailSchema>;
 
 export const ieoSubscribeRequestSchema = z.strictObject({ projectId: idSchema, price: amountSchema, quantity: tokenQuantitySchema });
@@ -204,14 +204,14 @@ export type IeoSubscribeRequest = z.infer<typeof ieoSubscribeRequestSchema>;
 
 /* Operator */
 
-const localizedTextSchema = z
-  .partialRecord(z.enum(['en', 'zh_CN', 'zh_TW', 'de', 'fr', 'es', 'it']), z.string().trim().min(1).max(4000))
-  .refine((value) => typeof value.en === 'string', { error: 'validation.required' });
+const localizedTextSchema = z.partialRecord(z.enum(['en', 'zh_CN', 'zh_TW', 'de', 'fr', 'es', 'it']), z.string().check(z.trim(), z.minLength(1), z.maxLength(4000))).check(
+  z.refine((value) => typeof value.en === 'string', { error: 'validation.required' }),
+);
 
 export const ieoProjectInputSchema = z.strictObject({
-  slug: z.string().regex(/^[a-z0-9-]{3,60}$/, { error: 'validation.invalid_value' }),
+  slug: z.string().check(z.regex(/^[a-z0-9-]{3,60}$/, { error: 'validation.invalid_value' })),
   token: tokenCodeSchema,
-  tokenName: z.string().trim().min(1).max(60),
+  tokenName: z.string().check(z.trim(), z.minLength(1), z.maxLength(60)),
   name: localizedTextSchema,
   description: localizedTextSchema,
   supply: tokenQuantitySchema,
@@ -226,10 +226,10 @@ export const ieoProjectInputSchema = z.strictObject({
 });
 export type IeoProjectInput = z.infer<typeof ieoProjectInputSchema>;
 
-export const ieoProjectEditSchema = ieoProjectInputSchema.omit({ slug: true, token: true, tokenName: true }).partial().extend({ id: idSchema });
+export const ieoProjectEditSchema = z.extend(z.partial(z.omit(ieoProjectInputSchema, { slug: true, token: true, tokenName: true })), { id: idSchema });
 export type IeoProjectEdit = z.infer<typeof ieoProjectEditSchema>;
 
-export const ieoCancelRequestSchema = z.strictObject({ id: idSchema, reason: z.string().trim().min(1).max(500) });
+export const ieoCancelRequestSchema = z.strictObject({ id: idSchema, reason: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)) });
 export const ieoActionRequestSchema = z.strictObject({ id: idSchema });
 export const ieoActionResultSchema = z.object({ project: ieoProjectSchema, ran: z.boolean() });
 
@@ -237,14 +237,14 @@ export const ieoActionResultSchema = z.object({ project: ieoProjectSchema, ran: 
 
 export const IEO_ADMIN_APPLICATIONS_MAX = 500;
 
-export const ieoAdminProjectSchema = ieoProjectSchema.extend({
+export const ieoAdminProjectSchema = z.extend(ieoProjectSchema, {
   slug: z.string(),
   /** Applications received (any status). */
-  applications: z.number().int().nonnegative(),
+  applications: z.number().check(z.int(), z.nonnegative()),
   /** USDT committed by applications not cancelled. */
   committed: z.string(),
-  listedAt: z.iso.datetime().nullable(),
-  cancelledAt: z.iso.datetime().nullable(),
+  listedAt: z.nullable(z.iso.datetime()),
+  cancelledAt: z.nullable(z.iso.datetime()),
 });
 export type IeoAdminProject = z.infer<typeof ieoAdminProjectSchema>;
 export const ieoAdminProjectListSchema = z.object({ items: z.array(ieoAdminProjectSchema) });
@@ -256,9 +256,9 @@ export const ieoAdminApplicationSchema = z.object({
   price: z.string(),
   quantity: z.string(),
   amount: z.string(),
-  allocatedQuantity: z.string().nullable(),
-  paidAmount: z.string().nullable(),
-  refundAmount: z.string().nullable(),
+  allocatedQuantity: z.nullable(z.string()),
+  paidAmount: z.nullable(z.string()),
+  refundAmount: z.nullable(z.string()),
   createdAt: z.iso.datetime(),
 });
 export type IeoAdminApplication = z.infer<typeof ieoAdminApplicationSchema>;
@@ -274,7 +274,7 @@ export const ieoAllocationSummarySchema = z.object({
 });
 export const ieoAdminApplicationsSchema = z.object({
   project: ieoAdminProjectSchema,
-  allocation: ieoAllocationSummarySchema.nullable(),
+  allocation: z.nullable(ieoAllocationSummarySchema),
   items: z.array(ieoAdminApplicationSchema),
   /** True when there are more applications than IEO_ADMIN_APPLICATIONS_MAX (largest first are shown). */
   truncated: z.boolean(),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { instrumentSymbolSchema } from './market.ts';
 import { amountSchema } from './money.ts';
 import { moneyPasswordInputSchema } from './money-password.ts';
@@ -58,8 +58,8 @@ export function breakEvenWinRatePct(payoutRate: string, feeRate: string): string
 
 /** A configured period (a row; operators configure them, issue 7). Rates are decimal strings. */
 export const periodSchema = z.object({
-  id: z.number().int(),
-  seconds: z.number().int(),
+  id: z.number().check(z.int()),
+  seconds: z.number().check(z.int()),
   /** Profit on a win as a fraction of the stake, e.g. "0.85". */
   payoutRate: z.string(),
   /** Charged on placement as a fraction of the stake, e.g. "0.002". */
@@ -74,9 +74,9 @@ export type Period = z.infer<typeof periodSchema>;
 export const contractConfigSchema = z.object({
   periods: z.array(periodSchema),
   /** The most open orders a user may have at once. */
-  maxOpenOrders: z.number().int(),
+  maxOpenOrders: z.number().check(z.int()),
   /** The user's own daily loss limit in USDT (losses and fees since 00:00 UTC), null when not set. */
-  dailyLossLimit: z.string().nullable(),
+  dailyLossLimit: z.nullable(z.string()),
   /** Losses and fees since 00:00 UTC today, in USDT (wins not netted). */
   lossToday: z.string(),
   /** Whether a trading password is set: then every order needs it. */
@@ -89,11 +89,11 @@ export type ContractConfig = z.infer<typeof contractConfigSchema>;
 export const placeOrderRequestSchema = z.strictObject({
   symbol: instrumentSymbolSchema,
   direction: z.enum(DIRECTIONS, { error: 'validation.invalid_value' }),
-  periodId: z.number({ error: 'validation.invalid_type' }).int({ error: 'validation.invalid_value' }).positive({ error: 'validation.invalid_value' }),
+  periodId: z.number({ error: 'validation.invalid_type' }).check(z.int({ error: 'validation.invalid_value' }), z.positive({ error: 'validation.invalid_value' })),
   /** The stake in USDT; the fee comes on top. */
   amount: amountSchema,
   /** Required when the user has set a trading password. */
-  tradePassword: moneyPasswordInputSchema.optional(),
+  tradePassword: z.optional(moneyPasswordInputSchema),
 });
 export type PlaceOrderRequest = z.infer<typeof placeOrderRequestSchema>;
 
@@ -113,7 +113,7 @@ export const orderSchema = z.object({
   publicId: z.string(),
   symbol: z.string(),
   direction: z.enum(DIRECTIONS),
-  periodSeconds: z.number().int(),
+  periodSeconds: z.number().check(z.int()),
   payoutRate: z.string(),
   feeRate: z.string(),
   /** Purchase amount (USDT). */
@@ -123,22 +123,22 @@ export const orderSchema = z.object({
   quantity: z.string(),
   state: z.enum(ORDER_STATES),
   displayStatus: z.enum(ORDER_DISPLAY_STATUSES),
-  outcome: z.enum(OUTCOMES).nullable(),
+  outcome: z.nullable(z.enum(OUTCOMES)),
   openTick: orderTickSchema,
-  closeTick: orderTickSchema.nullable(),
+  closeTick: z.nullable(orderTickSchema),
   createdAt: z.iso.datetime(),
   deliverAt: z.iso.datetime(),
-  settledAt: z.iso.datetime().nullable(),
+  settledAt: z.nullable(z.iso.datetime()),
   /** Milliseconds to delivery at the time of this reply (0 once delivered). */
-  remainingMs: z.number().int(),
+  remainingMs: z.number().check(z.int()),
   /** Credited at settlement: stake × (1 + rate) on a win, the stake on a tie, stake + fee on a void, 0 on a loss; null while open. */
-  payout: z.string().nullable(),
+  payout: z.nullable(z.string()),
   /** Payout − stake − fee; null while open. */
-  profit: z.string().nullable(),
+  profit: z.nullable(z.string()),
   /** Profit ÷ stake as a percentage with two places; null while open. */
-  returnRatePct: z.string().nullable(),
+  returnRatePct: z.nullable(z.string()),
   /** While open: the P/L if it were delivered at the latest fresh tick (null without one); once settled, equal to `profit`. */
-  currentPnl: z.string().nullable(),
+  currentPnl: z.nullable(z.string()),
 });
 export type Order = z.infer<typeof orderSchema>;
 
@@ -149,28 +149,30 @@ export const ORDERS_PAGE_MAX = 50;
 export const ordersQuerySchema = z.strictObject({
   /** `open` (in progress or ended) or `settled`. */
   state: z.enum(ORDER_STATES, { error: 'validation.invalid_value' }),
-  symbol: instrumentSymbolSchema.optional(),
-  cursor: z.string().regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }).optional(),
-  limit: z.coerce
-    .number({ error: 'validation.invalid_type' })
-    .int({ error: 'validation.invalid_value' })
-    .min(1, { error: 'validation.too_small' })
-    .max(ORDERS_PAGE_MAX, { error: 'validation.too_big' })
-    .default(20),
+  symbol: z.optional(instrumentSymbolSchema),
+  cursor: z.optional(z.string().check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }))),
+  limit: z._default(
+    z.coerce.number({ error: 'validation.invalid_type' }).check(
+      z.int({ error: 'validation.invalid_value' }),
+      z.gte(1, { error: 'validation.too_small' }),
+      z.lte(ORDERS_PAGE_MAX, { error: 'validation.too_big' }),
+    ),
+    20,
+  ),
 });
 export type OrdersQuery = z.infer<typeof ordersQuerySchema>;
-export const ordersSchema = z.object({ items: z.array(orderSchema), nextCursor: z.string().nullable() });
+export const ordersSchema = z.object({ items: z.array(orderSchema), nextCursor: z.nullable(z.string()) });
 export type Orders = z.infer<typeof ordersSchema>;
 
-export const orderQuerySchema = z.strictObject({ id: z.string().regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }) });
+export const orderQuerySchema = z.strictObject({ id: z.string().check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' })) });
 
 export const contractSettingsRequestSchema = z.strictObject({
   /** Null removes the limit. */
-  dailyLossLimit: amountSchema.nullable(),
+  dailyLossLimit: z.nullable(amountSchema),
 });
 export type ContractSettingsRequest = z.infer<typeof contractSettingsRequestSchema>;
 
-export const replayQuerySchema = z.strictObject({ publicId: z.string().regex(/^[A-Za-z0-9_-]{22}$/, { error: 'validation.invalid_value' }) });
+export const replayQuerySchema = z.strictObject({ publicId: z.string().check(z.regex(/^[A-Za-z0-9_-]{22}$/, { error: 'validation.invalid_value' })) });
 
 /**
  * GET /contracts/replay (public): the order's settlement recomputed from the recorded ticks
@@ -185,10 +187,10 @@ export const replaySchema = z.object({
   deliverAt: z.iso.datetime(),
   openTick: orderTickSchema,
   /** Recomputed: the latest recorded tick at or before delivery, if within the 5 s before it. */
-  closeTick: orderTickSchema.nullable(),
+  closeTick: z.nullable(orderTickSchema),
   outcome: z.enum(OUTCOMES),
   payout: z.string(),
-  stored: z.object({ closeTickId: z.string().nullable(), outcome: z.enum(OUTCOMES), payout: z.string() }),
+  stored: z.object({ closeTickId: z.nullable(z.string()), outcome: z.enum(OUTCOMES), payout: z.string() }),
   agrees: z.boolean(),
   rule: z.string(),
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { amountSchema } from './money.ts';
 import { ASSET_CODES, type AssetCode, assetSchema } from './wallet.ts';
 
@@ -35,21 +35,23 @@ export function maskContact(contact: string): string {
 export const inviteSummarySchema = z.object({
   inviteCode: z.string(),
   /** People who registered with this user's code. */
-  invitedCount: z.number().int().nonnegative(),
+  invitedCount: z.number().check(z.int(), z.nonnegative()),
   /** Of those, how many passed identity verification. */
-  verifiedCount: z.number().int().nonnegative(),
+  verifiedCount: z.number().check(z.int(), z.nonnegative()),
 });
 export type InviteSummary = z.infer<typeof inviteSummarySchema>;
 
 export const inviteesQuerySchema = z.strictObject({
   /** The `nextCursor` of the previous page. */
-  cursor: z.string().regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }).optional(),
-  limit: z.coerce
-    .number({ error: 'validation.invalid_type' })
-    .int({ error: 'validation.invalid_value' })
-    .min(1, { error: 'validation.too_small' })
-    .max(INVITEES_PAGE_MAX, { error: 'validation.too_big' })
-    .default(20),
+  cursor: z.optional(z.string().check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }))),
+  limit: z._default(
+    z.coerce.number({ error: 'validation.invalid_type' }).check(
+      z.int({ error: 'validation.invalid_value' }),
+      z.gte(1, { error: 'validation.too_small' }),
+      z.lte(INVITEES_PAGE_MAX, { error: 'validation.too_big' }),
+    ),
+    20,
+  ),
 });
 export type InviteesQuery = z.infer<typeof inviteesQuerySchema>;
 
@@ -64,16 +66,16 @@ export type Invitee = z.infer<typeof inviteeSchema>;
 export const inviteesSchema = z.object({
   items: z.array(inviteeSchema),
   /** Pass as `cursor` for the next (older) page; null on the last page. */
-  nextCursor: z.string().nullable(),
+  nextCursor: z.nullable(z.string()),
 });
 export type Invitees = z.infer<typeof inviteesSchema>;
 
 /** Letters, digits and dashes; stored upper-case, so users may type it in any case. */
-export const bonusCodeSchema = z
-  .string({ error: 'validation.required' })
-  .trim()
-  .toUpperCase()
-  .regex(/^[A-Z0-9][A-Z0-9-]{2,30}[A-Z0-9]$/, { error: 'validation.bonus_code_format' });
+export const bonusCodeSchema = z.string({ error: 'validation.required' }).check(
+  z.trim(),
+  z.toUpperCase(),
+  z.regex(/^[A-Z0-9][A-Z0-9-]{2,30}[A-Z0-9]$/, { error: 'validation.bonus_code_format' }),
+);
 
 export const redeemBonusCodeRequestSchema = z.strictObject({ code: bonusCodeSchema });
 export type RedeemBonusCodeRequest = z.infer<typeof redeemBonusCodeRequestSchema>;
@@ -93,26 +95,35 @@ export const BONUS_CODE_MAX_REDEMPTIONS = 1_000_000;
 export const BONUS_CODE_MAX_PER_USER = 100;
 export const BONUS_CODE_LIST_MAX = 100;
 
-export const createBonusCodeRequestSchema = z
-  .strictObject({
-    code: bonusCodeSchema,
-    asset: assetSchema,
-    /** Credited per redemption, a decimal string in the asset's scale. */
-    amount: amountSchema,
-    maxRedemptions: z.coerce.number({ error: 'validation.invalid_type' }).int({ error: 'validation.invalid_value' }).min(1, { error: 'validation.too_small' }).max(BONUS_CODE_MAX_REDEMPTIONS, { error: 'validation.too_big' }),
-    perUserLimit: z.coerce
-      .number({ error: 'validation.invalid_type' })
-      .int({ error: 'validation.invalid_value' })
-      .min(1, { error: 'validation.too_small' })
-      .max(BONUS_CODE_MAX_PER_USER, { error: 'validation.too_big' })
-      .default(1),
-    /** Defaults to now. */
-    startsAt: z.iso.datetime({ error: 'validation.invalid_value' }).optional(),
-    expiresAt: z.iso.datetime({ error: 'validation.invalid_value' }),
-    verifiedOnly: z.boolean({ error: 'validation.invalid_type' }).default(false),
-    reason: z.string().trim().max(500, { error: 'validation.too_long' }).optional(),
-  })
-  .refine((value) => !value.startsAt || Date.parse(value.expiresAt) > Date.parse(value.startsAt), { path: ['expiresAt'], error: 'validation.invalid_value' });
+export const createBonusCodeRequestSchema = z.strictObject({
+  code: bonusCodeSchema,
+  asset: assetSchema,
+  /** Credited per redemption, a decimal string in the asset's scale. */
+  amount: amountSchema,
+  maxRedemptions: z.coerce.number({ error: 'validation.invalid_type' }).check(
+    z.int({ error: 'validation.invalid_value' }),
+    z.gte(1, { error: 'validation.too_small' }),
+    z.lte(BONUS_CODE_MAX_REDEMPTIONS, { error: 'validation.too_big' }),
+  ),
+  perUserLimit: z._default(
+    z.coerce.number({ error: 'validation.invalid_type' }).check(
+      z.int({ error: 'validation.invalid_value' }),
+      z.gte(1, { error: 'validation.too_small' }),
+      z.lte(BONUS_CODE_MAX_PER_USER, { error: 'validation.too_big' }),
+    ),
+    1,
+  ),
+  /** Defaults to now. */
+  startsAt: z.optional(z.iso.datetime({ error: 'validation.invalid_value' })),
+  expiresAt: z.iso.datetime({ error: 'validation.invalid_value' }),
+  verifiedOnly: z._default(z.boolean({ error: 'validation.invalid_type' }), false),
+  reason: z.optional(z.string().check(z.trim(), z.maxLength(500, { error: 'validation.too_long' }))),
+}).check(
+  z.refine(
+    (value) => !value.startsAt || Date.parse(value.expiresAt) > Date.parse(value.startsAt),
+    { path: ['expiresAt'], error: 'validation.invalid_value' },
+  ),
+);
 export type CreateBonusCodeRequest = z.infer<typeof createBonusCodeRequestSchema>;
 
 export const bonusCodeViewSchema = z.object({
@@ -120,9 +131,9 @@ export const bonusCodeViewSchema = z.object({
   code: z.string(),
   asset: z.enum(ASSET_CODES as [AssetCode, ...AssetCode[]]),
   amount: z.string(),
-  maxRedemptions: z.number().int(),
-  perUserLimit: z.number().int(),
-  redeemedCount: z.number().int(),
+  maxRedemptions: z.number().check(z.int()),
+  perUserLimit: z.number().check(z.int()),
+  redeemedCount: z.number().check(z.int()),
   startsAt: z.iso.datetime(),
   expiresAt: z.iso.datetime(),
   verifiedOnly: z.boolean(),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { fileIdSchema } from './files.ts';
 import { decisionSchema, queueUserSchema } from './operator.ts';
 
@@ -56,32 +56,30 @@ export type CountryCode = (typeof COUNTRY_CODES)[number];
 export const NAME_MAX_LENGTH = 64;
 export const DOCUMENT_NUMBER_MAX_LENGTH = 32;
 
-const nameSchema = z
-  .string({ error: 'validation.required' })
-  .trim()
-  .min(1, { error: 'validation.required', abort: true })
-  .max(NAME_MAX_LENGTH, { error: 'validation.too_long', abort: true })
-  // Letters of any script, marks, spaces, apostrophes, dots and hyphens: what names are made of.
-  .regex(/^[\p{L}\p{M}][\p{L}\p{M} .'’-]*$/u, { error: 'validation.kyc_name' });
+const nameSchema = z.string({ error: 'validation.required' }).check(
+  z.trim(),
+  z.minLength(1, { error: 'validation.required', abort: true }),
+  z.maxLength(NAME_MAX_LENGTH, { error: 'validation.too_long', abort: true }),
+  z.regex(/^[\p{L}\p{M}][\p{L}\p{M} .'’-]*$/u, { error: 'validation.kyc_name' }),
+);
 
-export const kycSubmitRequestSchema = z
-  .strictObject({
-    country: z.enum(COUNTRY_CODES, { error: (issue) => (issue.input === undefined ? 'validation.required' : 'validation.kyc_country') }),
-    lastName: nameSchema,
-    firstName: nameSchema,
-    documentType: z.enum(DOCUMENT_TYPES, { error: (issue) => (issue.input === undefined ? 'validation.required' : 'validation.kyc_document_type') }),
-    documentNumber: z
-      .string({ error: 'validation.required' })
-      .trim()
-      .toUpperCase()
-      .min(1, { error: 'validation.required', abort: true })
-      .max(DOCUMENT_NUMBER_MAX_LENGTH, { error: 'validation.too_long', abort: true })
-      .regex(/^[A-Z0-9][A-Z0-9 -]{2,}$/, { error: 'validation.kyc_document_number' }),
-    frontFileId: fileIdSchema,
-    backFileId: fileIdSchema.optional(),
-    faceFileId: fileIdSchema,
-  })
-  .superRefine((value, ctx) => {
+export const kycSubmitRequestSchema = z.strictObject({
+  country: z.enum(COUNTRY_CODES, { error: (issue) => (issue.input === undefined ? 'validation.required' : 'validation.kyc_country') }),
+  lastName: nameSchema,
+  firstName: nameSchema,
+  documentType: z.enum(DOCUMENT_TYPES, { error: (issue) => (issue.input === undefined ? 'validation.required' : 'validation.kyc_document_type') }),
+  documentNumber: z.string({ error: 'validation.required' }).check(
+    z.trim(),
+    z.toUpperCase(),
+    z.minLength(1, { error: 'validation.required', abort: true }),
+    z.maxLength(DOCUMENT_NUMBER_MAX_LENGTH, { error: 'validation.too_long', abort: true }),
+    z.regex(/^[A-Z0-9][A-Z0-9 -]{2,}$/, { error: 'validation.kyc_document_number' }),
+  ),
+  frontFileId: fileIdSchema,
+  backFileId: z.optional(fileIdSchema),
+  faceFileId: fileIdSchema,
+}).check(
+  z.superRefine((value, ctx) => {
     if (needsBackPhoto(value.documentType) && !value.backFileId) ctx.addIssue({ code: 'custom', path: ['backFileId'], message: 'validation.kyc_back_required' });
     if (!needsBackPhoto(value.documentType) && value.backFileId) ctx.addIssue({ code: 'custom', path: ['backFileId'], message: 'validation.kyc_back_not_needed' });
     const seen = new Map<string, string>();
@@ -91,7 +89,8 @@ export const kycSubmitRequestSchema = z
       if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [field], message: 'validation.kyc_same_photo' });
       seen.set(id, field);
     }
-  });
+  }),
+);
 export type KycSubmitRequest = z.infer<typeof kycSubmitRequestSchema>;
 
 export const kycSubmissionSchema = z.object({
@@ -103,12 +102,12 @@ export const kycSubmissionSchema = z.object({
   documentType: z.enum(DOCUMENT_TYPES),
   documentNumber: z.string(),
   frontFileId: z.string(),
-  backFileId: z.string().nullable(),
+  backFileId: z.nullable(z.string()),
   faceFileId: z.string(),
   /** Why it was rejected, as the operator wrote it; null unless rejected. */
-  reason: z.string().nullable(),
+  reason: z.nullable(z.string()),
   createdAt: z.iso.datetime(),
-  decidedAt: z.iso.datetime().nullable(),
+  decidedAt: z.nullable(z.iso.datetime()),
 });
 export type KycSubmission = z.infer<typeof kycSubmissionSchema>;
 
@@ -116,17 +115,19 @@ export type KycSubmission = z.infer<typeof kycSubmissionSchema>;
 export const kycOverviewSchema = z.object({
   verified: z.boolean(),
   state: z.enum(KYC_STATES),
-  submission: kycSubmissionSchema.nullable(),
+  submission: z.nullable(kycSubmissionSchema),
 });
 export type KycOverview = z.infer<typeof kycOverviewSchema>;
 
-const idSchema = z.string({ error: 'validation.required' }).regex(/^\d{1,18}$/, { error: 'validation.invalid_value' });
+const idSchema = z.string({ error: 'validation.required' }).check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }));
 
 /** Operators: `{id, decision, reason}`, a reason required to reject. */
-export const kycDecideRequestSchema = z.strictObject({ id: idSchema, ...decisionSchema.shape }).superRefine((value, ctx) => {
-  if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
-});
+export const kycDecideRequestSchema = z.strictObject({ id: idSchema, ...decisionSchema.shape }).check(
+  z.superRefine((value, ctx) => {
+    if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
+  }),
+);
 
-export const kycQueueItemSchema = kycSubmissionSchema.extend({ uid: z.string(), user: queueUserSchema });
-export const kycQueueSchema = z.object({ items: z.array(kycQueueItemSchema), nextCursor: z.string().nullable() });
-export const kycQueueQuerySchema = z.strictObject({ cursor: idSchema.optional() });
+export const kycQueueItemSchema = z.extend(kycSubmissionSchema, { uid: z.string(), user: queueUserSchema });
+export const kycQueueSchema = z.object({ items: z.array(kycQueueItemSchema), nextCursor: z.nullable(z.string()) });
+export const kycQueueQuerySchema = z.strictObject({ cursor: z.optional(idSchema) });

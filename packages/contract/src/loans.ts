@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { amountSchema } from './money.ts';
 import { decisionSchema, queueUserSchema } from './operator.ts';
 
@@ -54,7 +54,7 @@ export function loanRateText(ppm: number): string {
   return frac ? `${whole}.${frac}` : String(whole);
 }
 
-const idSchema = z.string({ error: 'validation.required' }).regex(/^[1-9]\d{0,17}$/, { error: 'validation.invalid_value' });
+const idSchema = z.string({ error: 'validation.required' }).check(z.regex(/^[1-9]\d{0,17}$/, { error: 'validation.invalid_value' }));
 
 export const loanProductSchema = z.object({
   id: z.string(),
@@ -63,7 +63,7 @@ export const loanProductSchema = z.object({
   asset: z.literal(LOAN_ASSET),
   minAmount: z.string(),
   maxAmount: z.string(),
-  periods: z.array(z.number().int().positive()),
+  periods: z.array(z.number().check(z.int(), z.positive())),
   dailyRate: z.string(),
   overdueDailyRate: z.string(),
   method: z.enum(LOAN_METHODS),
@@ -75,7 +75,7 @@ export const loanProductListSchema = z.object({ items: z.array(loanProductSchema
 export const loanApplyRequestSchema = z.strictObject({
   productId: idSchema,
   amount: amountSchema,
-  periodDays: z.coerce.number({ error: 'validation.invalid_value' }).int({ error: 'validation.invalid_value' }).min(1, { error: 'validation.too_small' }).max(3650, { error: 'validation.too_big' }),
+  periodDays: z.coerce.number({ error: 'validation.invalid_value' }).check(z.int({ error: 'validation.invalid_value' }), z.gte(1, { error: 'validation.too_small' }), z.lte(3650, { error: 'validation.too_big' })),
   frontFileId: idSchema,
   backFileId: idSchema,
   holdingFileId: idSchema,
@@ -91,8 +91,8 @@ export const loanSchema = z.object({
   asset: z.literal(LOAN_ASSET),
   amount: z.string(),
   /** The amount disbursed (null until approved). */
-  approvedAmount: z.string().nullable(),
-  periodDays: z.number().int().positive(),
+  approvedAmount: z.nullable(z.string()),
+  periodDays: z.number().check(z.int(), z.positive()),
   dailyRate: z.string(),
   overdueDailyRate: z.string(),
   method: z.enum(LOAN_METHODS),
@@ -100,31 +100,33 @@ export const loanSchema = z.object({
   interest: z.string(),
   /** Interest owed now (days started since disbursement, at most the period). */
   interestToDate: z.string(),
-  overdueDays: z.number().int().nonnegative(),
+  overdueDays: z.number().check(z.int(), z.nonnegative()),
   overdueInterest: z.string(),
   /** What a repayment now would debit: principal + interest to date + overdue interest (0 unless disbursed or overdue). */
   dueNow: z.string(),
-  repaidAmount: z.string().nullable(),
-  reason: z.string().nullable(),
+  repaidAmount: z.nullable(z.string()),
+  reason: z.nullable(z.string()),
   createdAt: z.iso.datetime(),
-  disbursedAt: z.iso.datetime().nullable(),
-  dueAt: z.iso.datetime().nullable(),
-  repaidAt: z.iso.datetime().nullable(),
+  disbursedAt: z.nullable(z.iso.datetime()),
+  dueAt: z.nullable(z.iso.datetime()),
+  repaidAt: z.nullable(z.iso.datetime()),
 });
 export type Loan = z.infer<typeof loanSchema>;
-export const loanListSchema = z.object({ items: z.array(loanSchema), nextCursor: z.string().nullable() });
+export const loanListSchema = z.object({ items: z.array(loanSchema), nextCursor: z.nullable(z.string()) });
 export type LoanList = z.infer<typeof loanListSchema>;
-export const loanListQuerySchema = z.strictObject({ cursor: idSchema.optional() });
+export const loanListQuerySchema = z.strictObject({ cursor: z.optional(idSchema) });
 export const loanQuerySchema = z.strictObject({ id: idSchema });
 export const loanRepayRequestSchema = z.strictObject({ id: idSchema });
 
 // Operator side.
 
-export const loanDecideRequestSchema = z.strictObject({ id: idSchema, ...decisionSchema.shape }).superRefine((value, ctx) => {
-  if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
-});
+export const loanDecideRequestSchema = z.strictObject({ id: idSchema, ...decisionSchema.shape }).check(
+  z.superRefine((value, ctx) => {
+    if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
+  }),
+);
 export type LoanDecideRequest = z.infer<typeof loanDecideRequestSchema>;
 export const loanDisburseRequestSchema = z.strictObject({ id: idSchema });
-export const loanQueueItemSchema = loanSchema.extend({ uid: z.string(), user: queueUserSchema, frontFileId: z.string(), backFileId: z.string(), holdingFileId: z.string() });
-export const loanQueueSchema = z.object({ items: z.array(loanQueueItemSchema), nextCursor: z.string().nullable() });
-export const loanQueueQuerySchema = z.strictObject({ cursor: idSchema.optional() });
+export const loanQueueItemSchema = z.extend(loanSchema, { uid: z.string(), user: queueUserSchema, frontFileId: z.string(), backFileId: z.string(), holdingFileId: z.string() });
+export const loanQueueSchema = z.object({ items: z.array(loanQueueItemSchema), nextCursor: z.nullable(z.string()) });
+export const loanQueueQuerySchema = z.strictObject({ cursor: z.optional(idSchema) });

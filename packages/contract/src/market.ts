@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { AssetCode } from './wallet.ts';
 
 /** What an instrument is: the Transaction screen's tabs and Home's sections group by it. */
@@ -58,7 +58,10 @@ export function instrumentOf(asset: AssetCode): InstrumentSymbol | undefined {
   return isInstrumentSymbol(symbol) && INSTRUMENTS[symbol].kind === 'crypto' ? symbol : undefined;
 }
 
-export const instrumentSymbolSchema = z.string({ error: 'validation.required' }).refine(isInstrumentSymbol, { error: 'validation.unknown_instrument' });
+/** Typed as the symbols it lets through: mini's `refine` does not narrow the type as classic's did. */
+export const instrumentSymbolSchema = z
+  .string({ error: 'validation.required' })
+  .check(z.refine(isInstrumentSymbol, { error: 'validation.unknown_instrument' })) as z.ZodMiniType<InstrumentSymbol, string>;
 
 /** A price older than this is never used: no quote, no valuation, no settlement on it. */
 export const PRICE_MAX_AGE_MS = 5_000;
@@ -71,12 +74,12 @@ export const marketPriceSchema = z.object({
   asset: z.string(),
   instrument: z.string(),
   /** USDT per unit, at the instrument's price scale; null when no tick of the last 5 s exists. */
-  price: z.string().nullable(),
+  price: z.nullable(z.string()),
   /** The tick's time (ISO 8601), null with the price. */
-  ts: z.iso.datetime().nullable(),
-  source: z.string().nullable(),
+  ts: z.nullable(z.iso.datetime()),
+  source: z.nullable(z.string()),
   /** The source in the request's language, e.g. "simulated (demo data)". */
-  sourceLabel: z.string().nullable(),
+  sourceLabel: z.nullable(z.string()),
 });
 export type MarketPrice = z.infer<typeof marketPriceSchema>;
 
@@ -90,7 +93,7 @@ export const instrumentSchema = z.object({
   base: z.string(),
   quote: z.string(),
   name: z.string(),
-  priceScale: z.number().int(),
+  priceScale: z.number().check(z.int()),
   tradable: z.boolean(),
   recommended: z.boolean(),
   popular: z.boolean(),
@@ -105,16 +108,16 @@ export const instrumentsSchema = z.object({ items: z.array(instrumentSchema) });
  */
 export const tickerSchema = z.object({
   symbol: z.string(),
-  price: z.string().nullable(),
-  ts: z.iso.datetime().nullable(),
-  source: z.string().nullable(),
-  sourceLabel: z.string().nullable(),
-  open24h: z.string().nullable(),
-  high24h: z.string().nullable(),
-  low24h: z.string().nullable(),
+  price: z.nullable(z.string()),
+  ts: z.nullable(z.iso.datetime()),
+  source: z.nullable(z.string()),
+  sourceLabel: z.nullable(z.string()),
+  open24h: z.nullable(z.string()),
+  high24h: z.nullable(z.string()),
+  low24h: z.nullable(z.string()),
   /** In the base unit; "0" when the feed reports no volume (the simulated feed reports some). */
-  volume24h: z.string().nullable(),
-  changePct: z.string().nullable(),
+  volume24h: z.nullable(z.string()),
+  changePct: z.nullable(z.string()),
 });
 export type Ticker = z.infer<typeof tickerSchema>;
 export const tickersSchema = z.object({ items: z.array(tickerSchema) });
@@ -137,7 +140,7 @@ export const KLINE_MAX_LIMIT = 1000;
 
 /** One candle; `t` is its open time in ms since the epoch (weeks open on Monday 00:00 UTC). */
 export const candleSchema = z.object({
-  t: z.number().int(),
+  t: z.number().check(z.int()),
   o: z.string(),
   h: z.string(),
   l: z.string(),
@@ -150,8 +153,10 @@ export const klinesQuerySchema = z.strictObject({
   symbol: instrumentSymbolSchema,
   interval: z.enum(KLINE_INTERVALS, { error: 'validation.invalid_value' }),
   /** Candles opening before this time (ms), for paging back; default now. */
-  before: z.coerce.number({ error: 'validation.invalid_value' }).int({ error: 'validation.invalid_value' }).positive({ error: 'validation.invalid_value' }).optional(),
-  limit: z.coerce.number({ error: 'validation.invalid_value' }).int({ error: 'validation.invalid_value' }).min(1, { error: 'validation.invalid_value' }).max(KLINE_MAX_LIMIT, { error: 'validation.invalid_value' }).optional(),
+  before: z.optional(z.coerce.number({ error: 'validation.invalid_value' }).check(z.int({ error: 'validation.invalid_value' }), z.positive({ error: 'validation.invalid_value' }))),
+  limit: z.optional(
+    z.coerce.number({ error: 'validation.invalid_value' }).check(z.int({ error: 'validation.invalid_value' }), z.gte(1, { error: 'validation.invalid_value' }), z.lte(KLINE_MAX_LIMIT, { error: 'validation.invalid_value' })),
+  ),
 });
 export type KlinesQuery = z.infer<typeof klinesQuerySchema>;
 /** Oldest first. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { amountSchema } from './money.ts';
 import { decisionSchema, queueUserSchema } from './operator.ts';
 
@@ -33,7 +33,7 @@ export const MINING_PERIOD_MAX_DAYS = 3_650;
 /** The daily rate in parts per million: 3000 is 0.3 % a day. */
 export const MINING_DAILY_RATE_MAX_PPM = 100_000;
 
-const idSchema = z.string({ error: 'validation.required' }).regex(/^[1-9]\d{0,17}$/, { error: 'validation.invalid_value' });
+const idSchema = z.string({ error: 'validation.required' }).check(z.regex(/^[1-9]\d{0,17}$/, { error: 'validation.invalid_value' }));
 
 export const miningProductSchema = z.object({
   id: z.string(),
@@ -42,11 +42,11 @@ export const miningProductSchema = z.object({
   output: z.string(),
   hashrate: z.string(),
   power: z.string(),
-  periodDays: z.number().int().positive(),
+  periodDays: z.number().check(z.int(), z.positive()),
   asset: z.literal(MINING_ASSET),
   unitPrice: z.string(),
   minInvestment: z.string(),
-  maxQuantity: z.number().int().positive(),
+  maxQuantity: z.number().check(z.int(), z.positive()),
   /** Fraction per day as a decimal string ("0.003" is 0.3 %). */
   dailyRate: z.string(),
   /** What one unit earns a day, rounded down. */
@@ -62,13 +62,13 @@ export const miningProductQuerySchema = z.strictObject({ id: idSchema });
 
 export const rentRequestSchema = z.strictObject({
   productId: idSchema,
-  quantity: z.coerce.number({ error: 'validation.invalid_value' }).int({ error: 'validation.invalid_value' }).min(1, { error: 'validation.too_small' }).max(1_000_000, { error: 'validation.too_big' }),
+  quantity: z.coerce.number({ error: 'validation.invalid_value' }).check(z.int({ error: 'validation.invalid_value' }), z.gte(1, { error: 'validation.too_small' }), z.lte(1_000_000, { error: 'validation.too_big' })),
   /** What the user agreed to pay (quantity × unit price as shown); a different price is refused. */
   amount: amountSchema,
 });
 export type RentRequest = z.infer<typeof rentRequestSchema>;
 
-export const miningPayoutSchema = z.object({ day: z.number().int().positive(), amount: z.string(), paidAt: z.iso.datetime() });
+export const miningPayoutSchema = z.object({ day: z.number().check(z.int(), z.positive()), amount: z.string(), paidAt: z.iso.datetime() });
 export type MiningPayout = z.infer<typeof miningPayoutSchema>;
 
 export const miningRentalSchema = z.object({
@@ -77,93 +77,95 @@ export const miningRentalSchema = z.object({
   productName: z.string(),
   output: z.string(),
   status: z.enum(MINING_RENTAL_STATUSES as [MiningRentalStatus, ...MiningRentalStatus[]]),
-  statusCode: z.number().int().min(0).max(3),
+  statusCode: z.number().check(z.int(), z.gte(0), z.lte(3)),
   asset: z.literal(MINING_ASSET),
-  quantity: z.number().int().positive(),
+  quantity: z.number().check(z.int(), z.positive()),
   unitPrice: z.string(),
   amount: z.string(),
   dailyRate: z.string(),
   dailyYield: z.string(),
-  periodDays: z.number().int().positive(),
+  periodDays: z.number().check(z.int(), z.positive()),
   /** The yield over the whole period (daily yield × days), the principal not included. */
   totalProfit: z.string(),
   paidOut: z.string(),
-  paidDays: z.number().int().nonnegative(),
+  paidDays: z.number().check(z.int(), z.nonnegative()),
   /** Returned at completion; true once it was. */
   principalReturned: z.boolean(),
-  reason: z.string().nullable(),
+  reason: z.nullable(z.string()),
   createdAt: z.iso.datetime(),
-  startedAt: z.iso.datetime().nullable(),
-  endsAt: z.iso.datetime().nullable(),
-  nextPayoutAt: z.iso.datetime().nullable(),
-  completedAt: z.iso.datetime().nullable(),
+  startedAt: z.nullable(z.iso.datetime()),
+  endsAt: z.nullable(z.iso.datetime()),
+  nextPayoutAt: z.nullable(z.iso.datetime()),
+  completedAt: z.nullable(z.iso.datetime()),
 });
 export type MiningRental = z.infer<typeof miningRentalSchema>;
 
-export const miningRentalDetailSchema = miningRentalSchema.extend({ payouts: z.array(miningPayoutSchema) });
+export const miningRentalDetailSchema = z.extend(miningRentalSchema, { payouts: z.array(miningPayoutSchema) });
 export type MiningRentalDetail = z.infer<typeof miningRentalDetailSchema>;
 
 /** /MiningHis tabs. */
 export const MINING_HISTORY_TABS = ['active', 'completed', 'all'] as const;
 export type MiningHistoryTab = (typeof MINING_HISTORY_TABS)[number];
 export const miningRentalListQuerySchema = z.strictObject({
-  tab: z.enum(MINING_HISTORY_TABS, { error: 'validation.invalid_value' }).default('all'),
-  cursor: idSchema.optional(),
+  tab: z._default(z.enum(MINING_HISTORY_TABS, { error: 'validation.invalid_value' }), 'all'),
+  cursor: z.optional(idSchema),
 });
-export const miningRentalListSchema = z.object({ items: z.array(miningRentalSchema), nextCursor: z.string().nullable() });
+export const miningRentalListSchema = z.object({ items: z.array(miningRentalSchema), nextCursor: z.nullable(z.string()) });
 export type MiningRentalList = z.infer<typeof miningRentalListSchema>;
 export const miningRentalQuerySchema = z.strictObject({ id: idSchema });
 
 // Operator side.
 
-export const miningDecideRequestSchema = z.strictObject({ id: idSchema, ...decisionSchema.shape }).superRefine((value, ctx) => {
-  if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
-});
+export const miningDecideRequestSchema = z.strictObject({ id: idSchema, ...decisionSchema.shape }).check(
+  z.superRefine((value, ctx) => {
+    if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
+  }),
+);
 export type MiningDecideRequest = z.infer<typeof miningDecideRequestSchema>;
 
-export const miningQueueItemSchema = miningRentalSchema.extend({ uid: z.string(), user: queueUserSchema });
-export const miningQueueSchema = z.object({ items: z.array(miningQueueItemSchema), nextCursor: z.string().nullable() });
-export const miningQueueQuerySchema = z.strictObject({ cursor: idSchema.optional() });
+export const miningQueueItemSchema = z.extend(miningRentalSchema, { uid: z.string(), user: queueUserSchema });
+export const miningQueueSchema = z.object({ items: z.array(miningQueueItemSchema), nextCursor: z.nullable(z.string()) });
+export const miningQueueQuerySchema = z.strictObject({ cursor: z.optional(idSchema) });
 
-const text = (max: number) => z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(max, { error: 'validation.too_long' });
+const text = (max: number) => z.string({ error: 'validation.required' }).check(z.trim(), z.minLength(1, { error: 'validation.required' }), z.maxLength(max, { error: 'validation.too_long' }));
 /** Plain text (tags are refused rather than stored, so nothing is ever rendered as HTML). */
-const plain = (max: number) => text(max).refine((value) => !/[<>]/.test(value), { error: 'validation.plain_text' });
+const plain = (max: number) => text(max).check(z.refine((value) => !/[<>]/.test(value), { error: 'validation.plain_text' }));
 /** Plain text per language; `en` is required and stands in for a missing one. */
 export const localizedSchema = (max: number) =>
   z.strictObject({
     en: plain(max),
-    zh_CN: plain(max).optional(),
-    zh_TW: plain(max).optional(),
-    de: plain(max).optional(),
-    fr: plain(max).optional(),
-    es: plain(max).optional(),
-    it: plain(max).optional(),
+    zh_CN: z.optional(plain(max)),
+    zh_TW: z.optional(plain(max)),
+    de: z.optional(plain(max)),
+    fr: z.optional(plain(max)),
+    es: z.optional(plain(max)),
+    it: z.optional(plain(max)),
   });
 
 /** Create (no `id`) or edit (with `id`) a product; an edit never changes existing rentals, which keep the terms they were rented at. */
 export const miningProductInputSchema = z.strictObject({
-  id: idSchema.optional(),
-  slug: z.string({ error: 'validation.required' }).regex(/^[a-z0-9-]{1,64}$/, { error: 'validation.invalid_value' }),
+  id: z.optional(idSchema),
+  slug: z.string({ error: 'validation.required' }).check(z.regex(/^[a-z0-9-]{1,64}$/, { error: 'validation.invalid_value' })),
   name: localizedSchema(80),
   description: localizedSchema(4000),
-  output: z.string({ error: 'validation.required' }).regex(/^[A-Z0-9]{2,10}$/, { error: 'validation.invalid_value' }),
+  output: z.string({ error: 'validation.required' }).check(z.regex(/^[A-Z0-9]{2,10}$/, { error: 'validation.invalid_value' })),
   hashrate: plain(40),
   power: plain(40),
-  periodDays: z.number({ error: 'validation.invalid_value' }).int({ error: 'validation.invalid_value' }).min(1, { error: 'validation.too_small' }).max(MINING_PERIOD_MAX_DAYS, { error: 'validation.too_big' }),
+  periodDays: z.number({ error: 'validation.invalid_value' }).check(z.int({ error: 'validation.invalid_value' }), z.gte(1, { error: 'validation.too_small' }), z.lte(MINING_PERIOD_MAX_DAYS, { error: 'validation.too_big' })),
   unitPrice: amountSchema,
   minInvestment: amountSchema,
-  maxQuantity: z.number({ error: 'validation.invalid_value' }).int({ error: 'validation.invalid_value' }).min(1, { error: 'validation.too_small' }).max(1_000_000, { error: 'validation.too_big' }),
-  dailyRatePpm: z.number({ error: 'validation.invalid_value' }).int({ error: 'validation.invalid_value' }).min(1, { error: 'validation.too_small' }).max(MINING_DAILY_RATE_MAX_PPM, { error: 'validation.too_big' }),
-  enabled: z.boolean({ error: 'validation.invalid_value' }).default(true),
-  sort: z.number({ error: 'validation.invalid_value' }).int().min(0).max(10_000).default(0),
+  maxQuantity: z.number({ error: 'validation.invalid_value' }).check(z.int({ error: 'validation.invalid_value' }), z.gte(1, { error: 'validation.too_small' }), z.lte(1_000_000, { error: 'validation.too_big' })),
+  dailyRatePpm: z.number({ error: 'validation.invalid_value' }).check(z.int({ error: 'validation.invalid_value' }), z.gte(1, { error: 'validation.too_small' }), z.lte(MINING_DAILY_RATE_MAX_PPM, { error: 'validation.too_big' })),
+  enabled: z._default(z.boolean({ error: 'validation.invalid_value' }), true),
+  sort: z._default(z.number({ error: 'validation.invalid_value' }).check(z.int(), z.gte(0), z.lte(10_000)), 0),
 });
 export type MiningProductInput = z.infer<typeof miningProductInputSchema>;
-const localizedTextSchema = z.object({ en: z.string() }).catchall(z.string().optional());
+const localizedTextSchema = z.catchall(z.object({ en: z.string() }), z.optional(z.string()));
 /** The console's view: the terms plus the texts in every language, so an edit starts from what is stored. */
-export const miningAdminProductSchema = miningProductSchema.extend({
+export const miningAdminProductSchema = z.extend(miningProductSchema, {
   slug: z.string(),
-  dailyRatePpm: z.number().int(),
-  sort: z.number().int(),
+  dailyRatePpm: z.number().check(z.int()),
+  sort: z.number().check(z.int()),
   texts: z.object({ name: localizedTextSchema, description: localizedTextSchema }),
 });
 export const miningAdminProductListSchema = z.object({ items: z.array(miningAdminProductSchema) });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { CHANNELS, PASSWORD_MAX_LENGTH, codeSchema } from './auth-basics.ts';
 
 /**
@@ -38,30 +38,29 @@ export function isTrivialPin(pin: string): boolean {
 export const moneyPasswordKindSchema = z.enum(MONEY_PASSWORD_KINDS, { error: 'validation.invalid_value' });
 
 /** A new money password: the rule above. */
-export const newMoneyPasswordSchema = z
-  .string({ error: 'validation.required' })
-  .regex(/^\d{6}$/, { error: 'validation.money_password_format', abort: true })
-  .refine((pin) => !isTrivialPin(pin), { error: 'validation.money_password_simple' });
+export const newMoneyPasswordSchema = z.string({ error: 'validation.required' }).check(
+  z.regex(/^\d{6}$/, { error: 'validation.money_password_format', abort: true }),
+  z.refine((pin) => !isTrivialPin(pin), { error: 'validation.money_password_simple' }),
+);
 
 /** A money password typed to authorise something: only its shape is checked here. */
-export const moneyPasswordInputSchema = z
-  .string({ error: 'validation.required' })
-  .min(1, { error: 'validation.required', abort: true })
-  .regex(/^\d{6}$/, { error: 'validation.money_password_format' });
+export const moneyPasswordInputSchema = z.string({ error: 'validation.required' }).check(
+  z.minLength(1, { error: 'validation.required', abort: true }),
+  z.regex(/^\d{6}$/, { error: 'validation.money_password_format' }),
+);
 
-export const setMoneyPasswordRequestSchema = z
-  .strictObject({
-    kind: moneyPasswordKindSchema,
-    proof: z.enum(MONEY_PASSWORD_PROOFS, { error: 'validation.invalid_value' }),
-    /** With `proof: login_password`. */
-    loginPassword: z.string().max(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' }).optional(),
-    /** With `proof: code`: where the code was sent (the account's own address on that channel). */
-    channel: z.enum(CHANNELS, { error: 'validation.invalid_value' }).optional(),
-    code: codeSchema.optional(),
-    password: newMoneyPasswordSchema,
-    confirmPassword: z.string({ error: 'validation.required' }).max(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' }),
-  })
-  .superRefine((value, ctx) => {
+export const setMoneyPasswordRequestSchema = z.strictObject({
+  kind: moneyPasswordKindSchema,
+  proof: z.enum(MONEY_PASSWORD_PROOFS, { error: 'validation.invalid_value' }),
+  /** With `proof: login_password`. */
+  loginPassword: z.optional(z.string().check(z.maxLength(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' }))),
+  /** With `proof: code`: where the code was sent (the account's own address on that channel). */
+  channel: z.optional(z.enum(CHANNELS, { error: 'validation.invalid_value' })),
+  code: z.optional(codeSchema),
+  password: newMoneyPasswordSchema,
+  confirmPassword: z.string({ error: 'validation.required' }).check(z.maxLength(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' })),
+}).check(
+  z.superRefine((value, ctx) => {
     if (value.proof === 'login_password' && !value.loginPassword) {
       ctx.addIssue({ code: 'custom', path: ['loginPassword'], message: 'validation.required' });
     }
@@ -72,7 +71,8 @@ export const setMoneyPasswordRequestSchema = z
     if (value.password !== value.confirmPassword) {
       ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'validation.passwords_mismatch' });
     }
-  });
+  }),
+);
 export type SetMoneyPasswordRequest = z.infer<typeof setMoneyPasswordRequestSchema>;
 
 export const sendMoneyPasswordCodeRequestSchema = z.strictObject({
@@ -84,14 +84,14 @@ export type SendMoneyPasswordCodeRequest = z.infer<typeof sendMoneyPasswordCodeR
 export const sendMoneyPasswordCodeResponseSchema = z.object({
   /** Where it went, masked ("ab***@example.com", "***0123"). */
   sentTo: z.string(),
-  resendAfterS: z.number().int(),
-  expiresInS: z.number().int(),
+  resendAfterS: z.number().check(z.int()),
+  expiresInS: z.number().check(z.int()),
 });
 
 export const moneyPasswordStateSchema = z.object({
   set: z.boolean(),
   /** While locked after too many wrong attempts: when it opens again. */
-  lockedUntil: z.iso.datetime().nullable(),
+  lockedUntil: z.nullable(z.iso.datetime()),
 });
 
 export const moneyPasswordStatusSchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Money is a bigint of minor units with the asset's fixed scale; on the wire it is a
@@ -61,8 +61,8 @@ export function divCeil(a: bigint, b: bigint): bigint {
 }
 
 /** A positive decimal amount on the wire; the asset's scale is checked by the service. */
-export const amountSchema = z
-  .string({ error: 'validation.required' })
-  .trim()
-  .regex(/^\d{1,30}(\.\d{1,18})?$/, { error: 'validation.amount_format', abort: true })
-  .refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' });
+export const amountSchema = z.string({ error: 'validation.required' }).check(
+  z.trim(),
+  z.regex(/^\d{1,30}(\.\d{1,18})?$/, { error: 'validation.amount_format', abort: true }),
+  z.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' }),
+);

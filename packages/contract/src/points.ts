@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * Points (spec §2 Home check-in, §3 User.points). Points are not money and never touch the
@@ -82,11 +82,11 @@ export function checkinView(last: LastCheckin | null, today: UtcDay): CheckinVie
 export const checkinStateSchema = z.object({
   checkedInToday: z.boolean(),
   /** Consecutive UTC days checked in, ending today or yesterday. */
-  streak: z.number().int().nonnegative(),
+  streak: z.number().check(z.int(), z.nonnegative()),
   /** The user's points balance: the sum of their points events. */
-  points: z.number().int(),
-  todayReward: z.number().int().nonnegative(),
-  nextBonusInDays: z.number().int().nonnegative(),
+  points: z.number().check(z.int()),
+  todayReward: z.number().check(z.int(), z.nonnegative()),
+  nextBonusInDays: z.number().check(z.int(), z.nonnegative()),
   /** The rule, in the request's language. */
   rule: z.string(),
   /** The current UTC day, `YYYY-MM-DD`. */
@@ -94,8 +94,8 @@ export const checkinStateSchema = z.object({
 });
 export type CheckinState = z.infer<typeof checkinStateSchema>;
 
-export const checkinResultSchema = checkinStateSchema.extend({
-  awarded: z.object({ checkin: z.number().int(), bonus: z.number().int(), total: z.number().int() }),
+export const checkinResultSchema = z.extend(checkinStateSchema, {
+  awarded: z.object({ checkin: z.number().check(z.int()), bonus: z.number().check(z.int()), total: z.number().check(z.int()) }),
 });
 export type CheckinResult = z.infer<typeof checkinResultSchema>;
 
@@ -103,22 +103,24 @@ export const POINTS_PAGE_MAX = 50;
 
 export const pointsHistoryQuerySchema = z.strictObject({
   /** The `nextCursor` of the previous page. */
-  cursor: z.string().regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }).optional(),
-  limit: z.coerce
-    .number({ error: 'validation.invalid_type' })
-    .int({ error: 'validation.invalid_value' })
-    .min(1, { error: 'validation.too_small' })
-    .max(POINTS_PAGE_MAX, { error: 'validation.too_big' })
-    .default(20),
+  cursor: z.optional(z.string().check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }))),
+  limit: z._default(
+    z.coerce.number({ error: 'validation.invalid_type' }).check(
+      z.int({ error: 'validation.invalid_value' }),
+      z.gte(1, { error: 'validation.too_small' }),
+      z.lte(POINTS_PAGE_MAX, { error: 'validation.too_big' }),
+    ),
+    20,
+  ),
 });
 export type PointsHistoryQuery = z.infer<typeof pointsHistoryQuerySchema>;
 
 export const pointsEventSchema = z.object({
   id: z.string(),
   kind: z.enum(POINTS_EVENT_KINDS),
-  amount: z.number().int(),
+  amount: z.number().check(z.int()),
   /** The UTC day checked in (check-ins and their bonus); null for other kinds. */
-  day: z.string().nullable(),
+  day: z.nullable(z.string()),
   createdAt: z.iso.datetime(),
 });
 export type PointsEvent = z.infer<typeof pointsEventSchema>;
@@ -126,6 +128,6 @@ export type PointsEvent = z.infer<typeof pointsEventSchema>;
 export const pointsHistorySchema = z.object({
   items: z.array(pointsEventSchema),
   /** Pass as `cursor` for the next (older) page; null on the last page. */
-  nextCursor: z.string().nullable(),
+  nextCursor: z.nullable(z.string()),
 });
 export type PointsHistory = z.infer<typeof pointsHistorySchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { codeSchema, sessionResponseSchema } from './auth-basics.ts';
 
 /**
@@ -20,13 +20,10 @@ export const ANTI_PHISHING_MAX_LENGTH = 20;
 export const RECOVERY_CODE_PATTERN = /^[a-z2-7]{5}-[a-z2-7]{5}$/;
 
 /** A code the user types: the 6 digits of their app, or one of their recovery codes. */
-export const secondFactorSchema = z
-  .string({ error: 'validation.required' })
-  .trim()
-  .toLowerCase()
-  // Recovery codes use base32 (no 0, 1, 8, 9): a typed 0 or 1 can only mean o or l.
-  .transform((value) => (value.includes('-') ? value.replace(/0/g, 'o').replace(/1/g, 'l') : value))
-  .refine((value) => /^\d{6}$/.test(value) || RECOVERY_CODE_PATTERN.test(value), { error: 'validation.two_factor_format' });
+export const secondFactorSchema = z.pipe(
+  z.string({ error: 'validation.required' }).check(z.trim(), z.toLowerCase()),
+  z.transform((value) => (value.includes('-') ? value.replace(/0/g, 'o').replace(/1/g, 'l') : value)),
+).check(z.refine((value) => /^\d{6}$/.test(value) || RECOVERY_CODE_PATTERN.test(value), { error: 'validation.two_factor_format' }));
 
 /** Where an IP address is, without asking anyone: the coarse hint the device list shows. */
 export const NETWORK_KINDS = ['loopback', 'private', 'public', 'unknown'] as const;
@@ -97,13 +94,13 @@ export type SignInEvent = z.infer<typeof signInEventSchema>;
 export const WITHDRAWAL_LOCK_REASONS = ['password_changed', 'password_reset', 'two_factor_enabled', 'two_factor_disabled'] as const;
 export type WithdrawalLockReason = (typeof WITHDRAWAL_LOCK_REASONS)[number];
 
-export const withdrawalLockSchema = z.object({ until: z.iso.datetime(), reason: z.enum(WITHDRAWAL_LOCK_REASONS) }).nullable();
+export const withdrawalLockSchema = z.nullable(z.object({ until: z.iso.datetime(), reason: z.enum(WITHDRAWAL_LOCK_REASONS) }));
 export type WithdrawalLock = z.infer<typeof withdrawalLockSchema>;
 
 export const securityOverviewSchema = z.object({
   twoFactorEnabled: z.boolean(),
-  recoveryCodesLeft: z.number().int(),
-  antiPhishingCode: z.string().nullable(),
+  recoveryCodesLeft: z.number().check(z.int()),
+  antiPhishingCode: z.nullable(z.string()),
   withdrawalLock: withdrawalLockSchema,
   withdrawPasswordSet: z.boolean(),
   tradePasswordSet: z.boolean(),
@@ -112,7 +109,7 @@ export const securityOverviewSchema = z.object({
 });
 export type SecurityOverview = z.infer<typeof securityOverviewSchema>;
 
-export const revokeOthersResponseSchema = z.object({ revoked: z.number().int() });
+export const revokeOthersResponseSchema = z.object({ revoked: z.number().check(z.int()) });
 
 /** Enrolment, step 1: a new secret, shown once as text and as an otpauth:// URI for the QR. */
 export const twoFactorSetupSchema = z.object({ secret: z.string(), uri: z.string() });
@@ -125,11 +122,18 @@ export const twoFactorEnableResponseSchema = z.object({ recoveryCodes: z.array(z
 export const twoFactorDisableRequestSchema = z.strictObject({ code: secondFactorSchema });
 
 export const antiPhishingRequestSchema = z.strictObject({
-  code: z
-    .string({ error: 'validation.required' })
-    .trim()
-    .regex(new RegExp(`^[A-Za-z0-9]{${ANTI_PHISHING_MIN_LENGTH},${ANTI_PHISHING_MAX_LENGTH}}$`), { error: 'validation.anti_phishing_format' })
-    .or(z.literal('')),
+  code: z.union(
+    [
+      z.string({ error: 'validation.required' }).check(
+        z.trim(),
+        z.regex(
+          new RegExp(`^[A-Za-z0-9]{${ANTI_PHISHING_MIN_LENGTH},${ANTI_PHISHING_MAX_LENGTH}}$`),
+          { error: 'validation.anti_phishing_format' },
+        ),
+      ),
+      z.literal(''),
+    ],
+  ),
 });
 export type AntiPhishingRequest = z.infer<typeof antiPhishingRequestSchema>;
 
@@ -142,7 +146,7 @@ export const loginChallengeSchema = z.object({
 export type LoginChallenge = z.infer<typeof loginChallengeSchema>;
 
 export const loginSecondStepRequestSchema = z.strictObject({
-  challenge: z.string({ error: 'validation.required' }).regex(/^[A-Za-z0-9_-]{43}$/, { error: 'validation.invalid_value' }),
+  challenge: z.string({ error: 'validation.required' }).check(z.regex(/^[A-Za-z0-9_-]{43}$/, { error: 'validation.invalid_value' })),
   code: secondFactorSchema,
 });
 export type LoginSecondStepRequest = z.infer<typeof loginSecondStepRequestSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { fundsPostingSchema } from './funds.ts';
 import { LANGUAGES } from './languages.ts';
 import { ASSETS, type AssetCode, assetSchema, walletSchema } from './wallet.ts';
@@ -15,20 +15,20 @@ export const USER_DETAIL_PAGE_SIZE_MAX = 50;
 export const USER_DETAIL_PAGE_SIZE_DEFAULT = 20;
 export const ADMIN_REASON_MAX_LENGTH = 500;
 
-const idText = z.string({ error: 'validation.required' }).regex(/^\d{1,18}$/, { error: 'validation.invalid_value' });
-const cursor = idText.optional();
-const limit = z.coerce.number().int({ error: 'validation.invalid_value' }).min(1).max(USER_DETAIL_PAGE_SIZE_MAX).default(USER_DETAIL_PAGE_SIZE_DEFAULT);
+const idText = z.string({ error: 'validation.required' }).check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }));
+const cursor = z.optional(idText);
+const limit = z._default(z.coerce.number().check(z.int({ error: 'validation.invalid_value' }), z.gte(1), z.lte(USER_DETAIL_PAGE_SIZE_MAX)), USER_DETAIL_PAGE_SIZE_DEFAULT);
 
 /** A reason an operator writes: required, trimmed, at most 500 characters. */
-export const adminReasonSchema = z
-  .string({ error: 'validation.required' })
-  .trim()
-  .min(1, { error: 'validation.reason_required' })
-  .max(ADMIN_REASON_MAX_LENGTH, { error: 'validation.too_long' });
+export const adminReasonSchema = z.string({ error: 'validation.required' }).check(
+  z.trim(),
+  z.minLength(1, { error: 'validation.reason_required' }),
+  z.maxLength(ADMIN_REASON_MAX_LENGTH, { error: 'validation.too_long' }),
+);
 
 /** `q` matches a uid exactly, or an email, phone or nickname by substring (case-insensitive). */
 export const userSearchQuerySchema = z.strictObject({
-  q: z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(100, { error: 'validation.too_long' }),
+  q: z.string({ error: 'validation.required' }).check(z.trim(), z.minLength(1, { error: 'validation.required' }), z.maxLength(100, { error: 'validation.too_long' })),
   /** The last uid of the previous page (results are newest first). */
   cursor,
 });
@@ -37,15 +37,15 @@ export type UserSearchQuery = z.infer<typeof userSearchQuerySchema>;
 export const userSummarySchema = z.object({
   uid: z.string(),
   nickname: z.string(),
-  email: z.string().nullable(),
-  phone: z.string().nullable(),
+  email: z.nullable(z.string()),
+  phone: z.nullable(z.string()),
   verified: z.boolean(),
   frozen: z.boolean(),
   createdAt: z.iso.datetime(),
 });
 export type UserSummary = z.infer<typeof userSummarySchema>;
 
-export const userSearchSchema = z.object({ items: z.array(userSummarySchema), nextCursor: z.string().nullable() });
+export const userSearchSchema = z.object({ items: z.array(userSummarySchema), nextCursor: z.nullable(z.string()) });
 export type UserSearch = z.infer<typeof userSearchSchema>;
 
 export const adminUserQuerySchema = z.strictObject({ uid: idText });
@@ -53,20 +53,20 @@ export const adminUserQuerySchema = z.strictObject({ uid: idText });
 export const adminUserProfileSchema = z.object({
   uid: z.string(),
   nickname: z.string(),
-  email: z.string().nullable(),
-  phone: z.string().nullable(),
+  email: z.nullable(z.string()),
+  phone: z.nullable(z.string()),
   emailVerified: z.boolean(),
   phoneVerified: z.boolean(),
   language: z.enum(LANGUAGES),
   /** KYC passed. */
   verified: z.boolean(),
   createdAt: z.iso.datetime(),
-  frozenAt: z.iso.datetime().nullable(),
-  frozenReason: z.string().nullable(),
-  creditScore: z.number().int(),
-  points: z.number().int(),
+  frozenAt: z.nullable(z.iso.datetime()),
+  frozenReason: z.nullable(z.string()),
+  creditScore: z.number().check(z.int()),
+  points: z.number().check(z.int()),
   inviteCode: z.string(),
-  inviterUid: z.string().nullable(),
+  inviterUid: z.nullable(z.string()),
 });
 export type AdminUserProfile = z.infer<typeof adminUserProfileSchema>;
 
@@ -78,9 +78,9 @@ export const adminKycRecordSchema = z.object({
   lastName: z.string(),
   documentType: z.string(),
   documentNumber: z.string(),
-  reason: z.string().nullable(),
+  reason: z.nullable(z.string()),
   createdAt: z.iso.datetime(),
-  decidedAt: z.iso.datetime().nullable(),
+  decidedAt: z.nullable(z.iso.datetime()),
 });
 
 export const adminBalanceSchema = z.object({ wallet: walletSchema, asset: z.string(), available: z.string(), locked: z.string() });
@@ -91,7 +91,7 @@ export const moneyFlowSummarySchema = z.object({
   kind: z.enum(MONEY_FLOW_KINDS),
   status: z.string(),
   asset: z.string(),
-  count: z.number().int(),
+  count: z.number().check(z.int()),
   amount: z.string(),
 });
 
@@ -100,60 +100,60 @@ export const adminUserDetailSchema = z.object({
   kyc: z.array(adminKycRecordSchema),
   balances: z.array(adminBalanceSchema),
   moneyFlows: z.array(moneyFlowSummarySchema),
-  activeSessions: z.number().int(),
+  activeSessions: z.number().check(z.int()),
 });
 export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
 
 export const adminUserPageQuerySchema = z.strictObject({ uid: idText, cursor, limit });
 
-export const adminPostingsSchema = z.object({ items: z.array(fundsPostingSchema), nextCursor: z.string().nullable() });
+export const adminPostingsSchema = z.object({ items: z.array(fundsPostingSchema), nextCursor: z.nullable(z.string()) });
 
 export const adminOrderSchema = z.object({
   id: z.string(),
   instrument: z.string(),
   direction: z.string(),
-  periodSeconds: z.number().int(),
+  periodSeconds: z.number().check(z.int()),
   stake: z.string(),
   fee: z.string(),
   state: z.string(),
-  outcome: z.string().nullable(),
-  payout: z.string().nullable(),
+  outcome: z.nullable(z.string()),
+  payout: z.nullable(z.string()),
   createdAt: z.iso.datetime(),
   deliverAt: z.iso.datetime(),
 });
-export const adminOrdersSchema = z.object({ items: z.array(adminOrderSchema), nextCursor: z.string().nullable() });
+export const adminOrdersSchema = z.object({ items: z.array(adminOrderSchema), nextCursor: z.nullable(z.string()) });
 
 export const freezeRequestSchema = z.strictObject({ uid: idText, reason: adminReasonSchema });
 export type FreezeRequest = z.infer<typeof freezeRequestSchema>;
 
 export const freezeResultSchema = z.object({
   uid: z.string(),
-  frozenAt: z.iso.datetime().nullable(),
-  frozenReason: z.string().nullable(),
+  frozenAt: z.nullable(z.iso.datetime()),
+  frozenReason: z.nullable(z.string()),
   /** Sessions signed out by a freeze (0 on unfreeze). */
-  sessionsRevoked: z.number().int(),
+  sessionsRevoked: z.number().check(z.int()),
 });
 
 /** A signed decimal: "+12.5", "12.5" or "-3"; never zero. The asset's scale is checked by the service. */
-export const signedAmountSchema = z
-  .string({ error: 'validation.required' })
-  .trim()
-  .regex(/^[+-]?\d{1,30}(\.\d{1,18})?$/, { error: 'validation.amount_format', abort: true })
-  .refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' });
+export const signedAmountSchema = z.string({ error: 'validation.required' }).check(
+  z.trim(),
+  z.regex(/^[+-]?\d{1,30}(\.\d{1,18})?$/, { error: 'validation.amount_format', abort: true }),
+  z.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' }),
+);
 
-export const adjustmentRequestSchema = z
-  .strictObject({
-    uid: idText,
-    wallet: walletSchema,
-    asset: assetSchema,
-    amount: signedAmountSchema,
-    /** Shown to the user in their funds detail. */
-    reason: adminReasonSchema,
-  })
-  .superRefine((value, ctx) => {
+export const adjustmentRequestSchema = z.strictObject({
+  uid: idText,
+  wallet: walletSchema,
+  asset: assetSchema,
+  amount: signedAmountSchema,
+  /** Shown to the user in their funds detail. */
+  reason: adminReasonSchema,
+}).check(
+  z.superRefine((value, ctx) => {
     // The futures wallet holds USDT only (contract margin).
     if (value.wallet === 'futures' && value.asset !== 'USDT') ctx.addIssue({ code: 'custom', path: ['asset'], message: 'validation.invalid_value' });
-  });
+  }),
+);
 export type AdjustmentRequest = z.infer<typeof adjustmentRequestSchema>;
 
 export const ADJUSTMENT_STATUSES = ['pending', 'approved', 'rejected'] as const;
@@ -170,31 +170,31 @@ export const adjustmentSchema = z.object({
   status: z.enum(ADJUSTMENT_STATUSES),
   requestedBy: z.string(),
   requestedAt: z.iso.datetime(),
-  decidedBy: z.string().nullable(),
-  decidedAt: z.iso.datetime().nullable(),
-  decisionReason: z.string().nullable(),
+  decidedBy: z.nullable(z.string()),
+  decidedAt: z.nullable(z.iso.datetime()),
+  decisionReason: z.nullable(z.string()),
   /** The ledger entry an approval posted. */
-  entryId: z.string().nullable(),
+  entryId: z.nullable(z.string()),
 });
 export type Adjustment = z.infer<typeof adjustmentSchema>;
 
 export const adjustmentListQuerySchema = z.strictObject({
-  status: z.enum(ADJUSTMENT_STATUSES, { error: 'validation.invalid_value' }).optional(),
-  uid: idText.optional(),
+  status: z.optional(z.enum(ADJUSTMENT_STATUSES, { error: 'validation.invalid_value' })),
+  uid: z.optional(idText),
   cursor,
 });
-export const adjustmentListSchema = z.object({ items: z.array(adjustmentSchema), nextCursor: z.string().nullable() });
+export const adjustmentListSchema = z.object({ items: z.array(adjustmentSchema), nextCursor: z.nullable(z.string()) });
 
 /** Approve, or reject with a reason; the approver must not be the requester. */
-export const adjustmentDecisionSchema = z
-  .strictObject({
-    id: idText,
-    decision: z.enum(['approve', 'reject'], { error: 'validation.invalid_value' }),
-    reason: z.string().trim().max(ADMIN_REASON_MAX_LENGTH, { error: 'validation.too_long' }).optional(),
-  })
-  .superRefine((value, ctx) => {
+export const adjustmentDecisionSchema = z.strictObject({
+  id: idText,
+  decision: z.enum(['approve', 'reject'], { error: 'validation.invalid_value' }),
+  reason: z.optional(z.string().check(z.trim(), z.maxLength(ADMIN_REASON_MAX_LENGTH, { error: 'validation.too_long' }))),
+}).check(
+  z.superRefine((value, ctx) => {
     if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
-  });
+  }),
+);
 export type AdjustmentDecision = z.infer<typeof adjustmentDecisionSchema>;
 
 export const isAdjustableAsset = (asset: string): asset is AssetCode => asset in ASSETS;

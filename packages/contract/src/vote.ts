@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { idSchema } from './bank-card.ts';
 import { LANGUAGES } from './languages.ts';
 import { localizedTextViewSchema } from './messages.ts';
@@ -24,7 +24,7 @@ export const voteOptionSchema = z.object({
   id: z.string(),
   label: z.string(),
   /** Ballots for this option, counted from the ballots themselves. */
-  count: z.number().int().nonnegative(),
+  count: z.number().check(z.int(), z.nonnegative()),
 });
 export type VoteOption = z.infer<typeof voteOptionSchema>;
 
@@ -36,9 +36,9 @@ export const votePollSchema = z.object({
   startsAt: z.iso.datetime(),
   endsAt: z.iso.datetime(),
   options: z.array(voteOptionSchema),
-  total: z.number().int().nonnegative(),
+  total: z.number().check(z.int(), z.nonnegative()),
   /** The option the requesting user chose, or null when they have not voted in this poll. */
-  votedOptionId: z.string().nullable(),
+  votedOptionId: z.nullable(z.string()),
 });
 export type VotePoll = z.infer<typeof votePollSchema>;
 
@@ -53,33 +53,33 @@ export function votePercent(count: number, total: number): number {
 /* Operators (the console's Polls page). */
 
 const pollText = (max: number) =>
-  z
-    .object({ en: z.string({ error: 'validation.required' }).trim().min(1, { error: 'validation.required' }).max(max, { error: 'validation.too_long' }) })
-    .extend(Object.fromEntries(LANGUAGES.filter((l) => l !== 'en').map((l) => [l, z.string().trim().max(max, { error: 'validation.too_long' }).optional()])))
-    .strict();
+  z.strictObject({
+    en: z.string({ error: 'validation.required' }).check(z.trim(), z.minLength(1, { error: 'validation.required' }), z.maxLength(max, { error: 'validation.too_long' })),
+    ...Object.fromEntries(LANGUAGES.filter((l) => l !== 'en').map((l) => [l, z.optional(z.string().check(z.trim(), z.maxLength(max, { error: 'validation.too_long' })))])),
+  });
 
 export const VOTE_TITLE_MAX = 160;
 export const VOTE_DESCRIPTION_MAX = 1000;
 export const VOTE_OPTION_MAX = 80;
 
-export const votePollCreateSchema = z
-  .strictObject({
-    title: pollText(VOTE_TITLE_MAX),
-    description: pollText(VOTE_DESCRIPTION_MAX),
-    options: z
-      .array(z.strictObject({ label: pollText(VOTE_OPTION_MAX) }))
-      .min(2, { error: 'validation.invalid_value' })
-      .max(VOTE_OPTIONS_MAX, { error: 'validation.invalid_value' }),
-    /** Absent: opens at once. */
-    startsAt: z.iso.datetime({ error: 'validation.invalid_value' }).optional(),
-    endsAt: z.iso.datetime({ error: 'validation.invalid_value' }),
-  })
-  .superRefine((value, ctx) => {
+export const votePollCreateSchema = z.strictObject({
+  title: pollText(VOTE_TITLE_MAX),
+  description: pollText(VOTE_DESCRIPTION_MAX),
+  options: z.array(z.strictObject({ label: pollText(VOTE_OPTION_MAX) })).check(
+    z.minLength(2, { error: 'validation.invalid_value' }),
+    z.maxLength(VOTE_OPTIONS_MAX, { error: 'validation.invalid_value' }),
+  ),
+  /** Absent: opens at once. */
+  startsAt: z.optional(z.iso.datetime({ error: 'validation.invalid_value' })),
+  endsAt: z.iso.datetime({ error: 'validation.invalid_value' }),
+}).check(
+  z.superRefine((value, ctx) => {
     if (value.startsAt && Date.parse(value.endsAt) <= Date.parse(value.startsAt)) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'validation.invalid_value' });
-  });
+  }),
+);
 export type VotePollCreate = z.infer<typeof votePollCreateSchema>;
 
-export const votePollCloseSchema = z.strictObject({ id: idSchema, reason: z.string().trim().max(500, { error: 'validation.too_long' }).optional() });
+export const votePollCloseSchema = z.strictObject({ id: idSchema, reason: z.optional(z.string().check(z.trim(), z.maxLength(500, { error: 'validation.too_long' }))) });
 
 export const votePollAdminSchema = z.object({
   id: z.string(),
@@ -88,8 +88,8 @@ export const votePollAdminSchema = z.object({
   status: votePollStatusSchema,
   startsAt: z.iso.datetime(),
   endsAt: z.iso.datetime(),
-  options: z.array(z.object({ id: z.string(), label: localizedTextViewSchema, count: z.number().int().nonnegative() })),
-  total: z.number().int().nonnegative(),
+  options: z.array(z.object({ id: z.string(), label: localizedTextViewSchema, count: z.number().check(z.int(), z.nonnegative()) })),
+  total: z.number().check(z.int(), z.nonnegative()),
   createdAt: z.iso.datetime(),
 });
 export type VotePollAdmin = z.infer<typeof votePollAdminSchema>;

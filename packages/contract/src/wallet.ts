@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { amountSchema } from './money.ts';
 
 /**
@@ -69,7 +69,7 @@ export const spotBalanceSchema = z.object({
   available: z.string(),
   locked: z.string(),
   /** Null when no recent price is recorded for the asset. */
-  valueUsdt: z.string().nullable(),
+  valueUsdt: z.nullable(z.string()),
 });
 export type SpotBalance = z.infer<typeof spotBalanceSchema>;
 
@@ -90,16 +90,16 @@ export const balancesSchema = z.object({
 });
 export type Balances = z.infer<typeof balancesSchema>;
 
-export const transferRequestSchema = z
-  .strictObject({
-    from: walletSchema,
-    to: walletSchema,
-    asset: z.literal('USDT', { error: 'validation.transfer_asset' }),
-    amount: amountSchema,
-  })
-  .superRefine((value, ctx) => {
+export const transferRequestSchema = z.strictObject({
+  from: walletSchema,
+  to: walletSchema,
+  asset: z.literal('USDT', { error: 'validation.transfer_asset' }),
+  amount: amountSchema,
+}).check(
+  z.superRefine((value, ctx) => {
     if (value.from === value.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'validation.transfer_same_account' });
-  });
+  }),
+);
 export type TransferRequest = z.infer<typeof transferRequestSchema>;
 
 export const transferResponseSchema = z.object({

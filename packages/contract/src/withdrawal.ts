@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { codeSchema } from './auth-basics.ts';
 import { idSchema } from './bank-card.ts';
 import { amountSchema } from './money.ts';
@@ -51,36 +51,36 @@ export const WITHDRAWAL_ARRIVAL_HOURS = 12;
 
 export const withdrawalAssetSchema = z.enum(WITHDRAWAL_ASSETS, { error: 'validation.invalid_value' });
 
-export const cryptoWithdrawalRequestSchema = z
-  .strictObject({
-    asset: withdrawalAssetSchema,
-    network: z.enum(WITHDRAWAL_NETWORKS, { error: 'validation.invalid_value' }),
-    address: z
-      .string({ error: 'validation.required' })
-      .trim()
-      .min(1, { error: 'validation.required', abort: true })
-      .max(ADDRESS_MAX_LENGTH, { error: 'validation.address_invalid', abort: true }),
-    amount: amountSchema,
-    /** The withdrawal password. */
-    password: moneyPasswordInputSchema,
-    /** The authenticator code, required once two-factor is on (security centre). */
-    totpCode: codeSchema.optional(),
-  })
-  .superRefine((value, ctx) => {
+export const cryptoWithdrawalRequestSchema = z.strictObject({
+  asset: withdrawalAssetSchema,
+  network: z.enum(WITHDRAWAL_NETWORKS, { error: 'validation.invalid_value' }),
+  address: z.string({ error: 'validation.required' }).check(
+    z.trim(),
+    z.minLength(1, { error: 'validation.required', abort: true }),
+    z.maxLength(ADDRESS_MAX_LENGTH, { error: 'validation.address_invalid', abort: true }),
+  ),
+  amount: amountSchema,
+  /** The withdrawal password. */
+  password: moneyPasswordInputSchema,
+  /** The authenticator code, required once two-factor is on (security centre). */
+  totpCode: z.optional(codeSchema),
+}).check(
+  z.superRefine((value, ctx) => {
     if (!NETWORKS_BY_ASSET[value.asset].includes(value.network)) {
       ctx.addIssue({ code: 'custom', path: ['network'], message: 'validation.network_unsupported' });
       return;
     }
     const check = checkAddress(value.network, value.address);
     if (!check.ok) ctx.addIssue({ code: 'custom', path: ['address'], message: ADDRESS_PROBLEM_MESSAGES[check.problem] });
-  });
+  }),
+);
 export type CryptoWithdrawalRequest = z.infer<typeof cryptoWithdrawalRequestSchema>;
 
 export const cardWithdrawalRequestSchema = z.strictObject({
   cardId: idSchema,
   amount: amountSchema,
   password: moneyPasswordInputSchema,
-  totpCode: codeSchema.optional(),
+  totpCode: z.optional(codeSchema),
 });
 export type CardWithdrawalRequest = z.infer<typeof cardWithdrawalRequestSchema>;
 
@@ -88,10 +88,10 @@ export const withdrawalSchema = z.object({
   id: z.string(),
   kind: z.enum(WITHDRAWAL_KINDS),
   asset: z.string(),
-  network: z.string().nullable(),
-  address: z.string().nullable(),
+  network: z.nullable(z.string()),
+  address: z.nullable(z.string()),
   /** For card withdrawals: the card as it was linked. */
-  card: z.object({ bankName: z.string(), accountMasked: z.string(), holderName: z.string() }).nullable(),
+  card: z.nullable(z.object({ bankName: z.string(), accountMasked: z.string(), holderName: z.string() })),
   /** What arrives. */
   amount: z.string(),
   fee: z.string(),
@@ -99,18 +99,18 @@ export const withdrawalSchema = z.object({
   total: z.string(),
   status: z.enum(WITHDRAWAL_STATUSES),
   /** The operator's reason for a rejection or a failure. */
-  reason: z.string().nullable(),
+  reason: z.nullable(z.string()),
   /** The chain transaction id (or bank reference) once sent. */
-  txid: z.string().nullable(),
+  txid: z.nullable(z.string()),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
 });
 export type Withdrawal = z.infer<typeof withdrawalSchema>;
 
 export const withdrawalListQuerySchema = z.strictObject({
-  kind: z.enum(WITHDRAWAL_KINDS, { error: 'validation.invalid_value' }).optional(),
+  kind: z.optional(z.enum(WITHDRAWAL_KINDS, { error: 'validation.invalid_value' })),
   /** Paging: items older than this id. */
-  beforeId: idSchema.optional(),
+  beforeId: z.optional(idSchema),
 });
 export const WITHDRAWAL_PAGE_SIZE = 20;
 export const withdrawalListSchema = z.object({ items: z.array(withdrawalSchema), hasMore: z.boolean() });
@@ -124,7 +124,7 @@ export const withdrawalOptionsSchema = z.object({
       asset: withdrawalAssetSchema,
       networks: z.array(z.enum(WITHDRAWAL_NETWORKS)),
       /** Decimal places accepted. */
-      decimals: z.number().int(),
+      decimals: z.number().check(z.int()),
       minAmount: z.string(),
       fee: z.string(),
       /** The spot balance available to withdraw (amount + fee must fit). */
@@ -136,7 +136,7 @@ export const withdrawalOptionsSchema = z.object({
   verified: z.boolean(),
   withdrawPasswordSet: z.boolean(),
   cards: z.array(z.object({ id: z.string(), bankName: z.string(), accountMasked: z.string(), holderName: z.string() })),
-  arrivalHours: z.number().int(),
+  arrivalHours: z.number().check(z.int()),
   /** Two-factor is on: every request carries `totpCode`. */
   twoFactorEnabled: z.boolean(),
   /** Set for 24 h after the password or two-factor changed: requests are refused until `until`. */
@@ -146,49 +146,49 @@ export type WithdrawalOptions = z.infer<typeof withdrawalOptionsSchema>;
 
 /* Operators */
 
-export const withdrawalReviewRequestSchema = z
-  .strictObject({
-    id: idSchema,
-    decision: z.enum(['approve', 'reject'], { error: 'validation.invalid_value' }),
-    reason: z.string().trim().max(500, { error: 'validation.too_long' }).optional(),
-  })
-  .superRefine((value, ctx) => {
+export const withdrawalReviewRequestSchema = z.strictObject({
+  id: idSchema,
+  decision: z.enum(['approve', 'reject'], { error: 'validation.invalid_value' }),
+  reason: z.optional(z.string().check(z.trim(), z.maxLength(500, { error: 'validation.too_long' }))),
+}).check(
+  z.superRefine((value, ctx) => {
     if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
-  });
+  }),
+);
 export type WithdrawalReviewRequest = z.infer<typeof withdrawalReviewRequestSchema>;
 
 export const withdrawalCompleteRequestSchema = z.strictObject({
   id: idSchema,
   /** Chain transaction id (64 hex digits, "0x" allowed on ETH) or, for a card, the bank's reference. */
-  txid: z
-    .string({ error: 'validation.required' })
-    .trim()
-    .min(1, { error: 'validation.required', abort: true })
-    .max(128, { error: 'validation.too_long', abort: true })
-    .regex(/^[A-Za-z0-9._:/-]+$/, { error: 'validation.txid_format' }),
+  txid: z.string({ error: 'validation.required' }).check(
+    z.trim(),
+    z.minLength(1, { error: 'validation.required', abort: true }),
+    z.maxLength(128, { error: 'validation.too_long', abort: true }),
+    z.regex(/^[A-Za-z0-9._:/-]+$/, { error: 'validation.txid_format' }),
+  ),
 });
 export type WithdrawalCompleteRequest = z.infer<typeof withdrawalCompleteRequestSchema>;
 
 export const withdrawalFailRequestSchema = z.strictObject({
   id: idSchema,
-  reason: z.string({ error: 'validation.reason_required' }).trim().min(1, { error: 'validation.reason_required' }).max(500, { error: 'validation.too_long' }),
+  reason: z.string({ error: 'validation.reason_required' }).check(z.trim(), z.minLength(1, { error: 'validation.reason_required' }), z.maxLength(500, { error: 'validation.too_long' })),
 });
 export type WithdrawalFailRequest = z.infer<typeof withdrawalFailRequestSchema>;
 
 export const withdrawalQueueQuerySchema = z.strictObject({
-  status: z.enum([WITHDRAWAL_STATUS.UNDER_REVIEW, WITHDRAWAL_STATUS.PROCESSING], { error: 'validation.invalid_value' }).optional(),
+  status: z.optional(z.enum([WITHDRAWAL_STATUS.UNDER_REVIEW, WITHDRAWAL_STATUS.PROCESSING], { error: 'validation.invalid_value' })),
   /** Paging, oldest first: items after this id. */
-  afterId: idSchema.optional(),
+  afterId: z.optional(idSchema),
 });
 
-export const adminWithdrawalSchema = withdrawalSchema.extend({
+export const adminWithdrawalSchema = z.extend(withdrawalSchema, {
   uid: z.string(),
   user: queueUserSchema,
   /** The full card for the operator who pays it out. */
-  cardAccountNumber: z.string().nullable(),
-  cardBranch: z.string().nullable(),
+  cardAccountNumber: z.nullable(z.string()),
+  cardBranch: z.nullable(z.string()),
   /** The approver who moved it to processing, or the operator who rejected it. */
-  reviewedBy: z.string().nullable(),
+  reviewedBy: z.nullable(z.string()),
   /**
    * The amount is above the asset's second-approval threshold (WITHDRAWAL_SECOND_APPROVAL):
    * it goes to processing only once a second, different operator approves it too.
@@ -197,9 +197,9 @@ export const adminWithdrawalSchema = withdrawalSchema.extend({
   /** Under review with one approval given: waiting for a different operator's. */
   awaitingSecondApproval: z.boolean(),
   /** The operator who approved first (null until someone has). */
-  firstApprovedBy: z.string().nullable(),
-  firstApprovedAt: z.iso.datetime().nullable(),
-  secondApprovedBy: z.string().nullable(),
+  firstApprovedBy: z.nullable(z.string()),
+  firstApprovedAt: z.nullable(z.iso.datetime()),
+  secondApprovedBy: z.nullable(z.string()),
   /** The threshold in force for this asset, in its units ("10000"). */
   secondApprovalThreshold: z.string(),
 });

@@ -3,13 +3,16 @@ import type { Envelope } from '@tradewind/contract/envelope';
 import { envelopeSchema } from '@tradewind/contract/envelope';
 import type { Language } from '@tradewind/contract/languages';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type z } from 'zod';
+import * as z from 'zod/mini';
 import type { Tx } from './db.ts';
 import { AppError, RequestValidationError } from './errors.ts';
 import { translate } from './i18n.ts';
 import { IDEMPOTENCY_HEADER, isValidIdempotencyKey, requestHash, runIdempotent } from './idempotency.ts';
 
 export type AuthMode = 'none' | 'user' | 'operator';
+
+/** A route's body, query or reply schema: the contract's (zod/mini) or a server-only one on zod classic. */
+export type Schema = z.core.$ZodType;
 
 /** Who made the request, set by the auth hook on routes that need a signed-in user. */
 export interface AuthContext {
@@ -48,8 +51,8 @@ export interface RouteEntry {
   method: 'GET' | 'POST';
   url: string;
   auth: AuthMode;
-  body?: z.ZodType;
-  query?: z.ZodType;
+  body?: Schema;
+  query?: Schema;
   /** Moves money: takes an Idempotency-Key. */
   money?: boolean;
   roles?: readonly OperatorAuth['role'][];
@@ -57,7 +60,7 @@ export interface RouteEntry {
   produces?: string;
 }
 
-export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType> {
+export interface RouteSpec<B extends Schema | undefined, Q extends Schema | undefined, R extends Schema> {
   method: 'GET' | 'POST';
   url: string;
   auth: AuthMode;
@@ -92,7 +95,7 @@ export interface RouteSpec<B extends z.ZodType | undefined, Q extends z.ZodType 
   ownIdempotency?: boolean;
 }
 
-type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
+type Infer<T> = T extends Schema ? z.output<T> : undefined;
 
 export interface HandlerContext<B, Q> {
   body: B;
@@ -137,32 +140,32 @@ export function ok<T>(language: Language, data: T): Envelope<T> {
  * session when `auth` is `user`, and wraps what the handler returns in the envelope.
  * Routes stay thin: parse, call the service, reply.
  */
-export function route<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(
+export function route<B extends Schema | undefined, Q extends Schema | undefined, R extends Schema>(
   app: FastifyInstance,
   spec: RouteSpec<B, Q, R> & { auth: 'operator'; roles: readonly OperatorAuth['role'][] },
   handler: (ctx: OperatorHandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
 ): void;
-export function route<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(
+export function route<B extends Schema | undefined, Q extends Schema | undefined, R extends Schema>(
   app: FastifyInstance,
   spec: RouteSpec<B, Q, R> & { auth: 'user'; money: true; ownIdempotency: true },
   handler: (ctx: OwnIdempotencyHandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
 ): void;
-export function route<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(
+export function route<B extends Schema | undefined, Q extends Schema | undefined, R extends Schema>(
   app: FastifyInstance,
   spec: RouteSpec<B, Q, R> & { auth: 'user'; money: true },
   handler: (ctx: MoneyHandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
 ): void;
-export function route<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(
+export function route<B extends Schema | undefined, Q extends Schema | undefined, R extends Schema>(
   app: FastifyInstance,
   spec: RouteSpec<B, Q, R> & { auth: 'user' },
   handler: (ctx: UserHandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
 ): void;
-export function route<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(
+export function route<B extends Schema | undefined, Q extends Schema | undefined, R extends Schema>(
   app: FastifyInstance,
   spec: RouteSpec<B, Q, R> & { auth: 'none' },
   handler: (ctx: HandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
 ): void;
-export function route<B extends z.ZodType | undefined, Q extends z.ZodType | undefined, R extends z.ZodType>(
+export function route<B extends Schema | undefined, Q extends Schema | undefined, R extends Schema>(
   app: FastifyInstance,
   spec: RouteSpec<B, Q, R>,
   handler: (ctx: MoneyHandlerContext<Infer<B>, Infer<Q>> & OperatorHandlerContext<Infer<B>, Infer<Q>> & OwnIdempotencyHandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
@@ -250,7 +253,7 @@ export interface FileReply {
   body: Uint8Array | Readable;
 }
 
-export interface FileRouteSpec<Q extends z.ZodType | undefined> {
+export interface FileRouteSpec<Q extends Schema | undefined> {
   method: 'GET';
   url: string;
   auth: 'user';
@@ -259,14 +262,14 @@ export interface FileRouteSpec<Q extends z.ZodType | undefined> {
   query?: Q;
   /** The content type of a success (spec §7: spreadsheet types pass through the client as files). */
   produces: string;
-  rateLimit?: RouteSpec<undefined, Q, z.ZodType>['rateLimit'];
+  rateLimit?: RouteSpec<undefined, Q, Schema>['rateLimit'];
 }
 
 /**
  * A signed-in GET that answers a file (an export) instead of an envelope. Validation,
  * authentication and failures are the same as `route`: a refused request is an envelope.
  */
-export function fileRoute<Q extends z.ZodType | undefined>(
+export function fileRoute<Q extends Schema | undefined>(
   app: FastifyInstance,
   spec: FileRouteSpec<Q>,
   handler: (ctx: UserHandlerContext<undefined, Infer<Q>>) => Promise<FileReply>,
@@ -304,11 +307,11 @@ export function fileRoute<Q extends z.ZodType | undefined>(
 
 /** Validation with the shared schemas; failures carry their issues to the error handler. */
 export function zodValidatorCompiler({ schema }: { schema: unknown }) {
-  const zodSchema = schema as z.ZodType;
+  const zodSchema = schema as Schema;
   return (data: unknown) => {
     const nul = nulCharacterPaths(data);
     if (nul.length > 0) return { error: new RequestValidationError(nul.map((path) => ({ code: 'custom', path, message: 'validation.invalid_format', input: undefined })), data) };
-    const result = zodSchema.safeParse(data);
+    const result = z.safeParse(zodSchema, data);
     return result.success ? { value: result.data } : { error: new RequestValidationError(result.error.issues, data) };
   };
 }

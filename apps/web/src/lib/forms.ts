@@ -1,12 +1,12 @@
 import { Form } from 'antd-mobile';
 import type { FormInstance } from 'antd-mobile/es/components/form';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { type SchemaSource, useSubmit } from './submit.ts';
 
 export { showFieldErrors } from './submit.ts';
 
 /** The shared submit flow (lib/submit.ts) on an antd-mobile Form of its own. */
-export function useFormSubmit<S extends z.ZodType, R>(schema: SchemaSource<S>, send: (data: z.output<S>) => Promise<R>, onDone: (result: R) => void) {
+export function useFormSubmit<S extends z.ZodMiniType, R>(schema: SchemaSource<S>, send: (data: z.output<S>) => Promise<R>, onDone: (result: R) => void) {
   const [form] = Form.useForm();
   return { form, ...useSubmit(form, schema, send, onDone) };
 }

@@ -1,7 +1,7 @@
 import type { FieldErrors } from '@tradewind/contract/envelope';
 import { ROOT_FIELD, issuesToFieldErrors } from '@tradewind/contract/validation';
 import { useState } from 'react';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { ApiError } from '@tradewind/http-client/api-error';
 import { type TFunction, useTranslation } from '@/lib/i18n.ts';
 import { showToast } from '@/ui/toast.ts';
@@ -17,7 +17,7 @@ export interface FieldsForm {
 }
 
 /** Validates with the shared schema: the same rules and messages as the server. */
-export function validateWith<S extends z.ZodType>(
+export function validateWith<S extends z.ZodMiniType>(
   schema: S,
   values: unknown,
   t: TFunction,
@@ -52,13 +52,13 @@ export function clearFieldErrors(form: FieldsForm): void {
  * The shared schema, or a function that loads it: a page whose rules are heavy (the sign-in
  * page's need the phone-number metadata) fetches them after it shows, at the latest on submit.
  */
-export type SchemaSource<S extends z.ZodType> = S | (() => Promise<S>);
+export type SchemaSource<S extends z.ZodMiniType> = S | (() => Promise<S>);
 
 /**
  * The submit flow every form shares: validate with the shared schema (messages under the
  * fields), send, and put a server 422 back on the fields; other errors were toasted.
  */
-export function useSubmit<S extends z.ZodType, R>(form: FieldsForm, schema: SchemaSource<S>, send: (data: z.output<S>) => Promise<R>, onDone: (result: R) => void) {
+export function useSubmit<S extends z.ZodMiniType, R>(form: FieldsForm, schema: SchemaSource<S>, send: (data: z.output<S>) => Promise<R>, onDone: (result: R) => void) {
   const { t } = useTranslation();
   const [submitting, setSubmitting] = useState(false);
   const submit = async (request: unknown) => {

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { AppServices } from '../../services.ts';
 import type { Db } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
@@ -31,6 +31,6 @@ export function explainOpsError(error: unknown): never {
 }
 
 /** A schema's refusal of the options as `--field: message; …` in English. */
-export function optionIssues(error: z.ZodError): string {
+export function optionIssues(error: z.core.$ZodError): string {
   return error.issues.map((i) => `--${i.path.join('.')}: ${translate('en', i.message)}`).join('; ');
 }

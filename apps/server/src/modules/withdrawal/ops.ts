@@ -6,12 +6,12 @@ import {
   withdrawalQueueQuerySchema,
   withdrawalReviewRequestSchema,
 } from '@tradewind/contract/withdrawal';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { OpsCommands, OpsContext } from '../operator/ops-commands.ts';
 import type { OperatorContext } from '../operator/service.ts';
 import { completeWithdrawal, failWithdrawal, reviewWithdrawal, withdrawalQueue } from './service.ts';
 
-function parse<S extends z.ZodType>(schema: S, values: Record<string, unknown>): z.output<S> {
+function parse<S extends z.ZodMiniType>(schema: S, values: Record<string, unknown>): z.output<S> {
   const result = schema.safeParse(values);
   if (!result.success) throw new Error(result.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`).join('\n'));
   return result.data;

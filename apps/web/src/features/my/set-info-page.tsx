@@ -6,7 +6,7 @@ import { CameraOutline } from 'antd-mobile-icons';
 import { type ChangeEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from '@/lib/router.tsx';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ApiError } from '@tradewind/http-client/api-error';
 import { uploadImage } from '@/api/upload.ts';
 import { clearErrorsOnChange, useFormSubmit } from '@/lib/forms.ts';

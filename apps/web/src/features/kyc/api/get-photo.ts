@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { http } from '@/api/http.ts';
 
 export const photoQueryKey = (id: string) => ['files', 'content', id] as const;
