@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PYTH_FEEDS, type PythFeedMap } from '../src/modules/market/pyth/feed-ids.ts';
 import { type SseEvent, SseOverflowError, SseParser } from '../src/modules/market/pyth/sse.ts';
-import { HERMES_URL, PythStream, type ReceivedPythTick, type Schedule, hermesSettingsFromEnv, hermesStreamUrl } from '../src/modules/market/pyth/stream.ts';
+import { HERMES_RATE_LIMIT_PENALTY_MS, HERMES_URL, PythStream, type ReceivedPythTick, type Schedule, hermesSettingsFromEnv, hermesStreamUrl } from '../src/modules/market/pyth/stream.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/pyth');
@@ -241,6 +241,22 @@ describe('the Hermes stream on a local server replaying recorded messages', () =
     expect(warnings).toContain('pyth feed: Hermes refused the stream');
     timers.fire();
     await vi.waitFor(() => expect(stream?.counters().refused).toBe(2));
+  });
+
+  it('after a 429 the next attempt waits out Hermes’ one-minute penalty, then backoff resumes', async () => {
+    hermes.script = (response, attempt) => {
+      response.writeHead(attempt === 1 ? 429 : 503);
+      response.end();
+    };
+    const source = open();
+    const delays: number[] = [];
+    source.on('reconnect', (delay: number) => delays.push(delay));
+    source.start();
+    await vi.waitFor(() => expect(delays).toHaveLength(1));
+    timers.fire();
+    await vi.waitFor(() => expect(delays).toHaveLength(2));
+    expect(delays).toEqual([HERMES_RATE_LIMIT_PENALTY_MS, 2_000]);
+    expect(source.counters()).toMatchObject({ refused: 1, reconnects: 2 });
   });
 
   it('a stream that never ends its event is dropped as malformed instead of buffered', async () => {

@@ -9,6 +9,9 @@ import { type SseEvent, SseOverflowError, SseParser } from './sse.ts';
 /** Pyth's public Hermes; from 2026-08-18 it serves the upgraded Pyth Core and wants an API key. */
 export const HERMES_URL = 'https://hermes.pyth.network';
 
+/** Hermes answers a request over its rate limit (10 per 10 s per IP) with 429 and refuses that IP for the next 60 s. */
+export const HERMES_RATE_LIMIT_PENALTY_MS = 60_000;
+
 /** Where the adapter's settings come from: PYTH_API_KEY (sent as a bearer token) and, optionally, PYTH_HERMES_URL. */
 export function hermesSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): { baseUrl: string; apiKey: string | undefined } {
   return { baseUrl: env.PYTH_HERMES_URL?.trim() || HERMES_URL, apiKey: env.PYTH_API_KEY?.trim() || undefined };
@@ -138,6 +141,8 @@ export class PythStream extends EventEmitter {
   private open = false;
   private stopped = true;
   private attempt = 0;
+  /** After a 429 Hermes refuses every request for a minute; retrying sooner only extends it. */
+  private retryNotBeforeMs = 0;
   private openedAtMs = 0;
   private lastEventAtMs = 0;
   private lastReportAtMs = 0;
@@ -267,6 +272,7 @@ export class PythStream extends EventEmitter {
     const response = await this.fetchFn(hermesStreamUrl(this.baseUrl, this.subscribed.keys()), { headers, signal: abort.signal });
     if (!response.ok || !response.body) {
       if ([401, 403, 429].includes(response.status)) this.count.refused += 1;
+      if (response.status === 429) this.retryNotBeforeMs = HERMES_RATE_LIMIT_PENALTY_MS;
       this.options.log?.warn({ status: response.status, hasKey: Boolean(this.options.apiKey) }, 'pyth feed: Hermes refused the stream');
       await response.body?.cancel().catch(() => undefined);
       return;
@@ -317,7 +323,8 @@ export class PythStream extends EventEmitter {
     const ceiling = Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** Math.min(this.attempt, 20));
     this.attempt += 1;
     // Equal jitter: at least half the ceiling, so many clients never reconnect in step.
-    const delay = Math.round(ceiling / 2 + this.random() * (ceiling / 2));
+    const delay = Math.max(this.retryNotBeforeMs, Math.round(ceiling / 2 + this.random() * (ceiling / 2)));
+    this.retryNotBeforeMs = 0;
     this.count.reconnects += 1;
     this.options.log?.warn({ delayMs: delay }, 'pyth feed disconnected; reconnecting');
     this.emit('reconnect', delay);
