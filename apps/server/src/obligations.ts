@@ -7,7 +7,8 @@ import { contractOrdersObligation } from './modules/contracts/obligations.ts';
 import { ieoApplicationsObligation } from './modules/ieo/obligations.ts';
 import { withdrawalsObligation } from './modules/withdrawal/obligations.ts';
 
-function distinct(...obligations: Obligation[]): readonly Obligation[] {
+/** The list, refused if two obligations share a name. */
+export function distinctObligations(...obligations: Obligation[]): readonly Obligation[] {
   const names = new Set<string>();
   for (const { name } of obligations) {
     // The same source twice would count its locks twice.
@@ -17,4 +18,4 @@ function distinct(...obligations: Obligation[]): readonly Obligation[] {
   return Object.freeze(obligations);
 }
 
-export const LOCKED_FUND_OBLIGATIONS = distinct(contractOrdersObligation, ieoApplicationsObligation, withdrawalsObligation);
+export const LOCKED_FUND_OBLIGATIONS = distinctObligations(contractOrdersObligation, ieoApplicationsObligation, withdrawalsObligation);

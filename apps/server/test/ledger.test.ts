@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Obligation, type Violation, checkLedger } from '../src/modules/ledger/invariants.ts';
+import { LOCKED_FUND_OBLIGATIONS, distinctObligations } from '../src/obligations.ts';
 import {
   type AccountRef,
   DuplicateEntryError,
@@ -199,6 +200,14 @@ describe('the invariant checker', () => {
     // Release the lock so the file ends healthy.
     await post({ kind: 'test', postings: [{ account: userAccount(userId, 'spot', 'USDT'), amount: -4n, bucket: 'locked', type: 'withdraw_refund' }, { account: userAccount(userId, 'spot', 'USDT'), amount: 4n, type: 'withdraw_refund' }] });
     expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
+  });
+
+  it('is handed every module that locks funds, each once: the server\'s list', () => {
+    expect(LOCKED_FUND_OBLIGATIONS.map((o) => o.name).sort()).toEqual(['contract_orders', 'ieo_applications', 'withdrawals']);
+    expect(t.app.services.obligations).toBe(LOCKED_FUND_OBLIGATIONS);
+    // One source listed twice would count its locks twice: the list refuses it.
+    const [first] = LOCKED_FUND_OBLIGATIONS as [Obligation];
+    expect(() => distinctObligations(first, { ...first })).toThrow(`two obligations are named ${first.name}`);
   });
 
   it('checks a range of ids at a time and finds what breaks at the ranges\' edges', async () => {
