@@ -3,6 +3,8 @@ import { parseAmount } from '@tradewind/contract/money';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeedPrice, MarketFeed } from '../src/modules/market/feed.ts';
+import { PythFeed } from '../src/modules/market/pyth-feed.ts';
+import type { ReceivedPythTick } from '../src/modules/market/pyth/stream.ts';
 import { MarketRecorder } from '../src/modules/market/recorder.ts';
 import { queryRows } from '../src/platform/db.ts';
 import { type TestApp, createTestApp } from './harness.ts';
@@ -158,5 +160,24 @@ describe('the recorded index', () => {
     a.sample = (now: Date) => [{ instrument: 'EURUSD', priceMinor: 108_500n, sourceTimeMs: Math.floor(now.getTime() / 1000) * 1000, receivedAtMs: Math.floor(now.getTime() / 1000) * 1000 }];
     expect(await recorder.recordOnce()).toBe(1);
     expect(await tickAt('EURUSD')).toEqual({ price: '108500', source: 'simulated', components: null });
+  });
+
+  it('takes Pyth’s last update on the live connection with its publish time; a dropped connection answers nothing', async () => {
+    const latest = new Map<InstrumentSymbol, ReceivedPythTick>();
+    const stream = { connected: true, latest: (instrument: InstrumentSymbol) => latest.get(instrument) };
+    const binance = new ScriptedSource('binance');
+    const recorder = new MarketRecorder({ db: t.database.db, clock: t.clock, feeds: [binance, new PythFeed(stream)] });
+    t.clock.advance(10_000);
+    const nowMs = Math.floor(t.clock.now().getTime() / 1000) * 1000;
+    latest.set('XAGUSD', { symbol: 'XAGUSD', source: 'pyth', sourceId: 'f2fb02c3', priceMinor: 31_200n, confMinor: 10n, publishTimeMs: nowMs - 1_000, receivedAtMs: nowMs - 600 });
+    latest.set('BNBUSDT', { symbol: 'BNBUSDT', source: 'pyth', sourceId: '2f95862b', priceMinor: 65_010n, confMinor: 5n, publishTimeMs: nowMs - 400, receivedAtMs: nowMs - 350 });
+    binance.quotes = [{ instrument: 'BNBUSDT', price: '650.00', ageMs: 100 }];
+    expect(await recorder.recordOnce()).toBe(2);
+    expect(await tickAt('XAGUSD')).toEqual({ price: '31200', source: 'pyth', components: [['pyth', '31200', -1_000, -600]] });
+    expect(await tickAt('BNBUSDT')).toMatchObject({ price: '65005', source: 'binance+pyth' });
+    t.clock.advance(1_000);
+    stream.connected = false;
+    expect(await recorder.recordOnce()).toBe(1);
+    expect(await tickAt('BNBUSDT')).toMatchObject({ price: '65000', source: 'binance' });
   });
 });

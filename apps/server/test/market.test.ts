@@ -80,13 +80,17 @@ describe('the simulated feed', () => {
 
 describe('what may be traded', () => {
   it('outside demo mode, only instruments a real source prices are tradable; a demo installation trades all', () => {
+    const now = new Date(Date.UTC(2026, 9, 1));
     const crypto = INSTRUMENT_SYMBOLS.filter((symbol) => INSTRUMENTS[symbol].kind === 'crypto');
-    expect(INSTRUMENT_SYMBOLS.filter((symbol) => isTradable(symbol, { sources: ['binance'], simulated: false }))).toEqual(crypto);
-    // Pyth prices every instrument, forex, metals and commodities included.
-    expect(INSTRUMENT_SYMBOLS.every((symbol) => isTradable(symbol, { sources: ['pyth'], simulated: false }))).toBe(true);
-    expect(INSTRUMENT_SYMBOLS.every((symbol) => isTradable(symbol, { sources: ['binance'], simulated: true }))).toBe(true);
-    expect(INSTRUMENT_SYMBOLS.every((symbol) => isTradable(symbol, { sources: [], simulated: true }))).toBe(true);
-    expect(INSTRUMENT_SYMBOLS.some((symbol) => isTradable(symbol, { sources: [], simulated: false }))).toBe(false);
+    const tradable = (market: { sources: ('binance' | 'pyth')[]; simulated: boolean }, at = now) => INSTRUMENT_SYMBOLS.filter((symbol) => isTradable(symbol, market, at));
+    expect(tradable({ sources: ['binance'], simulated: false })).toEqual(crypto);
+    // Pyth prices forex, metals and commodities too, a commodity while a listed futures contract is current.
+    expect(tradable({ sources: ['pyth'], simulated: false }).filter((symbol) => INSTRUMENTS[symbol].kind === 'commodity')).toEqual(['WTIUSD', 'COPPERUSD']);
+    expect(tradable({ sources: ['pyth'], simulated: false })).toEqual(INSTRUMENT_SYMBOLS.filter((symbol) => symbol !== 'NGASUSD'));
+    expect(tradable({ sources: ['pyth'], simulated: false }, new Date(Date.UTC(2026, 11, 28)))).not.toContain('WTIUSD');
+    expect(tradable({ sources: ['binance'], simulated: true })).toEqual(INSTRUMENT_SYMBOLS);
+    expect(tradable({ sources: [], simulated: true })).toEqual(INSTRUMENT_SYMBOLS);
+    expect(tradable({ sources: [], simulated: false })).toEqual([]);
   });
 });
 

@@ -26,6 +26,8 @@ import { BinanceFeed } from './binance.ts';
 import { demoWalkKey } from './demo-walk-key.ts';
 import { type MarketFeed, SimulatedFeed } from './feed.ts';
 import { MarketBroadcaster, isMarketChannel } from './live.ts';
+import { PythFeed } from './pyth-feed.ts';
+import { PythStream } from './pyth/stream.ts';
 import { MarketRecorder, RECORDER_LOCK_ID } from './recorder.ts';
 import { sourcePlan } from './sources.ts';
 import type { TickReference } from './tick-references.ts';
@@ -66,7 +68,7 @@ export function registerMarketRoutes(app: FastifyInstance, deps: MarketDeps): Ma
   route(
     app,
     { method: 'GET', url: '/api/v1/market/instruments', auth: 'none', summary: 'Every instrument with its kind, price scale and marks; names in the request language', tags, response: instrumentsSchema },
-    async ({ lang }) => instrumentsView(deps.db, lang, deps.config.market),
+    async ({ lang }) => instrumentsView(deps.db, lang, deps.config.market, deps.clock.now()),
   );
 
   route(
@@ -146,7 +148,7 @@ export function registerMarketRoutes(app: FastifyInstance, deps: MarketDeps): Ma
  */
 export function registerMarketRecorder(app: FastifyInstance, deps: MarketDeps & { tickReferences: readonly TickReference[] }): MarketRecorder {
   const { connectDedicated } = app.services.database;
-  const plan = sourcePlan(deps.config.market);
+  const plan = sourcePlan(deps.config.market, deps.clock.now().getTime());
   const feeds: MarketFeed[] = [];
   // A placeholder key until boot reads the stored one (`demoWalkKey`), before the first sample.
   const walk = plan.simulated.length > 0 ? new SimulatedFeed({ seed: randomBytes(32), instruments: plan.simulated }) : null;
@@ -156,6 +158,14 @@ export function registerMarketRecorder(app: FastifyInstance, deps: MarketDeps & 
     app.addHook('onReady', async () => binance.start());
     app.addHook('onClose', () => binance.stop());
     feeds.push(binance);
+  }
+  if (deps.config.market.sources.includes('pyth')) {
+    const { pythUrl, pythApiKey } = deps.config.market;
+    if (!pythApiKey) app.log.warn('PYTH_API_KEY is not set: Hermes may refuse the stream (see docs/prices.md)');
+    const stream = new PythStream({ clock: deps.clock, baseUrl: pythUrl, ...(pythApiKey ? { apiKey: pythApiKey } : {}), log: app.log });
+    app.addHook('onReady', async () => stream.start());
+    app.addHook('onClose', () => stream.stop());
+    feeds.push(new PythFeed(stream));
   }
   const unpriced = INSTRUMENT_SYMBOLS.filter((symbol) => plan.byInstrument[symbol].length === 0);
   if (unpriced.length > 0) app.log.warn({ unpriced }, 'no configured price source covers these instruments: they have no price and cannot be traded');

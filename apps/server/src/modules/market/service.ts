@@ -151,8 +151,8 @@ export async function ensureInstruments(db: Db): Promise<void> {
  * instrument no real source covers has no price, and real money never settles on a made-up
  * one. (An order also needs a fresh price at the instant: see `latestPrice`.)
  */
-export function isTradable(symbol: InstrumentSymbol, market: Pick<MarketConfig, 'sources' | 'simulated'>): boolean {
-  return INSTRUMENTS[symbol].tradable && sourcePlan(market).byInstrument[symbol].length > 0;
+export function isTradable(symbol: InstrumentSymbol, market: Pick<MarketConfig, 'sources' | 'simulated'>, now: Date): boolean {
+  return INSTRUMENTS[symbol].tradable && sourcePlan(market, now.getTime()).byInstrument[symbol].length > 0;
 }
 
 type InstrumentRow = typeof instruments.$inferSelect;
@@ -164,12 +164,12 @@ async function instrumentRows(db: Executor): Promise<(InstrumentRow & { symbol: 
 }
 
 /** GET /market/instruments: every instrument in the operators' order, its name in the request's language. */
-export async function instrumentsView(db: Executor, language: Language, market: Pick<MarketConfig, 'sources' | 'simulated'>): Promise<{ items: Instrument[] }> {
+export async function instrumentsView(db: Executor, language: Language, market: Pick<MarketConfig, 'sources' | 'simulated'>, now: Date): Promise<{ items: Instrument[] }> {
   const rows = await instrumentRows(db);
   return {
     items: rows.map((row) => {
       const { kind, base, quote, priceScale } = INSTRUMENTS[row.symbol];
-      const tradable = row.tradable && isTradable(row.symbol, market);
+      const tradable = row.tradable && isTradable(row.symbol, market, now);
       const name = row.displayName ?? translate(language, `market.instruments.${row.symbol}`);
       return { symbol: row.symbol, kind, base, quote, name, priceScale, tradable, recommended: row.recommended, popular: row.popular };
     }),

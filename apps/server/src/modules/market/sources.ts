@@ -1,17 +1,21 @@
 import { INSTRUMENTS, INSTRUMENT_SYMBOLS, type InstrumentSymbol } from '@tradewind/contract/market';
 import type { RealPriceSource } from '#platform/config.ts';
+import { pythFeedsAt } from './pyth/feed-ids.ts';
 
 /** The demo walk's source name: its prices exist only in demo mode. */
 export const SIMULATED_SOURCE = 'simulated';
 
 /**
- * Which instruments each real source prices. Binance trades the crypto pairs only; Pyth
- * publishes every one of them, forex, metals and commodities included (pyth/feed-ids.ts).
+ * Which instruments a real source prices at an instant. Binance trades the crypto pairs
+ * only; Pyth publishes crypto, forex, metals and commodities (pyth/feed-ids.ts), a commodity
+ * through its front futures contract, so a commodity whose listed contracts have all rolled
+ * off has no Pyth price until new contract ids are added.
  */
-export const SOURCE_COVERAGE: Record<RealPriceSource, readonly InstrumentSymbol[]> = {
-  binance: INSTRUMENT_SYMBOLS.filter((symbol) => INSTRUMENTS[symbol].kind === 'crypto'),
-  pyth: INSTRUMENT_SYMBOLS,
-};
+export function coverage(source: RealPriceSource, atMs: number): InstrumentSymbol[] {
+  if (source === 'binance') return INSTRUMENT_SYMBOLS.filter((symbol) => INSTRUMENTS[symbol].kind === 'crypto');
+  const feeds = new Set([...pythFeedsAt(atMs).values()].map((feed) => feed.instrument));
+  return INSTRUMENT_SYMBOLS.filter((symbol) => feeds.has(symbol));
+}
 
 export interface SourcePlan {
   /** Per instrument, the sources that price it (real ones, or the demo walk alone). */
@@ -25,11 +29,12 @@ export interface SourcePlan {
  * none covers, so a demo with Binance keeps real crypto prices and walks the rest; outside
  * demo mode an instrument no real source covers has no price and cannot be traded.
  */
-export function sourcePlan(market: { sources: readonly RealPriceSource[]; simulated: boolean }): SourcePlan {
+export function sourcePlan(market: { sources: readonly RealPriceSource[]; simulated: boolean }, atMs: number): SourcePlan {
+  const covered = new Map(market.sources.map((source) => [source, new Set(coverage(source, atMs))]));
   const byInstrument = {} as Record<InstrumentSymbol, string[]>;
   const simulated: InstrumentSymbol[] = [];
   for (const symbol of INSTRUMENT_SYMBOLS) {
-    const real = market.sources.filter((source) => SOURCE_COVERAGE[source].includes(symbol));
+    const real = market.sources.filter((source) => covered.get(source)?.has(symbol));
     if (real.length === 0 && market.simulated) simulated.push(symbol);
     byInstrument[symbol] = real.length > 0 ? real : market.simulated ? [SIMULATED_SOURCE] : [];
   }
