@@ -36,7 +36,7 @@ export function createContractsModule(deps: ContractsDeps, options: { worker: bo
     ledger: deps.ledger,
     hub: deps.hub,
     maxOpenOrders: deps.config.contractMaxOpenOrders,
-    isTradable: (symbol) => isTradable(symbol, deps.config.market),
+    isTradable: (symbol) => isTradable(symbol, deps.config.market, deps.clock.now()),
     log: options.log,
     ...(settlement ? { onPlaced: (deliverAt: Date) => settlement.notePlaced(deliverAt) } : {}),
   });
