@@ -13,6 +13,7 @@ import {
   INSTRUMENT_SYMBOLS,
 } from '@tradewind/contract/market';
 import { adminInstrumentListSchema, adminInstrumentSchema, instrumentSaveSchema } from '@tradewind/contract/catalog';
+import { marketSourcesSchema } from '@tradewind/contract/market-sources';
 import { CATALOG_ROLES } from '@tradewind/contract/operator';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
@@ -29,6 +30,7 @@ import { MarketBroadcaster, isMarketChannel } from './live.ts';
 import { PythFeed } from './pyth-feed.ts';
 import { PythStream } from './pyth/stream.ts';
 import { MarketRecorder, RECORDER_LOCK_ID } from './recorder.ts';
+import { sourcesView } from './sources-view.ts';
 import { sourcePlan } from './sources.ts';
 import type { TickReference } from './tick-references.ts';
 import { ensureInstruments, instrumentsView, klines, listAdminInstruments, listFavorites, pricesView, saveInstrument, setFavorite, ticker, tickers } from './service.ts';
@@ -75,6 +77,20 @@ export function registerMarketRoutes(app: FastifyInstance, deps: MarketDeps): Ma
     app,
     { method: 'GET', url: '/api/admin/v1/market/instruments', auth: 'operator', roles: CATALOG_ROLES, summary: 'Every instrument with its marks, display name and order', tags, response: adminInstrumentListSchema },
     async ({ lang }) => ({ items: await listAdminInstruments(deps.db, lang) }),
+  );
+
+  route(
+    app,
+    {
+      method: 'GET',
+      url: '/api/admin/v1/market/sources',
+      auth: 'operator',
+      roles: CATALOG_ROLES,
+      summary: "Each instrument's price sources and their ids, and when each last counted (read-only: MARKET_SOURCES)",
+      tags,
+      response: marketSourcesSchema,
+    },
+    async () => sourcesView(deps.db, deps.config.market, deps.clock.now()),
   );
 
   route(
