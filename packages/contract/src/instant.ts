@@ -98,12 +98,26 @@ export const placeOrderRequestSchema = z.strictObject({
 export type PlaceOrderRequest = z.infer<typeof placeOrderRequestSchema>;
 
 /** A recorded tick as an order shows it: what the verification section prints. */
+/** One source's quote within a tick: the price is the median of these (packages/contract price-index.ts). */
+export const tickQuoteSchema = z.object({
+  source: z.string(),
+  sourceLabel: z.string(),
+  price: z.string(),
+  /** The source's own time for the quote. */
+  sourceTime: z.iso.datetime(),
+  /** When the recorder received it. */
+  receivedAt: z.iso.datetime(),
+});
+export type TickQuote = z.infer<typeof tickQuoteSchema>;
+
 export const orderTickSchema = z.object({
   id: z.string(),
   price: z.string(),
   ts: z.iso.datetime(),
   source: z.string(),
   sourceLabel: z.string(),
+  /** The quotes the price is the index of; absent in live events (the order's detail has them). */
+  quotes: z.optional(z.array(tickQuoteSchema)),
 });
 export type OrderTick = z.infer<typeof orderTickSchema>;
 
@@ -191,6 +205,8 @@ export const replaySchema = z.object({
   outcome: z.enum(OUTCOMES),
   payout: z.string(),
   stored: z.object({ closeTickId: z.nullable(z.string()), outcome: z.enum(OUTCOMES), payout: z.string() }),
+  /** Each tick's price is the median of the source quotes recorded with it, recomputed. */
+  indexAgrees: z.boolean(),
   agrees: z.boolean(),
   rule: z.string(),
 });

@@ -6,6 +6,7 @@ import {
   type Direction,
   type Order,
   type OrderDisplayStatus,
+  type OrderTick,
   type OrdersQuery,
   type Orders,
   type Outcome,
@@ -18,6 +19,7 @@ import type { Language } from '@tradewind/contract/languages';
 import { INSTRUMENTS, type InstrumentSymbol, isInstrumentSymbol } from '@tradewind/contract/market';
 import { formatAmount, formatFixed } from '@tradewind/contract/money';
 import { payoutOf, profitOf } from '@tradewind/contract/payout';
+import { type SourceQuote, indexPrice } from '@tradewind/contract/price-index';
 import { ASSETS } from '@tradewind/contract/wallet';
 import { and, asc, desc, eq, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
@@ -26,7 +28,7 @@ import { AppError } from '#platform/errors.ts';
 import { translate } from '#platform/i18n.ts';
 import { type EntrySpec, houseAccount, userAccount } from '../ledger/service.ts';
 import { type RecordedPrice, latestPrice, latestPrices, sourceLabel } from '../market/service.ts';
-import { ticks } from '../market/tables.ts';
+import { type TickComponent, ticks } from '../market/tables.ts';
 import { isMoneyPasswordSet } from '../money-password/service.ts';
 import { contractOrders, contractPeriods, contractSettings } from './tables.ts';
 
@@ -58,9 +60,29 @@ export interface TickRef {
   priceMinor: bigint;
   ts: Date;
   source: string;
+  /** The source quotes the price is the index of (market_ticks.components); unknown where a hot path did not read them. */
+  components?: TickComponent[] | null;
 }
 
-export const tickRefOf = (price: RecordedPrice): TickRef => ({ id: price.tickId, priceMinor: price.priceMinor, ts: price.ts, source: price.source });
+export const tickRefOf = (price: RecordedPrice): TickRef => ({
+  id: price.tickId,
+  priceMinor: price.priceMinor,
+  ts: price.ts,
+  source: price.source,
+  ...(price.components === undefined ? {} : { components: price.components }),
+});
+
+/** A tick's quotes as the index rule reads them: its components, or (none kept) the tick itself from its one source. */
+export function tickQuotes(tick: TickRef): SourceQuote[] {
+  const tsMs = tick.ts.getTime();
+  if (!tick.components) return [{ source: tick.source, priceMinor: tick.priceMinor, sourceTimeMs: tsMs, receivedAtMs: tsMs }];
+  return tick.components.map(([source, price, sourceOffsetMs, receivedOffsetMs]) => ({ source, priceMinor: BigInt(price), sourceTimeMs: tsMs + sourceOffsetMs, receivedAtMs: tsMs + receivedOffsetMs }));
+}
+
+/** Whether a tick's price is the index of its quotes at its instant (packages/contract price-index.ts). */
+export function tickIndexAgrees(tick: TickRef): boolean {
+  return indexPrice(tickQuotes(tick), tick.ts.getTime())?.priceMinor === tick.priceMinor;
+}
 
 /** An order with its ticks, as read from the database or built by placement. */
 export interface OrderRecord {
@@ -89,13 +111,25 @@ export function newPublicId(): string {
   return crypto.randomBytes(17).toString('base64url').slice(0, 22);
 }
 
-function tickView(tick: TickRef, instrument: InstrumentSymbol, lang: Language) {
+function tickView(tick: TickRef, instrument: InstrumentSymbol, lang: Language): OrderTick {
+  const scale = INSTRUMENTS[instrument].priceScale;
   return {
     id: String(tick.id),
-    price: formatAmount(tick.priceMinor, INSTRUMENTS[instrument].priceScale),
+    price: formatAmount(tick.priceMinor, scale),
     ts: tick.ts.toISOString(),
     source: tick.source,
     sourceLabel: sourceLabel(lang, tick.source),
+    ...(tick.components === undefined
+      ? {}
+      : {
+          quotes: tickQuotes(tick).map((quote) => ({
+            source: quote.source,
+            sourceLabel: sourceLabel(lang, quote.source),
+            price: formatAmount(quote.priceMinor, scale),
+            sourceTime: new Date(quote.sourceTimeMs).toISOString(),
+            receivedAt: new Date(quote.receivedAtMs).toISOString(),
+          })),
+        }),
   };
 }
 
@@ -304,16 +338,20 @@ const orderColumns = {
   order: contractOrders,
   openTs: openTicks.ts,
   openSource: openTicks.source,
+  openComponents: openTicks.components,
   closeTs: closeTicks.ts,
   closeSource: closeTicks.source,
+  closeComponents: closeTicks.components,
 };
 
 type OrderJoinRow = {
   order: typeof contractOrders.$inferSelect;
   openTs: Date;
   openSource: string;
+  openComponents: TickComponent[] | null;
   closeTs: Date | null;
   closeSource: string | null;
+  closeComponents: TickComponent[] | null;
 };
 
 function recordOf(row: OrderJoinRow): OrderRecord {
@@ -330,14 +368,14 @@ function recordOf(row: OrderJoinRow): OrderRecord {
     feeRatePpm: o.feeRatePpm,
     stakeMinor: o.stakeMinor,
     feeMinor: o.feeMinor,
-    openTick: { id: o.openTickId, priceMinor: o.openPriceMinor, ts: row.openTs, source: row.openSource },
+    openTick: { id: o.openTickId, priceMinor: o.openPriceMinor, ts: row.openTs, source: row.openSource, components: row.openComponents },
     createdAt: o.createdAt,
     deliverAt: o.deliverAt,
     state: o.state as 'open' | 'settled',
     outcome: o.outcome as Outcome | null,
     closeTick:
       o.closeTickId !== null && o.closePriceMinor !== null && row.closeTs && row.closeSource
-        ? { id: o.closeTickId, priceMinor: o.closePriceMinor, ts: row.closeTs, source: row.closeSource }
+        ? { id: o.closeTickId, priceMinor: o.closePriceMinor, ts: row.closeTs, source: row.closeSource, components: row.closeComponents }
         : null,
     payoutMinor: o.payoutMinor,
     settledAt: o.settledAt,
@@ -401,6 +439,8 @@ export async function replayOrder(db: Executor, publicId: string, lang: Language
   const payout = payoutOf(outcome, order.stakeMinor, order.feeMinor, order.payoutRatePpm);
   const storedCloseTickId = order.closeTick ? String(order.closeTick.id) : null;
   const closeTickId = close ? String(close.tickId) : null;
+  // Each tick's price recomputed from the source quotes recorded with it, by the index rule.
+  const indexAgrees = tickIndexAgrees(order.openTick) && (close ? tickIndexAgrees(tickRefOf(close)) : true);
   return {
     publicId: order.publicId,
     symbol: order.instrument,
@@ -413,7 +453,8 @@ export async function replayOrder(db: Executor, publicId: string, lang: Language
     outcome,
     payout: usdt(payout),
     stored: { closeTickId: storedCloseTickId, outcome: order.outcome, payout: usdt(order.payoutMinor) },
-    agrees: storedCloseTickId === closeTickId && order.outcome === outcome && order.payoutMinor === payout,
+    indexAgrees,
+    agrees: storedCloseTickId === closeTickId && order.outcome === outcome && order.payoutMinor === payout && indexAgrees,
     rule: translate(lang, 'contracts.rule'),
   };
 }

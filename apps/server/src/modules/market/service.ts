@@ -28,7 +28,7 @@ import { translate } from '#platform/i18n.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { VOLUME_SCALE } from './feed.ts';
 import { sourcePlan } from './sources.ts';
-import { favorites, instruments, ticks } from './tables.ts';
+import { type TickComponent, favorites, instruments, ticks } from './tables.ts';
 
 /** A recorded tick, as the modules that price things use it. */
 export interface RecordedPrice {
@@ -39,16 +39,18 @@ export interface RecordedPrice {
   priceScale: number;
   ts: Date;
   source: string;
+  /** The source quotes the price is the index of (null: the one source quoted it exactly then; absent: not read). */
+  components?: TickComponent[] | null;
 }
 
 export const priceText = (price: RecordedPrice) => formatAmount(price.priceMinor, price.priceScale);
 
-function toRecorded(row: { id: number; instrument: string; priceMinor: bigint; ts: Date; source: string }): RecordedPrice | null {
+function toRecorded(row: { id: number; instrument: string; priceMinor: bigint; ts: Date; source: string; components: TickComponent[] | null }): RecordedPrice | null {
   if (!isInstrumentSymbol(row.instrument)) return null;
-  return { tickId: row.id, instrument: row.instrument, priceMinor: row.priceMinor, priceScale: INSTRUMENTS[row.instrument].priceScale, ts: row.ts, source: row.source };
+  return { tickId: row.id, instrument: row.instrument, priceMinor: row.priceMinor, priceScale: INSTRUMENTS[row.instrument].priceScale, ts: row.ts, source: row.source, components: row.components };
 }
 
-const tickColumns = { id: ticks.id, instrument: ticks.instrument, priceMinor: ticks.priceMinor, ts: ticks.ts, source: ticks.source };
+const tickColumns = { id: ticks.id, instrument: ticks.instrument, priceMinor: ticks.priceMinor, ts: ticks.ts, source: ticks.source, components: ticks.components };
 
 /**
  * The latest tick of an instrument at or before `now`, if it is at most 5 s old; otherwise
@@ -99,8 +101,12 @@ export async function recordedPriceOf(db: Executor, now: Date): Promise<(asset: 
   };
 }
 
+/** A tick's sources in words: an index of several reads "Binance + Pyth". */
 export function sourceLabel(language: Language, source: string): string {
-  return translate(language, `market.sources.${source}`);
+  return source
+    .split('+')
+    .map((one) => translate(language, `market.sources.${one}`))
+    .join(' + ');
 }
 
 /** GET /market/prices: every wallet asset's crypto pair against USDT, with its fresh tick or nulls. */
