@@ -1,13 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Drawer, Form, type FormInstance, Space, Table } from 'antd';
+import { Alert, App, Button, Drawer, Form, type FormInstance, Space, Table, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { type ReactNode, useState } from 'react';
 import { errorText, showFieldErrors } from '@/lib/form-errors.ts';
 import { defineStrings } from '@/lib/i18n.ts';
 
 const useT = defineStrings({
-  en: { create: 'New', edit: 'Edit', save: 'Save', cancel: 'Cancel', saved: 'Saved.', fix: 'Fix the highlighted fields.' },
-  'zh-CN': { create: '新建', edit: '编辑', save: '保存', cancel: '取消', saved: '已保存。', fix: '请修正标出的字段。' },
+  en: { create: 'New', edit: 'Edit', save: 'Save', cancel: 'Cancel', saved: 'Saved.', fix: 'Fix the highlighted fields.', on: 'On', off: 'Off' },
+  'zh-CN': { create: '新建', edit: '编辑', save: '保存', cancel: '取消', saved: '已保存。', fix: '请修正标出的字段。', on: '开', off: '关' },
 });
 
 export interface CatalogEditorProps<Row extends object, Values extends object> {
@@ -111,6 +111,12 @@ export function CatalogEditor<Row extends object, Values extends object>(props: 
       </Drawer>
     </>
   );
+}
+
+/** A catalog row's switch (enabled, deposits, withdrawals) as the table shows it. */
+export function OnOff({ on }: { on: boolean }) {
+  const t = useT();
+  return on ? <Tag color="green">{t('on')}</Tag> : <Tag>{t('off')}</Tag>;
 }
 
 /** A rule: the value is at most `other`'s (a minimum below its maximum), compared exactly as decimals. */

@@ -8,6 +8,9 @@ const useT = defineStrings({
   'zh-CN': { required: '必须填写英文：读者的语言缺失时显示英文。', fallback: '留空：该语言的读者将看到英文。' },
 });
 
+/** A text in the languages it was written in, as the tabs edit it. */
+export type Texts = Partial<Record<Language, string>>;
+
 export interface LanguageField {
   /** The form field holding `{ en, zh_CN, … }`. */
   name: string;

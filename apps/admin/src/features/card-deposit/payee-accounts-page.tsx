@@ -1,7 +1,7 @@
 import { type AdminPayeeAccount, type PayeeAccountSave } from '@tradewind/contract/catalog';
-import { Alert, Form, Input, InputNumber, Switch, Tag } from 'antd';
+import { Alert, Form, Input, InputNumber, Switch } from 'antd';
 import { defineStrings } from '@/lib/i18n.ts';
-import { CatalogEditor } from '@/ui/catalog-editor.tsx';
+import { CatalogEditor, OnOff } from '@/ui/catalog-editor.tsx';
 import { getPayeeAccounts, payeeAccountsQueryKey } from './api/get-payee-accounts.ts';
 import { savePayeeAccount } from './api/save-payee-account.ts';
 
@@ -13,8 +13,6 @@ const useT = defineStrings({
     phone: 'Phone',
     enabled: 'Enabled',
     sort: 'Order',
-    on: 'On',
-    off: 'Off',
     create: 'New payee account',
     edit: 'Edit the {bank} account',
     note: 'Users are shown the first enabled account in this order; with none enabled, card deposits are unavailable. Deposits already reported keep the account they were shown. With no accounts at all, the server\'s configured payee (CARD_PAYEE_*, or the demo payee in demo mode) applies.',
@@ -30,8 +28,6 @@ const useT = defineStrings({
     phone: '电话',
     enabled: '启用',
     sort: '排序',
-    on: '开',
-    off: '关',
     create: '新建收款账户',
     edit: '编辑 {bank} 账户',
     note: '用户看到按此顺序第一个启用的账户；没有启用的账户时，银行卡充值不可用。已提交的充值保留当时显示的账户。若没有任何账户，则使用服务器配置的收款人（CARD_PAYEE_*，演示模式下为演示收款人）。',
@@ -61,7 +57,7 @@ export function PayeeAccountsPage() {
         { title: t('accountName'), dataIndex: 'accountName' },
         { title: t('accountNumber'), dataIndex: 'accountNumber' },
         { title: t('phone'), dataIndex: 'phone' },
-        { title: t('enabled'), dataIndex: 'enabled', render: (on: boolean) => (on ? <Tag color="green">{t('on')}</Tag> : <Tag>{t('off')}</Tag>) },
+        { title: t('enabled'), dataIndex: 'enabled', render: (on: boolean) => <OnOff on={on} /> },
         { title: t('sort'), dataIndex: 'sort' },
       ]}
       toForm={({ id: _id, ...row }) => row}

@@ -1,8 +1,8 @@
 import { type AdminPeriod, PERIOD_FEE_MAX_PPM, PERIOD_MAX_SECONDS, PERIOD_PAYOUT_MAX_PPM, type PeriodSave } from '@tradewind/contract/catalog';
-import { Alert, Form, Input, InputNumber, Switch, Tag } from 'antd';
+import { Alert, Form, Input, InputNumber, Switch } from 'antd';
 import { defineStrings } from '@/lib/i18n.ts';
 import { Amount } from '@/ui/amount.tsx';
-import { CatalogEditor, decimalPattern, notAbove } from '@/ui/catalog-editor.tsx';
+import { CatalogEditor, OnOff, decimalPattern, notAbove } from '@/ui/catalog-editor.tsx';
 import { getPeriods, periodsQueryKey } from './api/get-periods.ts';
 import { savePeriod } from './api/save-period.ts';
 
@@ -16,8 +16,6 @@ const useT = defineStrings({
     maxStake: 'Max stake (USDT)',
     enabled: 'Enabled',
     sort: 'Order',
-    on: 'On',
-    off: 'Off',
     create: 'New period',
     edit: 'Edit the {s} s period',
     note: 'A change applies to orders placed after it: open orders keep the terms they were placed with.',
@@ -37,8 +35,6 @@ const useT = defineStrings({
     maxStake: '最大下单额（USDT）',
     enabled: '启用',
     sort: '排序',
-    on: '开',
-    off: '关',
     create: '新建周期',
     edit: '编辑 {s} 秒周期',
     note: '修改只影响之后的新订单：未结算订单按下单时的条款结算。',
@@ -77,7 +73,7 @@ export function PeriodsPage() {
         { title: t('fee'), dataIndex: 'feeRatePpm', render: (ppm: number) => `${ppmPercent(ppm)} %` },
         { title: t('minStake'), dataIndex: 'minStake', render: (v: string) => <Amount value={v} /> },
         { title: t('maxStake'), dataIndex: 'maxStake', render: (v: string) => <Amount value={v} /> },
-        { title: t('enabled'), dataIndex: 'enabled', render: (on: boolean) => (on ? <Tag color="green">{t('on')}</Tag> : <Tag>{t('off')}</Tag>) },
+        { title: t('enabled'), dataIndex: 'enabled', render: (on: boolean) => <OnOff on={on} /> },
         { title: t('sort'), dataIndex: 'sort' },
       ]}
       toForm={({ id: _id, ...row }) => row}

@@ -1,5 +1,5 @@
 import type { Dashboard as DashboardData } from '@tradewind/contract/dashboard';
-import { Alert, App, Button, Card, Col, Empty, List, Row, Space, Spin, Statistic, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Col, Empty, List, Row, Space, Spin, Statistic, Table, type TableColumnsType, Tag, Typography } from 'antd';
 import { Link } from 'react-router';
 import { ApiError } from '@tradewind/http-client/api-error';
 import { formatTime } from '@/lib/format.ts';
@@ -221,14 +221,10 @@ function Flows({ data, t }: { data: DashboardData; t: T }) {
                 { label: t('out'), color: '#fa8c16', values: flow.days.map((d) => -num(d.withdrawals)) },
               ]}
             />
-            <Table
-              size="small"
-              rowKey="day"
-              pagination={false}
-              dataSource={active}
-              style={{ marginTop: 8 }}
+            <DayTable
+              rows={active}
+              dayTitle={t('day')}
               columns={[
-                { title: t('day'), dataIndex: 'day' },
                 { title: t('chain'), dataIndex: 'chainDeposits', align: 'right', render: (v: string) => <Amount value={v} /> },
                 { title: t('card'), dataIndex: 'cardDeposits', align: 'right', render: (v: string) => <Amount value={v} /> },
                 { title: t('out'), dataIndex: 'withdrawals', align: 'right', render: (v: string) => <Amount value={v} /> },
@@ -254,14 +250,10 @@ function House({ data, t }: { data: DashboardData; t: T }) {
           { label: `${t('fees')} (${house.asset})`, color: '#722ed1', values: house.days.map((d) => num(d.fees)) },
         ]}
       />
-      <Table
-        size="small"
-        rowKey="day"
-        pagination={false}
-        dataSource={active}
-        style={{ marginTop: 8 }}
+      <DayTable
+        rows={active}
+        dayTitle={t('day')}
         columns={[
-          { title: t('day'), dataIndex: 'day' },
           { title: t('settlement'), dataIndex: 'settlement', align: 'right', render: (v: string) => <Amount value={signed(v)} /> },
           { title: t('fees'), dataIndex: 'fees', align: 'right', render: (v: string) => <Amount value={signed(v)} /> },
           {
@@ -299,6 +291,11 @@ function Obligations({ data, t }: { data: DashboardData; t: T }) {
       ]}
     />
   );
+}
+
+/** The figures under a day-by-day chart, for the days that had any, newest first. */
+function DayTable<Row extends { day: string }>({ rows, dayTitle, columns }: { rows: Row[]; dayTitle: string; columns: TableColumnsType<Row> }) {
+  return <Table<Row> size="small" rowKey="day" pagination={false} dataSource={rows} style={{ marginTop: 8 }} columns={[{ title: dayTitle, dataIndex: 'day' }, ...columns]} />;
 }
 
 /** The overview: queues to work on, the ledger's health, money in and out, the house's result, what is locked. */

@@ -1,5 +1,4 @@
 import { IEO_STATUS_NAMES, type IeoAdminApplication, type IeoAdminProject, IeoStatus } from '@tradewind/contract/ieo';
-import type { Language } from '@tradewind/contract/languages';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Descriptions, Drawer, Form, Input, Modal, Progress, Space, Statistic, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -8,7 +7,7 @@ import { errorText, showFieldErrors } from '@/lib/form-errors.ts';
 import { defineStrings } from '@/lib/i18n.ts';
 import { fromLocalInput, toLocalInput } from '@/lib/local-time.ts';
 import { Amount } from '@/ui/amount.tsx';
-import { LanguageTabs, compactTexts } from '@/ui/language-tabs.tsx';
+import { LanguageTabs, type Texts, compactTexts } from '@/ui/language-tabs.tsx';
 import { QueryTable } from '@/ui/query-table.tsx';
 import { ReasonModal } from '@/ui/reason-modal.tsx';
 import { allocateProject } from './api/allocate-project.ts';
@@ -162,7 +161,6 @@ const STATUS_COLOURS: Partial<Record<IeoStatus, string>> = {
   [IeoStatus.CANCELLED]: 'red',
 };
 
-type Texts = Partial<Record<Language, string>>;
 interface ProjectForm {
   slug: string;
   token: string;

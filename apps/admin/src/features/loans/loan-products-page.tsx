@@ -1,9 +1,9 @@
 import { type AdminLoanProduct, LOAN_OVERDUE_RATE_MAX_PPM, LOAN_PERIOD_MAX_DAYS, type LoanProductSave } from '@tradewind/contract/catalog';
 import { LOAN_DAILY_RATE_MAX_PPM, LOAN_METHODS } from '@tradewind/contract/loans';
-import { Alert, Form, Input, InputNumber, Select, Switch, Tag } from 'antd';
+import { Alert, Form, Input, InputNumber, Select, Switch } from 'antd';
 import { defineStrings, useLanguage } from '@/lib/i18n.ts';
 import { Amount } from '@/ui/amount.tsx';
-import { CatalogEditor, decimalPattern, notAbove } from '@/ui/catalog-editor.tsx';
+import { CatalogEditor, OnOff, decimalPattern, notAbove } from '@/ui/catalog-editor.tsx';
 import { LocalizedInputs, type LocalizedText, mergeLocalized } from '@/ui/localized-inputs.tsx';
 import { getLoanProducts, loanProductsQueryKey } from './api/get-loan-products.ts';
 import { saveLoanProduct } from './api/save-loan-product.ts';
@@ -23,8 +23,6 @@ const useT = defineStrings({
     interest_first: 'Interest first',
     enabled: 'Enabled',
     sort: 'Order',
-    on: 'On',
-    off: 'Off',
     create: 'New loan product',
     edit: 'Edit {name}',
     note: 'Loans already applied for keep the terms they were applied with.',
@@ -49,8 +47,6 @@ const useT = defineStrings({
     interest_first: '先息后本',
     enabled: '启用',
     sort: '排序',
-    on: '开',
-    off: '关',
     create: '新建贷款产品',
     edit: '编辑 {name}',
     note: '已申请的贷款按申请时的条款执行。',
@@ -103,7 +99,7 @@ export function LoanProductsPage() {
         { title: t('maxAmount'), dataIndex: 'maxAmount', render: (v: string) => <Amount value={v} /> },
         { title: t('periods'), dataIndex: 'periods', render: (days: number[]) => days.join(', ') },
         { title: t('dailyRate'), dataIndex: 'dailyRatePpm' },
-        { title: t('enabled'), dataIndex: 'enabled', render: (on: boolean) => (on ? <Tag color="green">{t('on')}</Tag> : <Tag>{t('off')}</Tag>) },
+        { title: t('enabled'), dataIndex: 'enabled', render: (on: boolean) => <OnOff on={on} /> },
         { title: t('sort'), dataIndex: 'sort' },
       ]}
       toForm={({ id: _id, ...row }) => row}

@@ -1,11 +1,11 @@
-import { LANGUAGES, LANGUAGE_NAMES, type Language } from '@tradewind/contract/languages';
+import { LANGUAGES, LANGUAGE_NAMES } from '@tradewind/contract/languages';
 import { MESSAGE_BODY_MAX, MESSAGE_TITLE_MAX, type BroadcastView } from '@tradewind/contract/messages';
 import { App, Button, Card, Form, Input, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { formatTime } from '@/lib/format.ts';
 import { errorText } from '@/lib/form-errors.ts';
 import { defineStrings } from '@/lib/i18n.ts';
-import { LanguageTabs, compactTexts } from '@/ui/language-tabs.tsx';
+import { LanguageTabs, type Texts, compactTexts } from '@/ui/language-tabs.tsx';
 import { QueryTable } from '@/ui/query-table.tsx';
 import { useBroadcasts } from './api/get-broadcasts.ts';
 import { useSendBroadcast } from './api/send-broadcast.ts';
@@ -45,7 +45,6 @@ const useT = defineStrings({
   },
 });
 
-type Texts = Partial<Record<Language, string>>;
 
 /** A message to every user, per language, sent only after a confirmation; the list of what was sent. */
 export function BroadcastPage() {

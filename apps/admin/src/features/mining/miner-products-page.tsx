@@ -1,9 +1,9 @@
 import { MINING_DAILY_RATE_MAX_PPM, MINING_PERIOD_MAX_DAYS, type MiningProductInput, type miningAdminProductSchema } from '@tradewind/contract/mining';
-import { Alert, Form, Input, InputNumber, Switch, Tag } from 'antd';
+import { Alert, Form, Input, InputNumber, Switch } from 'antd';
 import type { z } from 'zod';
 import { defineStrings, useLanguage } from '@/lib/i18n.ts';
 import { Amount } from '@/ui/amount.tsx';
-import { CatalogEditor, decimalPattern } from '@/ui/catalog-editor.tsx';
+import { CatalogEditor, OnOff, decimalPattern } from '@/ui/catalog-editor.tsx';
 import { LocalizedInputs, type LocalizedText, mergeLocalized } from '@/ui/localized-inputs.tsx';
 import { getMinerProducts, minerProductsQueryKey } from './api/get-miner-products.ts';
 import { saveMinerProduct } from './api/save-miner-product.ts';
@@ -23,8 +23,6 @@ const useT = defineStrings({
     dailyRate: 'Daily rate (ppm)',
     enabled: 'Enabled',
     sort: 'Order',
-    on: 'On',
-    off: 'Off',
     create: 'New miner',
     edit: 'Edit {name}',
     note: 'Rentals already made keep the terms they were rented at.',
@@ -50,8 +48,6 @@ const useT = defineStrings({
     dailyRate: '日收益率（百万分率）',
     enabled: '启用',
     sort: '排序',
-    on: '开',
-    off: '关',
     create: '新建矿机',
     edit: '编辑 {name}',
     note: '已租用的矿机按租用时的条款执行。',
@@ -98,7 +94,7 @@ export function MinerProductsPage() {
         { title: t('unitPrice'), dataIndex: 'unitPrice', render: (v: string) => <Amount value={v} /> },
         { title: t('minInvestment'), dataIndex: 'minInvestment', render: (v: string) => <Amount value={v} /> },
         { title: t('dailyRate'), dataIndex: 'dailyRatePpm' },
-        { title: t('enabled'), dataIndex: 'enabled', render: (on: boolean) => (on ? <Tag color="green">{t('on')}</Tag> : <Tag>{t('off')}</Tag>) },
+        { title: t('enabled'), dataIndex: 'enabled', render: (on: boolean) => <OnOff on={on} /> },
         { title: t('sort'), dataIndex: 'sort' },
       ]}
       toForm={(row) => ({

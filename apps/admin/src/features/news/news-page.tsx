@@ -7,7 +7,7 @@ import { formatTime } from '@/lib/format.ts';
 import { errorText, showFieldErrors } from '@/lib/form-errors.ts';
 import { defineStrings } from '@/lib/i18n.ts';
 import { fromLocalInput, toLocalInput } from '@/lib/local-time.ts';
-import { LanguageTabs, compactTexts } from '@/ui/language-tabs.tsx';
+import { LanguageTabs, type Texts, compactTexts } from '@/ui/language-tabs.tsx';
 import { QueryTable } from '@/ui/query-table.tsx';
 import { ReasonModal } from '@/ui/reason-modal.tsx';
 import { useArticle } from './api/get-article.ts';
@@ -95,7 +95,6 @@ const useT = defineStrings({
 
 const STATE_COLOURS: Record<ArticleState, string> = { scheduled: 'blue', published: 'green', unpublished: 'default' };
 
-type Texts = Partial<Record<Language, string>>;
 interface EditorValues {
   kind: ArticleKind;
   publishedAt: string;

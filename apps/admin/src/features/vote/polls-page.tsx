@@ -1,4 +1,3 @@
-import type { Language } from '@tradewind/contract/languages';
 import { VOTE_DESCRIPTION_MAX, VOTE_OPTIONS_MAX, VOTE_OPTION_MAX, VOTE_TITLE_MAX, type VotePollAdmin, type VotePollStatus, votePercent } from '@tradewind/contract/vote';
 import { App, Button, Card, Form, Input, Modal, Progress, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -6,7 +5,7 @@ import { formatTime } from '@/lib/format.ts';
 import { errorText, showFieldErrors } from '@/lib/form-errors.ts';
 import { defineStrings } from '@/lib/i18n.ts';
 import { fromLocalInput, toLocalInput } from '@/lib/local-time.ts';
-import { LanguageTabs, compactTexts } from '@/ui/language-tabs.tsx';
+import { LanguageTabs, type Texts, compactTexts } from '@/ui/language-tabs.tsx';
 import { QueryTable } from '@/ui/query-table.tsx';
 import { ReasonModal } from '@/ui/reason-modal.tsx';
 import { useClosePoll } from './api/close-poll.ts';
@@ -71,7 +70,6 @@ const useT = defineStrings({
 });
 
 const STATUS_COLOURS: Record<VotePollStatus, string> = { upcoming: 'blue', open: 'green', ended: 'default' };
-type Texts = Partial<Record<Language, string>>;
 interface PollForm {
   title: Texts;
   description: Texts;

@@ -1,8 +1,8 @@
 import { ASSET_MAX_CONFIRMATIONS, type AdminAsset, type AssetSave } from '@tradewind/contract/catalog';
-import { Alert, Form, Input, InputNumber, Switch, Tag } from 'antd';
+import { Alert, Form, Input, InputNumber, Switch } from 'antd';
 import { defineStrings } from '@/lib/i18n.ts';
 import { Amount } from '@/ui/amount.tsx';
-import { CatalogEditor, decimalPattern } from '@/ui/catalog-editor.tsx';
+import { CatalogEditor, OnOff, decimalPattern } from '@/ui/catalog-editor.tsx';
 import { assetsQueryKey, getAssets } from './api/get-assets.ts';
 import { saveAsset } from './api/save-asset.ts';
 
@@ -15,8 +15,6 @@ const useT = defineStrings({
     withdrawMin: 'Min withdrawal',
     depositMin: 'Min deposit',
     confirmations: 'Confirmations',
-    on: 'On',
-    off: 'Off',
     edit: 'Edit {code}',
     note: 'Requests already made keep the fee they were made with. The scale of an asset never changes.',
     amountRule: 'An amount of at least 0 with at most {n} decimals.',
@@ -30,8 +28,6 @@ const useT = defineStrings({
     withdrawMin: '最小提现额',
     depositMin: '最小充值额',
     confirmations: '确认数',
-    on: '开',
-    off: '关',
     edit: '编辑 {code}',
     note: '已提交的申请按提交时的手续费处理。资产精度不可更改。',
     amountRule: '不小于 0 的金额，最多 {n} 位小数。',
@@ -44,7 +40,7 @@ type Values = Omit<AssetSave, 'code'> & { code: string; scale: number };
 /** Assets: deposit and withdrawal switches, withdrawal fee and minimum, deposit minimum, confirmations. */
 export function AssetsPage() {
   const t = useT();
-  const onOff = (on: boolean) => (on ? <Tag color="green">{t('on')}</Tag> : <Tag>{t('off')}</Tag>);
+  const onOff = (on: boolean) => <OnOff on={on} />;
   return (
     <CatalogEditor<AdminAsset, Values>
       testId="assets"
