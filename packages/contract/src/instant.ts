@@ -118,6 +118,12 @@ export const orderTickSchema = z.object({
   sourceLabel: z.string(),
   /** The quotes the price is the index of; absent in live events (the order's detail has them). */
   quotes: z.optional(z.array(tickQuoteSchema)),
+  /**
+   * Updates the sources signed, kept with the tick (close ticks; Pyth's: a Wormhole-signed
+   * accumulator update cut to the feed, hex), for the browser to check against the
+   * source's published keys (packages/contract pyth-proof.ts `verifyPythUpdate`).
+   */
+  proofs: z.optional(z.array(z.object({ source: z.string(), feedId: z.string(), update: z.string() }))),
 });
 export type OrderTick = z.infer<typeof orderTickSchema>;
 

@@ -27,7 +27,7 @@ import { type Executor, queryRows } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { translate } from '#platform/i18n.ts';
 import { type EntrySpec, houseAccount, userAccount } from '../ledger/service.ts';
-import { type RecordedPrice, latestPrice, latestPrices, sourceLabel } from '../market/service.ts';
+import { type RecordedPrice, latestPrice, latestPrices, sourceLabel, tickProofs } from '../market/service.ts';
 import { type TickComponent, ticks } from '../market/tables.ts';
 import { isMoneyPasswordSet } from '../money-password/service.ts';
 import { contractOrders, contractPeriods, contractSettings } from './tables.ts';
@@ -421,7 +421,14 @@ export async function getOrder(db: Executor, now: Date, userId: number, id: numb
   if (!row) throw new AppError('ORDER_NOT_FOUND', {}, 404);
   const order = recordOf(row);
   const current = order.state === 'open' ? await latestPrice(db, order.instrument, now) : null;
-  return orderView(order, now, lang, current ? tickRefOf(current) : null);
+  return withCloseProofs(db, orderView(order, now, lang, current ? tickRefOf(current) : null));
+}
+
+/** Adds the signed updates kept with an order's close tick, for the browser to check. */
+async function withCloseProofs<T extends { closeTick: OrderTick | null }>(db: Executor, view: T): Promise<T> {
+  if (!view.closeTick) return view;
+  const proofs = await tickProofs(db, Number(view.closeTick.id));
+  return proofs.length === 0 ? view : { ...view, closeTick: { ...view.closeTick, proofs } };
 }
 
 /**
@@ -441,7 +448,7 @@ export async function replayOrder(db: Executor, publicId: string, lang: Language
   const closeTickId = close ? String(close.tickId) : null;
   // Each tick's price recomputed from the source quotes recorded with it, by the index rule.
   const indexAgrees = tickIndexAgrees(order.openTick) && (close ? tickIndexAgrees(tickRefOf(close)) : true);
-  return {
+  return withCloseProofs(db, {
     publicId: order.publicId,
     symbol: order.instrument,
     direction: order.direction,
@@ -456,7 +463,7 @@ export async function replayOrder(db: Executor, publicId: string, lang: Language
     indexAgrees,
     agrees: storedCloseTickId === closeTickId && order.outcome === outcome && order.payoutMinor === payout && indexAgrees,
     rule: translate(lang, 'contracts.rule'),
-  };
+  });
 }
 
 /** Locked funds the ledger check expects: each user's open orders' stake + fee. */

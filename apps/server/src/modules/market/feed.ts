@@ -17,6 +17,8 @@ export interface FeedPrice {
   sourceTimeMs?: number;
   /** When this process received it; default: the sampled second. */
   receivedAtMs?: number;
+  /** The source's signature over the price, if it signs (Pyth: the accumulator update cut to the feed, hex). */
+  proof?: { feedId: string; update: string };
 }
 
 /**

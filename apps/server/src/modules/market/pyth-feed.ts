@@ -18,7 +18,15 @@ export class PythFeed implements MarketFeed {
     const out: FeedPrice[] = [];
     for (const instrument of INSTRUMENT_SYMBOLS) {
       const tick = this.stream.latest(instrument);
-      if (tick) out.push({ instrument, priceMinor: tick.priceMinor, source: this.source, sourceTimeMs: tick.publishTimeMs, receivedAtMs: tick.receivedAtMs });
+      if (!tick) continue;
+      out.push({
+        instrument,
+        priceMinor: tick.priceMinor,
+        source: this.source,
+        sourceTimeMs: tick.publishTimeMs,
+        receivedAtMs: tick.receivedAtMs,
+        ...(tick.signedUpdate ? { proof: { feedId: tick.sourceId, update: tick.signedUpdate } } : {}),
+      });
     }
     return out;
   }

@@ -23,6 +23,10 @@ const PRUNE_LOCK_ID = 7_441_002;
 export const RECORDER_LOCK_ID = 7_441_003;
 /** Alone, a source's quote is measured against its own last accepted quote if that is at most this old. */
 const OWN_REFERENCE_MS = 60_000;
+/** Signed updates are kept this long, and for good when an order refers to their tick. */
+const PROOF_RETENTION_MS = 3_600_000;
+/** A quote as held for the index, with the source's signature if it gave one. */
+type HeldQuote = SourceQuote & { proof?: { feedId: string; update: string } };
 /** Default quarantine band: 1 % (MARKET_QUARANTINE_BAND_PPM). */
 const DEFAULT_BAND_PPM = 10_000;
 
@@ -64,7 +68,7 @@ export interface RecorderDeps {
 export class MarketRecorder {
   private readonly feeds: readonly MarketFeed[];
   /** Per instrument, per source: the latest accepted quote. */
-  private readonly accepted = new Map<InstrumentSymbol, Map<string, SourceQuote>>();
+  private readonly accepted = new Map<InstrumentSymbol, Map<string, HeldQuote>>();
   private leading = false;
   /** Counts since start, for the logs (and later, metrics). */
   readonly counts = { recorded: 0, quarantined: 0, duplicates: 0, outOfOrder: 0 };
@@ -96,7 +100,7 @@ export class MarketRecorder {
     const sorted = [...prices].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
     for (const price of sorted) {
       if (price.volumeMinor) volume.set(price.instrument, (volume.get(price.instrument) ?? 0n) + price.volumeMinor);
-      const quote: SourceQuote = { source: price.source, priceMinor: price.priceMinor, sourceTimeMs: price.sourceTimeMs ?? ts, receivedAtMs: price.receivedAtMs ?? ts };
+      const quote: HeldQuote = { source: price.source, priceMinor: price.priceMinor, sourceTimeMs: price.sourceTimeMs ?? ts, receivedAtMs: price.receivedAtMs ?? ts, ...(price.proof ? { proof: price.proof } : {}) };
       let held = this.accepted.get(price.instrument);
       if (!held) this.accepted.set(price.instrument, (held = new Map()));
       const own = held.get(quote.source);
@@ -132,7 +136,7 @@ export class MarketRecorder {
     });
     const sampled = perFeed.flat();
     const { quarantined, volume } = this.admit(sampled, tsMs);
-    const rows: { instrument: InstrumentSymbol; priceMinor: bigint; source: string; volumeMinor: bigint; components: TickComponent[] | null }[] = [];
+    const rows: { instrument: InstrumentSymbol; priceMinor: bigint; source: string; volumeMinor: bigint; components: TickComponent[] | null; proofs: HeldQuote[] }[] = [];
     for (const [instrument, held] of this.accepted) {
       const index = indexPrice([...held.values()], tsMs);
       if (!index) continue;
@@ -144,6 +148,7 @@ export class MarketRecorder {
         source: index.used.map((quote) => quote.source).join('+'),
         volumeMinor: volume.get(instrument) ?? 0n,
         components: plain ? null : index.used.map((quote) => [quote.source, quote.priceMinor.toString(), quote.sourceTimeMs - tsMs, quote.receivedAtMs - tsMs]),
+        proofs: (index.used as HeldQuote[]).filter((quote) => quote.proof),
       });
     }
     if (quarantined.length > 0) {
@@ -167,7 +172,7 @@ export class MarketRecorder {
         );
         await tx.execute(sql`insert into market_quarantined_quotes (instrument, source, price_minor, reference_minor, source_time, received_at) values ${values}`);
       }
-      return queryRows<{ id: string; instrument: string; price: string; source: string }>(
+      const ticks = await queryRows<{ id: string; instrument: string; price: string; source: string }>(
         tx,
         sql`with input (instrument, price_minor, source, volume_minor, components) as (values ${input}),
             inserted as (
@@ -193,6 +198,14 @@ export class MarketRecorder {
             )
             select id::text, instrument, price_minor::text as price, source from inserted order by instrument`,
       );
+      // The signed updates of the quotes each new tick is the median of, beside it.
+      const tickIds = new Map(ticks.map((tick) => [tick.instrument, tick.id]));
+      const proofs = rows.flatMap((row) => {
+        const tickId = tickIds.get(row.instrument);
+        return tickId === undefined ? [] : row.proofs.map((quote) => sql`(${tickId}::bigint, ${quote.source}, ${quote.proof?.feedId}, ${quote.proof?.update}, ${ts.toISOString()}::timestamptz)`);
+      });
+      if (proofs.length > 0) await tx.execute(sql`insert into market_tick_proofs (tick_id, source, feed_id, update, recorded_at) values ${sql.join(proofs, sql`, `)}`);
+      return ticks;
     });
     this.counts.recorded += inserted.length;
     if (inserted.length > 0 && this.deps.relay) {
@@ -219,6 +232,11 @@ export class MarketRecorder {
     const lowerBound = this.prunedBefore ? sql`and t.ts >= ${this.prunedBefore.toISOString()}::timestamptz` : sql``;
     let total = 0;
     await this.deps.db.execute(sql`delete from market_quarantined_quotes where received_at < ${cutoff.toISOString()}::timestamptz`);
+    // Signed updates go after an hour unless an order refers to their tick (then they stay with it).
+    await this.deps.db.execute(
+      sql`delete from market_tick_proofs p where p.recorded_at < ${new Date(now.getTime() - PROOF_RETENTION_MS).toISOString()}::timestamptz
+          and not exists (select 1 from market_ticks t where t.id = p.tick_id and not (${notReferenced}))`,
+    );
     for (let batch = 0; batch < PRUNE_BATCHES_PER_RUN; batch++) {
       const result = await this.deps.db.transaction(async (tx) => {
         const [lock] = await queryRows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${PRUNE_LOCK_ID}) as locked`);

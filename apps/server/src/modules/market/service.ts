@@ -28,7 +28,7 @@ import { translate } from '#platform/i18n.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { VOLUME_SCALE } from './feed.ts';
 import { sourcePlan } from './sources.ts';
-import { type TickComponent, favorites, instruments, ticks } from './tables.ts';
+import { type TickComponent, favorites, instruments, tickProofs as tickProofsTable, ticks } from './tables.ts';
 
 /** A recorded tick, as the modules that price things use it. */
 export interface RecordedPrice {
@@ -99,6 +99,11 @@ export async function recordedPriceOf(db: Executor, now: Date): Promise<(asset: 
     const price = instrument ? prices.get(instrument) : undefined;
     return price ? priceText(price) : null;
   };
+}
+
+/** The signed updates kept with a tick, by source (Pyth's, for the browser to check). */
+export async function tickProofs(db: Executor, tickId: number): Promise<{ source: string; feedId: string; update: string }[]> {
+  return db.select({ source: tickProofsTable.source, feedId: tickProofsTable.feedId, update: tickProofsTable.update }).from(tickProofsTable).where(eq(tickProofsTable.tickId, tickId)).orderBy(asc(tickProofsTable.source));
 }
 
 /** A tick's sources in words: an index of several reads "Binance + Pyth". */

@@ -148,3 +148,20 @@ export const quarantinedQuotes = pgTable(
   },
   (t) => [index('market_quarantined_quotes_time_idx').on(t.receivedAt)],
 );
+
+/**
+ * Updates the sources signed, kept with the ticks they priced (Pyth's: the accumulator update
+ * cut to the feed, hex), so a user can check a close tick's price against the source's keys.
+ * About 1.3 KB per tick and source: kept an hour, and for good when an order refers to the tick.
+ */
+export const tickProofs = pgTable(
+  'market_tick_proofs',
+  {
+    tickId: bigint('tick_id', { mode: 'number' }).notNull(),
+    source: text('source').notNull(),
+    feedId: text('feed_id').notNull(),
+    update: text('update').notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tickId, t.source] }), index('market_tick_proofs_recorded_at_idx').on(t.recordedAt)],
+);
