@@ -2,11 +2,14 @@ import type { Order, OrderTick } from '@tradewind/contract/instant';
 import type { Instrument } from '@tradewind/contract/market';
 import { Button } from 'antd-mobile';
 import { CheckCircleFill, ExclamationCircleFill } from 'antd-mobile-icons';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { formatDecimal, formatTickTime } from '@/lib/format.ts';
 import { formatPrice } from '@/ui/quote-list.tsx';
 import { useReplay } from '../api/get-replay.ts';
+import { priceScaleOf } from '../tick-index.ts';
+import { SignatureCheck } from './signature-check.tsx';
+import { TickQuotes } from './tick-quotes.tsx';
 
 interface VerificationProps {
   order: Order;
@@ -18,8 +21,9 @@ interface VerificationProps {
 
 /**
  * ARCHITECTURE §1: a user can open any settled order and see the open tick, the close
- * tick, their sources and timestamps, and the rule, then have the public replay endpoint
- * recompute the result from the recorded ticks.
+ * tick, the source quotes each is the median of and the index rule, check the close tick's
+ * signature where its source signs, then have the public replay endpoint recompute the
+ * result from the recorded ticks.
  */
 export function Verification({ order, instrument, rule, comparison }: VerificationProps) {
   const { t, i18n } = useTranslation();
@@ -27,6 +31,7 @@ export function Verification({ order, instrument, rule, comparison }: Verificati
   const replay = useReplay(order.publicId, asked);
   const settled = order.state === 'settled';
   const publicUrl = `/api/v1/contracts/replay?publicId=${encodeURIComponent(order.publicId)}`;
+  const scale = priceScaleOf(order.symbol, instrument);
 
   return (
     <section className="tw-card tw-verify" aria-labelledby="cd-verify">
@@ -34,9 +39,11 @@ export function Verification({ order, instrument, rule, comparison }: Verificati
         {t('contracts.verify_title')}
       </h2>
       <p className="tw-muted tw-verify-intro">{t('contracts.verify_intro')}</p>
-      <TickCard title={t('contracts.open_tick')} tick={order.openTick} instrument={instrument} testId="open-tick" />
+      <TickCard title={t('contracts.open_tick')} tick={order.openTick} instrument={instrument} scale={scale} testId="open-tick" />
       {order.closeTick ? (
-        <TickCard title={t('contracts.close_tick')} tick={order.closeTick} instrument={instrument} testId="close-tick" />
+        <TickCard title={t('contracts.close_tick')} tick={order.closeTick} instrument={instrument} scale={scale} testId="close-tick">
+          {settled && <SignatureCheck tick={order.closeTick} scale={scale} />}
+        </TickCard>
       ) : (
         <div className="tw-tick" data-testid="close-tick">
           <h3>{t('contracts.close_tick')}</h3>
@@ -50,6 +57,7 @@ export function Verification({ order, instrument, rule, comparison }: Verificati
           {comparison}
         </p>
       )}
+      <IndexRule />
       {rule && (
         <div className="tw-verify-rule">
           <h3>{t('contracts.rule')}</h3>
@@ -91,7 +99,31 @@ export function Verification({ order, instrument, rule, comparison }: Verificati
   );
 }
 
-function TickCard({ title, tick, instrument, testId }: { title: string; tick: OrderTick; instrument: Instrument | undefined; testId: string }) {
+/** How a tick's price is made from the sources' quotes (docs/prices.md), in words. */
+function IndexRule() {
+  const { t } = useTranslation();
+  return (
+    <div className="tw-verify-rule" data-testid="index-rule">
+      <h3>{t('contracts.index_rule')}</h3>
+      <ul className="tw-index-rule">
+        <li>{t('contracts.index_rule_median')}</li>
+        <li>{t('contracts.index_rule_quarantine')}</li>
+        <li>{t('contracts.index_rule_void')}</li>
+      </ul>
+    </div>
+  );
+}
+
+interface TickCardProps {
+  title: string;
+  tick: OrderTick;
+  instrument: Instrument | undefined;
+  scale: number;
+  testId: string;
+  children?: ReactNode;
+}
+
+function TickCard({ title, tick, instrument, scale, testId, children }: TickCardProps) {
   const { t, i18n } = useTranslation();
   return (
     <div className="tw-tick" data-testid={testId}>
@@ -106,6 +138,8 @@ function TickCard({ title, tick, instrument, testId }: { title: string; tick: Or
         <dt>{t('contracts.tick_id')}</dt>
         <dd>#{tick.id}</dd>
       </dl>
+      <TickQuotes tick={tick} scale={scale} testId={testId} />
+      {children}
     </div>
   );
 }
