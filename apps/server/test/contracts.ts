@@ -26,6 +26,7 @@ export interface OrderBody {
   periodId?: number;
   amount?: string;
   tradePassword?: string;
+  terms?: { payoutRate: string; feeRate: string };
 }
 
 export function placeOrder(t: TestApp, token: string, body: OrderBody, key: string | null = idempotencyKey()): Promise<Reply<PlaceOrderResponse>> {

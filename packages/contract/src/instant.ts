@@ -86,6 +86,9 @@ export const contractConfigSchema = z.object({
 });
 export type ContractConfig = z.infer<typeof contractConfigSchema>;
 
+/** A rate as the config shows it: a decimal with at most six places ("0.85", "0.002"). */
+const rateSchema = z.string({ error: 'validation.required' }).check(z.regex(/^\d{1,6}(\.\d{1,6})?$/, { error: 'validation.invalid_value' }));
+
 export const placeOrderRequestSchema = z.strictObject({
   symbol: instrumentSymbolSchema,
   direction: z.enum(DIRECTIONS, { error: 'validation.invalid_value' }),
@@ -94,6 +97,12 @@ export const placeOrderRequestSchema = z.strictObject({
   amount: amountSchema,
   /** Required when the user has set a trading password. */
   tradePassword: z.optional(moneyPasswordInputSchema),
+  /**
+   * The period's terms as the user was shown them (`contractConfig` periods' payoutRate and
+   * feeRate): if an operator changed them since, the order is refused and nothing is locked.
+   * The app always sends them; an API client that leaves them out accepts the current terms.
+   */
+  terms: z.optional(z.strictObject({ payoutRate: rateSchema, feeRate: rateSchema })),
 });
 export type PlaceOrderRequest = z.infer<typeof placeOrderRequestSchema>;
 

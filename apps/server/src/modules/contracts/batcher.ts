@@ -1,7 +1,7 @@
 import { CONTRACT_ASSET, type PlaceOrderRequest, type PlaceOrderResponse, type UserEvent } from '@tradewind/contract/instant';
 import type { Language } from '@tradewind/contract/languages';
 import { INSTRUMENTS, type InstrumentSymbol, PRICE_MAX_AGE_MS, instrumentOf, isInstrumentSymbol } from '@tradewind/contract/market';
-import { formatAmount } from '@tradewind/contract/money';
+import { formatAmount, parseAmount } from '@tradewind/contract/money';
 import { feeOf } from '@tradewind/contract/payout';
 import type { AssetCode } from '@tradewind/contract/wallet';
 import type { FastifyBaseLogger } from 'fastify';
@@ -321,6 +321,8 @@ interface OrderFacts {
   /** Closed by operators (console). */
   closed: boolean;
   period: PeriodRow | undefined;
+  /** The period's terms as the user was shown them, if the request carried them. */
+  terms: PlaceOrderRequest['terms'];
   /** The instrument's latest recorded tick, if fresh enough (PRICE_MAX_AGE_MS). */
   price: RecordedPrice | undefined;
   stake: bigint;
@@ -336,6 +338,10 @@ function orderRefusal(deps: Pick<PlacementDeps, 'isTradable' | 'maxOpenOrders'>,
   if (facts.frozen) return new AppError('ACCOUNT_FROZEN', {}, 403);
   if (!deps.isTradable(symbol) || facts.closed) return new AppError('INSTRUMENT_NOT_TRADABLE', { symbol }, 409);
   if (!period?.active) return new AppError('PERIOD_UNKNOWN', {}, 422);
+  // The terms the user saw, or none placed: an operator's change since is never applied silently.
+  if (facts.terms && (parseAmount(facts.terms.payoutRate, 6) !== BigInt(period.payoutRatePpm) || parseAmount(facts.terms.feeRate, 6) !== BigInt(period.feeRatePpm))) {
+    return new AppError('CONTRACT_TERMS_CHANGED', {}, 409);
+  }
   if (facts.stake < period.minStakeMinor || facts.stake > period.maxStakeMinor) {
     return new AppError('STAKE_OUT_OF_RANGE', { min: formatAmount(period.minStakeMinor, 6), max: formatAmount(period.maxStakeMinor, 6) }, 422);
   }
@@ -422,7 +428,7 @@ export async function placeBatch(deps: PlacementDeps, tx: Executor, now: Date, r
       const stake = request.stakeMinor;
       const fee = period ? feeOf(stake, period.feeRatePpm) : 0n;
       const cost = stake + fee;
-      const refusal = orderRefusal(deps, { symbol, frozen: frozen.has(request.userId), closed: closed.has(symbol), period, price, stake, cost, user });
+      const refusal = orderRefusal(deps, { symbol, frozen: frozen.has(request.userId), closed: closed.has(symbol), period, terms: request.body.terms, price, stake, cost, user });
       if (refusal || !period || !price) {
         results[i] = { error: refusal ?? new AppError('INTERNAL') };
         continue;

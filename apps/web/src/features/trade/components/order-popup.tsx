@@ -1,6 +1,8 @@
+import { ERROR_CODES } from '@tradewind/contract/errors';
 import { type ContractConfig, type Direction, type Order, placeOrderRequestSchema } from '@tradewind/contract/instant';
 import type { Instrument } from '@tradewind/contract/market';
 import { parseAmount } from '@tradewind/contract/money';
+import { ApiError } from '@tradewind/http-client/api-error';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Popup, Selector } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
@@ -61,7 +63,12 @@ function OrderForm({ instrument, direction, config, price, onPlaced }: Omit<Orde
   const here = `/Detail?symbol=${instrument.symbol}`;
   const { form, submitting, submit, clearEdited } = useFormSubmit(
     placeOrderRequestSchema,
-    (request) => placeOrder(request, idempotency.keyFor(request)),
+    (request) =>
+      placeOrder(request, idempotency.keyFor(request)).catch((error: unknown) => {
+        // Terms changed since the popup opened: show the new ones; the message says to check them.
+        if (error instanceof ApiError && error.code === ERROR_CODES.CONTRACT_TERMS_CHANGED) void queryClient.invalidateQueries({ queryKey: ['contracts', 'config'] });
+        throw error;
+      }),
     (result) => {
       idempotency.done();
       queryClient.setQueryData(balancesQueryKey, result.balances);
@@ -97,6 +104,8 @@ function OrderForm({ instrument, direction, config, price, onPlaced }: Omit<Orde
       direction,
       periodId: chosen?.id,
       amount: stake,
+      // The terms on screen: if an operator changed them meanwhile, the server refuses rather than applying the new ones.
+      ...(chosen ? { terms: { payoutRate: chosen.payoutRate, feeRate: chosen.feeRate } } : {}),
       ...(config.tradePasswordRequired ? { tradePassword: values.tradePassword ?? '' } : {}),
     });
   };
