@@ -127,7 +127,7 @@ describe('group commit', () => {
     expect(results.map((result) => 'ok' in result)).toEqual(requests.map(() => true));
     // The three reads go out together, and the two writes together once the reads are answered.
     expect(sent.map((s) => s.answeredBefore)).toEqual([0, 0, 0, 3, 3]);
-    expect(sent.map((s) => s.statement)).toEqual(['select array(select', 'select id::text,', 'select (select', 'with o', 'with e']);
+    expect(sent.map((s) => s.statement)).toEqual(['select array(select', 'select id::text,', 'select (select', 'with o', 'with s']);
     // And they did all of it: the orders, their keys, and the money moved.
     expect(await count(sql.raw(`select count(*)::text as n from contract_orders where user_id in (${ids}) and state = 'open'`))).toBe(10);
     expect(await count(sql.raw(`select count(*)::text as n from idempotency_keys where user_id in (${ids}) and response is not null`))).toBe(10);

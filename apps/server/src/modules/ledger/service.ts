@@ -3,6 +3,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Db, type Executor, type NamedStatement, runNamed } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
+import { CodeArrayLiteral, IntegerArrayLiteral } from './array-literals.ts';
 import { accounts, assets, entries, postings } from './tables.ts';
 
 /**
@@ -108,27 +109,35 @@ export interface LockedAccount {
 }
 
 // One statement writes a batch's entries and their postings (one round trip, ARCHITECTURE §9):
-// the postings join their entry by reference, and go in account-id order (then entry id, then
-// the entry's own order of postings, which lists show), so concurrent batches lock accounts in
-// one global order. The statement-level triggers on postings (0013, 0019, 0038) run when the
-// whole statement ends, so they see the entries it wrote.
+// each posting names its entry by its place in the batch (1-based) and its account by id, with
+// each account's user, wallet and asset sent once; the entries written are matched back to
+// their places by reference (their ids come back in that order, as one text), and the postings
+// go in account-id order (then entry id, then the entry's own order of postings, which lists
+// show), so concurrent batches lock accounts in one global order. The statement-level
+// triggers on postings (0013, 0019, 0038) run when the whole statement ends, so they see the
+// entries it wrote.
 const INSERT_ENTRIES_AND_POSTINGS: NamedStatement = {
   name: 'ledger_insert_entries_and_postings',
-  text: `with e as (
+  text: `with s as (
+           select * from unnest($1::text[], $2::text[], $3::bigint[], $4::text[]) with ordinality as s(kind, reference, user_id, memo, n)
+         ), e as (
            insert into ledger_entries (kind, reference, user_id, memo, created_at)
-           select kind, reference, user_id, memo, $5::timestamptz
-           from unnest($1::text[], $2::text[], $3::bigint[], $4::text[]) as e(kind, reference, user_id, memo)
+           select kind, reference, user_id, memo, $5::timestamptz from s
            returning id, reference
+         ), placed as (
+           select s.n, e.id from s join e on e.reference = s.reference
+         ), a as (
+           select * from unnest($6::bigint[], $7::bigint[], $8::text[], $9::text[]) as a(id, user_id, wallet, asset)
          ), p as (
            insert into ledger_postings (entry_id, account_id, user_id, wallet, asset, bucket, type, amount, created_at)
-           select e.id, p.account_id, p.user_id, p.wallet, p.asset, p.bucket, p.type, p.amount, $5::timestamptz
-           from unnest($6::text[], $7::bigint[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::numeric[])
-             with ordinality as p(reference, account_id, user_id, wallet, asset, bucket, type, amount, n)
-           join e on e.reference = p.reference
-           order by p.account_id, e.id, p.n
+           select placed.id, p.account_id, a.user_id, a.wallet, a.asset, p.bucket, p.type, p.amount, $5::timestamptz
+           from unnest($10::int8[], $11::bigint[], $12::text[], $13::text[], $14::numeric[]) with ordinality as p(entry, account_id, bucket, type, amount, k)
+           join placed on placed.n = p.entry
+           join a on a.id = p.account_id
+           order by p.account_id, placed.id, p.k
            returning 1
          )
-         select id::text, reference, (select count(*) from p)::int4 as postings from e`,
+         select (select string_agg(id::text, ',' order by n) from placed) as ids, (select count(*) from p)::int4 as postings`,
 };
 
 /**
@@ -240,49 +249,51 @@ export class Ledger {
    * (`pipelinedTransaction`): COMMIT is written right behind them. What the database refuses
    * (a negative balance, an unbalanced or repeated entry) fails the statement and so the
    * transaction. The count check after the answer only guards against a bug: the statement
-   * cannot drop a row (each posting joins its own entry's reference). If it ever fired after
+   * cannot drop a row (each posting joins its own entry's place in the batch). If it ever fired after
    * COMMIT, the caller would see a failure for a committed batch, and its requests would replay.
    */
   postManyResolved(tx: Executor, now: Date, specs: EntrySpec[], ids: Map<string, number>): Promise<number[]> {
     if (specs.length === 0) return Promise.resolve([]);
     checkBatch(specs);
-    // One array per column, filled in one pass: a settlement batch carries thousands of postings.
-    const columns = { reference: [] as string[], accountId: [] as string[], userId: [] as (string | null)[], wallet: [] as (string | null)[], asset: [] as string[], bucket: [] as string[], type: [] as string[], amount: [] as string[] };
-    for (const spec of specs) {
+    // Each column's literal written as the postings are read: a settlement batch carries thousands.
+    const columns = { entry: new IntegerArrayLiteral(), accountId: new IntegerArrayLiteral(), bucket: new CodeArrayLiteral(), type: new CodeArrayLiteral(), amount: new IntegerArrayLiteral() };
+    const accounts = new Map<number, AccountRef>();
+    specs.forEach((spec, i) => {
       for (const posting of spec.postings) {
         const ref = posting.account;
-        const own = ref.kind === 'user';
-        columns.reference.push(spec.reference);
-        columns.accountId.push(String(ids.get(accountName(ref)) as number));
-        columns.userId.push(own ? String(ref.userId) : null);
-        columns.wallet.push(own ? ref.wallet : null);
-        columns.asset.push(ref.asset);
+        const accountId = ids.get(accountName(ref));
+        if (accountId === undefined) throw new Error(`postMany: account ${accountName(ref)} was not resolved`);
+        if (!accounts.has(accountId)) accounts.set(accountId, ref);
+        columns.entry.push(i + 1);
+        columns.accountId.push(accountId);
         columns.bucket.push(posting.bucket ?? 'available');
         columns.type.push(posting.type);
-        columns.amount.push(posting.amount.toString());
+        columns.amount.push(posting.amount);
       }
-    }
+    });
+    const accountRefs = [...accounts.values()];
     const statement = specs.length > PLAN_EACH_RUN_ABOVE ? INSERT_ENTRIES_AND_POSTINGS_PLANNED : INSERT_ENTRIES_AND_POSTINGS;
-    const written = runNamed<{ id: string; reference: string; postings: number }>(tx, statement, [
+    const written = runNamed<{ ids: string | null; postings: number }>(tx, statement, [
       specs.map((s) => s.kind),
       specs.map((s) => s.reference),
       specs.map((s) => (s.userId ?? null) === null ? null : String(s.userId)),
       specs.map((s) => s.memo ?? null),
       now,
-      columns.reference,
-      columns.accountId,
-      columns.userId,
-      columns.wallet,
-      columns.asset,
-      columns.bucket,
-      columns.type,
-      columns.amount,
+      [...accounts.keys()].map(String),
+      accountRefs.map((ref) => (ref.kind === 'user' ? String(ref.userId) : null)),
+      accountRefs.map((ref) => (ref.kind === 'user' ? ref.wallet : null)),
+      accountRefs.map((ref) => ref.asset),
+      String(columns.entry),
+      String(columns.accountId),
+      String(columns.bucket),
+      String(columns.type),
+      String(columns.amount),
     ]);
     return written.then(
-      (inserted) => {
-        if (inserted.length !== specs.length || inserted[0]?.postings !== columns.amount.length) throw new Error('postMany: an entry or posting was not inserted');
-        const entryIds = new Map(inserted.map((row) => [row.reference, Number(row.id)]));
-        return specs.map((spec) => entryIds.get(spec.reference) as number);
+      ([row]) => {
+        const entryIds = row?.ids ? row.ids.split(',').map(Number) : [];
+        if (entryIds.length !== specs.length || row?.postings !== columns.amount.length) throw new Error('postMany: an entry or posting was not inserted');
+        return entryIds;
       },
       (error: unknown) => {
         if (isUniqueViolation(error, 'ledger_entries_reference_key')) throw new DuplicateEntryError(duplicateReference(error) ?? specs[0]?.reference ?? '');
