@@ -591,3 +591,33 @@ describe('concurrency', () => {
     expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
   });
 });
+
+describe('the fee the user saw', () => {
+  it('a request carrying a fee an operator changed since is refused, localized, and locks nothing; card withdrawals too', async () => {
+    const user = await readyUser();
+    const [row] = await queryRows<{ fee: string }>(t.database.db, sql`select withdraw_fee_minor::text as fee from assets where code = 'USDT'`);
+    const shown = (BigInt(row?.fee ?? '0') / 1_000_000n).toString();
+    await t.database.db.execute(sql`update assets set withdraw_fee_minor = withdraw_fee_minor + 5000000 where code = 'USDT'`);
+    try {
+      const before = await spot(user);
+      const refused = await withdraw(user, usdt('20', { fee: shown }), { lang: 'de' });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+      expect(refused.body.code).toBe(2313);
+      expect(refused.body.message).toContain('Auszahlungsgebühr');
+      expect(refused.body.message).toContain(`${(BigInt(row?.fee ?? '0') / 1_000_000n + 5n).toString()} USDT`);
+      await addCard(user);
+      const cards = (await call<{ cards: { id: string }[] }>(t.app, 'GET', '/api/v1/withdrawals/options', { token: user.token })).body.data.cards;
+      const card = await cardWithdraw(user, { cardId: cards[0]?.id, amount: '20', fee: shown, password: PIN });
+      expect(card.body.code).toBe(2313);
+      expect(await spot(user)).toEqual(before);
+      expect(await history(user)).toEqual([]);
+      // With the fee now shown, it goes through and locks amount + the new fee.
+      const fee = (BigInt(row?.fee ?? '0') / 1_000_000n + 5n).toString();
+      const accepted = await withdraw(user, usdt('20', { fee }));
+      expect(accepted.body.code, JSON.stringify(accepted.body)).toBe(0);
+      expect(accepted.body.data).toMatchObject({ amount: '20', fee });
+    } finally {
+      await t.database.db.execute(sql`update assets set withdraw_fee_minor = withdraw_fee_minor - 5000000 where code = 'USDT'`);
+    }
+  });
+});

@@ -51,6 +51,9 @@ export const WITHDRAWAL_ARRIVAL_HOURS = 12;
 
 export const withdrawalAssetSchema = z.enum(WITHDRAWAL_ASSETS, { error: 'validation.invalid_value' });
 
+/** A fee as the options showed it (a plain decimal, 0 allowed). */
+const feeShownSchema = z.string({ error: 'validation.required' }).check(z.regex(/^\d{1,30}(\.\d{1,18})?$/, { error: 'validation.amount_format' }));
+
 export const cryptoWithdrawalRequestSchema = z.strictObject({
   asset: withdrawalAssetSchema,
   network: z.enum(WITHDRAWAL_NETWORKS, { error: 'validation.invalid_value' }),
@@ -60,6 +63,8 @@ export const cryptoWithdrawalRequestSchema = z.strictObject({
     z.maxLength(ADDRESS_MAX_LENGTH, { error: 'validation.address_invalid', abort: true }),
   ),
   amount: amountSchema,
+  /** The fee as the user was shown it: if it changed since, the request is refused and nothing is locked. The app always sends it. */
+  fee: z.optional(feeShownSchema),
   /** The withdrawal password. */
   password: moneyPasswordInputSchema,
   /** The authenticator code, required once two-factor is on (security centre). */
@@ -79,6 +84,7 @@ export type CryptoWithdrawalRequest = z.infer<typeof cryptoWithdrawalRequestSche
 export const cardWithdrawalRequestSchema = z.strictObject({
   cardId: idSchema,
   amount: amountSchema,
+  fee: z.optional(feeShownSchema),
   password: moneyPasswordInputSchema,
   totpCode: z.optional(codeSchema),
 });

@@ -1,5 +1,5 @@
 import type { Language } from '@tradewind/contract/languages';
-import { formatAmount } from '@tradewind/contract/money';
+import { formatAmount, parseAmount } from '@tradewind/contract/money';
 import type { AssetCode } from '@tradewind/contract/wallet';
 import {
   CARD_WITHDRAWAL_ASSET,
@@ -100,7 +100,7 @@ async function acceptedRequest(db: Executor, userId: number, request: Withdrawal
   await requireVerified(db, userId);
   await requireMoneyPassword(db, userId, 'withdraw');
   const destination = await destinationOf(db, userId, request);
-  const { amount, fee } = await amountAndFee(db, destination.values.asset, request.input.amount);
+  const { amount, fee } = await amountAndFee(db, destination.values.asset, request.input.amount, request.input.fee);
   return { destination, amount, fee };
 }
 
@@ -128,13 +128,19 @@ async function cardFor(db: Executor, userId: number, cardId: string): Promise<Ba
   throw new AppError('NOT_FOUND');
 }
 
-/** The amount (exact to the asset's decimals, at least the minimum) and the fee, from the `assets` table. */
-async function amountAndFee(db: Executor, asset: AssetCode, text: string): Promise<{ amount: bigint; fee: bigint }> {
+/**
+ * The amount (exact to the asset's decimals, at least the minimum) and the fee, from the
+ * `assets` table; a fee the user was shown that is no longer the fee refuses the request.
+ */
+async function amountAndFee(db: Executor, asset: AssetCode, text: string, feeShown: string | undefined): Promise<{ amount: bigint; fee: bigint }> {
   const settings = await getAssetSettings(db, asset);
   if (!settings?.withdrawEnabled) throw new AppError('ASSET_UNAVAILABLE', {}, 422, 'asset');
   const amount = amountOf(text, asset);
   if (amount < settings.withdrawMinMinor) {
     throw new AppError('WITHDRAWAL_BELOW_MINIMUM', { minimum: formatAmount(settings.withdrawMinMinor, settings.scale), asset }, 422, 'amount');
+  }
+  if (feeShown !== undefined && parseAmount(feeShown, settings.scale) !== settings.withdrawFeeMinor) {
+    throw new AppError('WITHDRAWAL_FEE_CHANGED', { fee: formatAmount(settings.withdrawFeeMinor, settings.scale), asset }, 409);
   }
   return { amount, fee: settings.withdrawFeeMinor };
 }

@@ -51,7 +51,14 @@ export function CardWithdrawalPage() {
   });
   const amountText = Form.useWatch('amount', form) as string | undefined;
 
-  const onFinish = (values: Values) => submit({ cardId: values.cardId ?? cards[0]?.id ?? '', amount: values.amount ?? '', password: values.password ?? '', totpCode: values.totpCode || undefined });
+  const onFinish = (values: Values) =>
+    submit({
+      cardId: values.cardId ?? cards[0]?.id ?? '',
+      amount: values.amount ?? '',
+      ...(asset ? { fee: asset.fee } : {}),
+      password: values.password ?? '',
+      totpCode: values.totpCode || undefined,
+    });
 
   return (
     <Page title={t('routes.CardWithdrawal')} right={<HistoryLink />}>

@@ -57,7 +57,16 @@ export function WithdrawalPage() {
   const amountText = Form.useWatch('amount', form) as string | undefined;
 
   const onFinish = (values: Values) =>
-    submit({ asset: assetCode, network, address: values.address ?? '', amount: values.amount ?? '', password: values.password ?? '', totpCode: values.totpCode || undefined });
+    submit({
+      asset: assetCode,
+      network,
+      address: values.address ?? '',
+      amount: values.amount ?? '',
+      // The fee on screen: if it changed meanwhile, the server refuses rather than charging the new one.
+      ...(asset ? { fee: asset.fee } : {}),
+      password: values.password ?? '',
+      totpCode: values.totpCode || undefined,
+    });
 
   const chooseAsset = (value: WithdrawalAsset) => {
     setAsset(value);
