@@ -309,6 +309,21 @@ export class MarketRecorder {
         })
         .catch((error: unknown) => this.deps.log?.error({ err: error }, 'market recorder: pruning old ticks failed'));
     }
+    this.reportCounts(nowMs);
+  }
+
+  private lastReportAtMs: number | null = null;
+  private reported = '';
+
+  /** Once a minute, the counts of quotes kept out (quarantined, duplicate, out of order), when they changed. */
+  private reportCounts(nowMs: number): void {
+    if (this.lastReportAtMs !== null && nowMs - this.lastReportAtMs < PRUNE_INTERVAL_MS) return;
+    this.lastReportAtMs = nowMs;
+    const { quarantined, duplicates, outOfOrder } = this.counts;
+    const text = `${quarantined}/${duplicates}/${outOfOrder}`;
+    if (text === this.reported) return;
+    this.reported = text;
+    this.deps.log?.info({ counts: { ...this.counts } }, 'market recorder: counts since start');
   }
 
   private schedule(): void {
