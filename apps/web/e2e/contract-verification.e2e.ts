@@ -72,15 +72,20 @@ async function fundedUser(usdt: string): Promise<Session> {
   return user;
 }
 
-/** A BTC/USDT order on the shortest period, placed through the API and waited for until settled. */
-async function settledOrder(user: Session): Promise<Order> {
+/** A BTC/USDT order on the shortest period, placed through the API. */
+async function placeOrder(user: Session): Promise<{ order: Order; seconds: number }> {
   const { periods } = (await api<{ periods: { id: number; seconds: number }[] }>('GET', '/api/v1/contracts/config', user.token)).data;
   const shortest = periods.reduce((a, b) => (b.seconds < a.seconds ? b : a));
   const placed = await api<{ order: Order }>('POST', '/api/v1/contracts/orders', user.token, { symbol: 'BTCUSDT', direction: 'up', periodId: shortest.id, amount: '10' }, { 'idempotency-key': `e2e-verify-${Date.now()}-${++counter}` });
   expect(placed.code, JSON.stringify(placed)).toBe(0);
-  const id = placed.data.order.id;
-  let order = placed.data.order;
-  await waitFor('the order to settle', async () => (order = (await api<Order>('GET', `/api/v1/contracts/order?id=${id}`, user.token)).data).state === 'settled', (shortest.seconds + 45) * 1000);
+  return { order: placed.data.order, seconds: shortest.seconds };
+}
+
+/** The order once settled, as its detail reply has it. */
+async function settledOrder(user: Session, id: string, timeoutMs = 90_000): Promise<Order> {
+  let order: Order | undefined;
+  await waitFor('the order to settle', async () => (order = (await api<Order>('GET', `/api/v1/contracts/order?id=${id}`, user.token)).data).state === 'settled', timeoutMs);
+  if (!order) throw new Error('no order');
   return order;
 }
 
@@ -180,19 +185,25 @@ async function rewriteOrder(page: Page, rewrite: (order: Order) => Order): Promi
 
 describe('the verification section of a settled order in Chromium at 390×844', () => {
   let user: Session;
+  let placedId: string;
   let order: Order;
 
   beforeAll(async () => {
     user = await fundedUser('50');
-    order = await settledOrder(user);
-  }, 150_000);
+    placedId = (await placeOrder(user)).order.id;
+  }, 90_000);
 
-  it('en, a demo order: each tick’s quote, its median and the index rule; the walk signs nothing', { timeout: 60_000 }, async () => {
+  it('en, a demo order watched until it settles: each tick’s quote, its median and the index rule; the walk signs nothing', { timeout: 150_000 }, async () => {
     const page = await phonePage(user, 'en', 'en-US');
     const scripts: string[] = [];
     page.on('request', (request) => request.resourceType() === 'script' && scripts.push(request.url()));
-    await page.goto(`/ContractDetail?id=${order.id}`);
+    await page.goto(`/ContractDetail?id=${placedId}`);
     await expect.poll(() => page.getByTestId('open-tick-quotes').count()).toBe(1);
+    // The result arrives on the page (the settled event, or polling after delivery); the event
+    // carries no quotes, so the page fetches the detail that has them.
+    await expect.poll(() => page.getByTestId('detail-outcome').count(), { timeout: 90_000, interval: 500 }).toBe(1);
+    order = await settledOrder(user, placedId);
+    if (order.closeTick) await expect.poll(() => page.getByTestId('close-tick-quotes').count()).toBe(1);
 
     for (const [testId, tick] of [['open-tick', order.openTick], ['close-tick', order.closeTick]] as const) {
       if (!tick) continue;
@@ -232,6 +243,7 @@ describe('the verification section of a settled order in Chromium at 390×844', 
     ['de', 'de-DE', 'Signiert von Pyth (Wormhole-Guardian-Satz 4, 13 von 19 Signaturen) am ', 'Kurs 113.319,20 (signiert: 113.319,19974145) und seine Zeit stimmen mit dem Pyth-Kurs des Schluss-Ticks überein.'],
   ] as const) {
     it(`${lang}, a close tick with Pyth’s signed update: the verifier loads on the button and proves the tick’s Pyth quote`, { timeout: 60_000 }, async () => {
+      order ??= await settledOrder(user, placedId);
       if (!order.closeTick) return; // a void order has no close tick to sign
       const page = await phonePage(user, lang, locale);
       const watch = await rewriteOrder(page, (real) => pricedByPyth(real, signedBtc));
@@ -265,6 +277,7 @@ describe('the verification section of a settled order in Chromium at 390×844', 
   }
 
   it('en, a tampered update: not shown to be signed by Pyth, and why', { timeout: 60_000 }, async () => {
+    order ??= await settledOrder(user, placedId);
     if (!order.closeTick) return;
     // One byte of the first guardian signature flipped: past the update's header, the VAA's
     // size (2), its version, set index and count (6) and the signer's index (1).

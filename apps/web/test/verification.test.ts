@@ -92,7 +92,8 @@ describe('what a tick offers to check', () => {
   it('the demo walk and Binance do not sign; Pyth without a kept update is said so; a kept update is offered', () => {
     const at = '2025-08-05T17:44:45.000Z';
     expect(tickSignatures(tick(at, '1', [quote('simulated', '1', at)]))).toEqual({ kind: 'unsigned', sources: ['simulated'] });
-    expect(tickSignatures(tick(at, '1'))).toEqual({ kind: 'unsigned', sources: ['simulated'] });
+    // A live event's tick carries neither quotes nor updates: nothing is claimed until the detail arrives.
+    expect(tickSignatures(tick(at, '1'))).toEqual({ kind: 'unknown' });
     expect(tickSignatures(tick(at, '1', [quote('binance', '1', at)]))).toEqual({ kind: 'unsigned', sources: ['binance'] });
     expect(tickSignatures(tick(at, '1', [quote('binance', '1', at), pythQuote()]))).toEqual({ kind: 'not_kept', sources: ['pyth'] });
     expect(tickSignatures(closeTick(pythQuote()))).toMatchObject({ kind: 'proofs', proofs: [{ source: 'pyth', feedId: BTC_USD }] });

@@ -4,6 +4,7 @@ import { type Instrument, tickerChannel } from '@tradewind/contract/market';
 import { parseAmount } from '@tradewind/contract/money';
 import { useQueryClient } from '@tanstack/react-query';
 import { ErrorBlock, Skeleton } from 'antd-mobile';
+import { useEffect } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { useSearchParams } from '@/lib/router.tsx';
 import { isNotFound } from '@tradewind/http-client/api-error';
@@ -38,6 +39,12 @@ export function ContractDetailPage() {
   // Poll while it runs if the socket is down, and after delivery until the result is in.
   const poll = cached?.state === 'open' && (!connected || msUntil(cached.deliverAt, now) === 0) ? POLL_MS : false;
   const order = useOrder(valid ? id : null, poll);
+  // A live event carries the order without its ticks' quotes and signed updates; the detail has them.
+  const { refetch } = order;
+  const partial = order.data !== undefined && (order.data.openTick.quotes === undefined || (order.data.closeTick !== null && order.data.closeTick.quotes === undefined));
+  useEffect(() => {
+    if (partial) void refetch();
+  }, [partial, refetch]);
   const instruments = useInstruments();
   const instrument = instruments.data?.items.find((i) => i.symbol === order.data?.symbol);
 

@@ -23,6 +23,8 @@ export type TickProof = NonNullable<OrderTick['proofs']>[number];
 
 /** What a tick offers to check, before anything is loaded. */
 export type TickSignatures =
+  /** The reply left the tick's quotes and signed updates out (a live event): nothing to say yet. */
+  | { kind: 'unknown' }
   /** Signed updates the page can check. */
   | { kind: 'proofs'; proofs: TickProof[] }
   /** A source that signs (Pyth) priced the tick, but no signed update was kept with it. */
@@ -32,15 +34,11 @@ export type TickSignatures =
 
 const isCheckable = (source: string) => (CHECKABLE_SOURCES as readonly string[]).includes(source);
 
-/** The tick's sources, each once: its quotes', or the tick's own when it lists none. */
-function sourcesOf(tick: OrderTick): string[] {
-  return [...new Set(tick.quotes && tick.quotes.length > 0 ? tick.quotes.map((quote) => quote.source) : [tick.source])];
-}
-
 export function tickSignatures(tick: OrderTick): TickSignatures {
   const proofs = (tick.proofs ?? []).filter((proof) => isCheckable(proof.source));
   if (proofs.length > 0) return { kind: 'proofs', proofs };
-  const sources = sourcesOf(tick);
+  if (!tick.quotes) return { kind: 'unknown' };
+  const sources = [...new Set(tick.quotes.map((quote) => quote.source))];
   return sources.some(isCheckable) ? { kind: 'not_kept', sources: sources.filter(isCheckable) } : { kind: 'unsigned', sources };
 }
 

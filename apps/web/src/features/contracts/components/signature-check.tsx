@@ -23,6 +23,7 @@ export function SignatureCheck({ tick, scale }: SignatureCheckProps) {
   const offered = tickSignatures(tick);
   const sourceName = (source: string) => t(`market.sources.${source}`, { defaultValue: source });
 
+  if (offered.kind === 'unknown') return null;
   if (offered.kind !== 'proofs') {
     return (
       <p className="tw-signature-none" data-testid="signature-none" data-kind={offered.kind}>
