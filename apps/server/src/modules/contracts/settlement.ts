@@ -312,7 +312,7 @@ export class Settlement {
       const specs = settled.map(settledMessage);
       const languages = rows.map((row) => languageOf(row.language));
       const texts = specs.map((spec, i) => renderMessage(spec, languages[i] ?? 'en'));
-      const [result] = await runNamed<BatchResult>(tx as Tx, SETTLE_ORDERS, [
+      const ordersWritten = runNamed<BatchResult>(tx as Tx, SETTLE_ORDERS, [
         settled.map((o) => String(o.id)),
         settled.map((o) => o.outcome),
         settled.map((o) => (o.closeTick ? String(o.closeTick.id) : null)),
@@ -326,11 +326,14 @@ export class Settlement {
         settledAt,
         (specs[0] as MessageSpec).kind,
       ]);
+      // Queued right behind the orders' statement, its arrays built while that one runs (a
+      // refusal of the entries, thrown or not, fails the batch either way). Last, so the house
+      // accounts' rows (locked by the balance trigger when the statement ends) are held only
+      // until the commit: parallel batches queue on them that long.
+      const ledgerWritten = (async () => this.deps.ledger.postManyResolved(tx, settledAt, settled.map(settlementEntryOf), accounts))();
+      const [[result]] = await Promise.all([ordersWritten, ledgerWritten]);
       // Claimed rows are locked by this transaction: each must settle here, or none does.
       if (result?.settled !== settled.length) throw new Error(`settled ${result?.settled} of ${settled.length} claimed orders`);
-      // Last, so the house accounts' rows (locked by the balance trigger when the statement
-      // ends) are held only until the commit: parallel batches queue on them that long.
-      await this.deps.ledger.postManyResolved(tx, settledAt, settled.map(settlementEntryOf), accounts);
       const byRef = new Map(specs.map((spec, i) => [spec.ref, i]));
       messages = result.messages.map(([id, ref]) => {
         const i = byRef.get(ref) as number;
