@@ -157,6 +157,11 @@ function Detail({ symbol, interval, onInterval, language, instrument }: DetailPr
       </div>
 
       <div className="tw-detail-actions">
+        {instrument && config.isSuccess && (!tradable || !price) && (
+          <p className="tw-detail-why" role="status" data-testid="not-tradable">
+            {!tradable ? t('trade.not_tradable') : t('trade.waiting_for_price')}
+          </p>
+        )}
         <Button className="tw-buy" data-direction="up" disabled={!tradable || !price} onClick={() => setDirection('up')}>
           {t('trade.buy_up')}
         </Button>
