@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CodeArrayLiteral, IntegerArrayLiteral } from '../src/modules/ledger/array-literals.ts';
+import { codeArray, integerArray } from '../src/modules/ledger/array-literals.ts';
 import { checkLedger } from '../src/modules/ledger/invariants.ts';
 import { DuplicateEntryError, type EntrySpec, MAX_ENTRIES_PER_BATCH, externalAccount, houseAccount, userAccount } from '../src/modules/ledger/service.ts';
 import { queryRows } from '../src/platform/db.ts';
@@ -100,28 +100,21 @@ describe('postMany', () => {
 
 describe('the posting columns’ array literals', () => {
   it('integers and codes as PostgreSQL reads them; anything else is refused', () => {
-    const integers = new IntegerArrayLiteral();
-    for (const value of [1, -2, 12_345_678_901_234_567_890n, null]) integers.push(value);
-    expect(String(integers)).toBe('{1,-2,12345678901234567890,NULL}');
-    expect(integers.length).toBe(4);
-    expect(() => integers.push(1.5)).toThrow(/not an integer/);
-    expect(() => integers.push(2 ** 60)).toThrow(/not an integer/);
-    const codes = new CodeArrayLiteral();
-    for (const value of ['available', 'NULL', null, 'position_fee']) codes.push(value);
-    expect(String(codes)).toBe('{"available","NULL",NULL,"position_fee"}');
-    for (const bad of ['a,b', 'a"b', 'a}', 'a b', '', 'a\\b']) expect(() => codes.push(bad), bad).toThrow(/not a code/);
-    expect(String(new IntegerArrayLiteral())).toBe('{}');
+    expect(integerArray([1, -2, 12_345_678_901_234_567_890n])).toBe('{1,-2,12345678901234567890}');
+    expect(integerArray([])).toBe('{}');
+    expect(() => integerArray([1.5])).toThrow(/not an integer/);
+    expect(() => integerArray([2 ** 60])).toThrow(/not an integer/);
+    expect(() => integerArray([Number.NaN])).toThrow(/not an integer/);
+    expect(codeArray(['available', 'NULL', 'position_fee'])).toBe('{"available","NULL","position_fee"}');
+    expect(codeArray([])).toBe('{}');
+    for (const bad of ['a,b', 'a"b', 'a}', 'a b', '', 'a\\b']) expect(() => codeArray(['ok', bad]), bad).toThrow(/not a code/);
   });
 
   it('PostgreSQL reads them back as the values given', async () => {
-    const integers = new IntegerArrayLiteral();
-    for (const value of [7, null, 10n ** 30n]) integers.push(value);
-    const codes = new CodeArrayLiteral();
-    for (const value of ['NULL', null, 'USDT']) codes.push(value);
-    const [row] = await queryRows<{ integers: string[]; codes: (string | null)[] }>(
+    const [row] = await queryRows<{ integers: string[]; codes: string[] }>(
       t.database.db,
-      sql`select ${String(integers)}::numeric[]::text[] as integers, ${String(codes)}::text[] as codes`,
+      sql`select ${integerArray([7, -1, 10n ** 30n])}::numeric[]::text[] as integers, ${codeArray(['NULL', 'USDT'])}::text[] as codes`,
     );
-    expect(row).toEqual({ integers: ['7', null, (10n ** 30n).toString()], codes: ['NULL', null, 'USDT'] });
+    expect(row).toEqual({ integers: ['7', '-1', (10n ** 30n).toString()], codes: ['NULL', 'USDT'] });
   });
 });

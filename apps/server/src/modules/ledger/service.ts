@@ -3,7 +3,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type Db, type Executor, type NamedStatement, runNamed } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
-import { CodeArrayLiteral, IntegerArrayLiteral } from './array-literals.ts';
+import { codeArray, integerArray } from './array-literals.ts';
 import { accounts, assets, entries, postings } from './tables.ts';
 
 /**
@@ -255,8 +255,8 @@ export class Ledger {
   postManyResolved(tx: Executor, now: Date, specs: EntrySpec[], ids: Map<string, number>): Promise<number[]> {
     if (specs.length === 0) return Promise.resolve([]);
     checkBatch(specs);
-    // Each column's literal written as the postings are read: a settlement batch carries thousands.
-    const columns = { entry: new IntegerArrayLiteral(), accountId: new IntegerArrayLiteral(), bucket: new CodeArrayLiteral(), type: new CodeArrayLiteral(), amount: new IntegerArrayLiteral() };
+    // One array per column, filled in one pass: a settlement batch carries thousands of postings.
+    const columns = { entry: [] as number[], accountId: [] as number[], bucket: [] as string[], type: [] as string[], amount: [] as bigint[] };
     const accounts = new Map<number, AccountRef>();
     specs.forEach((spec, i) => {
       for (const posting of spec.postings) {
@@ -283,11 +283,11 @@ export class Ledger {
       accountRefs.map((ref) => (ref.kind === 'user' ? String(ref.userId) : null)),
       accountRefs.map((ref) => (ref.kind === 'user' ? ref.wallet : null)),
       accountRefs.map((ref) => ref.asset),
-      String(columns.entry),
-      String(columns.accountId),
-      String(columns.bucket),
-      String(columns.type),
-      String(columns.amount),
+      integerArray(columns.entry),
+      integerArray(columns.accountId),
+      codeArray(columns.bucket),
+      codeArray(columns.type),
+      integerArray(columns.amount),
     ]);
     return written.then(
       ([row]) => {
