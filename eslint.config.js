@@ -5,7 +5,11 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** Apps never import each other; this pattern is repeated in every block because a later block's list replaces an earlier one. */
-const noCrossApp = { regex: '^@tradewind/(server|web|admin)', message: 'Apps never import each other; share through a package (@tradewind/contract, @tradewind/http-client).' };
+const noCrossApp = {
+  regex: '^@tradewind/(server|web|admin)',
+  message:
+    'Apps never import each other; share through a package (@tradewind/contract, @tradewind/http-client).',
+};
 
 /**
  * ARCHITECTURE §3, the same for both client apps (STYLE: one house): imports flow
@@ -20,7 +24,15 @@ function clientBoundaries(app) {
       rules: {
         'no-restricted-imports': [
           'error',
-          { patterns: [noCrossApp, { regex: '^@/(features|app)/', message: 'Shared code (ui, api, lib) never imports features or the app shell.' }] },
+          {
+            patterns: [
+              noCrossApp,
+              {
+                regex: '^@/(features|app)/',
+                message: 'Shared code (ui, api, lib) never imports features or the app shell.',
+              },
+            ],
+          },
         ],
       },
     },
@@ -32,7 +44,11 @@ function clientBoundaries(app) {
           {
             patterns: [
               noCrossApp,
-              { regex: `^@/features/(?!${feature}/)`, message: 'A feature never imports another feature: move what both need to ui/, api/ or lib/.' },
+              {
+                regex: `^@/features/(?!${feature}/)`,
+                message:
+                  'A feature never imports another feature: move what both need to ui/, api/ or lib/.',
+              },
               { regex: '^@/app/', message: 'Features do not import the app shell.' },
               { regex: '^(\\.\\./){3,}', message: 'Use the @/ alias instead of ../../..' },
             ],
@@ -44,18 +60,27 @@ function clientBoundaries(app) {
 }
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/build-ssr/**', '**/node_modules/**', 'data/**', 'artifacts/**', 'apps/server/drizzle/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/build-ssr/**',
+      '**/node_modules/**',
+      'data/**',
+      'artifacts/**',
+      'apps/server/drizzle/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...globals.node } },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
-      'no-restricted-imports': [
+      '@typescript-eslint/no-unused-vars': [
         'error',
-        { patterns: [noCrossApp] },
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-restricted-imports': ['error', { patterns: [noCrossApp] }],
       eqeqeq: ['error', 'always'],
     },
   },
@@ -73,8 +98,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: 'ExportDefaultDeclaration', message: 'Named exports only (a page is lazy-loaded by its name: lib/lazy-page.ts).' },
-        { selector: 'ExportAllDeclaration, ExportNamedDeclaration[source]', message: 'No re-exports: import from the file that defines it.' },
+        {
+          selector: 'ExportDefaultDeclaration',
+          message: 'Named exports only (a page is lazy-loaded by its name: lib/lazy-page.ts).',
+        },
+        {
+          selector: 'ExportAllDeclaration, ExportNamedDeclaration[source]',
+          message: 'No re-exports: import from the file that defines it.',
+        },
       ],
     },
   },
@@ -83,7 +114,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^(@tradewind/(server|web|admin)|\\.\\./\\.\\./apps)', message: 'A package depends on no app.' }] },
+        {
+          patterns: [
+            {
+              regex: '^(@tradewind/(server|web|admin)|\\.\\./\\.\\./apps)',
+              message: 'A package depends on no app.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -92,7 +130,15 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [noCrossApp, { regex: '^(#modules/|\\.\\./modules/)', message: 'The platform never depends on a module; modules depend on the platform.' }] },
+        {
+          patterns: [
+            noCrossApp,
+            {
+              regex: '^(#modules/|\\.\\./modules/)',
+              message: 'The platform never depends on a module; modules depend on the platform.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -107,7 +153,8 @@ export default tseslint.config(
             {
               // Any module but its schema (a foreign key to users), and anything above the modules (app.ts, the lists).
               regex: '^(\\.\\./|#modules/)(?![a-z-]+/tables(\\.ts)?$)',
-              message: 'The ledger imports only the platform, the contract and schemas (foreign keys): what it needs from a module is handed in (docs/decisions/0018).',
+              message:
+                'The ledger imports only the platform, the contract and schemas (foreign keys): what it needs from a module is handed in (docs/decisions/0018).',
             },
           ],
         },
@@ -123,8 +170,9 @@ export default tseslint.config(
         'error',
         {
           // However the path is spelled: `../ledger/tables.ts`, `#modules/ledger/tables.ts`, `./ledger/tables`.
-          selector: "ImportDeclaration[source.value=/(^|\\/)ledger\\/tables(\\.ts)?$/]",
-          message: 'Only modules/ledger reads and writes ledger tables: call the ledger service instead (ARCHITECTURE §3).',
+          selector: 'ImportDeclaration[source.value=/(^|\\/)ledger\\/tables(\\.ts)?$/]',
+          message:
+            'Only modules/ledger reads and writes ledger tables: call the ledger service instead (ARCHITECTURE §3).',
         },
       ],
     },

@@ -9,13 +9,23 @@ const report = process.env.CI_REPORT;
 
 export default defineConfig({
   test: {
-    reporters: report ? ['default', ['json', { outputFile: `artifacts/reports/${report}.json` }]] : ['default'],
+    reporters: report
+      ? ['default', ['json', { outputFile: `artifacts/reports/${report}.json` }]]
+      : ['default'],
     projects: [
       {
-        test: { name: 'contract', include: ['packages/contract/test/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'contract',
+          include: ['packages/contract/test/**/*.test.ts'],
+          environment: 'node',
+        },
       },
       {
-        test: { name: 'http-client', include: ['packages/http-client/test/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'http-client',
+          include: ['packages/http-client/test/**/*.test.ts'],
+          environment: 'node',
+        },
       },
       {
         test: { name: 'admin', include: ['apps/admin/test/**/*.test.ts'], environment: 'node' },

@@ -11,7 +11,10 @@ import { spawnSync } from 'node:child_process';
 /** Advisory URL (https://github.com/advisories/GHSA-…) → why it stays. Keep docs/dependencies.md in step. */
 const EXPLAINED = {};
 
-const run = spawnSync('npm', ['audit', '--omit=dev', '--json'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+const run = spawnSync('npm', ['audit', '--omit=dev', '--json'], {
+  encoding: 'utf8',
+  maxBuffer: 64 * 1024 * 1024,
+});
 let report;
 try {
   report = JSON.parse(run.stdout);
@@ -19,7 +22,11 @@ try {
   report = null;
 }
 if (!report || report.error || !report.metadata) {
-  const reason = report?.error?.summary || report?.message || run.stderr.split('\n').find((line) => line.includes('audit')) || 'no report';
+  const reason =
+    report?.error?.summary ||
+    report?.message ||
+    run.stderr.split('\n').find((line) => line.includes('audit')) ||
+    'no report';
   console.error(`audit-check: npm audit did not run (${reason.trim()})`);
   process.exit(2);
 }
@@ -36,10 +43,16 @@ for (const [name, vulnerability] of Object.entries(report.vulnerabilities ?? {})
   }
 }
 const counts = report.metadata.vulnerabilities;
-console.log(`npm audit --omit=dev: ${Object.entries(counts).map(([level, n]) => `${n} ${level}`).join(', ')}`);
+console.log(
+  `npm audit --omit=dev: ${Object.entries(counts)
+    .map(([level, n]) => `${n} ${level}`)
+    .join(', ')}`,
+);
 for (const line of explained) console.log(`  ${line}`);
 if (unexplained.length > 0) {
-  console.error(`audit-check: ${unexplained.length} high/critical advisories at production dependencies are not explained:`);
+  console.error(
+    `audit-check: ${unexplained.length} high/critical advisories at production dependencies are not explained:`,
+  );
   for (const line of unexplained) console.error(`  ${line}`);
   process.exit(1);
 }

@@ -36,7 +36,10 @@ function tsconfigs(root: string): string[] {
     const dir = path.join(root, group);
     if (!fs.existsSync(dir)) continue;
     for (const name of fs.readdirSync(dir).sort()) {
-      for (const config of [path.join(dir, name, 'tsconfig.json'), path.join(dir, name, 'sw', 'tsconfig.json')]) {
+      for (const config of [
+        path.join(dir, name, 'tsconfig.json'),
+        path.join(dir, name, 'sw', 'tsconfig.json'),
+      ]) {
         if (fs.existsSync(config)) found.push(config);
       }
     }
@@ -52,7 +55,8 @@ function workspaceNames(root: string): string[] {
     if (!fs.existsSync(dir)) continue;
     for (const entry of fs.readdirSync(dir)) {
       const manifest = path.join(dir, entry, 'package.json');
-      if (fs.existsSync(manifest)) names.push((JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name: string }).name);
+      if (fs.existsSync(manifest))
+        names.push((JSON.parse(fs.readFileSync(manifest, 'utf8')) as { name: string }).name);
     }
   }
   return names;
@@ -63,14 +67,26 @@ function specifiers(file: string, text: string): string[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       found.push(node.moduleSpecifier.text);
-    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+    } else if (
+      ts.isImportEqualsDeclaration(node) &&
+      ts.isExternalModuleReference(node.moduleReference) &&
+      ts.isStringLiteral(node.moduleReference.expression)
+    ) {
       found.push(node.moduleReference.expression.text);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [argument] = node.arguments;
       if (argument && ts.isStringLiteralLike(argument)) found.push(argument.text);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       found.push(node.argument.literal.text);
     }
     ts.forEachChild(node, visit);
@@ -82,7 +98,9 @@ function specifiers(file: string, text: string): string[] {
 /** The repository's import graph: file → the repository files it imports (absolute paths). */
 export function importGraph(options: CycleOptions = {}): Map<string, Set<string>> {
   const root = options.root ?? ROOT;
-  const overlay = new Map(Object.entries(options.overlay ?? {}).map(([file, text]) => [path.resolve(root, file), text]));
+  const overlay = new Map(
+    Object.entries(options.overlay ?? {}).map(([file, text]) => [path.resolve(root, file), text]),
+  );
   const host: ts.ModuleResolutionHost = {
     fileExists: (file) => overlay.has(file) || ts.sys.fileExists(file),
     readFile: (file) => overlay.get(file) ?? ts.sys.readFile(file),
@@ -93,28 +111,53 @@ export function importGraph(options: CycleOptions = {}): Map<string, Set<string>
   const workspaces = workspaceNames(root);
   /** A bare name that is no alias and no workspace package is a dependency: a leaf, and resolving it would cost most of the run. */
   const isExternal = (specifier: string, compilerOptions: ts.CompilerOptions): boolean => {
-    if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('#')) return false;
-    if (Object.keys(compilerOptions.paths ?? {}).some((alias) => specifier.startsWith(alias.replace(/\*$/, '')))) return false;
+    if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('#'))
+      return false;
+    if (
+      Object.keys(compilerOptions.paths ?? {}).some((alias) =>
+        specifier.startsWith(alias.replace(/\*$/, '')),
+      )
+    )
+      return false;
     return !workspaces.some((name) => specifier === name || specifier.startsWith(`${name}/`));
   };
   /** A relative path that names its file, extension and all (the house style), needs no resolver: most edges. */
-  const resolve = (specifier: string, file: string, compilerOptions: ts.CompilerOptions, cache: ts.ModuleResolutionCache): string | undefined => {
+  const resolve = (
+    specifier: string,
+    file: string,
+    compilerOptions: ts.CompilerOptions,
+    cache: ts.ModuleResolutionCache,
+  ): string | undefined => {
     if (specifier.startsWith('.') && SOURCE.test(specifier)) {
       const direct = path.resolve(path.dirname(file), specifier);
       if (host.fileExists(direct)) return direct;
     }
     if (isExternal(specifier, compilerOptions)) return undefined;
-    const resolved = ts.resolveModuleName(specifier, file, compilerOptions, host, cache).resolvedModule;
+    const resolved = ts.resolveModuleName(
+      specifier,
+      file,
+      compilerOptions,
+      host,
+      cache,
+    ).resolvedModule;
     if (!resolved || resolved.resolvedFileName.endsWith('.d.ts')) return undefined;
     // A workspace package resolves through its node_modules link to its real files: a node.
-    return path.normalize(ts.sys.realpath?.(resolved.resolvedFileName) ?? resolved.resolvedFileName);
+    return path.normalize(
+      ts.sys.realpath?.(resolved.resolvedFileName) ?? resolved.resolvedFileName,
+    );
   };
   const graph = new Map<string, Set<string>>();
   for (const config of tsconfigs(root)) {
     const read = ts.readConfigFile(config, ts.sys.readFile);
     const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, path.dirname(config));
-    const planted = [...overlay.keys()].filter((file) => !parsed.fileNames.includes(file) && isUnder(file, path.dirname(config)));
-    const cache = ts.createModuleResolutionCache(path.dirname(config), (name) => name, parsed.options);
+    const planted = [...overlay.keys()].filter(
+      (file) => !parsed.fileNames.includes(file) && isUnder(file, path.dirname(config)),
+    );
+    const cache = ts.createModuleResolutionCache(
+      path.dirname(config),
+      (name) => name,
+      parsed.options,
+    );
     for (const file of [...parsed.fileNames, ...planted]) {
       if (file.endsWith('.d.ts') || file.includes(`${path.sep}node_modules${path.sep}`)) continue;
       const text = host.readFile(file);
@@ -132,7 +175,11 @@ export function importGraph(options: CycleOptions = {}): Map<string, Set<string>
 
 function isUnder(file: string, dir: string): boolean {
   const relative = path.relative(dir, file);
-  return !relative.startsWith('..') && !path.isAbsolute(relative) && !relative.split(path.sep).includes('node_modules');
+  return (
+    !relative.startsWith('..') &&
+    !path.isAbsolute(relative) &&
+    !relative.split(path.sep).includes('node_modules')
+  );
 }
 
 /** Strongly connected components of more than one file, or of one that imports itself (Tarjan, iterative). */
@@ -161,12 +208,17 @@ function tangles(graph: Map<string, Set<string>>): string[][] {
       if (!step.done) {
         const target = step.value;
         if (!index.has(target)) enter(target);
-        else if (onStack.has(target)) low.set(frame.node, Math.min(low.get(frame.node) as number, index.get(target) as number));
+        else if (onStack.has(target))
+          low.set(frame.node, Math.min(low.get(frame.node) as number, index.get(target) as number));
         continue;
       }
       work.pop();
       const parent = work[work.length - 1];
-      if (parent) low.set(parent.node, Math.min(low.get(parent.node) as number, low.get(frame.node) as number));
+      if (parent)
+        low.set(
+          parent.node,
+          Math.min(low.get(parent.node) as number, low.get(frame.node) as number),
+        );
       if (low.get(frame.node) !== index.get(frame.node)) continue;
       const component: string[] = [];
       let member: string;
@@ -182,7 +234,11 @@ function tangles(graph: Map<string, Set<string>>): string[][] {
 }
 
 /** The shortest loop from `start` back to itself inside `members` (breadth first). */
-function loopThrough(graph: Map<string, Set<string>>, start: string, members: Set<string>): string[] {
+function loopThrough(
+  graph: Map<string, Set<string>>,
+  start: string,
+  members: Set<string>,
+): string[] {
   const previous = new Map<string, string>();
   const queue = [start];
   for (let i = 0; i < queue.length; i++) {
@@ -191,7 +247,12 @@ function loopThrough(graph: Map<string, Set<string>>, start: string, members: Se
       if (!members.has(target)) continue;
       if (target === start) {
         const loop = [start];
-        for (let at: string | undefined = node; at !== undefined && at !== start; at = previous.get(at)) loop.splice(1, 0, at);
+        for (
+          let at: string | undefined = node;
+          at !== undefined && at !== start;
+          at = previous.get(at)
+        )
+          loop.splice(1, 0, at);
         return [...loop, start];
       }
       if (!previous.has(target)) {
@@ -221,15 +282,22 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const started = performance.now();
   // `--root DIR` checks another tree (the test's fixtures); by default, this repository.
   const at = process.argv.indexOf('--root');
-  const cycles = findImportCycles(at > 0 && process.argv[at + 1] ? { root: path.resolve(process.argv[at + 1] as string) } : {});
+  const cycles = findImportCycles(
+    at > 0 && process.argv[at + 1] ? { root: path.resolve(process.argv[at + 1] as string) } : {},
+  );
   const ms = Math.round(performance.now() - started);
   if (cycles.length === 0) {
     console.log(`import cycles: none (${ms} ms)`);
   } else {
-    console.error(`import cycles: ${cycles.length} (a module must not reach itself through its imports)`);
+    console.error(
+      `import cycles: ${cycles.length} (a module must not reach itself through its imports)`,
+    );
     for (const cycle of cycles) {
       console.error(`\n  ${cycle.path.join('\n    → ')}`);
-      if (cycle.files.length > cycle.path.length - 1) console.error(`    (tangled with: ${cycle.files.filter((file) => !cycle.path.includes(file)).join(', ')})`);
+      if (cycle.files.length > cycle.path.length - 1)
+        console.error(
+          `    (tangled with: ${cycle.files.filter((file) => !cycle.path.includes(file)).join(', ')})`,
+        );
     }
     process.exitCode = 1;
   }

@@ -6,7 +6,9 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   base: '/admin/',
   plugins: [react()],
-  resolve: { alias: [{ find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }] },
+  resolve: {
+    alias: [{ find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }],
+  },
   server: { proxy: { '/api': 'http://localhost:3000' } },
   build: { target: 'es2022', sourcemap: false, chunkSizeWarningLimit: 1500 },
 });

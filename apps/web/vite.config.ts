@@ -6,14 +6,23 @@ import { fileURLToPath } from 'node:url';
 import zlib from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { type Plugin, defineConfig, transformWithOxc } from 'vite';
-import { FIRST_SCREEN_PAGES, localeFiles, localeParts, mergeInto } from './src/lib/first-screens.ts';
+import {
+  FIRST_SCREEN_PAGES,
+  localeFiles,
+  localeParts,
+  mergeInto,
+} from './src/lib/first-screens.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 function publicFiles(dir: string, prefix = ''): string[] {
   return fs
     .readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? publicFiles(path.join(dir, entry.name), `${prefix}/${entry.name}`) : [`${prefix}/${entry.name}`]))
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? publicFiles(path.join(dir, entry.name), `${prefix}/${entry.name}`)
+        : [`${prefix}/${entry.name}`],
+    )
     .sort();
 }
 
@@ -28,26 +37,34 @@ function serviceWorker(): Plugin {
     apply: 'build',
     enforce: 'post',
     // Last, so the list holds the files actually written (Vite drops some chunks late, e.g. CSS-only ones).
-    generateBundle: { order: 'post', async handler(_options, bundle) {
-      const publicDir = path.join(here, 'public');
-      const shell = publicFiles(publicDir);
-      // Translations of the six languages a user does not read are not downloaded ahead: the one
-      // in use is kept when the app first loads it (cache first, like every hashed file).
-      const assets = Object.values(bundle)
-        .filter((file) => file.fileName.startsWith('assets/') && !(file.type === 'chunk' && file.facadeModuleId?.startsWith(`\0${LOCALE_MODULE}`)))
-        .map((file) => `/${file.fileName}`)
-        .sort();
-      const source = fs.readFileSync(path.join(here, 'sw/service-worker.ts'), 'utf8');
-      const { code } = await transformWithOxc(source, 'service-worker.ts', { lang: 'ts' });
-      const hash = createHash('sha256').update(code).update(assets.join('\n'));
-      for (const file of shell) hash.update(file).update(fs.readFileSync(path.join(publicDir, file)));
-      const buildId = hash.digest('hex').slice(0, 16);
-      this.emitFile({
-        type: 'asset',
-        fileName: 'sw.js',
-        source: `const BUILD_ID = ${JSON.stringify(buildId)};\nconst ASSETS = ${JSON.stringify(assets)};\nconst SHELL = ${JSON.stringify(shell)};\n${code}`,
-      });
-    } },
+    generateBundle: {
+      order: 'post',
+      async handler(_options, bundle) {
+        const publicDir = path.join(here, 'public');
+        const shell = publicFiles(publicDir);
+        // Translations of the six languages a user does not read are not downloaded ahead: the one
+        // in use is kept when the app first loads it (cache first, like every hashed file).
+        const assets = Object.values(bundle)
+          .filter(
+            (file) =>
+              file.fileName.startsWith('assets/') &&
+              !(file.type === 'chunk' && file.facadeModuleId?.startsWith(`\0${LOCALE_MODULE}`)),
+          )
+          .map((file) => `/${file.fileName}`)
+          .sort();
+        const source = fs.readFileSync(path.join(here, 'sw/service-worker.ts'), 'utf8');
+        const { code } = await transformWithOxc(source, 'service-worker.ts', { lang: 'ts' });
+        const hash = createHash('sha256').update(code).update(assets.join('\n'));
+        for (const file of shell)
+          hash.update(file).update(fs.readFileSync(path.join(publicDir, file)));
+        const buildId = hash.digest('hex').slice(0, 16);
+        this.emitFile({
+          type: 'asset',
+          fileName: 'sw.js',
+          source: `const BUILD_ID = ${JSON.stringify(buildId)};\nconst ASSETS = ${JSON.stringify(assets)};\nconst SHELL = ${JSON.stringify(shell)};\n${code}`,
+        });
+      },
+    },
   };
 }
 
@@ -70,7 +87,8 @@ function localeBundles(): Plugin {
       if (!id.startsWith(`\0${LOCALE_MODULE}`)) return undefined;
       const [language = '', part = 'first'] = id.slice(LOCALE_MODULE.length + 1).split('/');
       const files = localeFiles(language);
-      if (files.length === 0 || (part !== 'first' && part !== 'rest')) throw new Error(`no translations for ${language}/${part}`);
+      if (files.length === 0 || (part !== 'first' && part !== 'rest'))
+        throw new Error(`no translations for ${language}/${part}`);
       const catalogue: Record<string, unknown> = {};
       for (const file of files) {
         this.addWatchFile(file);
@@ -97,7 +115,15 @@ function precompress(): Plugin {
         if (!/^assets\/.*\.(js|css)$/.test(fileName)) continue;
         const source = fs.readFileSync(path.join(outDir, fileName));
         if (source.length < 1024) continue;
-        fs.writeFileSync(path.join(outDir, `${fileName}.br`), zlib.brotliCompressSync(source, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length } }));
+        fs.writeFileSync(
+          path.join(outDir, `${fileName}.br`),
+          zlib.brotliCompressSync(source, {
+            params: {
+              [zlib.constants.BROTLI_PARAM_QUALITY]: 11,
+              [zlib.constants.BROTLI_PARAM_SIZE_HINT]: source.length,
+            },
+          }),
+        );
         fs.writeFileSync(path.join(outDir, `${fileName}.gz`), zlib.gzipSync(source, { level: 9 }));
       }
     },
@@ -108,7 +134,9 @@ function precompress(): Plugin {
 function antdMobileExports(): Map<string, { from: string; imported: string }> {
   const index = createRequire(import.meta.url).resolve('antd-mobile/es/index.js');
   const names = new Map<string, { from: string; imported: string }>();
-  for (const [, specifiers, from] of fs.readFileSync(index, 'utf8').matchAll(/^export \{ (.+) \} from '\.\/(.+)';$/gm)) {
+  for (const [, specifiers, from] of fs
+    .readFileSync(index, 'utf8')
+    .matchAll(/^export \{ (.+) \} from '\.\/(.+)';$/gm)) {
     for (const specifier of (specifiers as string).split(',')) {
       const [imported, exported = imported] = specifier.trim().split(' as ') as [string, string?];
       names.set(exported, { from: `antd-mobile/es/${from}`, imported });
@@ -118,7 +146,11 @@ function antdMobileExports(): Map<string, { from: string; imported: string }> {
 }
 
 /** `import { A, B as C } from 'pkg';` (one statement, maybe over several lines) as one import per name; type-only names go. */
-function rewriteNamedImports(code: string, pkg: string, importOf: (name: string, local: string) => string): string {
+function rewriteNamedImports(
+  code: string,
+  pkg: string,
+  importOf: (name: string, local: string) => string,
+): string {
   const statement = new RegExp(`^import \\{([^}]*)\\} from '${pkg}';$`, 'gm');
   return code.replace(statement, (_statement, specifiers: string) =>
     specifiers
@@ -150,13 +182,23 @@ function antdMobileDeepImports(): Plugin {
       const ours = !id.includes('/node_modules/') && /\.tsx?$/.test(id);
       // Icons too, one module each, in the app and in antd-mobile's own components: through the
       // index every icon looks imported, and firstScreenChunks() would group them all.
-      if (!(ours || id.includes('/node_modules/antd-mobile/es/')) || !/from 'antd-mobile(-icons)?'/.test(code)) return undefined;
-      code = rewriteNamedImports(code, 'antd-mobile-icons', (name, local) => `import ${local} from 'antd-mobile-icons/es/${name}.js';`);
+      if (
+        !(ours || id.includes('/node_modules/antd-mobile/es/')) ||
+        !/from 'antd-mobile(-icons)?'/.test(code)
+      )
+        return undefined;
+      code = rewriteNamedImports(
+        code,
+        'antd-mobile-icons',
+        (name, local) => `import ${local} from 'antd-mobile-icons/es/${name}.js';`,
+      );
       if (!ours) return code;
       return rewriteNamedImports(code, 'antd-mobile', (name, local) => {
         const source = names.get(name);
         if (!source) throw new Error(`${id}: antd-mobile exports no ${name}`);
-        return source.imported === 'default' ? `import ${local} from '${source.from}';` : `import { ${source.imported} as ${local} } from '${source.from}';`;
+        return source.imported === 'default'
+          ? `import ${local} from '${source.from}';`
+          : `import { ${source.imported} as ${local} } from '${source.from}';`;
       });
     },
   };
@@ -198,9 +240,15 @@ export default function Popover(props) {
     enforce: 'pre',
     resolveId(source, importer) {
       const from = importer?.replace(/\\/g, '/') ?? '';
-      if (source === '../../locales/zh-CN' && from.endsWith('/antd-mobile/es/components/config-provider/config-provider.js')) return this.resolve('antd-mobile/es/locales/en-US', importer);
-      if (source === '../popover' && from.endsWith('/antd-mobile/es/components/form/form-item.js')) return `${LAZY_FORM_PART}popover`;
-      if (source === 'async-validator' && from.endsWith('/rc-field-form/es/utils/validateUtil.js')) return `${LAZY_FORM_PART}async-validator`;
+      if (
+        source === '../../locales/zh-CN' &&
+        from.endsWith('/antd-mobile/es/components/config-provider/config-provider.js')
+      )
+        return this.resolve('antd-mobile/es/locales/en-US', importer);
+      if (source === '../popover' && from.endsWith('/antd-mobile/es/components/form/form-item.js'))
+        return `${LAZY_FORM_PART}popover`;
+      if (source === 'async-validator' && from.endsWith('/rc-field-form/es/utils/validateUtil.js'))
+        return `${LAZY_FORM_PART}async-validator`;
       return undefined;
     },
     load(id) {
@@ -227,7 +275,8 @@ function firstScreenChunks() {
       seen = new Set();
       const queue = FIRST_SCREEN_PAGES[page].map((file) => path.join(here, file));
       // A page renamed without this list: fail, rather than quietly group nothing.
-      for (const root of queue) if (!imports.has(root)) throw new Error(`first screen ${root} is not in the build`);
+      for (const root of queue)
+        if (!imports.has(root)) throw new Error(`first screen ${root} is not in the build`);
       for (let id = queue.pop(); id !== undefined; id = queue.pop()) {
         if (seen.has(id)) continue;
         seen.add(id);
@@ -246,7 +295,11 @@ function firstScreenChunks() {
   };
   const groups = [
     { name: 'app', tags: ['$initial' as const], priority: 4 },
-    { name: 'first-shared', test: (id: string) => reach('home').has(id) && reach('login').has(id), priority: 3 },
+    {
+      name: 'first-shared',
+      test: (id: string) => reach('home').has(id) && reach('login').has(id),
+      priority: 3,
+    },
     { name: 'home', test: (id: string) => reach('home').has(id), priority: 2 },
     { name: 'login', test: (id: string) => reach('login').has(id), priority: 1 },
   ];
@@ -264,7 +317,15 @@ const firstScreens = firstScreenChunks();
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: isSsrBuild
     ? [antdMobileDeepImports(), antdMobileOnDemand(), react(), localeBundles()]
-    : [antdMobileDeepImports(), antdMobileOnDemand(), firstScreens.plugin, react(), localeBundles(), serviceWorker(), precompress()],
+    : [
+        antdMobileDeepImports(),
+        antdMobileOnDemand(),
+        firstScreens.plugin,
+        react(),
+        localeBundles(),
+        serviceWorker(),
+        precompress(),
+      ],
   resolve: {
     alias: [{ find: '@', replacement: fileURLToPath(new URL('./src', import.meta.url)) }],
   },
@@ -276,7 +337,13 @@ export default defineConfig(({ isSsrBuild }) => ({
     },
   },
   build: isSsrBuild
-    ? { target: 'node20', outDir: 'build-ssr', emptyOutDir: true, sourcemap: false, copyPublicDir: false }
+    ? {
+        target: 'node20',
+        outDir: 'build-ssr',
+        emptyOutDir: true,
+        sourcemap: false,
+        copyPublicDir: false,
+      }
     : {
         target: 'es2022',
         // TW_SOURCEMAP=1 npm run build: with source maps, to read a profile of the built app by source file.

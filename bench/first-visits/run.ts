@@ -16,14 +16,29 @@ import { parseArgs } from 'node:util';
 import { type Browser, chromium } from 'playwright-core';
 import { ROOT, runStamp, startEmbeddedServer } from '../lib/harness.ts';
 
-const { values } = parseArgs({ options: { visits: { type: 'string', default: '20' }, concurrency: { type: 'string', default: '4' }, root: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    visits: { type: 'string', default: '20' },
+    concurrency: { type: 'string', default: '4' },
+    root: { type: 'string' },
+  },
+});
 const visits = Number(values.visits);
 const concurrency = Number(values.concurrency);
 const serverRoot = path.resolve(values.root ?? ROOT);
-const CHROME_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
+const CHROME_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-quic',
+];
 const HEADING = 'Welcome back';
 
-if (!fs.existsSync(path.join(ROOT, 'apps/web/dist/index.html'))) throw new Error('no web build: run `npm run build` first');
+if (!fs.existsSync(path.join(ROOT, 'apps/web/dist/index.html')))
+  throw new Error('no web build: run `npm run build` first');
 
 interface Visit {
   requests: number;
@@ -35,8 +50,19 @@ interface Visit {
 }
 
 async function coldVisit(browser: Browser, baseUrl: string): Promise<Visit> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, baseURL: baseUrl, locale: 'en-US' });
-  const visit: Visit = { requests: 0, apiRequests: 0, refused: 0, loaded: false, jsonPage: false, installed: false };
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    baseURL: baseUrl,
+    locale: 'en-US',
+  });
+  const visit: Visit = {
+    requests: 0,
+    apiRequests: 0,
+    refused: 0,
+    loaded: false,
+    jsonPage: false,
+    installed: false,
+  };
   context.on('request', (request) => {
     visit.requests += 1;
     if (new URL(request.url()).pathname.startsWith('/api/')) visit.apiRequests += 1;
@@ -51,10 +77,18 @@ async function coldVisit(browser: Browser, baseUrl: string): Promise<Visit> {
     visit.loaded = await page
       .getByRole('heading', { name: HEADING })
       .waitFor({ timeout: 20_000 })
-      .then(() => true, () => false);
+      .then(
+        () => true,
+        () => false,
+      );
     // A string: this file is typed for Node, the expression runs in the page.
-    const ready = page.evaluate<boolean>('navigator.serviceWorker.ready.then((registration) => registration.active !== null)');
-    visit.installed = await Promise.race([ready, new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 20_000))]);
+    const ready = page.evaluate<boolean>(
+      'navigator.serviceWorker.ready.then((registration) => registration.active !== null)',
+    );
+    visit.installed = await Promise.race([
+      ready,
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 20_000)),
+    ]);
     await page.waitForLoadState('networkidle').catch(() => undefined);
   } finally {
     await context.close();
@@ -65,15 +99,27 @@ async function coldVisit(browser: Browser, baseUrl: string): Promise<Visit> {
 const server = await startEmbeddedServer({
   root: serverRoot,
   // The production limits, and this checkout's web build whichever server serves it.
-  env: { RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_PER_MINUTE: '', WEB_DIST: path.join(ROOT, 'apps/web/dist'), ADMIN_DIST: '/nonexistent' },
+  env: {
+    RATE_LIMIT_ENABLED: 'true',
+    RATE_LIMIT_PER_MINUTE: '',
+    WEB_DIST: path.join(ROOT, 'apps/web/dist'),
+    ADMIN_DIST: '/nonexistent',
+  },
 });
-const browser = await chromium.launch({ executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: CHROME_FLAGS });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  args: CHROME_FLAGS,
+});
 const started = Date.now();
 const results: Visit[] = [];
 try {
   while (results.length < visits) {
     const batch = Math.min(concurrency, visits - results.length);
-    results.push(...(await Promise.all(Array.from({ length: batch }, () => coldVisit(browser, server.baseUrl)))));
+    results.push(
+      ...(await Promise.all(
+        Array.from({ length: batch }, () => coldVisit(browser, server.baseUrl)),
+      )),
+    );
   }
 } finally {
   await browser.close();
@@ -93,5 +139,12 @@ const summary = {
   apiRequestsPerVisit: results.map((v) => v.apiRequests),
 };
 const { requestsPerVisit, apiRequestsPerVisit, ...totals } = summary;
-console.log(JSON.stringify(totals), `\nrequests per visit: ${requestsPerVisit.join(' ')}\nAPI requests per visit: ${apiRequestsPerVisit.join(' ')}`);
-if (!values.root) fs.writeFileSync(path.join(ROOT, 'bench/results/first-visits.json'), `${JSON.stringify(summary, null, 2)}\n`);
+console.log(
+  JSON.stringify(totals),
+  `\nrequests per visit: ${requestsPerVisit.join(' ')}\nAPI requests per visit: ${apiRequestsPerVisit.join(' ')}`,
+);
+if (!values.root)
+  fs.writeFileSync(
+    path.join(ROOT, 'bench/results/first-visits.json'),
+    `${JSON.stringify(summary, null, 2)}\n`,
+  );

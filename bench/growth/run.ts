@@ -33,7 +33,8 @@ const { values } = parseArgs({
 });
 const minutes = Number(values.minutes);
 const warmupS = Number(values['warmup-seconds']);
-if (!(minutes > 0 && minutes <= 24 * 60) || !(warmupS >= 0 && warmupS <= 600)) throw new Error('--minutes must be in (0, 1440] and --warmup-seconds in [0, 600]');
+if (!(minutes > 0 && minutes <= 24 * 60) || !(warmupS >= 0 && warmupS <= 600))
+  throw new Error('--minutes must be in (0, 1440] and --warmup-seconds in [0, 600]');
 
 const MB = 1_000_000;
 const DAY_MS = 86_400_000;
@@ -42,7 +43,15 @@ const WAL_PLATEAU_MB = 80;
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-growth-'));
 const dataDir = path.join(work, 'data');
 // The demo as shipped: no DATABASE_URL (so PGlite and its defaults), demo mode, no web build.
-const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_MODE: 'true', WEB_DIST: '/nonexistent', LOG_LEVEL: 'warn' };
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  DATA_DIR: dataDir,
+  DEMO_MODE: 'true',
+  WEB_DIST: '/nonexistent',
+  LOG_LEVEL: 'warn',
+};
 delete env.DATABASE_URL;
 const retentionDays = loadConfig(env).market.tickRetentionDays;
 
@@ -53,13 +62,21 @@ interface Server {
 
 async function start(): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: ROOT, env: { ...env, PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode} before it was up`);
+    if (child.exitCode !== null)
+      throw new Error(`the server exited with ${child.exitCode} before it was up`);
     if (Date.now() > deadline) throw new Error('the server was not up within 120 s');
-    const up = await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false);
+    const up = await fetch(`${baseUrl}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) break;
     await sleep(200);
   }
@@ -73,12 +90,15 @@ async function stop(server: Server): Promise<void> {
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
   server.child.kill('SIGTERM');
   await exited;
-  if (server.child.exitCode !== 0) throw new Error(`the server exited with ${server.child.exitCode}`);
+  if (server.child.exitCode !== 0)
+    throw new Error(`the server exited with ${server.child.exitCode}`);
 }
 
 /** How old BTCUSDT's latest recorded price is, in seconds (null: none). */
 async function latestTickAgeS(server: Server): Promise<number | null> {
-  const reply = (await (await fetch(`${server.baseUrl}/api/v1/market/prices`)).json()) as { data: { items: { instrument: string; ts: string | null }[] } };
+  const reply = (await (await fetch(`${server.baseUrl}/api/v1/market/prices`)).json()) as {
+    data: { items: { instrument: string; ts: string | null }[] };
+  };
   const ts = reply.data.items.find((p) => p.instrument === 'BTCUSDT')?.ts;
   return ts ? Math.round((Date.now() - Date.parse(ts)) / 1000) : null;
 }
@@ -145,7 +165,7 @@ async function snapshot(): Promise<Snapshot> {
   }
 }
 
-const perDay = (bytes: number, ms: number) => Number(((bytes / ms) * DAY_MS / MB).toFixed(1));
+const perDay = (bytes: number, ms: number) => Number((((bytes / ms) * DAY_MS) / MB).toFixed(1));
 
 console.log(`data directory ${dataDir}; warming up for ${warmupS} s`);
 const first = await start();
@@ -161,14 +181,22 @@ const startedAt = Date.now();
 const live: { minute: number; dataMB: number; walMB: number; latestTickAgeS: number | null }[] = [];
 for (let minute = 1; minute <= minutes; minute++) {
   await sleep(Math.max(0, startedAt + minute * 60_000 - Date.now()));
-  live.push({ minute, dataMB: Number((du(dataDir) / MB).toFixed(1)), walMB: Number((du(path.join(dataDir, 'pg_wal')) / MB).toFixed(1)), latestTickAgeS: await latestTickAgeS(server) });
+  live.push({
+    minute,
+    dataMB: Number((du(dataDir) / MB).toFixed(1)),
+    walMB: Number((du(path.join(dataDir, 'pg_wal')) / MB).toFixed(1)),
+    latestTickAgeS: await latestTickAgeS(server),
+  });
   console.log(JSON.stringify(live.at(-1)));
 }
 const ranMs = Date.now() - startedAt;
 await stop(server);
 const after = await snapshot();
 
-const tableGrowth = [...after.tables].map(([name, bytes]) => ({ name, bytes: bytes - (before.tables.get(name) ?? 0) }));
+const tableGrowth = [...after.tables].map(([name, bytes]) => ({
+  name,
+  bytes: bytes - (before.tables.get(name) ?? 0),
+}));
 const tickBytes = tableGrowth.find((t) => t.name === 'market_ticks')?.bytes ?? 0;
 const ticks = after.ticks - before.ticks;
 const relationsGrowth = tableGrowth.reduce((sum, t) => sum + t.bytes, 0);
@@ -199,25 +227,43 @@ const result = {
     .filter((t) => t.bytes !== 0)
     .sort((a, b) => b.bytes - a.bytes)
     .slice(0, 10)
-    .map((t) => ({ name: t.name, growthKB: Math.round(t.bytes / 1000), perDayMB: perDay(t.bytes, ranMs) })),
+    .map((t) => ({
+      name: t.name,
+      growthKB: Math.round(t.bytes / 1000),
+      perDayMB: perDay(t.bytes, ranMs),
+    })),
   ticks: {
     recorded: ticks,
     perSecond: Number((ticks / (ranMs / 1000)).toFixed(1)),
     bytesEach: ticks > 0 ? Math.round(tickBytes / ticks) : null,
-    bytesEachBy: Object.fromEntries([...after.tickRelations].map(([name, bytes]) => [name, ticks > 0 ? Number(((bytes - (before.tickRelations.get(name) ?? 0)) / ticks).toFixed(1)) : null])),
+    bytesEachBy: Object.fromEntries(
+      [...after.tickRelations].map(([name, bytes]) => [
+        name,
+        ticks > 0
+          ? Number(((bytes - (before.tickRelations.get(name) ?? 0)) / ticks).toFixed(1))
+          : null,
+      ]),
+    ),
     perDayMB: ticksPerDayMB,
   },
   candles: { recorded: after.candles - before.candles },
   steadyState: {
     // After the retention, ticks are pruned as fast as they come and their space is reused: their share stops growing.
     ticksMB: Math.round(retentionDays * ticksPerDayMB),
-    sizeAfterRetentionMB: Math.round(before.dataBytes / MB + retentionDays * growthPerDayMB + Math.max(0, WAL_PLATEAU_MB - before.walBytes / MB)),
+    sizeAfterRetentionMB: Math.round(
+      before.dataBytes / MB +
+        retentionDays * growthPerDayMB +
+        Math.max(0, WAL_PLATEAU_MB - before.walBytes / MB),
+    ),
     growthPerDayAfterRetentionMB: Math.max(0, otherPerDayMB),
   },
   target: { growthPerDayMB: 50 },
 };
 fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-fs.writeFileSync(path.join(ROOT, 'bench/results/growth.json'), `${JSON.stringify(result, null, 2)}\n`);
+fs.writeFileSync(
+  path.join(ROOT, 'bench/results/growth.json'),
+  `${JSON.stringify(result, null, 2)}\n`,
+);
 console.log(JSON.stringify(result, null, 2));
 fs.rmSync(work, { recursive: true, force: true });
 if (growthPerDayMB > result.target.growthPerDayMB) process.exitCode = 1;

@@ -9,7 +9,8 @@ import pg from 'pg';
 /** Shared by the benchmarks: a scratch PostgreSQL database, a server process, a load loop. */
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const PG_URL =
+  process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export function withDatabase(url: string, name: string): string {
   const parsed = new URL(url);
@@ -47,7 +48,11 @@ export interface ServerProcess {
 }
 
 /** Starts the server and resolves once it answers /api/health (or after 60 s). `nodeArgs` go before the script, e.g. `--cpu-prof` to profile the server under load. */
-export async function startServer(databaseUrl: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ServerProcess> {
+export async function startServer(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<ServerProcess> {
   const server = await spawnServer(databaseUrl, env, nodeArgs);
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
@@ -61,20 +66,43 @@ export async function startServer(databaseUrl: string, env: Record<string, strin
 }
 
 /** Starts the server without waiting for it to be ready (bench/chaos kills some mid-boot). */
-export async function spawnServer(databaseUrl: string, env: Record<string, string> = {}, nodeArgs: string[] = []): Promise<ServerProcess> {
+export async function spawnServer(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, DEMO_MODE: 'true', RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: databaseUrl,
+        DEMO_MODE: 'true',
+        RATE_LIMIT_ENABLED: 'false',
+        LOG_LEVEL: 'warn',
+        WEB_DIST: '/nonexistent',
+        ...env,
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   const signal = (name: NodeJS.Signals) =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill(name);
     });
-  return { baseUrl: `http://127.0.0.1:${port}`, child, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL') };
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    child,
+    stop: () => signal('SIGTERM'),
+    kill: () => signal('SIGKILL'),
+  };
 }
 
 /**
@@ -83,12 +111,24 @@ export async function spawnServer(databaseUrl: string, env: Record<string, strin
  * whose server runs (a worktree of an older commit, for a before-and-after run); `env` adds to or
  * overrides the settings (rate limits are off unless it turns them on).
  */
-export async function startEmbeddedServer(options: { root?: string; env?: Record<string, string> } = {}): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+export async function startEmbeddedServer(
+  options: { root?: string; env?: Record<string, string> } = {},
+): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-bench-embedded-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: options.root ?? ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', DEMO_MODE: 'true', RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn', ...options.env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      DEMO_MODE: 'true',
+      RATE_LIMIT_ENABLED: 'false',
+      LOG_LEVEL: 'warn',
+      ...options.env,
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const stop = () =>
@@ -101,24 +141,55 @@ export async function startEmbeddedServer(options: { root?: string; env?: Record
   // A new PGlite database migrates first: on a busy machine that takes a while.
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline && child.exitCode === null) {
-    if (await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false)) return { baseUrl, stop };
+    if (
+      await fetch(`${baseUrl}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { baseUrl, stop };
     await new Promise((r) => setTimeout(r, 250));
   }
   await stop();
   throw new Error('the server did not become healthy');
 }
 
-export async function post(baseUrl: string, url: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${baseUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+export async function post(
+  baseUrl: string,
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  const response = await fetch(`${baseUrl}${url}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return (await response.json()) as { code: number; data: unknown; message: string };
 }
 
 /** Registers a user through the API with the dev outbox's code; returns token and uid. */
-export async function registerUser(baseUrl: string, email: string): Promise<{ token: string; uid: number }> {
-  await post(baseUrl, '/api/v1/auth/codes', { channel: 'email', account: email, purpose: 'register' });
-  const outbox = (await (await fetch(`${baseUrl}/api/v1/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as { data: { items: { body: string }[] } };
+export async function registerUser(
+  baseUrl: string,
+  email: string,
+): Promise<{ token: string; uid: number }> {
+  await post(baseUrl, '/api/v1/auth/codes', {
+    channel: 'email',
+    account: email,
+    purpose: 'register',
+  });
+  const outbox = (await (
+    await fetch(`${baseUrl}/api/v1/dev/outbox?to=${encodeURIComponent(email)}`)
+  ).json()) as { data: { items: { body: string }[] } };
   const code = outbox.data.items[0]?.body.match(/\b(\d{6})\b/)?.[1];
-  const reply = await post(baseUrl, '/api/v1/auth/register', { mode: 'code', channel: 'email', account: email, code, password: 'bench-password-1', confirmPassword: 'bench-password-1' });
+  const reply = await post(baseUrl, '/api/v1/auth/register', {
+    mode: 'code',
+    channel: 'email',
+    account: email,
+    code,
+    password: 'bench-password-1',
+    confirmPassword: 'bench-password-1',
+  });
   if (reply.code !== 0) throw new Error(`register failed: ${reply.message}`);
   const data = reply.data as { token: string; uid: string };
   return { token: data.token, uid: Number(data.uid) };
@@ -136,7 +207,11 @@ export function percentile(sorted: number[], p: number): number {
  */
 const LATENCY_LOG = process.env.BENCH_LATENCY_LOG;
 
-export async function load(seconds: number, concurrency: number, worker: (i: number) => Promise<boolean>) {
+export async function load(
+  seconds: number,
+  concurrency: number,
+  worker: (i: number) => Promise<boolean>,
+) {
   const latencies: number[] = [];
   const trace: string[] = [];
   let ok = 0;
@@ -160,11 +235,20 @@ export async function load(seconds: number, concurrency: number, worker: (i: num
   const elapsed = (performance.now() - started) / 1000;
   if (LATENCY_LOG) fs.writeFileSync(LATENCY_LOG, `${trace.join('\n')}\n`);
   latencies.sort((a, b) => a - b);
-  return { ok, failed, elapsed, rate: ok / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+  return {
+    ok,
+    failed,
+    elapsed,
+    rate: ok / elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+  };
 }
 
 export function pgbenchTps(output: string): number {
-  const match = output.match(/tps = ([\d.]+) \((?:without initial connection time|excluding connections establishing)\)/);
+  const match = output.match(
+    /tps = ([\d.]+) \((?:without initial connection time|excluding connections establishing)\)/,
+  );
   if (!match?.[1]) throw new Error(`no tps in pgbench output:\n${output}`);
   return Number(match[1]);
 }

@@ -19,7 +19,8 @@ class Connection {
   private readonly socket: net.Socket;
   private buffered: Buffer = Buffer.alloc(0);
   private expected: { headerBytes: number; status: number; length: number } | null = null;
-  private pending: { resolve: (reply: RawReply) => void; reject: (error: Error) => void } | null = null;
+  private pending: { resolve: (reply: RawReply) => void; reject: (error: Error) => void } | null =
+    null;
   private failure: Error | null = null;
 
   constructor(host: string, port: number) {
@@ -49,12 +50,18 @@ class Connection {
       if (end < 0) return;
       const head = this.buffered.toString('latin1', 0, end);
       const length = CONTENT_LENGTH.exec(head)?.[1];
-      if (length === undefined) return this.fail(new Error(`a reply without Content-Length: ${head.split('\r\n')[0]}`));
-      this.expected = { headerBytes: end + HEADER_END.length, status: Number(head.slice(9, 12)), length: Number(length) };
+      if (length === undefined)
+        return this.fail(new Error(`a reply without Content-Length: ${head.split('\r\n')[0]}`));
+      this.expected = {
+        headerBytes: end + HEADER_END.length,
+        status: Number(head.slice(9, 12)),
+        length: Number(length),
+      };
     }
     const { headerBytes, status, length } = this.expected;
     if (this.buffered.length < headerBytes + length) return;
-    if (this.buffered.length > headerBytes + length) return this.fail(new Error('bytes after the reply: the server answered twice'));
+    if (this.buffered.length > headerBytes + length)
+      return this.fail(new Error('bytes after the reply: the server answered twice'));
     const body = this.buffered.subarray(headerBytes);
     this.buffered = Buffer.alloc(0);
     this.expected = null;
@@ -96,7 +103,9 @@ export class RawHttpPool {
     const connection = this.free.pop();
     if (!connection) throw new Error(`more than ${this.size} requests outstanding`);
     try {
-      const reply = await connection.send(`${head}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      const reply = await connection.send(
+        `${head}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
       this.free.push(connection);
       return reply;
     } catch (error) {

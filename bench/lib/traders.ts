@@ -2,7 +2,11 @@ import crypto from 'node:crypto';
 import type { AssetCode } from '@tradewind/contract/wallet';
 import pg from 'pg';
 import { hashToken } from '../../apps/server/src/modules/auth/sessions.ts';
-import { Ledger, externalAccount, userAccount } from '../../apps/server/src/modules/ledger/service.ts';
+import {
+  Ledger,
+  externalAccount,
+  userAccount,
+} from '../../apps/server/src/modules/ledger/service.ts';
 import { openDatabase } from '../../apps/server/src/platform/db.ts';
 import { registerUser } from './harness.ts';
 
@@ -23,7 +27,13 @@ export interface Funding {
  * minutes), each with its own session and every `fundings` balance, posted from the demo
  * external account as deposits so the ledger balances.
  */
-export async function createTraders(baseUrl: string, databaseUrl: string, prefix: string, count: number, fundings: Funding[]): Promise<Trader[]> {
+export async function createTraders(
+  baseUrl: string,
+  databaseUrl: string,
+  prefix: string,
+  count: number,
+  fundings: Funding[],
+): Promise<Trader[]> {
   const template = `${prefix}-template@example.com`;
   await registerUser(baseUrl, template);
   const setup = new pg.Client({ connectionString: databaseUrl });
@@ -35,7 +45,10 @@ export async function createTraders(baseUrl: string, databaseUrl: string, prefix
      returning id::text`,
     [count, prefix, template],
   );
-  const traders = created.map((row) => ({ uid: Number(row.id), token: crypto.randomBytes(32).toString('base64url') }));
+  const traders = created.map((row) => ({
+    uid: Number(row.id),
+    token: crypto.randomBytes(32).toString('base64url'),
+  }));
   await setup.query(
     `insert into sessions (user_id, token_hash, device, ip, created_at, last_used_at, expires_at)
      select user_id, token_hash, 'bench', '127.0.0.1', now(), now(), now() + interval '1 day' from unnest($1::bigint[], $2::text[]) as s(user_id, token_hash)`,
@@ -56,8 +69,16 @@ export async function createTraders(baseUrl: string, databaseUrl: string, prefix
           reference: `bench:fund:${trader.uid}`,
           userId: trader.uid,
           postings: fundings.flatMap(({ wallet, asset, amountMinor }) => [
-            { account: externalAccount('demo', asset), amount: -amountMinor, type: 'deposit' as const },
-            { account: userAccount(trader.uid, wallet, asset), amount: amountMinor, type: 'deposit' as const },
+            {
+              account: externalAccount('demo', asset),
+              amount: -amountMinor,
+              type: 'deposit' as const,
+            },
+            {
+              account: userAccount(trader.uid, wallet, asset),
+              amount: amountMinor,
+              type: 'deposit' as const,
+            },
           ]),
         })),
       ),
@@ -70,7 +91,9 @@ export async function createTraders(baseUrl: string, databaseUrl: string, prefix
 /** Waits until the server's recorder has a fresh BTCUSDT tick: orders open on one. */
 export async function waitForPrices(baseUrl: string): Promise<void> {
   for (let i = 0; i < 50; i++) {
-    const prices = (await (await fetch(`${baseUrl}/api/v1/market/prices`)).json()) as { data: { items: { instrument: string; price: string | null }[] } };
+    const prices = (await (await fetch(`${baseUrl}/api/v1/market/prices`)).json()) as {
+      data: { items: { instrument: string; price: string | null }[] };
+    };
     if (prices.data.items.find((p) => p.instrument === 'BTCUSDT')?.price) return;
     await new Promise((r) => setTimeout(r, 200));
   }

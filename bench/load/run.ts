@@ -19,7 +19,14 @@ import pg from 'pg';
 import { checkLedger } from '../../apps/server/src/modules/ledger/invariants.ts';
 import { LOCKED_FUND_OBLIGATIONS } from '../../apps/server/src/obligations.ts';
 import { openDatabase } from '../../apps/server/src/platform/db.ts';
-import { ROOT, freshDatabase, percentile, runStamp, seededRandom, startServer } from '../lib/harness.ts';
+import {
+  ROOT,
+  freshDatabase,
+  percentile,
+  runStamp,
+  seededRandom,
+  startServer,
+} from '../lib/harness.ts';
 import { createTraders, waitForPrices } from '../lib/traders.ts';
 
 const { values } = parseArgs({
@@ -37,7 +44,9 @@ const seed = Number(values.seed);
 const userCount = Number(values.users);
 const maxInFlight = Number(values['max-in-flight']);
 const connections = Number(values.connections);
-const ordersBench = JSON.parse(fs.readFileSync(path.join(ROOT, 'bench/results/orders.json'), 'utf8')) as { date: string; api: { ordersPerSecond: number } };
+const ordersBench = JSON.parse(
+  fs.readFileSync(path.join(ROOT, 'bench/results/orders.json'), 'utf8'),
+) as { date: string; api: { ordersPerSecond: number } };
 const orderRate = values.rate ? Number(values.rate) : 2 * ordersBench.api.ordersPerSecond;
 
 // A request unanswered this long after it was sent is a failure, as it would be for a client.
@@ -80,7 +89,11 @@ const random = seededRandom(seed);
 
 const databaseUrl = await freshDatabase('load_bench');
 // BENCH_SERVER_NODE_ARGS='--cpu-prof' profiles the server under the load, as for bench/orders.
-const server = await startServer(databaseUrl, { ROLE: 'all' }, process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean));
+const server = await startServer(
+  databaseUrl,
+  { ROLE: 'all' },
+  process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean),
+);
 const serverPid = server.child.pid as number;
 console.log(`server on ${server.baseUrl} (pid ${serverPid}); creating ${userCount} traders`);
 
@@ -106,7 +119,12 @@ interface Reply {
 // request finding them all busy waits for one, and that wait is part of its latency.
 const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
 const base = new URL(server.baseUrl);
-function call(method: 'GET' | 'POST', url: string, token: string | null, body?: unknown): Promise<Reply> {
+function call(
+  method: 'GET' | 'POST',
+  url: string,
+  token: string | null,
+  body?: unknown,
+): Promise<Reply> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const headers: Record<string, string | number> = {};
   if (token) headers.authorization = `Bearer ${token}`;
@@ -116,20 +134,43 @@ function call(method: 'GET' | 'POST', url: string, token: string | null, body?: 
     headers['idempotency-key'] = `load-${crypto.randomUUID()}`;
   }
   return new Promise((resolve) => {
-    const request = http.request({ agent, host: base.hostname, port: base.port, method, path: url, headers, signal: AbortSignal.timeout(TIMEOUT_MS) }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => {
-        try {
-          const envelope = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { code: number; data: unknown };
-          resolve({ status: response.statusCode ?? 0, code: envelope.code, data: envelope.data });
-        } catch {
-          resolve({ status: response.statusCode ?? 0, code: -1, data: null, failure: 'unparsable reply' });
-        }
-      });
-      response.on('error', (error) => resolve({ status: 0, code: -1, data: null, failure: failureOf(error) }));
-    });
-    request.on('error', (error) => resolve({ status: 0, code: -1, data: null, failure: failureOf(error) }));
+    const request = http.request(
+      {
+        agent,
+        host: base.hostname,
+        port: base.port,
+        method,
+        path: url,
+        headers,
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          try {
+            const envelope = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+              code: number;
+              data: unknown;
+            };
+            resolve({ status: response.statusCode ?? 0, code: envelope.code, data: envelope.data });
+          } catch {
+            resolve({
+              status: response.statusCode ?? 0,
+              code: -1,
+              data: null,
+              failure: 'unparsable reply',
+            });
+          }
+        });
+        response.on('error', (error) =>
+          resolve({ status: 0, code: -1, data: null, failure: failureOf(error) }),
+        );
+      },
+    );
+    request.on('error', (error) =>
+      resolve({ status: 0, code: -1, data: null, failure: failureOf(error) }),
+    );
     request.end(payload);
   });
 }
@@ -170,7 +211,10 @@ function record(route: string, startedAt: number, reply: Reply): boolean {
   if (ok) s.ok++;
   else {
     if (reply.status === 0) s.unanswered++;
-    const kind = reply.status === 0 ? `no reply: ${reply.failure}` : `${reply.status} ${errorName(reply.code) ?? reply.failure ?? reply.code}`;
+    const kind =
+      reply.status === 0
+        ? `no reply: ${reply.failure}`
+        : `${reply.status} ${errorName(reply.code) ?? reply.failure ?? reply.code}`;
     s.errors.set(kind, (s.errors.get(kind) ?? 0) + 1);
   }
   return ok;
@@ -186,8 +230,17 @@ async function run(scenario: Scenario, scheduledAt: number): Promise<void> {
   switch (scenario) {
     case 'order': {
       const trader = traders[orderCounter++ % traders.length] as { token: string };
-      const body = { symbol: SYMBOLS[Math.floor(random() * SYMBOLS.length)], direction: random() < 0.5 ? 'up' : 'down', periodId: random() < 0.5 ? 1 : 2, amount: '10' };
-      const ok = record(route, scheduledAt, await call('POST', '/api/v1/contracts/orders', trader.token, body));
+      const body = {
+        symbol: SYMBOLS[Math.floor(random() * SYMBOLS.length)],
+        direction: random() < 0.5 ? 'up' : 'down',
+        periodId: random() < 0.5 ? 1 : 2,
+        amount: '10',
+      };
+      const ok = record(
+        route,
+        scheduledAt,
+        await call('POST', '/api/v1/contracts/orders', trader.token, body),
+      );
       // Counted in the sample window where the answer came.
       if (ok) current.ordersOk++;
       current.orderLatencies.push(performance.now() - scheduledAt);
@@ -197,27 +250,57 @@ async function run(scenario: Scenario, scheduledAt: number): Promise<void> {
       record(route, scheduledAt, await call('GET', '/api/v1/wallet/balances', traderAt().token));
       return;
     case 'openOrders':
-      record(route, scheduledAt, await call('GET', '/api/v1/contracts/orders?state=open&limit=20', traderAt().token));
+      record(
+        route,
+        scheduledAt,
+        await call('GET', '/api/v1/contracts/orders?state=open&limit=20', traderAt().token),
+      );
       return;
     case 'tickers':
       record(route, scheduledAt, await call('GET', '/api/v1/market/tickers', null));
       return;
     case 'klines':
-      record(route, scheduledAt, await call('GET', `/api/v1/market/klines?symbol=${SYMBOLS[Math.floor(random() * SYMBOLS.length)]}&interval=1m&limit=120`, null));
+      record(
+        route,
+        scheduledAt,
+        await call(
+          'GET',
+          `/api/v1/market/klines?symbol=${SYMBOLS[Math.floor(random() * SYMBOLS.length)]}&interval=1m&limit=120`,
+          null,
+        ),
+      );
       return;
     case 'transfer': {
       const [from, to] = toggle++ % 2 ? ['spot', 'futures'] : ['futures', 'spot'];
-      record(route, scheduledAt, await call('POST', '/api/v1/wallet/transfer', traderAt().token, { from, to, asset: 'USDT', amount: '1' }));
+      record(
+        route,
+        scheduledAt,
+        await call('POST', '/api/v1/wallet/transfer', traderAt().token, {
+          from,
+          to,
+          asset: 'USDT',
+          amount: '1',
+        }),
+      );
       return;
     }
     case 'convert': {
       const trader = traderAt();
-      const quote = toggle++ % 2 ? { from: 'USDT', to: 'BTC', amount: '10' } : { from: 'BTC', to: 'USDT', amount: '0.0001' };
+      const quote =
+        toggle++ % 2
+          ? { from: 'USDT', to: 'BTC', amount: '10' }
+          : { from: 'BTC', to: 'USDT', amount: '0.0001' };
       const quoted = await call('POST', '/api/v1/convert/quote', trader.token, quote);
       if (!record(route, scheduledAt, quoted)) return;
       // The execution follows the quote at once, as a person pressing "convert" does; its latency is its own.
       const executeAt = performance.now();
-      record(CONVERT_ROUTE, executeAt, await call('POST', '/api/v1/convert', trader.token, { quoteId: (quoted.data as { id: string }).id }));
+      record(
+        CONVERT_ROUTE,
+        executeAt,
+        await call('POST', '/api/v1/convert', trader.token, {
+          quoteId: (quoted.data as { id: string }).id,
+        }),
+      );
       return;
     }
   }
@@ -234,7 +317,8 @@ function pickScenario(): Scenario {
 
 /** CPU time the server process has used, in seconds (utime + stime, clock ticks of 1/100 s). */
 function serverCpuSeconds(): number {
-  const fields = fs.readFileSync(`/proc/${serverPid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  const fields =
+    fs.readFileSync(`/proc/${serverPid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
@@ -258,7 +342,9 @@ interface Sample {
 }
 
 const idleRssMiB = rssMiB();
-console.log(`offering ${orderRate} orders/s (${Math.round(totalRate)} requests/s in all) for ${durationMs / 60_000} min, at most ${maxInFlight} in flight over ${connections} connections; server RSS ${idleRssMiB.toFixed(0)} MiB`);
+console.log(
+  `offering ${orderRate} orders/s (${Math.round(totalRate)} requests/s in all) for ${durationMs / 60_000} min, at most ${maxInFlight} in flight over ${connections} connections; server RSS ${idleRssMiB.toFixed(0)} MiB`,
+);
 const timeline: Sample[] = [];
 let current: Window = { ordersOk: 0, orderLatencies: [], shed: 0 };
 let inFlight = 0;
@@ -296,13 +382,20 @@ const sampler = setInterval(() => {
     atS: Math.round((performance.now() - started) / 1000),
     rssMiB: Number(rssMiB().toFixed(1)),
     ordersPerSecond: Math.round(current.ordersOk / (SAMPLE_MS / 1000)),
-    orderP99Ms: Number(percentile(current.orderLatencies.sort((a, b) => a - b), 99).toFixed(1)),
+    orderP99Ms: Number(
+      percentile(
+        current.orderLatencies.sort((a, b) => a - b),
+        99,
+      ).toFixed(1),
+    ),
     inFlight,
     shed: current.shed,
   };
   timeline.push(sample);
   current = { ordersOk: 0, orderLatencies: [], shed: 0 };
-  console.log(`${sample.atS} s: ${sample.ordersPerSecond} orders/s, p99 ${sample.orderP99Ms} ms, ${sample.inFlight} in flight, ${sample.shed} shed, RSS ${sample.rssMiB} MiB`);
+  console.log(
+    `${sample.atS} s: ${sample.ordersPerSecond} orders/s, p99 ${sample.orderP99Ms} ms, ${sample.inFlight} in flight, ${sample.shed} shed, RSS ${sample.rssMiB} MiB`,
+  );
 }, SAMPLE_MS);
 const pumping = setInterval(pump, 2);
 await new Promise((resolve) => setTimeout(resolve, durationMs));
@@ -334,7 +427,12 @@ const { rows: stored } = await client.query<{ n: string; open: string }>(
   "select count(*)::text as n, count(*) filter (where state = 'open')::text as open from contract_orders where user_id = any($1::bigint[])",
   [traderIds],
 );
-const { rows: lag } = await client.query<{ n: string; p50: number | null; p99: number | null; max: number | null }>(
+const { rows: lag } = await client.query<{
+  n: string;
+  p50: number | null;
+  p99: number | null;
+  max: number | null;
+}>(
   `select count(*)::text as n, percentile_disc(0.5) within group (order by lag) as p50, percentile_disc(0.99) within group (order by lag) as p99, max(lag) as max
    from (select (extract(epoch from settled_at - deliver_at) * 1000)::float8 as lag from contract_orders where state = 'settled' and user_id = any($1::bigint[])) s`,
   [traderIds],
@@ -389,7 +487,8 @@ function leastSquaresSlope(points: [number, number][]): number {
 
 const lagRow = lag[0];
 const storedOrders = Number(stored[0]?.n);
-const ordersAccounted = acknowledgedOrders <= storedOrders && storedOrders <= acknowledgedOrders + unansweredOrders;
+const ordersAccounted =
+  acknowledgedOrders <= storedOrders && storedOrders <= acknowledgedOrders + unansweredOrders;
 const errorRate = errors / Math.max(1, issued);
 const result = {
   ...runStamp(),
@@ -409,7 +508,12 @@ const result = {
     },
     // Arrivals are what the schedule offered; a conversion's execution follows its quote, so requests are more.
     arrivals: { offered: arrivals, shed, late },
-    requests: { issued, perSecond: Math.round(issued / (trafficMs / 1000)), errors, errorRate: Number(errorRate.toFixed(5)) },
+    requests: {
+      issued,
+      perSecond: Math.round(issued / (trafficMs / 1000)),
+      errors,
+      errorRate: Number(errorRate.toFixed(5)),
+    },
     routes,
     settlement: {
       settled: Number(lagRow?.n),
@@ -430,12 +534,22 @@ const result = {
   },
   target: {
     ordersPerSecond: orderRate,
-    basis: values.rate ? 'given with --rate' : `twice ${ordersBench.api.ordersPerSecond} orders/s of bench/results/orders.json (${ordersBench.date})`,
+    basis: values.rate
+      ? 'given with --rate'
+      : `twice ${ordersBench.api.ordersPerSecond} orders/s of bench/results/orders.json (${ordersBench.date})`,
     errorRate: 0.001,
   },
-  invariants: violations.length === 0 && ordersAccounted ? 'hold' : { ledger: violations, ordersAccounted, acknowledgedOrders, unansweredOrders, storedOrders },
+  invariants:
+    violations.length === 0 && ordersAccounted
+      ? 'hold'
+      : { ledger: violations, ordersAccounted, acknowledgedOrders, unansweredOrders, storedOrders },
 };
 fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-fs.writeFileSync(path.join(ROOT, 'bench/results/load.json'), `${JSON.stringify(result, null, 2)}\n`);
-console.log(JSON.stringify({ ...result, figures: { ...result.figures, timeline: undefined } }, null, 2));
+fs.writeFileSync(
+  path.join(ROOT, 'bench/results/load.json'),
+  `${JSON.stringify(result, null, 2)}\n`,
+);
+console.log(
+  JSON.stringify({ ...result, figures: { ...result.figures, timeline: undefined } }, null, 2),
+);
 if (result.invariants !== 'hold' || errorRate >= result.target.errorRate) process.exitCode = 1;

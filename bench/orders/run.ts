@@ -32,12 +32,18 @@ const userCount = Number(values.users);
 
 const databaseUrl = await freshDatabase('tw_bench_orders');
 // Orders of 300 s: none is delivered during the run, so settlement does not share the machine with it.
-const server = await startServer(databaseUrl, { ROLE: 'all' }, process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean));
+const server = await startServer(
+  databaseUrl,
+  { ROLE: 'all' },
+  process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean),
+);
 console.log(`server on ${server.baseUrl}; creating ${userCount} users`);
 
 // Users as real traders are: each holds at most the default 20 open orders, so the run
 // needs thousands of them, each with 1,000,000 USDT in the futures account.
-const users = await createTraders(server.baseUrl, databaseUrl, 'bench', userCount, [{ wallet: 'futures', asset: 'USDT', amountMinor: 1_000_000_000_000n }]);
+const users = await createTraders(server.baseUrl, databaseUrl, 'bench', userCount, [
+  { wallet: 'futures', asset: 'USDT', amountMinor: 1_000_000_000_000n },
+]);
 await waitForPrices(server.baseUrl);
 
 // The load comes over 100 keep-alive connections from a lean HTTP/1.1 client
@@ -48,15 +54,25 @@ const OK_PREFIX = Buffer.from('{"code":0,');
 async function postOrder(token: string, body: string): Promise<{ code: number; message: string }> {
   const head = `POST /api/v1/contracts/orders HTTP/1.1\r\nhost: bench\r\ncontent-type: application/json\r\nauthorization: Bearer ${token}\r\nidempotency-key: bench-${crypto.randomUUID()}`;
   const reply = await pool.request(head, body);
-  if (reply.status === 200 && reply.body.subarray(0, OK_PREFIX.length).equals(OK_PREFIX)) return { code: 0, message: 'ok' };
+  if (reply.status === 200 && reply.body.subarray(0, OK_PREFIX.length).equals(OK_PREFIX))
+    return { code: 0, message: 'ok' };
   return JSON.parse(reply.body.toString('utf8'));
 }
 
 const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT'];
 const place = async (i: number) => {
   const user = users[i % users.length] as { token: string };
-  const reply = await postOrder(user.token, JSON.stringify({ symbol: SYMBOLS[i % SYMBOLS.length], direction: i % 2 ? 'up' : 'down', periodId: 4, amount: '10' }));
-  if (reply.code !== 0 && i % 1000 === 0) console.error(`order refused: ${reply.code} ${reply.message}`);
+  const reply = await postOrder(
+    user.token,
+    JSON.stringify({
+      symbol: SYMBOLS[i % SYMBOLS.length],
+      direction: i % 2 ? 'up' : 'down',
+      periodId: 4,
+      amount: '10',
+    }),
+  );
+  if (reply.code !== 0 && i % 1000 === 0)
+    console.error(`order refused: ${reply.code} ${reply.message}`);
   return reply.code === 0;
 };
 await load(3, concurrency, place);
@@ -65,12 +81,16 @@ const api = await load(seconds, concurrency, place);
 const batches = await batchesOf(ordersBefore);
 pool.close();
 await server.stop();
-console.log(`API: ${Math.round(api.rate)} orders/s, p50 ${api.p50.toFixed(1)} ms, p99 ${api.p99.toFixed(1)} ms, ${api.failed} failed; ${batches.transactions} transactions (${batches.meanBatch} orders each)`);
+console.log(
+  `API: ${Math.round(api.rate)} orders/s, p50 ${api.p50.toFixed(1)} ms, p99 ${api.p99.toFixed(1)} ms, ${api.failed} failed; ${batches.transactions} transactions (${batches.meanBatch} orders each)`,
+);
 
 async function countOrders(): Promise<number> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const { rows } = await client.query<{ n: string }>('select count(*)::text as n from contract_orders');
+  const { rows } = await client.query<{ n: string }>(
+    'select count(*)::text as n from contract_orders',
+  );
   await client.end();
   return Number(rows[0]?.n);
 }
@@ -100,7 +120,9 @@ await admin.query(`create table bench_users as
 // Looked up by n, as the API looks a user up by its id: by an index, not a scan of every row.
 await admin.query('alter table bench_users add primary key (n)');
 await admin.query('analyze bench_users');
-await admin.query(`create table bench_tick as select id as tick_id, price_minor as tick_price, ts as tick_ts from market_ticks where instrument = 'BTCUSDT' order by ts desc limit 1`);
+await admin.query(
+  `create table bench_tick as select id as tick_id, price_minor as tick_price, ts as tick_ts from market_ticks where instrument = 'BTCUSDT' order by ts desc limit 1`,
+);
 await admin.query('create sequence bench_seq');
 await admin.end();
 const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tw-pgbench-')), 'orders.sql');
@@ -121,7 +143,24 @@ END;
 );
 let pgbenchOutput: string;
 try {
-  pgbenchOutput = execFileSync('/usr/bin/pgbench', ['-n', '-M', 'prepared', '-c', '8', '-j', '2', '-T', String(seconds), '-f', script, databaseUrl], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }).toString();
+  pgbenchOutput = execFileSync(
+    '/usr/bin/pgbench',
+    [
+      '-n',
+      '-M',
+      'prepared',
+      '-c',
+      '8',
+      '-j',
+      '2',
+      '-T',
+      String(seconds),
+      '-f',
+      script,
+      databaseUrl,
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  ).toString();
 } catch (error) {
   console.error(String((error as { stderr?: Buffer }).stderr ?? error));
   throw new Error('pgbench failed', { cause: error });
@@ -153,6 +192,9 @@ const result = {
   invariants: violations.length === 0 ? 'hold' : violations,
 };
 fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-fs.writeFileSync(path.join(ROOT, 'bench/results/orders.json'), `${JSON.stringify(result, null, 2)}\n`);
+fs.writeFileSync(
+  path.join(ROOT, 'bench/results/orders.json'),
+  `${JSON.stringify(result, null, 2)}\n`,
+);
 console.log(JSON.stringify(result, null, 2));
 if (violations.length > 0 || api.failed > 0) process.exitCode = 1;

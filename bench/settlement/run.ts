@@ -18,7 +18,12 @@ import pg from 'pg';
 import { type PlaceRequest, placeBatch } from '../../apps/server/src/modules/contracts/batcher.ts';
 import { checkLedger } from '../../apps/server/src/modules/ledger/invariants.ts';
 import { LOCKED_FUND_OBLIGATIONS } from '../../apps/server/src/obligations.ts';
-import { Ledger, ensureAssets, externalAccount, userAccount } from '../../apps/server/src/modules/ledger/service.ts';
+import {
+  Ledger,
+  ensureAssets,
+  externalAccount,
+  userAccount,
+} from '../../apps/server/src/modules/ledger/service.ts';
 import type { FeedPrice, MarketFeed } from '../../apps/server/src/modules/market/feed.ts';
 import { MarketRecorder } from '../../apps/server/src/modules/market/recorder.ts';
 import { ensureInstruments } from '../../apps/server/src/modules/market/service.ts';
@@ -28,7 +33,12 @@ import { PgRelay } from '../../apps/server/src/platform/relay.ts';
 import { HUB_TOPIC, Hub } from '../../apps/server/src/platform/ws.ts';
 import { ROOT, freshDatabase, runStamp } from '../lib/harness.ts';
 
-const { values } = parseArgs({ options: { orders: { type: 'string', default: '10000' }, users: { type: 'string', default: '100' } } });
+const { values } = parseArgs({
+  options: {
+    orders: { type: 'string', default: '10000' },
+    users: { type: 'string', default: '100' },
+  },
+});
 const orderCount = Number(values.orders);
 const userCount = Number(values.users);
 
@@ -58,8 +68,16 @@ await database.db.transaction((tx) =>
       reference: `bench:fund:${userId}`,
       userId,
       postings: [
-        { account: externalAccount('demo', 'USDT'), amount: -1_000_000_000_000n, type: 'deposit' as const },
-        { account: userAccount(userId, 'futures', 'USDT'), amount: 1_000_000_000_000n, type: 'deposit' as const },
+        {
+          account: externalAccount('demo', 'USDT'),
+          amount: -1_000_000_000_000n,
+          type: 'deposit' as const,
+        },
+        {
+          account: userAccount(userId, 'futures', 'USDT'),
+          amount: 1_000_000_000_000n,
+          type: 'deposit' as const,
+        },
       ],
     })),
   ),
@@ -83,7 +101,14 @@ const recorder = new MarketRecorder({ db: database.db, clock, feed: new StartFee
 await recorder.recordOnce(new Date(acceptedFrom - 1_000));
 await recorder.recordOnce(new Date(acceptedFrom));
 
-const deps = { db: database.db, clock, ledger, hub: new Hub(), maxOpenOrders: 1_000, isTradable: () => true };
+const deps = {
+  db: database.db,
+  clock,
+  ledger,
+  hub: new Hub(),
+  maxOpenOrders: 1_000,
+  isTradable: () => true,
+};
 const batchSize = 64;
 const batches = Math.ceil(orderCount / batchSize);
 const placingStarted = performance.now();
@@ -96,19 +121,30 @@ for (let b = 0; b < batches; b++) {
       userId: userIds[i % userIds.length] as number,
       key: `settle-bench-${i}`,
       hash: crypto.randomUUID(),
-      body: { symbol: SYMBOLS[i % 2] as InstrumentSymbol, direction: i % 3 ? 'up' : 'down', periodId: 1, amount: String(10 + (i % 50)) },
+      body: {
+        symbol: SYMBOLS[i % 2] as InstrumentSymbol,
+        direction: i % 3 ? 'up' : 'down',
+        periodId: 1,
+        amount: String(10 + (i % 50)),
+      },
       stakeMinor: BigInt(10 + (i % 50)) * 1_000_000n,
       lang: 'en',
     });
   }
-  const results = await pipelinedTransaction(database.db, (tx) => placeBatch(deps, tx, now, requests));
+  const results = await pipelinedTransaction(database.db, (tx) =>
+    placeBatch(deps, tx, now, requests),
+  );
   for (const result of results) {
     if ('error' in result) throw result.error;
     placed += 1;
   }
 }
-const { rows: window } = await admin.query<{ first: Date; last: Date }>('select min(deliver_at) as first, max(deliver_at) as last from contract_orders');
-console.log(`placed ${placed} orders in ${((performance.now() - placingStarted) / 1000).toFixed(1)} s; due ${window[0]?.first.toISOString()} … ${window[0]?.last.toISOString()}`);
+const { rows: window } = await admin.query<{ first: Date; last: Date }>(
+  'select min(deliver_at) as first, max(deliver_at) as last from contract_orders',
+);
+console.log(
+  `placed ${placed} orders in ${((performance.now() - placingStarted) / 1000).toFixed(1)} s; due ${window[0]?.first.toISOString()} … ${window[0]?.last.toISOString()}`,
+);
 
 // Listening as an API process would: when does each order's "settled" event arrive?
 const pushedAt = new Map<string, number>();
@@ -121,17 +157,32 @@ const relay = new PgRelay({
 });
 relay.on(HUB_TOPIC, (payload) => {
   const at = Date.now();
-  const event = JSON.parse(payload.slice(payload.indexOf('\n') + 1)) as { data?: { type?: string; order?: { id?: string } } };
-  if (event.data?.type === 'order.settled' && event.data.order?.id) pushedAt.set(event.data.order.id, at);
+  const event = JSON.parse(payload.slice(payload.indexOf('\n') + 1)) as {
+    data?: { type?: string; order?: { id?: string } };
+  };
+  if (event.data?.type === 'order.settled' && event.data.order?.id)
+    pushedAt.set(event.data.order.id, at);
 });
 await relay.start();
 
 // The worker process: the market recorder (continuing the recorded prices) and the settlement worker.
 // BENCH_SERVER_NODE_ARGS='--cpu-prof' profiles the worker, as for bench/orders.
-const workerArgs = [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'apps/server/src/main.ts'];
+const workerArgs = [
+  ...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+  '--import',
+  'tsx',
+  'apps/server/src/main.ts',
+];
 const worker: ChildProcess = spawn(process.execPath, workerArgs, {
   cwd: ROOT,
-  env: { ...process.env, ROLE: 'worker', DATABASE_URL: databaseUrl, DEMO_MODE: 'true', LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent' },
+  env: {
+    ...process.env,
+    ROLE: 'worker',
+    DATABASE_URL: databaseUrl,
+    DEMO_MODE: 'true',
+    LOG_LEVEL: 'warn',
+    WEB_DIST: '/nonexistent',
+  },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 const lastDue = window[0]?.last.getTime() ?? Date.now();
@@ -139,7 +190,9 @@ const deadline = lastDue + 60_000;
 let open = orderCount;
 while (Date.now() < deadline) {
   await new Promise((r) => setTimeout(r, 250));
-  const { rows } = await admin.query<{ n: string }>("select count(*)::text as n from contract_orders where state = 'open'");
+  const { rows } = await admin.query<{ n: string }>(
+    "select count(*)::text as n from contract_orders where state = 'open'",
+  );
   open = Number(rows[0]?.n);
   if (open === 0) break;
 }
@@ -148,7 +201,13 @@ await new Promise<void>((resolve) => {
   worker.kill('SIGTERM');
 });
 
-const { rows: stats } = await admin.query<{ settled: string; p50: number; p99: number; max: number; outcomes: Record<string, number> }>(
+const { rows: stats } = await admin.query<{
+  settled: string;
+  p50: number;
+  p99: number;
+  max: number;
+  outcomes: Record<string, number>;
+}>(
   `select count(*)::text as settled,
           percentile_disc(0.5) within group (order by lag) as p50,
           percentile_disc(0.99) within group (order by lag) as p99,
@@ -163,8 +222,13 @@ const { rows: delivered } = await admin.query<{ id: string; deliver_ms: number }
   `select id::text, (extract(epoch from deliver_at) * 1000)::float8 as deliver_ms from contract_orders where state = 'settled'`,
 );
 await relay.close();
-const pushedLags = delivered.flatMap((row) => (pushedAt.has(row.id) ? [(pushedAt.get(row.id) as number) - row.deliver_ms] : [])).sort((a, b) => a - b);
-const quantile = (q: number) => pushedLags[Math.min(pushedLags.length - 1, Math.floor(q * pushedLags.length))] ?? Number.NaN;
+const pushedLags = delivered
+  .flatMap((row) =>
+    pushedAt.has(row.id) ? [(pushedAt.get(row.id) as number) - row.deliver_ms] : [],
+  )
+  .sort((a, b) => a - b);
+const quantile = (q: number) =>
+  pushedLags[Math.min(pushedLags.length - 1, Math.floor(q * pushedLags.length))] ?? Number.NaN;
 await admin.end();
 // Open orders hold their stake + fee locked: the checker must know (the server registers these at start).
 const violations = await checkLedger(database.db, LOCKED_FUND_OBLIGATIONS);
@@ -180,12 +244,24 @@ const result = {
   settlementEntries: Number(entries[0]?.n),
   eachSettledOnce: entries[0]?.once === true && Number(entries[0]?.n) === Number(row?.settled),
   outcomes: row?.outcomes,
-  lagMs: { p50: Number(row?.p50?.toFixed(1)), p99: Number(row?.p99?.toFixed(1)), max: Number(row?.max?.toFixed(1)) },
-  pushedLagMs: { received: pushedLags.length, p50: Math.round(quantile(0.5)), p99: Math.round(quantile(0.99)), max: Math.round(pushedLags.at(-1) ?? Number.NaN) },
+  lagMs: {
+    p50: Number(row?.p50?.toFixed(1)),
+    p99: Number(row?.p99?.toFixed(1)),
+    max: Number(row?.max?.toFixed(1)),
+  },
+  pushedLagMs: {
+    received: pushedLags.length,
+    p50: Math.round(quantile(0.5)),
+    p99: Math.round(quantile(0.99)),
+    max: Math.round(pushedLags.at(-1) ?? Number.NaN),
+  },
   target: { p50Ms: 100, p99Ms: 1000 },
   invariants: violations.length === 0 ? 'hold' : violations,
 };
 fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-fs.writeFileSync(path.join(ROOT, 'bench/results/settlement.json'), `${JSON.stringify(result, null, 2)}\n`);
+fs.writeFileSync(
+  path.join(ROOT, 'bench/results/settlement.json'),
+  `${JSON.stringify(result, null, 2)}\n`,
+);
 console.log(JSON.stringify(result, null, 2));
 if (violations.length > 0 || open > 0 || !result.eachSettledOnce) process.exitCode = 1;

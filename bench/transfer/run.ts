@@ -13,11 +13,29 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { checkLedger } from '../../apps/server/src/modules/ledger/invariants.ts';
 import { LOCKED_FUND_OBLIGATIONS } from '../../apps/server/src/obligations.ts';
-import { Ledger, externalAccount, userAccount } from '../../apps/server/src/modules/ledger/service.ts';
+import {
+  Ledger,
+  externalAccount,
+  userAccount,
+} from '../../apps/server/src/modules/ledger/service.ts';
 import { openDatabase } from '../../apps/server/src/platform/db.ts';
-import { ROOT, freshDatabase, load, pgbenchTps, post, registerUser, startServer } from '../lib/harness.ts';
+import {
+  ROOT,
+  freshDatabase,
+  load,
+  pgbenchTps,
+  post,
+  registerUser,
+  startServer,
+} from '../lib/harness.ts';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '15' }, concurrency: { type: 'string', default: '32' }, users: { type: 'string', default: '64' } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '15' },
+    concurrency: { type: 'string', default: '32' },
+    users: { type: 'string', default: '64' },
+  },
+});
 const seconds = Number(values.seconds);
 const concurrency = Number(values.concurrency);
 const userCount = Number(values.users);
@@ -27,7 +45,8 @@ const server = await startServer(databaseUrl);
 console.log(`server on ${server.baseUrl}; registering ${userCount} users`);
 
 const users: { token: string; uid: number }[] = [];
-for (let i = 0; i < userCount; i++) users.push(await registerUser(server.baseUrl, `bench${i}@example.com`));
+for (let i = 0; i < userCount; i++)
+  users.push(await registerUser(server.baseUrl, `bench${i}@example.com`));
 
 // Fund every user through the ledger (a deposit from outside), both wallets, plenty for the run.
 const database = await openDatabase({ databaseUrl, poolSize: 2 });
@@ -40,8 +59,16 @@ for (const user of users) {
       userId: user.uid,
       postings: [
         { account: externalAccount('demo', 'USDT'), amount: -2_000_000_000_000n, type: 'deposit' },
-        { account: userAccount(user.uid, 'spot', 'USDT'), amount: 1_000_000_000_000n, type: 'deposit' },
-        { account: userAccount(user.uid, 'futures', 'USDT'), amount: 1_000_000_000_000n, type: 'deposit' },
+        {
+          account: userAccount(user.uid, 'spot', 'USDT'),
+          amount: 1_000_000_000_000n,
+          type: 'deposit',
+        },
+        {
+          account: userAccount(user.uid, 'futures', 'USDT'),
+          amount: 1_000_000_000_000n,
+          type: 'deposit',
+        },
       ],
     }),
   );
@@ -54,7 +81,12 @@ const transfer = async (i: number) => {
   const reply = await post(
     server.baseUrl,
     '/api/v1/wallet/transfer',
-    { from: toFutures ? 'spot' : 'futures', to: toFutures ? 'futures' : 'spot', asset: 'USDT', amount: '1' },
+    {
+      from: toFutures ? 'spot' : 'futures',
+      to: toFutures ? 'futures' : 'spot',
+      asset: 'USDT',
+      amount: '1',
+    },
     { authorization: `Bearer ${user.token}`, 'idempotency-key': `bench-${crypto.randomUUID()}` },
   );
   return reply.code === 0;
@@ -86,7 +118,11 @@ UPDATE idempotency_keys SET response = '{}' WHERE user_id = :user_id AND key = '
 END;
 `,
 );
-const pgbenchOutput = execFileSync('pgbench', ['-n', '-M', 'prepared', '-c', '8', '-j', '2', '-T', String(seconds), '-f', script, databaseUrl], { cwd: ROOT }).toString();
+const pgbenchOutput = execFileSync(
+  'pgbench',
+  ['-n', '-M', 'prepared', '-c', '8', '-j', '2', '-T', String(seconds), '-f', script, databaseUrl],
+  { cwd: ROOT },
+).toString();
 const pgbench = pgbenchTps(pgbenchOutput);
 
 const violations = await checkLedger(database.db, LOCKED_FUND_OBLIGATIONS);
@@ -98,12 +134,21 @@ const result = {
   seconds,
   concurrency,
   users: userCount,
-  api: { transfersPerSecond: Math.round(api.rate), ok: api.ok, failed: api.failed, p50Ms: Number(api.p50.toFixed(1)), p99Ms: Number(api.p99.toFixed(1)) },
+  api: {
+    transfersPerSecond: Math.round(api.rate),
+    ok: api.ok,
+    failed: api.failed,
+    p50Ms: Number(api.p50.toFixed(1)),
+    p99Ms: Number(api.p99.toFixed(1)),
+  },
   pgbench: { tps: Math.round(pgbench), clients: 8, mode: 'prepared' },
   ratio: Number((api.rate / pgbench).toFixed(2)),
   invariants: violations.length === 0 ? 'hold' : violations,
 };
 fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-fs.writeFileSync(path.join(ROOT, 'bench/results/transfer.json'), `${JSON.stringify(result, null, 2)}\n`);
+fs.writeFileSync(
+  path.join(ROOT, 'bench/results/transfer.json'),
+  `${JSON.stringify(result, null, 2)}\n`,
+);
 console.log(JSON.stringify(result, null, 2));
 if (violations.length > 0 || api.failed > 0) process.exitCode = 1;

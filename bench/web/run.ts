@@ -27,12 +27,27 @@ import lighthouse from 'lighthouse';
 import { type Page, chromium } from 'playwright-core';
 import { ROOT, registerUser, runStamp, startEmbeddedServer } from '../lib/harness.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' }, reports: { type: 'string' }, build: { type: 'boolean', default: false }, 'sizes-only': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '5' },
+    reports: { type: 'string' },
+    build: { type: 'boolean', default: false },
+    'sizes-only': { type: 'boolean', default: false },
+  },
+});
 const runs = Number(values.runs);
 const TARGET = { gzipKb: 150, score: 98, lcpMs: 1600 };
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 /** The flags of apps/web/e2e/browser.ts (that file is typed for the browser, this one for Node). */
-const CHROME_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'];
+const CHROME_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--disable-quic',
+];
 
 /** The newest modification time under `dir` (skipping node_modules). */
 function newest(dir: string): number {
@@ -46,16 +61,26 @@ function newest(dir: string): number {
 }
 
 const indexHtml = path.join(ROOT, 'apps/web/dist/index.html');
-const stale = !fs.existsSync(indexHtml) || fs.statSync(indexHtml).mtimeMs < Math.max(newest(path.join(ROOT, 'apps/web')), newest(path.join(ROOT, 'packages/contract/src')));
+const stale =
+  !fs.existsSync(indexHtml) ||
+  fs.statSync(indexHtml).mtimeMs <
+    Math.max(newest(path.join(ROOT, 'apps/web')), newest(path.join(ROOT, 'packages/contract/src')));
 if (values.build || stale) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
 
 const server = await startEmbeddedServer();
 const { baseUrl } = server;
-console.log(`server on ${baseUrl}; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-const session = await registerUser(baseUrl, `bench-web-${Date.now()}@example.com`).catch(async (error: unknown) => {
-  await server.stop();
-  throw error;
-});
+console.log(
+  `server on ${baseUrl}; load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+const session = await registerUser(baseUrl, `bench-web-${Date.now()}@example.com`).catch(
+  async (error: unknown) => {
+    await server.stop();
+    throw error;
+  },
+);
 
 interface Asset {
   url: string;
@@ -75,7 +100,9 @@ interface Asset {
 async function storeSession(page: Page): Promise<void> {
   await page.goto(`${baseUrl}/api/health`);
   const entries = { token: session.token, uid: String(session.uid), lang: 'en' };
-  await page.evaluate(`for (const [key, value] of Object.entries(${JSON.stringify(entries)})) localStorage.setItem(key, value)`);
+  await page.evaluate(
+    `for (const [key, value] of Object.entries(${JSON.stringify(entries)})) localStorage.setItem(key, value)`,
+  );
   await page.context().addCookies([
     { name: 'lang', value: 'en', url: baseUrl },
     { name: 'signed_in', value: '1', url: baseUrl },
@@ -86,10 +113,19 @@ async function storeSession(page: Page): Promise<void> {
  * JS and CSS the first screen of `route` needs. The service worker is blocked: it registers after
  * `load` and then keeps the whole app for offline use, which the first screen does not wait for.
  */
-async function firstScreen(route: string, signedIn: boolean): Promise<{ assets: Asset[]; rawKb: number; gzipKb: number; brotliKb: number; servedKb: number }> {
+async function firstScreen(
+  route: string,
+  signedIn: boolean,
+): Promise<{ assets: Asset[]; rawKb: number; gzipKb: number; brotliKb: number; servedKb: number }> {
   const browser = await chromium.launch({ executablePath: CHROME_PATH, args: CHROME_FLAGS });
   try {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 3, serviceWorkers: 'block' });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+      deviceScaleFactor: 3,
+      serviceWorkers: 'block',
+    });
     const page = await context.newPage();
     if (signedIn) await storeSession(page);
     const pending: Promise<Asset | null>[] = [];
@@ -108,16 +144,27 @@ async function firstScreen(route: string, signedIn: boolean): Promise<{ assets: 
             contentEncoding: headers['content-encoding'] ?? null,
             rawBytes: body.length,
             gzipBytes: zlib.gzipSync(body, { level: 9 }).length,
-            brotliBytes: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+            brotliBytes: zlib.brotliCompressSync(body, {
+              params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 },
+            }).length,
           } satisfies Asset;
         })(),
       );
     });
     await page.goto(`${baseUrl}${route}`, { waitUntil: 'load' });
     await page.waitForLoadState('networkidle');
-    const assets = (await Promise.all(pending)).filter((a): a is Asset => a !== null).sort((a, b) => b.gzipBytes - a.gzipBytes);
-    const kb = (key: 'rawBytes' | 'gzipBytes' | 'brotliBytes' | 'servedBytes') => Number((assets.reduce((sum, a) => sum + a[key], 0) / 1024).toFixed(1));
-    return { assets, rawKb: kb('rawBytes'), gzipKb: kb('gzipBytes'), brotliKb: kb('brotliBytes'), servedKb: kb('servedBytes') };
+    const assets = (await Promise.all(pending))
+      .filter((a): a is Asset => a !== null)
+      .sort((a, b) => b.gzipBytes - a.gzipBytes);
+    const kb = (key: 'rawBytes' | 'gzipBytes' | 'brotliBytes' | 'servedBytes') =>
+      Number((assets.reduce((sum, a) => sum + a[key], 0) / 1024).toFixed(1));
+    return {
+      assets,
+      rawKb: kb('rawBytes'),
+      gzipKb: kb('gzipBytes'),
+      brotliKb: kb('brotliBytes'),
+      servedKb: kb('servedBytes'),
+    };
   } finally {
     await browser.close();
   }
@@ -133,7 +180,10 @@ interface LighthouseRun {
 
 /** One Lighthouse run on its own fresh Chromium profile; for a signed-in run the session is stored first. */
 async function lighthouseRun(route: string, signedIn: boolean): Promise<LighthouseRun> {
-  const chrome = await chromeLauncher.launch({ chromePath: CHROME_PATH, chromeFlags: ['--headless=new', ...CHROME_FLAGS] });
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROME_PATH,
+    chromeFlags: ['--headless=new', ...CHROME_FLAGS],
+  });
   try {
     if (signedIn) {
       const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
@@ -145,16 +195,26 @@ async function lighthouseRun(route: string, signedIn: boolean): Promise<Lighthou
     }
     const result = await lighthouse(
       `${baseUrl}${route}`,
-      { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: signedIn },
+      {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance'],
+        disableStorageReset: signedIn,
+      },
       undefined,
     );
     if (!result) throw new Error('lighthouse gave no result');
     const { lhr } = result;
     if (values.reports) {
       fs.mkdirSync(values.reports, { recursive: true });
-      fs.writeFileSync(path.join(values.reports, `${route.replace(/\W+/g, '_') || 'root'}-${Date.now()}.json`), JSON.stringify(lhr));
+      fs.writeFileSync(
+        path.join(values.reports, `${route.replace(/\W+/g, '_') || 'root'}-${Date.now()}.json`),
+        JSON.stringify(lhr),
+      );
     }
-    if (lhr.runtimeError) throw new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    if (lhr.runtimeError)
+      throw new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     const ms = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? Number.NaN);
     return {
       score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
@@ -171,7 +231,9 @@ async function lighthouseRun(route: string, signedIn: boolean): Promise<Lighthou
 const median = (xs: number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : Math.round(((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2);
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : Math.round(((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2);
 };
 
 const PAGES = [
@@ -181,14 +243,24 @@ const PAGES = [
 /** Prints each page's first-screen files, largest first (`--sizes-only`). */
 function printSizes(name: string, weight: Awaited<ReturnType<typeof firstScreen>>): void {
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`.padStart(9);
-  console.log(`\n${name}: ${weight.gzipKb} KB gzipped, ${weight.brotliKb} KB brotli, ${weight.rawKb} KB raw, ${weight.assets.length} files`);
+  console.log(
+    `\n${name}: ${weight.gzipKb} KB gzipped, ${weight.brotliKb} KB brotli, ${weight.rawKb} KB raw, ${weight.assets.length} files`,
+  );
   console.log(`${'gzip'.padStart(9)} ${'brotli'.padStart(9)} ${'raw'.padStart(9)}  file`);
-  for (const a of weight.assets) console.log(`${kb(a.gzipBytes)} ${kb(a.brotliBytes)} ${kb(a.rawBytes)}  ${a.url}`);
+  for (const a of weight.assets)
+    console.log(`${kb(a.gzipBytes)} ${kb(a.brotliBytes)} ${kb(a.rawBytes)}  ${a.url}`);
 }
 
 interface PageResult {
   page: string;
-  firstScreen: { jsCssGzipKb: number; jsCssBrotliKb: number; jsCssRawKb: number; jsCssServedKb: number; files: number; assets: Asset[] };
+  firstScreen: {
+    jsCssGzipKb: number;
+    jsCssBrotliKb: number;
+    jsCssRawKb: number;
+    jsCssServedKb: number;
+    files: number;
+    assets: Asset[];
+  };
   lighthouse: { median: LighthouseRun; runs: LighthouseRun[] };
 }
 
@@ -212,13 +284,28 @@ try {
           console.error(`${p.name} lighthouse run ${i + 1} failed, again: ${String(error)}`);
         }
       }
-      console.log(`${p.name} lighthouse run ${i + 1}: ${JSON.stringify(lh.at(-1))}; load ${os.loadavg()[0]?.toFixed(2)}`);
+      console.log(
+        `${p.name} lighthouse run ${i + 1}: ${JSON.stringify(lh.at(-1))}; load ${os.loadavg()[0]?.toFixed(2)}`,
+      );
     }
     pages.push({
       page: p.name,
-      firstScreen: { jsCssGzipKb: weight.gzipKb, jsCssBrotliKb: weight.brotliKb, jsCssRawKb: weight.rawKb, jsCssServedKb: weight.servedKb, files: weight.assets.length, assets: weight.assets },
+      firstScreen: {
+        jsCssGzipKb: weight.gzipKb,
+        jsCssBrotliKb: weight.brotliKb,
+        jsCssRawKb: weight.rawKb,
+        jsCssServedKb: weight.servedKb,
+        files: weight.assets.length,
+        assets: weight.assets,
+      },
       lighthouse: {
-        median: { score: median(lh.map((r) => r.score)), lcpMs: median(lh.map((r) => r.lcpMs)), tbtMs: median(lh.map((r) => r.tbtMs)), fcpMs: median(lh.map((r) => r.fcpMs)), siMs: median(lh.map((r) => r.siMs)) },
+        median: {
+          score: median(lh.map((r) => r.score)),
+          lcpMs: median(lh.map((r) => r.lcpMs)),
+          tbtMs: median(lh.map((r) => r.tbtMs)),
+          fcpMs: median(lh.map((r) => r.fcpMs)),
+          siMs: median(lh.map((r) => r.siMs)),
+        },
         runs: lh,
       },
     });
@@ -229,7 +316,11 @@ try {
 
 /** Writes bench/results/web.json and prints the table of docs/performance.md. */
 function report(): void {
-  const lighthouseVersion = (JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8')) as { version: string }).version;
+  const lighthouseVersion = (
+    JSON.parse(
+      fs.readFileSync(path.join(ROOT, 'node_modules/lighthouse/package.json'), 'utf8'),
+    ) as { version: string }
+  ).version;
   const chromiumVersion = execFileSync(CHROME_PATH, ['--version']).toString().trim();
   const result = {
     ...runStamp(),
@@ -240,7 +331,10 @@ function report(): void {
     pages,
   };
   fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'bench/results/web.json'), `${JSON.stringify(result, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(ROOT, 'bench/results/web.json'),
+    `${JSON.stringify(result, null, 2)}\n`,
+  );
 
   const rows = pages.map((p) => {
     const m = p.lighthouse.median;

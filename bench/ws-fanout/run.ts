@@ -13,7 +13,12 @@ import WebSocket from 'ws';
 import { ROOT, percentile } from '../lib/harness.ts';
 
 const { values } = parseArgs({
-  options: { clients: { type: 'string', default: '5000' }, rate: { type: 'string', default: '10' }, seconds: { type: 'string', default: '15' }, rounds: { type: 'string', default: '4' } },
+  options: {
+    clients: { type: 'string', default: '5000' },
+    rate: { type: 'string', default: '10' },
+    seconds: { type: 'string', default: '15' },
+    rounds: { type: 'string', default: '4' },
+  },
 });
 const clientCount = Number(values.clients);
 const rate = Number(values.rate);
@@ -32,7 +37,10 @@ interface RoundResult {
 }
 
 async function round(kind: 'tradewind' | 'bare'): Promise<RoundResult> {
-  const child: ChildProcess = fork(path.join(ROOT, 'bench/ws-fanout/servers.ts'), [kind], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(path.join(ROOT, 'bench/ws-fanout/servers.ts'), [kind], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   let peakRss = 0;
   let done: (() => void) | null = null;
   const port = await new Promise<number>((resolve, reject) => {
@@ -50,30 +58,35 @@ async function round(kind: 'tradewind' | 'bare'): Promise<RoundResult> {
   const BATCH = 250;
   for (let i = 0; i < clientCount; i += BATCH) {
     await Promise.all(
-      Array.from({ length: Math.min(BATCH, clientCount - i) }, () =>
-        new Promise<void>((resolve, reject) => {
-          const socket = new WebSocket(`ws://127.0.0.1:${port}/ws`);
-          sockets.push(socket);
-          socket.on('error', reject);
-          socket.on('open', () => socket.send(JSON.stringify({ op: 'subscribe', channel: 'ticker.BTCUSDT', id: 1 })));
-          socket.on('message', (raw: Buffer) => {
-            const received = now();
-            // The client is the bottleneck of this measurement (one process receives 50,000
-            // messages a second): read `sentAt` without parsing the whole message.
-            const text = raw.toString();
-            const at = text.lastIndexOf('"sentAt":');
-            if (at >= 0) {
-              latencies.push(received - Number.parseFloat(text.slice(at + 9)));
-            } else if ((JSON.parse(text) as { op?: string; ok?: boolean }).ok) {
-              subscribed++;
-              resolve();
-            }
-          });
-        }),
+      Array.from(
+        { length: Math.min(BATCH, clientCount - i) },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const socket = new WebSocket(`ws://127.0.0.1:${port}/ws`);
+            sockets.push(socket);
+            socket.on('error', reject);
+            socket.on('open', () =>
+              socket.send(JSON.stringify({ op: 'subscribe', channel: 'ticker.BTCUSDT', id: 1 })),
+            );
+            socket.on('message', (raw: Buffer) => {
+              const received = now();
+              // The client is the bottleneck of this measurement (one process receives 50,000
+              // messages a second): read `sentAt` without parsing the whole message.
+              const text = raw.toString();
+              const at = text.lastIndexOf('"sentAt":');
+              if (at >= 0) {
+                latencies.push(received - Number.parseFloat(text.slice(at + 9)));
+              } else if ((JSON.parse(text) as { op?: string; ok?: boolean }).ok) {
+                subscribed++;
+                resolve();
+              }
+            });
+          }),
       ),
     );
   }
-  if (subscribed !== clientCount) throw new Error(`only ${subscribed} of ${clientCount} subscribed`);
+  if (subscribed !== clientCount)
+    throw new Error(`only ${subscribed} of ${clientCount} subscribed`);
 
   await new Promise<void>((resolve) => {
     done = resolve;
@@ -108,10 +121,15 @@ for (let r = 0; r < rounds; r++) {
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length % 2
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
-const best = (kind: string, key: 'p99' | 'p50') => median(results.filter((r) => r.server === kind).map((r) => r[key]));
-const pairedRatios = results.filter((r) => r.server === 'tradewind').map((r, i) => r.p99 / (results.filter((b) => b.server === 'bare')[i] as RoundResult).p99);
+const best = (kind: string, key: 'p99' | 'p50') =>
+  median(results.filter((r) => r.server === kind).map((r) => r[key]));
+const pairedRatios = results
+  .filter((r) => r.server === 'tradewind')
+  .map((r, i) => r.p99 / (results.filter((b) => b.server === 'bare')[i] as RoundResult).p99);
 const summary = {
   clients: clientCount,
   rate,
@@ -123,16 +141,27 @@ const summary = {
   tradewindP50Ms: best('tradewind', 'p50'),
   p99Ratio: Math.round((best('tradewind', 'p99') / best('bare', 'p99')) * 100) / 100,
   pairedP99Ratios: pairedRatios.map((r) => Math.round(r * 100) / 100),
-  tradewindPeakRssMb: Math.max(...results.filter((r) => r.server === 'tradewind').map((r) => r.serverPeakRssMb)),
+  tradewindPeakRssMb: Math.max(
+    ...results.filter((r) => r.server === 'tradewind').map((r) => r.serverPeakRssMb),
+  ),
   allDelivered: results.every((r) => r.delivered === r.expected),
   rounds_detail: results,
   cpus: (await import('node:os')).cpus().length,
   node: process.version,
   at: new Date().toISOString(),
 };
-console.log(`\nws-fanout: ${clientCount} clients × ${rate} msg/s for ${seconds} s, median of ${rounds} rounds`);
+console.log(
+  `\nws-fanout: ${clientCount} clients × ${rate} msg/s for ${seconds} s, median of ${rounds} rounds`,
+);
 console.log(`  bare ws:   p50 ${summary.bareP50Ms} ms, p99 ${summary.bareP99Ms} ms`);
-console.log(`  tradewind: p50 ${summary.tradewindP50Ms} ms, p99 ${summary.tradewindP99Ms} ms (${summary.p99Ratio}× bare; target ≤ 1.1×), peak RSS ${summary.tradewindPeakRssMb} MB (target ≤ 250)`);
-console.log(`  every message delivered: ${summary.allDelivered}; p99 ratio per round: ${summary.pairedP99Ratios.join(', ')}`);
+console.log(
+  `  tradewind: p50 ${summary.tradewindP50Ms} ms, p99 ${summary.tradewindP99Ms} ms (${summary.p99Ratio}× bare; target ≤ 1.1×), peak RSS ${summary.tradewindPeakRssMb} MB (target ≤ 250)`,
+);
+console.log(
+  `  every message delivered: ${summary.allDelivered}; p99 ratio per round: ${summary.pairedP99Ratios.join(', ')}`,
+);
 fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-fs.writeFileSync(path.join(ROOT, 'bench/results/ws-fanout.json'), `${JSON.stringify(summary, null, 2)}\n`);
+fs.writeFileSync(
+  path.join(ROOT, 'bench/results/ws-fanout.json'),
+  `${JSON.stringify(summary, null, 2)}\n`,
+);

@@ -30,7 +30,15 @@ if (kind === 'tradewind') {
   const { freshDatabase } = await import('../lib/harness.ts');
   const databaseUrl = await freshDatabase('tw_bench_fanout');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-fanout-'));
-  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, DEMO_MODE: 'true', RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'warn', WEB_DIST: '/nonexistent' });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    DEMO_MODE: 'true',
+    RATE_LIMIT_ENABLED: 'false',
+    LOG_LEVEL: 'warn',
+    WEB_DIST: '/nonexistent',
+  });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir });
   await database.migrate();
   const app = await buildApp({ config, database, logger: false, workers: false });
@@ -47,7 +55,9 @@ if (kind === 'tradewind') {
       const message = JSON.parse(raw.toString()) as { op: string; channel: string; id?: unknown };
       if (message.op === 'subscribe' && message.channel === CHANNEL) {
         subscribers.add(socket);
-        socket.send(JSON.stringify({ op: 'subscribe', id: message.id, channel: CHANNEL, ok: true }));
+        socket.send(
+          JSON.stringify({ op: 'subscribe', id: message.id, channel: CHANNEL, ok: true }),
+        );
       }
     });
     socket.on('close', () => subscribers.delete(socket));
@@ -76,7 +86,14 @@ process.on('message', (message: { start?: { rate: number; seconds: number } }) =
   let sent = 0;
   // Paced on absolute times, like a feed: a late tick does not shift the ones after it.
   const tick = () => {
-    publish({ symbol: 'BTCUSDT', price: (95_000 + sent / 100).toFixed(2), ts: new Date().toISOString(), source: 'simulated', seq: sent, sentAt: now() });
+    publish({
+      symbol: 'BTCUSDT',
+      price: (95_000 + sent / 100).toFixed(2),
+      ts: new Date().toISOString(),
+      source: 'simulated',
+      seq: sent,
+      sentAt: now(),
+    });
     sent++;
     if (sent >= total) {
       setTimeout(() => send({ done: sent, peakRss }), 1000);

@@ -12,7 +12,8 @@ import WebSocket from 'ws';
 
 const [url, socketsArg, secondsArg, queuedKibArg = '1024', churnArg = '0'] = process.argv.slice(2);
 const churn = Number(churnArg);
-if (!url || !socketsArg || !secondsArg) throw new Error('usage: flood.ts <ws-url> <sockets> <seconds>');
+if (!url || !socketsArg || !secondsArg)
+  throw new Error('usage: flood.ts <ws-url> <sockets> <seconds>');
 const socketCount = Number(socketsArg);
 const deadline = performance.now() + Number(secondsArg) * 1000;
 
@@ -25,7 +26,16 @@ const QUEUED_BYTES = Number(queuedKibArg) * 1024;
 /** Sends per turn of the event loop, so replies and closes are still read between bursts. */
 const BURST = 2_000;
 
-const counters = { connects: 0, sent: 0, answered: 0, closed1008: 0, closedOther: 0, refused: 0, refusedStatus: {} as Record<string, number>, errors: 0 };
+const counters = {
+  connects: 0,
+  sent: 0,
+  answered: 0,
+  closed1008: 0,
+  closedOther: 0,
+  refused: 0,
+  refusedStatus: {} as Record<string, number>,
+  errors: 0,
+};
 const sockets = new Set<WebSocket>();
 
 function attack(): void {

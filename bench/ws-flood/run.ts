@@ -46,8 +46,10 @@ const PROBE_TIMEOUT_MS = 10_000;
 const RUNS_KEPT_PER_LABEL = 3;
 const BOOT_TIMEOUT_MS = 30_000;
 const WATCHDOG_MS = 60_000;
-if (!fs.existsSync(path.join(root, 'apps/server/src/main.ts'))) throw new Error(`${root} is not a Tradewind checkout`);
-if ((idleSeconds + floodSeconds) * 1000 + PROBE_TIMEOUT_MS + 5_000 > WATCHDOG_MS) throw new Error('--idle-seconds plus --seconds must leave the run under a minute');
+if (!fs.existsSync(path.join(root, 'apps/server/src/main.ts')))
+  throw new Error(`${root} is not a Tradewind checkout`);
+if ((idleSeconds + floodSeconds) * 1000 + PROBE_TIMEOUT_MS + 5_000 > WATCHDOG_MS)
+  throw new Error('--idle-seconds plus --seconds must leave the run under a minute');
 
 const children = new Set<ChildProcess>();
 
@@ -68,7 +70,11 @@ const env: Record<string, string | undefined> = {
 };
 // Embedded PGlite, whatever the shell points at.
 delete env.DATABASE_URL;
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+  cwd: root,
+  env,
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
 children.add(server);
 
 async function stopServer(): Promise<void> {
@@ -95,7 +101,9 @@ while (true) {
 }
 const bootMs = Math.round(performance.now() - bootStarted);
 const watchdog = setTimeout(() => {
-  console.error(`ws-flood: still running ${WATCHDOG_MS} ms after the server booted; stopping everything`);
+  console.error(
+    `ws-flood: still running ${WATCHDOG_MS} ms after the server booted; stopping everything`,
+  );
   for (const child of children) child.kill('SIGKILL');
   process.exit(1);
 }, WATCHDOG_MS);
@@ -124,7 +132,11 @@ async function probe(seconds: number): Promise<ProbeResult[]> {
         })
         .catch((error: unknown) => {
           const timedOut = error instanceof Error && error.name === 'TimeoutError';
-          return { latencyMs: timedOut ? PROBE_TIMEOUT_MS : performance.now() - started, ok: false, timedOut };
+          return {
+            latencyMs: timedOut ? PROBE_TIMEOUT_MS : performance.now() - started,
+            ok: false,
+            timedOut,
+          };
         }),
     );
   }
@@ -139,24 +151,40 @@ async function probe(seconds: number): Promise<ProbeResult[]> {
  */
 function serverCpuMs(): { total: number; system: number } | null {
   try {
-    const fields = fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    const fields =
+      fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
     const user = Number(fields[11]);
     const system = Number(fields[12]);
-    return Number.isFinite(user + system) ? { total: ((user + system) * 1000) / 100, system: (system * 1000) / 100 } : null;
+    return Number.isFinite(user + system)
+      ? { total: ((user + system) * 1000) / 100, system: (system * 1000) / 100 }
+      : null;
   } catch {
     return null;
   }
 }
 
 /** Runs `phase`, returning its result and the share of one core the server used meanwhile (1 = a whole core), in total and in the kernel. */
-async function withServerCpu<T>(phase: () => Promise<T>): Promise<{ result: T; serverCores: number | null; serverSystemCores: number | null; seconds: number }> {
+async function withServerCpu<T>(phase: () => Promise<T>): Promise<{
+  result: T;
+  serverCores: number | null;
+  serverSystemCores: number | null;
+  seconds: number;
+}> {
   const cpu0 = serverCpuMs();
   const t0 = performance.now();
   const result = await phase();
   const cpu1 = serverCpuMs();
   const elapsedMs = performance.now() - t0;
-  const cores = (pick: 'total' | 'system') => (cpu0 === null || cpu1 === null ? null : Math.round(((cpu1[pick] - cpu0[pick]) / elapsedMs) * 100) / 100);
-  return { result, serverCores: cores('total'), serverSystemCores: cores('system'), seconds: elapsedMs / 1000 };
+  const cores = (pick: 'total' | 'system') =>
+    cpu0 === null || cpu1 === null
+      ? null
+      : Math.round(((cpu1[pick] - cpu0[pick]) / elapsedMs) * 100) / 100;
+  return {
+    result,
+    serverCores: cores('total'),
+    serverSystemCores: cores('system'),
+    seconds: elapsedMs / 1000,
+  };
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
@@ -173,27 +201,54 @@ function summarise(results: ProbeResult[]) {
 }
 
 const idlePhase = await withServerCpu(() => probe(idleSeconds));
-const idle = { ...summarise(idlePhase.result), serverCores: idlePhase.serverCores, serverSystemCores: idlePhase.serverSystemCores };
+const idle = {
+  ...summarise(idlePhase.result),
+  serverCores: idlePhase.serverCores,
+  serverSystemCores: idlePhase.serverSystemCores,
+};
 console.log(`idle:  ${JSON.stringify(idle)}`);
 
-const flooder = fork(path.join(ROOT, 'bench/ws-flood/flood.ts'), [`ws://127.0.0.1:${port}/ws`, String(socketCount), String(floodSeconds), values['queued-kib'], values.churn], {
-  execArgv: ['--import', 'tsx'],
-  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-});
+const flooder = fork(
+  path.join(ROOT, 'bench/ws-flood/flood.ts'),
+  [
+    `ws://127.0.0.1:${port}/ws`,
+    String(socketCount),
+    String(floodSeconds),
+    values['queued-kib'],
+    values.churn,
+  ],
+  {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  },
+);
 children.add(flooder);
 const floodCounters = new Promise<Record<string, unknown>>((resolve, reject) => {
-  flooder.on('message', (message: { counters?: Record<string, unknown> }) => message.counters && resolve(message.counters));
-  flooder.once('exit', (code) => reject(new Error(`the flooder exited with ${code} before reporting`)));
+  flooder.on(
+    'message',
+    (message: { counters?: Record<string, unknown> }) =>
+      message.counters && resolve(message.counters),
+  );
+  flooder.once('exit', (code) =>
+    reject(new Error(`the flooder exited with ${code} before reporting`)),
+  );
 });
 // Let the sockets open and the flood start before the first probe.
 await new Promise((resolve) => setTimeout(resolve, 500));
 const floodPhase = await withServerCpu(() => probe(floodSeconds - 1));
-const underFlood = { ...summarise(floodPhase.result), serverCores: floodPhase.serverCores, serverSystemCores: floodPhase.serverSystemCores };
+const underFlood = {
+  ...summarise(floodPhase.result),
+  serverCores: floodPhase.serverCores,
+  serverSystemCores: floodPhase.serverSystemCores,
+};
 const flood = await floodCounters;
 // What one connection attempt (an upgrade, or a refusal before it) cost the server: a closed-loop
 // attacker makes as many attempts as the server answers, so its CPU alone does not show a cheaper refusal.
 const attempts = Number(flood.connects ?? 0) + Number(flood.refused ?? 0);
-const serverCpuUsPerAttempt = floodPhase.serverCores === null || attempts === 0 ? null : Math.round((floodPhase.serverCores * floodPhase.seconds * 1e6) / attempts);
+const serverCpuUsPerAttempt =
+  floodPhase.serverCores === null || attempts === 0
+    ? null
+    : Math.round((floodPhase.serverCores * floodPhase.seconds * 1e6) / attempts);
 console.log(`flood: ${JSON.stringify(underFlood)}`);
 console.log(`       ${JSON.stringify(flood)}`);
 await stopServer();
@@ -202,8 +257,13 @@ fs.rmSync(dataDir, { recursive: true, force: true });
 /** The checkout's commit, with `+changes` when its working tree differed from it (an "after" measured before committing). */
 const commit = (() => {
   try {
-    const head = execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-    const changed = execFileSync('git', ['-C', root, 'status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== '';
+    const head = execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], {
+      encoding: 'utf8',
+    }).trim();
+    const changed =
+      execFileSync('git', ['-C', root, 'status', '--porcelain', '--untracked-files=no'], {
+        encoding: 'utf8',
+      }).trim() !== '';
     return changed ? `${head}+changes` : head;
   } catch {
     return null;
@@ -215,7 +275,17 @@ const run = {
   root,
   commit,
   node: process.version,
-  settings: { sockets: socketCount, floodSeconds, idleSeconds, probeRatePerSecond: probeRate, probeTimeoutMs: PROBE_TIMEOUT_MS, queuedKibPerSocket: Number(values['queued-kib']), churnPerSocket: Number(values.churn), rateLimitEnabled: values['rate-limit'], database: 'pglite' },
+  settings: {
+    sockets: socketCount,
+    floodSeconds,
+    idleSeconds,
+    probeRatePerSecond: probeRate,
+    probeTimeoutMs: PROBE_TIMEOUT_MS,
+    queuedKibPerSocket: Number(values['queued-kib']),
+    churnPerSocket: Number(values.churn),
+    rateLimitEnabled: values['rate-limit'],
+    database: 'pglite',
+  },
   bootMs,
   loadAverageAtStart: loadAtStart,
   health: { idle, underFlood },
@@ -225,12 +295,25 @@ const run = {
 };
 
 const file = path.join(ROOT, 'bench/results/ws-flood.json');
-const previous = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { runs?: Record<string, unknown[]> }) : {};
-const runs = { ...previous.runs, [label]: [...(previous.runs?.[label] ?? []), run].slice(-RUNS_KEPT_PER_LABEL) };
+const previous = fs.existsSync(file)
+  ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { runs?: Record<string, unknown[]> })
+  : {};
+const runs = {
+  ...previous.runs,
+  [label]: [...(previous.runs?.[label] ?? []), run].slice(-RUNS_KEPT_PER_LABEL),
+};
 fs.mkdirSync(path.dirname(file), { recursive: true });
 fs.writeFileSync(file, `${JSON.stringify({ bench: 'ws-flood', runs }, null, 2)}\n`);
-console.log(`\nws-flood (${label}, ${root} @ ${commit}): ${socketCount} flooding sockets for ${floodSeconds} s, /api/health at ${probeRate}/s`);
-console.log(`  idle:        p50 ${idle.p50Ms} ms, p99 ${idle.p99Ms} ms, max ${idle.maxMs} ms; server CPU ${idle.serverCores} cores`);
-console.log(`  under flood: p50 ${underFlood.p50Ms} ms, p99 ${underFlood.p99Ms} ms, max ${underFlood.maxMs} ms, ${underFlood.failed} failed (target p99 ≤ 100 ms: ${run.target.met ? 'met' : 'missed'}); server CPU ${underFlood.serverCores} cores (${underFlood.serverSystemCores} in the kernel)`);
-console.log(`  flood: ${JSON.stringify(flood)}; server CPU per connection attempt ${serverCpuUsPerAttempt} µs`);
+console.log(
+  `\nws-flood (${label}, ${root} @ ${commit}): ${socketCount} flooding sockets for ${floodSeconds} s, /api/health at ${probeRate}/s`,
+);
+console.log(
+  `  idle:        p50 ${idle.p50Ms} ms, p99 ${idle.p99Ms} ms, max ${idle.maxMs} ms; server CPU ${idle.serverCores} cores`,
+);
+console.log(
+  `  under flood: p50 ${underFlood.p50Ms} ms, p99 ${underFlood.p99Ms} ms, max ${underFlood.maxMs} ms, ${underFlood.failed} failed (target p99 ≤ 100 ms: ${run.target.met ? 'met' : 'missed'}); server CPU ${underFlood.serverCores} cores (${underFlood.serverSystemCores} in the kernel)`,
+);
+console.log(
+  `  flood: ${JSON.stringify(flood)}; server CPU per connection attempt ${serverCpuUsPerAttempt} µs`,
+);
 process.exit(0);

@@ -21,13 +21,19 @@ describe('operator console: sign-in with TOTP, operators, audit log', () => {
     await page.getByTestId('login-username').fill(adminCreds.username);
     await page.getByTestId('login-password').fill(adminCreds.password);
     const right = totpNow(adminCreds.totpSecret);
-    await page.getByTestId('login-code').fill(String((Number(right) + 500_000) % 1_000_000).padStart(6, '0'));
+    await page
+      .getByTestId('login-code')
+      .fill(String((Number(right) + 500_000) % 1_000_000).padStart(6, '0'));
     await page.getByTestId('login-submit').click();
-    await expect.poll(() => page.getByTestId('login-error').textContent()).toContain('That code is not right');
+    await expect
+      .poll(() => page.getByTestId('login-error').textContent())
+      .toContain('That code is not right');
     await screenshot(page, 'admin-login-en');
 
     await signInOperator(page, baseUrl, adminCreds, 'en');
-    await expect.poll(() => page.getByTestId('admin-operator').textContent()).toContain(adminCreds.username);
+    await expect
+      .poll(() => page.getByTestId('admin-operator').textContent())
+      .toContain(adminCreds.username);
     await page.getByRole('link', { name: 'Operators' }).click();
     await page.getByTestId('operator-create').click();
     const reviewerName = `e2e-rev-${Date.now()}`;
@@ -39,7 +45,9 @@ describe('operator console: sign-in with TOTP, operators, audit log', () => {
     expect(totpSecret).toMatch(/^[A-Z2-7]{32}$/);
     await screenshot(page, 'admin-operators-created-en');
     await page.getByRole('button', { name: 'I have handed them over' }).click();
-    await expect.poll(() => page.getByRole('cell', { name: reviewerName, exact: true }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByRole('cell', { name: reviewerName, exact: true }).count())
+      .toBe(1);
 
     // The audit log shows the creation, filtered by action.
     await page.getByRole('link', { name: 'Audit log' }).click();
@@ -52,8 +60,15 @@ describe('operator console: sign-in with TOTP, operators, audit log', () => {
     // The new reviewer signs in (in Chinese) with what was shown once, and sees no system pages.
     const reviewerContext = await browser.newContext({ viewport: DESKTOP, baseURL: baseUrl });
     const reviewerPage = await reviewerContext.newPage();
-    await signInOperator(reviewerPage, baseUrl, { username: reviewerName, password, totpSecret }, 'zh-CN');
-    await expect.poll(() => reviewerPage.getByTestId('admin-operator').textContent()).toContain('审核员');
+    await signInOperator(
+      reviewerPage,
+      baseUrl,
+      { username: reviewerName, password, totpSecret },
+      'zh-CN',
+    );
+    await expect
+      .poll(() => reviewerPage.getByTestId('admin-operator').textContent())
+      .toContain('审核员');
     expect(await reviewerPage.getByRole('link', { name: '操作员' }).count()).toBe(0);
     await reviewerPage.goto('/admin/operators');
     await expect.poll(() => reviewerPage.getByText('您的角色无权打开此页面。').count()).toBe(1);
@@ -73,10 +88,14 @@ describe('operator console: sign-in with TOTP, operators, audit log', () => {
     const page = await context.newPage();
     await signInOperator(page, baseUrl, adminCreds, 'zh-CN');
     await page.getByRole('link', { name: '操作员' }).click();
-    await expect.poll(() => page.getByRole('cell', { name: adminCreds.username, exact: true }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByRole('cell', { name: adminCreds.username, exact: true }).count())
+      .toBe(1);
     await screenshot(page, 'admin-operators-zh-CN');
     await page.getByRole('link', { name: '审计日志' }).click();
-    await expect.poll(() => page.getByTestId('audit-table').textContent()).toContain('operator.sign_in');
+    await expect
+      .poll(() => page.getByTestId('audit-table').textContent())
+      .toContain('operator.sign_in');
     await screenshot(page, 'admin-audit-zh-CN');
     // Settings: read-only, secrets hidden.
     await page.getByRole('link', { name: '系统设置' }).click();

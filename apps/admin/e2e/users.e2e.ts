@@ -22,11 +22,21 @@ afterAll(() => browser?.close());
 const REASON = 'Compensation for the 21 Nov outage';
 
 async function spotUsdt(token: string): Promise<string> {
-  const reply = await apiCall<{ spot: { asset: string; available: string }[] }>(baseUrl, 'GET', '/api/v1/wallet/balances', token);
+  const reply = await apiCall<{ spot: { asset: string; available: string }[] }>(
+    baseUrl,
+    'GET',
+    '/api/v1/wallet/balances',
+    token,
+  );
   return reply.data.spot.find((s) => s.asset === 'USDT')?.available ?? '0';
 }
 
-const signInUser = (email: string) => apiCall<{ token: string; uid: string }>(baseUrl, 'POST', '/api/v1/auth/login', undefined, { channel: 'email', account: email, password: PASSWORD });
+const signInUser = (email: string) =>
+  apiCall<{ token: string; uid: string }>(baseUrl, 'POST', '/api/v1/auth/login', undefined, {
+    channel: 'email',
+    account: email,
+    password: PASSWORD,
+  });
 
 /** Shoots once antd's loading overlays have faded, so the picture shows the page, not a transition. */
 async function shoot(page: Page, name: string): Promise<void> {
@@ -53,7 +63,9 @@ describe('operator console: users', () => {
     await page.getByRole('link', { name: 'Users', exact: true }).click();
     await page.getByTestId('user-search').locator('input').fill(email);
     await page.getByTestId('user-search').locator('input').press('Enter');
-    await expect.poll(() => page.getByRole('link', { name: user.uid, exact: true }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByRole('link', { name: user.uid, exact: true }).count())
+      .toBe(1);
     await shoot(page, 'admin-users-search-en');
     await page.getByRole('link', { name: user.uid, exact: true }).click();
     await page.waitForURL(`**/admin/users/${user.uid}`);
@@ -68,9 +80,13 @@ describe('operator console: users', () => {
     await expect.poll(() => page.getByText('A reason is required.').count()).toBe(1);
     await page.getByTestId('freeze-reason').fill('Suspected account takeover');
     await page.getByTestId('freeze-confirm').click();
-    await expect.poll(() => page.getByTestId('user-frozen').textContent()).toContain('Suspected account takeover');
+    await expect
+      .poll(() => page.getByTestId('user-frozen').textContent())
+      .toContain('Suspected account takeover');
     await shoot(page, 'admin-user-frozen-en');
-    expect([401, 411]).toContain((await apiCall(baseUrl, 'GET', '/api/v1/user/profile', user.token)).code);
+    expect([401, 411]).toContain(
+      (await apiCall(baseUrl, 'GET', '/api/v1/user/profile', user.token)).code,
+    );
     expect((await signInUser(email)).code).toBe(1011);
 
     // Unfreeze: sign-in works again.
@@ -89,7 +105,11 @@ describe('operator console: users', () => {
     await page.getByTestId('adjust-reason').fill(REASON);
     await shoot(page, 'admin-user-adjust-en');
     await page.getByTestId('adjust-confirm').click();
-    await expect.poll(() => page.getByText('Adjustment requested; waiting for a second administrator.').count()).toBe(1);
+    await expect
+      .poll(() =>
+        page.getByText('Adjustment requested; waiting for a second administrator.').count(),
+      )
+      .toBe(1);
     await page.getByRole('link', { name: 'Adjustments', exact: true }).click();
     const ownRow = page.getByRole('row').filter({ hasText: REASON });
     await expect.poll(() => ownRow.getByText('Your request').count()).toBe(1);
@@ -102,7 +122,9 @@ describe('operator console: users', () => {
     const pageB = await desktop();
     await signInOperator(pageB, baseUrl, adminB, 'zh-CN');
     await pageB.goto(`/admin/users?q=${user.uid}`);
-    await expect.poll(() => pageB.getByRole('link', { name: user.uid, exact: true }).count()).toBe(1);
+    await expect
+      .poll(() => pageB.getByRole('link', { name: user.uid, exact: true }).count())
+      .toBe(1);
     await shoot(pageB, 'admin-users-search-zh-CN');
     await pageB.goto(`/admin/users/${user.uid}`);
     await expect.poll(() => pageB.getByTestId('user-profile').textContent()).toContain(email);
@@ -134,7 +156,13 @@ describe('operator console: users', () => {
     const message = userPage.getByText('Balance adjusted');
     await expect.poll(() => message.count()).toBe(1);
     await message.click();
-    await expect.poll(() => userPage.getByText(`Your spot account was adjusted by +12.5 USDT. Reason: ${REASON}`).count()).toBe(1);
+    await expect
+      .poll(() =>
+        userPage
+          .getByText(`Your spot account was adjusted by +12.5 USDT. Reason: ${REASON}`)
+          .count(),
+      )
+      .toBe(1);
     await expect.poll(() => userPage.getByText('Account ·', { exact: false }).count()).toBe(1);
     await screenshot(userPage, 'en-MsgDetail-adjustment');
     // The message was written in the user's language (English); the screen around it follows the app's.

@@ -21,7 +21,11 @@ describe('the console’s house style (STYLE: one house, both apps)', () => {
   it('file and folder names are kebab-case, and there are no index.ts barrels', () => {
     const all = files();
     expect(all.length).toBeGreaterThan(50);
-    expect(all.filter((file) => file.split(path.sep).some((part) => !/^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z]+)*$/.test(part)))).toEqual([]);
+    expect(
+      all.filter((file) =>
+        file.split(path.sep).some((part) => !/^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z]+)*$/.test(part)),
+      ),
+    ).toEqual([]);
     expect(all.filter((file) => /(^|\/)index\.tsx?$/.test(file))).toEqual([]);
   });
 

@@ -3,7 +3,11 @@ import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import websocket from '@fastify/websocket';
 import { languageFromHeader } from '@tradewind/contract/languages';
-import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyServerOptions,
+  type RouteOptions,
+} from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { registerAuthRoutes } from './modules/auth/routes.ts';
 import { liveSessions } from './modules/auth/sessions.ts';
@@ -128,7 +132,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerErrorHandler(app);
 
   // The chat widget, when configured, is the one outside origin allowed: its script, its frame, its API.
-  const chatOrigins = config.chat ? [...new Set([new URL(config.chat.scriptUrl).origin, new URL(config.chat.baseUrl).origin])] : [];
+  const chatOrigins = config.chat
+    ? [...new Set([new URL(config.chat.scriptUrl).origin, new URL(config.chat.baseUrl).origin])]
+    : [];
   const securityHeaders = helmetHeaders({
     contentSecurityPolicy: {
       directives: {
@@ -136,7 +142,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         scriptSrc: ["'self'", ...chatOrigins],
         // antd-mobile sets inline style attributes.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:', ...(config.imgBaseUrl.startsWith('http') ? [new URL(config.imgBaseUrl).origin] : []), ...chatOrigins],
+        imgSrc: [
+          "'self'",
+          'data:',
+          'blob:',
+          ...(config.imgBaseUrl.startsWith('http') ? [new URL(config.imgBaseUrl).origin] : []),
+          ...chatOrigins,
+        ],
         connectSrc: ["'self'", ...chatOrigins],
         frameSrc: ["'self'", ...chatOrigins],
         workerSrc: ["'self'"],
@@ -159,7 +171,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Tradewind API', version: config.version, description: 'Every reply is an envelope {code, message, data, errors?}.' },
+      info: {
+        title: 'Tradewind API',
+        version: config.version,
+        description: 'Every reply is an envelope {code, message, data, errors?}.',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
     transform: jsonSchemaTransform,
@@ -168,13 +184,30 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Uploads: one image per request, a few short fields; the upload route checks the rest.
   await app.register(multipart, {
     throwFileSizeLimit: true,
-    limits: { fileSize: config.uploads.maxBytes, files: 1, fields: 4, fieldSize: 256, parts: 6, headerPairs: 20 },
+    limits: {
+      fileSize: config.uploads.maxBytes,
+      files: 1,
+      fields: 4,
+      fieldSize: 256,
+      parts: 6,
+      headerPairs: 20,
+    },
   });
 
-  const notifier = createNotifier({ config, db: database.db, clock, log: app.log, antiPhishingCode: (email) => antiPhishingCodeFor(database.db, email) });
+  const notifier = createNotifier({
+    config,
+    db: database.db,
+    clock,
+    log: app.log,
+    antiPhishingCode: (email) => antiPhishingCodeFor(database.db, email),
+  });
   // On PostgreSQL real-time events cross processes (LISTEN/NOTIFY); PGlite is one process.
   const relay: Relay = database.connectDedicated
-    ? new PgRelay({ connect: database.connectDedicated, log: app.log, listen: options.sockets !== false })
+    ? new PgRelay({
+        connect: database.connectDedicated,
+        log: app.log,
+        listen: options.sockets !== false,
+      })
     : new LocalRelay();
   app.addHook('onReady', () => relay.start());
   app.addHook('onClose', () => relay.close());
@@ -183,8 +216,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const fileStore = options.fileStore ?? createFileStore(config);
   await ensureAssets(database.db, { depositMinMinor: config.deposit.minDepositMinor });
   const obligations = options.obligations ?? LOCKED_FUND_OBLIGATIONS;
-  app.decorate('services', { config, database, clock, notifier, relay, hub, ledger, fileStore, obligations });
-  const deps = { db: database.db, clock, config, notifier, relay, hub, ledger, fileStore, obligations, tickReferences: TICK_REFERENCES };
+  app.decorate('services', {
+    config,
+    database,
+    clock,
+    notifier,
+    relay,
+    hub,
+    ledger,
+    fileStore,
+    obligations,
+  });
+  const deps = {
+    db: database.db,
+    clock,
+    config,
+    notifier,
+    relay,
+    hub,
+    ledger,
+    fileStore,
+    obligations,
+    tickReferences: TICK_REFERENCES,
+  };
 
   registerSystemRoutes(app, deps);
   registerAuthRoutes(app, { ...deps, log: app.log });

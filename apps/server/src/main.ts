@@ -32,18 +32,32 @@ async function main(): Promise<void> {
   }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await database.migrate();
-  const app = await buildApp({ config, database, workers: config.role !== 'api', sockets: config.role !== 'worker' });
-  if (dataLock?.takenOverFrom) app.log.warn(`removed a stale lock on ${config.dataDir} from process ${dataLock.takenOverFrom}, which is no longer running`);
+  const app = await buildApp({
+    config,
+    database,
+    workers: config.role !== 'api',
+    sockets: config.role !== 'worker',
+  });
+  if (dataLock?.takenOverFrom)
+    app.log.warn(
+      `removed a stale lock on ${config.dataDir} from process ${dataLock.takenOverFrom}, which is no longer running`,
+    );
   if (config.demoMode) {
     await seedDemo({ db: database.db, clock: app.services.clock, ledger: app.services.ledger });
-    app.log.warn('DEMO_MODE is on: simulated data, and verification codes are readable at /api/v1/dev/outbox. Set DEMO_MODE=false in production.');
+    app.log.warn(
+      'DEMO_MODE is on: simulated data, and verification codes are readable at /api/v1/dev/outbox. Set DEMO_MODE=false in production.',
+    );
     // On PostgreSQL demo mode is never the default (config.ts): someone turned it on, so say it loudly at every start.
     if (database.kind === 'postgres') {
-      app.log.error('DEMO_MODE=true on PostgreSQL: anyone can read any address\'s verification codes at /api/v1/dev/outbox and credit simulated deposits. Never run it where real people sign up.');
+      app.log.error(
+        "DEMO_MODE=true on PostgreSQL: anyone can read any address's verification codes at /api/v1/dev/outbox and credit simulated deposits. Never run it where real people sign up.",
+      );
     }
   }
   if (database.kind === 'pglite') {
-    app.log.warn(`Embedded PGlite database in ${config.dataDir} (fsync off): for trying Tradewind. Real money belongs on PostgreSQL (DATABASE_URL).`);
+    app.log.warn(
+      `Embedded PGlite database in ${config.dataDir} (fsync off): for trying Tradewind. Real money belongs on PostgreSQL (DATABASE_URL).`,
+    );
   }
 
   // Background work runs where ROLE is all or worker; any number of workers may run.
@@ -52,11 +66,22 @@ async function main(): Promise<void> {
     config.role === 'api'
       ? undefined
       : startDepositWorker(
-          { db: database.db, clock: services.clock, config, ledger: services.ledger, hub: services.hub, log: app.log, chain: createChainAdapter(config, database.db, services.clock) },
+          {
+            db: database.db,
+            clock: services.clock,
+            config,
+            ledger: services.ledger,
+            hub: services.hub,
+            log: app.log,
+            chain: createChainAdapter(config, database.db, services.clock),
+          },
           config.deposit.watchIntervalMs,
         );
 
-  if (!depositXpub(config)) app.log.warn("Crypto deposits are unavailable: set TRON_XPUB to the account xpub at m/44'/195'/0'.");
+  if (!depositXpub(config))
+    app.log.warn(
+      "Crypto deposits are unavailable: set TRON_XPUB to the account xpub at m/44'/195'/0'.",
+    );
 
   let adminChannel: Awaited<ReturnType<typeof startAdminChannel>>;
   let closing = false;

@@ -18,4 +18,8 @@ export function distinctObligations(...obligations: Obligation[]): readonly Obli
   return Object.freeze(obligations);
 }
 
-export const LOCKED_FUND_OBLIGATIONS = distinctObligations(contractOrdersObligation, ieoApplicationsObligation, withdrawalsObligation);
+export const LOCKED_FUND_OBLIGATIONS = distinctObligations(
+  contractOrdersObligation,
+  ieoApplicationsObligation,
+  withdrawalsObligation,
+);

@@ -24,4 +24,14 @@ function byName(...groups: OpsCommands[]): ReadonlyMap<string, OpsCommand> {
   return commands;
 }
 
-export const OPS_COMMANDS = byName(cardDepositOpsCommands, ieoOpsCommands, inviteOpsCommands, kycOpsCommands, loansOpsCommands, messagesOpsCommands, miningOpsCommands, operatorOpsCommands, withdrawalOpsCommands);
+export const OPS_COMMANDS = byName(
+  cardDepositOpsCommands,
+  ieoOpsCommands,
+  inviteOpsCommands,
+  kycOpsCommands,
+  loansOpsCommands,
+  messagesOpsCommands,
+  miningOpsCommands,
+  operatorOpsCommands,
+  withdrawalOpsCommands,
+);

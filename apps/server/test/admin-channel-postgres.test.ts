@@ -6,7 +6,16 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDatabase } from './global-setup.ts';
-import { type RunningServer, broadcastSocket, demoToken, killAll, messageTitles, runCli, startServer, stopServer } from './server-process.ts';
+import {
+  type RunningServer,
+  broadcastSocket,
+  demoToken,
+  killAll,
+  messageTitles,
+  runCli,
+  startServer,
+  stopServer,
+} from './server-process.ts';
 
 const url = process.env.TEST_DATABASE_URL;
 
@@ -52,33 +61,65 @@ describe.skipIf(!url)('npm run ops against servers on PostgreSQL', () => {
 
   it('two processes share DATA_DIR without a lock; the first answers, the second leaves it the channel', () => {
     expect(api.output()).toContain('"msg":"admin channel listening"');
-    expect(worker.output()).toContain('"msg":"admin channel off: another process already answers on its socket"');
+    expect(worker.output()).toContain(
+      '"msg":"admin channel off: another process already answers on its socket"',
+    );
     expect(fs.existsSync(path.join(dataDir, 'tradewind.lock'))).toBe(false);
   });
 
-  it('a broadcast through the channel reaches a signed-in socket live and is audited', { timeout: 60_000 }, async () => {
-    const cli = (args: string[], extra: Record<string, string> = {}) => runCli(env({ LOG_LEVEL: 'silent', ...extra }), 'ops', args);
-    expect((await cli(['create-operator', '--username', 'pg-ops', '--role', 'admin'])).code).toBe(0);
-    const baseUrl = api.baseUrl as string;
-    const token = await demoToken(baseUrl);
-    const { socket, next } = await broadcastSocket(baseUrl, token);
-    const sent = await cli(['messages:broadcast', '--title', 'From the shell', '--body', 'Hello', '--operator', 'pg-ops']);
-    expect(sent.stdout).toMatch(/^broadcast #\d+ sent to \d+ users/);
-    expect(await next()).toEqual({ channel: 'messages.broadcast', data: { type: 'message.new', broadcast: true } });
-    socket.close();
-    expect(await messageTitles(baseUrl, token)).toContain('From the shell');
-    expect(api.output()).toContain('"command":"messages:broadcast","operator":"pg-ops","ok":true');
-    expect((await cli(['audit'])).stdout).toMatch(/ pg-ops message\.broadcast message_broadcast#\d+/);
-  });
+  it(
+    'a broadcast through the channel reaches a signed-in socket live and is audited',
+    { timeout: 60_000 },
+    async () => {
+      const cli = (args: string[], extra: Record<string, string> = {}) =>
+        runCli(env({ LOG_LEVEL: 'silent', ...extra }), 'ops', args);
+      expect((await cli(['create-operator', '--username', 'pg-ops', '--role', 'admin'])).code).toBe(
+        0,
+      );
+      const baseUrl = api.baseUrl as string;
+      const token = await demoToken(baseUrl);
+      const { socket, next } = await broadcastSocket(baseUrl, token);
+      const sent = await cli([
+        'messages:broadcast',
+        '--title',
+        'From the shell',
+        '--body',
+        'Hello',
+        '--operator',
+        'pg-ops',
+      ]);
+      expect(sent.stdout).toMatch(/^broadcast #\d+ sent to \d+ users/);
+      expect(await next()).toEqual({
+        channel: 'messages.broadcast',
+        data: { type: 'message.new', broadcast: true },
+      });
+      socket.close();
+      expect(await messageTitles(baseUrl, token)).toContain('From the shell');
+      expect(api.output()).toContain(
+        '"command":"messages:broadcast","operator":"pg-ops","ok":true',
+      );
+      expect((await cli(['audit'])).stdout).toMatch(
+        / pg-ops message\.broadcast message_broadcast#\d+/,
+      );
+    },
+  );
 
-  it('a shell set for another database is refused rather than acting on the server\'s', { timeout: 60_000 }, async () => {
-    const other = withDatabase(url as string, 'somewhere_else');
-    const refused = await runCli(env({ LOG_LEVEL: 'silent', DATABASE_URL: other }), 'ops', ['audit']);
-    expect(refused.stderr).toContain(`the server on this DATA_DIR uses postgres://`);
-    expect(refused.stderr).toContain(`/${name}, not postgres://`);
-    expect(refused.code).toBe(1);
-    const embedded = await runCli({ ...env({ LOG_LEVEL: 'silent' }), DATABASE_URL: '' }, 'ops', ['audit']);
-    expect(embedded.stderr).toContain(', not pglite:');
-    expect(embedded.code).toBe(1);
-  });
+  it(
+    "a shell set for another database is refused rather than acting on the server's",
+    { timeout: 60_000 },
+    async () => {
+      const other = withDatabase(url as string, 'somewhere_else');
+      const refused = await runCli(env({ LOG_LEVEL: 'silent', DATABASE_URL: other }), 'ops', [
+        'audit',
+      ]);
+      expect(refused.stderr).toContain(`the server on this DATA_DIR uses postgres://`);
+      expect(refused.stderr).toContain(`/${name}, not postgres://`);
+      expect(refused.code).toBe(1);
+      const embedded = await runCli({ ...env({ LOG_LEVEL: 'silent' }), DATABASE_URL: '' }, 'ops', [
+        'audit',
+      ]);
+      expect(embedded.stderr).toContain(', not pglite:');
+      expect(embedded.code).toBe(1);
+    },
+  );
 });

@@ -28,20 +28,30 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const key = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
-const adminRoutes = () => t.app.routeTable.filter((route) => route.url.startsWith(ADMIN_PREFIX) && !PUBLIC_ADMIN_ROUTES.has(key(route)));
+const adminRoutes = () =>
+  t.app.routeTable.filter(
+    (route) => route.url.startsWith(ADMIN_PREFIX) && !PUBLIC_ADMIN_ROUTES.has(key(route)),
+  );
 
 /** A concrete URL for a route pattern (`:id` → 1). */
 const urlOf = (route: RouteEntry) => route.url.replace(/:\w+/g, '1');
 
 function send(route: RouteEntry, token: string | undefined) {
-  return call(t.app, route.method, urlOf(route), { token, ...(route.method === 'POST' ? { body: {} } : {}) });
+  return call(t.app, route.method, urlOf(route), {
+    token,
+    ...(route.method === 'POST' ? { body: {} } : {}),
+  });
 }
 
 /** Operators' tokens by role; a call that ends its own session (sign-out) gets a fresh one. */
 const tokens = new Map<OperatorRole, string>();
 async function tokenFor(role: OperatorRole): Promise<string> {
   const existing = tokens.get(role);
-  if (existing && (await call(t.app, 'GET', '/api/admin/v1/me', { token: existing })).status === 200) return existing;
+  if (
+    existing &&
+    (await call(t.app, 'GET', '/api/admin/v1/me', { token: existing })).status === 200
+  )
+    return existing;
   const { token } = await operatorToken(t, role);
   tokens.set(role, token);
   return token;
@@ -50,7 +60,9 @@ async function tokenFor(role: OperatorRole): Promise<string> {
 describe('the admin route table', () => {
   it('holds every /api/admin/v1 route Fastify serves, each with auth operator and its roles (login aside)', () => {
     const table = new Set(t.app.routeTable.map(key));
-    const served = registered.filter((route) => route.url.startsWith(ADMIN_PREFIX) && route.method !== 'HEAD');
+    const served = registered.filter(
+      (route) => route.url.startsWith(ADMIN_PREFIX) && route.method !== 'HEAD',
+    );
     expect(served.length).toBeGreaterThan(5);
     // A route registered around route()/fileRoute() would escape the checks below.
     expect(served.map(key).filter((k) => !table.has(k))).toEqual([]);
@@ -67,9 +79,13 @@ describe('the admin route table', () => {
     expect(routes.length).toBeGreaterThan(5);
     for (const route of routes) {
       const anonymous = await send(route, undefined);
-      expect([anonymous.status, anonymous.body.code], `${key(route)} without a token`).toEqual([401, 401]);
+      expect([anonymous.status, anonymous.body.code], `${key(route)} without a token`).toEqual([
+        401, 401,
+      ]);
       const asUser = await send(route, user.token);
-      expect([asUser.status, asUser.body.code], `${key(route)} with a user's token`).toEqual([401, 401]);
+      expect([asUser.status, asUser.body.code], `${key(route)} with a user's token`).toEqual([
+        401, 401,
+      ]);
     }
   });
 
@@ -81,7 +97,10 @@ describe('the admin route table', () => {
         if (route.roles?.includes(role)) {
           expect([401, 403], `${key(route)} as ${role} (admitted)`).not.toContain(reply.status);
         } else {
-          expect([reply.status, reply.body.code], `${key(route)} as ${role} (not admitted)`).toEqual([403, 403]);
+          expect(
+            [reply.status, reply.body.code],
+            `${key(route)} as ${role} (not admitted)`,
+          ).toEqual([403, 403]);
         }
         checked.push(`${key(route)} ${role}`);
       }

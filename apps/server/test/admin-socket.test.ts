@@ -4,7 +4,14 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type AdminLog, type AdminRequest, adminSocketPath, askAdminSocket, databaseIdentity, serveAdminSocket } from '../src/platform/admin-socket.ts';
+import {
+  type AdminLog,
+  type AdminRequest,
+  adminSocketPath,
+  askAdminSocket,
+  databaseIdentity,
+  serveAdminSocket,
+} from '../src/platform/admin-socket.ts';
 
 const dirs: string[] = [];
 const closers: (() => Promise<void>)[] = [];
@@ -21,10 +28,17 @@ function tempDir(): string {
 
 function recordingLog(): AdminLog & { lines: string[] } {
   const lines: string[] = [];
-  return { lines, info: (_object, message) => lines.push(message), warn: (_object, message) => lines.push(message) };
+  return {
+    lines,
+    info: (_object, message) => lines.push(message),
+    warn: (_object, message) => lines.push(message),
+  };
 }
 
-const echo = async (request: AdminRequest) => ({ ok: true as const, output: `${request.command} ${request.positionals.join(' ')} ${JSON.stringify(request.options)}` });
+const echo = async (request: AdminRequest) => ({
+  ok: true as const,
+  output: `${request.command} ${request.positionals.join(' ')} ${JSON.stringify(request.options)}`,
+});
 
 async function serve(socketPath: string, log = recordingLog()) {
   const server = await serveAdminSocket(socketPath, echo, log);
@@ -48,50 +62,93 @@ describe('the admin socket', () => {
     const socketPath = adminSocketPath(tempDir());
     await serve(socketPath);
     expect(fs.statSync(socketPath).mode & 0o777).toBe(0o600);
-    expect(await askAdminSocket(socketPath, { command: 'audit', options: { action: 'x' }, positionals: ['a'] })).toEqual({ ok: true, output: 'audit a {"action":"x"}' });
-    expect(await askAdminSocket(socketPath, { command: 'audit', options: {}, positionals: [] })).toEqual({ ok: true, output: 'audit  {}' });
+    expect(
+      await askAdminSocket(socketPath, {
+        command: 'audit',
+        options: { action: 'x' },
+        positionals: ['a'],
+      }),
+    ).toEqual({ ok: true, output: 'audit a {"action":"x"}' });
+    expect(
+      await askAdminSocket(socketPath, { command: 'audit', options: {}, positionals: [] }),
+    ).toEqual({ ok: true, output: 'audit  {}' });
   });
 
   it('with nobody listening the client learns there is no server', async () => {
     const dir = tempDir();
-    expect(await askAdminSocket(adminSocketPath(dir), { command: 'audit', options: {}, positionals: [] })).toBeUndefined();
+    expect(
+      await askAdminSocket(adminSocketPath(dir), {
+        command: 'audit',
+        options: {},
+        positionals: [],
+      }),
+    ).toBeUndefined();
   });
 
   it('a malformed request gets an error reply, not a crash', async () => {
     const socketPath = adminSocketPath(tempDir());
     await serve(socketPath);
-    expect(JSON.parse(await raw(socketPath, 'not json'))).toEqual({ ok: false, error: 'the request is not JSON' });
-    expect(JSON.parse(await raw(socketPath, '{"command":"audit","options":{"operator":1}}'))).toEqual({ ok: false, error: 'options must be strings' });
-    expect(JSON.parse(await raw(socketPath, 'x'.repeat(70_000)))).toEqual({ ok: false, error: 'the request is larger than 65536 bytes' });
-    expect(await askAdminSocket(socketPath, { command: 'still', options: {}, positionals: [] })).toEqual({ ok: true, output: 'still  {}' });
-  });
-
-  it("a crashed server's socket file is replaced; a live server's is left to it", { timeout: 30_000 }, async () => {
-    const socketPath = adminSocketPath(tempDir());
-    // A process that listens and is killed leaves its socket file behind.
-    const child = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(socketPath)}, () => console.log('up'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
-    await new Promise((resolve) => child.stdout.once('data', resolve));
-    await new Promise((resolve) => {
-      child.once('exit', resolve);
-      child.kill('SIGKILL');
+    expect(JSON.parse(await raw(socketPath, 'not json'))).toEqual({
+      ok: false,
+      error: 'the request is not JSON',
     });
-    expect(fs.existsSync(socketPath)).toBe(true);
-    expect(await askAdminSocket(socketPath, { command: 'audit', options: {}, positionals: [] })).toBeUndefined();
-
-    const first = await serve(socketPath);
-    expect(first).toBeDefined();
-    const log = recordingLog();
-    expect(await serve(socketPath, log)).toBeUndefined();
-    expect(log.lines).toEqual(['admin channel off: another process already answers on its socket']);
-    expect(await askAdminSocket(socketPath, { command: 'first', options: {}, positionals: [] })).toEqual({ ok: true, output: 'first  {}' });
+    expect(
+      JSON.parse(await raw(socketPath, '{"command":"audit","options":{"operator":1}}')),
+    ).toEqual({ ok: false, error: 'options must be strings' });
+    expect(JSON.parse(await raw(socketPath, 'x'.repeat(70_000)))).toEqual({
+      ok: false,
+      error: 'the request is larger than 65536 bytes',
+    });
+    expect(
+      await askAdminSocket(socketPath, { command: 'still', options: {}, positionals: [] }),
+    ).toEqual({ ok: true, output: 'still  {}' });
   });
+
+  it(
+    "a crashed server's socket file is replaced; a live server's is left to it",
+    { timeout: 30_000 },
+    async () => {
+      const socketPath = adminSocketPath(tempDir());
+      // A process that listens and is killed leaves its socket file behind.
+      const child = spawn(
+        process.execPath,
+        [
+          '-e',
+          `require('net').createServer().listen(${JSON.stringify(socketPath)}, () => console.log('up'))`,
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      await new Promise((resolve) => child.stdout.once('data', resolve));
+      await new Promise((resolve) => {
+        child.once('exit', resolve);
+        child.kill('SIGKILL');
+      });
+      expect(fs.existsSync(socketPath)).toBe(true);
+      expect(
+        await askAdminSocket(socketPath, { command: 'audit', options: {}, positionals: [] }),
+      ).toBeUndefined();
+
+      const first = await serve(socketPath);
+      expect(first).toBeDefined();
+      const log = recordingLog();
+      expect(await serve(socketPath, log)).toBeUndefined();
+      expect(log.lines).toEqual([
+        'admin channel off: another process already answers on its socket',
+      ]);
+      expect(
+        await askAdminSocket(socketPath, { command: 'first', options: {}, positionals: [] }),
+      ).toEqual({ ok: true, output: 'first  {}' });
+    },
+  );
 
   it('close stops listening and removes the socket file', async () => {
     const socketPath = adminSocketPath(tempDir());
     const server = await serveAdminSocket(socketPath, echo, recordingLog());
     await server?.close();
     expect(fs.existsSync(socketPath)).toBe(false);
-    expect(await askAdminSocket(socketPath, { command: 'audit', options: {}, positionals: [] })).toBeUndefined();
+    expect(
+      await askAdminSocket(socketPath, { command: 'audit', options: {}, positionals: [] }),
+    ).toBeUndefined();
   });
 
   it('a socket it cannot listen on turns the channel off with a warning instead of failing the server', async () => {
@@ -104,7 +161,11 @@ describe('the admin socket', () => {
 
   it('names a database without its credentials', () => {
     expect(databaseIdentity(undefined)).toBe('pglite');
-    expect(databaseIdentity('postgres://tw:secret@db.internal/tradewind')).toBe('postgres://db.internal:5432/tradewind');
-    expect(databaseIdentity('postgresql://db.internal:6543/tradewind?sslmode=require')).toBe('postgres://db.internal:6543/tradewind');
+    expect(databaseIdentity('postgres://tw:secret@db.internal/tradewind')).toBe(
+      'postgres://db.internal:5432/tradewind',
+    );
+    expect(databaseIdentity('postgresql://db.internal:6543/tradewind?sslmode=require')).toBe(
+      'postgres://db.internal:6543/tradewind',
+    );
   });
 });

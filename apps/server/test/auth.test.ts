@@ -2,8 +2,21 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNT, seedDemo } from '../src/modules/demo/seed.ts';
 import { queryRows } from '../src/platform/db.ts';
-import { CODE_MAX_ATTEMPTS, CODE_MAX_PER_TARGET_PER_HOUR, CODE_TTL_MS } from '../src/modules/auth/codes.ts';
-import { PASSWORD, type TestApp, call, createTestApp, lastCode, registerUser, uniqueEmail, uniquePhone } from './harness.ts';
+import {
+  CODE_MAX_ATTEMPTS,
+  CODE_MAX_PER_TARGET_PER_HOUR,
+  CODE_TTL_MS,
+} from '../src/modules/auth/codes.ts';
+import {
+  PASSWORD,
+  type TestApp,
+  call,
+  createTestApp,
+  lastCode,
+  registerUser,
+  uniqueEmail,
+  uniquePhone,
+} from './harness.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -14,7 +27,14 @@ afterAll(() => t.close());
 const sendCode = (account: string, purpose = 'register', channel = 'email') =>
   call(t.app, 'POST', '/api/v1/auth/codes', { body: { channel, account, purpose } });
 
-const profile = (token: string) => call<{ uid: string; email: string | null; phone: string | null; emailVerified: boolean; inviteCode: string }>(t.app, 'GET', '/api/v1/user/profile', { token });
+const profile = (token: string) =>
+  call<{
+    uid: string;
+    email: string | null;
+    phone: string | null;
+    emailVerified: boolean;
+    inviteCode: string;
+  }>(t.app, 'GET', '/api/v1/user/profile', { token });
 
 describe('register by verification code', () => {
   it('registers by email with a code from the outbox and signs in', async () => {
@@ -47,7 +67,14 @@ describe('register by verification code', () => {
     const email = uniqueEmail();
     await sendCode(email);
     const reply = await call(t.app, 'POST', '/api/v1/auth/register', {
-      body: { mode: 'code', channel: 'email', account: email, code: '000000', password: PASSWORD, confirmPassword: PASSWORD },
+      body: {
+        mode: 'code',
+        channel: 'email',
+        account: email,
+        code: '000000',
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+      },
     });
     const real = await lastCode(t.app, email);
     expect(real).not.toBe('000000');
@@ -60,7 +87,14 @@ describe('register by verification code', () => {
     const code = await lastCode(t.app, email);
     t.clock.advance(CODE_TTL_MS);
     const reply = await call(t.app, 'POST', '/api/v1/auth/register', {
-      body: { mode: 'code', channel: 'email', account: email, code, password: PASSWORD, confirmPassword: PASSWORD },
+      body: {
+        mode: 'code',
+        channel: 'email',
+        account: email,
+        code,
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+      },
     });
     expect(reply.body.code).toBe(1004);
   });
@@ -73,13 +107,27 @@ describe('register by verification code', () => {
     const codes: number[] = [];
     for (let i = 0; i < CODE_MAX_ATTEMPTS; i++) {
       const reply = await call(t.app, 'POST', '/api/v1/auth/register', {
-        body: { mode: 'code', channel: 'email', account: email, code: wrong, password: PASSWORD, confirmPassword: PASSWORD },
+        body: {
+          mode: 'code',
+          channel: 'email',
+          account: email,
+          code: wrong,
+          password: PASSWORD,
+          confirmPassword: PASSWORD,
+        },
       });
       codes.push(reply.body.code);
     }
     expect(codes).toEqual([1003, 1003, 1003, 1003, 1005]);
     const right = await call(t.app, 'POST', '/api/v1/auth/register', {
-      body: { mode: 'code', channel: 'email', account: email, code, password: PASSWORD, confirmPassword: PASSWORD },
+      body: {
+        mode: 'code',
+        channel: 'email',
+        account: email,
+        code,
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+      },
     });
     expect(right.body.code).toBe(1005);
   });
@@ -97,12 +145,26 @@ describe('register by verification code', () => {
     const second = await lastCode(t.app, email);
     if (first !== second) {
       const old = await call(t.app, 'POST', '/api/v1/auth/register', {
-        body: { mode: 'code', channel: 'email', account: email, code: first, password: PASSWORD, confirmPassword: PASSWORD },
+        body: {
+          mode: 'code',
+          channel: 'email',
+          account: email,
+          code: first,
+          password: PASSWORD,
+          confirmPassword: PASSWORD,
+        },
       });
       expect(old.body.code).toBe(1003);
     }
     const fresh = await call(t.app, 'POST', '/api/v1/auth/register', {
-      body: { mode: 'code', channel: 'email', account: email, code: second, password: PASSWORD, confirmPassword: PASSWORD },
+      body: {
+        mode: 'code',
+        channel: 'email',
+        account: email,
+        code: second,
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+      },
     });
     expect(fresh.body.code).toBe(0);
   });
@@ -118,7 +180,14 @@ describe('register by verification code', () => {
 
   it('passwords entered twice must match', async () => {
     const reply = await call(t.app, 'POST', '/api/v1/auth/register', {
-      body: { mode: 'code', channel: 'email', account: uniqueEmail(), code: '123456', password: PASSWORD, confirmPassword: `${PASSWORD}x` },
+      body: {
+        mode: 'code',
+        channel: 'email',
+        account: uniqueEmail(),
+        code: '123456',
+        password: PASSWORD,
+        confirmPassword: `${PASSWORD}x`,
+      },
     });
     expect(reply.body.code).toBe(422);
     expect(reply.body.errors?.confirmPassword).toEqual(['Passwords do not match.']);
@@ -126,7 +195,14 @@ describe('register by verification code', () => {
 
   it('a password needs at least 8 characters and the email a valid format', async () => {
     const reply = await call(t.app, 'POST', '/api/v1/auth/register', {
-      body: { mode: 'code', channel: 'email', account: 'not-an-email', code: '123456', password: 'short', confirmPassword: 'short' },
+      body: {
+        mode: 'code',
+        channel: 'email',
+        account: 'not-an-email',
+        code: '123456',
+        password: 'short',
+        confirmPassword: 'short',
+      },
     });
     expect(reply.body.errors?.password).toEqual(['The password needs at least 8 characters.']);
     expect(reply.body.errors?.account).toEqual(['Invalid email format.']);
@@ -144,29 +220,54 @@ describe('register by invitation code', () => {
     const inviteCode = (await profile(inviter.token)).body.data.inviteCode;
     const email = uniqueEmail();
     const reply = await call<{ token: string }>(t.app, 'POST', '/api/v1/auth/register', {
-      body: { mode: 'invite', channel: 'email', account: email, inviteCode: inviteCode.toLowerCase(), password: PASSWORD, confirmPassword: PASSWORD },
+      body: {
+        mode: 'invite',
+        channel: 'email',
+        account: email,
+        inviteCode: inviteCode.toLowerCase(),
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+      },
     });
     expect(reply.body.code).toBe(0);
     const me = await profile(reply.body.data.token);
     expect(me.body.data.email).toBe(email);
     expect(me.body.data.emailVerified).toBe(false);
-    const rows = await queryRows<{ inviter_id: string }>(t.database.db, sql`select inviter_id::text from users where email = ${email}`);
+    const rows = await queryRows<{ inviter_id: string }>(
+      t.database.db,
+      sql`select inviter_id::text from users where email = ${email}`,
+    );
     expect(rows[0]?.inviter_id).toBe(inviter.uid);
   });
 
   it('an unknown invitation code is refused and creates no account', async () => {
     const email = uniqueEmail();
     const reply = await call(t.app, 'POST', '/api/v1/auth/register', {
-      body: { mode: 'invite', channel: 'email', account: email, inviteCode: 'ZZZZZZZZ', password: PASSWORD, confirmPassword: PASSWORD },
+      body: {
+        mode: 'invite',
+        channel: 'email',
+        account: email,
+        inviteCode: 'ZZZZZZZZ',
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+      },
     });
     expect(reply.body.code).toBe(1007);
-    const login = await call(t.app, 'POST', '/api/v1/auth/login', { body: { channel: 'email', account: email, password: PASSWORD } });
+    const login = await call(t.app, 'POST', '/api/v1/auth/login', {
+      body: { channel: 'email', account: email, password: PASSWORD },
+    });
     expect(login.body.code).toBe(1001);
   });
 
   it('invite mode needs the invitation code', async () => {
     const reply = await call(t.app, 'POST', '/api/v1/auth/register', {
-      body: { mode: 'invite', channel: 'email', account: uniqueEmail(), password: PASSWORD, confirmPassword: PASSWORD },
+      body: {
+        mode: 'invite',
+        channel: 'email',
+        account: uniqueEmail(),
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+      },
     });
     expect(reply.body.errors?.inviteCode).toEqual(['This field is required.']);
   });
@@ -175,24 +276,35 @@ describe('register by invitation code', () => {
 describe('sign in and sessions', () => {
   it('signs in with email and password; a wrong password and an unknown address get the same answer', async () => {
     const { account } = await registerUser(t.app);
-    const ok = await call<{ token: string }>(t.app, 'POST', '/api/v1/auth/login', { body: { channel: 'email', account, password: PASSWORD } });
+    const ok = await call<{ token: string }>(t.app, 'POST', '/api/v1/auth/login', {
+      body: { channel: 'email', account, password: PASSWORD },
+    });
     expect(ok.body.code).toBe(0);
     expect(ok.body.data.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const wrong = await call(t.app, 'POST', '/api/v1/auth/login', { body: { channel: 'email', account, password: 'wrong-password' } });
-    const unknown = await call(t.app, 'POST', '/api/v1/auth/login', { body: { channel: 'email', account: uniqueEmail(), password: PASSWORD } });
+    const wrong = await call(t.app, 'POST', '/api/v1/auth/login', {
+      body: { channel: 'email', account, password: 'wrong-password' },
+    });
+    const unknown = await call(t.app, 'POST', '/api/v1/auth/login', {
+      body: { channel: 'email', account: uniqueEmail(), password: PASSWORD },
+    });
     expect(wrong.body).toEqual(unknown.body);
     expect(wrong.body.code).toBe(1001);
   });
 
   it('signs in with phone and password', async () => {
     const { account } = await registerUser(t.app, uniquePhone(), 'phone');
-    const ok = await call(t.app, 'POST', '/api/v1/auth/login', { body: { channel: 'phone', account, password: PASSWORD } });
+    const ok = await call(t.app, 'POST', '/api/v1/auth/login', {
+      body: { channel: 'phone', account, password: PASSWORD },
+    });
     expect(ok.body.code).toBe(0);
   });
 
   it('stores only a hash of the token', async () => {
     const { token } = await registerUser(t.app);
-    const rows = await queryRows<{ n: string }>(t.database.db, sql`select count(*)::text as n from sessions where token_hash = ${token}`);
+    const rows = await queryRows<{ n: string }>(
+      t.database.db,
+      sql`select count(*)::text as n from sessions where token_hash = ${token}`,
+    );
     expect(rows[0]?.n).toBe('0');
   });
 
@@ -218,18 +330,29 @@ describe('sign in and sessions', () => {
       body: { channel: 'email', account: alice.account, password: PASSWORD },
       headers: { 'user-agent': 'PhoneBrowser/1.0' },
     });
-    const list = await call<{ items: { id: string; device: string; current: boolean }[] }>(t.app, 'GET', '/api/v1/auth/sessions', { token: alice.token });
+    const list = await call<{ items: { id: string; device: string; current: boolean }[] }>(
+      t.app,
+      'GET',
+      '/api/v1/auth/sessions',
+      { token: alice.token },
+    );
     expect(list.body.data.items).toHaveLength(2);
     expect(list.body.data.items.filter((s) => s.current)).toHaveLength(1);
     const other = list.body.data.items.find((s) => !s.current);
     expect(other?.device).toBe('PhoneBrowser/1.0');
 
     const mallory = await registerUser(t.app);
-    const stolen = await call(t.app, 'POST', '/api/v1/auth/sessions/revoke', { token: mallory.token, body: { id: other?.id } });
+    const stolen = await call(t.app, 'POST', '/api/v1/auth/sessions/revoke', {
+      token: mallory.token,
+      body: { id: other?.id },
+    });
     expect(stolen.body.code).toBe(1010);
     expect((await profile(second.body.data.token)).body.code).toBe(0);
 
-    const revoked = await call(t.app, 'POST', '/api/v1/auth/sessions/revoke', { token: alice.token, body: { id: other?.id } });
+    const revoked = await call(t.app, 'POST', '/api/v1/auth/sessions/revoke', {
+      token: alice.token,
+      body: { id: other?.id },
+    });
     expect(revoked.body.code).toBe(0);
     expect((await profile(second.body.data.token)).body.code).toBe(411);
     expect((await profile(alice.token)).body.code).toBe(0);
@@ -243,13 +366,23 @@ describe('forgot and change password', () => {
     expect((await sendCode(account, 'reset_password')).body.code).toBe(0);
     const code = await lastCode(t.app, account);
     const reset = await call(t.app, 'POST', '/api/v1/auth/password/reset', {
-      body: { channel: 'email', account, code, password: 'new-password-1', confirmPassword: 'new-password-1' },
+      body: {
+        channel: 'email',
+        account,
+        code,
+        password: 'new-password-1',
+        confirmPassword: 'new-password-1',
+      },
     });
     expect(reset.body.code).toBe(0);
     expect((await profile(token)).body.code).toBe(411);
-    const oldLogin = await call(t.app, 'POST', '/api/v1/auth/login', { body: { channel: 'email', account, password: PASSWORD } });
+    const oldLogin = await call(t.app, 'POST', '/api/v1/auth/login', {
+      body: { channel: 'email', account, password: PASSWORD },
+    });
     expect(oldLogin.body.code).toBe(1001);
-    const newLogin = await call(t.app, 'POST', '/api/v1/auth/login', { body: { channel: 'email', account, password: 'new-password-1' } });
+    const newLogin = await call(t.app, 'POST', '/api/v1/auth/login', {
+      body: { channel: 'email', account, password: 'new-password-1' },
+    });
     expect(newLogin.body.code).toBe(0);
   });
 
@@ -263,16 +396,26 @@ describe('forgot and change password', () => {
 
   it('change needs the old password and signs out the other devices only', async () => {
     const { account, token } = await registerUser(t.app);
-    const other = await call<{ token: string }>(t.app, 'POST', '/api/v1/auth/login', { body: { channel: 'email', account, password: PASSWORD } });
+    const other = await call<{ token: string }>(t.app, 'POST', '/api/v1/auth/login', {
+      body: { channel: 'email', account, password: PASSWORD },
+    });
     const wrong = await call(t.app, 'POST', '/api/v1/auth/password/change', {
       token,
-      body: { oldPassword: 'nope-nope-1', password: 'another-pass-2', confirmPassword: 'another-pass-2' },
+      body: {
+        oldPassword: 'nope-nope-1',
+        password: 'another-pass-2',
+        confirmPassword: 'another-pass-2',
+      },
     });
     expect(wrong.body.code).toBe(1009);
     expect((await profile(other.body.data.token)).body.code).toBe(0);
     const changed = await call(t.app, 'POST', '/api/v1/auth/password/change', {
       token,
-      body: { oldPassword: PASSWORD, password: 'another-pass-2', confirmPassword: 'another-pass-2' },
+      body: {
+        oldPassword: PASSWORD,
+        password: 'another-pass-2',
+        confirmPassword: 'another-pass-2',
+      },
     });
     expect(changed.body.code).toBe(0);
     expect((await profile(token)).body.code).toBe(0);
@@ -283,7 +426,10 @@ describe('forgot and change password', () => {
 describe('passwords and the demo account', () => {
   it('stores passwords as argon2id hashes', async () => {
     const { account } = await registerUser(t.app);
-    const rows = await queryRows<{ password_hash: string }>(t.database.db, sql`select password_hash from users where email = ${account}`);
+    const rows = await queryRows<{ password_hash: string }>(
+      t.database.db,
+      sql`select password_hash from users where email = ${account}`,
+    );
     expect(rows[0]?.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   });
 
@@ -291,12 +437,20 @@ describe('passwords and the demo account', () => {
     const deps = { db: t.database.db, clock: t.clock, ledger: t.app.services.ledger };
     await seedDemo(deps);
     await seedDemo(deps);
-    const rows = await queryRows<{ n: string }>(t.database.db, sql`select count(*)::text as n from users where email = ${DEMO_ACCOUNT.email}`);
+    const rows = await queryRows<{ n: string }>(
+      t.database.db,
+      sql`select count(*)::text as n from users where email = ${DEMO_ACCOUNT.email}`,
+    );
     expect(rows[0]?.n).toBe('1');
-    const login = await call<{ token: string }>(t.app, 'POST', '/api/v1/auth/login', { body: { channel: 'email', account: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password } });
+    const login = await call<{ token: string }>(t.app, 'POST', '/api/v1/auth/login', {
+      body: { channel: 'email', account: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password },
+    });
     expect(login.body.code).toBe(0);
     // Funded once, through the ledger.
-    const balances = await call<{ spot: { asset: string; available: string }[]; futures: { available: string } }>(t.app, 'GET', '/api/v1/wallet/balances', { token: login.body.data.token });
+    const balances = await call<{
+      spot: { asset: string; available: string }[];
+      futures: { available: string };
+    }>(t.app, 'GET', '/api/v1/wallet/balances', { token: login.body.data.token });
     expect(balances.body.data.spot.find((b) => b.asset === 'USDT')?.available).toBe('10000');
     expect(balances.body.data.spot.find((b) => b.asset === 'BTC')?.available).toBe('0.25');
     expect(balances.body.data.futures.available).toBe('2000');

@@ -5,8 +5,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLedger } from '../src/modules/ledger/invariants.ts';
 import type { RouteEntry } from '../src/platform/http.ts';
 import { queryRows } from '../src/platform/db.ts';
-import { PASSWORD, type TestApp, call, createTestApp, fund, idempotencyKey, lastCode, registerUser, uniquePhone } from './harness.ts';
-import { type User, demoLoanProduct, demoMiner, ownerCard, ownerLoan, ownerMessage, ownerWithdrawal, uploadFor } from './objects.ts';
+import {
+  PASSWORD,
+  type TestApp,
+  call,
+  createTestApp,
+  fund,
+  idempotencyKey,
+  lastCode,
+  registerUser,
+  uniquePhone,
+} from './harness.ts';
+import {
+  type User,
+  demoLoanProduct,
+  demoMiner,
+  ownerCard,
+  ownerLoan,
+  ownerMessage,
+  ownerWithdrawal,
+  uploadFor,
+} from './objects.ts';
 import { recordPrices } from './prices.ts';
 import { type Generated, type Pools, queryString, requestArbitrary } from './schema-arbitrary.ts';
 import { tempDataDir } from './uploads.ts';
@@ -48,9 +67,15 @@ let sent = 0;
  * their numeric ids names one object only and can be looked for in replies as a marker.
  */
 async function distinctiveSequences(): Promise<void> {
-  const sequences = await queryRows<{ name: string; max: string }>(t.database.db, sql`select schemaname || '.' || sequencename as name, max_value::text as max from pg_sequences order by 1`);
+  const sequences = await queryRows<{ name: string; max: string }>(
+    t.database.db,
+    sql`select schemaname || '.' || sequencename as name, max_value::text as max from pg_sequences order by 1`,
+  );
   for (const [index, sequence] of sequences.entries()) {
-    const base = BigInt(sequence.max) > 2n ** 31n ? 730_000_000_000 + index * 1_000_000 : 1_900_000_000 + index * 100_000;
+    const base =
+      BigInt(sequence.max) > 2n ** 31n
+        ? 730_000_000_000 + index * 1_000_000
+        : 1_900_000_000 + index * 100_000;
     await t.database.db.execute(sql`select setval(${sequence.name}, ${base})`);
   }
 }
@@ -59,8 +84,19 @@ async function distinctiveSequences(): Promise<void> {
 async function arrangeVictim(): Promise<void> {
   victim = await registerUser(t.app);
   const phone = uniquePhone();
-  await call(t.app, 'POST', '/api/v1/user/contact/codes', { token: victim.token, body: { channel: 'phone', account: phone } });
-  const bound = await call(t.app, 'POST', '/api/v1/user/contact', { token: victim.token, body: { channel: 'phone', account: phone, code: await lastCode(t.app, phone), password: PASSWORD } });
+  await call(t.app, 'POST', '/api/v1/user/contact/codes', {
+    token: victim.token,
+    body: { channel: 'phone', account: phone },
+  });
+  const bound = await call(t.app, 'POST', '/api/v1/user/contact', {
+    token: victim.token,
+    body: {
+      channel: 'phone',
+      account: phone,
+      code: await lastCode(t.app, phone),
+      password: PASSWORD,
+    },
+  });
   if (bound.body.code !== 0) throw new Error(`phone: ${JSON.stringify(bound.body)}`);
   const nickname = 'Quillon Vexmarsh';
   await call(t.app, 'POST', '/api/v1/user/profile', { token: victim.token, body: { nickname } });
@@ -70,18 +106,33 @@ async function arrangeVictim(): Promise<void> {
   await fund(t, Number(victim.uid), 100_000_000n, 'futures');
   await recordPrices(t, { BTCUSDT: '95000.00', ETHUSDT: '3500.00' });
 
-  const placed = await call<{ order: { id: string; publicId: string } }>(t.app, 'POST', '/api/v1/contracts/orders', {
-    token: victim.token,
-    body: { symbol: 'BTCUSDT', direction: 'up', periodId: 1, amount: '10' },
-    headers: { 'idempotency-key': idempotencyKey() },
-  });
+  const placed = await call<{ order: { id: string; publicId: string } }>(
+    t.app,
+    'POST',
+    '/api/v1/contracts/orders',
+    {
+      token: victim.token,
+      body: { symbol: 'BTCUSDT', direction: 'up', periodId: 1, amount: '10' },
+      headers: { 'idempotency-key': idempotencyKey() },
+    },
+  );
   if (placed.body.code !== 0) throw new Error(`order: ${JSON.stringify(placed.body)}`);
   const order = placed.body.data.order;
 
-  const quote = await call<{ id: string }>(t.app, 'POST', '/api/v1/convert/quote', { token: victim.token, body: { from: 'USDT', to: 'BTC', amount: '10' } });
-  const converted = await call<{ entryId: string }>(t.app, 'POST', '/api/v1/convert', { token: victim.token, body: { quoteId: quote.body.data.id }, headers: { 'idempotency-key': idempotencyKey() } });
+  const quote = await call<{ id: string }>(t.app, 'POST', '/api/v1/convert/quote', {
+    token: victim.token,
+    body: { from: 'USDT', to: 'BTC', amount: '10' },
+  });
+  const converted = await call<{ entryId: string }>(t.app, 'POST', '/api/v1/convert', {
+    token: victim.token,
+    body: { quoteId: quote.body.data.id },
+    headers: { 'idempotency-key': idempotencyKey() },
+  });
   if (converted.body.code !== 0) throw new Error(`convert: ${JSON.stringify(converted.body)}`);
-  const openQuote = await call<{ id: string }>(t.app, 'POST', '/api/v1/convert/quote', { token: victim.token, body: { from: 'USDT', to: 'ETH', amount: '5' } });
+  const openQuote = await call<{ id: string }>(t.app, 'POST', '/api/v1/convert/quote', {
+    token: victim.token,
+    body: { from: 'USDT', to: 'ETH', amount: '5' },
+  });
 
   const rental = await call<{ id: string }>(t.app, 'POST', '/api/v1/mining/rentals', {
     token: victim.token,
@@ -92,7 +143,10 @@ async function arrangeVictim(): Promise<void> {
 
   const messageId = await ownerMessage(t, victim);
   const cardNumber = '6222029876543210';
-  const cardId = await ownerCard(t, victim, { accountNumber: cardNumber, holderName: 'Quillon Vexmarsh' });
+  const cardId = await ownerCard(t, victim, {
+    accountNumber: cardNumber,
+    holderName: 'Quillon Vexmarsh',
+  });
   const loanId = await ownerLoan(t, victim);
   const kycFileId = await uploadFor(t, victim, 'kyc');
   const depositFileId = await uploadFor(t, victim, 'card_deposit');
@@ -101,18 +155,57 @@ async function arrangeVictim(): Promise<void> {
     body: { amount: '10', screenshotFileId: depositFileId },
     headers: { 'idempotency-key': idempotencyKey() },
   });
-  if (cardDeposit.body.code !== 0) throw new Error(`card deposit: ${JSON.stringify(cardDeposit.body)}`);
-  const sessions = await call<{ items: { id: string }[] }>(t.app, 'GET', '/api/v1/auth/sessions', { token: victim.token });
-  const address = (await call<{ address: string }>(t.app, 'GET', '/api/v1/deposit/address', { token: victim.token })).body.data.address;
-  const inviteCode = (await call<{ inviteCode: string }>(t.app, 'GET', '/api/v1/invite', { token: victim.token })).body.data.inviteCode;
-  const files = await queryRows<{ id: string; sha256: string }>(t.database.db, sql`select id::text, sha256 from files where owner_id = ${Number(victim.uid)}`);
+  if (cardDeposit.body.code !== 0)
+    throw new Error(`card deposit: ${JSON.stringify(cardDeposit.body)}`);
+  const sessions = await call<{ items: { id: string }[] }>(t.app, 'GET', '/api/v1/auth/sessions', {
+    token: victim.token,
+  });
+  const address = (
+    await call<{ address: string }>(t.app, 'GET', '/api/v1/deposit/address', {
+      token: victim.token,
+    })
+  ).body.data.address;
+  const inviteCode = (
+    await call<{ inviteCode: string }>(t.app, 'GET', '/api/v1/invite', { token: victim.token })
+  ).body.data.inviteCode;
+  const files = await queryRows<{ id: string; sha256: string }>(
+    t.database.db,
+    sql`select id::text, sha256 from files where owner_id = ${Number(victim.uid)}`,
+  );
   victimFiles = new Set(files.map((f) => f.sha256));
 
-  const numericIds = [victim.uid, order.id, withdrawalId, rental.body.data.id, messageId, cardId, loanId, kycFileId, cardDeposit.body.data.id, converted.body.data.entryId, ...files.map((f) => f.id), ...sessions.body.data.items.map((s) => s.id)];
+  const numericIds = [
+    victim.uid,
+    order.id,
+    withdrawalId,
+    rental.body.data.id,
+    messageId,
+    cardId,
+    loanId,
+    kycFileId,
+    cardDeposit.body.data.id,
+    converted.body.data.entryId,
+    ...files.map((f) => f.id),
+    ...sessions.body.data.items.map((s) => s.id),
+  ];
   const publicIds = [order.publicId, openQuote.body.data.id, quote.body.data.id];
   const usable = [await demoMiner(t), await demoLoanProduct(t)];
-  for (const purpose of ['kyc', 'kyc', 'kyc', 'loan', 'loan', 'loan', 'card_deposit', 'avatar'] as const) usable.push(await uploadFor(t, attacker, purpose));
-  pools = { ids: [...new Set([...numericIds, ...publicIds])], accounts: [victim.account, phone], usable };
+  for (const purpose of [
+    'kyc',
+    'kyc',
+    'kyc',
+    'loan',
+    'loan',
+    'loan',
+    'card_deposit',
+    'avatar',
+  ] as const)
+    usable.push(await uploadFor(t, attacker, purpose));
+  pools = {
+    ids: [...new Set([...numericIds, ...publicIds])],
+    accounts: [victim.account, phone],
+    usable,
+  };
 
   const literal = (text: string) => new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
   markers = [
@@ -123,8 +216,14 @@ async function arrangeVictim(): Promise<void> {
     { name: 'card number', pattern: literal(cardNumber) },
     { name: 'deposit address', pattern: literal(address) },
     { name: 'invite code', pattern: new RegExp(`(?<![A-Z0-9])${inviteCode}(?![A-Z0-9])`) },
-    ...publicIds.map((id) => ({ name: `public id ${id}`, pattern: new RegExp(`(?<![A-Za-z0-9_-])${id}(?![A-Za-z0-9_-])`) })),
-    ...[...new Set(numericIds)].map((id) => ({ name: `id ${id}`, pattern: new RegExp(`(?<![\\d.])${id}(?![\\d.])`) })),
+    ...publicIds.map((id) => ({
+      name: `public id ${id}`,
+      pattern: new RegExp(`(?<![A-Za-z0-9_-])${id}(?![A-Za-z0-9_-])`),
+    })),
+    ...[...new Set(numericIds)].map((id) => ({
+      name: `id ${id}`,
+      pattern: new RegExp(`(?<![\\d.])${id}(?![\\d.])`),
+    })),
   ];
 
   victimView = async () => {
@@ -148,14 +247,20 @@ async function arrangeVictim(): Promise<void> {
 }
 
 /** Every ledger account's balances: nothing the attacker sends may move any of them. */
-const ledgerSnapshot = () => queryRows(t.database.db, sql`select name, available::text, locked::text from ledger_accounts order by name`);
+const ledgerSnapshot = () =>
+  queryRows(
+    t.database.db,
+    sql`select name, available::text, locked::text from ledger_accounts order by name`,
+  );
 
 beforeAll(async () => {
   t = await createTestApp({ env: { DATA_DIR: data.dir } });
   // The attacker has no money and no objects but a few uploaded files: any change to any balance is a bug.
   attacker = await registerUser(t.app);
   // Verified (as the ownership cases do it, directly), so requests reach the checks past identity verification.
-  await t.database.db.execute(sql`update users set verified = true where id = ${Number(attacker.uid)}`);
+  await t.database.db.execute(
+    sql`update users set verified = true where id = ${Number(attacker.uid)}`,
+  );
   await distinctiveSequences();
   await arrangeVictim();
   ledgerBefore = await ledgerSnapshot();
@@ -182,7 +287,14 @@ function allowedMarker(route: RouteEntry, marker: string): boolean {
 /** A leak is a victim's value in a successful reply, or in a refusal when the request did not carry it. */
 function leaks(route: RouteEntry, requestText: string, reply: string): string[] {
   const success = /^\{"code":0[,}]/.test(reply);
-  return markers.filter((m) => m.pattern.test(reply) && !allowedMarker(route, m.name) && (success || !m.pattern.test(requestText))).map((m) => m.name);
+  return markers
+    .filter(
+      (m) =>
+        m.pattern.test(reply) &&
+        !allowedMarker(route, m.name) &&
+        (success || !m.pattern.test(requestText)),
+    )
+    .map((m) => m.name);
 }
 
 type Caller = 'attacker' | 'anonymous';
@@ -197,7 +309,9 @@ async function send(route: RouteEntry, caller: Caller, input: Generated): Promis
     headers: {
       ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
       ...(caller === 'attacker' ? { authorization: `Bearer ${attacker.token}` } : {}),
-      ...(route.method === 'POST' ? { 'idempotency-key': `bad-input-${crypto.randomBytes(8).toString('hex')}` } : {}),
+      ...(route.method === 'POST'
+        ? { 'idempotency-key': `bad-input-${crypto.randomBytes(8).toString('hex')}` }
+        : {}),
     },
     ...(payload !== undefined ? { payload } : {}),
   });
@@ -207,7 +321,10 @@ async function send(route: RouteEntry, caller: Caller, input: Generated): Promis
   if (route.auth === 'operator') expect([401, 403], label).toContain(response.statusCode);
   if (route.produces && response.statusCode === 200) {
     expect(String(response.headers['content-type']), label).toBe(route.produces);
-    expect(victimFiles.has(crypto.createHash('sha256').update(response.rawPayload).digest('hex')), `${label}: the victim's file`).toBe(false);
+    expect(
+      victimFiles.has(crypto.createHash('sha256').update(response.rawPayload).digest('hex')),
+      `${label}: the victim's file`,
+    ).toBe(false);
   } else {
     const parsed = JSON.parse(response.body) as { code: unknown; message: unknown };
     expect(typeof parsed.code, label).toBe('number');
@@ -218,13 +335,20 @@ async function send(route: RouteEntry, caller: Caller, input: Generated): Promis
 
 /** A route's own seed from the run's: the same route replays the same requests alone or in the run. */
 function routeSeed(route: RouteEntry, caller: Caller): number {
-  return crypto.createHash('sha256').update(`${SEED} ${route.method} ${route.url} ${caller}`).digest().readInt32BE(0);
+  return crypto
+    .createHash('sha256')
+    .update(`${SEED} ${route.method} ${route.url} ${caller}`)
+    .digest()
+    .readInt32BE(0);
 }
 
 /** The attacker's session survives the run's own logouts and revocations: sign in again when one ends it. */
 async function keepAttackerSignedIn(): Promise<void> {
-  if ((await call(t.app, 'GET', '/api/v1/user/profile', { token: attacker.token })).status !== 401) return;
-  const login = await call<{ token: string }>(t.app, 'POST', '/api/v1/auth/login', { body: { channel: 'email', account: attacker.account, password: PASSWORD } });
+  if ((await call(t.app, 'GET', '/api/v1/user/profile', { token: attacker.token })).status !== 401)
+    return;
+  const login = await call<{ token: string }>(t.app, 'POST', '/api/v1/auth/login', {
+    body: { channel: 'email', account: attacker.account, password: PASSWORD },
+  });
   if (login.body.code !== 0) throw new Error(`attacker sign-in: ${JSON.stringify(login.body)}`);
   attacker = { ...attacker, token: login.body.data.token };
 }
@@ -241,19 +365,31 @@ describe('generated bad input on every route (seeded)', () => {
   });
 
   it('every route: no 5xx, an envelope, none of the victim’s data', async () => {
-    const routes = t.app.routeTable.filter((route) => !ONLY_ROUTE || `${route.method} ${route.url}` === ONLY_ROUTE);
+    const routes = t.app.routeTable.filter(
+      (route) => !ONLY_ROUTE || `${route.method} ${route.url}` === ONLY_ROUTE,
+    );
     expect(routes.length, `no route ${ONLY_ROUTE}`).toBeGreaterThan(0);
     for (const route of routes) {
-      const callers: Caller[] = route.auth === 'none' ? ['anonymous'] : route.auth === 'operator' ? ['attacker', 'anonymous'] : ['attacker'];
+      const callers: Caller[] =
+        route.auth === 'none'
+          ? ['anonymous']
+          : route.auth === 'operator'
+            ? ['attacker', 'anonymous']
+            : ['attacker'];
       for (const caller of callers) {
         const seed = routeSeed(route, caller);
         try {
           await fc.assert(
-            fc.asyncProperty(requestArbitrary(route.body ?? route.query, pools), (input) => send(route, caller, input)),
+            fc.asyncProperty(requestArbitrary(route.body ?? route.query, pools), (input) =>
+              send(route, caller, input),
+            ),
             { numRuns: runsFor(route), seed, endOnFailure: true, includeErrorInReport: true },
           );
         } catch (error) {
-          throw new Error(`replay: BAD_INPUT_SEED=${SEED} BAD_INPUT_ROUTE='${route.method} ${route.url}' (${caller}, route seed ${seed})\n${(error as Error).message}`, { cause: error });
+          throw new Error(
+            `replay: BAD_INPUT_SEED=${SEED} BAD_INPUT_ROUTE='${route.method} ${route.url}' (${caller}, route seed ${seed})\n${(error as Error).message}`,
+            { cause: error },
+          );
         }
         await keepAttackerSignedIn();
       }

@@ -34,7 +34,26 @@ const RAW_BODIES: { payload: string; contentType: string }[] = [
 
 /** Values of the wrong shape for any field: other types, boundaries, huge and odd strings. */
 const hostileValue = fc.oneof(
-  fc.constantFrom(null, true, -1, 0, 1e308, -0.000001, Number.MAX_SAFE_INTEGER, '', ' ', '-1', '1e999', '0.0000000001', 'NaN', '🙂'.repeat(300), 'x'.repeat(10_000), "'; drop table users; --", '<script>alert(1)</script>', '../../etc/passwd'),
+  fc.constantFrom(
+    null,
+    true,
+    -1,
+    0,
+    1e308,
+    -0.000001,
+    Number.MAX_SAFE_INTEGER,
+    '',
+    ' ',
+    '-1',
+    '1e999',
+    '0.0000000001',
+    'NaN',
+    '🙂'.repeat(300),
+    'x'.repeat(10_000),
+    "'; drop table users; --",
+    '<script>alert(1)</script>',
+    '../../etc/passwd',
+  ),
   fc.string({ maxLength: 40 }),
   fc.integer(),
   fc.double(),
@@ -43,11 +62,19 @@ const hostileValue = fc.oneof(
 );
 
 function fieldNames(schema: unknown): string[] {
-  const shape = (schema as { shape?: Record<string, unknown>; def?: { shape?: Record<string, unknown> } })?.shape;
+  const shape = (
+    schema as { shape?: Record<string, unknown>; def?: { shape?: Record<string, unknown> } }
+  )?.shape;
   return shape ? Object.keys(shape) : [];
 }
 
-function assertEnvelope(status: number, body: string, label: string, response?: { headers: Record<string, unknown> }, produces?: string) {
+function assertEnvelope(
+  status: number,
+  body: string,
+  label: string,
+  response?: { headers: Record<string, unknown> },
+  produces?: string,
+) {
   expect(status, label).toBeLessThan(500);
   // A file route (an export) answers its file on success; every refusal is still an envelope.
   if (produces && status === 200) {
@@ -71,10 +98,19 @@ describe('bad input on every route', () => {
           const response = await t.app.inject({
             method: route.method,
             url: route.url,
-            headers: { 'content-type': body.contentType, ...(auth ? { authorization: `Bearer ${auth}` } : {}) },
+            headers: {
+              'content-type': body.contentType,
+              ...(auth ? { authorization: `Bearer ${auth}` } : {}),
+            },
             payload: route.method === 'POST' ? body.payload : undefined,
           });
-          assertEnvelope(response.statusCode, response.body, `${route.method} ${route.url} ${body.payload.slice(0, 20)}`, response, route.produces);
+          assertEnvelope(
+            response.statusCode,
+            response.body,
+            `${route.method} ${route.url} ${body.payload.slice(0, 20)}`,
+            response,
+            route.produces,
+          );
         }
       }
     }
@@ -82,16 +118,36 @@ describe('bad input on every route', () => {
 
   it('a NUL character anywhere in the input is a field error, not a 500 (PostgreSQL text cannot hold one)', async () => {
     const nul = 'a\u0000b@example.com';
-    const login = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { channel: 'email', account: nul, password: 'x' } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: { channel: 'email', account: nul, password: 'x' },
+    });
     expect(login.statusCode).toBe(422);
     expect(login.json().errors).toHaveProperty('account');
-    const codes = await t.app.inject({ method: 'POST', url: '/api/v1/auth/codes', payload: { channel: 'email', account: nul, purpose: 'register' } });
+    const codes = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/codes',
+      payload: { channel: 'email', account: nul, purpose: 'register' },
+    });
     expect(codes.statusCode).toBe(422);
-    const outbox = await t.app.inject({ method: 'GET', url: `/api/v1/dev/outbox?to=${encodeURIComponent(nul)}` });
+    const outbox = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/dev/outbox?to=${encodeURIComponent(nul)}`,
+    });
     expect(outbox.statusCode).toBe(422);
     expect(outbox.json().errors).toHaveProperty('to');
     // In a key too, and deep in a nested object.
-    const nested = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { channel: 'email', account: 'a@example.com', password: 'x', deep: { 'k\u0000': 1 } } });
+    const nested = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/login',
+      payload: {
+        channel: 'email',
+        account: 'a@example.com',
+        password: 'x',
+        deep: { 'k\u0000': 1 },
+      },
+    });
     expect(nested.statusCode).toBe(422);
     expect(nested.json().errors).toHaveProperty(['deep.k\u0000']);
   });
@@ -100,17 +156,28 @@ describe('bad input on every route', () => {
     for (const route of t.app.routeTable) {
       const fields = [...fieldNames(route.body), ...fieldNames(route.query), 'unexpected'];
       await fc.assert(
-        fc.asyncProperty(fc.dictionary(fc.constantFrom(...fields), hostileValue, { maxKeys: fields.length }), async (values) => {
-          const isGet = route.method === 'GET';
-          const query = isGet ? `?${new URLSearchParams(Object.entries(values).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]))}` : '';
-          const response = await t.app.inject({
-            method: route.method,
-            url: `${route.url}${query}`,
-            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-            payload: isGet ? undefined : JSON.stringify(values),
-          });
-          assertEnvelope(response.statusCode, response.body, `${route.method} ${route.url} ${JSON.stringify(values).slice(0, 200)}`, response, route.produces);
-        }),
+        fc.asyncProperty(
+          fc.dictionary(fc.constantFrom(...fields), hostileValue, { maxKeys: fields.length }),
+          async (values) => {
+            const isGet = route.method === 'GET';
+            const query = isGet
+              ? `?${new URLSearchParams(Object.entries(values).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]))}`
+              : '';
+            const response = await t.app.inject({
+              method: route.method,
+              url: `${route.url}${query}`,
+              headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+              payload: isGet ? undefined : JSON.stringify(values),
+            });
+            assertEnvelope(
+              response.statusCode,
+              response.body,
+              `${route.method} ${route.url} ${JSON.stringify(values).slice(0, 200)}`,
+              response,
+              route.produces,
+            );
+          },
+        ),
         { numRuns: 40, seed: 20261121 },
       );
     }

@@ -18,11 +18,21 @@ interface Card {
   holderName: string;
 }
 
-const CARD = { bankName: 'Bank of Tradewind', accountNumber: '6222 0212-3456 7890', branchName: 'Harbour Road', branchCode: 'twb-001', holderName: 'Mei Lin' };
+const CARD = {
+  bankName: 'Bank of Tradewind',
+  accountNumber: '6222 0212-3456 7890',
+  branchName: 'Harbour Road',
+  branchCode: 'twb-001',
+  holderName: 'Mei Lin',
+};
 
-const add = (token: string, body: Record<string, unknown>, lang?: string) => call<Card>(t.app, 'POST', '/api/v1/bank-cards', { token, body, lang });
-const list = async (token: string) => (await call<{ items: Card[]; max: number }>(t.app, 'GET', '/api/v1/bank-cards', { token })).body.data;
-const remove = (token: string, id: string) => call(t.app, 'POST', '/api/v1/bank-cards/delete', { token, body: { id } });
+const add = (token: string, body: Record<string, unknown>, lang?: string) =>
+  call<Card>(t.app, 'POST', '/api/v1/bank-cards', { token, body, lang });
+const list = async (token: string) =>
+  (await call<{ items: Card[]; max: number }>(t.app, 'GET', '/api/v1/bank-cards', { token })).body
+    .data;
+const remove = (token: string, id: string) =>
+  call(t.app, 'POST', '/api/v1/bank-cards/delete', { token, body: { id } });
 const accountNumber = (n: number) => `62220212${String(n).padStart(8, '0')}`;
 
 describe('linking bank cards', () => {
@@ -30,9 +40,18 @@ describe('linking bank cards', () => {
     const { token, uid } = await registerUser(t.app);
     const reply = await add(token, CARD);
     expect(reply.body.code).toBe(0);
-    expect(reply.body.data).toMatchObject({ bankName: 'Bank of Tradewind', accountMasked: '•••• 7890', branchName: 'Harbour Road', branchCode: 'TWB-001', holderName: 'Mei Lin' });
+    expect(reply.body.data).toMatchObject({
+      bankName: 'Bank of Tradewind',
+      accountMasked: '•••• 7890',
+      branchName: 'Harbour Road',
+      branchCode: 'TWB-001',
+      holderName: 'Mei Lin',
+    });
     expect(JSON.stringify(reply.body.data)).not.toContain('6222021234567890');
-    const rows = await queryRows<{ account_number: string }>(t.database.db, sql`select account_number from bank_cards where user_id = ${Number(uid)}`);
+    const rows = await queryRows<{ account_number: string }>(
+      t.database.db,
+      sql`select account_number from bank_cards where user_id = ${Number(uid)}`,
+    );
     expect(rows).toEqual([{ account_number: '6222021234567890' }]);
     expect((await list(token)).items.map((c) => c.id)).toEqual([reply.body.data.id]);
   });
@@ -41,37 +60,75 @@ describe('linking bank cards', () => {
     [{ bankName: '' }, 'bankName', 'This field is required.'],
     [{ bankName: 'B'.repeat(81) }, 'bankName', 'Enter at most 80 characters.'],
     [{ bankName: '<script>' }, 'bankName', 'This value is not in the right format.'],
-    [{ accountNumber: '12345' }, 'accountNumber', 'Enter the account number: 6 to 34 letters or digits.'],
-    [{ accountNumber: 'ABCDEFGH' }, 'accountNumber', 'Enter the account number: 6 to 34 letters or digits.'],
-    [{ accountNumber: '6222#0212' }, 'accountNumber', 'Enter the account number: 6 to 34 letters or digits.'],
+    [
+      { accountNumber: '12345' },
+      'accountNumber',
+      'Enter the account number: 6 to 34 letters or digits.',
+    ],
+    [
+      { accountNumber: 'ABCDEFGH' },
+      'accountNumber',
+      'Enter the account number: 6 to 34 letters or digits.',
+    ],
+    [
+      { accountNumber: '6222#0212' },
+      'accountNumber',
+      'Enter the account number: 6 to 34 letters or digits.',
+    ],
     [{ accountNumber: undefined }, 'accountNumber', 'This field is required.'],
     [{ branchName: '   ' }, 'branchName', 'This field is required.'],
     [{ branchCode: 'X' }, 'branchCode', 'Enter the branch code: 2 to 20 letters or digits.'],
     [{ branchCode: 'TWB 001' }, 'branchCode', 'Enter the branch code: 2 to 20 letters or digits.'],
-    [{ holderName: 'Mei Lin 2' }, 'holderName', 'Enter the name as on the account: letters, spaces, dots, apostrophes and hyphens.'],
+    [
+      { holderName: 'Mei Lin 2' },
+      'holderName',
+      'Enter the name as on the account: letters, spaces, dots, apostrophes and hyphens.',
+    ],
     [{ holderName: '' }, 'holderName', 'This field is required.'],
     [{ extra: 'x' }, 'extra', 'This field is not accepted.'],
-  ])('refuses %j with a message under the field and links nothing', async (change, field, message) => {
-    const { token } = await registerUser(t.app);
-    const reply = await add(token, { ...CARD, ...change });
-    expect(reply.body.code).toBe(422);
-    expect(reply.body.errors?.[field]).toEqual([message]);
-    expect((await list(token)).items).toEqual([]);
-  });
+  ])(
+    'refuses %j with a message under the field and links nothing',
+    async (change, field, message) => {
+      const { token } = await registerUser(t.app);
+      const reply = await add(token, { ...CARD, ...change });
+      expect(reply.body.code).toBe(422);
+      expect(reply.body.errors?.[field]).toEqual([message]);
+      expect((await list(token)).items).toEqual([]);
+    },
+  );
 
   it('accepts names in any script and IBAN-style numbers', async () => {
     const { token } = await registerUser(t.app);
-    expect((await add(token, { ...CARD, holderName: '林美', accountNumber: 'DE89 3704 0044 0532 0130 00' })).body.code).toBe(0);
-    expect((await add(token, { ...CARD, holderName: "Anne-Marie O'Neil Jr.", accountNumber: '12345678' })).body.code).toBe(0);
+    expect(
+      (
+        await add(token, {
+          ...CARD,
+          holderName: '林美',
+          accountNumber: 'DE89 3704 0044 0532 0130 00',
+        })
+      ).body.code,
+    ).toBe(0);
+    expect(
+      (
+        await add(token, {
+          ...CARD,
+          holderName: "Anne-Marie O'Neil Jr.",
+          accountNumber: '12345678',
+        })
+      ).body.code,
+    ).toBe(0);
   });
 
   it('at most 5 cards per user; unlinking one makes room', async () => {
     const { token } = await registerUser(t.app);
-    for (let i = 1; i <= 5; i++) expect((await add(token, { ...CARD, accountNumber: accountNumber(i) })).body.code).toBe(0);
+    for (let i = 1; i <= 5; i++)
+      expect((await add(token, { ...CARD, accountNumber: accountNumber(i) })).body.code).toBe(0);
     const sixth = await add(token, { ...CARD, accountNumber: accountNumber(6) });
     expect(sixth.body.code).toBe(2321);
     expect(sixth.body.message).toBe('You can link at most 5 bank cards.');
-    expect((await add(token, { ...CARD, accountNumber: accountNumber(6) }, 'zh_TW')).body.message).toBe('最多可綁定 5 張銀行卡。');
+    expect(
+      (await add(token, { ...CARD, accountNumber: accountNumber(6) }, 'zh_TW')).body.message,
+    ).toBe('最多可綁定 5 張銀行卡。');
     const cards = await list(token);
     expect(cards.items).toHaveLength(5);
     expect(cards.max).toBe(5);
@@ -81,7 +138,11 @@ describe('linking bank cards', () => {
 
   it('concurrent adds cannot pass the limit', async () => {
     const { token } = await registerUser(t.app);
-    const replies = await Promise.all(Array.from({ length: 10 }, (_, i) => add(token, { ...CARD, accountNumber: accountNumber(100 + i) })));
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        add(token, { ...CARD, accountNumber: accountNumber(100 + i) }),
+      ),
+    );
     expect(replies.filter((r) => r.body.code === 0)).toHaveLength(5);
     expect(replies.filter((r) => r.body.code === 2321)).toHaveLength(5);
     expect((await list(token)).items).toHaveLength(5);

@@ -9,7 +9,14 @@ import { findOperator } from '../src/modules/operator/service.ts';
 import { ConfigError, DEMO_CARD_PAYEE, loadConfig } from '../src/platform/config.ts';
 import { type Tx, queryRows } from '../src/platform/db.ts';
 import { AppError } from '../src/platform/errors.ts';
-import { type TestApp, call, createTestApp, idempotencyKey, operatorToken, registerUser } from './harness.ts';
+import {
+  type TestApp,
+  call,
+  createTestApp,
+  idempotencyKey,
+  operatorToken,
+  registerUser,
+} from './harness.ts';
 import { pngImage, tempDataDir, upload } from './uploads.ts';
 
 const FEE_BPS = 150;
@@ -46,19 +53,50 @@ async function screenshot(user: User, purpose = 'card_deposit'): Promise<string>
 }
 
 const report = (user: User, body: unknown, key: string | null = idempotencyKey(), lang?: string) =>
-  call<Deposit>(t.app, 'POST', '/api/v1/card-deposits', { token: user.token, body, lang, headers: key ? { 'idempotency-key': key } : {} });
+  call<Deposit>(t.app, 'POST', '/api/v1/card-deposits', {
+    token: user.token,
+    body,
+    lang,
+    headers: key ? { 'idempotency-key': key } : {},
+  });
 const history = (user: User, cursor?: string) =>
-  call<{ items: Deposit[]; nextCursor: string | null }>(t.app, 'GET', `/api/v1/card-deposits${cursor ? `?cursor=${cursor}` : ''}`, { token: user.token });
-const decide = (token: string, body: Record<string, unknown>) => call<Deposit & { uid: string }>(t.app, 'POST', '/api/admin/v1/card-deposits/decide', { token, body });
+  call<{ items: Deposit[]; nextCursor: string | null }>(
+    t.app,
+    'GET',
+    `/api/v1/card-deposits${cursor ? `?cursor=${cursor}` : ''}`,
+    { token: user.token },
+  );
+const decide = (token: string, body: Record<string, unknown>) =>
+  call<Deposit & { uid: string }>(t.app, 'POST', '/api/admin/v1/card-deposits/decide', {
+    token,
+    body,
+  });
 const spotUsdt = async (user: User) =>
-  (await call<{ spot: { asset: string; available: string; locked: string }[] }>(t.app, 'GET', '/api/v1/wallet/balances', { token: user.token })).body.data.spot.find((s) => s.asset === 'USDT');
+  (
+    await call<{ spot: { asset: string; available: string; locked: string }[] }>(
+      t.app,
+      'GET',
+      '/api/v1/wallet/balances',
+      { token: user.token },
+    )
+  ).body.data.spot.find((s) => s.asset === 'USDT');
 const accountBalance = async (name: string) => {
-  const [row] = await queryRows<{ available: string }>(t.database.db, sql`select available::text from ledger_accounts where name = ${name}`);
+  const [row] = await queryRows<{ available: string }>(
+    t.database.db,
+    sql`select available::text from ledger_accounts where name = ${name}`,
+  );
   return BigInt(row?.available ?? '0');
 };
 const entriesFor = (id: string) =>
-  queryRows<{ id: string; kind: string; user_id: string }>(t.database.db, sql`select id::text, kind, user_id::text from ledger_entries where reference = ${`card_deposit:${id}:credit`}`);
-const rowsOf = (user: User) => queryRows<{ id: string; status: string }>(t.database.db, sql`select id::text, status from card_deposits where user_id = ${Number(user.uid)} order by id`);
+  queryRows<{ id: string; kind: string; user_id: string }>(
+    t.database.db,
+    sql`select id::text, kind, user_id::text from ledger_entries where reference = ${`card_deposit:${id}:credit`}`,
+  );
+const rowsOf = (user: User) =>
+  queryRows<{ id: string; status: string }>(
+    t.database.db,
+    sql`select id::text, status from card_deposits where user_id = ${Number(user.uid)} order by id`,
+  );
 
 async function pending(amount = '100'): Promise<{ user: User; deposit: Deposit }> {
   const user = await registerUser(t.app);
@@ -71,7 +109,15 @@ describe('bank-card deposit: payee, fee and actual amount', () => {
   it('the screen gets the payee, the fee rule and the limits (demo payee in demo mode)', async () => {
     const user = await registerUser(t.app);
     const reply = await call(t.app, 'GET', '/api/v1/card-deposits/config', { token: user.token });
-    expect(reply.body.data).toEqual({ available: true, demo: true, asset: 'USDT', payee: DEMO_CARD_PAYEE, feeBps: FEE_BPS, minAmount: '10', maxAmount: '100000' });
+    expect(reply.body.data).toEqual({
+      available: true,
+      demo: true,
+      asset: 'USDT',
+      payee: DEMO_CARD_PAYEE,
+      feeBps: FEE_BPS,
+      minAmount: '10',
+      maxAmount: '100000',
+    });
     expect((await call(t.app, 'GET', '/api/v1/card-deposits/config')).body.code).toBe(401);
   });
 
@@ -81,13 +127,26 @@ describe('bank-card deposit: payee, fee and actual amount', () => {
     const reply = await report(user, { amount: '100.000001', screenshotFileId: fileId });
     expect(reply.body.code).toBe(0);
     // 100.000001 × 1.5% = 1.500000015 → rounded up to 1.500001; the user gets 98.5.
-    expect(reply.body.data).toMatchObject({ status: 'pending', amount: '100.000001', fee: '1.500001', actualAmount: '98.5', reason: null, screenshotFileId: fileId, payee: DEMO_CARD_PAYEE });
+    expect(reply.body.data).toMatchObject({
+      status: 'pending',
+      amount: '100.000001',
+      fee: '1.500001',
+      actualAmount: '98.5',
+      reason: null,
+      screenshotFileId: fileId,
+      payee: DEMO_CARD_PAYEE,
+    });
     // The screen computes the same figures with the shared function before submitting.
-    expect(quoteCardDeposit('100.000001', FEE_BPS)).toMatchObject({ fee: '1.500001', actualAmount: '98.5' });
+    expect(quoteCardDeposit('100.000001', FEE_BPS)).toMatchObject({
+      fee: '1.500001',
+      actualAmount: '98.5',
+    });
     expect(await spotUsdt(user)).toMatchObject({ available: '0', locked: '0' });
     expect(await entriesFor(reply.body.data.id)).toEqual([]);
     const list = await history(user);
-    expect(list.body.data.items.map((d) => [d.id, d.status])).toEqual([[reply.body.data.id, 'pending']]);
+    expect(list.body.data.items.map((d) => [d.id, d.status])).toEqual([
+      [reply.body.data.id, 'pending'],
+    ]);
   });
 
   it('an operator confirms: one entry credits the actual amount and posts the fee to the house', async () => {
@@ -96,7 +155,12 @@ describe('bank-card deposit: payee, fee and actual amount', () => {
     const bankBefore = await accountBalance('external:bank:USDT');
     const confirmed = await decide(reviewer.token, { id: deposit.id, decision: 'approve' });
     expect(confirmed.body.code).toBe(0);
-    expect(confirmed.body.data).toMatchObject({ id: deposit.id, uid: user.uid, status: 'paid', reason: null });
+    expect(confirmed.body.data).toMatchObject({
+      id: deposit.id,
+      uid: user.uid,
+      status: 'paid',
+      reason: null,
+    });
 
     expect(await spotUsdt(user)).toMatchObject({ available: '98.5', locked: '0' });
     expect((await accountBalance('house:fees:USDT')) - feesBefore).toBe(1_500_001n);
@@ -112,25 +176,50 @@ describe('bank-card deposit: payee, fee and actual amount', () => {
       { account: 'house:fees:USDT', type: 'deposit_fee', amount: '1500001' },
       { account: `user:${user.uid}:spot:USDT`, type: 'deposit', amount: '98500000' },
     ]);
-    expect((await history(user)).body.data.items[0]).toMatchObject({ id: deposit.id, status: 'paid' });
+    expect((await history(user)).body.data.items[0]).toMatchObject({
+      id: deposit.id,
+      status: 'paid',
+    });
 
     const [audit] = (
-      await call<{ items: { operator: string; action: string; before: string; after: string }[] }>(t.app, 'GET', `/api/admin/v1/audit?targetType=card_deposit&targetId=${deposit.id}`, { token: admin.token })
+      await call<{ items: { operator: string; action: string; before: string; after: string }[] }>(
+        t.app,
+        'GET',
+        `/api/admin/v1/audit?targetType=card_deposit&targetId=${deposit.id}`,
+        { token: admin.token },
+      )
     ).body.data.items;
     expect(audit).toMatchObject({ operator: reviewer.username, action: 'card_deposit.approve' });
-    expect(JSON.parse(audit?.after ?? '{}')).toEqual({ status: 'paid', entryId: Number(entries[0]?.id), credited: '98.5' });
+    expect(JSON.parse(audit?.after ?? '{}')).toEqual({
+      status: 'paid',
+      entryId: Number(entries[0]?.id),
+      credited: '98.5',
+    });
   });
 
   it('with no fee, the whole amount is credited in two postings', async () => {
     const user = await registerUser(t.app);
-    const zeroFee = { ...t.app.services.config, cardDeposit: { ...t.app.services.config.cardDeposit, feeBps: 0 } };
+    const zeroFee = {
+      ...t.app.services.config,
+      cardDeposit: { ...t.app.services.config.cardDeposit, feeBps: 0 },
+    };
     const fileId = await screenshot(user);
-    const deposit = await t.database.db.transaction((tx) => createCardDeposit(tx as unknown as Tx, t.clock.now(), zeroFee, Number(user.uid), { amount: '12.5', screenshotFileId: fileId }));
+    const deposit = await t.database.db.transaction((tx) =>
+      createCardDeposit(tx as unknown as Tx, t.clock.now(), zeroFee, Number(user.uid), {
+        amount: '12.5',
+        screenshotFileId: fileId,
+      }),
+    );
     expect(deposit).toMatchObject({ amount: '12.5', fee: '0', actualAmount: '12.5' });
-    expect((await decide(reviewer.token, { id: deposit.id, decision: 'approve' })).body.code).toBe(0);
+    expect((await decide(reviewer.token, { id: deposit.id, decision: 'approve' })).body.code).toBe(
+      0,
+    );
     expect((await spotUsdt(user))?.available).toBe('12.5');
     const [entry] = await entriesFor(deposit.id);
-    const count = await queryRows<{ n: string }>(t.database.db, sql`select count(*)::text as n from ledger_postings where entry_id = ${Number(entry?.id)}`);
+    const count = await queryRows<{ n: string }>(
+      t.database.db,
+      sql`select count(*)::text as n from ledger_postings where entry_id = ${Number(entry?.id)}`,
+    );
     expect(count[0]?.n).toBe('2');
   });
 
@@ -158,13 +247,26 @@ describe('bank-card deposit: payee, fee and actual amount', () => {
   it('reject changes no balance, and the user sees the reason', async () => {
     const { user, deposit } = await pending('20');
     const feesBefore = await accountBalance('house:fees:USDT');
-    const rejected = await decide(reviewer.token, { id: deposit.id, decision: 'reject', reason: 'No payment of 20 USDT arrived.' });
-    expect(rejected.body.data).toMatchObject({ status: 'rejected', reason: 'No payment of 20 USDT arrived.' });
+    const rejected = await decide(reviewer.token, {
+      id: deposit.id,
+      decision: 'reject',
+      reason: 'No payment of 20 USDT arrived.',
+    });
+    expect(rejected.body.data).toMatchObject({
+      status: 'rejected',
+      reason: 'No payment of 20 USDT arrived.',
+    });
     expect(await spotUsdt(user)).toMatchObject({ available: '0', locked: '0' });
     expect(await accountBalance('house:fees:USDT')).toBe(feesBefore);
     expect(await entriesFor(deposit.id)).toEqual([]);
-    expect((await history(user)).body.data.items[0]).toMatchObject({ id: deposit.id, status: 'rejected', reason: 'No payment of 20 USDT arrived.' });
-    expect((await decide(admin.token, { id: deposit.id, decision: 'approve' })).body.code).toBe(2501);
+    expect((await history(user)).body.data.items[0]).toMatchObject({
+      id: deposit.id,
+      status: 'rejected',
+      reason: 'No payment of 20 USDT arrived.',
+    });
+    expect((await decide(admin.token, { id: deposit.id, decision: 'approve' })).body.code).toBe(
+      2501,
+    );
     expect(await spotUsdt(user)).toMatchObject({ available: '0' });
   });
 
@@ -181,10 +283,25 @@ describe('bank-card deposit: payee, fee and actual amount', () => {
     const catalog = await operatorToken(t, 'catalog');
     expect((await decide(catalog.token, { id: deposit.id, decision: 'approve' })).status).toBe(403);
     expect((await decide(user.token, { id: deposit.id, decision: 'approve' })).body.code).toBe(401);
-    expect((await call(t.app, 'GET', '/api/admin/v1/card-deposits/queue', { token: user.token })).body.code).toBe(401);
-    expect((await decide(reviewer.token, { id: '777777777', decision: 'approve' })).body.code).toBe(404);
-    const queue = await call<{ items: (Deposit & { uid: string })[] }>(t.app, 'GET', '/api/admin/v1/card-deposits/queue', { token: reviewer.token });
-    expect(queue.body.data.items.find((i) => i.id === deposit.id)).toMatchObject({ uid: user.uid, amount: '20', fee: '0.3', actualAmount: '19.7' });
+    expect(
+      (await call(t.app, 'GET', '/api/admin/v1/card-deposits/queue', { token: user.token })).body
+        .code,
+    ).toBe(401);
+    expect((await decide(reviewer.token, { id: '777777777', decision: 'approve' })).body.code).toBe(
+      404,
+    );
+    const queue = await call<{ items: (Deposit & { uid: string })[] }>(
+      t.app,
+      'GET',
+      '/api/admin/v1/card-deposits/queue',
+      { token: reviewer.token },
+    );
+    expect(queue.body.data.items.find((i) => i.id === deposit.id)).toMatchObject({
+      uid: user.uid,
+      amount: '20',
+      fee: '0.3',
+      actualAmount: '19.7',
+    });
     expect(await spotUsdt(user)).toMatchObject({ available: '0' });
   });
 });
@@ -235,24 +352,41 @@ describe('reporting a payment: input, idempotency, limits', () => {
     const fileId = await screenshot(user);
     expect((await report(user, { amount: '10', screenshotFileId: fileId })).body.code).toBe(0);
     const again = await report(user, { amount: '11', screenshotFileId: fileId });
-    expect(again.body.errors).toEqual({ screenshotFileId: ['This image was already used. Please upload a new one.'] });
+    expect(again.body.errors).toEqual({
+      screenshotFileId: ['This image was already used. Please upload a new one.'],
+    });
     expect(await rowsOf(user)).toHaveLength(1);
   });
 
   it('at most 5 deposits wait for review per user', async () => {
     const user = await registerUser(t.app);
-    for (let i = 0; i < 5; i++) expect((await report(user, { amount: '10', screenshotFileId: await screenshot(user) })).body.code).toBe(0);
+    for (let i = 0; i < 5; i++)
+      expect(
+        (await report(user, { amount: '10', screenshotFileId: await screenshot(user) })).body.code,
+      ).toBe(0);
     const sixth = await report(user, { amount: '10', screenshotFileId: await screenshot(user) });
     expect(sixth.status).toBe(409);
-    expect(sixth.body).toMatchObject({ code: 2242, message: 'You already have 5 deposits waiting for review. Please wait until they are processed.' });
+    expect(sixth.body).toMatchObject({
+      code: 2242,
+      message:
+        'You already have 5 deposits waiting for review. Please wait until they are processed.',
+    });
     expect(await rowsOf(user)).toHaveLength(5);
   });
 
   it('unavailable without a payee: refused, nothing stored', async () => {
     const user = await registerUser(t.app);
     const fileId = await screenshot(user);
-    const off = { ...t.app.services.config, cardDeposit: { ...t.app.services.config.cardDeposit, payee: null } };
-    const attempt = t.database.db.transaction((tx) => createCardDeposit(tx as unknown as Tx, t.clock.now(), off, Number(user.uid), { amount: '10', screenshotFileId: fileId }));
+    const off = {
+      ...t.app.services.config,
+      cardDeposit: { ...t.app.services.config.cardDeposit, payee: null },
+    };
+    const attempt = t.database.db.transaction((tx) =>
+      createCardDeposit(tx as unknown as Tx, t.clock.now(), off, Number(user.uid), {
+        amount: '10',
+        screenshotFileId: fileId,
+      }),
+    );
     await expect(attempt).rejects.toMatchObject({ errorName: 'CARD_DEPOSIT_UNAVAILABLE' });
     await expect(attempt).rejects.toBeInstanceOf(AppError);
     expect(await rowsOf(user)).toEqual([]);
@@ -266,9 +400,18 @@ describe("another user's ids are denied everywhere", () => {
     const theirs = await screenshot(owner);
     const stolen = await report(thief, { amount: '10', screenshotFileId: theirs });
     expect(stolen.status).toBe(422);
-    expect(stolen.body.errors).toEqual({ screenshotFileId: ['This image was not found. Please upload it again.'] });
-    const kycPhoto = await report(thief, { amount: '10', screenshotFileId: await screenshot(thief, 'kyc') });
-    expect(kycPhoto.body.errors).toEqual({ screenshotFileId: ['This image was uploaded for something else. Please upload it again here.'] });
+    expect(stolen.body.errors).toEqual({
+      screenshotFileId: ['This image was not found. Please upload it again.'],
+    });
+    const kycPhoto = await report(thief, {
+      amount: '10',
+      screenshotFileId: await screenshot(thief, 'kyc'),
+    });
+    expect(kycPhoto.body.errors).toEqual({
+      screenshotFileId: [
+        'This image was uploaded for something else. Please upload it again here.',
+      ],
+    });
     expect(await rowsOf(thief)).toEqual([]);
     // The owner can still use it.
     expect((await report(owner, { amount: '10', screenshotFileId: theirs })).body.code).toBe(0);
@@ -279,7 +422,13 @@ describe("another user's ids are denied everywhere", () => {
     const other = await registerUser(t.app);
     expect((await history(other)).body.data).toEqual({ items: [], nextCursor: null });
     expect((await history(other, deposit.id)).body.data.items).toEqual([]);
-    expect((await call(t.app, 'GET', `/api/v1/files/content?id=${deposit.screenshotFileId}`, { token: other.token })).body.code).toBe(404);
+    expect(
+      (
+        await call(t.app, 'GET', `/api/v1/files/content?id=${deposit.screenshotFileId}`, {
+          token: other.token,
+        })
+      ).body.code,
+    ).toBe(404);
     expect((await history(user)).body.data.items.map((d) => d.id)).toEqual([deposit.id]);
   });
 });
@@ -289,10 +438,17 @@ describe('history: newest first, cursor pagination', () => {
     const user = await registerUser(t.app);
     const ids: string[] = [];
     for (let i = 0; i < 22; i++) {
-      const reply = await report(user, { amount: String(10 + i), screenshotFileId: await screenshot(user) });
+      const reply = await report(user, {
+        amount: String(10 + i),
+        screenshotFileId: await screenshot(user),
+      });
       ids.push(reply.body.data.id);
       // Keep under the pending cap: reject every one (a reason the user sees).
-      await decide(reviewer.token, { id: reply.body.data.id, decision: 'reject', reason: `test ${i}` });
+      await decide(reviewer.token, {
+        id: reply.body.data.id,
+        decision: 'reject',
+        reason: `test ${i}`,
+      });
     }
     const first = await history(user);
     expect(first.body.data.items).toHaveLength(20);
@@ -301,16 +457,29 @@ describe('history: newest first, cursor pagination', () => {
     expect(second.body.data.nextCursor).toBeNull();
     const seen = [...first.body.data.items, ...second.body.data.items].map((d) => d.id);
     expect(seen).toEqual([...ids].reverse());
-    expect(first.body.data.items[0]).toMatchObject({ amount: '31', status: 'rejected', reason: 'test 21' });
+    expect(first.body.data.items[0]).toMatchObject({
+      amount: '31',
+      status: 'rejected',
+      reason: 'test 21',
+    });
   });
 
   it('the service pages by any size', async () => {
     const user = await registerUser(t.app);
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push((await report(user, { amount: '10', screenshotFileId: await screenshot(user) })).body.data.id);
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        (await report(user, { amount: '10', screenshotFileId: await screenshot(user) })).body.data
+          .id,
+      );
     const page1 = await listCardDeposits(t.database.db, Number(user.uid), undefined, 2);
     expect(page1.items.map((d) => d.id)).toEqual([ids[2], ids[1]]);
-    const page2 = await listCardDeposits(t.database.db, Number(user.uid), page1.nextCursor ?? undefined, 2);
+    const page2 = await listCardDeposits(
+      t.database.db,
+      Number(user.uid),
+      page1.nextCursor ?? undefined,
+      2,
+    );
     expect(page2).toEqual({ items: [expect.objectContaining({ id: ids[0] })], nextCursor: null });
   });
 
@@ -324,7 +493,9 @@ describe('npm run ops: card-deposit:list and card-deposit:decide', () => {
   const run = async (name: string, options: Record<string, string | undefined>) => {
     const command = OPS_COMMANDS.get(name);
     if (!command) throw new Error(`${name} is not registered`);
-    const operator = options.operator ? await findOperator(t.database.db, options.operator) : undefined;
+    const operator = options.operator
+      ? await findOperator(t.database.db, options.operator)
+      : undefined;
     const context: OpsContext = { ...t.app.services, db: t.database.db, operator, args: [] };
     return command.run(context, options);
   };
@@ -332,13 +503,32 @@ describe('npm run ops: card-deposit:list and card-deposit:decide', () => {
   it('lists and confirms through the same rules, audit-logged as cli', async () => {
     const { user, deposit } = await pending('40');
     expect(await run('card-deposit:list', {})).toContain(`#${deposit.id} uid ${user.uid}`);
-    await expect(run('card-deposit:decide', { id: deposit.id, decision: 'reject', operator: reviewer.username })).rejects.toThrow('reason');
-    expect(await run('card-deposit:decide', { id: deposit.id, decision: 'approve', operator: reviewer.username })).toBe(
-      `bank-card deposit #${deposit.id} (uid ${user.uid}) is now paid: 39.4 USDT credited`,
-    );
-    await expect(run('card-deposit:decide', { id: deposit.id, decision: 'approve', operator: reviewer.username })).rejects.toThrow('INVALID_STATE');
+    await expect(
+      run('card-deposit:decide', {
+        id: deposit.id,
+        decision: 'reject',
+        operator: reviewer.username,
+      }),
+    ).rejects.toThrow('reason');
+    expect(
+      await run('card-deposit:decide', {
+        id: deposit.id,
+        decision: 'approve',
+        operator: reviewer.username,
+      }),
+    ).toBe(`bank-card deposit #${deposit.id} (uid ${user.uid}) is now paid: 39.4 USDT credited`);
+    await expect(
+      run('card-deposit:decide', {
+        id: deposit.id,
+        decision: 'approve',
+        operator: reviewer.username,
+      }),
+    ).rejects.toThrow('INVALID_STATE');
     expect((await spotUsdt(user))?.available).toBe('39.4');
-    const [entry] = await queryRows<{ via: string }>(t.database.db, sql`select via from audit_log where target_type = 'card_deposit' and target_id = ${deposit.id}`);
+    const [entry] = await queryRows<{ via: string }>(
+      t.database.db,
+      sql`select via from audit_log where target_type = 'card_deposit' and target_id = ${deposit.id}`,
+    );
     expect(entry?.via).toBe('cli');
   });
 });
@@ -346,16 +536,36 @@ describe('npm run ops: card-deposit:list and card-deposit:decide', () => {
 describe('configuration', () => {
   it('defaults: no fee, limits 10–100000, the fake demo payee only in demo mode', () => {
     const demo = loadConfig({});
-    expect(demo.cardDeposit).toEqual({ payee: DEMO_CARD_PAYEE, demoPayee: true, feeBps: 0, minMinor: 10_000_000n, maxMinor: 100_000_000_000n });
+    expect(demo.cardDeposit).toEqual({
+      payee: DEMO_CARD_PAYEE,
+      demoPayee: true,
+      feeBps: 0,
+      minMinor: 10_000_000n,
+      maxMinor: 100_000_000_000n,
+    });
     expect(DEMO_CARD_PAYEE.name).toContain('DEMO');
     const production = loadConfig({ DEMO_MODE: 'false' });
     expect(production.cardDeposit.payee).toBeNull();
   });
 
   it('a configured payee is used as given, in any mode', () => {
-    const payee = { CARD_PAYEE_BANK: 'Example Bank', CARD_PAYEE_NUMBER: '6222 1234 5678 9012', CARD_PAYEE_NAME: 'Tradewind Ltd', CARD_PAYEE_PHONE: '+44 20 7946 0000' };
+    const payee = {
+      CARD_PAYEE_BANK: 'Example Bank',
+      CARD_PAYEE_NUMBER: '6222 1234 5678 9012',
+      CARD_PAYEE_NAME: 'Tradewind Ltd',
+      CARD_PAYEE_PHONE: '+44 20 7946 0000',
+    };
     const config = loadConfig({ ...payee, DEMO_MODE: 'false', CARD_DEPOSIT_FEE_BPS: '25' });
-    expect(config.cardDeposit).toMatchObject({ payee: { bank: 'Example Bank', cardNumber: '6222 1234 5678 9012', name: 'Tradewind Ltd', phone: '+44 20 7946 0000' }, demoPayee: false, feeBps: 25 });
+    expect(config.cardDeposit).toMatchObject({
+      payee: {
+        bank: 'Example Bank',
+        cardNumber: '6222 1234 5678 9012',
+        name: 'Tradewind Ltd',
+        phone: '+44 20 7946 0000',
+      },
+      demoPayee: false,
+      feeBps: 25,
+    });
   });
 
   it('half a payee, a bad fee or crossed limits stop the server at boot', () => {
@@ -363,7 +573,9 @@ describe('configuration', () => {
     expect(() => loadConfig({ CARD_PAYEE_BANK: 'Example Bank' })).toThrow('set all four');
     expect(() => loadConfig({ CARD_DEPOSIT_FEE_BPS: '-1' })).toThrow('CARD_DEPOSIT_FEE_BPS');
     expect(() => loadConfig({ CARD_DEPOSIT_FEE_BPS: '1.5' })).toThrow('must be a whole number');
-    expect(() => loadConfig({ CARD_DEPOSIT_MIN_USDT: '50', CARD_DEPOSIT_MAX_USDT: '10' })).toThrow('CARD_DEPOSIT_MAX_USDT');
+    expect(() => loadConfig({ CARD_DEPOSIT_MIN_USDT: '50', CARD_DEPOSIT_MAX_USDT: '10' })).toThrow(
+      'CARD_DEPOSIT_MAX_USDT',
+    );
     expect(() => loadConfig({ UPLOAD_MAX_BYTES: '0' })).toThrow('UPLOAD_MAX_BYTES');
   });
 });

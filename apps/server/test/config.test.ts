@@ -29,7 +29,8 @@ describe('configuration', () => {
     expect(loadConfig({ DATABASE_URL: url }).demoMode).toBe(false);
     expect(loadConfig({ DATABASE_URL: url, DEMO_MODE: 'true' }).demoMode).toBe(true);
     expect(loadConfig({ DEMO_MODE: 'false' }).demoMode).toBe(false);
-    const shown = (env: Record<string, string>) => loadConfig(env).settings.find((setting) => setting.name === 'DEMO_MODE');
+    const shown = (env: Record<string, string>) =>
+      loadConfig(env).settings.find((setting) => setting.name === 'DEMO_MODE');
     expect(shown({ DATABASE_URL: url })).toMatchObject({ value: 'false', fromEnv: false });
     expect(shown({})).toMatchObject({ value: 'true', fromEnv: false });
   });
@@ -40,17 +41,32 @@ describe('configuration', () => {
 
   it('chat widget: off when unset, both CHAT_SCRIPT_URL and CHAT_SITE_TOKEN or neither, base URL defaults to the script origin', () => {
     expect(loadConfig({}).chat).toBeNull();
-    expect(loadConfig({ CHAT_SCRIPT_URL: 'https://chat.example.com/packs/js/sdk.js', CHAT_SITE_TOKEN: 'abc' }).chat).toEqual({
+    expect(
+      loadConfig({
+        CHAT_SCRIPT_URL: 'https://chat.example.com/packs/js/sdk.js',
+        CHAT_SITE_TOKEN: 'abc',
+      }).chat,
+    ).toEqual({
       scriptUrl: 'https://chat.example.com/packs/js/sdk.js',
       siteToken: 'abc',
       baseUrl: 'https://chat.example.com',
     });
     expect(
-      loadConfig({ CHAT_SCRIPT_URL: 'https://cdn.example.com/sdk.js', CHAT_SITE_TOKEN: 'abc', CHAT_BASE_URL: 'https://chat.example.com/' }).chat?.baseUrl,
+      loadConfig({
+        CHAT_SCRIPT_URL: 'https://cdn.example.com/sdk.js',
+        CHAT_SITE_TOKEN: 'abc',
+        CHAT_BASE_URL: 'https://chat.example.com/',
+      }).chat?.baseUrl,
     ).toBe('https://chat.example.com');
-    expect(() => loadConfig({ CHAT_SCRIPT_URL: 'https://chat.example.com/packs/js/sdk.js' })).toThrow(/set both/);
+    expect(() =>
+      loadConfig({ CHAT_SCRIPT_URL: 'https://chat.example.com/packs/js/sdk.js' }),
+    ).toThrow(/set both/);
     expect(() => loadConfig({ CHAT_SITE_TOKEN: 'abc' })).toThrow(/set both/);
-    expect(() => loadConfig({ CHAT_SCRIPT_URL: 'javascript:alert(1)', CHAT_SITE_TOKEN: 'abc' })).toThrow(/CHAT_SCRIPT_URL/);
-    expect(() => loadConfig({ CHAT_SCRIPT_URL: 'https://chat.example.com/sdk.js', CHAT_SITE_TOKEN: 'a b"' })).toThrow(/CHAT_SITE_TOKEN/);
+    expect(() =>
+      loadConfig({ CHAT_SCRIPT_URL: 'javascript:alert(1)', CHAT_SITE_TOKEN: 'abc' }),
+    ).toThrow(/CHAT_SCRIPT_URL/);
+    expect(() =>
+      loadConfig({ CHAT_SCRIPT_URL: 'https://chat.example.com/sdk.js', CHAT_SITE_TOKEN: 'a b"' }),
+    ).toThrow(/CHAT_SITE_TOKEN/);
   });
 });

@@ -1,12 +1,24 @@
 import type { Order } from '@tradewind/contract/instant';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PlaceRequest, type PlacementDeps, placeBatch } from '../src/modules/contracts/batcher.ts';
+import {
+  type PlaceRequest,
+  type PlacementDeps,
+  placeBatch,
+} from '../src/modules/contracts/batcher.ts';
 import { Settlement } from '../src/modules/contracts/settlement.ts';
 import { checkLedger } from '../src/modules/ledger/invariants.ts';
 import { type Executor, pipelinedTransaction, queryRows } from '../src/platform/db.ts';
 import { KeyTakenError } from '../src/platform/idempotency.ts';
-import { type Trader, expectEveryReplayAgrees, futures, placeOrder, recordAt, settlement, trader } from './contracts.ts';
+import {
+  type Trader,
+  expectEveryReplayAgrees,
+  futures,
+  placeOrder,
+  recordAt,
+  settlement,
+  trader,
+} from './contracts.ts';
 import { type TestApp, createTestApp, idempotencyKey } from './harness.ts';
 
 /**
@@ -21,7 +33,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const nextSecond = () => Math.floor(t.clock.now().getTime() / 1000) * 1000 + 1000;
-const count = async (query: ReturnType<typeof sql>) => Number((await queryRows<{ n: string }>(t.database.db, query))[0]?.n);
+const count = async (query: ReturnType<typeof sql>) =>
+  Number((await queryRows<{ n: string }>(t.database.db, query))[0]?.n);
 
 describe('group commit', () => {
   it('200 concurrent orders from 50 users, some short of funds: each gets its own result, balances exact, duplicates replay', async () => {
@@ -30,12 +43,24 @@ describe('group commit', () => {
     const users: Trader[] = [];
     for (let i = 0; i < 50; i++) users.push(await trader(t, (10.02 * (i % 5)).toFixed(2)));
     const requests = users.flatMap((user, i) =>
-      [0, 1, 2, 3].map((n) => ({ user, i, key: idempotencyKey(), body: { symbol: n % 2 ? 'ETHUSDT' : 'BTCUSDT', direction: n < 2 ? 'up' : 'down', periodId: 1 + (n % 4), amount: '10' } as const })),
+      [0, 1, 2, 3].map((n) => ({
+        user,
+        i,
+        key: idempotencyKey(),
+        body: {
+          symbol: n % 2 ? 'ETHUSDT' : 'BTCUSDT',
+          direction: n < 2 ? 'up' : 'down',
+          periodId: 1 + (n % 4),
+          amount: '10',
+        } as const,
+      })),
     );
     // 20 of them are sent twice at once, with the same key and body.
     const duplicates = requests.filter((_, n) => n % 10 === 3);
     const before = { ...t.app.contracts.batcher.stats };
-    const replies = await Promise.all([...requests, ...duplicates].map((r) => placeOrder(t, r.user.token, r.body, r.key)));
+    const replies = await Promise.all(
+      [...requests, ...duplicates].map((r) => placeOrder(t, r.user.token, r.body, r.key)),
+    );
     const stats = t.app.contracts.batcher.stats;
     const batches = stats.batches - before.batches;
     const answered = stats.requests - before.requests;
@@ -46,31 +71,48 @@ describe('group commit', () => {
     expect(stats.retriedAlone - before.retriedAlone).toBe(0);
 
     const byKey = new Map<string, (typeof replies)[number][]>();
-    [...requests, ...duplicates].forEach((r, n) => byKey.set(r.key, [...(byKey.get(r.key) ?? []), replies[n] as (typeof replies)[number]]));
+    [...requests, ...duplicates].forEach((r, n) =>
+      byKey.set(r.key, [...(byKey.get(r.key) ?? []), replies[n] as (typeof replies)[number]]),
+    );
     for (const [key, pair] of byKey) {
       if (pair.length === 2) expect(pair[1]?.body, key).toEqual(pair[0]?.body);
     }
     for (const [i, user] of users.entries()) {
-      const mine = requests.filter((r) => r.user === user).map((r) => (byKey.get(r.key) as (typeof replies)[number][])[0]);
+      const mine = requests
+        .filter((r) => r.user === user)
+        .map((r) => (byKey.get(r.key) as (typeof replies)[number][])[0]);
       const accepted = mine.filter((reply) => reply?.body.code === 0);
       const refused = mine.filter((reply) => reply?.body.code !== 0);
       expect(accepted.length, `user ${i}`).toBe(Math.min(4, i % 5));
       for (const reply of refused) expect(reply?.body.code).toBe(2001);
-      for (const reply of accepted) expect(reply?.body.data.balances.futures.total).toBe((10.02 * (i % 5)).toFixed(2).replace(/\.?0+$/, '') || '0');
+      for (const reply of accepted)
+        expect(reply?.body.data.balances.futures.total).toBe(
+          (10.02 * (i % 5)).toFixed(2).replace(/\.?0+$/, '') || '0',
+        );
       const spent = 10.02 * accepted.length;
       const expectedAvailable = (10.02 * (i % 5) - spent).toFixed(2);
       const balance = await futures(t, user.token);
       expect(Number(balance.available).toFixed(2)).toBe(expectedAvailable);
       expect(Number(balance.locked).toFixed(2)).toBe(spent.toFixed(2));
-      expect(await count(sql`select count(*)::text as n from contract_orders where user_id = ${user.id}`)).toBe(accepted.length);
+      expect(
+        await count(
+          sql`select count(*)::text as n from contract_orders where user_id = ${user.id}`,
+        ),
+      ).toBe(accepted.length);
       // Each order in a reply is the user's own, as stored.
       for (const reply of accepted) {
         const order = reply?.body.data.order as Order;
-        expect(await count(sql`select count(*)::text as n from contract_orders where id = ${Number(order.id)} and user_id = ${user.id} and public_id = ${order.publicId}`)).toBe(1);
+        expect(
+          await count(
+            sql`select count(*)::text as n from contract_orders where id = ${Number(order.id)} and user_id = ${user.id} and public_id = ${order.publicId}`,
+          ),
+        ).toBe(1);
       }
     }
     // No key is left behind without a reply.
-    expect(await count(sql`select count(*)::text as n from idempotency_keys where response is null`)).toBe(0);
+    expect(
+      await count(sql`select count(*)::text as n from idempotency_keys where response is null`),
+    ).toBe(0);
     expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
   });
 
@@ -79,8 +121,13 @@ describe('group commit', () => {
    * first words, and how many of the batch's statements had been answered when it was sent.
    * `before` may send a statement of its own first, through the same connection.
    */
-  function counting(tx: Executor, before?: (text: string, send: (text: string) => Promise<unknown>) => void) {
-    const client = (tx as unknown as { session: { client: { query: (...args: unknown[]) => Promise<unknown> } } }).session.client;
+  function counting(
+    tx: Executor,
+    before?: (text: string, send: (text: string) => Promise<unknown>) => void,
+  ) {
+    const client = (
+      tx as unknown as { session: { client: { query: (...args: unknown[]) => Promise<unknown> } } }
+    ).session.client;
     const sent: { statement: string; answeredBefore: number }[] = [];
     let answered = 0;
     const executor = {
@@ -89,7 +136,10 @@ describe('group commit', () => {
           query: (...args: unknown[]) => {
             const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
             before?.(text, (other) => client.query(other));
-            sent.push({ statement: text.trim().split(/\s+/).slice(0, 2).join(' '), answeredBefore: answered });
+            sent.push({
+              statement: text.trim().split(/\s+/).slice(0, 2).join(' '),
+              answeredBefore: answered,
+            });
             return client.query(...args).finally(() => {
               answered += 1;
             });
@@ -127,10 +177,28 @@ describe('group commit', () => {
     expect(results.map((result) => 'ok' in result)).toEqual(requests.map(() => true));
     // The three reads go out together, and the two writes together once the reads are answered.
     expect(sent.map((s) => s.answeredBefore)).toEqual([0, 0, 0, 3, 3]);
-    expect(sent.map((s) => s.statement)).toEqual(['select array(select', 'select id::text,', 'select (select', 'with o', 'with s']);
+    expect(sent.map((s) => s.statement)).toEqual([
+      'select array(select',
+      'select id::text,',
+      'select (select',
+      'with o',
+      'with s',
+    ]);
     // And they did all of it: the orders, their keys, and the money moved.
-    expect(await count(sql.raw(`select count(*)::text as n from contract_orders where user_id in (${ids}) and state = 'open'`))).toBe(10);
-    expect(await count(sql.raw(`select count(*)::text as n from idempotency_keys where user_id in (${ids}) and response is not null`))).toBe(10);
+    expect(
+      await count(
+        sql.raw(
+          `select count(*)::text as n from contract_orders where user_id in (${ids}) and state = 'open'`,
+        ),
+      ),
+    ).toBe(10);
+    expect(
+      await count(
+        sql.raw(
+          `select count(*)::text as n from idempotency_keys where user_id in (${ids}) and response is not null`,
+        ),
+      ),
+    ).toBe(10);
     for (const user of users) expect((await futures(t, user.token)).available).toBe('89.98');
   });
 
@@ -141,59 +209,92 @@ describe('group commit', () => {
     const attempt = pipelinedTransaction(t.database.db, (tx) => {
       // Just before the orders and keys go out, another request's row takes one of the keys.
       const { executor } = counting(tx, (text, send) => {
-        if (text.startsWith('with o as')) void send(`insert into idempotency_keys (user_id, key, request_hash, response, created_at) values (${taken.userId}, '${taken.key}', 'other', '{}', now())`);
+        if (text.startsWith('with o as'))
+          void send(
+            `insert into idempotency_keys (user_id, key, request_hash, response, created_at) values (${taken.userId}, '${taken.key}', 'other', '{}', now())`,
+          );
       });
       return placeBatch(deps, executor, t.clock.now(), requests);
     });
     await expect(attempt).rejects.toBeInstanceOf(KeyTakenError);
     expect(await count(sql`select count(*)::text as n from contract_orders`)).toBe(ordersBefore);
-    expect(await count(sql.raw(`select count(*)::text as n from idempotency_keys where user_id in (${ids})`))).toBe(0);
-    for (const user of users) expect(await futures(t, user.token)).toMatchObject({ available: '100', locked: '0' });
+    expect(
+      await count(
+        sql.raw(`select count(*)::text as n from idempotency_keys where user_id in (${ids})`),
+      ),
+    ).toBe(0);
+    for (const user of users)
+      expect(await futures(t, user.token)).toMatchObject({ available: '100', locked: '0' });
     expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
   });
 });
 
 describe('concurrent settlement workers', () => {
-  it.each([2, 8])('%i workers at once: each order settled once, the ledger whole', async (workers) => {
-    const start = nextSecond();
-    await recordAt(t, start, { SOLUSDT: '180.00' });
-    const users: Trader[] = [];
-    for (let i = 0; i < 6; i++) users.push(await trader(t, '1000'));
-    const orders: Order[] = [];
-    const replies = await Promise.all(
-      users.flatMap((user, i) => Array.from({ length: 10 }, (_, n) => placeOrder(t, user.token, { symbol: 'SOLUSDT', direction: (i + n) % 2 ? 'up' : 'down', amount: String(10 + n) }))),
-    );
-    for (const reply of replies) {
-      expect(reply.body.code).toBe(0);
-      orders.push(reply.body.data.order);
-    }
-    await recordAt(t, start + 30_000, { SOLUSDT: '181.00' });
-    const settleEntries = () => count(sql`select count(*)::text as n from ledger_entries where reference like 'contract:%:settle'`);
-    const entriesBefore = await settleEntries();
-    const errors: unknown[] = [];
-    const settled = await Promise.all(Array.from({ length: workers }, () => settlement(t, 7, errors).settleDue()));
-    expect(errors).toEqual([]);
-    // Together the workers settled every due order (these, and earlier ones now due), each counted once.
-    expect(settled.reduce((a, b) => a + b, 0)).toBe((await settleEntries()) - entriesBefore);
-    expect(settled.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(orders.length);
-    const ids = orders.map((o) => Number(o.id));
-    const entries = await queryRows<{ reference: string; n: string }>(
-      t.database.db,
-      sql`select reference, count(*)::text as n from ledger_entries where reference like 'contract:%:settle' group by reference`,
-    );
-    const settleCount = new Map(entries.map((e) => [e.reference, Number(e.n)]));
-    for (const id of ids) expect(settleCount.get(`contract:${id}:settle`)).toBe(1);
-    expect(await count(sql`select count(*)::text as n from contract_orders where state = 'open' and instrument = 'SOLUSDT'`)).toBe(0);
-    for (const user of users) expect((await futures(t, user.token)).locked).toBe('0');
-    expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
-  });
+  it.each([2, 8])(
+    '%i workers at once: each order settled once, the ledger whole',
+    async (workers) => {
+      const start = nextSecond();
+      await recordAt(t, start, { SOLUSDT: '180.00' });
+      const users: Trader[] = [];
+      for (let i = 0; i < 6; i++) users.push(await trader(t, '1000'));
+      const orders: Order[] = [];
+      const replies = await Promise.all(
+        users.flatMap((user, i) =>
+          Array.from({ length: 10 }, (_, n) =>
+            placeOrder(t, user.token, {
+              symbol: 'SOLUSDT',
+              direction: (i + n) % 2 ? 'up' : 'down',
+              amount: String(10 + n),
+            }),
+          ),
+        ),
+      );
+      for (const reply of replies) {
+        expect(reply.body.code).toBe(0);
+        orders.push(reply.body.data.order);
+      }
+      await recordAt(t, start + 30_000, { SOLUSDT: '181.00' });
+      const settleEntries = () =>
+        count(
+          sql`select count(*)::text as n from ledger_entries where reference like 'contract:%:settle'`,
+        );
+      const entriesBefore = await settleEntries();
+      const errors: unknown[] = [];
+      const settled = await Promise.all(
+        Array.from({ length: workers }, () => settlement(t, 7, errors).settleDue()),
+      );
+      expect(errors).toEqual([]);
+      // Together the workers settled every due order (these, and earlier ones now due), each counted once.
+      expect(settled.reduce((a, b) => a + b, 0)).toBe((await settleEntries()) - entriesBefore);
+      expect(settled.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(orders.length);
+      const ids = orders.map((o) => Number(o.id));
+      const entries = await queryRows<{ reference: string; n: string }>(
+        t.database.db,
+        sql`select reference, count(*)::text as n from ledger_entries where reference like 'contract:%:settle' group by reference`,
+      );
+      const settleCount = new Map(entries.map((e) => [e.reference, Number(e.n)]));
+      for (const id of ids) expect(settleCount.get(`contract:${id}:settle`)).toBe(1);
+      expect(
+        await count(
+          sql`select count(*)::text as n from contract_orders where state = 'open' and instrument = 'SOLUSDT'`,
+        ),
+      ).toBe(0);
+      for (const user of users) expect((await futures(t, user.token)).locked).toBe('0');
+      expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
+    },
+  );
 
   it('while one transaction settles a batch, orders that come due meanwhile are settled by another, not after it', async () => {
     const start = nextSecond();
     await recordAt(t, start, { XRPUSDT: '0.5000' });
     const user = await trader(t, '1000');
     const place = async (periodId: number) => {
-      const reply = await placeOrder(t, user.token, { symbol: 'XRPUSDT', direction: 'up', periodId, amount: '10' });
+      const reply = await placeOrder(t, user.token, {
+        symbol: 'XRPUSDT',
+        direction: 'up',
+        periodId,
+        amount: '10',
+      });
       expect(reply.body.code).toBe(0);
       return reply.body.data.order;
     };
@@ -202,7 +303,9 @@ describe('concurrent settlement workers', () => {
     expect(soon.map((o) => o.periodSeconds)).toEqual([30, 30]);
     expect(later.map((o) => o.periodSeconds)).toEqual([60, 60]);
     const settledOf = async (orders: Order[]) =>
-      count(sql`select count(*)::text as n from contract_orders where state = 'settled' and id = any(${`{${orders.map((o) => o.id).join(',')}}`}::bigint[])`);
+      count(
+        sql`select count(*)::text as n from contract_orders where state = 'settled' and id = any(${`{${orders.map((o) => o.id).join(',')}}`}::bigint[])`,
+      );
 
     // The first batch stays in progress (its transaction committed, the worker not yet done with it) until released.
     let release = () => {};

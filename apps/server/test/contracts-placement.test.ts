@@ -19,9 +19,22 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const body = (extra: Partial<PlaceOrderRequest> = {}): PlaceOrderRequest => ({ symbol: 'BTCUSDT', direction: 'up', periodId: 1, amount: '100', ...extra });
+const body = (extra: Partial<PlaceOrderRequest> = {}): PlaceOrderRequest => ({
+  symbol: 'BTCUSDT',
+  direction: 'up',
+  periodId: 1,
+  amount: '100',
+  ...extra,
+});
 const ordersOf = async (userId: number) =>
-  Number((await queryRows<{ n: string }>(t.database.db, sql`select count(*)::text as n from contract_orders where user_id = ${userId}`))[0]?.n);
+  Number(
+    (
+      await queryRows<{ n: string }>(
+        t.database.db,
+        sql`select count(*)::text as n from contract_orders where user_id = ${userId}`,
+      )
+    )[0]?.n,
+  );
 
 describe('placing an order, past the route', () => {
   it('refuses an order whose precheck did not run: nothing placed, nothing locked', async () => {
@@ -45,12 +58,32 @@ describe('placing an order, past the route', () => {
     const user = await trader(t, '1000');
     await recordPrices(t, { BTCUSDT: '95000.00' });
     const pin = '480316';
-    const set = await call(t.app, 'POST', '/api/v1/money-passwords', { token: user.token, body: { kind: 'trade', proof: 'login_password', loginPassword: PASSWORD, password: pin, confirmPassword: pin } });
+    const set = await call(t.app, 'POST', '/api/v1/money-passwords', {
+      token: user.token,
+      body: {
+        kind: 'trade',
+        proof: 'login_password',
+        loginPassword: PASSWORD,
+        password: pin,
+        confirmPassword: pin,
+      },
+    });
     expect(set.body.code).toBe(0);
     const wrong = body({ tradePassword: '135792' });
-    await expect(precheckOrder({ db: t.database.db, clock: t.clock }, user.id, wrong)).rejects.toMatchObject({ errorName: 'MONEY_PASSWORD_INCORRECT' });
-    await expect(placeOrder(t.app.contracts, { userId: user.id, lang: 'en', key: idempotencyKey(), hash: 'h' }, wrong)).rejects.toThrow(/without precheckOrder/);
-    const [attempts] = await queryRows<{ failed_attempts: number }>(t.database.db, sql`select failed_attempts from money_passwords where user_id = ${user.id} and kind = 'trade'`);
+    await expect(
+      precheckOrder({ db: t.database.db, clock: t.clock }, user.id, wrong),
+    ).rejects.toMatchObject({ errorName: 'MONEY_PASSWORD_INCORRECT' });
+    await expect(
+      placeOrder(
+        t.app.contracts,
+        { userId: user.id, lang: 'en', key: idempotencyKey(), hash: 'h' },
+        wrong,
+      ),
+    ).rejects.toThrow(/without precheckOrder/);
+    const [attempts] = await queryRows<{ failed_attempts: number }>(
+      t.database.db,
+      sql`select failed_attempts from money_passwords where user_id = ${user.id} and kind = 'trade'`,
+    );
     expect(attempts?.failed_attempts).toBe(1);
     expect(await ordersOf(user.id)).toBe(0);
     expect(await futures(t, user.token)).toEqual({ available: '1000', locked: '0' });
@@ -69,7 +102,14 @@ describe('the contracts module', () => {
     settlement.notePlaced = (deliverAt) => void woken.push(deliverAt);
     const user = await trader(t, '1000');
     await recordPrices(t, { BTCUSDT: '95000.00' });
-    const reply = await module.batcher.submit({ userId: user.id, key: idempotencyKey(), hash: 'h', body: body(), stakeMinor: 100_000_000n, lang: 'en' });
+    const reply = await module.batcher.submit({
+      userId: user.id,
+      key: idempotencyKey(),
+      hash: 'h',
+      body: body(),
+      stakeMinor: 100_000_000n,
+      lang: 'en',
+    });
     expect(woken.map((d) => d.toISOString())).toEqual([reply.order.deliverAt]);
     await module.batcher.drain();
   });

@@ -29,7 +29,12 @@ export interface OrderBody {
   terms?: { payoutRate: string; feeRate: string };
 }
 
-export function placeOrder(t: TestApp, token: string, body: OrderBody, key: string | null = idempotencyKey()): Promise<Reply<PlaceOrderResponse>> {
+export function placeOrder(
+  t: TestApp,
+  token: string,
+  body: OrderBody,
+  key: string | null = idempotencyKey(),
+): Promise<Reply<PlaceOrderResponse>> {
   return call<PlaceOrderResponse>(t.app, 'POST', '/api/v1/contracts/orders', {
     token,
     body: { symbol: 'BTCUSDT', direction: 'up', periodId: 1, amount: '100', ...body },
@@ -44,8 +49,16 @@ export async function placed(t: TestApp, token: string, body: OrderBody = {}): P
   return reply.body.data.order;
 }
 
-export async function futures(t: TestApp, token: string): Promise<{ available: string; locked: string }> {
-  const reply = await call<{ futures: { available: string; locked: string } }>(t.app, 'GET', '/api/v1/wallet/balances', { token });
+export async function futures(
+  t: TestApp,
+  token: string,
+): Promise<{ available: string; locked: string }> {
+  const reply = await call<{ futures: { available: string; locked: string } }>(
+    t.app,
+    'GET',
+    '/api/v1/wallet/balances',
+    { token },
+  );
   const { available, locked } = reply.body.data.futures;
   return { available, locked };
 }
@@ -54,8 +67,13 @@ export async function futures(t: TestApp, token: string): Promise<{ available: s
  * Records prices so that the tick lands exactly at `atMs` (a whole second after the
  * clock), leaving the clock there.
  */
-export async function recordAt(t: TestApp, atMs: number, prices: Partial<Record<InstrumentSymbol, string>>): Promise<void> {
-  if (atMs % 1000 !== 0 || atMs <= t.clock.now().getTime()) throw new Error(`recordAt: ${atMs} is not a whole second after the clock`);
+export async function recordAt(
+  t: TestApp,
+  atMs: number,
+  prices: Partial<Record<InstrumentSymbol, string>>,
+): Promise<void> {
+  if (atMs % 1000 !== 0 || atMs <= t.clock.now().getTime())
+    throw new Error(`recordAt: ${atMs} is not a whole second after the clock`);
   t.clock.set(atMs - 1000);
   await recordPrices(t, prices);
 }
@@ -63,8 +81,13 @@ export async function recordAt(t: TestApp, atMs: number, prices: Partial<Record<
 /** A settlement worker on the test's database and clock; `errors` collects what it logs as errors. */
 export function settlement(t: TestApp, batchSize?: number, errors?: unknown[]): Settlement {
   const { ledger, hub } = t.app.services;
-  const log = errors ? { error: (detail: unknown) => void errors.push(detail), info: () => undefined } : undefined;
-  return new Settlement({ db: t.database.db, clock: t.clock, ledger, hub, ...(log ? { log } : {}) }, batchSize === undefined ? {} : { batchSize });
+  const log = errors
+    ? { error: (detail: unknown) => void errors.push(detail), info: () => undefined }
+    : undefined;
+  return new Settlement(
+    { db: t.database.db, clock: t.clock, ledger, hub, ...(log ? { log } : {}) },
+    batchSize === undefined ? {} : { batchSize },
+  );
 }
 
 export async function orderRow(t: TestApp, id: string) {
@@ -90,7 +113,11 @@ export async function expectEveryReplayAgrees(t: TestApp): Promise<number> {
     sql`select public_id, outcome, payout_minor::text as payout from contract_orders where state = 'settled' order by id`,
   );
   for (const row of rows) {
-    const reply = await call<Replay>(t.app, 'GET', `/api/v1/contracts/replay?publicId=${row.public_id}`);
+    const reply = await call<Replay>(
+      t.app,
+      'GET',
+      `/api/v1/contracts/replay?publicId=${row.public_id}`,
+    );
     expect(reply.body.code, JSON.stringify(reply.body)).toBe(0);
     expect(reply.body.data.agrees, row.public_id).toBe(true);
     expect(reply.body.data.outcome).toBe(row.outcome);

@@ -3,7 +3,14 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeConversion } from '../src/modules/conversion/service.ts';
 import { queryRows } from '../src/platform/db.ts';
-import { type TestApp, call, createTestApp, fund, idempotencyKey, registerUser } from './harness.ts';
+import {
+  type TestApp,
+  call,
+  createTestApp,
+  fund,
+  idempotencyKey,
+  registerUser,
+} from './harness.ts';
 import { recordPrices } from './prices.ts';
 
 let t: TestApp;
@@ -31,16 +38,44 @@ interface BalancesReply {
   spot: { asset: string; available: string; locked: string }[];
 }
 
-const quote = (token: string, body: Record<string, unknown>, lang?: string) => call<QuoteReply>(t.app, 'POST', '/api/v1/convert/quote', { token, body, ...(lang ? { lang } : {}) });
+const quote = (token: string, body: Record<string, unknown>, lang?: string) =>
+  call<QuoteReply>(t.app, 'POST', '/api/v1/convert/quote', {
+    token,
+    body,
+    ...(lang ? { lang } : {}),
+  });
 const convert = (token: string, quoteId: string, key: string | null = idempotencyKey()) =>
-  call<{ entryId: string; quote: QuoteReply; balances: BalancesReply }>(t.app, 'POST', '/api/v1/convert', { token, body: { quoteId }, headers: key ? { 'idempotency-key': key } : {} });
+  call<{ entryId: string; quote: QuoteReply; balances: BalancesReply }>(
+    t.app,
+    'POST',
+    '/api/v1/convert',
+    { token, body: { quoteId }, headers: key ? { 'idempotency-key': key } : {} },
+  );
 const spot = async (token: string) => {
   const reply = await call<BalancesReply>(t.app, 'GET', '/api/v1/wallet/balances', { token });
   return Object.fromEntries(reply.body.data.spot.map((s) => [s.asset, s.available]));
 };
-const quoteCount = async (uid: string) => Number((await queryRows<{ n: string }>(t.database.db, sql`select count(*)::text as n from conversion_quotes where user_id = ${Number(uid)}`))[0]?.n);
-const conversionEntries = async (uid: string) => queryRows<{ id: string; reference: string }>(t.database.db, sql`select id::text, reference from ledger_entries where user_id = ${Number(uid)} and kind = 'conversion'`);
-const houseFees = async () => (await queryRows<{ available: string }>(t.database.db, sql`select available::text from ledger_accounts where name = 'house:fees:USDT'`))[0]?.available ?? '0';
+const quoteCount = async (uid: string) =>
+  Number(
+    (
+      await queryRows<{ n: string }>(
+        t.database.db,
+        sql`select count(*)::text as n from conversion_quotes where user_id = ${Number(uid)}`,
+      )
+    )[0]?.n,
+  );
+const conversionEntries = async (uid: string) =>
+  queryRows<{ id: string; reference: string }>(
+    t.database.db,
+    sql`select id::text, reference from ledger_entries where user_id = ${Number(uid)} and kind = 'conversion'`,
+  );
+const houseFees = async () =>
+  (
+    await queryRows<{ available: string }>(
+      t.database.db,
+      sql`select available::text from ledger_accounts where name = 'house:fees:USDT'`,
+    )
+  )[0]?.available ?? '0';
 
 async function userWith(holdings: { usdt?: bigint; btc?: bigint; eth?: bigint }) {
   const user = await registerUser(t.app);
@@ -56,23 +91,55 @@ describe('conversion figures (20 bps; every rounding favours the house)', () => 
     ['BTC', 'USDT', 1_000_000n, 9_500_000n, 2, 950_000_000n, 1_900_000n, 948_100_000n], // 0.01 BTC @ 95000.00 → 948.1 USDT, fee exactly 1.9
     ['BTC', 'USDT', 1n, 9_500_000n, 2, 950n, 2n, 948n], // 1 satoshi: fee 1.9 micro-USDT rounds UP to 2
     ['BTC', 'USDT', 1n, 9_500_001n, 2, 950n, 2n, 948n], // 0.0009500001 USDT rounds DOWN to 0.00095
-    ['BTC', 'USDT', 2_100_000_000_000_000n, 9_500_000n, 2, 1_995_000_000_000_000_000n, 3_990_000_000_000_000n, 1_991_010_000_000_000_000n], // 21M BTC: no overflow
+    [
+      'BTC',
+      'USDT',
+      2_100_000_000_000_000n,
+      9_500_000n,
+      2,
+      1_995_000_000_000_000_000n,
+      3_990_000_000_000_000n,
+      1_991_010_000_000_000_000n,
+    ], // 21M BTC: no overflow
     ['XRP', 'USDT', 10_000_000n, 23_000n, 4, 23_000_000n, 46_000n, 22_954_000n], // 10 XRP @ 2.3000
     ['USDT', 'ETH', 100_000_000n, 330_000n, 2, 99_800_000n, 200_000n, 3_024_242n], // 100 USDT → 0.03024242 ETH (…42.42 rounds DOWN)
     ['USDT', 'ETH', 34n, 330_000n, 2, 33n, 1n, 1n], // smallest purchase: 1 wei-of-ETH-at-scale-8
     ['USDT', 'ETH', 33n, 330_000n, 2, 32n, 1n, 0n], // one less: nothing to receive (refused as too small)
     ['USDT', 'ETH', 1n, 330_000n, 2, 0n, 1n, 0n], // 0.000001 USDT: the fee rounds up to all of it
     ['USDT', 'DOGE', 1_000_000n, 32_000n, 5, 998_000n, 2_000n, 311_875_000n], // 1 USDT @ 0.32000 → 3.11875 DOGE exactly
-  ] as const)('%s → %s: %s at %s (scale %s) → leg %s, fee %s, receive %s', (from, to, amountMinor, priceMinor, priceScale, leg, fee, receive) => {
-    expect(computeConversion({ from, to, amountMinor, priceMinor, priceScale, feeBps: 20 })).toEqual({ usdtLegMinor: leg, feeMinor: fee, receiveMinor: receive });
-  });
+  ] as const)(
+    '%s → %s: %s at %s (scale %s) → leg %s, fee %s, receive %s',
+    (from, to, amountMinor, priceMinor, priceScale, leg, fee, receive) => {
+      expect(
+        computeConversion({ from, to, amountMinor, priceMinor, priceScale, feeBps: 20 }),
+      ).toEqual({ usdtLegMinor: leg, feeMinor: fee, receiveMinor: receive });
+    },
+  );
 
   it('a zero fee is zero', () => {
-    expect(computeConversion({ from: 'BTC', to: 'USDT', amountMinor: 1n, priceMinor: 9_500_000n, priceScale: 2, feeBps: 0 })).toEqual({ usdtLegMinor: 950n, feeMinor: 0n, receiveMinor: 950n });
+    expect(
+      computeConversion({
+        from: 'BTC',
+        to: 'USDT',
+        amountMinor: 1n,
+        priceMinor: 9_500_000n,
+        priceScale: 2,
+        feeBps: 0,
+      }),
+    ).toEqual({ usdtLegMinor: 950n, feeMinor: 0n, receiveMinor: 950n });
   });
 
   it('coin → coin has no figures', () => {
-    expect(() => computeConversion({ from: 'BTC', to: 'ETH', amountMinor: 1n, priceMinor: 1n, priceScale: 2, feeBps: 20 })).toThrow();
+    expect(() =>
+      computeConversion({
+        from: 'BTC',
+        to: 'ETH',
+        amountMinor: 1n,
+        priceMinor: 1n,
+        priceScale: 2,
+        feeBps: 20,
+      }),
+    ).toThrow();
   });
 
   it('property: the user never gets more than the exact value, and never a whole unit less than the rounded one', () => {
@@ -84,7 +151,14 @@ describe('conversion figures (20 bps; every rounding favours the house)', () => 
         fc.boolean(),
         (amount, price, bps, sell) => {
           // BTC: scale 8, price scale 2; USDT scale 6.
-          const r = computeConversion({ from: sell ? 'BTC' : 'USDT', to: sell ? 'USDT' : 'BTC', amountMinor: amount, priceMinor: price, priceScale: 2, feeBps: bps });
+          const r = computeConversion({
+            from: sell ? 'BTC' : 'USDT',
+            to: sell ? 'USDT' : 'BTC',
+            amountMinor: amount,
+            priceMinor: price,
+            priceScale: 2,
+            feeBps: bps,
+          });
           const b = BigInt(bps);
           if (sell) {
             // exact USDT value = amount × price × 10^6 / 10^10
@@ -92,7 +166,9 @@ describe('conversion figures (20 bps; every rounding favours the house)', () => 
             expect(r.usdtLegMinor * 10n ** 10n <= exact).toBe(true);
             expect((r.usdtLegMinor + 1n) * 10n ** 10n > exact).toBe(true);
             expect(r.feeMinor * 10_000n >= r.usdtLegMinor * b).toBe(true);
-            expect((r.feeMinor - 1n) * 10_000n < r.usdtLegMinor * b || r.feeMinor === 0n).toBe(true);
+            expect((r.feeMinor - 1n) * 10_000n < r.usdtLegMinor * b || r.feeMinor === 0n).toBe(
+              true,
+            );
             expect(r.receiveMinor + r.feeMinor).toBe(r.usdtLegMinor);
           } else {
             expect(r.feeMinor * 10_000n >= amount * b).toBe(true);
@@ -100,7 +176,8 @@ describe('conversion figures (20 bps; every rounding favours the house)', () => 
             // coins × price ≤ net, and one more coin would exceed it
             const net = r.usdtLegMinor * 10n ** 10n;
             expect(r.receiveMinor * price * 10n ** 6n <= (net > 0n ? net : 0n)).toBe(true);
-            if (r.usdtLegMinor > 0n) expect((r.receiveMinor + 1n) * price * 10n ** 6n > net).toBe(true);
+            if (r.usdtLegMinor > 0n)
+              expect((r.receiveMinor + 1n) * price * 10n ** 6n > net).toBe(true);
           }
         },
       ),
@@ -145,7 +222,9 @@ describe('quote', () => {
     t.clock.advance(5_001);
     const reply = await quote(user.token, { from: 'BTC', to: 'USDT', amount: '0.01' });
     expect(reply.body.code).toBe(2401);
-    expect(reply.body.message).toBe('There is no recent price for BTC right now. Please try again in a moment.');
+    expect(reply.body.message).toBe(
+      'There is no recent price for BTC right now. Please try again in a moment.',
+    );
     expect(await quoteCount(user.uid)).toBe(0);
     // An instrument never recorded in this file: no price at all.
     const sol = await quote(user.token, { from: 'USDT', to: 'SOL', amount: '1' });
@@ -158,7 +237,9 @@ describe('quote', () => {
     const reply = await quote(user.token, { from: 'BTC', to: 'ETH', amount: '0.01' });
     expect(reply.status).toBe(422);
     expect(reply.body.code).toBe(422);
-    expect(reply.body.errors?.to).toEqual(['Conversion is only between a coin and USDT, never directly between two coins.']);
+    expect(reply.body.errors?.to).toEqual([
+      'Conversion is only between a coin and USDT, never directly between two coins.',
+    ]);
     const zh = await quote(user.token, { from: 'ETH', to: 'BTC', amount: '1' }, 'zh-CN');
     expect(zh.body.errors?.to).toEqual(['兑换仅限于币种与 USDT 之间，不能在两种币之间直接兑换。']);
     expect(await quoteCount(user.uid)).toBe(0);
@@ -166,11 +247,19 @@ describe('quote', () => {
 
   it.each([
     [{ from: 'USDT', to: 'USDT', amount: '1' }, 'to', 'Choose two different currencies.'],
-    [{ from: 'BTC', to: 'USDT', amount: '0.000000001' }, 'amount', 'Enter an amount greater than zero with at most 8 decimal places.'],
+    [
+      { from: 'BTC', to: 'USDT', amount: '0.000000001' },
+      'amount',
+      'Enter an amount greater than zero with at most 8 decimal places.',
+    ],
     [{ from: 'BTC', to: 'USDT', amount: '-1' }, 'amount', 'Enter an amount such as 12.5.'],
     [{ from: 'BTC', to: 'USDT', amount: 1 }, 'amount', 'This value has the wrong type.'],
     [{ from: 'NOPE', to: 'USDT', amount: '1' }, 'from', 'This value is not allowed.'],
-    [{ from: 'USDT', to: 'ETH', amount: '0.000033' }, 'amount', 'The amount is too small to convert after the fee.'],
+    [
+      { from: 'USDT', to: 'ETH', amount: '0.000033' },
+      'amount',
+      'The amount is too small to convert after the fee.',
+    ],
     [{ from: 'BTC', to: 'USDT', amount: '0.6' }, 'amount', 'Insufficient balance.'],
   ])('bad request %j → 422 on %s, nothing stored', async (body, field, message) => {
     const user = await userWith({ btc: 50_000_000n, usdt: 100_000_000n });
@@ -182,7 +271,13 @@ describe('quote', () => {
   });
 
   it('needs a signed-in user', async () => {
-    expect((await call(t.app, 'POST', '/api/v1/convert/quote', { body: { from: 'BTC', to: 'USDT', amount: '1' } })).body.code).toBe(401);
+    expect(
+      (
+        await call(t.app, 'POST', '/api/v1/convert/quote', {
+          body: { from: 'BTC', to: 'USDT', amount: '1' },
+        })
+      ).body.code,
+    ).toBe(401);
   });
 });
 
@@ -199,7 +294,9 @@ describe('convert', () => {
     const balances = await spot(user.token);
     expect(balances.BTC).toBe('0.49');
     expect(balances.USDT).toBe('948.1');
-    expect(Object.fromEntries(reply.body.data.balances.spot.map((s) => [s.asset, s.available]))).toMatchObject({ BTC: '0.49', USDT: '948.1' });
+    expect(
+      Object.fromEntries(reply.body.data.balances.spot.map((s) => [s.asset, s.available])),
+    ).toMatchObject({ BTC: '0.49', USDT: '948.1' });
     const entries = await conversionEntries(user.uid);
     expect(entries).toEqual([{ id: reply.body.data.entryId, reference: `conversion:${q.id}` }]);
     const postings = await queryRows<{ account: string; type: string; amount: string }>(
@@ -207,7 +304,11 @@ describe('convert', () => {
       sql`select a.name as account, p.type, p.amount::text from ledger_postings p join ledger_accounts a on a.id = p.account_id where p.entry_id = ${Number(reply.body.data.entryId)} order by p.id`,
     );
     const uid = user.uid;
-    expect(postings.sort((a, b) => a.account.localeCompare(b.account) || Number(a.amount) - Number(b.amount))).toEqual(
+    expect(
+      postings.sort(
+        (a, b) => a.account.localeCompare(b.account) || Number(a.amount) - Number(b.amount),
+      ),
+    ).toEqual(
       [
         { account: 'house:conversion:BTC', type: 'conversion', amount: '1000000' },
         { account: 'house:conversion:USDT', type: 'conversion', amount: '-950000000' },
@@ -232,7 +333,11 @@ describe('convert', () => {
       t.database.db,
       sql`select type, amount::text from ledger_postings where entry_id = ${Number(reply.body.data.entryId)} and user_id = ${Number(user.uid)} order by id`,
     );
-    expect(types.map((p) => `${p.type} ${p.amount}`).sort()).toEqual(['conversion -99800000', 'conversion 3024242', 'conversion_fee -200000']);
+    expect(types.map((p) => `${p.type} ${p.amount}`).sort()).toEqual([
+      'conversion -99800000',
+      'conversion 3024242',
+      'conversion_fee -200000',
+    ]);
   });
 
   it('an expired quote is refused (QUOTE_EXPIRED) after 10 s, and nothing changes', async () => {
@@ -316,7 +421,10 @@ describe('convert', () => {
     expect(reply.body.message).toBe('Insufficient balance.');
     expect(await spot(user.token)).toEqual(before);
     expect(await conversionEntries(user.uid)).toHaveLength(1);
-    const [row] = await queryRows<{ executed_at: unknown }>(t.database.db, sql`select executed_at from conversion_quotes where id = ${b.id}`);
+    const [row] = await queryRows<{ executed_at: unknown }>(
+      t.database.db,
+      sql`select executed_at from conversion_quotes where id = ${b.id}`,
+    );
     expect(row?.executed_at).toBeNull();
   });
 

@@ -23,12 +23,17 @@ function tempDir(): string {
 }
 
 const lockFile = (dir: string) => path.join(dir, DATA_LOCK_FILE);
-const readLock = (dir: string) => JSON.parse(fs.readFileSync(lockFile(dir), 'utf8')) as { pid: number; startTicks: string | null };
+const readLock = (dir: string) =>
+  JSON.parse(fs.readFileSync(lockFile(dir), 'utf8')) as { pid: number; startTicks: string | null };
 
 /** Another process that takes the lock on `dir` and keeps it until killed. */
 async function holder(dir: string): Promise<ChildProcess> {
   const script = `const { acquireDataLock } = await import(${JSON.stringify(lockModule)}); acquireDataLock(process.argv[1]); console.log('held'); setInterval(() => {}, 60_000);`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, dir], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '-e', script, dir],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   children.push(child);
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('held') && resolve());
@@ -45,29 +50,39 @@ function killed(child: ChildProcess): Promise<void> {
 }
 
 describe('the DATA_DIR lock', () => {
-  it('a second process cannot take it while the first runs, and learns which process holds it', { timeout: 30_000 }, async () => {
-    const dir = tempDir();
-    const first = await holder(dir);
-    expect(() => acquireDataLock(dir)).toThrow(new DataDirInUseError(dir, first.pid as number));
-    expect(() => acquireDataLock(dir)).toThrow(`DATA_DIR ${dir} is in use by process ${first.pid}; stop it or use the running server`);
-    // The refused process changed nothing: the holder's lock is still there.
-    expect(readLock(dir).pid).toBe(first.pid);
-    expect(fs.readdirSync(dir)).toEqual([DATA_LOCK_FILE]);
-  });
+  it(
+    'a second process cannot take it while the first runs, and learns which process holds it',
+    { timeout: 30_000 },
+    async () => {
+      const dir = tempDir();
+      const first = await holder(dir);
+      expect(() => acquireDataLock(dir)).toThrow(new DataDirInUseError(dir, first.pid as number));
+      expect(() => acquireDataLock(dir)).toThrow(
+        `DATA_DIR ${dir} is in use by process ${first.pid}; stop it or use the running server`,
+      );
+      // The refused process changed nothing: the holder's lock is still there.
+      expect(readLock(dir).pid).toBe(first.pid);
+      expect(fs.readdirSync(dir)).toEqual([DATA_LOCK_FILE]);
+    },
+  );
 
-  it('a lock left by a process killed with SIGKILL is taken over, naming the dead pid', { timeout: 30_000 }, async () => {
-    const dir = tempDir();
-    const crashed = await holder(dir);
-    await killed(crashed);
-    expect(readLock(dir).pid).toBe(crashed.pid);
+  it(
+    'a lock left by a process killed with SIGKILL is taken over, naming the dead pid',
+    { timeout: 30_000 },
+    async () => {
+      const dir = tempDir();
+      const crashed = await holder(dir);
+      await killed(crashed);
+      expect(readLock(dir).pid).toBe(crashed.pid);
 
-    const lock = acquireDataLock(dir);
-    expect(lock.takenOverFrom).toBe(crashed.pid);
-    expect(readLock(dir).pid).toBe(process.pid);
-    expect(fs.readdirSync(dir)).toEqual([DATA_LOCK_FILE]);
-    lock.release();
-    expect(fs.existsSync(lockFile(dir))).toBe(false);
-  });
+      const lock = acquireDataLock(dir);
+      expect(lock.takenOverFrom).toBe(crashed.pid);
+      expect(readLock(dir).pid).toBe(process.pid);
+      expect(fs.readdirSync(dir)).toEqual([DATA_LOCK_FILE]);
+      lock.release();
+      expect(fs.existsSync(lockFile(dir))).toBe(false);
+    },
+  );
 
   it('the same process cannot take it twice; after release it can again', () => {
     const dir = tempDir();
@@ -89,18 +104,37 @@ describe('the DATA_DIR lock', () => {
   });
 
   // A container restarts its processes with the same small pids: the pid alone proves nothing.
-  it.runIf(fs.existsSync('/proc/self/stat'))('a live pid that started after the lock was written is not its holder', () => {
-    const dir = tempDir();
-    const reused = process.ppid;
-    fs.writeFileSync(lockFile(dir), JSON.stringify({ pid: reused, startTicks: '1', hostname: os.hostname(), startedAt: new Date(0).toISOString() }));
-    const lock = acquireDataLock(dir);
-    expect(lock.takenOverFrom).toBe(reused);
-    lock.release();
-  });
+  it.runIf(fs.existsSync('/proc/self/stat'))(
+    'a live pid that started after the lock was written is not its holder',
+    () => {
+      const dir = tempDir();
+      const reused = process.ppid;
+      fs.writeFileSync(
+        lockFile(dir),
+        JSON.stringify({
+          pid: reused,
+          startTicks: '1',
+          hostname: os.hostname(),
+          startedAt: new Date(0).toISOString(),
+        }),
+      );
+      const lock = acquireDataLock(dir);
+      expect(lock.takenOverFrom).toBe(reused);
+      lock.release();
+    },
+  );
 
   it('a lock naming this very process (a restart that got the same pid) is stale', () => {
     const dir = tempDir();
-    fs.writeFileSync(lockFile(dir), JSON.stringify({ pid: process.pid, startTicks: '1', hostname: os.hostname(), startedAt: new Date(0).toISOString() }));
+    fs.writeFileSync(
+      lockFile(dir),
+      JSON.stringify({
+        pid: process.pid,
+        startTicks: '1',
+        hostname: os.hostname(),
+        startedAt: new Date(0).toISOString(),
+      }),
+    );
     const lock = acquireDataLock(dir);
     expect(lock.takenOverFrom).toBe(process.pid);
     expect(readLock(dir).startTicks).not.toBe('1');
@@ -118,7 +152,12 @@ describe('the DATA_DIR lock', () => {
   it('release leaves alone a lock another process wrote after ours was removed', () => {
     const dir = tempDir();
     const lock = acquireDataLock(dir);
-    const theirs = JSON.stringify({ pid: process.ppid, startTicks: null, hostname: os.hostname(), startedAt: new Date().toISOString() });
+    const theirs = JSON.stringify({
+      pid: process.ppid,
+      startTicks: null,
+      hostname: os.hostname(),
+      startedAt: new Date().toISOString(),
+    });
     fs.writeFileSync(lockFile(dir), theirs);
     lock.release();
     expect(fs.readFileSync(lockFile(dir), 'utf8')).toBe(theirs);

@@ -20,7 +20,9 @@ async function freshDatabase(): Promise<Database> {
 /** A minute of one feed's prices, one sample a second from `startMs`. */
 function walk(feed: SimulatedFeed, startMs: number, seconds = 60): string[] {
   const out: string[] = [];
-  for (let s = 0; s < seconds; s++) for (const p of feed.sample(new Date(startMs + s * 1000))) out.push(`${p.instrument}:${p.priceMinor}`);
+  for (let s = 0; s < seconds; s++)
+    for (const p of feed.sample(new Date(startMs + s * 1000)))
+      out.push(`${p.instrument}:${p.priceMinor}`);
   return out;
 }
 
@@ -33,10 +35,15 @@ describe('the demo walk', () => {
     const again = await demoWalkKey(database.db, new Date(startMs + 60_000));
     expect(first).toHaveLength(32);
     expect(Buffer.from(again).toString('hex')).toBe(Buffer.from(first).toString('hex'));
-    const rows = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from market_demo_walk_key`);
+    const rows = await queryRows<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from market_demo_walk_key`,
+    );
     expect(rows[0]?.n).toBe(1);
     // A restart continues the same walk: the same key and second give the same step.
-    expect(walk(new SimulatedFeed({ seed: again }), startMs, 5)).toEqual(walk(new SimulatedFeed({ seed: first }), startMs, 5));
+    expect(walk(new SimulatedFeed({ seed: again }), startMs, 5)).toEqual(
+      walk(new SimulatedFeed({ seed: first }), startMs, 5),
+    );
   });
 
   it('two fresh starts at the same instant walk differently, and no seed made from the start time replays either', async () => {
@@ -55,7 +62,10 @@ describe('the demo walk', () => {
       candidates.add(ms % 4_294_967_296);
       candidates.add(Math.floor(ms / 1000));
     }
-    const firstSecond = (key: number | Uint8Array) => new SimulatedFeed({ seed: key }).sample(new Date(startMs)).map((p) => `${p.instrument}:${p.priceMinor}`);
+    const firstSecond = (key: number | Uint8Array) =>
+      new SimulatedFeed({ seed: key })
+        .sample(new Date(startMs))
+        .map((p) => `${p.instrument}:${p.priceMinor}`);
     const aFirst = a.slice(0, INSTRUMENT_SYMBOLS.length);
     const bFirst = b.slice(0, INSTRUMENT_SYMBOLS.length);
     for (const candidate of candidates) {

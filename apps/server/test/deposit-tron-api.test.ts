@@ -5,7 +5,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TronApiChain, TronApiError, USDT_TRC20_CONTRACT, usdtTransfersOf } from '../src/modules/deposit/tron-api.ts';
+import {
+  TronApiChain,
+  TronApiError,
+  USDT_TRC20_CONTRACT,
+  usdtTransfersOf,
+} from '../src/modules/deposit/tron-api.ts';
 import { createChainAdapter } from '../src/modules/deposit/service.ts';
 import { DEMO_TRON_XPUB } from '../src/modules/deposit/tron.ts';
 import { runDepositWatcher } from '../src/modules/deposit/watcher.ts';
@@ -18,7 +23,8 @@ import { type TestApp, call, createTestApp, registerUser } from './harness.ts';
  */
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/trongrid');
-const fixture = (name: string) => JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8')) as Record<string, unknown>;
+const fixture = (name: string) =>
+  JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8')) as Record<string, unknown>;
 
 const OURS = 'TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH';
 const OTHER_OURS = 'TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK';
@@ -61,7 +67,8 @@ beforeAll(async () => {
       };
       const override = overrides.get(url.pathname);
       if (override) return reply(...override);
-      if (req.method === 'POST' && url.pathname === '/wallet/getnowblock') return reply(200, fixture('getnowblock.json'));
+      if (req.method === 'POST' && url.pathname === '/wallet/getnowblock')
+        return reply(200, fixture('getnowblock.json'));
       if (req.method === 'POST' && url.pathname === '/wallet/gettransactioninfobyid') {
         return reply(200, txInfo[(body as { value: string }).value] ?? {});
       }
@@ -89,14 +96,44 @@ describe('TRON HTTP API adapter on recorded replies', () => {
   it('lists only successful USDT transfers to our addresses, with integer amounts, log indexes and blocks from the receipts', async () => {
     requests.length = 0;
     const page = await adapter('key-123').listIncoming([OURS, OTHER_OURS], null);
-    const found = page.transfers.map((t) => ({ ...t, amountMinor: t.amountMinor.toString() })).sort((a, b) => a.blockNumber - b.blockNumber);
+    const found = page.transfers
+      .map((t) => ({ ...t, amountMinor: t.amountMinor.toString() }))
+      .sort((a, b) => a.blockNumber - b.blockNumber);
     expect(found).toEqual([
-      { txid: TX.paid, logIndex: 0, toAddress: OURS, fromAddress: SENDER, amountMinor: '25500000', blockNumber: 70_000_173 },
+      {
+        txid: TX.paid,
+        logIndex: 0,
+        toAddress: OURS,
+        fromAddress: SENDER,
+        amountMinor: '25500000',
+        blockNumber: 70_000_173,
+      },
       // One transaction paying two of our addresses: each payment is its own transfer, told apart by log index.
-      { txid: TX.multi, logIndex: 0, toAddress: OTHER_OURS, fromAddress: SENDER, amountMinor: '1000000', blockNumber: 70_000_233 },
-      { txid: TX.multi, logIndex: 1, toAddress: OURS, fromAddress: SENDER, amountMinor: '3000000', blockNumber: 70_000_233 },
+      {
+        txid: TX.multi,
+        logIndex: 0,
+        toAddress: OTHER_OURS,
+        fromAddress: SENDER,
+        amountMinor: '1000000',
+        blockNumber: 70_000_233,
+      },
+      {
+        txid: TX.multi,
+        logIndex: 1,
+        toAddress: OURS,
+        fromAddress: SENDER,
+        amountMinor: '3000000',
+        blockNumber: 70_000_233,
+      },
       // Beyond 2^53: exact, so never through a float.
-      { txid: TX.huge, logIndex: 0, toAddress: OURS, fromAddress: SENDER, amountMinor: '9007199254740993', blockNumber: 70_000_241 },
+      {
+        txid: TX.huge,
+        logIndex: 0,
+        toAddress: OURS,
+        fromAddress: SENDER,
+        amountMinor: '9007199254740993',
+        blockNumber: 70_000_241,
+      },
     ]);
 
     const lists = requests.filter((r) => r.url.pathname.endsWith('/transactions/trc20'));
@@ -111,7 +148,9 @@ describe('TRON HTTP API adapter on recorded replies', () => {
     expect(lists[1]?.url.searchParams.get('fingerprint')).toBe(PAGE2_FINGERPRINT);
     expect(requests.every((r) => r.headers['tron-pro-api-key'] === 'key-123')).toBe(true);
     // The fake "USDT" token is dropped from the list before its receipt is ever asked for.
-    const asked = requests.filter((r) => r.url.pathname === '/wallet/gettransactioninfobyid').map((r) => (r.body as { value: string }).value);
+    const asked = requests
+      .filter((r) => r.url.pathname === '/wallet/gettransactioninfobyid')
+      .map((r) => (r.body as { value: string }).value);
     expect(asked.sort()).toEqual([TX.paid, TX.multi, TX.revert, TX.unconfirmed, TX.huge].sort());
     // The cursor is chain time: the head's timestamp minus the rescan window.
     expect(page.cursor).toBe(String(1_790_000_064_000 - 600_000));
@@ -120,7 +159,11 @@ describe('TRON HTTP API adapter on recorded replies', () => {
   it('asks again from the cursor, and never goes back before it', async () => {
     requests.length = 0;
     const page = await adapter().listIncoming([OURS], '1790000000000');
-    expect(requests.find((r) => r.url.pathname.endsWith('/trc20'))?.url.searchParams.get('min_timestamp')).toBe('1790000000000');
+    expect(
+      requests
+        .find((r) => r.url.pathname.endsWith('/trc20'))
+        ?.url.searchParams.get('min_timestamp'),
+    ).toBe('1790000000000');
     expect(page.cursor).toBe('1790000000000');
     // Asked for OURS only: the multi-payment's log to another address is not returned.
     expect(page.transfers.map((t) => t.toAddress)).toEqual([OURS, OURS, OURS]);
@@ -133,7 +176,13 @@ describe('TRON HTTP API adapter on recorded replies', () => {
     expect(usdtTransfersOf(TX.revert, info(TX.revert))).toEqual([]);
     expect(usdtTransfersOf(TX.unconfirmed, {})).toEqual([]);
     // multi: two USDT Transfer logs (0, 1); log 2 is an Approval event and is not a transfer.
-    expect(usdtTransfersOf(TX.multi, info(TX.multi)).map((t) => [t.logIndex, t.toAddress, t.amountMinor])).toEqual([
+    expect(
+      usdtTransfersOf(TX.multi, info(TX.multi)).map((t) => [
+        t.logIndex,
+        t.toAddress,
+        t.amountMinor,
+      ]),
+    ).toEqual([
       [0, OTHER_OURS, 1_000_000n],
       [1, OURS, 3_000_000n],
     ]);
@@ -141,7 +190,14 @@ describe('TRON HTTP API adapter on recorded replies', () => {
 
   it('blockOf asks the node again: the block while the receipt matches, null when the transaction is gone', async () => {
     const chain = adapter();
-    const transfer = { txid: TX.paid, logIndex: 0, toAddress: OURS, fromAddress: SENDER, amountMinor: 25_500_000n, blockNumber: 70_000_173 };
+    const transfer = {
+      txid: TX.paid,
+      logIndex: 0,
+      toAddress: OURS,
+      fromAddress: SENDER,
+      amountMinor: 25_500_000n,
+      blockNumber: 70_000_173,
+    };
     expect(await chain.blockOf(transfer)).toBe(70_000_173);
     expect(await chain.blockOf({ ...transfer, amountMinor: 25_500_001n })).toBeNull();
     expect(await chain.blockOf({ ...transfer, logIndex: 1 })).toBeNull();
@@ -151,12 +207,18 @@ describe('TRON HTTP API adapter on recorded replies', () => {
   it('a failing or malformed API is an error (the watcher retries), never an empty success', async () => {
     overrides.set('/wallet/getnowblock', [429, { Error: 'rate limited' }]);
     await expect(adapter().currentBlock()).rejects.toThrow(/answered 429/);
-    overrides.set('/wallet/getnowblock', [200, { block_header: { raw_data: { number: '70000244' } } }]);
+    overrides.set('/wallet/getnowblock', [
+      200,
+      { block_header: { raw_data: { number: '70000244' } } },
+    ]);
     await expect(adapter().currentBlock()).rejects.toBeInstanceOf(TronApiError);
     overrides.set('/wallet/getnowblock', [200, 'not json']);
     await expect(adapter().currentBlock()).rejects.toBeInstanceOf(TronApiError);
     overrides.clear();
-    overrides.set(`/v1/accounts/${OURS}/transactions/trc20`, [200, { data: [{ transaction_id: TX.paid, value: 25.5 }], success: true }]);
+    overrides.set(`/v1/accounts/${OURS}/transactions/trc20`, [
+      200,
+      { data: [{ transaction_id: TX.paid, value: 25.5 }], success: true },
+    ]);
     await expect(adapter().listIncoming([OURS], null)).rejects.toBeInstanceOf(TronApiError);
     overrides.clear();
   });
@@ -166,28 +228,50 @@ describe('the deposit watcher on the TRON adapter', () => {
   let t: TestApp;
   beforeAll(async () => {
     // Production's shape: a configured xpub (here the demo key's, whose index 0 the fixtures pay) on the TRON API.
-    t = await createTestApp({ env: { DEPOSIT_CHAIN: 'tron', TRON_XPUB: DEMO_TRON_XPUB, TRON_API_URL: baseUrl } });
+    t = await createTestApp({
+      env: { DEPOSIT_CHAIN: 'tron', TRON_XPUB: DEMO_TRON_XPUB, TRON_API_URL: baseUrl },
+    });
   });
   afterAll(() => t.close());
 
   it('credits the confirmed transfer once and keeps the young ones pending', async () => {
     // In a fresh database the first address is index 0: the fixtures' address.
     const user = await registerUser(t.app);
-    const address = await call<{ address: string; simulated: boolean }>(t.app, 'GET', '/api/v1/deposit/address', { token: user.token });
+    const address = await call<{ address: string; simulated: boolean }>(
+      t.app,
+      'GET',
+      '/api/v1/deposit/address',
+      { token: user.token },
+    );
     expect(address.body.data.address).toBe(OURS);
 
     expect(address.body.data.simulated).toBe(false);
     const { config, ledger } = t.app.services;
-    const deps = { db: t.database.db, clock: t.clock, config, ledger, chain: createChainAdapter(config, t.database.db, t.clock) };
+    const deps = {
+      db: t.database.db,
+      clock: t.clock,
+      config,
+      ledger,
+      chain: createChainAdapter(config, t.database.db, t.clock),
+    };
     const first = await runDepositWatcher(deps);
     expect(first).toMatchObject({ head: 70_000_244, recorded: 3, rejected: 0, credited: 1 });
     const again = await runDepositWatcher(deps);
     expect(again).toMatchObject({ recorded: 0, credited: 0 });
 
-    const balances = await call<{ spot: { asset: string; available: string }[] }>(t.app, 'GET', '/api/v1/wallet/balances', { token: user.token });
+    const balances = await call<{ spot: { asset: string; available: string }[] }>(
+      t.app,
+      'GET',
+      '/api/v1/wallet/balances',
+      { token: user.token },
+    );
     expect(balances.body.data.spot.find((s) => s.asset === 'USDT')?.available).toBe('25.5');
-    const history = await call<{ items: { txid: string; amount: string; status: string; confirmations: number }[] }>(t.app, 'GET', '/api/v1/deposit/history', { token: user.token });
-    expect(history.body.data.items.map((i) => [i.txid, i.amount, i.status, i.confirmations])).toEqual([
+    const history = await call<{
+      items: { txid: string; amount: string; status: string; confirmations: number }[];
+    }>(t.app, 'GET', '/api/v1/deposit/history', { token: user.token });
+    expect(
+      history.body.data.items.map((i) => [i.txid, i.amount, i.status, i.confirmations]),
+    ).toEqual([
       [TX.huge, '9007199254.740993', 'pending_payment', 4],
       [TX.multi, '3', 'pending_payment', 12],
       // Shown as progress (at most the required 19); the row keeps the 72 it had when credited.

@@ -20,7 +20,11 @@ describe('the envelope', () => {
   it('success is code 0 with data and a message', async () => {
     const reply = await call(t.app, 'GET', '/api/health');
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ code: 0, message: 'Operation successful', data: { status: 'ok', database: 'ok' } });
+    expect(reply.body).toMatchObject({
+      code: 0,
+      message: 'Operation successful',
+      data: { status: 'ok', database: 'ok' },
+    });
   });
 
   it('no token is 401', async () => {
@@ -30,8 +34,16 @@ describe('the envelope', () => {
   });
 
   it('an unknown token is 401, a malformed header too', async () => {
-    expect((await call(t.app, 'GET', '/api/v1/user/profile', { token: 'A'.repeat(43) })).body.code).toBe(401);
-    expect((await call(t.app, 'GET', '/api/v1/user/profile', { headers: { authorization: 'Basic abc' } })).body.code).toBe(401);
+    expect(
+      (await call(t.app, 'GET', '/api/v1/user/profile', { token: 'A'.repeat(43) })).body.code,
+    ).toBe(401);
+    expect(
+      (
+        await call(t.app, 'GET', '/api/v1/user/profile', {
+          headers: { authorization: 'Basic abc' },
+        })
+      ).body.code,
+    ).toBe(401);
   });
 
   it('a revoked session is 411', async () => {
@@ -42,14 +54,21 @@ describe('the envelope', () => {
   });
 
   it('422 carries errors per field', async () => {
-    const reply = await call(t.app, 'POST', '/api/v1/auth/login', { body: { channel: 'email', account: 'x@y', password: '' } });
+    const reply = await call(t.app, 'POST', '/api/v1/auth/login', {
+      body: { channel: 'email', account: 'x@y', password: '' },
+    });
     expect(reply.status).toBe(422);
     expect(reply.body.code).toBe(422);
-    expect(reply.body.errors).toEqual({ password: ['This field is required.'], account: ['Invalid email format.'] });
+    expect(reply.body.errors).toEqual({
+      password: ['This field is required.'],
+      account: ['Invalid email format.'],
+    });
   });
 
   it('a missing field says required; a wrong type says so', async () => {
-    const reply = await call(t.app, 'POST', '/api/v1/auth/login', { body: { channel: 'email', password: 5 } });
+    const reply = await call(t.app, 'POST', '/api/v1/auth/login', {
+      body: { channel: 'email', password: 5 },
+    });
     expect(reply.body.errors?.account).toEqual(['This field is required.']);
     expect(reply.body.errors?.password).toEqual(['This value has the wrong type.']);
   });
@@ -63,20 +82,34 @@ describe('the envelope', () => {
   });
 
   it('malformed JSON is a clean 400', async () => {
-    const reply = await call(t.app, 'POST', '/api/v1/auth/login', { body: '{"channel": ', headers: { 'content-type': 'application/json' } });
+    const reply = await call(t.app, 'POST', '/api/v1/auth/login', {
+      body: '{"channel": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(reply.status).toBe(400);
-    expect(reply.body).toEqual({ code: 400, message: translate('en', 'errors.BAD_REQUEST'), data: null });
+    expect(reply.body).toEqual({
+      code: 400,
+      message: translate('en', 'errors.BAD_REQUEST'),
+      data: null,
+    });
   });
 
   it('an unsupported content type is 415', async () => {
-    const reply = await call(t.app, 'POST', '/api/v1/auth/login', { body: '<xml/>', headers: { 'content-type': 'application/xml' } });
+    const reply = await call(t.app, 'POST', '/api/v1/auth/login', {
+      body: '<xml/>',
+      headers: { 'content-type': 'application/xml' },
+    });
     expect(reply.status).toBe(415);
     expect(reply.body.code).toBe(415);
   });
 
   it('an oversized body is 413', async () => {
     const reply = await call(t.app, 'POST', '/api/v1/auth/login', {
-      body: JSON.stringify({ channel: 'email', account: 'a@example.com', password: 'x'.repeat(2_000_000) }),
+      body: JSON.stringify({
+        channel: 'email',
+        account: 'a@example.com',
+        password: 'x'.repeat(2_000_000),
+      }),
       headers: { 'content-type': 'application/json' },
     });
     expect(reply.status).toBe(413);
@@ -92,7 +125,11 @@ describe('the envelope', () => {
   it('a server failure is 500 without its details', async () => {
     const reply = await call(t.app, 'GET', '/api/test/explode');
     expect(reply.status).toBe(500);
-    expect(reply.body).toEqual({ code: 500, message: translate('en', 'errors.INTERNAL'), data: null });
+    expect(reply.body).toEqual({
+      code: 500,
+      message: translate('en', 'errors.INTERNAL'),
+      data: null,
+    });
     expect(reply.response.body).not.toContain('hunter2');
   });
 
@@ -104,14 +141,24 @@ describe('the envelope', () => {
       seen.add(reply.body.message);
     }
     expect(seen.size).toBe(7);
-    expect((await call(t.app, 'GET', '/api/v1/user/profile', { lang: 'de-DE,de;q=0.9,en;q=0.5' })).body.message).toBe(translate('de', 'errors.UNAUTHORIZED'));
-    expect((await call(t.app, 'GET', '/api/v1/user/profile', { lang: 'zh-Hant' })).body.message).toBe(translate('zh_TW', 'errors.UNAUTHORIZED'));
+    expect(
+      (await call(t.app, 'GET', '/api/v1/user/profile', { lang: 'de-DE,de;q=0.9,en;q=0.5' })).body
+        .message,
+    ).toBe(translate('de', 'errors.UNAUTHORIZED'));
+    expect(
+      (await call(t.app, 'GET', '/api/v1/user/profile', { lang: 'zh-Hant' })).body.message,
+    ).toBe(translate('zh_TW', 'errors.UNAUTHORIZED'));
   });
 
   it('validation messages are localized too', async () => {
-    const reply = await call(t.app, 'POST', '/api/v1/auth/login', { body: { channel: 'email', account: 'bad', password: 'x' }, lang: 'fr' });
+    const reply = await call(t.app, 'POST', '/api/v1/auth/login', {
+      body: { channel: 'email', account: 'bad', password: 'x' },
+      lang: 'fr',
+    });
     expect(reply.body.errors?.account).toEqual([translate('fr', 'validation.email_invalid')]);
-    expect(translate('fr', 'validation.email_invalid')).not.toBe(translate('en', 'validation.email_invalid'));
+    expect(translate('fr', 'validation.email_invalid')).not.toBe(
+      translate('en', 'validation.email_invalid'),
+    );
   });
 
   it('sends security headers', async () => {
@@ -124,7 +171,9 @@ describe('the envelope', () => {
   it('every error name has a message in every language', () => {
     for (const name of Object.keys(ERROR_CODES)) {
       for (const lang of ['en', 'zh_TW', 'zh_CN', 'es', 'fr', 'it', 'de'] as const) {
-        expect(translate(lang, `errors.${name}`), `${lang} errors.${name}`).not.toBe(`errors.${name}`);
+        expect(translate(lang, `errors.${name}`), `${lang} errors.${name}`).not.toBe(
+          `errors.${name}`,
+        );
       }
     }
   });
@@ -132,7 +181,11 @@ describe('the envelope', () => {
 
 describe('public configuration and docs', () => {
   it('GET /api/v1/config gives the image host, languages and flags', async () => {
-    const reply = await call<{ imgBaseUrl: string; languages: string[]; features: { devOutbox: boolean } }>(t.app, 'GET', '/api/v1/config');
+    const reply = await call<{
+      imgBaseUrl: string;
+      languages: string[];
+      features: { devOutbox: boolean };
+    }>(t.app, 'GET', '/api/v1/config');
     expect(reply.body.data.imgBaseUrl).toBe('/files');
     expect(reply.body.data.languages).toEqual(['en', 'zh_TW', 'zh_CN', 'es', 'fr', 'it', 'de']);
     expect(reply.body.data.features.devOutbox).toBe(true);
@@ -140,7 +193,10 @@ describe('public configuration and docs', () => {
 
   it('the OpenAPI document lists every route of the route table with its schemas', async () => {
     const reply = await t.app.inject({ method: 'GET', url: '/api/docs' });
-    const doc = reply.json() as { openapi: string; paths: Record<string, Record<string, { requestBody?: unknown }>> };
+    const doc = reply.json() as {
+      openapi: string;
+      paths: Record<string, Record<string, { requestBody?: unknown }>>;
+    };
     expect(doc.openapi).toBe('3.1.0');
     for (const route of t.app.routeTable) {
       const operation = doc.paths[route.url]?.[route.method.toLowerCase()];
@@ -156,11 +212,17 @@ describe('demo mode', () => {
     try {
       const reply = await call(prod.app, 'GET', '/api/v1/dev/outbox');
       expect(reply.status).toBe(404);
-      const config = await call<{ demoMode: boolean; features: { emailSignIn: boolean } }>(prod.app, 'GET', '/api/v1/config');
+      const config = await call<{ demoMode: boolean; features: { emailSignIn: boolean } }>(
+        prod.app,
+        'GET',
+        '/api/v1/config',
+      );
       expect(config.body.data.demoMode).toBe(false);
       // No SMTP configured: email codes cannot be sent, and the client is told.
       expect(config.body.data.features.emailSignIn).toBe(false);
-      const send = await call(prod.app, 'POST', '/api/v1/auth/codes', { body: { channel: 'email', account: 'a@example.com', purpose: 'register' } });
+      const send = await call(prod.app, 'POST', '/api/v1/auth/codes', {
+        body: { channel: 'email', account: 'a@example.com', purpose: 'register' },
+      });
       expect(send.body.code).toBe(1008);
     } finally {
       await prod.close();

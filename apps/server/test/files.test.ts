@@ -5,7 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOADS_PER_HOUR } from '../src/platform/files.ts';
 import { queryRows } from '../src/platform/db.ts';
 import { type TestApp, call, createTestApp, operatorToken, registerUser } from './harness.ts';
-import { EXIF_SECRET, jpegWithExif, multipartBody, noisyPng, pngImage, tempDataDir, upload, webpImage } from './uploads.ts';
+import {
+  EXIF_SECRET,
+  jpegWithExif,
+  multipartBody,
+  noisyPng,
+  pngImage,
+  tempDataDir,
+  upload,
+  webpImage,
+} from './uploads.ts';
 
 let t: TestApp;
 const data = tempDataDir();
@@ -28,7 +37,10 @@ interface FileRow {
 }
 
 const fileRows = (ownerId: string | number) =>
-  queryRows<FileRow>(t.database.db, sql`select id::text, owner_id::text, purpose, visibility, storage_key, mime, size from files where owner_id = ${Number(ownerId)} order by id`);
+  queryRows<FileRow>(
+    t.database.db,
+    sql`select id::text, owner_id::text, purpose, visibility, storage_key, mime, size from files where owner_id = ${Number(ownerId)} order by id`,
+  );
 
 /** A PNG chunk with a correct CRC. */
 function pngChunk(type: string, payload: Buffer): Buffer {
@@ -56,10 +68,21 @@ async function pixelBomb(width: number, height: number): Promise<Buffer> {
 }
 
 describe('uploads are refused with a clear message, and nothing is stored', () => {
-  const cases: { name: string; make: () => Promise<Buffer>; filename?: string; contentType?: string; status: number; code: number; message: string }[] = [
+  const cases: {
+    name: string;
+    make: () => Promise<Buffer>;
+    filename?: string;
+    contentType?: string;
+    status: number;
+    code: number;
+    message: string;
+  }[] = [
     {
       name: 'a PDF',
-      make: async () => Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n'),
+      make: async () =>
+        Buffer.from(
+          '%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
+        ),
       filename: 'statement.pdf',
       contentType: 'application/pdf',
       status: 415,
@@ -68,7 +91,10 @@ describe('uploads are refused with a clear message, and nothing is stored', () =
     },
     {
       name: 'an SVG (declared as an image)',
-      make: async () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>'),
+      make: async () =>
+        Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script></svg>',
+        ),
       filename: 'logo.svg',
       contentType: 'image/svg+xml',
       status: 415,
@@ -86,7 +112,10 @@ describe('uploads are refused with a clear message, and nothing is stored', () =
     },
     {
       name: 'a GIF',
-      make: async () => sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } }).gif().toBuffer(),
+      make: async () =>
+        sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } })
+          .gif()
+          .toBuffer(),
       filename: 'x.png',
       status: 415,
       code: 2201,
@@ -94,7 +123,11 @@ describe('uploads are refused with a clear message, and nothing is stored', () =
     },
     {
       name: 'a corrupt JPEG (right header, garbage after)',
-      make: async () => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0 not really a jpeg at all, just bytes')]),
+      make: async () =>
+        Buffer.concat([
+          Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+          Buffer.from('JFIF\0 not really a jpeg at all, just bytes'),
+        ]),
       filename: 'broken.jpg',
       contentType: 'image/jpeg',
       status: 422,
@@ -125,14 +158,22 @@ describe('uploads are refused with a clear message, and nothing is stored', () =
     },
     {
       name: 'a polyglot: PNG followed by HTML',
-      make: async () => Buffer.concat([await pngImage(), Buffer.from('<html><body><script>fetch("/api/v1/user/profile")</script></body></html>')]),
+      make: async () =>
+        Buffer.concat([
+          await pngImage(),
+          Buffer.from('<html><body><script>fetch("/api/v1/user/profile")</script></body></html>'),
+        ]),
       status: 422,
       code: 2204,
       message: 'This file contains more than an image and cannot be accepted.',
     },
     {
       name: 'a polyglot: JPEG followed by HTML',
-      make: async () => Buffer.concat([await jpegWithExif(), Buffer.from('<!DOCTYPE html><script>alert(document.cookie)</script>')]),
+      make: async () =>
+        Buffer.concat([
+          await jpegWithExif(),
+          Buffer.from('<!DOCTYPE html><script>alert(document.cookie)</script>'),
+        ]),
       filename: 'x.jpg',
       contentType: 'image/jpeg',
       status: 422,
@@ -141,7 +182,8 @@ describe('uploads are refused with a clear message, and nothing is stored', () =
     },
     {
       name: 'a polyglot: WebP followed by HTML',
-      make: async () => Buffer.concat([await webpImage(), Buffer.from('<html><script>alert(1)</script></html>')]),
+      make: async () =>
+        Buffer.concat([await webpImage(), Buffer.from('<html><script>alert(1)</script></html>')]),
       filename: 'x.webp',
       contentType: 'image/webp',
       status: 422,
@@ -150,7 +192,11 @@ describe('uploads are refused with a clear message, and nothing is stored', () =
     },
     {
       name: 'a PNG with a script in a text chunk',
-      make: async () => withChunk(await pngImage(), pngChunk('tEXt', Buffer.from('Comment\0<script>alert(1)</script>', 'latin1'))),
+      make: async () =>
+        withChunk(
+          await pngImage(),
+          pngChunk('tEXt', Buffer.from('Comment\0<script>alert(1)</script>', 'latin1')),
+        ),
       status: 422,
       code: 2204,
       message: 'This file contains more than an image and cannot be accepted.',
@@ -181,7 +227,12 @@ describe('uploads are refused with a clear message, and nothing is stored', () =
   it.each(cases)('$name', async ({ make, filename, contentType, status, code, message }) => {
     const user = await registerUser(t.app);
     const before = data.uploads().length;
-    const reply = await upload(t.app, user.token, { purpose: 'kyc', data: await make(), filename, contentType });
+    const reply = await upload(t.app, user.token, {
+      purpose: 'kyc',
+      data: await make(),
+      filename,
+      contentType,
+    });
     expect(reply.status).toBe(status);
     expect(reply.body.code).toBe(code);
     expect(reply.body.message).toBe(message);
@@ -192,7 +243,11 @@ describe('uploads are refused with a clear message, and nothing is stored', () =
 
   it('the message follows Accept-Language', async () => {
     const user = await registerUser(t.app);
-    const reply = await upload(t.app, user.token, { purpose: 'kyc', data: Buffer.from('%PDF-1.4'), lang: 'zh-CN' });
+    const reply = await upload(t.app, user.token, {
+      purpose: 'kyc',
+      data: Buffer.from('%PDF-1.4'),
+      lang: 'zh-CN',
+    });
     expect(reply.body.code).toBe(2201);
     expect(reply.body.message).toBe('只能上传 JPEG、PNG 或 WebP 格式的图片。');
   });
@@ -207,7 +262,11 @@ describe('uploads are refused with a clear message, and nothing is stored', () =
 
   it('a file under another field name counts as missing', async () => {
     const user = await registerUser(t.app);
-    const reply = await upload(t.app, user.token, { purpose: 'kyc', data: await pngImage(), fileField: 'image' });
+    const reply = await upload(t.app, user.token, {
+      purpose: 'kyc',
+      data: await pngImage(),
+      fileField: 'image',
+    });
     expect(reply.body.code).toBe(2206);
     expect(await fileRows(user.uid)).toEqual([]);
   });
@@ -227,21 +286,32 @@ describe('uploads are refused with a clear message, and nothing is stored', () =
 
   it('two files in one request', async () => {
     const user = await registerUser(t.app);
-    const reply = await upload(t.app, user.token, { purpose: 'kyc', data: await pngImage(), extraFiles: [await pngImage()] });
+    const reply = await upload(t.app, user.token, {
+      purpose: 'kyc',
+      data: await pngImage(),
+      extraFiles: [await pngImage()],
+    });
     expect(reply.body).toMatchObject({ code: 2209, message: 'Upload one image at a time.' });
     expect(await fileRows(user.uid)).toEqual([]);
   });
 
   it('a JSON body instead of multipart', async () => {
     const user = await registerUser(t.app);
-    const reply = await call(t.app, 'POST', '/api/v1/files', { token: user.token, body: { purpose: 'kyc', file: 'aGVsbG8=' } });
+    const reply = await call(t.app, 'POST', '/api/v1/files', {
+      token: user.token,
+      body: { purpose: 'kyc', file: 'aGVsbG8=' },
+    });
     expect(reply.status).toBe(415);
     expect(reply.body.code).toBe(415);
   });
 
   it('a multipart body without a boundary', async () => {
     const user = await registerUser(t.app);
-    const reply = await call(t.app, 'POST', '/api/v1/files', { token: user.token, body: Buffer.from('x'), headers: { 'content-type': 'multipart/form-data' } });
+    const reply = await call(t.app, 'POST', '/api/v1/files', {
+      token: user.token,
+      body: Buffer.from('x'),
+      headers: { 'content-type': 'multipart/form-data' },
+    });
     expect(reply.status).toBe(400);
     expect(reply.body.code).toBe(400);
   });
@@ -255,10 +325,14 @@ describe('uploads are refused with a clear message, and nothing is stored', () =
   it(`at most ${UPLOADS_PER_HOUR} uploads per user per hour`, async () => {
     const user = await registerUser(t.app);
     const image = await pngImage(8, 8);
-    for (let i = 0; i < UPLOADS_PER_HOUR; i++) expect((await upload(t.app, user.token, { purpose: 'kyc', data: image })).body.code).toBe(0);
+    for (let i = 0; i < UPLOADS_PER_HOUR; i++)
+      expect((await upload(t.app, user.token, { purpose: 'kyc', data: image })).body.code).toBe(0);
     const refused = await upload(t.app, user.token, { purpose: 'kyc', data: image });
     expect(refused.status).toBe(429);
-    expect(refused.body).toMatchObject({ code: 2212, message: 'Too many uploads. Please try again later.' });
+    expect(refused.body).toMatchObject({
+      code: 2212,
+      message: 'Too many uploads. Please try again later.',
+    });
     expect(await fileRows(user.uid)).toHaveLength(UPLOADS_PER_HOUR);
     t.clock.advance(3_600_001);
     expect((await upload(t.app, user.token, { purpose: 'kyc', data: image })).body.code).toBe(0);
@@ -274,12 +348,28 @@ describe('accepted uploads are re-encoded without metadata and stored under rand
     expect(original.includes(Buffer.from(EXIF_SECRET))).toBe(true);
 
     const user = await registerUser(t.app);
-    const reply = await upload(t.app, user.token, { purpose: 'kyc', data: original, filename: 'IMG_0001.jpg', contentType: 'image/jpeg' });
+    const reply = await upload(t.app, user.token, {
+      purpose: 'kyc',
+      data: original,
+      filename: 'IMG_0001.jpg',
+      contentType: 'image/jpeg',
+    });
     expect(reply.body.code).toBe(0);
-    expect(reply.body.data).toMatchObject({ purpose: 'kyc', mime: 'image/jpeg', width: 80, height: 60 });
+    expect(reply.body.data).toMatchObject({
+      purpose: 'kyc',
+      mime: 'image/jpeg',
+      width: 80,
+      height: 60,
+    });
 
     const [row] = await fileRows(user.uid);
-    expect(row).toMatchObject({ id: reply.body.data.id, owner_id: user.uid, purpose: 'kyc', visibility: 'private', mime: 'image/jpeg' });
+    expect(row).toMatchObject({
+      id: reply.body.data.id,
+      owner_id: user.uid,
+      purpose: 'kyc',
+      visibility: 'private',
+      mime: 'image/jpeg',
+    });
     const stored = await t.app.services.fileStore.get(row?.storage_key ?? '');
     if (!stored) throw new Error('stored file missing');
     expect(stored.length).toBe(row?.size);
@@ -293,14 +383,23 @@ describe('accepted uploads are re-encoded without metadata and stored under rand
     expect(stored.includes(Buffer.from('TestPhone'))).toBe(false);
 
     // And the owner downloads exactly those bytes.
-    const content = await t.app.inject({ method: 'GET', url: `/api/v1/files/content?id=${reply.body.data.id}`, headers: { authorization: `Bearer ${user.token}` } });
+    const content = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/files/content?id=${reply.body.data.id}`,
+      headers: { authorization: `Bearer ${user.token}` },
+    });
     expect(content.statusCode).toBe(200);
     expect(content.rawPayload.equals(stored)).toBe(true);
   });
 
   it('the bytes decide, not the name: a real PNG named .jpg and declared image/jpeg is accepted', async () => {
     const user = await registerUser(t.app);
-    const reply = await upload(t.app, user.token, { purpose: 'kyc', data: await pngImage(40, 30), filename: 'renamed.jpg', contentType: 'image/jpeg' });
+    const reply = await upload(t.app, user.token, {
+      purpose: 'kyc',
+      data: await pngImage(40, 30),
+      filename: 'renamed.jpg',
+      contentType: 'image/jpeg',
+    });
     expect(reply.body.code).toBe(0);
     expect(reply.body.data).toMatchObject({ mime: 'image/jpeg', width: 40, height: 30 });
   });
@@ -308,7 +407,10 @@ describe('accepted uploads are re-encoded without metadata and stored under rand
   it('a PNG with harmless text chunks is accepted and the text is gone', async () => {
     const user = await registerUser(t.app);
     const secret = 'Home: 12 Example Street, Springfield';
-    const original = withChunk(await pngImage(), pngChunk('tEXt', Buffer.from(`Comment\0${secret}`, 'latin1')));
+    const original = withChunk(
+      await pngImage(),
+      pngChunk('tEXt', Buffer.from(`Comment\0${secret}`, 'latin1')),
+    );
     expect(original.includes(Buffer.from(secret))).toBe(true);
     const reply = await upload(t.app, user.token, { purpose: 'kyc', data: original });
     expect(reply.body.code).toBe(0);
@@ -324,7 +426,12 @@ describe('accepted uploads are re-encoded without metadata and stored under rand
       [await pngImage(30, 20), 'a.png'],
       [await webpImage(), 'b.webp'],
     ] as const) {
-      const reply = await upload(t.app, user.token, { purpose: 'card_deposit', data: bytes, filename: name, contentType: 'application/octet-stream' });
+      const reply = await upload(t.app, user.token, {
+        purpose: 'card_deposit',
+        data: bytes,
+        filename: name,
+        contentType: 'application/octet-stream',
+      });
       expect(reply.body.code).toBe(0);
       expect(reply.body.data.mime).toBe('image/jpeg');
     }
@@ -337,7 +444,10 @@ describe('accepted uploads are re-encoded without metadata and stored under rand
 
   it('bounds dimensions: the longest side becomes at most 3000 px, proportions kept', async () => {
     const user = await registerUser(t.app);
-    const reply = await upload(t.app, user.token, { purpose: 'kyc', data: await pngImage(4000, 1000) });
+    const reply = await upload(t.app, user.token, {
+      purpose: 'kyc',
+      data: await pngImage(4000, 1000),
+    });
     expect(reply.body.data).toMatchObject({ width: 3000, height: 750 });
   });
 
@@ -368,7 +478,11 @@ describe('private files are served only to their owner and to operators', () => 
   });
 
   it('the owner gets the image with private, no-store headers', async () => {
-    const response = await t.app.inject({ method: 'GET', url: `/api/v1/files/content?id=${fileId}`, headers: { authorization: `Bearer ${owner.token}` } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/files/content?id=${fileId}`,
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('image/jpeg');
     expect(response.headers['cache-control']).toBe('private, no-store');
@@ -379,8 +493,12 @@ describe('private files are served only to their owner and to operators', () => 
 
   it('another user gets NOT_FOUND, exactly as for an id that does not exist', async () => {
     const other = await registerUser(t.app);
-    const theirs = await call(t.app, 'GET', `/api/v1/files/content?id=${fileId}`, { token: other.token });
-    const missing = await call(t.app, 'GET', '/api/v1/files/content?id=999999999', { token: other.token });
+    const theirs = await call(t.app, 'GET', `/api/v1/files/content?id=${fileId}`, {
+      token: other.token,
+    });
+    const missing = await call(t.app, 'GET', '/api/v1/files/content?id=999999999', {
+      token: other.token,
+    });
     expect(theirs.status).toBe(404);
     expect(theirs.body).toEqual({ code: 404, message: 'Not found.', data: null });
     expect(missing.body).toEqual(theirs.body);
@@ -393,32 +511,56 @@ describe('private files are served only to their owner and to operators', () => 
   });
 
   it('a user token does not open the operator route', async () => {
-    const reply = await call(t.app, 'GET', `/api/admin/v1/files/content?id=${fileId}`, { token: owner.token });
+    const reply = await call(t.app, 'GET', `/api/admin/v1/files/content?id=${fileId}`, {
+      token: owner.token,
+    });
     expect(reply.body.code).toBe(401);
   });
 
   it('reviewers and admins read it; the catalog role may not', async () => {
     for (const role of ['reviewer', 'admin'] as const) {
       const { token } = await operatorToken(t, role);
-      const response = await t.app.inject({ method: 'GET', url: `/api/admin/v1/files/content?id=${fileId}`, headers: { authorization: `Bearer ${token}` } });
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/admin/v1/files/content?id=${fileId}`,
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('image/jpeg');
     }
     const catalog = await operatorToken(t, 'catalog');
-    expect((await call(t.app, 'GET', `/api/admin/v1/files/content?id=${fileId}`, { token: catalog.token })).status).toBe(403);
+    expect(
+      (
+        await call(t.app, 'GET', `/api/admin/v1/files/content?id=${fileId}`, {
+          token: catalog.token,
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('nothing is served by storage name, by path id, or under the public image host', async () => {
     expect(t.app.services.config.imgBaseUrl).toBe('/files');
-    for (const url of [`/files/${storageKey}`, `/files/${storageKey.slice(0, 2)}/${storageKey}`, `/files/uploads/${storageKey.slice(0, 2)}/${storageKey}`, `/api/v1/files/${fileId}`, `/api/v1/files/${storageKey}`]) {
-      const response = await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${owner.token}` } });
+    for (const url of [
+      `/files/${storageKey}`,
+      `/files/${storageKey.slice(0, 2)}/${storageKey}`,
+      `/files/uploads/${storageKey.slice(0, 2)}/${storageKey}`,
+      `/api/v1/files/${fileId}`,
+      `/api/v1/files/${storageKey}`,
+    ]) {
+      const response = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { authorization: `Bearer ${owner.token}` },
+      });
       expect(response.statusCode, url).toBe(404);
       expect(response.headers['content-type'], url).toContain('application/json');
     }
   });
 
   it('a malformed id is a field error', async () => {
-    const reply = await call(t.app, 'GET', '/api/v1/files/content?id=../../etc/passwd', { token: owner.token });
+    const reply = await call(t.app, 'GET', '/api/v1/files/content?id=../../etc/passwd', {
+      token: owner.token,
+    });
     expect(reply.status).toBe(422);
     expect(reply.body.errors?.id).toEqual(['Upload the image first.']);
   });
@@ -431,7 +573,11 @@ describe('the upload route reads multipart in any order', () => {
       { name: 'file', filename: 'a.png', contentType: 'image/png', data: await pngImage() },
       { name: 'purpose', value: 'card_deposit' },
     ]);
-    const reply = await call<{ purpose: string }>(t.app, 'POST', '/api/v1/files', { token: user.token, body: body.payload, headers: { 'content-type': body.contentType } });
+    const reply = await call<{ purpose: string }>(t.app, 'POST', '/api/v1/files', {
+      token: user.token,
+      body: body.payload,
+      headers: { 'content-type': body.contentType },
+    });
     expect(reply.body.code).toBe(0);
     expect(reply.body.data.purpose).toBe('card_deposit');
   });

@@ -1,7 +1,14 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { houseAccount, userAccount } from '../src/modules/ledger/service.ts';
-import { type TestApp, call, createTestApp, fund, idempotencyKey, registerUser } from './harness.ts';
+import {
+  type TestApp,
+  call,
+  createTestApp,
+  fund,
+  idempotencyKey,
+  registerUser,
+} from './harness.ts';
 import { recordPrices } from './prices.ts';
 import { readXlsx } from './xlsx.ts';
 
@@ -34,7 +41,11 @@ function qs(params: Params): string {
   const text = search.toString();
   return text ? `?${text}` : '';
 }
-const list = (token: string, params: Params = {}, lang?: string) => call<Page>(t.app, 'GET', `/api/v1/funds/postings${qs(params)}`, { token, ...(lang ? { lang } : {}) });
+const list = (token: string, params: Params = {}, lang?: string) =>
+  call<Page>(t.app, 'GET', `/api/v1/funds/postings${qs(params)}`, {
+    token,
+    ...(lang ? { lang } : {}),
+  });
 
 async function all(token: string, params: Params = {}): Promise<Posting[]> {
   const reply = await list(token, { ...params, limit: 50 });
@@ -67,7 +78,10 @@ async function adjust(userId: number, amountMinor: bigint, memo: string) {
 /** Freezes and releases funds (available → locked → available), as an order would. */
 async function lockAndRelease(userId: number, amountMinor: bigint) {
   const account = userAccount(userId, 'futures', 'USDT');
-  for (const [type, sign] of [['posting_order', 1n], ['order_refund', -1n]] as const) {
+  for (const [type, sign] of [
+    ['posting_order', 1n],
+    ['order_refund', -1n],
+  ] as const) {
     await t.database.db.transaction((tx) =>
       t.app.services.ledger.post(tx, t.clock.now(), {
         kind: 'test_order',
@@ -83,7 +97,11 @@ async function lockAndRelease(userId: number, amountMinor: bigint) {
 }
 
 const transfer = (token: string, from: string, to: string, amount: string) =>
-  call(t.app, 'POST', '/api/v1/wallet/transfer', { token, body: { from, to, asset: 'USDT', amount }, headers: { 'idempotency-key': idempotencyKey() } });
+  call(t.app, 'POST', '/api/v1/wallet/transfer', {
+    token,
+    body: { from, to, asset: 'USDT', amount },
+    headers: { 'idempotency-key': idempotencyKey() },
+  });
 
 beforeAll(async () => {
   // The history spans 100 days: sessions must outlive it.
@@ -100,9 +118,20 @@ beforeAll(async () => {
   expect((await transfer(bob.token, 'spot', 'futures', '2')).body.code).toBe(0);
   t.clock.advance(30 * DAY);
   await recordPrices(t, { BTCUSDT: '95000.00' });
-  const quote = await call<{ id: string }>(t.app, 'POST', '/api/v1/convert/quote', { token: alice.token, body: { from: 'BTC', to: 'USDT', amount: '0.1' } });
+  const quote = await call<{ id: string }>(t.app, 'POST', '/api/v1/convert/quote', {
+    token: alice.token,
+    body: { from: 'BTC', to: 'USDT', amount: '0.1' },
+  });
   if (!quote.body.data) throw new Error(JSON.stringify(quote.body));
-  expect((await call(t.app, 'POST', '/api/v1/convert', { token: alice.token, body: { quoteId: quote.body.data.id }, headers: { 'idempotency-key': idempotencyKey() } })).body.code).toBe(0);
+  expect(
+    (
+      await call(t.app, 'POST', '/api/v1/convert', {
+        token: alice.token,
+        body: { quoteId: quote.body.data.id },
+        headers: { 'idempotency-key': idempotencyKey() },
+      })
+    ).body.code,
+  ).toBe(0);
   t.clock.advance(60 * DAY);
   await adjust(Number(alice.uid), 5_000_000n, MEMO);
   await lockAndRelease(Number(alice.uid), 30_000_000n);
@@ -130,14 +159,20 @@ describe('funds detail: your postings', () => {
     expect([...ids].sort((a, b) => b - a)).toEqual(ids);
     // A system adjustment shows its reason.
     expect(items.find((p) => p.type === 'system')?.memo).toBe(MEMO);
-    expect(items.find((p) => p.type === 'conversion')?.reference).toMatch(/^conversion:[A-Za-z0-9_-]{22}$/);
+    expect(items.find((p) => p.type === 'conversion')?.reference).toMatch(
+      /^conversion:[A-Za-z0-9_-]{22}$/,
+    );
     expect(items.find((p) => p.type === 'deposit')?.time).toBe(new Date(start).toISOString());
   });
 
   it("another user's postings never appear, whatever the filter or cursor", async () => {
     const aliceIds = new Set((await all(alice.token)).map((p) => p.id));
     const bobs = await all(bob.token);
-    expect(bobs.map((p) => `${p.type} ${p.amount}`)).toEqual(['transfer_in 2', 'transfer_out -2', 'deposit 7']);
+    expect(bobs.map((p) => `${p.type} ${p.amount}`)).toEqual([
+      'transfer_in 2',
+      'transfer_out -2',
+      'deposit 7',
+    ]);
     expect(bobs.some((p) => aliceIds.has(p.id))).toBe(false);
     // Alice's newest id as Bob's cursor still yields only Bob's postings.
     const cursor = [...aliceIds].sort((a, b) => Number(b) - Number(a))[0];
@@ -162,7 +197,10 @@ describe('filters', () => {
   });
 
   it('by asset and by wallet', async () => {
-    expect((await all(alice.token, { asset: 'BTC' })).map((p) => p.amount)).toEqual(['-0.1', '0.2']);
+    expect((await all(alice.token, { asset: 'BTC' })).map((p) => p.amount)).toEqual([
+      '-0.1',
+      '0.2',
+    ]);
     const futures = await all(alice.token, { wallet: 'futures' });
     expect(futures.every((p) => p.wallet === 'futures')).toBe(true);
     expect(futures).toHaveLength(5);
@@ -171,9 +209,19 @@ describe('filters', () => {
 
   it('by date range: from inclusive, to exclusive', async () => {
     const day = (n: number) => new Date(start + n * DAY).toISOString();
-    expect((await all(alice.token, { from: day(0), to: day(10) })).map((p) => p.type)).toEqual(['deposit', 'deposit']);
-    expect((await all(alice.token, { from: day(10), to: day(40) })).map((p) => p.type)).toEqual(['transfer_in', 'transfer_out']);
-    expect((await all(alice.token, { from: day(39), to: day(41), type: 'conversion_fee' })).map((p) => p.amount)).toEqual(['-19']);
+    expect((await all(alice.token, { from: day(0), to: day(10) })).map((p) => p.type)).toEqual([
+      'deposit',
+      'deposit',
+    ]);
+    expect((await all(alice.token, { from: day(10), to: day(40) })).map((p) => p.type)).toEqual([
+      'transfer_in',
+      'transfer_out',
+    ]);
+    expect(
+      (await all(alice.token, { from: day(39), to: day(41), type: 'conversion_fee' })).map(
+        (p) => p.amount,
+      ),
+    ).toEqual(['-19']);
     expect(await all(alice.token, { from: day(41), to: day(99) })).toEqual([]);
   });
 
@@ -186,14 +234,27 @@ describe('filters', () => {
     const zh = await list(alice.token, { from: day(10), to: day(101) }, 'zh-CN');
     expect(zh.body.errors?.to).toEqual(['最多选择 90 天。']);
     // The export has the same limit.
-    const exportTooLong = await call(t.app, 'GET', `/api/v1/funds/postings/export${qs({ from: day(0), to: day(91) })}`, { token: alice.token });
+    const exportTooLong = await call(
+      t.app,
+      'GET',
+      `/api/v1/funds/postings/export${qs({ from: day(0), to: day(91) })}`,
+      { token: alice.token },
+    );
     expect(exportTooLong.body.errors?.to).toEqual(['Select at most 90 days.']);
   });
 
   it.each([
     [{ from: new Date(0).toISOString() }, 'to', 'Select a start and an end date.'],
-    [{ from: '2026-11-22T00:00:00Z', to: '2026-11-21T00:00:00Z' }, 'to', 'The end date must be after the start date.'],
-    [{ from: 'yesterday', to: '2026-11-21T00:00:00Z' }, 'from', 'This value is not in the right format.'],
+    [
+      { from: '2026-11-22T00:00:00Z', to: '2026-11-21T00:00:00Z' },
+      'to',
+      'The end date must be after the start date.',
+    ],
+    [
+      { from: 'yesterday', to: '2026-11-21T00:00:00Z' },
+      'from',
+      'This value is not in the right format.',
+    ],
     [{ type: 'gift' }, 'type', 'This value is not allowed.'],
     [{ asset: 'NOPE' }, 'asset', 'This value is not allowed.'],
     [{ wallet: 'savings' }, 'wallet', 'This value is not allowed.'],
@@ -232,10 +293,19 @@ describe('pagination', () => {
     const first = await list(user.token, { limit: 2 });
     expect(first.body.data.items.map((p) => p.amount)).toEqual(['5', '4']);
     await fund(t, Number(user.uid), 9_000_000n);
-    const second = await list(user.token, { limit: 2, cursor: first.body.data.nextCursor ?? undefined });
+    const second = await list(user.token, {
+      limit: 2,
+      cursor: first.body.data.nextCursor ?? undefined,
+    });
     expect(second.body.data.items.map((p) => p.amount)).toEqual(['3', '2']);
-    const third = await list(user.token, { limit: 2, cursor: second.body.data.nextCursor ?? undefined });
-    expect(third.body.data).toEqual({ items: [expect.objectContaining({ amount: '1' })], nextCursor: null });
+    const third = await list(user.token, {
+      limit: 2,
+      cursor: second.body.data.nextCursor ?? undefined,
+    });
+    expect(third.body.data).toEqual({
+      items: [expect.objectContaining({ amount: '1' })],
+      nextCursor: null,
+    });
   });
 
   it('the default page is 20 and a user with no postings gets an empty last page', async () => {
@@ -259,17 +329,33 @@ describe('export', () => {
   }
 
   const download = (token: string, params: Params = {}, lang?: string) =>
-    t.app.inject({ method: 'GET', url: `/api/v1/funds/postings/export${qs(params)}`, headers: { authorization: `Bearer ${token}`, ...(lang ? { 'accept-language': lang } : {}) } });
+    t.app.inject({
+      method: 'GET',
+      url: `/api/v1/funds/postings/export${qs(params)}`,
+      headers: { authorization: `Bearer ${token}`, ...(lang ? { 'accept-language': lang } : {}) },
+    });
 
   it('is an .xlsx file whose sheet rows match the postings: time, type, asset, account, amount, memo, reference', async () => {
     const response = await download(alice.token);
     expect(response.statusCode).toBe(200);
-    expect(response.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="tradewind-funds-\d{8}-\d{6}\.xlsx"$/);
+    expect(response.headers['content-type']).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    expect(response.headers['content-disposition']).toMatch(
+      /^attachment; filename="tradewind-funds-\d{8}-\d{6}\.xlsx"$/,
+    );
     expect(response.headers['cache-control']).toBe('no-store');
     const rows = await sheetRows(response.rawPayload);
     const postings = await all(alice.token);
-    expect(rows[0]).toEqual(['Time (UTC)', 'Type', 'Currency', 'Account', 'Amount', 'Note', 'Reference']);
+    expect(rows[0]).toEqual([
+      'Time (UTC)',
+      'Type',
+      'Currency',
+      'Account',
+      'Amount',
+      'Note',
+      'Reference',
+    ]);
     expect(rows).toHaveLength(postings.length + 1);
     const labels: Record<string, string> = {
       deposit: 'Deposit',
@@ -281,9 +367,21 @@ describe('export', () => {
       posting_order: 'Order placed',
       order_refund: 'Order refund',
     };
-    const wallets: Record<string, string> = { 'spot/available': 'Spot account', 'futures/available': 'Futures account', 'futures/locked': 'Futures account (locked)' };
+    const wallets: Record<string, string> = {
+      'spot/available': 'Spot account',
+      'futures/available': 'Futures account',
+      'futures/locked': 'Futures account (locked)',
+    };
     expect(rows.slice(1)).toEqual(
-      postings.map((p) => [p.time.replace('T', ' ').slice(0, 19), labels[p.type], p.asset, wallets[`${p.wallet}/${p.bucket}`], p.amount, p.memo ?? '', p.reference]),
+      postings.map((p) => [
+        p.time.replace('T', ' ').slice(0, 19),
+        labels[p.type],
+        p.asset,
+        wallets[`${p.wallet}/${p.bucket}`],
+        p.amount,
+        p.memo ?? '',
+        p.reference,
+      ]),
     );
     expect(rows.find((r) => r[1] === 'System')?.[5]).toBe(MEMO);
     const sheet = await readXlsx(response.rawPayload);
@@ -294,7 +392,11 @@ describe('export', () => {
   });
 
   it('uses the same filters, and labels in the request language', async () => {
-    const response = await download(alice.token, { type: ['conversion', 'conversion_fee'], asset: 'USDT' }, 'zh-CN');
+    const response = await download(
+      alice.token,
+      { type: ['conversion', 'conversion_fee'], asset: 'USDT' },
+      'zh-CN',
+    );
     const rows = await sheetRows(response.rawPayload);
     expect(rows[0]).toEqual(['时间（UTC）', '类型', '币种', '账户', '金额', '备注', '参考编号']);
     expect(rows.slice(1).map((r) => [r[1], r[3], r[4]])).toEqual([
@@ -304,7 +406,7 @@ describe('export', () => {
     expect((await readXlsx(response.rawPayload)).names).toEqual(['资金明细']);
   });
 
-  it("holds only your own postings; an empty export has just the header", async () => {
+  it('holds only your own postings; an empty export has just the header', async () => {
     const bobRows = await sheetRows((await download(bob.token)).rawPayload);
     expect(bobRows).toHaveLength(4);
     const aliceRefs = new Set((await all(alice.token)).map((p) => p.reference));

@@ -39,7 +39,13 @@ export async function openTestDatabase(): Promise<Database> {
 }
 
 export function testConfig(env: Record<string, string> = {}): Config {
-  return loadConfig({ DEMO_MODE: 'true', RATE_LIMIT_ENABLED: 'false', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', ...env });
+  return loadConfig({
+    DEMO_MODE: 'true',
+    RATE_LIMIT_ENABLED: 'false',
+    LOG_LEVEL: 'silent',
+    WEB_DIST: '/nonexistent',
+    ...env,
+  });
 }
 
 export interface TestApp {
@@ -60,7 +66,14 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const database = await openTestDatabase();
   const clock = new ManualClock(T0);
-  const app = await buildApp({ config: testConfig(options.env), database, clock, logger: false, ...(options.onRoute ? { onRoute: options.onRoute } : {}), ...(options.obligations ? { obligations: options.obligations } : {}) });
+  const app = await buildApp({
+    config: testConfig(options.env),
+    database,
+    clock,
+    logger: false,
+    ...(options.onRoute ? { onRoute: options.onRoute } : {}),
+    ...(options.obligations ? { obligations: options.obligations } : {}),
+  });
   options.beforeReady?.(app);
   await app.ready();
   return {
@@ -72,7 +85,10 @@ export async function createTestApp(
       const violations = await checkLedger(database.db, app.services.obligations);
       await app.close();
       await database.close();
-      if (violations.length > 0) throw new Error(`ledger invariants broken:\n${violations.map((v) => `${v.rule}: ${v.detail}`).join('\n')}`);
+      if (violations.length > 0)
+        throw new Error(
+          `ledger invariants broken:\n${violations.map((v) => `${v.rule}: ${v.detail}`).join('\n')}`,
+        );
     },
   };
 }
@@ -87,7 +103,13 @@ export async function call<T = unknown>(
   app: FastifyInstance,
   method: 'GET' | 'POST',
   url: string,
-  options: { body?: unknown; token?: string; lang?: string; headers?: Record<string, string>; ip?: string } = {},
+  options: {
+    body?: unknown;
+    token?: string;
+    lang?: string;
+    headers?: Record<string, string>;
+    ip?: string;
+  } = {},
 ): Promise<Reply<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -116,7 +138,11 @@ export function uniquePhone(): string {
 
 /** The last code the dev outbox holds for an address. */
 export async function lastCode(app: FastifyInstance, to: string): Promise<string> {
-  const reply = await call<{ items: { body: string }[] }>(app, 'GET', `/api/v1/dev/outbox?to=${encodeURIComponent(to)}`);
+  const reply = await call<{ items: { body: string }[] }>(
+    app,
+    'GET',
+    `/api/v1/dev/outbox?to=${encodeURIComponent(to)}`,
+  );
   const match = reply.body.data.items[0]?.body.match(/\b(\d{6})\b/);
   if (!match?.[1]) throw new Error(`no code in the outbox for ${to}`);
   return match[1];
@@ -125,8 +151,14 @@ export async function lastCode(app: FastifyInstance, to: string): Promise<string
 export const PASSWORD = 'correct-horse-9';
 
 /** Registers by email code and returns the session. */
-export async function registerUser(app: FastifyInstance, account = uniqueEmail(), channel: 'email' | 'phone' = 'email') {
-  const sent = await call(app, 'POST', '/api/v1/auth/codes', { body: { channel, account, purpose: 'register' } });
+export async function registerUser(
+  app: FastifyInstance,
+  account = uniqueEmail(),
+  channel: 'email' | 'phone' = 'email',
+) {
+  const sent = await call(app, 'POST', '/api/v1/auth/codes', {
+    body: { channel, account, purpose: 'register' },
+  });
   if (sent.body.code !== 0) throw new Error(`send code failed: ${JSON.stringify(sent.body)}`);
   const code = await lastCode(app, account.toLowerCase());
   const reply = await call<{ token: string; uid: string }>(app, 'POST', '/api/v1/auth/register', {
@@ -137,7 +169,13 @@ export async function registerUser(app: FastifyInstance, account = uniqueEmail()
 }
 
 /** Credits a user through the ledger, as a deposit from outside (tests only). */
-export async function fund(t: TestApp, userId: number, amountMinor: bigint, wallet: 'spot' | 'futures' = 'spot', asset: 'USDT' | 'BTC' | 'ETH' = 'USDT') {
+export async function fund(
+  t: TestApp,
+  userId: number,
+  amountMinor: bigint,
+  wallet: 'spot' | 'futures' = 'spot',
+  asset: 'USDT' | 'BTC' | 'ETH' = 'USDT',
+) {
   const { externalAccount, userAccount } = await import('../src/modules/ledger/service.ts');
   await t.database.db.transaction((tx) =>
     t.app.services.ledger.post(tx, t.clock.now(), {
@@ -159,13 +197,23 @@ export function idempotencyKey(): string {
 }
 
 /** Creates an operator and signs it in through the API, with a code from its TOTP secret. */
-export async function operatorToken(t: TestApp, role: 'reviewer' | 'catalog' | 'admin', username = `op-${role}-${crypto.randomBytes(3).toString('hex')}`) {
+export async function operatorToken(
+  t: TestApp,
+  role: 'reviewer' | 'catalog' | 'admin',
+  username = `op-${role}-${crypto.randomBytes(3).toString('hex')}`,
+) {
   const { createOperator } = await import('../src/modules/operator/service.ts');
   const { totp } = await import('../src/modules/security/totp.ts');
-  const { password, totpSecret } = await createOperator(t.database.db, t.clock.now(), { username, role });
+  const { password, totpSecret } = await createOperator(t.database.db, t.clock.now(), {
+    username,
+    role,
+  });
   const code = totp(totpSecret, t.clock.now().getTime());
-  const reply = await call<{ token: string }>(t.app, 'POST', '/api/admin/v1/auth/login', { body: { username, password, code } });
-  if (reply.body.code !== 0) throw new Error(`operator login failed: ${JSON.stringify(reply.body)}`);
+  const reply = await call<{ token: string }>(t.app, 'POST', '/api/admin/v1/auth/login', {
+    body: { username, password, code },
+  });
+  if (reply.body.code !== 0)
+    throw new Error(`operator login failed: ${JSON.stringify(reply.body)}`);
   return { token: reply.body.data.token, username, password, totpSecret };
 }
 
@@ -176,7 +224,10 @@ export async function operatorToken(t: TestApp, role: 'reviewer' | 'catalog' | '
 export async function operatorSession(t: TestApp, username: string): Promise<string> {
   const { operatorSessions, operators } = await import('../src/modules/operator/tables.ts');
   const { eq } = await import('drizzle-orm');
-  const [operator] = await t.database.db.select({ id: operators.id }).from(operators).where(eq(operators.username, username));
+  const [operator] = await t.database.db
+    .select({ id: operators.id })
+    .from(operators)
+    .where(eq(operators.username, username));
   if (!operator) throw new Error(`no operator ${username}`);
   const token = crypto.randomBytes(32).toString('base64url');
   const now = t.clock.now();

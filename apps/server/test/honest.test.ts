@@ -46,7 +46,21 @@ function writers(patterns: RegExp[]): string[] {
 }
 
 /** Words no input field may contain: an input naming one of these could author a price, an outcome or a balance. */
-const FORBIDDEN_WORDS = new Set(['price', 'prices', 'tick', 'ticks', 'outcome', 'result', 'won', 'win', 'winner', 'balance', 'balances', 'available', 'payout']);
+const FORBIDDEN_WORDS = new Set([
+  'price',
+  'prices',
+  'tick',
+  'ticks',
+  'outcome',
+  'result',
+  'won',
+  'win',
+  'winner',
+  'balance',
+  'balances',
+  'available',
+  'payout',
+]);
 
 /**
  * The only fields allowed to carry such a word, each with why it is not a market price,
@@ -56,17 +70,20 @@ const ALLOWED_FIELDS: { url: RegExp; fields: string[]; reason: string }[] = [
   {
     url: /^\/api\/admin\/v1\/(ieo|mining)\//,
     fields: ['unitPrice', 'priceMin', 'priceMax'],
-    reason: "a product's published terms (an IEO token's issue price and range, a miner's rental price), set by catalog operators before anyone buys; no instrument's price",
+    reason:
+      "a product's published terms (an IEO token's issue price and range, a miner's rental price), set by catalog operators before anyone buys; no instrument's price",
   },
   {
     url: /^\/api\/v1\/ieo\/subscribe$/,
     fields: ['price'],
-    reason: "the price a user offers for an IEO subscription, checked against the project's published range",
+    reason:
+      "the price a user offers for an IEO subscription, checked against the project's published range",
   },
   {
     url: /^\/api\/admin\/v1\/contracts\/periods$/,
     fields: ['payoutRatePpm'],
-    reason: "a contract period's published payout rate for orders placed after the change (placed orders keep the rate they were placed with); it sets terms, never an outcome",
+    reason:
+      "a contract period's published payout rate for orders placed after the change (placed orders keep the rate they were placed with); it sets terms, never an outcome",
   },
 ];
 
@@ -77,7 +94,10 @@ function inputFields(schema: unknown, depth = 0): string[] {
   const inner = (value: unknown) => inputFields(value, depth + 1);
   switch (def.type) {
     case 'object':
-      return Object.entries(def.shape as Record<string, unknown>).flatMap(([name, value]) => [name, ...inner(value)]);
+      return Object.entries(def.shape as Record<string, unknown>).flatMap(([name, value]) => [
+        name,
+        ...inner(value),
+      ]);
     case 'union':
       return (def.options as unknown[]).flatMap(inner);
     case 'intersection':
@@ -107,7 +127,12 @@ function plausible(schema: unknown, depth = 0): unknown {
   if (!def || depth > 8) return '1';
   switch (def.type) {
     case 'object':
-      return Object.fromEntries(Object.entries(def.shape as Record<string, unknown>).map(([name, value]) => [name, plausible(value, depth + 1)]));
+      return Object.fromEntries(
+        Object.entries(def.shape as Record<string, unknown>).map(([name, value]) => [
+          name,
+          plausible(value, depth + 1),
+        ]),
+      );
     case 'union':
       return plausible((def.options as unknown[])[0], depth + 1);
     case 'pipe':
@@ -142,7 +167,9 @@ describe('statically: who can write prices and results', () => {
     const aliases = new Set(['ticks']);
     for (const file of sourceFiles(SRC)) {
       const text = fs.readFileSync(file, 'utf8');
-      for (const match of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'[^']*market\/tables(?:\.ts)?'/g)) {
+      for (const match of text.matchAll(
+        /import\s*\{([^}]*)\}\s*from\s*'[^']*market\/tables(?:\.ts)?'/g,
+      )) {
         for (const name of (match[1] ?? '').split(',')) {
           const alias = /ticks\s+as\s+(\w+)/.exec(name)?.[1];
           if (alias) aliases.add(alias);
@@ -150,39 +177,68 @@ describe('statically: who can write prices and results', () => {
       }
     }
     const names = [...aliases].join('|');
-    expect(writers([new RegExp(`\\.insert\\(\\s*(${names})\\s*\\)`), /insert\s+into\s+"?market_ticks/i])).toEqual(['modules/market/recorder.ts']);
-    expect(writers([new RegExp(`\\.update\\(\\s*(${names})\\s*\\)`), /(update|truncate)\s+"?market_ticks/i])).toEqual([]);
+    expect(
+      writers([new RegExp(`\\.insert\\(\\s*(${names})\\s*\\)`), /insert\s+into\s+"?market_ticks/i]),
+    ).toEqual(['modules/market/recorder.ts']);
+    expect(
+      writers([
+        new RegExp(`\\.update\\(\\s*(${names})\\s*\\)`),
+        /(update|truncate)\s+"?market_ticks/i,
+      ]),
+    ).toEqual([]);
     // The retention prune: only ticks nothing refers to (an order's open and close ticks are kept).
-    expect(writers([new RegExp(`\\.delete\\(\\s*(${names})\\s*\\)`), /delete\s+from\s+"?market_ticks/i])).toEqual(['modules/market/recorder.ts']);
+    expect(
+      writers([new RegExp(`\\.delete\\(\\s*(${names})\\s*\\)`), /delete\s+from\s+"?market_ticks/i]),
+    ).toEqual(['modules/market/recorder.ts']);
   });
 
   it('only the settlement worker updates contract orders, only placement inserts them, and nothing deletes them', () => {
-    expect(writers([/\.update\(\s*contractOrders\s*\)/, /update\s+"?contract_orders/i])).toEqual(['modules/contracts/settlement.ts']);
-    expect(writers([/\.insert\(\s*contractOrders\s*\)/, /insert\s+into\s+"?contract_orders/i])).toEqual(['modules/contracts/batcher.ts']);
-    expect(writers([/\.delete\(\s*contractOrders\s*\)/, /(delete\s+from|truncate)\s+"?contract_orders/i])).toEqual([]);
+    expect(writers([/\.update\(\s*contractOrders\s*\)/, /update\s+"?contract_orders/i])).toEqual([
+      'modules/contracts/settlement.ts',
+    ]);
+    expect(
+      writers([/\.insert\(\s*contractOrders\s*\)/, /insert\s+into\s+"?contract_orders/i]),
+    ).toEqual(['modules/contracts/batcher.ts']);
+    expect(
+      writers([
+        /\.delete\(\s*contractOrders\s*\)/,
+        /(delete\s+from|truncate)\s+"?contract_orders/i,
+      ]),
+    ).toEqual([]);
   });
 
   it('no route takes a price, a tick, an outcome or a balance as input (the words, in any body or query)', () => {
     const offenders: string[] = [];
     for (const route of t.app.routeTable) {
       for (const field of [...inputFields(route.body), ...inputFields(route.query)]) {
-        const words = field.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[\s_]+/);
+        const words = field
+          .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+          .toLowerCase()
+          .split(/[\s_]+/);
         if (!words.some((word) => FORBIDDEN_WORDS.has(word))) continue;
-        if (ALLOWED_FIELDS.some((allowed) => allowed.url.test(route.url) && allowed.fields.includes(field))) continue;
+        if (
+          ALLOWED_FIELDS.some(
+            (allowed) => allowed.url.test(route.url) && allowed.fields.includes(field),
+          )
+        )
+          continue;
         offenders.push(`${route.method} ${route.url}: ${field}`);
       }
     }
     expect(offenders).toEqual([]);
     // The check sees through the schemas (a route whose fields it could not read would pass unseen).
     const fields = new Set(t.app.routeTable.flatMap((route) => inputFields(route.body)));
-    for (const known of ['decision', 'reason', 'amount', 'unitPrice', 'price', 'mode']) expect(fields, known).toContain(known);
+    for (const known of ['decision', 'reason', 'amount', 'unitPrice', 'price', 'mode'])
+      expect(fields, known).toContain(known);
   });
 
   it('there is no override: no code names a forced or chosen outcome, or sets a literal win or loss', () => {
     // `outcome: 'win'` or `outcome = 'win'` in code (not an SQL comparison such as `c.outcome = 'win'`):
     // outcomes only ever come from outcomeOf() on two recorded prices.
     const literal = /(?<![.\w])outcome\s*(:|=(?!=))\s*['"](win|loss)['"]/;
-    expect(writers([/(force|override|rig|fixed|manual)_?(outcome|result|win|loss|price)/i, literal])).toEqual([]);
+    expect(
+      writers([/(force|override|rig|fixed|manual)_?(outcome|result|win|loss|price)/i, literal]),
+    ).toEqual([]);
   });
 });
 
@@ -231,14 +287,23 @@ describe('dynamically: no route and no operator command writes a price or a resu
     const user = await trader(t, '5000');
     const start = Math.floor(t.clock.now().getTime() / 1000) * 1000 + 1000;
     await recordAt(t, start, { BTCUSDT: '95000.00', ETHUSDT: '3300.00' });
-    const early = [await placed(t, user.token, { direction: 'up' }), await placed(t, user.token, { direction: 'down' })];
+    const early = [
+      await placed(t, user.token, { direction: 'up' }),
+      await placed(t, user.token, { direction: 'down' }),
+    ];
     await recordAt(t, start + 30_000, { BTCUSDT: '95100.00', ETHUSDT: '3301.00' });
     await settlement(t).settleDue();
-    const late = [await placed(t, user.token, { symbol: 'ETHUSDT', periodId: 1 }), await placed(t, user.token, { symbol: 'ETHUSDT', periodId: 4 })];
+    const late = [
+      await placed(t, user.token, { symbol: 'ETHUSDT', periodId: 1 }),
+      await placed(t, user.token, { symbol: 'ETHUSDT', periodId: 4 }),
+    ];
     await recordAt(t, start + 60_000, { BTCUSDT: '95200.00', ETHUSDT: '3290.00' });
     // The first of `late` is now due and waits for settlement, which no route may perform.
     const orders = [...early, ...late];
-    const [tick] = await queryRows<{ id: string }>(t.database.db, sql`select max(id)::text as id from market_ticks`);
+    const [tick] = await queryRows<{ id: string }>(
+      t.database.db,
+      sql`select max(id)::text as id from market_ticks`,
+    );
 
     const tokens = {
       none: undefined,
@@ -269,26 +334,56 @@ describe('dynamically: no route and no operator command writes a price or a resu
       fc.string({ maxLength: 12 }),
       fc.integer(),
     );
-    const HOSTILE_FIELDS = ['id', 'orderId', 'publicId', 'tickId', 'closeTickId', 'outcome', 'result', 'price', 'closePrice', 'payout', 'state', 'symbol', 'instrument', 'ts', 'direction', 'winner'];
-    const fieldsOf = (schema: unknown) => Object.keys((schema as { shape?: Record<string, unknown> } | undefined)?.shape ?? {});
+    const HOSTILE_FIELDS = [
+      'id',
+      'orderId',
+      'publicId',
+      'tickId',
+      'closeTickId',
+      'outcome',
+      'result',
+      'price',
+      'closePrice',
+      'payout',
+      'state',
+      'symbol',
+      'instrument',
+      'ts',
+      'direction',
+      'winner',
+    ];
+    const fieldsOf = (schema: unknown) =>
+      Object.keys((schema as { shape?: Record<string, unknown> } | undefined)?.shape ?? {});
 
     const before = await fingerprint();
     let calls = 0;
     for (const route of t.app.routeTable) {
-      const fields = [...new Set([...fieldsOf(route.body), ...fieldsOf(route.query), ...HOSTILE_FIELDS])];
+      const fields = [
+        ...new Set([...fieldsOf(route.body), ...fieldsOf(route.query), ...HOSTILE_FIELDS]),
+      ];
       await fc.assert(
-        fc.asyncProperty(fc.dictionary(fc.constantFrom(...fields), value, { maxKeys: 6 }), fc.constantFrom(...(Object.keys(tokens) as (keyof typeof tokens)[])), async (input, who) => {
-          const token = tokens[who];
-          const isGet = route.method === 'GET';
-          const query = isGet ? `?${new URLSearchParams(Object.entries(input).map(([k, v]): [string, string] => [k, String(v)]))}` : '';
-          await t.app.inject({
-            method: route.method,
-            url: `${route.url}${query}`,
-            headers: { 'content-type': 'application/json', 'idempotency-key': idempotencyKey(), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-            payload: isGet ? undefined : JSON.stringify(input),
-          });
-          calls += 1;
-        }),
+        fc.asyncProperty(
+          fc.dictionary(fc.constantFrom(...fields), value, { maxKeys: 6 }),
+          fc.constantFrom(...(Object.keys(tokens) as (keyof typeof tokens)[])),
+          async (input, who) => {
+            const token = tokens[who];
+            const isGet = route.method === 'GET';
+            const query = isGet
+              ? `?${new URLSearchParams(Object.entries(input).map(([k, v]): [string, string] => [k, String(v)]))}`
+              : '';
+            await t.app.inject({
+              method: route.method,
+              url: `${route.url}${query}`,
+              headers: {
+                'content-type': 'application/json',
+                'idempotency-key': idempotencyKey(),
+                ...(token ? { authorization: `Bearer ${token}` } : {}),
+              },
+              payload: isGet ? undefined : JSON.stringify(input),
+            });
+            calls += 1;
+          },
+        ),
         { numRuns: 25, seed: 20261122 },
       );
     }
@@ -297,8 +392,14 @@ describe('dynamically: no route and no operator command writes a price or a resu
     // Operator commands (npm run ops), with hostile options, as an admin.
     const admin = await findOperator(t.database.db, (await operatorToken(t, 'admin')).username);
     for (const [name, command] of OPS_COMMANDS) {
-      for (const options of [{}, { id: orders[2]?.id, outcome: 'win', price: '1', reason: 'x' }, { id: orders[0]?.id, status: 'settled', 'tick-id': tick?.id }]) {
-        await command.run({ ...t.app.services, db: t.database.db, operator: admin, args: [] }, options).catch(() => name);
+      for (const options of [
+        {},
+        { id: orders[2]?.id, outcome: 'win', price: '1', reason: 'x' },
+        { id: orders[0]?.id, status: 'settled', 'tick-id': tick?.id },
+      ]) {
+        await command
+          .run({ ...t.app.services, db: t.database.db, operator: admin, args: [] }, options)
+          .catch(() => name);
       }
     }
 
@@ -309,14 +410,23 @@ describe('dynamically: no route and no operator command writes a price or a resu
     for (const [id, row] of before.orders) expect(after.orders.get(id), `order ${id}`).toBe(row);
     const placedByFuzz = [...after.orders.keys()].filter((id) => !before.orders.has(id));
     for (const id of placedByFuzz) {
-      const [row] = await queryRows<{ state: string; outcome: string | null }>(t.database.db, sql`select state, outcome from contract_orders where id = ${Number(id)}`);
+      const [row] = await queryRows<{ state: string; outcome: string | null }>(
+        t.database.db,
+        sql`select state, outcome from contract_orders where id = ${Number(id)}`,
+      );
       expect(row).toEqual({ state: 'open', outcome: null });
     }
-    const [due] = await queryRows<{ state: string }>(t.database.db, sql`select state from contract_orders where id = ${Number(late[0]?.id)}`);
+    const [due] = await queryRows<{ state: string }>(
+      t.database.db,
+      sql`select state from contract_orders where id = ${Number(late[0]?.id)}`,
+    );
     expect(due?.state).toBe('open');
     // Only the worker settles it, by the rule (ETH fell: up loses).
     await settlement(t).settleDue();
-    const [settled] = await queryRows<{ outcome: string }>(t.database.db, sql`select outcome from contract_orders where id = ${Number(late[0]?.id)}`);
+    const [settled] = await queryRows<{ outcome: string }>(
+      t.database.db,
+      sql`select outcome from contract_orders where id = ${Number(late[0]?.id)}`,
+    );
     expect(settled?.outcome).toBe('loss');
   }, 120_000);
 });
@@ -333,7 +443,12 @@ async function balances() {
 describe('never: no operator route writes a price, a result or a balance', () => {
   it('every admin POST route, as an admin, with an empty and a plausible body, leaves every tick, every result and every balance as it was', async () => {
     const admin = { token: (await operatorToken(t, 'admin')).token };
-    const posts = t.app.routeTable.filter((route) => route.method === 'POST' && route.url.startsWith('/api/admin/v1/') && route.auth === 'operator');
+    const posts = t.app.routeTable.filter(
+      (route) =>
+        route.method === 'POST' &&
+        route.url.startsWith('/api/admin/v1/') &&
+        route.auth === 'operator',
+    );
     expect(posts.length).toBeGreaterThan(5);
     const before = { ...(await fingerprint()), balances: await balances() };
     const answers: string[] = [];
@@ -343,7 +458,8 @@ describe('never: no operator route writes a price, a result or a balance', () =>
         expect([401, 403], `${route.url} as admin`).not.toContain(reply.status);
         answers.push(`${route.url} ${reply.status}`);
         // Signing out ends the session; the walk goes on with a new one.
-        if ((await call(t.app, 'GET', '/api/admin/v1/me', { token: admin.token })).status !== 200) admin.token = (await operatorToken(t, 'admin')).token;
+        if ((await call(t.app, 'GET', '/api/admin/v1/me', { token: admin.token })).status !== 200)
+          admin.token = (await operatorToken(t, 'admin')).token;
       }
     }
     expect(answers).toHaveLength(posts.length * 2);

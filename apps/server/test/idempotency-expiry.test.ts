@@ -2,10 +2,23 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NamedStatement, queryRows, runNamed } from '../src/platform/db.ts';
 import { IdempotencyKeyPruner } from '../src/platform/housekeeping.ts';
-import { IDEMPOTENCY_KEY_TTL_MS, insertKeysText, insertKeysValues, pruneExpiredKeys, storedKeysFrom } from '../src/platform/idempotency.ts';
+import {
+  IDEMPOTENCY_KEY_TTL_MS,
+  insertKeysText,
+  insertKeysValues,
+  pruneExpiredKeys,
+  storedKeysFrom,
+} from '../src/platform/idempotency.ts';
 import { isUniqueViolation } from '../src/platform/pg-errors.ts';
 import { futures, placeOrder, trader } from './contracts.ts';
-import { type TestApp, call, createTestApp, fund, idempotencyKey, registerUser } from './harness.ts';
+import {
+  type TestApp,
+  call,
+  createTestApp,
+  fund,
+  idempotencyKey,
+  registerUser,
+} from './harness.ts';
 import { recordPrices } from './prices.ts';
 
 let t: TestApp;
@@ -17,16 +30,28 @@ afterAll(() => t.close());
 const HOUR_MS = 3_600_000;
 
 function transfer(token: string, amount: string, key: string) {
-  return call<{ entryId: string }>(t.app, 'POST', '/api/v1/wallet/transfer', { token, body: { from: 'spot', to: 'futures', asset: 'USDT', amount }, headers: { 'idempotency-key': key } });
+  return call<{ entryId: string }>(t.app, 'POST', '/api/v1/wallet/transfer', {
+    token,
+    body: { from: 'spot', to: 'futures', asset: 'USDT', amount },
+    headers: { 'idempotency-key': key },
+  });
 }
 
 async function spotUsdt(token: string): Promise<string | undefined> {
-  const reply = await call<{ spot: { asset: string; available: string }[] }>(t.app, 'GET', '/api/v1/wallet/balances', { token });
+  const reply = await call<{ spot: { asset: string; available: string }[] }>(
+    t.app,
+    'GET',
+    '/api/v1/wallet/balances',
+    { token },
+  );
   return reply.body.data.spot.find((s) => s.asset === 'USDT')?.available;
 }
 
 async function transfers(uid: string): Promise<number> {
-  const rows = await queryRows(t.database.db, sql`select id from ledger_entries where user_id = ${Number(uid)} and kind = 'transfer'`);
+  const rows = await queryRows(
+    t.database.db,
+    sql`select id from ledger_entries where user_id = ${Number(uid)} and kind = 'transfer'`,
+  );
   return rows.length;
 }
 
@@ -102,11 +127,21 @@ describe('Idempotency-Key expiry (24 hours)', () => {
 
 describe('the batch path (contract orders)', () => {
   // The batch's own statement, as contracts/batcher.ts runs it: the keys' insert as a part of a larger statement.
-  const INSERT_KEYS: NamedStatement = { name: 'test_insert_keys', text: `with k as (${insertKeysText(1)}) select count(*)::int4 as keys from k` };
+  const INSERT_KEYS: NamedStatement = {
+    name: 'test_insert_keys',
+    text: `with k as (${insertKeysText(1)}) select count(*)::int4 as keys from k`,
+  };
 
-  async function insertKeys(now: Date, entries: { userId: number; key: string; hash: string; response: unknown }[]) {
+  async function insertKeys(
+    now: Date,
+    entries: { userId: number; key: string; hash: string; response: unknown }[],
+  ) {
     return t.database.db.transaction(async (tx) => {
-      const [row] = await runNamed<{ keys: number }>(tx, INSERT_KEYS, insertKeysValues(now, entries));
+      const [row] = await runNamed<{ keys: number }>(
+        tx,
+        INSERT_KEYS,
+        insertKeysValues(now, entries),
+      );
       return row?.keys;
     });
   }
@@ -115,21 +150,52 @@ describe('the batch path (contract orders)', () => {
     const now = new Date(t.clock.now().getTime());
     const at = (ageMs: number) => now.getTime() - ageMs;
     const rows = [
-      { user_id: '1', key: 'expired-key', request_hash: 'h', response: '{"a":1}', created_ms: at(IDEMPOTENCY_KEY_TTL_MS + 1) },
-      { user_id: '1', key: 'live-key-1', request_hash: 'h', response: '{"a":2}', created_ms: at(23 * HOUR_MS) },
-      { user_id: '1', key: 'live-key-2', request_hash: 'other', response: '{"a":3}', created_ms: at(HOUR_MS) },
+      {
+        user_id: '1',
+        key: 'expired-key',
+        request_hash: 'h',
+        response: '{"a":1}',
+        created_ms: at(IDEMPOTENCY_KEY_TTL_MS + 1),
+      },
+      {
+        user_id: '1',
+        key: 'live-key-1',
+        request_hash: 'h',
+        response: '{"a":2}',
+        created_ms: at(23 * HOUR_MS),
+      },
+      {
+        user_id: '1',
+        key: 'live-key-2',
+        request_hash: 'other',
+        response: '{"a":3}',
+        created_ms: at(HOUR_MS),
+      },
     ];
-    const keys = ['expired-key', 'live-key-1', 'live-key-2', 'never-seen'].map((key) => ({ userId: 1, key, hash: 'h' }));
-    expect(storedKeysFrom(keys, rows, now)).toEqual([{ kind: 'new' }, { kind: 'replay', response: { a: 2 } }, { kind: 'reused' }, { kind: 'new' }]);
+    const keys = ['expired-key', 'live-key-1', 'live-key-2', 'never-seen'].map((key) => ({
+      userId: 1,
+      key,
+      hash: 'h',
+    }));
+    expect(storedKeysFrom(keys, rows, now)).toEqual([
+      { kind: 'new' },
+      { kind: 'replay', response: { a: 2 } },
+      { kind: 'reused' },
+      { kind: 'new' },
+    ]);
   });
 
   it('the keys insert takes an expired row over and stores the new reply', async () => {
     const user = await registerUser(t.app);
     const userId = Number(user.uid);
     const stored = t.clock.now();
-    expect(await insertKeys(stored, [{ userId, key: 'batch-key-old', hash: 'h1', response: { n: 1 } }])).toBe(1);
+    expect(
+      await insertKeys(stored, [{ userId, key: 'batch-key-old', hash: 'h1', response: { n: 1 } }]),
+    ).toBe(1);
     const later = new Date(stored.getTime() + IDEMPOTENCY_KEY_TTL_MS + 1_000);
-    expect(await insertKeys(later, [{ userId, key: 'batch-key-old', hash: 'h2', response: { n: 2 } }])).toBe(1);
+    expect(
+      await insertKeys(later, [{ userId, key: 'batch-key-old', hash: 'h2', response: { n: 2 } }]),
+    ).toBe(1);
     const [row] = await queryRows<{ request_hash: string; response: string; n: number }>(
       t.database.db,
       sql`select request_hash, response, (select count(*)::int4 from idempotency_keys where user_id = ${userId}) as n from idempotency_keys where user_id = ${userId} and key = 'batch-key-old'`,
@@ -148,7 +214,10 @@ describe('the batch path (contract orders)', () => {
       { userId, key: 'batch-key-live', hash: 'h2', response: { n: 3 } },
     ]).catch((e: unknown) => e);
     expect(isUniqueViolation(error, 'idempotency_keys_user_id_key_pk')).toBe(true);
-    const rows = await queryRows<{ key: string; request_hash: string }>(t.database.db, sql`select key, request_hash from idempotency_keys where user_id = ${userId} order by key`);
+    const rows = await queryRows<{ key: string; request_hash: string }>(
+      t.database.db,
+      sql`select key, request_hash from idempotency_keys where user_id = ${userId} order by key`,
+    );
     expect(rows).toEqual([{ key: 'batch-key-live', request_hash: 'h1' }]);
   });
 
@@ -163,23 +232,39 @@ describe('the batch path (contract orders)', () => {
   }
 
   /** The same key again is a new order: another id, more money locked, two orders in all. */
-  async function expectNewOrder({ user, key, first, afterFirst }: Awaited<ReturnType<typeof firstOrder>>) {
+  async function expectNewOrder({
+    user,
+    key,
+    first,
+    afterFirst,
+  }: Awaited<ReturnType<typeof firstOrder>>) {
     const second = await placeOrder(t, user.token, { amount: '100' }, key);
     expect(second.body.code, JSON.stringify(second.body)).toBe(0);
     expect(second.body.data.order.id).not.toBe(first.body.data.order.id);
-    expect(Number((await futures(t, user.token)).available)).toBeLessThan(Number(afterFirst.available));
-    expect(await queryRows(t.database.db, sql`select id from contract_orders where user_id = ${user.id}`)).toHaveLength(2);
+    expect(Number((await futures(t, user.token)).available)).toBeLessThan(
+      Number(afterFirst.available),
+    );
+    expect(
+      await queryRows(
+        t.database.db,
+        sql`select id from contract_orders where user_id = ${user.id}`,
+      ),
+    ).toHaveLength(2);
     return second;
   }
 
   it('a contract order whose key has expired and been pruned places a new order', async () => {
     const placed = await firstOrder();
-    expect((await placeOrder(t, placed.user.token, { amount: '100' }, placed.key)).body).toEqual(placed.first.body);
+    expect((await placeOrder(t, placed.user.token, { amount: '100' }, placed.key)).body).toEqual(
+      placed.first.body,
+    );
     expect(await futures(t, placed.user.token)).toEqual(placed.afterFirst);
 
     t.clock.advance(IDEMPOTENCY_KEY_TTL_MS);
     await recordPrices(t, { BTCUSDT: '95010' });
-    expect(await new IdempotencyKeyPruner({ db: t.database.db, clock: t.clock }).runOnce()).toBeGreaterThan(0);
+    expect(
+      await new IdempotencyKeyPruner({ db: t.database.db, clock: t.clock }).runOnce(),
+    ).toBeGreaterThan(0);
     await expectNewOrder(placed);
   });
 
@@ -187,14 +272,18 @@ describe('the batch path (contract orders)', () => {
     const placed = await firstOrder();
     t.clock.advance(IDEMPOTENCY_KEY_TTL_MS - HOUR_MS);
     await recordPrices(t, { BTCUSDT: '95005' });
-    expect((await placeOrder(t, placed.user.token, { amount: '100' }, placed.key)).body).toEqual(placed.first.body);
+    expect((await placeOrder(t, placed.user.token, { amount: '100' }, placed.key)).body).toEqual(
+      placed.first.body,
+    );
     expect(await futures(t, placed.user.token)).toEqual(placed.afterFirst);
 
     t.clock.advance(HOUR_MS);
     await recordPrices(t, { BTCUSDT: '95010' });
     const second = await expectNewOrder(placed);
     // The key's row now belongs to the second order: a replay returns the second reply.
-    expect((await placeOrder(t, placed.user.token, { amount: '100' }, placed.key)).body).toEqual(second.body);
+    expect((await placeOrder(t, placed.user.token, { amount: '100' }, placed.key)).body).toEqual(
+      second.body,
+    );
   });
 });
 
@@ -206,17 +295,33 @@ describe('the prune worker', () => {
     const now = t.clock.now().getTime();
     // Keys from before the window of this test are pruned away first, so the counts below are this test's own.
     await pruneExpiredKeys(db, new Date(now), 1_000_000);
-    const ages = { expired: [25 * HOUR_MS, 24 * HOUR_MS + 1, 48 * HOUR_MS, 30 * 24 * HOUR_MS, 24 * HOUR_MS], live: [23 * HOUR_MS, HOUR_MS, 0] };
-    const rows = [...ages.expired.map((age, i) => ({ key: `expired-${i}`, age })), ...ages.live.map((age, i) => ({ key: `live-${i}`, age }))];
+    const ages = {
+      expired: [25 * HOUR_MS, 24 * HOUR_MS + 1, 48 * HOUR_MS, 30 * 24 * HOUR_MS, 24 * HOUR_MS],
+      live: [23 * HOUR_MS, HOUR_MS, 0],
+    };
+    const rows = [
+      ...ages.expired.map((age, i) => ({ key: `expired-${i}`, age })),
+      ...ages.live.map((age, i) => ({ key: `live-${i}`, age })),
+    ];
     for (const { key, age } of rows) {
-      await db.execute(sql`insert into idempotency_keys (user_id, key, request_hash, response, created_at) values (${userId}, ${key}, 'h', '{}', ${new Date(now - age).toISOString()}::timestamptz)`);
+      await db.execute(
+        sql`insert into idempotency_keys (user_id, key, request_hash, response, created_at) values (${userId}, ${key}, 'h', '{}', ${new Date(now - age).toISOString()}::timestamptz)`,
+      );
     }
     const left = async () =>
-      (await queryRows<{ key: string }>(db, sql`select key from idempotency_keys where user_id = ${userId} order by key`)).map((r) => r.key);
+      (
+        await queryRows<{ key: string }>(
+          db,
+          sql`select key from idempotency_keys where user_id = ${userId} order by key`,
+        )
+      ).map((r) => r.key);
 
     // Two statements of two keys a round: four of the five expired keys go, the oldest first;
     // the one exactly 24 hours old is the youngest expired key, and waits for the next round.
-    const pruner = new IdempotencyKeyPruner({ db, clock: t.clock }, { batch: 2, statementsPerRound: 2 });
+    const pruner = new IdempotencyKeyPruner(
+      { db, clock: t.clock },
+      { batch: 2, statementsPerRound: 2 },
+    );
     expect(await pruner.runOnce()).toBe(4);
     expect(await left()).toEqual(['expired-4', 'live-0', 'live-1', 'live-2']);
     expect(await pruner.runOnce()).toBe(1);

@@ -17,8 +17,16 @@ describe.skipIf(!url)('leadership by advisory lock (PostgreSQL)', () => {
 
   it('exactly one leads; when its connection dies another takes over at its next round', async () => {
     const changes: string[] = [];
-    const a = new AdvisoryLeader({ connect, lockId, onChange: (leading) => changes.push(`a:${leading}`) });
-    const b = new AdvisoryLeader({ connect, lockId, onChange: (leading) => changes.push(`b:${leading}`) });
+    const a = new AdvisoryLeader({
+      connect,
+      lockId,
+      onChange: (leading) => changes.push(`a:${leading}`),
+    });
+    const b = new AdvisoryLeader({
+      connect,
+      lockId,
+      onChange: (leading) => changes.push(`b:${leading}`),
+    });
     expect(await a.lead()).toBe(true);
     expect(await b.lead()).toBe(false);
     expect(await a.lead()).toBe(true);
@@ -26,7 +34,9 @@ describe.skipIf(!url)('leadership by advisory lock (PostgreSQL)', () => {
     // The leader's process dies (kill -9): the server sees its connection end and frees the lock.
     const leaderConnection = connections[0] as pg.Client;
     const admin = await connect();
-    await admin.query('select pg_terminate_backend($1)', [(leaderConnection as unknown as { processID: number }).processID]);
+    await admin.query('select pg_terminate_backend($1)', [
+      (leaderConnection as unknown as { processID: number }).processID,
+    ]);
     const deadline = Date.now() + 5_000;
     let taken = false;
     while (!taken && Date.now() < deadline) {

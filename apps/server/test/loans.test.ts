@@ -10,7 +10,15 @@ import type { OpsContext } from '../src/modules/operator/ops-commands.ts';
 import { OPS_COMMANDS } from '../src/ops-commands.ts';
 import { createOperator, findOperator } from '../src/modules/operator/service.ts';
 import { queryRows } from '../src/platform/db.ts';
-import { type TestApp, call, createTestApp, fund, idempotencyKey, operatorSession, registerUser } from './harness.ts';
+import {
+  type TestApp,
+  call,
+  createTestApp,
+  fund,
+  idempotencyKey,
+  operatorSession,
+  registerUser,
+} from './harness.ts';
 import { pngImage, upload } from './uploads.ts';
 
 /**
@@ -28,9 +36,16 @@ let products: LoanProduct[];
 beforeAll(async () => {
   t = await createTestApp({ env: { SESSION_TTL_DAYS: '365' } });
   await seedLoanProducts(t.database.db, t.clock.now(), DEMO_LOAN_PRODUCTS);
-  await createOperator(t.database.db, t.clock.now(), { username: 'loan-reviewer', role: 'reviewer' });
+  await createOperator(t.database.db, t.clock.now(), {
+    username: 'loan-reviewer',
+    role: 'reviewer',
+  });
   const user = await registerUser(t.app);
-  products = (await call<{ items: LoanProduct[] }>(t.app, 'GET', '/api/v1/loans/products', { token: user.token })).body.data.items;
+  products = (
+    await call<{ items: LoanProduct[] }>(t.app, 'GET', '/api/v1/loans/products', {
+      token: user.token,
+    })
+  ).body.data.items;
 });
 afterEach(async () => {
   // The ledger's invariants hold after every test, not only at the end of the file.
@@ -57,33 +72,62 @@ async function photos(user: User, purpose = 'loan') {
     expect(reply.body.code).toBe(0);
     ids.push(reply.body.data.id);
   }
-  return { frontFileId: ids[0] as string, backFileId: ids[1] as string, holdingFileId: ids[2] as string };
+  return {
+    frontFileId: ids[0] as string,
+    backFileId: ids[1] as string,
+    holdingFileId: ids[2] as string,
+  };
 }
 
 async function applyFor(user: User, body: Record<string, unknown> = {}, lang?: string) {
   const files = 'frontFileId' in body ? {} : await photos(user);
-  return call<Loan>(t.app, 'POST', '/api/v1/loans', { token: user.token, lang, body: { productId: quick().id, amount: '1000', periodDays: 7, ...files, ...body } });
+  return call<Loan>(t.app, 'POST', '/api/v1/loans', {
+    token: user.token,
+    lang,
+    body: { productId: quick().id, amount: '1000', periodDays: 7, ...files, ...body },
+  });
 }
 
 async function reviewerToken(): Promise<string> {
   return operatorSession(t, 'loan-reviewer');
 }
 const decide = async (id: string, decision: 'approve' | 'reject', reason?: string) =>
-  call<Loan & { uid: string }>(t.app, 'POST', '/api/admin/v1/loans/decide', { token: await reviewerToken(), body: { id, decision, ...(reason ? { reason } : {}) } });
-const disburse = async (id: string) => call<Loan & { uid: string }>(t.app, 'POST', '/api/admin/v1/loans/disburse', { token: await reviewerToken(), body: { id } });
-const repay = (user: User, id: string, lang?: string) => call<Loan>(t.app, 'POST', '/api/v1/loans/repay', { token: user.token, lang, body: { id }, headers: { 'idempotency-key': idempotencyKey() } });
-const loan = async (user: User, id: string) => (await call<Loan>(t.app, 'GET', `/api/v1/loan?id=${id}`, { token: user.token })).body.data;
-const history = async (user: User) => (await call<LoanList>(t.app, 'GET', '/api/v1/loans', { token: user.token })).body.data.items;
-const score = async (user: User) => (await call<Credit>(t.app, 'GET', '/api/v1/credit', { token: user.token })).body.data.score;
+  call<Loan & { uid: string }>(t.app, 'POST', '/api/admin/v1/loans/decide', {
+    token: await reviewerToken(),
+    body: { id, decision, ...(reason ? { reason } : {}) },
+  });
+const disburse = async (id: string) =>
+  call<Loan & { uid: string }>(t.app, 'POST', '/api/admin/v1/loans/disburse', {
+    token: await reviewerToken(),
+    body: { id },
+  });
+const repay = (user: User, id: string, lang?: string) =>
+  call<Loan>(t.app, 'POST', '/api/v1/loans/repay', {
+    token: user.token,
+    lang,
+    body: { id },
+    headers: { 'idempotency-key': idempotencyKey() },
+  });
+const loan = async (user: User, id: string) =>
+  (await call<Loan>(t.app, 'GET', `/api/v1/loan?id=${id}`, { token: user.token })).body.data;
+const history = async (user: User) =>
+  (await call<LoanList>(t.app, 'GET', '/api/v1/loans', { token: user.token })).body.data.items;
+const score = async (user: User) =>
+  (await call<Credit>(t.app, 'GET', '/api/v1/credit', { token: user.token })).body.data.score;
 const deps = () => ({ db: t.database.db, clock: t.clock, hub: t.app.services.hub });
 
 async function spotUsdt(user: User): Promise<string> {
-  const rows = await queryRows<{ available: string }>(t.database.db, sql`select available::text from ledger_accounts where name = ${`user:${user.uid}:spot:USDT`}`);
+  const rows = await queryRows<{ available: string }>(
+    t.database.db,
+    sql`select available::text from ledger_accounts where name = ${`user:${user.uid}:spot:USDT`}`,
+  );
   const minor = BigInt(rows[0]?.available ?? '0');
   return `${minor / USDT}.${String(minor % USDT).padStart(6, '0')}`;
 }
 
-async function loanPostings(user: User): Promise<{ type: string; amount: string; reference: string }[]> {
+async function loanPostings(
+  user: User,
+): Promise<{ type: string; amount: string; reference: string }[]> {
   return queryRows(
     t.database.db,
     sql`select p.type, p.amount::text as amount, e.reference from ledger_postings p join ledger_entries e on e.id = p.entry_id
@@ -104,16 +148,34 @@ async function disbursedLoan(user: User, amount = '1000', days = 7): Promise<str
 describe('products', () => {
   it('lists the two demo loan products with their terms, in the request language', async () => {
     const user = await registerUser(t.app);
-    const fr = (await call<{ items: LoanProduct[] }>(t.app, 'GET', '/api/v1/loans/products', { token: user.token, lang: 'fr' })).body.data.items;
+    const fr = (
+      await call<{ items: LoanProduct[] }>(t.app, 'GET', '/api/v1/loans/products', {
+        token: user.token,
+        lang: 'fr',
+      })
+    ).body.data.items;
     expect(fr).toHaveLength(2);
-    expect(fr[0]).toMatchObject({ name: 'Prêt rapide', institution: 'Tradewind Crédit démo', minAmount: '100', maxAmount: '5000', periods: [7, 15, 30], dailyRate: '0.001', overdueDailyRate: '0.005', method: 'interest_first' });
+    expect(fr[0]).toMatchObject({
+      name: 'Prêt rapide',
+      institution: 'Tradewind Crédit démo',
+      minAmount: '100',
+      maxAmount: '5000',
+      periods: [7, 15, 30],
+      dailyRate: '0.001',
+      overdueDailyRate: '0.005',
+      method: 'interest_first',
+    });
     expect(fr[0]?.description).toContain('0.1 % du capital');
     // Seeding again changes nothing; every text exists in the seven languages.
     await seedLoanProducts(t.database.db, t.clock.now(), DEMO_LOAN_PRODUCTS);
-    const [rows] = await queryRows<{ n: string }>(t.database.db, sql`select count(*)::text as n from loan_products`);
+    const [rows] = await queryRows<{ n: string }>(
+      t.database.db,
+      sql`select count(*)::text as n from loan_products`,
+    );
     expect(rows?.n).toBe('2');
     for (const product of DEMO_LOAN_PRODUCTS) {
-      for (const text of [product.name, product.institution, product.description]) expect(Object.keys(text).sort()).toEqual(['de', 'en', 'es', 'fr', 'it', 'zh_CN', 'zh_TW']);
+      for (const text of [product.name, product.institution, product.description])
+        expect(Object.keys(text).sort()).toEqual(['de', 'en', 'es', 'fr', 'it', 'zh_CN', 'zh_TW']);
     }
   });
 });
@@ -123,12 +185,16 @@ describe('apply → approve → disburse → repay', () => {
     const user = await verifiedUser(0n);
     const id = (await applyFor(user, { amount: '500', periodDays: 7 })).body.data.id;
     expect((await decide(id, 'approve')).body.code).toBe(0);
-    await t.database.db.execute(sql`update users set frozen_at = now(), frozen_reason = 'investigation' where id = ${Number(user.uid)}`);
+    await t.database.db.execute(
+      sql`update users set frozen_at = now(), frozen_reason = 'investigation' where id = ${Number(user.uid)}`,
+    );
     const refused = await disburse(id);
     expect(refused.body.code).toBe(1011);
     expect(await spotUsdt(user)).toBe('0.000000');
     expect((await loan(user, id)).status).toBe('pending_disbursement');
-    await t.database.db.execute(sql`update users set frozen_at = null, frozen_reason = null where id = ${Number(user.uid)}`);
+    await t.database.db.execute(
+      sql`update users set frozen_at = null, frozen_reason = null where id = ${Number(user.uid)}`,
+    );
     expect((await disburse(id)).body.code).toBe(0);
     expect(await spotUsdt(user)).toBe('500.000000');
     // Repaid at once, so no other test's sweep finds it overdue.
@@ -141,14 +207,28 @@ describe('apply → approve → disburse → repay', () => {
     const before = await score(user);
     const applied = await applyFor(user, { amount: '1000', periodDays: 7 });
     expect(applied.body.code, JSON.stringify(applied.body)).toBe(0);
-    expect(applied.body.data).toMatchObject({ status: 'under_review', amount: '1000', approvedAmount: null, periodDays: 7, interest: '7', dueNow: '0', institution: 'Tradewind Demo Credit' });
+    expect(applied.body.data).toMatchObject({
+      status: 'under_review',
+      amount: '1000',
+      approvedAmount: null,
+      periodDays: 7,
+      interest: '7',
+      dueNow: '0',
+      institution: 'Tradewind Demo Credit',
+    });
     const id = applied.body.data.id;
 
     const approved = await decide(id, 'approve');
-    expect(approved.body.data).toMatchObject({ status: 'pending_disbursement', approvedAmount: '1000' });
+    expect(approved.body.data).toMatchObject({
+      status: 'pending_disbursement',
+      approvedAmount: '1000',
+    });
     expect(await spotUsdt(user)).toBe('0.000000');
     const disbursed = await disburse(id);
-    expect(disbursed.body.data).toMatchObject({ status: 'disbursed', dueAt: new Date(t.clock.now().getTime() + 7 * DAY).toISOString() });
+    expect(disbursed.body.data).toMatchObject({
+      status: 'disbursed',
+      dueAt: new Date(t.clock.now().getTime() + 7 * DAY).toISOString(),
+    });
     expect(await spotUsdt(user)).toBe('1000.000000');
     // Disbursing twice is refused; nothing moves.
     expect((await disburse(id)).body.code).toBe(3456);
@@ -157,10 +237,19 @@ describe('apply → approve → disburse → repay', () => {
     // Six and a half days later: 7 days started, the full interest; at maturity it is still on time.
     t.clock.advance(6 * DAY + DAY / 2);
     await fund(t, Number(user.uid), 10n * USDT);
-    expect(await loan(user, id)).toMatchObject({ interestToDate: '7', dueNow: '1007', overdueDays: 0 });
+    expect(await loan(user, id)).toMatchObject({
+      interestToDate: '7',
+      dueNow: '1007',
+      overdueDays: 0,
+    });
     const repaid = await repay(user, id);
     expect(repaid.body.code, JSON.stringify(repaid.body)).toBe(0);
-    expect(repaid.body.data).toMatchObject({ status: 'repaid', repaidAmount: '1007', overdueDays: 0, overdueInterest: '0' });
+    expect(repaid.body.data).toMatchObject({
+      status: 'repaid',
+      repaidAmount: '1007',
+      overdueDays: 0,
+      overdueInterest: '0',
+    });
     expect(await spotUsdt(user)).toBe('3.000000');
     expect(await loanPostings(user)).toEqual([
       { type: 'loan_disbursement', amount: '1000000000', reference: `loan:${id}:disburse` },
@@ -169,10 +258,18 @@ describe('apply → approve → disburse → repay', () => {
     ]);
     expect(await score(user)).toBe(before + 5);
     expect((await repay(user, id)).body.code).toBe(3456);
-    const [audit] = await queryRows<{ n: string }>(t.database.db, sql`select count(*)::text as n from audit_log where target_type = 'loan' and target_id = ${id}`);
+    const [audit] = await queryRows<{ n: string }>(
+      t.database.db,
+      sql`select count(*)::text as n from audit_log where target_type = 'loan' and target_id = ${id}`,
+    );
     expect(audit?.n).toBe('2');
-    const messages = await queryRows<{ kind: string }>(t.database.db, sql`select kind from user_messages where user_id = ${Number(user.uid)} order by id`);
-    expect(messages.map((m) => m.kind)).toEqual(expect.arrayContaining(['loan.approved', 'loan.disbursed', 'loan.repaid']));
+    const messages = await queryRows<{ kind: string }>(
+      t.database.db,
+      sql`select kind from user_messages where user_id = ${Number(user.uid)} order by id`,
+    );
+    expect(messages.map((m) => m.kind)).toEqual(
+      expect.arrayContaining(['loan.approved', 'loan.disbursed', 'loan.repaid']),
+    );
     // Settled: a new application is accepted.
     expect((await applyFor(user)).body.data.status).toBe('under_review');
   });
@@ -182,17 +279,31 @@ describe('apply → approve → disburse → repay', () => {
     const id = (await applyFor(user)).body.data.id;
     // The ID photos are private: the reviewer sees them from the queue, another user does not.
     const token = await reviewerToken();
-    const queue = await call<{ items: { id: string; frontFileId: string; holdingFileId: string }[] }>(t.app, 'GET', '/api/admin/v1/loans/queue', { token });
+    const queue = await call<{
+      items: { id: string; frontFileId: string; holdingFileId: string }[];
+    }>(t.app, 'GET', '/api/admin/v1/loans/queue', { token });
     const item = queue.body.data.items.find((i) => i.id === id);
     expect(item).toBeDefined();
-    const read = (path: string, bearer: string) => t.app.inject({ method: 'GET', url: `${path}?id=${item?.holdingFileId}`, headers: { authorization: `Bearer ${bearer}` } });
-    expect((await read('/api/admin/v1/files/content', token)).headers['content-type']).toBe('image/jpeg');
-    expect((await read('/api/v1/files/content', user.token)).headers['content-type']).toBe('image/jpeg');
+    const read = (path: string, bearer: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: `${path}?id=${item?.holdingFileId}`,
+        headers: { authorization: `Bearer ${bearer}` },
+      });
+    expect((await read('/api/admin/v1/files/content', token)).headers['content-type']).toBe(
+      'image/jpeg',
+    );
+    expect((await read('/api/v1/files/content', user.token)).headers['content-type']).toBe(
+      'image/jpeg',
+    );
     const stranger = await verifiedUser();
     expect((await read('/api/v1/files/content', stranger.token)).statusCode).toBe(404);
     expect((await decide(id, 'reject')).body.code).toBe(422);
     const rejected = await decide(id, 'reject', 'Documents unreadable');
-    expect(rejected.body.data).toMatchObject({ status: 'rejected', reason: 'Documents unreadable' });
+    expect(rejected.body.data).toMatchObject({
+      status: 'rejected',
+      reason: 'Documents unreadable',
+    });
     expect((await decide(id, 'approve')).body.code).toBe(3456);
     expect((await disburse(id)).body.code).toBe(3456);
     expect(await spotUsdt(user)).toBe('0.000000');
@@ -205,8 +316,16 @@ describe('apply → approve → disburse → repay', () => {
     const id = await disbursedLoan(user, '2000', 30);
     t.clock.advance(2 * DAY + 1);
     // Three days started: 2000 × 0.1 % × 3 = 6.
-    expect(await loan(user, id)).toMatchObject({ interest: '60', interestToDate: '6', dueNow: '2006' });
-    expect((await repay(user, id)).body.data).toMatchObject({ status: 'repaid', repaidAmount: '2006', interestToDate: '6' });
+    expect(await loan(user, id)).toMatchObject({
+      interest: '60',
+      interestToDate: '6',
+      dueNow: '2006',
+    });
+    expect((await repay(user, id)).body.data).toMatchObject({
+      status: 'repaid',
+      repaidAmount: '2006',
+      interestToDate: '6',
+    });
     expect(await spotUsdt(user)).toBe('4.000000');
   });
 
@@ -221,7 +340,10 @@ describe('apply → approve → disburse → repay', () => {
     expect(await spotUsdt(user)).toBe('100.000000');
     expect((await loanPostings(user)).map((p) => p.type)).toEqual(['loan_disbursement']);
     await fund(t, Number(user.uid), 1n * USDT);
-    expect((await repay(user, id)).body.data).toMatchObject({ status: 'repaid', repaidAmount: '100.1' });
+    expect((await repay(user, id)).body.data).toMatchObject({
+      status: 'repaid',
+      repaidAmount: '100.1',
+    });
   });
 });
 
@@ -235,19 +357,37 @@ describe('overdue', () => {
     expect(await worker.runOnce()).toMatchObject({ overdue: 0, days: 0 });
     t.clock.advance(1);
     expect(await worker.runOnce()).toMatchObject({ overdue: 1, days: 0 });
-    expect(await loan(user, id)).toMatchObject({ status: 'overdue', overdueDays: 0, overdueInterest: '0' });
+    expect(await loan(user, id)).toMatchObject({
+      status: 'overdue',
+      overdueDays: 0,
+      overdueInterest: '0',
+    });
     expect(await score(user)).toBe(before - 20);
     t.clock.advance(3 * DAY + 10);
     expect(await worker.runOnce()).toMatchObject({ days: 3 });
     expect(await worker.runOnce()).toMatchObject({ days: 0 });
     // 1000 × 0.5 % = 5 a day.
-    expect(await loan(user, id)).toMatchObject({ status: 'overdue', overdueDays: 3, overdueInterest: '15', interestToDate: '7', dueNow: '1022' });
+    expect(await loan(user, id)).toMatchObject({
+      status: 'overdue',
+      overdueDays: 3,
+      overdueInterest: '15',
+      interestToDate: '7',
+      dueNow: '1022',
+    });
     // Overdue still blocks a new application.
-    expect((await applyFor(user, {}, 'zh_CN')).body).toMatchObject({ code: 3454, message: '当前贷款未结清，请结清后重试。' });
+    expect((await applyFor(user, {}, 'zh_CN')).body).toMatchObject({
+      code: 3454,
+      message: '当前贷款未结清，请结清后重试。',
+    });
     // A day later with no worker run: the repayment catches the fourth day up itself.
     t.clock.advance(DAY);
     const repaid = await repay(user, id);
-    expect(repaid.body.data).toMatchObject({ status: 'repaid', overdueDays: 4, overdueInterest: '20', repaidAmount: '1027' });
+    expect(repaid.body.data).toMatchObject({
+      status: 'repaid',
+      overdueDays: 4,
+      overdueInterest: '20',
+      repaidAmount: '1027',
+    });
     expect(await spotUsdt(user)).toBe('23.000000');
     expect((await loanPostings(user)).map((p) => [p.type, p.amount])).toEqual([
       ['loan_disbursement', '1000000000'],
@@ -270,8 +410,13 @@ describe('one unsettled loan at a time', () => {
     const accepted = replies.filter((r) => r.body.code === 0);
     expect(accepted).toHaveLength(1);
     expect(replies.filter((r) => r.body.code === 3454)).toHaveLength(49);
-    expect(replies.find((r) => r.body.code === 3454)?.body.message).toBe('Current loan unsettled, retry after settlement.');
-    const [rows] = await queryRows<{ n: string }>(t.database.db, sql`select count(*)::text as n from loans where user_id = ${Number(user.uid)} and status in (0, 1, 2, 5)`);
+    expect(replies.find((r) => r.body.code === 3454)?.body.message).toBe(
+      'Current loan unsettled, retry after settlement.',
+    );
+    const [rows] = await queryRows<{ n: string }>(
+      t.database.db,
+      sql`select count(*)::text as n from loans where user_id = ${Number(user.uid)} and status in (0, 1, 2, 5)`,
+    );
     expect(rows?.n).toBe('1');
     // The database itself refuses a second unsettled loan.
     const first = accepted[0]?.body.data.id as string;
@@ -290,14 +435,29 @@ describe('bad applications change nothing', () => {
     const unverified = await registerUser(t.app);
     expect((await applyFor(unverified)).body.code).toBe(2310);
     const user = await verifiedUser();
-    expect((await applyFor(user, { amount: '99.99' }, 'es')).body).toMatchObject({ code: 422, errors: { amount: ['El importe debe estar entre 100 y 5000 USDT.'] } });
+    expect((await applyFor(user, { amount: '99.99' }, 'es')).body).toMatchObject({
+      code: 422,
+      errors: { amount: ['El importe debe estar entre 100 y 5000 USDT.'] },
+    });
     expect((await applyFor(user, { amount: '5000.01' })).body.code).toBe(422);
-    expect((await applyFor(user, { periodDays: 8 })).body).toMatchObject({ code: 422, errors: { periodDays: [expect.any(String)] } });
+    expect((await applyFor(user, { periodDays: 8 })).body).toMatchObject({
+      code: 422,
+      errors: { periodDays: [expect.any(String)] },
+    });
     expect((await applyFor(user, { productId: '999999' })).body.code).toBe(422);
     const other = await verifiedUser();
-    expect((await applyFor(user, await photos(other))).body).toMatchObject({ code: 422, errors: { frontFileId: [expect.any(String)] } });
-    expect((await applyFor(user, await photos(user, 'kyc'))).body).toMatchObject({ code: 422, errors: { frontFileId: [expect.any(String)] } });
-    const [rows] = await queryRows<{ n: string }>(t.database.db, sql`select count(*)::text as n from loans where user_id in (${Number(user.uid)}, ${Number(unverified.uid)})`);
+    expect((await applyFor(user, await photos(other))).body).toMatchObject({
+      code: 422,
+      errors: { frontFileId: [expect.any(String)] },
+    });
+    expect((await applyFor(user, await photos(user, 'kyc'))).body).toMatchObject({
+      code: 422,
+      errors: { frontFileId: [expect.any(String)] },
+    });
+    const [rows] = await queryRows<{ n: string }>(
+      t.database.db,
+      sql`select count(*)::text as n from loans where user_id in (${Number(user.uid)}, ${Number(unverified.uid)})`,
+    );
     expect(rows?.n).toBe('0');
   });
 });
@@ -313,10 +473,20 @@ describe('each overdue day accrues exactly once', () => {
   }
   async function expectDays(list: { user: User; id: string }[], days: number) {
     for (const { user, id } of list) {
-      expect(await loan(user, id)).toMatchObject({ status: 'overdue', overdueDays: days, overdueInterest: String(days * 0.5) });
-      const rows = await queryRows<{ day: number }>(t.database.db, sql`select day from loan_overdue_days where loan_id = ${Number(id)} order by day`);
+      expect(await loan(user, id)).toMatchObject({
+        status: 'overdue',
+        overdueDays: days,
+        overdueInterest: String(days * 0.5),
+      });
+      const rows = await queryRows<{ day: number }>(
+        t.database.db,
+        sql`select day from loan_overdue_days where loan_id = ${Number(id)} order by day`,
+      );
       expect(rows.map((r) => r.day)).toEqual(Array.from({ length: days }, (_, i) => i + 1));
-      const [events] = await queryRows<{ n: string }>(t.database.db, sql`select count(*)::text as n from credit_events where user_id = ${Number(user.uid)} and kind = 'loan_overdue'`);
+      const [events] = await queryRows<{ n: string }>(
+        t.database.db,
+        sql`select count(*)::text as n from credit_events where user_id = ${Number(user.uid)} and kind = 'loan_overdue'`,
+      );
       expect(events?.n).toBe('1');
     }
   }
@@ -330,12 +500,16 @@ describe('each overdue day accrues exactly once', () => {
   it.each([2, 8])('%s concurrent workers', async (workers) => {
     const list = await overdueLoans(4);
     t.clock.advance(7 * DAY + 3 * DAY);
-    const results = await Promise.all(Array.from({ length: workers }, () => new LoanAccrualWorker(deps()).runOnce()));
+    const results = await Promise.all(
+      Array.from({ length: workers }, () => new LoanAccrualWorker(deps()).runOnce()),
+    );
     expect(results.reduce((s, r) => s + r.days, 0)).toBe(4 * 3);
     expect(results.reduce((s, r) => s + r.overdue, 0)).toBe(4);
     await expectDays(list, 3);
     t.clock.advance(2 * DAY);
-    await Promise.all(Array.from({ length: workers }, () => new LoanAccrualWorker(deps()).runOnce()));
+    await Promise.all(
+      Array.from({ length: workers }, () => new LoanAccrualWorker(deps()).runOnce()),
+    );
     await expectDays(list, 5);
     await settle(list);
   });
@@ -352,9 +526,19 @@ describe('each overdue day accrues exactly once', () => {
     await new LoanAccrualWorker(deps()).runOnce();
     await expectDays(list, 3);
     const first = list[0]?.id as string;
-    await expect(t.database.db.execute(sql`insert into loan_overdue_days (loan_id, day, amount_minor, accrued_at) values (${Number(first)}, 1, 1, now())`)).rejects.toThrow();
-    const refusal = (query: ReturnType<typeof sql>) => t.database.db.execute(query).then(() => 'accepted', (error: { cause?: { message?: string } }) => error.cause?.message ?? String(error));
-    expect(await refusal(sql`delete from loan_overdue_days where loan_id = ${Number(first)}`)).toMatch(/append-only/);
+    await expect(
+      t.database.db.execute(
+        sql`insert into loan_overdue_days (loan_id, day, amount_minor, accrued_at) values (${Number(first)}, 1, 1, now())`,
+      ),
+    ).rejects.toThrow();
+    const refusal = (query: ReturnType<typeof sql>) =>
+      t.database.db.execute(query).then(
+        () => 'accepted',
+        (error: { cause?: { message?: string } }) => error.cause?.message ?? String(error),
+      );
+    expect(
+      await refusal(sql`delete from loan_overdue_days where loan_id = ${Number(first)}`),
+    ).toMatch(/append-only/);
     await settle(list);
   });
 });
@@ -363,8 +547,16 @@ describe('npm run ops: loans:queue, loans:decide, loans:disburse, loans:accrue',
   const run = async (name: string, options: Record<string, string | undefined>) => {
     const command = OPS_COMMANDS.get(name);
     if (!command) throw new Error(`${name} is not registered`);
-    const operator = options.operator ? await findOperator(t.database.db, options.operator) : undefined;
-    const context: OpsContext = { ...t.app.services, clock: t.clock, db: t.database.db, operator, args: [] };
+    const operator = options.operator
+      ? await findOperator(t.database.db, options.operator)
+      : undefined;
+    const context: OpsContext = {
+      ...t.app.services,
+      clock: t.clock,
+      db: t.database.db,
+      operator,
+      args: [],
+    };
     return command.run(context, options);
   };
 
@@ -372,12 +564,23 @@ describe('npm run ops: loans:queue, loans:decide, loans:disburse, loans:accrue',
     const user = await verifiedUser();
     const id = (await applyFor(user, { amount: '300' })).body.data.id;
     expect(await run('loans:queue', {})).toContain(`#${id} uid ${user.uid} under_review`);
-    await expect(run('loans:decide', { id, decision: 'reject', operator: 'loan-reviewer' })).rejects.toThrow('reason');
-    expect(await run('loans:decide', { id, decision: 'approve', operator: 'loan-reviewer' })).toBe(`loan #${id} (uid ${user.uid}) is now pending_disbursement`);
-    expect(await run('loans:disburse', { id, operator: 'loan-reviewer' })).toMatch(new RegExp(`^loan #${id} \\(uid ${user.uid}\\) disbursed: 300 USDT`));
-    await expect(run('loans:disburse', { id, operator: 'loan-reviewer' })).rejects.toThrow('LOAN_INVALID_STATE');
+    await expect(
+      run('loans:decide', { id, decision: 'reject', operator: 'loan-reviewer' }),
+    ).rejects.toThrow('reason');
+    expect(await run('loans:decide', { id, decision: 'approve', operator: 'loan-reviewer' })).toBe(
+      `loan #${id} (uid ${user.uid}) is now pending_disbursement`,
+    );
+    expect(await run('loans:disburse', { id, operator: 'loan-reviewer' })).toMatch(
+      new RegExp(`^loan #${id} \\(uid ${user.uid}\\) disbursed: 300 USDT`),
+    );
+    await expect(run('loans:disburse', { id, operator: 'loan-reviewer' })).rejects.toThrow(
+      'LOAN_INVALID_STATE',
+    );
     expect(await spotUsdt(user)).toBe('300.000000');
-    const entries = await queryRows<{ via: string; action: string }>(t.database.db, sql`select via, action from audit_log where target_type = 'loan' and target_id = ${id} order by id`);
+    const entries = await queryRows<{ via: string; action: string }>(
+      t.database.db,
+      sql`select via, action from audit_log where target_type = 'loan' and target_id = ${id} order by id`,
+    );
     expect(entries).toEqual([
       { via: 'cli', action: 'loan.approve' },
       { via: 'cli', action: 'loan.disburse' },
@@ -393,7 +596,9 @@ describe('ownership', () => {
     const owner = await verifiedUser();
     const id = await disbursedLoan(owner, '100', 7);
     const other = await verifiedUser(500n);
-    expect((await call(t.app, 'GET', `/api/v1/loan?id=${id}`, { token: other.token })).body.code).toBe(3455);
+    expect(
+      (await call(t.app, 'GET', `/api/v1/loan?id=${id}`, { token: other.token })).body.code,
+    ).toBe(3455);
     expect((await repay(other, id)).body.code).toBe(3455);
     expect(await history(other)).toEqual([]);
     expect(await spotUsdt(other)).toBe('500.000000');

@@ -31,7 +31,8 @@ describe('the server process', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-main-'));
     const server = start({ PORT: '0', DATA_DIR: dataDir, WEB_DIST: '/nonexistent' });
     const deadline = Date.now() + 30_000;
-    while (!server.output().includes('Server listening') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while (!server.output().includes('Server listening') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
     expect(server.output()).toContain('Server listening');
     expect(server.output()).toContain('DEMO_MODE is on');
     server.child.kill('SIGTERM');

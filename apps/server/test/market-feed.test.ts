@@ -7,7 +7,15 @@ import { INSTRUMENTS, INSTRUMENT_SYMBOLS } from '@tradewind/contract/market';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type WebSocket as ServerSocket, WebSocketServer } from 'ws';
-import { type AggTrade, BINANCE_INSTRUMENTS, BinanceFeed, type Schedule, binanceStreamUrl, parseAggTrade, parseDecimal } from '../src/modules/market/binance.ts';
+import {
+  type AggTrade,
+  BINANCE_INSTRUMENTS,
+  BinanceFeed,
+  type Schedule,
+  binanceStreamUrl,
+  parseAggTrade,
+  parseDecimal,
+} from '../src/modules/market/binance.ts';
 import { SimulatedFeed } from '../src/modules/market/feed.ts';
 import { MarketRecorder } from '../src/modules/market/recorder.ts';
 import { ManualClock } from '../src/platform/clock.ts';
@@ -16,7 +24,10 @@ import { queryRows } from '../src/platform/db.ts';
 import { T0, type TestApp, createTestApp } from './harness.ts';
 
 const fixture = fs
-  .readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/binance/aggtrade.jsonl'), 'utf8')
+  .readFileSync(
+    path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/binance/aggtrade.jsonl'),
+    'utf8',
+  )
   .split('\n')
   .filter((line) => line.trim() !== '');
 
@@ -38,7 +49,8 @@ describe('Binance messages', () => {
     expect(parseDecimal('1.005', 2)).toBe(101n);
     expect(parseDecimal('1.00499999', 2)).toBe(100n);
     expect(parseDecimal('7', 3)).toBe(7_000n);
-    for (const bad of ['', '-1', '1e5', '3.3e3', ' 1', '1.', '.5', '0x10', 'NaN', '1,5']) expect(parseDecimal(bad, 2), bad).toBeNull();
+    for (const bad of ['', '-1', '1e5', '3.3e3', ' 1', '1.', '.5', '0x10', 'NaN', '1,5'])
+      expect(parseDecimal(bad, 2), bad).toBeNull();
   });
 
   it('replays the recorded fixture: aggregate trades of known symbols parse, everything else is ignored', () => {
@@ -46,10 +58,16 @@ describe('Binance messages', () => {
     // 15 trades recorded, one of them PEPEUSDT (not ours); a subscription reply, a depth update and a malformed price are skipped.
     expect(fixture).toHaveLength(18);
     expect(trades).toHaveLength(14);
-    expect(trades[0]).toEqual({ symbol: 'BTCUSDT', priceMinor: 9_501_234n, quantityMinor: 1_200_000n, tradeTimeMs: 1_795_262_400_005 });
+    expect(trades[0]).toEqual({
+      symbol: 'BTCUSDT',
+      priceMinor: 9_501_234n,
+      quantityMinor: 1_200_000n,
+      tradeTimeMs: 1_795_262_400_005,
+    });
     const last = new Map(trades.map((trade) => [trade.symbol, trade.priceMinor]));
     const volume = new Map<string, bigint>();
-    for (const trade of trades) volume.set(trade.symbol, (volume.get(trade.symbol) ?? 0n) + trade.quantityMinor);
+    for (const trade of trades)
+      volume.set(trade.symbol, (volume.get(trade.symbol) ?? 0n) + trade.quantityMinor);
     for (const [symbol, expected] of Object.entries(EXPECTED)) {
       expect(last.get(symbol as AggTrade['symbol']), symbol).toBe(expected.priceMinor);
       expect(volume.get(symbol), symbol).toBe(expected.volumeMinor);
@@ -61,7 +79,9 @@ describe('Binance messages', () => {
   });
 
   it('subscribes to the aggregate-trade stream of every crypto instrument, nothing else', () => {
-    expect(BINANCE_INSTRUMENTS).toEqual(INSTRUMENT_SYMBOLS.filter((symbol) => INSTRUMENTS[symbol].kind === 'crypto'));
+    expect(BINANCE_INSTRUMENTS).toEqual(
+      INSTRUMENT_SYMBOLS.filter((symbol) => INSTRUMENTS[symbol].kind === 'crypto'),
+    );
     expect(binanceStreamUrl('wss://stream.binance.com:9443/stream')).toBe(
       'wss://stream.binance.com:9443/stream?streams=btcusdt@aggTrade/ethusdt@aggTrade/bnbusdt@aggTrade/solusdt@aggTrade/xrpusdt@aggTrade/dogeusdt@aggTrade/trxusdt@aggTrade/ltcusdt@aggTrade',
     );
@@ -78,15 +98,26 @@ describe('feed configuration', () => {
       quarantineBandPpm: 10_000,
       tickRetentionDays: 3,
     });
-    expect(loadConfig({ DEMO_MODE: 'false' }).market).toMatchObject({ sources: ['binance', 'pyth'], simulated: false });
-    expect(loadConfig({ MARKET_FEED: 'binance', MARKET_FEED_URL: 'ws://127.0.0.1:9/stream' }).market).toMatchObject({ sources: ['binance'], simulated: true, feedUrl: 'ws://127.0.0.1:9/stream' });
-    expect(loadConfig({ MARKET_SOURCES: 'pyth, binance', PYTH_API_KEY: 'k' }).market).toMatchObject({ sources: ['binance', 'pyth'], pythApiKey: 'k' });
-    expect(() => loadConfig({ DEMO_MODE: 'false', MARKET_FEED: 'simulated' })).toThrow(/simulated feed exists only in demo mode/);
+    expect(loadConfig({ DEMO_MODE: 'false' }).market).toMatchObject({
+      sources: ['binance', 'pyth'],
+      simulated: false,
+    });
+    expect(
+      loadConfig({ MARKET_FEED: 'binance', MARKET_FEED_URL: 'ws://127.0.0.1:9/stream' }).market,
+    ).toMatchObject({ sources: ['binance'], simulated: true, feedUrl: 'ws://127.0.0.1:9/stream' });
+    expect(loadConfig({ MARKET_SOURCES: 'pyth, binance', PYTH_API_KEY: 'k' }).market).toMatchObject(
+      { sources: ['binance', 'pyth'], pythApiKey: 'k' },
+    );
+    expect(() => loadConfig({ DEMO_MODE: 'false', MARKET_FEED: 'simulated' })).toThrow(
+      /simulated feed exists only in demo mode/,
+    );
     expect(() => loadConfig({ MARKET_SOURCES: 'binance,kraken' })).toThrow(/MARKET_SOURCES/);
     // The key is a secret: an error about it never repeats it.
     expect(() => loadConfig({ PYTH_API_KEY: ' ' })).toThrow(ConfigError);
     expect(() => loadConfig({ MARKET_FEED: 'kraken' })).toThrow(ConfigError);
-    expect(() => loadConfig({ MARKET_FEED_URL: 'https://example.com/stream' })).toThrow(/MARKET_FEED_URL/);
+    expect(() => loadConfig({ MARKET_FEED_URL: 'https://example.com/stream' })).toThrow(
+      /MARKET_FEED_URL/,
+    );
   });
 
   it('TICK_RETENTION_DAYS is a whole number of days, at least 1', () => {
@@ -104,7 +135,11 @@ class FakeExchange {
   paths: string[] = [];
 
   constructor() {
-    this.server = new WebSocketServer({ port: 0, host: '127.0.0.1', verifyClient: (_info, done) => done(!this.refuse, 503) });
+    this.server = new WebSocketServer({
+      port: 0,
+      host: '127.0.0.1',
+      verifyClient: (_info, done) => done(!this.refuse, 503),
+    });
     this.server.on('connection', (socket, request) => {
       this.sockets.push(socket);
       this.paths.push(request.url ?? '');
@@ -138,14 +173,21 @@ function manualSchedule() {
   /** Fires the latest pending job of exactly `ms`. */
   const fire = (ms: number) => {
     const job = jobs.filter((j) => j.ms === ms && !j.cancelled && !j.fired).at(-1);
-    if (!job) throw new Error(`no pending timer of ${ms} ms (pending: ${jobs.filter((j) => !j.cancelled && !j.fired).map((j) => j.ms)})`);
+    if (!job)
+      throw new Error(
+        `no pending timer of ${ms} ms (pending: ${jobs.filter((j) => !j.cancelled && !j.fired).map((j) => j.ms)})`,
+      );
     job.fired = true;
     job.fn();
   };
   return { schedule, fire, jobs };
 }
 
-async function sendFixture(exchange: FakeExchange, feed: BinanceFeed, lines: readonly string[]): Promise<void> {
+async function sendFixture(
+  exchange: FakeExchange,
+  feed: BinanceFeed,
+  lines: readonly string[],
+): Promise<void> {
   const expected = lines.filter((line) => parseAggTrade(line) !== null).length;
   let seen = 0;
   const done = new Promise<void>((resolve) => {
@@ -162,7 +204,8 @@ async function sendFixture(exchange: FakeExchange, feed: BinanceFeed, lines: rea
   await done;
 }
 
-const cryptoOf = <T extends { instrument: string }>(prices: T[]): T[] => prices.filter((p) => INSTRUMENTS[p.instrument as keyof typeof INSTRUMENTS].kind === 'crypto');
+const cryptoOf = <T extends { instrument: string }>(prices: T[]): T[] =>
+  prices.filter((p) => INSTRUMENTS[p.instrument as keyof typeof INSTRUMENTS].kind === 'crypto');
 
 describe('the Binance feed against a local exchange', () => {
   let exchange: FakeExchange;
@@ -191,24 +234,38 @@ describe('the Binance feed against a local exchange', () => {
     feed.on('reconnect', (ms: number) => delays.push(ms));
     feed.start();
     await once(feed, 'open');
-    expect(exchange.paths[0]).toBe(`/stream?streams=${BINANCE_INSTRUMENTS.map((s) => `${s.toLowerCase()}@aggTrade`).join('/')}`);
+    expect(exchange.paths[0]).toBe(
+      `/stream?streams=${BINANCE_INSTRUMENTS.map((s) => `${s.toLowerCase()}@aggTrade`).join('/')}`,
+    );
 
     // Before any trade, nothing has a price.
     expect(feed.sample()).toEqual([]);
     await sendFixture(exchange, feed, fixture);
     const first = feed.sample(clock.now());
     const crypto = cryptoOf(first);
-    expect(Object.fromEntries(crypto.map((p) => [p.instrument, { priceMinor: p.priceMinor, volumeMinor: p.volumeMinor }]))).toEqual(EXPECTED);
+    expect(
+      Object.fromEntries(
+        crypto.map((p) => [p.instrument, { priceMinor: p.priceMinor, volumeMinor: p.volumeMinor }]),
+      ),
+    ).toEqual(EXPECTED);
     expect(crypto.every((p) => p.source === 'binance')).toBe(true);
     // Each price carries its trade's own time (Binance's T) and when it was received.
-    const btcTrades = fixture.map(parseAggTrade).filter((trade): trade is AggTrade => trade?.symbol === 'BTCUSDT');
-    expect(crypto.find((p) => p.instrument === 'BTCUSDT')).toMatchObject({ sourceTimeMs: btcTrades.at(-1)?.tradeTimeMs, receivedAtMs: clock.now().getTime() });
+    const btcTrades = fixture
+      .map(parseAggTrade)
+      .filter((trade): trade is AggTrade => trade?.symbol === 'BTCUSDT');
+    expect(crypto.find((p) => p.instrument === 'BTCUSDT')).toMatchObject({
+      sourceTimeMs: btcTrades.at(-1)?.tradeTimeMs,
+      receivedAtMs: clock.now().getTime(),
+    });
     // Commodities, forex and metals have no Binance market: other sources price them.
     expect(first.filter((p) => !crypto.includes(p))).toEqual([]);
     // The volume is what traded since the previous sample; the last price stays.
     clock.advance(1_000);
     const second = cryptoOf(feed.sample(clock.now()));
-    expect(second.find((p) => p.instrument === 'BTCUSDT')).toMatchObject({ priceMinor: 9_501_421n, volumeMinor: 0n });
+    expect(second.find((p) => p.instrument === 'BTCUSDT')).toMatchObject({
+      priceMinor: 9_501_421n,
+      volumeMinor: 0n,
+    });
 
     // The exchange drops us: the prices heard on that connection are gone at once.
     exchange.latest.terminate();
@@ -252,7 +309,15 @@ describe('the Binance feed against a local exchange', () => {
   it('a stream that falls silent is dropped and reopened; a symbol not traded for a minute is not sampled', async () => {
     const clock = new ManualClock(T0);
     const timers = manualSchedule();
-    const feed = new BinanceFeed({ url: exchange.url, clock, schedule: timers.schedule, random: () => 0, silenceMs: 30_000, maxTradeAgeMs: 60_000, backoff: { baseMs: 1_000, maxMs: 8_000, healthyMs: 60_000 } });
+    const feed = new BinanceFeed({
+      url: exchange.url,
+      clock,
+      schedule: timers.schedule,
+      random: () => 0,
+      silenceMs: 30_000,
+      maxTradeAgeMs: 60_000,
+      backoff: { baseMs: 1_000, maxMs: 8_000, healthyMs: 60_000 },
+    });
     feed.start();
     await once(feed, 'open');
     await sendFixture(exchange, feed, fixture);
@@ -281,30 +346,51 @@ describe('the Binance feed against a local exchange', () => {
   it('the recorder stores each price with its own source: binance for crypto, the demo walk for the rest', async () => {
     const timers = manualSchedule();
     const feed = new BinanceFeed({ url: exchange.url, clock: t.clock, schedule: timers.schedule });
-    const walk = new SimulatedFeed({ seed: 5, instruments: INSTRUMENT_SYMBOLS.filter((s) => INSTRUMENTS[s].kind !== 'crypto') });
+    const walk = new SimulatedFeed({
+      seed: 5,
+      instruments: INSTRUMENT_SYMBOLS.filter((s) => INSTRUMENTS[s].kind !== 'crypto'),
+    });
     feed.start();
     await once(feed, 'open');
     await sendFixture(exchange, feed, fixture);
     t.clock.advance(1_000);
     const recorder = new MarketRecorder({ db: t.database.db, clock: t.clock, feeds: [feed, walk] });
     expect(await recorder.recordOnce()).toBe(5 + 9);
-    const rows = await queryRows<{ instrument: string; price: string; source: string; volume: string }>(
+    const rows = await queryRows<{
+      instrument: string;
+      price: string;
+      source: string;
+      volume: string;
+    }>(
       t.database.db,
       sql`select k.instrument, k.price_minor::text as price, k.source, c.volume_minor::text as volume
           from market_ticks k join market_candles_1m c on c.instrument = k.instrument and c.open_time = date_trunc('minute', k.ts)
           where k.ts = ${t.clock.now().toISOString()}::timestamptz order by k.instrument`,
     );
     const bySymbol = Object.fromEntries(rows.map((row) => [row.instrument, row]));
-    expect(bySymbol.BTCUSDT).toEqual({ instrument: 'BTCUSDT', price: '9501421', source: 'binance', volume: '16545000' });
+    expect(bySymbol.BTCUSDT).toEqual({
+      instrument: 'BTCUSDT',
+      price: '9501421',
+      source: 'binance',
+      volume: '16545000',
+    });
     expect(bySymbol.DOGEUSDT).toMatchObject({ price: '32019', source: 'binance' });
     expect(bySymbol.WTIUSD?.source).toBe('simulated');
     expect(bySymbol.XAUUSD?.source).toBe('simulated');
     // Not heard from Binance: not recorded at all (no stale or made-up crypto price).
     expect(bySymbol.BNBUSDT).toBeUndefined();
     // The tick keeps the quote it is the index of: Binance's trade time and receipt, relative to the second.
-    const [btc] = await queryRows<{ components: unknown }>(t.database.db, sql`select components from market_ticks where instrument = 'BTCUSDT' and ts = ${t.clock.now().toISOString()}::timestamptz`);
-    const lastBtc = fixture.map(parseAggTrade).filter((trade): trade is AggTrade => trade?.symbol === 'BTCUSDT').at(-1);
-    expect(btc?.components).toEqual([['binance', '9501421', (lastBtc?.tradeTimeMs ?? 0) - t.clock.now().getTime(), -1_000]]);
+    const [btc] = await queryRows<{ components: unknown }>(
+      t.database.db,
+      sql`select components from market_ticks where instrument = 'BTCUSDT' and ts = ${t.clock.now().toISOString()}::timestamptz`,
+    );
+    const lastBtc = fixture
+      .map(parseAggTrade)
+      .filter((trade): trade is AggTrade => trade?.symbol === 'BTCUSDT')
+      .at(-1);
+    expect(btc?.components).toEqual([
+      ['binance', '9501421', (lastBtc?.tradeTimeMs ?? 0) - t.clock.now().getTime(), -1_000],
+    ]);
     await feed.stop();
     // Disconnected: the next second records only the simulated instruments.
     t.clock.advance(1_000);

@@ -45,7 +45,9 @@ async function tickAt(instrument: InstrumentSymbol): Promise<TickRow | undefined
   return row;
 }
 
-async function quarantinedSince(since: Date): Promise<{ instrument: string; source: string; price: string; reference: string }[]> {
+async function quarantinedSince(
+  since: Date,
+): Promise<{ instrument: string; source: string; price: string; reference: string }[]> {
   return queryRows(
     t.database.db,
     sql`select instrument, source, price_minor::text as price, reference_minor::text as reference from market_quarantined_quotes where received_at >= ${since.toISOString()}::timestamptz order by id`,
@@ -94,7 +96,12 @@ describe('the recorded index', () => {
     const a = new ScriptedSource('binance');
     const b = new ScriptedSource('pyth');
     const c = new ScriptedSource('okx');
-    const recorder = new MarketRecorder({ db: t.database.db, clock: t.clock, feeds: [a, b, c], quarantineBandPpm: 10_000 });
+    const recorder = new MarketRecorder({
+      db: t.database.db,
+      clock: t.clock,
+      feeds: [a, b, c],
+      quarantineBandPpm: 10_000,
+    });
     t.clock.advance(10_000);
     const since = t.clock.now();
     a.quotes = [{ instrument: 'SOLUSDT', price: '190.00' }];
@@ -108,13 +115,20 @@ describe('the recorded index', () => {
     expect(await recorder.recordOnce()).toBe(1);
     expect(await tickAt('SOLUSDT')).toMatchObject({ price: '19005', source: 'binance+pyth' });
     // Measured against the others as they stood: Binance's new 190.02 and Pyth's 190.10 of a second ago.
-    expect(await quarantinedSince(since)).toEqual([{ instrument: 'SOLUSDT', source: 'okx', price: '19950', reference: '19006' }]);
+    expect(await quarantinedSince(since)).toEqual([
+      { instrument: 'SOLUSDT', source: 'okx', price: '19950', reference: '19006' },
+    ]);
     expect(recorder.counts.quarantined).toBe(1);
   });
 
   it('alone, a source is measured against its own last minute; after a minute without an accepted quote it is believed again', async () => {
     const a = new ScriptedSource('pyth');
-    const recorder = new MarketRecorder({ db: t.database.db, clock: t.clock, feeds: [a], quarantineBandPpm: 10_000 });
+    const recorder = new MarketRecorder({
+      db: t.database.db,
+      clock: t.clock,
+      feeds: [a],
+      quarantineBandPpm: 10_000,
+    });
     t.clock.advance(10_000);
     const since = t.clock.now();
     a.quotes = [{ instrument: 'XAUUSD', price: '2650.00' }];
@@ -157,23 +171,61 @@ describe('the recorded index', () => {
     t.clock.advance(10_000);
     a.quotes = [{ instrument: 'EURUSD', price: '1.08500' }];
     // ScriptedSource stamps receipt 30 ms after the source time, so make a plain one.
-    a.sample = (now: Date) => [{ instrument: 'EURUSD', priceMinor: 108_500n, sourceTimeMs: Math.floor(now.getTime() / 1000) * 1000, receivedAtMs: Math.floor(now.getTime() / 1000) * 1000 }];
+    a.sample = (now: Date) => [
+      {
+        instrument: 'EURUSD',
+        priceMinor: 108_500n,
+        sourceTimeMs: Math.floor(now.getTime() / 1000) * 1000,
+        receivedAtMs: Math.floor(now.getTime() / 1000) * 1000,
+      },
+    ];
     expect(await recorder.recordOnce()).toBe(1);
-    expect(await tickAt('EURUSD')).toEqual({ price: '108500', source: 'simulated', components: null });
+    expect(await tickAt('EURUSD')).toEqual({
+      price: '108500',
+      source: 'simulated',
+      components: null,
+    });
   });
 
   it('takes Pyth’s last update on the live connection with its publish time; a dropped connection answers nothing', async () => {
     const latest = new Map<InstrumentSymbol, ReceivedPythTick>();
-    const stream = { connected: true, latest: (instrument: InstrumentSymbol) => latest.get(instrument) };
+    const stream = {
+      connected: true,
+      latest: (instrument: InstrumentSymbol) => latest.get(instrument),
+    };
     const binance = new ScriptedSource('binance');
-    const recorder = new MarketRecorder({ db: t.database.db, clock: t.clock, feeds: [binance, new PythFeed(stream)] });
+    const recorder = new MarketRecorder({
+      db: t.database.db,
+      clock: t.clock,
+      feeds: [binance, new PythFeed(stream)],
+    });
     t.clock.advance(10_000);
     const nowMs = Math.floor(t.clock.now().getTime() / 1000) * 1000;
-    latest.set('XAGUSD', { symbol: 'XAGUSD', source: 'pyth', sourceId: 'f2fb02c3', priceMinor: 31_200n, confMinor: 10n, publishTimeMs: nowMs - 1_000, receivedAtMs: nowMs - 600 });
-    latest.set('BNBUSDT', { symbol: 'BNBUSDT', source: 'pyth', sourceId: '2f95862b', priceMinor: 65_010n, confMinor: 5n, publishTimeMs: nowMs - 400, receivedAtMs: nowMs - 350 });
+    latest.set('XAGUSD', {
+      symbol: 'XAGUSD',
+      source: 'pyth',
+      sourceId: 'f2fb02c3',
+      priceMinor: 31_200n,
+      confMinor: 10n,
+      publishTimeMs: nowMs - 1_000,
+      receivedAtMs: nowMs - 600,
+    });
+    latest.set('BNBUSDT', {
+      symbol: 'BNBUSDT',
+      source: 'pyth',
+      sourceId: '2f95862b',
+      priceMinor: 65_010n,
+      confMinor: 5n,
+      publishTimeMs: nowMs - 400,
+      receivedAtMs: nowMs - 350,
+    });
     binance.quotes = [{ instrument: 'BNBUSDT', price: '650.00', ageMs: 100 }];
     expect(await recorder.recordOnce()).toBe(2);
-    expect(await tickAt('XAGUSD')).toEqual({ price: '31200', source: 'pyth', components: [['pyth', '31200', -1_000, -600]] });
+    expect(await tickAt('XAGUSD')).toEqual({
+      price: '31200',
+      source: 'pyth',
+      components: [['pyth', '31200', -1_000, -600]],
+    });
     expect(await tickAt('BNBUSDT')).toMatchObject({ price: '65005', source: 'binance+pyth' });
     t.clock.advance(1_000);
     stream.connected = false;

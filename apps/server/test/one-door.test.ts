@@ -8,7 +8,11 @@ import { LEDGER_TABLES, SRC, ledgerTables, ledgerWrites, scannedFiles } from './
 
 describe('one door to the ledger', () => {
   it('reads the ledger tables off its schema', () => {
-    expect(ledgerTables().map((t) => t.table).sort()).toEqual(['assets', 'ledger_accounts', 'ledger_entries', 'ledger_postings']);
+    expect(
+      ledgerTables()
+        .map((t) => t.table)
+        .sort(),
+    ).toEqual(['assets', 'ledger_accounts', 'ledger_entries', 'ledger_postings']);
   });
 
   it('no file under apps/server/src outside modules/ledger writes a ledger table or assets', () => {

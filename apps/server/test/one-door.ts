@@ -30,15 +30,31 @@ interface LedgerTable {
 
 /** The ledger's tables, read off its schema file: `export const <name> = pgTable('<table>', …)`. */
 export function ledgerTables(file = LEDGER_TABLES): LedgerTable[] {
-  const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const source = ts.createSourceFile(
+    file,
+    fs.readFileSync(file, 'utf8'),
+    ts.ScriptTarget.Latest,
+    true,
+  );
   const out: LedgerTable[] = [];
   for (const statement of source.statements) {
-    if (!ts.isVariableStatement(statement) || !statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) continue;
+    if (
+      !ts.isVariableStatement(statement) ||
+      !statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
+    )
+      continue;
     for (const declaration of statement.declarationList.declarations) {
       const init = declaration.initializer;
-      if (!ts.isIdentifier(declaration.name) || !init || !ts.isCallExpression(init) || init.expression.getText(source) !== 'pgTable') continue;
+      if (
+        !ts.isIdentifier(declaration.name) ||
+        !init ||
+        !ts.isCallExpression(init) ||
+        init.expression.getText(source) !== 'pgTable'
+      )
+        continue;
       const [name] = init.arguments;
-      if (name && ts.isStringLiteral(name)) out.push({ table: name.text, exportName: declaration.name.text });
+      if (name && ts.isStringLiteral(name))
+        out.push({ table: name.text, exportName: declaration.name.text });
     }
   }
   return out;
@@ -50,8 +66,10 @@ const WRITE = String.raw`(?:insert\s+into|update|delete\s+from|truncate(?:\s+tab
 function resolveSpecifier(fromFile: string, specifier: string): string | null {
   let target: string;
   if (specifier.startsWith('.')) target = path.resolve(path.dirname(fromFile), specifier);
-  else if (specifier.startsWith('#modules/')) target = path.join(SRC, 'modules', specifier.slice('#modules/'.length));
-  else if (specifier.startsWith('#platform/')) target = path.join(SRC, 'platform', specifier.slice('#platform/'.length));
+  else if (specifier.startsWith('#modules/'))
+    target = path.join(SRC, 'modules', specifier.slice('#modules/'.length));
+  else if (specifier.startsWith('#platform/'))
+    target = path.join(SRC, 'platform', specifier.slice('#platform/'.length));
   else return null;
   return target.replace(/\.(ts|js)$/, '');
 }
@@ -60,13 +78,22 @@ function resolveSpecifier(fromFile: string, specifier: string): string | null {
 function literalText(node: ts.Node, source: ts.SourceFile): string | null {
   if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
   if (ts.isTemplateExpression(node)) {
-    return node.head.text + node.templateSpans.map((span) => `\${${span.expression.getText(source)}}${span.literal.text}`).join('');
+    return (
+      node.head.text +
+      node.templateSpans
+        .map((span) => `\${${span.expression.getText(source)}}${span.literal.text}`)
+        .join('')
+    );
   }
   return null;
 }
 
 /** Every write to a ledger table in `file`, as `file:line: what`. */
-export function ledgerWrites(file: string, tables = ledgerTables(), tablesFile = LEDGER_TABLES): string[] {
+export function ledgerWrites(
+  file: string,
+  tables = ledgerTables(),
+  tablesFile = LEDGER_TABLES,
+): string[] {
   const text = fs.readFileSync(file, 'utf8');
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const exportNames = new Map(tables.map((t) => [t.exportName, t.table]));
@@ -75,7 +102,8 @@ export function ledgerWrites(file: string, tables = ledgerTables(), tablesFile =
   const bound = new Map<string, string>();
   const namespaces = new Set<string>();
   for (const statement of source.statements) {
-    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier)) continue;
+    if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier))
+      continue;
     if (resolveSpecifier(file, statement.moduleSpecifier.text) !== tablesTarget) continue;
     const bindings = statement.importClause?.namedBindings;
     if (bindings && ts.isNamespaceImport(bindings)) namespaces.add(bindings.name.text);
@@ -89,18 +117,36 @@ export function ledgerWrites(file: string, tables = ledgerTables(), tablesFile =
   /** The ledger table an expression names (`postings`, `ledger.postings`), if any. */
   const tableOf = (node: ts.Node): string | undefined => {
     if (ts.isIdentifier(node)) return bound.get(node.text);
-    if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && namespaces.has(node.expression.text)) return exportNames.get(node.name.text);
+    if (
+      ts.isPropertyAccessExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      namespaces.has(node.expression.text)
+    )
+      return exportNames.get(node.name.text);
     return undefined;
   };
   const names = [...tables.map((t) => t.table)].join('|');
   const bySqlName = new RegExp(String.raw`\b${WRITE}(?:"?public"?\.)?"?(${names})"?(?![\w$])`, 'i');
-  const interpolated = [...bound.keys(), ...[...namespaces].flatMap((ns) => tables.map((t) => `${ns}\\.${t.exportName}`))];
-  const byObject = interpolated.length > 0 ? new RegExp(String.raw`\b${WRITE}\$\{\s*(${interpolated.join('|')})\s*\}`, 'i') : null;
+  const interpolated = [
+    ...bound.keys(),
+    ...[...namespaces].flatMap((ns) => tables.map((t) => `${ns}\\.${t.exportName}`)),
+  ];
+  const byObject =
+    interpolated.length > 0
+      ? new RegExp(String.raw`\b${WRITE}\$\{\s*(${interpolated.join('|')})\s*\}`, 'i')
+      : null;
 
   const found: string[] = [];
-  const at = (node: ts.Node, what: string) => found.push(`${path.relative(SRC, file)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}: ${what}`);
+  const at = (node: ts.Node, what: string) =>
+    found.push(
+      `${path.relative(SRC, file)}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}: ${what}`,
+    );
   const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ['insert', 'update', 'delete'].includes(node.expression.name.text)) {
+    if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      ['insert', 'update', 'delete'].includes(node.expression.name.text)
+    ) {
       const [first] = node.arguments;
       const table = first ? tableOf(first) : undefined;
       if (table) at(node, `Drizzle .${node.expression.name.text}() on ${table}`);
@@ -130,4 +176,3 @@ export function scannedFiles(dir: string): string[] {
     return [file];
   });
 }
-

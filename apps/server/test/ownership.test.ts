@@ -10,8 +10,30 @@ import type { IeoDetail } from '@tradewind/contract/ieo';
 import { queryRows } from '../src/platform/db.ts';
 import { recordPrices } from './prices.ts';
 import { tempDataDir } from './uploads.ts';
-import { PASSWORD, type Reply, T0, type TestApp, call, createTestApp, fund, idempotencyKey, registerUser } from './harness.ts';
-import { PIN, type User, demoLoanProduct, demoMiner, loanPhotos, ownerCard, ownerLoan, ownerMessage, ownerWithdrawal, uploadFor, withdrawalOwner } from './objects.ts';
+import {
+  PASSWORD,
+  type Reply,
+  T0,
+  type TestApp,
+  call,
+  createTestApp,
+  fund,
+  idempotencyKey,
+  registerUser,
+} from './harness.ts';
+import {
+  PIN,
+  type User,
+  demoLoanProduct,
+  demoMiner,
+  loanPhotos,
+  ownerCard,
+  ownerLoan,
+  ownerMessage,
+  ownerWithdrawal,
+  uploadFor,
+  withdrawalOwner,
+} from './objects.ts';
 
 /**
  * The ownership (BOLA) matrix: every user route that takes an object id is tried by
@@ -32,15 +54,21 @@ interface OwnershipCase {
   shared?: true;
 }
 
-
 /** What the owner's own request was, so `unchanged` can show it still works for them. */
 const owned = new Map<string, unknown>();
 
-
 async function messageUnread(t: TestApp, owner: User, id: string) {
-  const reply = await call<Message>(t.app, 'GET', `/api/v1/messages/detail?id=${id}`, { token: owner.token });
+  const reply = await call<Message>(t.app, 'GET', `/api/v1/messages/detail?id=${id}`, {
+    token: owner.token,
+  });
   expect(reply.body.data).toMatchObject({ id, kind: 'welcome', read: false });
-  expect((await call<{ unread: number }>(t.app, 'GET', '/api/v1/messages/unread', { token: owner.token })).body.data.unread).toBe(1);
+  expect(
+    (
+      await call<{ unread: number }>(t.app, 'GET', '/api/v1/messages/unread', {
+        token: owner.token,
+      })
+    ).body.data.unread,
+  ).toBe(1);
 }
 
 const CASES: Record<string, OwnershipCase> = {
@@ -73,7 +101,9 @@ const CASES: Record<string, OwnershipCase> = {
       });
       const poll = await votePoll(t, owner, pollId);
       const body = { pollId: String(pollId), optionId: poll.options[0]?.id };
-      expect((await call(t.app, 'POST', '/api/v1/votes/cast', { token: owner.token, body })).body.code).toBe(0);
+      expect(
+        (await call(t.app, 'POST', '/api/v1/votes/cast', { token: owner.token, body })).body.code,
+      ).toBe(0);
       owned.set('vote', body);
       return { body };
     },
@@ -83,7 +113,9 @@ const CASES: Record<string, OwnershipCase> = {
       // The owner's ballot stands and the intruder's is their own: two votes, not a replaced one.
       expect(poll.votedOptionId).toBe(body.optionId);
       expect(poll.total).toBe(2);
-      expect((await call(t.app, 'POST', '/api/v1/votes/cast', { token: owner.token, body })).body.code).toBe(2701);
+      expect(
+        (await call(t.app, 'POST', '/api/v1/votes/cast', { token: owner.token, body })).body.code,
+      ).toBe(2701);
     },
   },
   'POST /api/v1/bonus-codes/redeem': {
@@ -92,16 +124,37 @@ const CASES: Record<string, OwnershipCase> = {
     shared: true,
     arrange: async (t, owner) => {
       const code = `BOLA-${owner.uid}`;
-      await createBonusCode(t.database.db, t.clock.now(), null, { code, asset: 'USDT', amount: '10', maxRedemptions: 2, perUserLimit: 1, verifiedOnly: false, expiresAt: new Date(T0 + 86_400_000).toISOString() });
-      const own = await call(t.app, 'POST', '/api/v1/bonus-codes/redeem', { token: owner.token, body: { code }, headers: { 'idempotency-key': idempotencyKey() } });
+      await createBonusCode(t.database.db, t.clock.now(), null, {
+        code,
+        asset: 'USDT',
+        amount: '10',
+        maxRedemptions: 2,
+        perUserLimit: 1,
+        verifiedOnly: false,
+        expiresAt: new Date(T0 + 86_400_000).toISOString(),
+      });
+      const own = await call(t.app, 'POST', '/api/v1/bonus-codes/redeem', {
+        token: owner.token,
+        body: { code },
+        headers: { 'idempotency-key': idempotencyKey() },
+      });
       expect(own.body.code).toBe(0);
       owned.set('bonus-code', code);
       return { body: { code } };
     },
     unchanged: async (t, owner) => {
-      const balances = await call<{ spot: { asset: string; available: string }[] }>(t.app, 'GET', '/api/v1/wallet/balances', { token: owner.token });
+      const balances = await call<{ spot: { asset: string; available: string }[] }>(
+        t.app,
+        'GET',
+        '/api/v1/wallet/balances',
+        { token: owner.token },
+      );
       expect(balances.body.data.spot.find((s) => s.asset === 'USDT')?.available).toBe('10');
-      const again = await call(t.app, 'POST', '/api/v1/bonus-codes/redeem', { token: owner.token, body: { code: owned.get('bonus-code') }, headers: { 'idempotency-key': idempotencyKey() } });
+      const again = await call(t.app, 'POST', '/api/v1/bonus-codes/redeem', {
+        token: owner.token,
+        body: { code: owned.get('bonus-code') },
+        headers: { 'idempotency-key': idempotencyKey() },
+      });
       // Both uses are taken (owner and intruder), and the owner's own limit still holds.
       expect(again.body.code).toBe(3204);
     },
@@ -110,11 +163,17 @@ const CASES: Record<string, OwnershipCase> = {
     // Always the requester's own code and counts.
     shared: true,
     arrange: async (t, owner) => {
-      owned.set('invite-code', (await call<{ inviteCode: string }>(t.app, 'GET', '/api/v1/invite', { token: owner.token })).body.data.inviteCode);
+      owned.set(
+        'invite-code',
+        (await call<{ inviteCode: string }>(t.app, 'GET', '/api/v1/invite', { token: owner.token }))
+          .body.data.inviteCode,
+      );
       return {};
     },
     unchanged: async (t, owner) => {
-      const own = await call<{ inviteCode: string }>(t.app, 'GET', '/api/v1/invite', { token: owner.token });
+      const own = await call<{ inviteCode: string }>(t.app, 'GET', '/api/v1/invite', {
+        token: owner.token,
+      });
       expect(own.body.data.inviteCode).toBe(owned.get('invite-code'));
     },
   },
@@ -122,40 +181,73 @@ const CASES: Record<string, OwnershipCase> = {
     // The list is always the requester's own: the intruder gets their (empty) list, never the owner's.
     shared: true,
     arrange: async (t, owner) => {
-      const { inviteCode } = (await call<{ inviteCode: string }>(t.app, 'GET', '/api/v1/invite', { token: owner.token })).body.data;
+      const { inviteCode } = (
+        await call<{ inviteCode: string }>(t.app, 'GET', '/api/v1/invite', { token: owner.token })
+      ).body.data;
       const reply = await call(t.app, 'POST', '/api/v1/auth/register', {
-        body: { mode: 'invite', channel: 'email', account: `invitee.${owner.uid}@example.com`, inviteCode, password: PASSWORD, confirmPassword: PASSWORD },
+        body: {
+          mode: 'invite',
+          channel: 'email',
+          account: `invitee.${owner.uid}@example.com`,
+          inviteCode,
+          password: PASSWORD,
+          confirmPassword: PASSWORD,
+        },
       });
       expect(reply.body.code).toBe(0);
       return {};
     },
     unchanged: async (t, owner) => {
-      const list = await call<{ items: { contact: string }[] }>(t.app, 'GET', '/api/v1/invite/invitees', { token: owner.token });
+      const list = await call<{ items: { contact: string }[] }>(
+        t.app,
+        'GET',
+        '/api/v1/invite/invitees',
+        { token: owner.token },
+      );
       expect(list.body.data.items.map((i) => i.contact)).toEqual(['in***@example.com']);
-      },
     },
+  },
   'POST /api/v1/user/profile': {
     arrange: async (t, owner) => {
       const id = await uploadFor(t, owner, 'avatar');
-      expect((await call(t.app, 'POST', '/api/v1/user/profile', { token: owner.token, body: { avatarFileId: id } })).body.code).toBe(0);
-      const profile = await call<{ avatar: string }>(t.app, 'GET', '/api/v1/user/profile', { token: owner.token });
+      expect(
+        (
+          await call(t.app, 'POST', '/api/v1/user/profile', {
+            token: owner.token,
+            body: { avatarFileId: id },
+          })
+        ).body.code,
+      ).toBe(0);
+      const profile = await call<{ avatar: string }>(t.app, 'GET', '/api/v1/user/profile', {
+        token: owner.token,
+      });
       owned.set('avatar', profile.body.data.avatar);
       return { body: { avatarFileId: id } };
     },
     unchanged: async (t, owner) => {
-      const profile = await call<{ avatar: string }>(t.app, 'GET', '/api/v1/user/profile', { token: owner.token });
+      const profile = await call<{ avatar: string }>(t.app, 'GET', '/api/v1/user/profile', {
+        token: owner.token,
+      });
       expect(profile.body.data.avatar).toBe(owned.get('avatar'));
       // Nobody else wears it: the intruder's avatar was not set to the owner's file.
-      const rows = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from users where avatar = ${String(owned.get('avatar'))}`);
+      const rows = await queryRows<{ n: number }>(
+        t.database.db,
+        sql`select count(*)::int as n from users where avatar = ${String(owned.get('avatar'))}`,
+      );
       expect(rows[0]?.n).toBe(1);
-      },
     },
+  },
   'GET /api/v1/mining/product': {
     // A miner for rent is public to every user: the case shows reading it changes nothing.
     shared: true,
     arrange: async (t) => ({ query: `?id=${await demoMiner(t)}` }),
     unchanged: async (t, owner) => {
-      const reply = await call<{ unitPrice: string; enabled: boolean }>(t.app, 'GET', `/api/v1/mining/product?id=${await demoMiner(t)}`, { token: owner.token });
+      const reply = await call<{ unitPrice: string; enabled: boolean }>(
+        t.app,
+        'GET',
+        `/api/v1/mining/product?id=${await demoMiner(t)}`,
+        { token: owner.token },
+      );
       expect(reply.body.data).toMatchObject({ unitPrice: '100', enabled: true });
     },
   },
@@ -166,9 +258,19 @@ const CASES: Record<string, OwnershipCase> = {
       return { body: { productId: await demoMiner(t), quantity: 1, amount: '100' } };
     },
     unchanged: async (t, owner) => {
-      const balances = await call<{ spot: { asset: string; available: string }[] }>(t.app, 'GET', '/api/v1/wallet/balances', { token: owner.token });
+      const balances = await call<{ spot: { asset: string; available: string }[] }>(
+        t.app,
+        'GET',
+        '/api/v1/wallet/balances',
+        { token: owner.token },
+      );
       expect(balances.body.data.spot.find((s) => s.asset === 'USDT')?.available).toBe('100');
-      const rentals = await call<{ items: unknown[] }>(t.app, 'GET', '/api/v1/mining/rentals?tab=all', { token: owner.token });
+      const rentals = await call<{ items: unknown[] }>(
+        t.app,
+        'GET',
+        '/api/v1/mining/rentals?tab=all',
+        { token: owner.token },
+      );
       expect(rentals.body.data.items).toEqual([]);
     },
   },
@@ -185,44 +287,84 @@ const CASES: Record<string, OwnershipCase> = {
       return { query: `?id=${reply.body.data.id}` };
     },
     unchanged: async (t, owner) => {
-      const own = await call<{ id: string; status: string; amount: string }>(t.app, 'GET', `/api/v1/mining/rental?id=${String(owned.get('mining-rental'))}`, { token: owner.token });
-      expect(own.body.data).toMatchObject({ id: owned.get('mining-rental'), status: 'under_review', amount: '100' });
-      },
+      const own = await call<{ id: string; status: string; amount: string }>(
+        t.app,
+        'GET',
+        `/api/v1/mining/rental?id=${String(owned.get('mining-rental'))}`,
+        { token: owner.token },
+      );
+      expect(own.body.data).toMatchObject({
+        id: owned.get('mining-rental'),
+        status: 'under_review',
+        amount: '100',
+      });
     },
+  },
   'POST /api/v1/loans': {
     // The file ids name the owner's private ID photos: another verified user cannot apply with them.
     arrange: async (t, owner) => {
-      await t.database.db.execute(sql`update users set verified = true where id >= ${Number(owner.uid)}`);
+      await t.database.db.execute(
+        sql`update users set verified = true where id >= ${Number(owner.uid)}`,
+      );
       const photos = await loanPhotos(t, owner);
       owned.set('loan-photos', photos);
-      return { body: { productId: await demoLoanProduct(t), amount: '100', periodDays: 7, ...photos } };
+      return {
+        body: { productId: await demoLoanProduct(t), amount: '100', periodDays: 7, ...photos },
+      };
     },
     unchanged: async (t, owner) => {
-      const loans = await call<{ items: unknown[] }>(t.app, 'GET', '/api/v1/loans', { token: owner.token });
+      const loans = await call<{ items: unknown[] }>(t.app, 'GET', '/api/v1/loans', {
+        token: owner.token,
+      });
       expect(loans.body.data.items).toEqual([]);
-      const rows = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from loans where front_file_id = ${Number((owned.get('loan-photos') as { frontFileId: string }).frontFileId)}`);
+      const rows = await queryRows<{ n: number }>(
+        t.database.db,
+        sql`select count(*)::int as n from loans where front_file_id = ${Number((owned.get('loan-photos') as { frontFileId: string }).frontFileId)}`,
+      );
       expect(rows[0]?.n).toBe(0);
     },
   },
   'GET /api/v1/loan': {
     arrange: async (t, owner) => ({ query: `?id=${await ownedLoan(t, owner)}` }),
     unchanged: async (t, owner) => {
-      const own = await call<{ id: string; status: string }>(t.app, 'GET', `/api/v1/loan?id=${String(owned.get('loan'))}`, { token: owner.token });
-      expect(own.body.data).toMatchObject({ id: owned.get('loan'), status: 'disbursed', amount: '100' });
+      const own = await call<{ id: string; status: string }>(
+        t.app,
+        'GET',
+        `/api/v1/loan?id=${String(owned.get('loan'))}`,
+        { token: owner.token },
+      );
+      expect(own.body.data).toMatchObject({
+        id: owned.get('loan'),
+        status: 'disbursed',
+        amount: '100',
+      });
     },
   },
   'POST /api/v1/loans/repay': {
     arrange: async (t, owner) => {
       const id = await ownedLoan(t, owner);
       // The intruder could pay: the refusal is about whose loan it is, not their balance.
-      const [intruder] = await queryRows<{ id: number }>(t.database.db, sql`select id::int from users where id > ${Number(owner.uid)} order by id limit 1`);
+      const [intruder] = await queryRows<{ id: number }>(
+        t.database.db,
+        sql`select id::int from users where id > ${Number(owner.uid)} order by id limit 1`,
+      );
       await fund(t, Number(intruder?.id), 1_000_000_000n);
       return { body: { id } };
     },
     unchanged: async (t, owner) => {
-      const own = await call<{ status: string; dueNow: string }>(t.app, 'GET', `/api/v1/loan?id=${String(owned.get('loan'))}`, { token: owner.token });
+      const own = await call<{ status: string; dueNow: string }>(
+        t.app,
+        'GET',
+        `/api/v1/loan?id=${String(owned.get('loan'))}`,
+        { token: owner.token },
+      );
       expect(own.body.data).toMatchObject({ status: 'disbursed', dueNow: '100.1' });
-      const balances = await call<{ spot: { asset: string; available: string }[] }>(t.app, 'GET', '/api/v1/wallet/balances', { token: owner.token });
+      const balances = await call<{ spot: { asset: string; available: string }[] }>(
+        t.app,
+        'GET',
+        '/api/v1/wallet/balances',
+        { token: owner.token },
+      );
       expect(balances.body.data.spot.find((s) => s.asset === 'USDT')?.available).toBe('100');
     },
   },
@@ -231,41 +373,82 @@ const CASES: Record<string, OwnershipCase> = {
     arrange: async (t, owner) => {
       const projectId = String(await ieoProject(t, `bola-sub-${owner.uid}`));
       // Both users may apply for themselves: verified and funded.
-      await t.database.db.execute(sql`update users set verified = true where id >= ${Number(owner.uid)}`);
-      const [intruder] = await queryRows<{ id: number }>(t.database.db, sql`select id::int from users where id > ${Number(owner.uid)} order by id limit 1`);
+      await t.database.db.execute(
+        sql`update users set verified = true where id >= ${Number(owner.uid)}`,
+      );
+      const [intruder] = await queryRows<{ id: number }>(
+        t.database.db,
+        sql`select id::int from users where id > ${Number(owner.uid)} order by id limit 1`,
+      );
       for (const id of [Number(owner.uid), Number(intruder?.id)]) await fund(t, id, 100_000_000n);
       const body = { projectId, price: '1', quantity: '40' };
-      expect((await call(t.app, 'POST', '/api/v1/ieo/subscribe', { token: owner.token, body, headers: { 'idempotency-key': idempotencyKey() } })).body.code).toBe(0);
+      expect(
+        (
+          await call(t.app, 'POST', '/api/v1/ieo/subscribe', {
+            token: owner.token,
+            body,
+            headers: { 'idempotency-key': idempotencyKey() },
+          })
+        ).body.code,
+      ).toBe(0);
       owned.set('ieo-sub', projectId);
       return { body: { projectId, price: '1', quantity: '10' } };
     },
     unchanged: async (t, owner) => {
-      const detail = await call<IeoDetail>(t.app, 'GET', `/api/v1/ieo/detail?id=${String(owned.get('ieo-sub'))}`, { token: owner.token });
+      const detail = await call<IeoDetail>(
+        t.app,
+        'GET',
+        `/api/v1/ieo/detail?id=${String(owned.get('ieo-sub'))}`,
+        { token: owner.token },
+      );
       // The owner's application stands; the intruder's is their own.
       expect(detail.body.data.application).toMatchObject({ quantity: '40', amount: '40' });
       expect(detail.body.data.project.subscribed).toBe('50');
-      const balances = await call<{ spot: { asset: string; available: string; locked: string }[] }>(t.app, 'GET', '/api/v1/wallet/balances', { token: owner.token });
-      expect(balances.body.data.spot.find((b) => b.asset === 'USDT')).toMatchObject({ available: '60', locked: '40' });
+      const balances = await call<{ spot: { asset: string; available: string; locked: string }[] }>(
+        t.app,
+        'GET',
+        '/api/v1/wallet/balances',
+        { token: owner.token },
+      );
+      expect(balances.body.data.spot.find((b) => b.asset === 'USDT')).toMatchObject({
+        available: '60',
+        locked: '40',
+      });
     },
   },
   'GET /api/v1/ieo/detail': {
     shared: true,
     arrange: async (t, owner) => {
       const projectId = String(await ieoProject(t, `bola-detail-${owner.uid}`));
-      await t.database.db.execute(sql`update users set verified = true where id = ${Number(owner.uid)}`);
+      await t.database.db.execute(
+        sql`update users set verified = true where id = ${Number(owner.uid)}`,
+      );
       await fund(t, Number(owner.uid), 100_000_000n);
       const body = { projectId, price: '1', quantity: '5' };
-      expect((await call(t.app, 'POST', '/api/v1/ieo/subscribe', { token: owner.token, body, headers: { 'idempotency-key': idempotencyKey() } })).body.code).toBe(0);
+      expect(
+        (
+          await call(t.app, 'POST', '/api/v1/ieo/subscribe', {
+            token: owner.token,
+            body,
+            headers: { 'idempotency-key': idempotencyKey() },
+          })
+        ).body.code,
+      ).toBe(0);
       owned.set('ieo-detail', projectId);
       return { query: `?id=${projectId}` };
     },
     unchanged: async (t, owner) => {
       const id = String(owned.get('ieo-detail'));
-      const own = await call<IeoDetail>(t.app, 'GET', `/api/v1/ieo/detail?id=${id}`, { token: owner.token });
+      const own = await call<IeoDetail>(t.app, 'GET', `/api/v1/ieo/detail?id=${id}`, {
+        token: owner.token,
+      });
       expect(own.body.data.application).toMatchObject({ quantity: '5' });
       // Another user sees the public project but never the owner's application.
       const other = await registerUser(t.app);
-      expect((await call<IeoDetail>(t.app, 'GET', `/api/v1/ieo/detail?id=${id}`, { token: other.token })).body.data.application).toBeNull();
+      expect(
+        (await call<IeoDetail>(t.app, 'GET', `/api/v1/ieo/detail?id=${id}`, { token: other.token }))
+          .body.data.application,
+      ).toBeNull();
     },
   },
   'GET /api/v1/files/content': {
@@ -275,7 +458,11 @@ const CASES: Record<string, OwnershipCase> = {
       return { query: `?id=${id}` };
     },
     unchanged: async (t, owner) => {
-      const response = await t.app.inject({ method: 'GET', url: `/api/v1/files/content?id=${String(owned.get('file'))}`, headers: { authorization: `Bearer ${owner.token}` } });
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/files/content?id=${String(owned.get('file'))}`,
+        headers: { authorization: `Bearer ${owner.token}` },
+      });
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('image/jpeg');
     },
@@ -296,9 +483,15 @@ const CASES: Record<string, OwnershipCase> = {
       return { body };
     },
     unchanged: async (t, owner) => {
-      expect((await call<{ state: string }>(t.app, 'GET', '/api/v1/kyc', { token: owner.token })).body.data.state).toBe('none');
+      expect(
+        (await call<{ state: string }>(t.app, 'GET', '/api/v1/kyc', { token: owner.token })).body
+          .data.state,
+      ).toBe('none');
       // The owner's photos are still theirs to use.
-      expect((await call(t.app, 'POST', '/api/v1/kyc', { token: owner.token, body: owned.get('kyc') })).body.code).toBe(0);
+      expect(
+        (await call(t.app, 'POST', '/api/v1/kyc', { token: owner.token, body: owned.get('kyc') }))
+          .body.code,
+      ).toBe(0);
     },
   },
   'POST /api/v1/card-deposits': {
@@ -308,8 +501,18 @@ const CASES: Record<string, OwnershipCase> = {
       return { body };
     },
     unchanged: async (t, owner) => {
-      expect((await call<{ items: unknown[] }>(t.app, 'GET', '/api/v1/card-deposits', { token: owner.token })).body.data.items).toEqual([]);
-      const own = await call(t.app, 'POST', '/api/v1/card-deposits', { token: owner.token, body: owned.get('card-deposit'), headers: { 'idempotency-key': idempotencyKey() } });
+      expect(
+        (
+          await call<{ items: unknown[] }>(t.app, 'GET', '/api/v1/card-deposits', {
+            token: owner.token,
+          })
+        ).body.data.items,
+      ).toEqual([]);
+      const own = await call(t.app, 'POST', '/api/v1/card-deposits', {
+        token: owner.token,
+        body: owned.get('card-deposit'),
+        headers: { 'idempotency-key': idempotencyKey() },
+      });
       expect(own.body.code).toBe(0);
     },
   },
@@ -317,26 +520,46 @@ const CASES: Record<string, OwnershipCase> = {
     arrange: async (t, owner) => {
       await fund(t, Number(owner.uid), 100_000_000n);
       await recordPrices(t, { BTCUSDT: '95000.00' });
-      const quote = await call<{ id: string }>(t.app, 'POST', '/api/v1/convert/quote', { token: owner.token, body: { from: 'USDT', to: 'BTC', amount: '10' } });
+      const quote = await call<{ id: string }>(t.app, 'POST', '/api/v1/convert/quote', {
+        token: owner.token,
+        body: { from: 'USDT', to: 'BTC', amount: '10' },
+      });
       if (quote.body.code !== 0) throw new Error(`quote failed: ${JSON.stringify(quote.body)}`);
       owned.set('quote', quote.body.data.id);
       return { body: { quoteId: quote.body.data.id } };
     },
     unchanged: async (t, owner) => {
-      const balances = await call<{ spot: { asset: string; available: string }[] }>(t.app, 'GET', '/api/v1/wallet/balances', { token: owner.token });
-      expect(balances.body.data.spot.filter((s) => s.asset === 'USDT' || s.asset === 'BTC').map((s) => s.available)).toEqual(['100', '0']);
+      const balances = await call<{ spot: { asset: string; available: string }[] }>(
+        t.app,
+        'GET',
+        '/api/v1/wallet/balances',
+        { token: owner.token },
+      );
+      expect(
+        balances.body.data.spot
+          .filter((s) => s.asset === 'USDT' || s.asset === 'BTC')
+          .map((s) => s.available),
+      ).toEqual(['100', '0']);
       // The quote is still the owner's to execute, once.
-      const own = await call(t.app, 'POST', '/api/v1/convert', { token: owner.token, body: { quoteId: owned.get('quote') }, headers: { 'idempotency-key': idempotencyKey() } });
+      const own = await call(t.app, 'POST', '/api/v1/convert', {
+        token: owner.token,
+        body: { quoteId: owned.get('quote') },
+        headers: { 'idempotency-key': idempotencyKey() },
+      });
       expect(own.body.code).toBe(0);
     },
   },
   'POST /api/v1/auth/sessions/revoke': {
     arrange: async (t, owner) => {
-      const list = await call<{ items: { id: string }[] }>(t.app, 'GET', '/api/v1/auth/sessions', { token: owner.token });
+      const list = await call<{ items: { id: string }[] }>(t.app, 'GET', '/api/v1/auth/sessions', {
+        token: owner.token,
+      });
       return { body: { id: list.body.data.items[0]?.id } };
     },
     unchanged: async (t, owner) => {
-      expect((await call(t.app, 'GET', '/api/v1/user/profile', { token: owner.token })).body.code).toBe(0);
+      expect(
+        (await call(t.app, 'GET', '/api/v1/user/profile', { token: owner.token })).body.code,
+      ).toBe(0);
     },
   },
   'GET /api/v1/withdrawals/detail': {
@@ -365,7 +588,9 @@ const CASES: Record<string, OwnershipCase> = {
     },
     unchanged: async (t, owner) => {
       await cardsUnchanged(t, owner, lastCard.get(owner.uid) ?? '');
-      const list = await call<{ items: unknown[] }>(t.app, 'GET', '/api/v1/withdrawals', { token: owner.token });
+      const list = await call<{ items: unknown[] }>(t.app, 'GET', '/api/v1/withdrawals', {
+        token: owner.token,
+      });
       expect(list.body.data.items).toEqual([]);
     },
   },
@@ -378,9 +603,19 @@ const CASES: Record<string, OwnershipCase> = {
       return { body: { symbol: 'BTCUSDT', direction: 'up', periodId: 1, amount: '10' } };
     },
     unchanged: async (t, owner) => {
-      const balances = await call<{ futures: { available: string; locked: string } }>(t.app, 'GET', '/api/v1/wallet/balances', { token: owner.token });
+      const balances = await call<{ futures: { available: string; locked: string } }>(
+        t.app,
+        'GET',
+        '/api/v1/wallet/balances',
+        { token: owner.token },
+      );
       expect(balances.body.data.futures).toMatchObject({ available: '100', locked: '0' });
-      const orders = await call<{ items: unknown[] }>(t.app, 'GET', '/api/v1/contracts/orders?state=open', { token: owner.token });
+      const orders = await call<{ items: unknown[] }>(
+        t.app,
+        'GET',
+        '/api/v1/contracts/orders?state=open',
+        { token: owner.token },
+      );
       expect(orders.body.data.items).toEqual([]);
     },
   },
@@ -388,25 +623,42 @@ const CASES: Record<string, OwnershipCase> = {
     arrange: async (t, owner) => {
       await fund(t, Number(owner.uid), 100_000_000n, 'futures');
       await recordPrices(t, { BTCUSDT: '95000.00' });
-      const reply = await call<{ order: { id: string } }>(t.app, 'POST', '/api/v1/contracts/orders', {
-        token: owner.token,
-        body: { symbol: 'BTCUSDT', direction: 'up', periodId: 1, amount: '10' },
-        headers: { 'idempotency-key': idempotencyKey() },
-      });
+      const reply = await call<{ order: { id: string } }>(
+        t.app,
+        'POST',
+        '/api/v1/contracts/orders',
+        {
+          token: owner.token,
+          body: { symbol: 'BTCUSDT', direction: 'up', periodId: 1, amount: '10' },
+          headers: { 'idempotency-key': idempotencyKey() },
+        },
+      );
       if (reply.body.code !== 0) throw new Error(JSON.stringify(reply.body));
       owned.set('contract-order', reply.body.data.order.id);
       return { query: `?id=${reply.body.data.order.id}` };
     },
     unchanged: async (t, owner) => {
-      const own = await call<{ id: string; state: string; stake: string }>(t.app, 'GET', `/api/v1/contracts/order?id=${String(owned.get('contract-order'))}`, { token: owner.token });
-      expect(own.body.data).toMatchObject({ id: owned.get('contract-order'), state: 'open', stake: '10' });
-      const balances = await call<{ futures: { available: string; locked: string } }>(t.app, 'GET', '/api/v1/wallet/balances', { token: owner.token });
+      const own = await call<{ id: string; state: string; stake: string }>(
+        t.app,
+        'GET',
+        `/api/v1/contracts/order?id=${String(owned.get('contract-order'))}`,
+        { token: owner.token },
+      );
+      expect(own.body.data).toMatchObject({
+        id: owned.get('contract-order'),
+        state: 'open',
+        stake: '10',
+      });
+      const balances = await call<{ futures: { available: string; locked: string } }>(
+        t.app,
+        'GET',
+        '/api/v1/wallet/balances',
+        { token: owner.token },
+      );
       expect(balances.body.data.futures).toMatchObject({ available: '89.98', locked: '10.02' });
     },
   },
 };
-
-
 
 let ieoTokens = 0;
 /** A launchpad project subscribing now (created directly through the service, no operator). */
@@ -432,7 +684,9 @@ async function ieoProject(t: TestApp, slug: string): Promise<number> {
 }
 
 async function votePoll(t: TestApp, user: User, pollId: number): Promise<VotePoll> {
-  const list = await call<{ items: VotePoll[] }>(t.app, 'GET', '/api/v1/votes', { token: user.token });
+  const list = await call<{ items: VotePoll[] }>(t.app, 'GET', '/api/v1/votes', {
+    token: user.token,
+  });
   const poll = list.body.data.items.find((p) => p.id === String(pollId));
   if (!poll) throw new Error(`poll ${pollId} not listed`);
   return poll;
@@ -441,21 +695,30 @@ async function votePoll(t: TestApp, user: User, pollId: number): Promise<VotePol
 /** The card each owner linked in `arrange`, for `unchanged`. */
 const lastCard = new Map<string, string>();
 
-
-
-
-
-
-
 async function withdrawalsUnchanged(t: TestApp, owner: User) {
-  const list = await call<{ items: { status: string; total: string }[] }>(t.app, 'GET', '/api/v1/withdrawals', { token: owner.token });
+  const list = await call<{ items: { status: string; total: string }[] }>(
+    t.app,
+    'GET',
+    '/api/v1/withdrawals',
+    { token: owner.token },
+  );
   expect(list.body.data.items.map((i) => [i.status, i.total])).toEqual([['under_review', '21']]);
-  const balances = await call<{ spot: { asset: string; available: string; locked: string }[] }>(t.app, 'GET', '/api/v1/wallet/balances', { token: owner.token });
-  expect(balances.body.data.spot.find((s) => s.asset === 'USDT')).toMatchObject({ available: '79', locked: '21' });
+  const balances = await call<{ spot: { asset: string; available: string; locked: string }[] }>(
+    t.app,
+    'GET',
+    '/api/v1/wallet/balances',
+    { token: owner.token },
+  );
+  expect(balances.body.data.spot.find((s) => s.asset === 'USDT')).toMatchObject({
+    available: '79',
+    locked: '21',
+  });
 }
 
 async function cardsUnchanged(t: TestApp, owner: User, id: string) {
-  const cards = await call<{ items: { id: string }[] }>(t.app, 'GET', '/api/v1/bank-cards', { token: owner.token });
+  const cards = await call<{ items: { id: string }[] }>(t.app, 'GET', '/api/v1/bank-cards', {
+    token: owner.token,
+  });
   expect(cards.body.data.items.map((c) => c.id)).toEqual([id]);
 }
 
@@ -484,51 +747,79 @@ afterAll(async () => {
 describe('ownership matrix over the route table', () => {
   it('every user route that takes an object id has an ownership case', () => {
     const needing = t.app.routeTable
-      .filter((route) => route.auth === 'user' && (idFields(route.body).length > 0 || idFields(route.query).length > 0))
+      .filter(
+        (route) =>
+          route.auth === 'user' &&
+          (idFields(route.body).length > 0 || idFields(route.query).length > 0),
+      )
       .map((route) => `${route.method} ${route.url}`);
     expect(needing.length).toBeGreaterThan(0);
     expect(needing.filter((name) => !CASES[name])).toEqual([]);
   });
 
-  it.each(Object.keys(CASES))('%s: another user is denied and the object is unchanged', async (name) => {
-    const ownershipCase = CASES[name] as OwnershipCase;
-    const [method, url] = name.split(' ') as ['GET' | 'POST', string];
-    const owner = await registerUser(t.app);
-    const intruder = await registerUser(t.app);
-    const request = await ownershipCase.arrange(t, owner);
-    const reply: Reply = await call(t.app, method, `${url}${request.query ?? ''}`, {
-      token: intruder.token,
-      body: request.body,
-      headers: { 'idempotency-key': `bola-${Math.random().toString(36).slice(2, 12)}` },
-    });
-    if (ownershipCase.shared) {
-      expect(reply.body.code, JSON.stringify(reply.body)).toBe(0);
-    } else {
-      expect(reply.body.code, JSON.stringify(reply.body)).not.toBe(0);
-      expect(reply.status).toBeGreaterThanOrEqual(400);
-      expect(reply.status).toBeLessThan(500);
-      expect(JSON.stringify(reply.body.data ?? null)).toBe('null');
-    }
-    await ownershipCase.unchanged(t, owner);
-  });
+  it.each(Object.keys(CASES))(
+    '%s: another user is denied and the object is unchanged',
+    async (name) => {
+      const ownershipCase = CASES[name] as OwnershipCase;
+      const [method, url] = name.split(' ') as ['GET' | 'POST', string];
+      const owner = await registerUser(t.app);
+      const intruder = await registerUser(t.app);
+      const request = await ownershipCase.arrange(t, owner);
+      const reply: Reply = await call(t.app, method, `${url}${request.query ?? ''}`, {
+        token: intruder.token,
+        body: request.body,
+        headers: { 'idempotency-key': `bola-${Math.random().toString(36).slice(2, 12)}` },
+      });
+      if (ownershipCase.shared) {
+        expect(reply.body.code, JSON.stringify(reply.body)).toBe(0);
+      } else {
+        expect(reply.body.code, JSON.stringify(reply.body)).not.toBe(0);
+        expect(reply.status).toBeGreaterThanOrEqual(400);
+        expect(reply.status).toBeLessThan(500);
+        expect(JSON.stringify(reply.body.data ?? null)).toBe('null');
+      }
+      await ownershipCase.unchanged(t, owner);
+    },
+  );
 });
 
 describe('security centre: per-user data without ids', () => {
   it('another user sees none of the owner’s devices or sign-ins, and their "sign out others" leaves the owner signed in', async () => {
     const owner = await registerUser(t.app);
     const intruder = await registerUser(t.app);
-    await call(t.app, 'POST', '/api/v1/auth/login', { body: { channel: 'email', account: owner.account, password: 'wrong-password-0' }, headers: { 'user-agent': 'owner-device' } });
+    await call(t.app, 'POST', '/api/v1/auth/login', {
+      body: { channel: 'email', account: owner.account, password: 'wrong-password-0' },
+      headers: { 'user-agent': 'owner-device' },
+    });
     const second = await call<{ token: string }>(t.app, 'POST', '/api/v1/auth/login', {
       body: { channel: 'email', account: owner.account, password: PASSWORD },
       headers: { 'user-agent': 'owner-device' },
     });
-    const seen = await call<{ sessions: { device: string }[]; signIns: { device: string }[] }>(t.app, 'GET', '/api/v1/security', { token: intruder.token });
+    const seen = await call<{ sessions: { device: string }[]; signIns: { device: string }[] }>(
+      t.app,
+      'GET',
+      '/api/v1/security',
+      { token: intruder.token },
+    );
     expect(seen.body.data.sessions.some((s) => s.device === 'owner-device')).toBe(false);
     expect(seen.body.data.signIns).toEqual([]);
-    expect((await call(t.app, 'POST', '/api/v1/auth/sessions/revoke-others', { token: intruder.token })).body.code).toBe(0);
-    expect((await call(t.app, 'GET', '/api/v1/user/profile', { token: owner.token })).body.code).toBe(0);
-    expect((await call(t.app, 'GET', '/api/v1/user/profile', { token: second.body.data.token })).body.code).toBe(0);
-    const own = await call<{ sessions: unknown[]; signIns: unknown[] }>(t.app, 'GET', '/api/v1/security', { token: owner.token });
+    expect(
+      (await call(t.app, 'POST', '/api/v1/auth/sessions/revoke-others', { token: intruder.token }))
+        .body.code,
+    ).toBe(0);
+    expect(
+      (await call(t.app, 'GET', '/api/v1/user/profile', { token: owner.token })).body.code,
+    ).toBe(0);
+    expect(
+      (await call(t.app, 'GET', '/api/v1/user/profile', { token: second.body.data.token })).body
+        .code,
+    ).toBe(0);
+    const own = await call<{ sessions: unknown[]; signIns: unknown[] }>(
+      t.app,
+      'GET',
+      '/api/v1/security',
+      { token: owner.token },
+    );
     expect(own.body.data.sessions).toHaveLength(2);
     expect(own.body.data.signIns).toHaveLength(2);
   });

@@ -30,9 +30,12 @@ interface History {
   nextCursor: string | null;
 }
 
-const state = (token: string, lang?: string) => call<State>(t.app, 'GET', '/api/v1/points/checkin', { token, lang });
-const checkIn = (token: string, lang?: string) => call<Result>(t.app, 'POST', '/api/v1/points/checkin', { token, lang });
-const history = (token: string, query = '') => call<History>(t.app, 'GET', `/api/v1/points/history${query}`, { token });
+const state = (token: string, lang?: string) =>
+  call<State>(t.app, 'GET', '/api/v1/points/checkin', { token, lang });
+const checkIn = (token: string, lang?: string) =>
+  call<Result>(t.app, 'POST', '/api/v1/points/checkin', { token, lang });
+const history = (token: string, query = '') =>
+  call<History>(t.app, 'GET', `/api/v1/points/history${query}`, { token });
 const events = (uid: string) =>
   queryRows<{ kind: string; amount: number; day: string; streak: number | null }>(
     t.database.db,
@@ -44,14 +47,35 @@ describe('daily check-in', () => {
     t.clock.set(onDay(0));
     const { token, uid } = await registerUser(t.app);
     const before = (await state(token)).body.data;
-    expect(before).toMatchObject({ checkedInToday: false, streak: 0, points: 0, todayReward: 10, nextBonusInDays: 6, today: '2026-11-21' });
-    expect(before.rule).toBe('Check in once a day for 10 points. Every 7th day in a row adds a bonus of 50 points. Days change at 00:00 UTC.');
+    expect(before).toMatchObject({
+      checkedInToday: false,
+      streak: 0,
+      points: 0,
+      todayReward: 10,
+      nextBonusInDays: 6,
+      today: '2026-11-21',
+    });
+    expect(before.rule).toBe(
+      'Check in once a day for 10 points. Every 7th day in a row adds a bonus of 50 points. Days change at 00:00 UTC.',
+    );
 
     const reply = await checkIn(token);
     expect(reply.body.code).toBe(0);
-    expect(reply.body.data).toMatchObject({ checkedInToday: true, streak: 1, points: 10, todayReward: 10, awarded: { checkin: 10, bonus: 0, total: 10 } });
-    expect(await events(uid)).toEqual([{ kind: 'checkin', amount: 10, day: '2026-11-21', streak: 1 }]);
-    expect((await state(token)).body.data).toMatchObject({ checkedInToday: true, streak: 1, points: 10 });
+    expect(reply.body.data).toMatchObject({
+      checkedInToday: true,
+      streak: 1,
+      points: 10,
+      todayReward: 10,
+      awarded: { checkin: 10, bonus: 0, total: 10 },
+    });
+    expect(await events(uid)).toEqual([
+      { kind: 'checkin', amount: 10, day: '2026-11-21', streak: 1 },
+    ]);
+    expect((await state(token)).body.data).toMatchObject({
+      checkedInToday: true,
+      streak: 1,
+      points: 10,
+    });
     const profile = await call<{ points: number }>(t.app, 'GET', '/api/v1/user/profile', { token });
     expect(profile.body.data.points).toBe(10);
   });
@@ -67,7 +91,11 @@ describe('daily check-in', () => {
     expect(again.body.message).toBe('You have already checked in today.');
     const zh = await checkIn(token, 'zh-CN');
     expect(zh.body.message).toBe('您今天已经签到过了。');
-    expect((await state(token)).body.data).toMatchObject({ checkedInToday: true, streak: 1, points: 10 });
+    expect((await state(token)).body.data).toMatchObject({
+      checkedInToday: true,
+      streak: 1,
+      points: 10,
+    });
     expect(await events(uid)).toHaveLength(1);
   });
 
@@ -76,11 +104,24 @@ describe('daily check-in', () => {
     const { token, uid } = await registerUser(t.app);
     await checkIn(token);
     t.clock.set(onDay(1));
-    expect((await state(token)).body.data).toMatchObject({ checkedInToday: false, streak: 1, nextBonusInDays: 5 });
-    expect((await checkIn(token)).body.data).toMatchObject({ streak: 2, points: 20, awarded: { total: 10 } });
+    expect((await state(token)).body.data).toMatchObject({
+      checkedInToday: false,
+      streak: 1,
+      nextBonusInDays: 5,
+    });
+    expect((await checkIn(token)).body.data).toMatchObject({
+      streak: 2,
+      points: 20,
+      awarded: { total: 10 },
+    });
     t.clock.set(onDay(3));
     // Day 2 was missed: the streak shown is 0 until today's check-in starts a new one.
-    expect((await state(token)).body.data).toMatchObject({ checkedInToday: false, streak: 0, todayReward: 10, nextBonusInDays: 6 });
+    expect((await state(token)).body.data).toMatchObject({
+      checkedInToday: false,
+      streak: 0,
+      todayReward: 10,
+      nextBonusInDays: 6,
+    });
     expect((await checkIn(token)).body.data).toMatchObject({ streak: 1, points: 30 });
     expect((await events(uid)).map((e) => [e.day, e.streak])).toEqual([
       ['2026-11-21', 1],
@@ -94,18 +135,36 @@ describe('daily check-in', () => {
     const { token, uid } = await registerUser(t.app);
     for (let day = 0; day < 6; day += 1) {
       t.clock.set(onDay(10 + day));
-      expect((await checkIn(token)).body.data.awarded).toEqual({ checkin: 10, bonus: 0, total: 10 });
+      expect((await checkIn(token)).body.data.awarded).toEqual({
+        checkin: 10,
+        bonus: 0,
+        total: 10,
+      });
     }
     t.clock.set(onDay(16));
-    expect((await state(token)).body.data).toMatchObject({ streak: 6, todayReward: 60, nextBonusInDays: 0 });
+    expect((await state(token)).body.data).toMatchObject({
+      streak: 6,
+      todayReward: 60,
+      nextBonusInDays: 0,
+    });
     const seventh = await checkIn(token);
-    expect(seventh.body.data).toMatchObject({ streak: 7, points: 120, todayReward: 60, nextBonusInDays: 7, awarded: { checkin: 10, bonus: 50, total: 60 } });
+    expect(seventh.body.data).toMatchObject({
+      streak: 7,
+      points: 120,
+      todayReward: 60,
+      nextBonusInDays: 7,
+      awarded: { checkin: 10, bonus: 50, total: 60 },
+    });
     expect((await events(uid)).slice(-2)).toEqual([
       { kind: 'checkin', amount: 10, day: '2026-12-07', streak: 7 },
       { kind: 'streak_bonus', amount: 50, day: '2026-12-07', streak: null },
     ]);
     t.clock.set(onDay(17));
-    expect((await checkIn(token)).body.data).toMatchObject({ streak: 8, points: 130, awarded: { bonus: 0 } });
+    expect((await checkIn(token)).body.data).toMatchObject({
+      streak: 8,
+      points: 130,
+      awarded: { bonus: 0 },
+    });
   });
 
   it('20 concurrent check-ins by one user make exactly one event', async () => {
@@ -114,7 +173,9 @@ describe('daily check-in', () => {
     const replies = await Promise.all(Array.from({ length: 20 }, () => checkIn(token)));
     expect(replies.filter((r) => r.body.code === 0)).toHaveLength(1);
     expect(replies.filter((r) => r.body.code === 2801)).toHaveLength(19);
-    expect(await events(uid)).toEqual([{ kind: 'checkin', amount: 10, day: '2026-12-21', streak: 1 }]);
+    expect(await events(uid)).toEqual([
+      { kind: 'checkin', amount: 10, day: '2026-12-21', streak: 1 },
+    ]);
     expect((await state(token)).body.data.points).toBe(10);
   });
 
@@ -125,14 +186,24 @@ describe('daily check-in', () => {
     t.clock.set(Date.UTC(2027, 0, 31, 23, 59, 59, 999));
     expect((await checkIn(token)).body.code).toBe(2801);
     t.clock.set(Date.UTC(2027, 1, 1, 0, 0, 0));
-    expect((await state(token)).body.data).toMatchObject({ checkedInToday: false, streak: 1, today: '2027-02-01' });
-    expect((await checkIn(token)).body.data).toMatchObject({ today: '2027-02-01', streak: 2, points: 20 });
+    expect((await state(token)).body.data).toMatchObject({
+      checkedInToday: false,
+      streak: 1,
+      today: '2027-02-01',
+    });
+    expect((await checkIn(token)).body.data).toMatchObject({
+      today: '2027-02-01',
+      streak: 2,
+      points: 20,
+    });
     expect((await events(uid)).map((e) => e.day)).toEqual(['2027-01-31', '2027-02-01']);
   });
 
   it('the rule comes in the request language', async () => {
     const { token } = await registerUser(t.app);
-    expect((await state(token, 'zh-CN')).body.data.rule).toBe('每天签到一次可得 10 积分。每连续签到第 7 天额外奖励 50 积分。每日于 UTC 00:00 更新。');
+    expect((await state(token, 'zh-CN')).body.data.rule).toBe(
+      '每天签到一次可得 10 积分。每连续签到第 7 天额外奖励 50 积分。每日于 UTC 00:00 更新。',
+    );
   });
 });
 
@@ -155,14 +226,20 @@ describe('points history', () => {
     ]);
     expect(first.body.data.nextCursor).not.toBeNull();
     const second = await history(token, `?limit=3&cursor=${first.body.data.nextCursor}`);
-    expect(second.body.data.items.map((e) => e.day)).toEqual(['2027-03-05', '2027-03-04', '2027-03-03']);
+    expect(second.body.data.items.map((e) => e.day)).toEqual([
+      '2027-03-05',
+      '2027-03-04',
+      '2027-03-03',
+    ]);
     const third = await history(token, `?limit=3&cursor=${second.body.data.nextCursor}`);
     expect(third.body.data.items.map((e) => e.day)).toEqual(['2027-03-02', '2027-03-01']);
     expect(third.body.data.nextCursor).toBeNull();
     const all = [...first.body.data.items, ...second.body.data.items, ...third.body.data.items];
     expect(new Set(all.map((e) => e.id)).size).toBe(8);
     expect(all.reduce((sum, e) => sum + e.amount, 0)).toBe(120);
-    const otherIds = new Set((await history(other.token, '?limit=50')).body.data.items.map((e) => e.id));
+    const otherIds = new Set(
+      (await history(other.token, '?limit=50')).body.data.items.map((e) => e.id),
+    );
     expect(all.some((e) => otherIds.has(e.id))).toBe(false);
   });
 
@@ -195,10 +272,18 @@ describe('points events are append-only', () => {
     t.clock.set(onDay(200));
     const { token, uid } = await registerUser(t.app);
     await checkIn(token);
-    expect(await failure(sql`update points_events set amount = 1000 where user_id = ${Number(uid)}`)).toMatch(/points events are append-only \(UPDATE/);
-    expect(await failure(sql`delete from points_events where user_id = ${Number(uid)}`)).toMatch(/points events are append-only \(DELETE/);
-    expect(await failure(sql`truncate points_events`)).toMatch(/points events are append-only \(TRUNCATE/);
-    expect(await events(uid)).toEqual([{ kind: 'checkin', amount: 10, day: '2027-06-09', streak: 1 }]);
+    expect(
+      await failure(sql`update points_events set amount = 1000 where user_id = ${Number(uid)}`),
+    ).toMatch(/points events are append-only \(UPDATE/);
+    expect(await failure(sql`delete from points_events where user_id = ${Number(uid)}`)).toMatch(
+      /points events are append-only \(DELETE/,
+    );
+    expect(await failure(sql`truncate points_events`)).toMatch(
+      /points events are append-only \(TRUNCATE/,
+    );
+    expect(await events(uid)).toEqual([
+      { kind: 'checkin', amount: 10, day: '2027-06-09', streak: 1 },
+    ]);
   });
 
   it('the database refuses a second check-in row for the same user and day', async () => {
@@ -206,7 +291,9 @@ describe('points events are append-only', () => {
     const { token, uid } = await registerUser(t.app);
     await checkIn(token);
     expect(
-      await failure(sql`insert into points_events (user_id, kind, amount, day, streak, created_at) values (${Number(uid)}, 'checkin', 10, '2027-06-10', 1, now())`),
+      await failure(
+        sql`insert into points_events (user_id, kind, amount, day, streak, created_at) values (${Number(uid)}, 'checkin', 10, '2027-06-10', 1, now())`,
+      ),
     ).toMatch(/points_events_user_checkin_day_key/);
     expect(await events(uid)).toHaveLength(1);
   });

@@ -27,11 +27,15 @@ export class FixedFeed implements MarketFeed {
  * Records the given prices through the real recorder, one second after the previous
  * recording (one tick per instrument per second), and leaves the clock at the tick.
  */
-export async function recordPrices(t: TestApp, prices: Partial<Record<InstrumentSymbol, string>>): Promise<void> {
+export async function recordPrices(
+  t: TestApp,
+  prices: Partial<Record<InstrumentSymbol, string>>,
+): Promise<void> {
   t.clock.advance(1_000);
   const feed = new FixedFeed();
   feed.set(prices);
   const recorder = new MarketRecorder({ db: t.database.db, clock: t.clock, feed });
   const inserted = await recorder.recordOnce(t.clock.now());
-  if (inserted !== Object.keys(prices).length) throw new Error(`recorded ${inserted} of ${Object.keys(prices).length} ticks`);
+  if (inserted !== Object.keys(prices).length)
+    throw new Error(`recorded ${inserted} of ${Object.keys(prices).length} ticks`);
 }

@@ -2,11 +2,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { INSTRUMENTS, INSTRUMENT_SYMBOLS } from '@tradewind/contract/market';
-import { formatPythPrice, parseAccumulatorUpdate, parsePriceMessage, verifyPythUpdate } from '@tradewind/contract/pyth-proof';
+import {
+  formatPythPrice,
+  parseAccumulatorUpdate,
+  parsePriceMessage,
+  verifyPythUpdate,
+} from '@tradewind/contract/pyth-proof';
 import { hexToBytes } from '@noble/hashes/utils.js';
 import { describe, expect, it } from 'vitest';
-import { PYTH_FEEDS, PYTH_USDT_USD_FEED_ID, frontContract, pythFeedsAt } from '../src/modules/market/pyth/feed-ids.ts';
-import { type HermesEntry, type PythTick, parseHermesMessage } from '../src/modules/market/pyth/hermes.ts';
+import {
+  PYTH_FEEDS,
+  PYTH_USDT_USD_FEED_ID,
+  frontContract,
+  pythFeedsAt,
+} from '../src/modules/market/pyth/feed-ids.ts';
+import {
+  type HermesEntry,
+  type PythTick,
+  parseHermesMessage,
+} from '../src/modules/market/pyth/hermes.ts';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/pyth');
 const fixture = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
@@ -25,8 +39,10 @@ const ETH_BTC = 'c96458d393fe9deb7a7d63a0ac41e2898a67a7750dbd166673279e06c868df0
 /** The feeds of an instant while every futures list still has a contract. */
 const FEEDS = pythFeedsAt(Date.UTC(2026, 6, 1));
 
-const ticks = (entries: HermesEntry[]): PythTick[] => entries.flatMap((entry) => (entry.ok ? [entry.tick] : []));
-const rejections = (entries: HermesEntry[]) => entries.flatMap((entry) => (entry.ok ? [] : [{ reason: entry.reason, feedId: entry.feedId }]));
+const ticks = (entries: HermesEntry[]): PythTick[] =>
+  entries.flatMap((entry) => (entry.ok ? [entry.tick] : []));
+const rejections = (entries: HermesEntry[]) =>
+  entries.flatMap((entry) => (entry.ok ? [] : [{ reason: entry.reason, feedId: entry.feedId }]));
 
 /**
  * A Hermes message around a real signed update whose `parsed` part this test decodes from the
@@ -36,15 +52,40 @@ function messageAround(updateHex: string): string {
   const parsed = parseAccumulatorUpdate(hexToBytes(updateHex)).updates.map(({ message }) => {
     const price = parsePriceMessage(message);
     if (!price) throw new Error('not a price message');
-    const leg = (value: bigint, conf: bigint) => ({ price: value.toString(), conf: conf.toString(), expo: price.expo, publish_time: price.publishTime });
-    return { id: price.feedId, price: leg(price.price, price.conf), ema_price: leg(price.emaPrice, price.emaConf), metadata: { prev_publish_time: price.prevPublishTime } };
+    const leg = (value: bigint, conf: bigint) => ({
+      price: value.toString(),
+      conf: conf.toString(),
+      expo: price.expo,
+      publish_time: price.publishTime,
+    });
+    return {
+      id: price.feedId,
+      price: leg(price.price, price.conf),
+      ema_price: leg(price.emaPrice, price.emaConf),
+      metadata: { prev_publish_time: price.prevPublishTime },
+    };
   });
   return JSON.stringify({ binary: { encoding: 'hex', data: [updateHex] }, parsed });
 }
 
 /** An entry in the shape of the recorded ones, for a feed no recorded message covers; built, and unsigned. */
-function builtEntry(id: string, price: string, expo: number, publishTime = 1_785_000_000, conf = '10') {
-  return { id, price: { price, conf, expo, publish_time: publishTime }, ema_price: { price, conf, expo, publish_time: publishTime }, metadata: { slot: 1, proof_available_time: publishTime + 1, prev_publish_time: publishTime - 1 } };
+function builtEntry(
+  id: string,
+  price: string,
+  expo: number,
+  publishTime = 1_785_000_000,
+  conf = '10',
+) {
+  return {
+    id,
+    price: { price, conf, expo, publish_time: publishTime },
+    ema_price: { price, conf, expo, publish_time: publishTime },
+    metadata: {
+      slot: 1,
+      proof_available_time: publishTime + 1,
+      prev_publish_time: publishTime - 1,
+    },
+  };
 }
 const built = (...entries: unknown[]) => JSON.stringify({ parsed: entries });
 
@@ -54,16 +95,40 @@ describe('Hermes messages recorded from Pyth', () => {
     expect(rejections(first ?? [])).toEqual([]);
     const [tick] = ticks(first ?? []);
     // price 6163260000000 × 10^-8 = 61632.6 → 6163260 cents; conf 32.68548079 rounds to 3269.
-    expect(tick).toMatchObject({ symbol: 'BTCUSDT', source: 'pyth', sourceId: BTC_USD, priceMinor: 6_163_260n, confMinor: 3_269n, publishTimeMs: 1_714_748_300_000, slot: 138_886_134 });
+    expect(tick).toMatchObject({
+      symbol: 'BTCUSDT',
+      source: 'pyth',
+      sourceId: BTC_USD,
+      priceMinor: 6_163_260n,
+      confMinor: 3_269n,
+      publishTimeMs: 1_714_748_300_000,
+      slot: 138_886_134,
+    });
     // A single-feed update is kept whole: cutting it down to its one feed changes nothing.
-    expect(tick?.signedUpdate).toBe((JSON.parse(STREAM[0] ?? '') as { binary: { data: string[] } }).binary.data[0]);
-    expect(verifyPythUpdate(tick?.signedUpdate ?? '', BTC_USD)).toMatchObject({ ok: true, signedBy: 4, price: 6_163_260_000_000n });
-    expect(ticks(second ?? [])[0]).toMatchObject({ priceMinor: 6_163_088n, publishTimeMs: 1_714_748_301_000, slot: 138_886_135 });
+    expect(tick?.signedUpdate).toBe(
+      (JSON.parse(STREAM[0] ?? '') as { binary: { data: string[] } }).binary.data[0],
+    );
+    expect(verifyPythUpdate(tick?.signedUpdate ?? '', BTC_USD)).toMatchObject({
+      ok: true,
+      signedBy: 4,
+      price: 6_163_260_000_000n,
+    });
+    expect(ticks(second ?? [])[0]).toMatchObject({
+      priceMinor: 6_163_088n,
+      publishTimeMs: 1_714_748_301_000,
+      slot: 138_886_135,
+    });
   });
 
   it('a feed no instrument uses is an unknown id, counted, while the known one in the same message is priced', () => {
     const entries = parseHermesMessage(LATEST, FEEDS);
-    expect(ticks(entries)).toEqual([expect.objectContaining({ symbol: 'BTCUSDT', priceMinor: 6_140_994n, publishTimeMs: 1_714_746_101_000 })]);
+    expect(ticks(entries)).toEqual([
+      expect.objectContaining({
+        symbol: 'BTCUSDT',
+        priceMinor: 6_140_994n,
+        publishTimeMs: 1_714_746_101_000,
+      }),
+    ]);
     expect(rejections(entries)).toEqual([{ reason: 'unknown_id', feedId: ETH_BTC }]);
   });
 
@@ -75,10 +140,16 @@ describe('Hermes messages recorded from Pyth', () => {
     expect(bySymbol.get('ETHUSDT')?.priceMinor).toBe(359_674n); // 3596.73785109
     expect(bySymbol.get('DOGEUSDT')?.priceMinor).toBe(19_901n); // 0.19901436 at 5 places
     expect(bySymbol.get('SOLUSDT')?.priceMinor).toBe(16_414n); // 164.13812679
-    expect(rejections(entries).map((rejection) => rejection.reason)).toEqual(Array(5).fill('unknown_id'));
+    expect(rejections(entries).map((rejection) => rejection.reason)).toEqual(
+      Array(5).fill('unknown_id'),
+    );
     for (const tick of bySymbol.values()) {
       const result = verifyPythUpdate(tick.signedUpdate ?? '', tick.sourceId);
-      expect(result, tick.symbol).toMatchObject({ ok: true, signedBy: 4, publishTime: 1_754_415_884 });
+      expect(result, tick.symbol).toMatchObject({
+        ok: true,
+        signedBy: 4,
+        publishTime: 1_754_415_884,
+      });
       expect(tick.signedUpdate?.length).toBeLessThan(NINE_FEEDS.length / 2);
     }
   });
@@ -93,34 +164,69 @@ describe('Hermes messages recorded from Pyth', () => {
 
 describe('forex, metal and commodity feeds (entries built in the recorded shape; none recorded could be found)', () => {
   it('each exponent lands exactly on the instrument scale', () => {
-    const wti = FEEDS.get(frontContract(PYTH_FEEDS.WTIUSD?.kind === 'futures' ? PYTH_FEEDS.WTIUSD : { kind: 'futures', contracts: [] }, Date.UTC(2026, 6, 1))?.feedId ?? '');
+    const wti = FEEDS.get(
+      frontContract(
+        PYTH_FEEDS.WTIUSD?.kind === 'futures'
+          ? PYTH_FEEDS.WTIUSD
+          : { kind: 'futures', contracts: [] },
+        Date.UTC(2026, 6, 1),
+      )?.feedId ?? '',
+    );
     expect(wti?.pythSymbol).toBe('Commodities.WTIQ6/USD');
     const entries = parseHermesMessage(
       built(
-        builtEntry('a995d00bb36a63cef7fd2c287dc105fc8f3d93779f062f09551b0af3e81ec30b', '115290', -5),
-        builtEntry('ef2c98c804ba503c6a707e38be4dfbb16683775f195b091252bf24693042fd52', '151234', -3),
-        builtEntry('765d2ba906dbc32ca17cc11f5310a89e9ee1f6420508c63861f2f8ba4ee34bb2', '2650125', -3),
+        builtEntry(
+          'a995d00bb36a63cef7fd2c287dc105fc8f3d93779f062f09551b0af3e81ec30b',
+          '115290',
+          -5,
+        ),
+        builtEntry(
+          'ef2c98c804ba503c6a707e38be4dfbb16683775f195b091252bf24693042fd52',
+          '151234',
+          -3,
+        ),
+        builtEntry(
+          '765d2ba906dbc32ca17cc11f5310a89e9ee1f6420508c63861f2f8ba4ee34bb2',
+          '2650125',
+          -3,
+        ),
         builtEntry(wti?.feedId ?? '', '7151234', -5),
       ),
       FEEDS,
     );
     expect(rejections(entries)).toEqual([]);
-    expect(ticks(entries).map((tick) => [tick.symbol, tick.priceMinor, tick.signedUpdate])).toEqual([
-      ['EURUSD', 115_290n, undefined],
-      ['USDJPY', 151_234n, undefined],
-      // 2650.125 → 2650.13: half away from zero.
-      ['XAUUSD', 265_013n, undefined],
-      ['WTIUSD', 7_151n, undefined],
-    ]);
+    expect(ticks(entries).map((tick) => [tick.symbol, tick.priceMinor, tick.signedUpdate])).toEqual(
+      [
+        ['EURUSD', 115_290n, undefined],
+        ['USDJPY', 151_234n, undefined],
+        // 2650.125 → 2650.13: half away from zero.
+        ['XAUUSD', 265_013n, undefined],
+        ['WTIUSD', 7_151n, undefined],
+      ],
+    );
   });
 });
 
 describe('bad input is a counted rejection, never an exception', () => {
-  const btc = (price: unknown, extra: Record<string, unknown> = {}) => ({ id: BTC_USD, price: { price, conf: '1', expo: -8, publish_time: 1_714_748_300, ...extra } });
+  const btc = (price: unknown, extra: Record<string, unknown> = {}) => ({
+    id: BTC_USD,
+    price: { price, conf: '1', expo: -8, publish_time: 1_714_748_300, ...extra },
+  });
 
   it('anything not a Hermes message is one malformed rejection', () => {
-    for (const text of ['', 'not json', '{"binary":', 'null', '[]', '{"parsed":{}}', '{"parsed":[]}', JSON.stringify({ parsed: Array(257).fill(btc('6163260000000')) })]) {
-      expect(rejections(parseHermesMessage(text, FEEDS)), text.slice(0, 30)).toEqual([{ reason: 'malformed', feedId: undefined }]);
+    for (const text of [
+      '',
+      'not json',
+      '{"binary":',
+      'null',
+      '[]',
+      '{"parsed":{}}',
+      '{"parsed":[]}',
+      JSON.stringify({ parsed: Array(257).fill(btc('6163260000000')) }),
+    ]) {
+      expect(rejections(parseHermesMessage(text, FEEDS)), text.slice(0, 30)).toEqual([
+        { reason: 'malformed', feedId: undefined },
+      ]);
     }
   });
 
@@ -145,7 +251,9 @@ describe('bad input is a counted rejection, never an exception', () => {
       btc('400000'),
     ];
     const entries = parseHermesMessage(built(...bad, btc('6163260000000')), FEEDS);
-    expect(rejections(entries).map((rejection) => rejection.reason)).toEqual(Array(bad.length).fill('malformed'));
+    expect(rejections(entries).map((rejection) => rejection.reason)).toEqual(
+      Array(bad.length).fill('malformed'),
+    );
     expect(ticks(entries).map((tick) => tick.priceMinor)).toEqual([6_163_260n]);
   });
 
@@ -154,7 +262,9 @@ describe('bad input is a counted rejection, never an exception', () => {
     const entry = message.parsed[0];
     if (!entry) throw new Error('fixture is empty');
     entry.price.price = '6263260000000';
-    expect(rejections(parseHermesMessage(JSON.stringify(message), FEEDS))).toEqual([{ reason: 'malformed', feedId: BTC_USD }]);
+    expect(rejections(parseHermesMessage(JSON.stringify(message), FEEDS))).toEqual([
+      { reason: 'malformed', feedId: BTC_USD },
+    ]);
   });
 });
 
@@ -176,7 +286,9 @@ describe('the feed map', () => {
       for (const feed of feeds) {
         const row = byId.get(feed.feedId);
         expect(row?.symbol, `${instrument} ${feed.feedId}`).toBe(feed.symbol);
-        expect(-(row?.expo ?? 0), `${feed.symbol} exponent`).toBeGreaterThanOrEqual(INSTRUMENTS[instrument].priceScale);
+        expect(-(row?.expo ?? 0), `${feed.symbol} exponent`).toBeGreaterThanOrEqual(
+          INSTRUMENTS[instrument].priceScale,
+        );
       }
     }
     expect(byId.get(PYTH_USDT_USD_FEED_ID)?.symbol).toBe('Crypto.USDT/USD');
@@ -193,12 +305,16 @@ describe('the feed map', () => {
     const instruments = new Set([...late.values()].map((feed) => feed.instrument));
     expect(instruments.has('WTIUSD')).toBe(false);
     expect(instruments.has('NGASUSD')).toBe(false);
-    expect([...late.values()].find((feed) => feed.instrument === 'COPPERUSD')?.pythSymbol).toBe('Commodities.CCZ6/USD');
+    expect([...late.values()].find((feed) => feed.instrument === 'COPPERUSD')?.pythSymbol).toBe(
+      'Commodities.CCZ6/USD',
+    );
     expect(FEEDS.size).toBe(INSTRUMENT_SYMBOLS.length);
   });
 
   it('the recorded stream’s BTC/USD price reads the same through the map as Pyth prints it', () => {
     const [tick] = ticks(parseHermesMessage(STREAM[0] ?? '', FEEDS));
-    expect(formatPythPrice(tick?.priceMinor ?? 0n, -INSTRUMENTS.BTCUSDT.priceScale)).toBe('61632.6');
+    expect(formatPythPrice(tick?.priceMinor ?? 0n, -INSTRUMENTS.BTCUSDT.priceScale)).toBe(
+      '61632.6',
+    );
   });
 });

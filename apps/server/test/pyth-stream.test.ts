@@ -6,7 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PYTH_FEEDS, type PythFeedMap } from '../src/modules/market/pyth/feed-ids.ts';
 import { type SseEvent, SseOverflowError, SseParser } from '../src/modules/market/pyth/sse.ts';
-import { HERMES_RATE_LIMIT_PENALTY_MS, HERMES_URL, PythStream, type ReceivedPythTick, type Schedule, hermesSettingsFromEnv, hermesStreamUrl } from '../src/modules/market/pyth/stream.ts';
+import {
+  HERMES_RATE_LIMIT_PENALTY_MS,
+  HERMES_URL,
+  PythStream,
+  type ReceivedPythTick,
+  type Schedule,
+  hermesSettingsFromEnv,
+  hermesStreamUrl,
+} from '../src/modules/market/pyth/stream.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/pyth');
@@ -86,7 +94,9 @@ let clock: ManualClock;
 let timers: ManualSchedule;
 let stream: PythStream | null;
 
-function open(options: { feeds?: PythFeedMap; random?: () => number; silenceMs?: number } = {}): PythStream {
+function open(
+  options: { feeds?: PythFeedMap; random?: () => number; silenceMs?: number } = {},
+): PythStream {
   stream = new PythStream({
     clock,
     baseUrl: hermes.url,
@@ -134,7 +144,9 @@ describe('the Hermes stream on a local server replaying recorded messages', () =
     expect(url.searchParams.get('parsed')).toBe('true');
     expect(url.searchParams.get('encoding')).toBe('hex');
     expect(url.search).not.toContain('test-key');
-    expect(seen.map((tick) => [tick.symbol, tick.priceMinor, tick.publishTimeMs, tick.receivedAtMs])).toEqual([
+    expect(
+      seen.map((tick) => [tick.symbol, tick.priceMinor, tick.publishTimeMs, tick.receivedAtMs]),
+    ).toEqual([
       ['BTCUSDT', 6_163_260n, PUBLISHED_300_MS, PUBLISHED_300_MS + 1_500],
       ['BTCUSDT', 6_163_088n, PUBLISHED_300_MS + 1_000, PUBLISHED_300_MS + 1_500],
     ]);
@@ -160,8 +172,21 @@ describe('the Hermes stream on a local server replaying recorded messages', () =
     source.on('rejected', ({ reason }: { reason: string }) => rejected.push(reason));
     source.start();
     await vi.waitFor(() => expect(rejected).toHaveLength(5));
-    expect(rejected).toEqual(['out_of_order', 'duplicate', 'malformed', 'out_of_order', 'unknown_id']);
-    expect(source.counters()).toMatchObject({ accepted: 1, outOfOrder: 2, duplicate: 1, malformed: 1, unknownId: 1, reconnects: 0 });
+    expect(rejected).toEqual([
+      'out_of_order',
+      'duplicate',
+      'malformed',
+      'out_of_order',
+      'unknown_id',
+    ]);
+    expect(source.counters()).toMatchObject({
+      accepted: 1,
+      outOfOrder: 2,
+      duplicate: 1,
+      malformed: 1,
+      unknownId: 1,
+      reconnects: 0,
+    });
     expect(source.latest('BTCUSDT')?.publishTimeMs).toBe(PUBLISHED_300_MS + 1_000);
     expect(source.connected).toBe(true);
     expect(hermes.requests).toHaveLength(1);
@@ -188,7 +213,10 @@ describe('the Hermes stream on a local server replaying recorded messages', () =
     await vi.waitFor(() => expect(seen).toHaveLength(2));
     // random() = 1 picks the ceiling: 1 s doubling, capped at 8 s.
     expect(delays).toEqual([1_000, 2_000, 4_000, 8_000]);
-    expect(seen.map((tick) => tick.publishTimeMs)).toEqual([PUBLISHED_300_MS, PUBLISHED_300_MS + 1_000]);
+    expect(seen.map((tick) => tick.publishTimeMs)).toEqual([
+      PUBLISHED_300_MS,
+      PUBLISHED_300_MS + 1_000,
+    ]);
     expect(source.counters()).toMatchObject({ accepted: 2, duplicate: 4, reconnects: 4 });
     expect(hermes.requests).toHaveLength(5);
   });
@@ -206,7 +234,8 @@ describe('the Hermes stream on a local server replaying recorded messages', () =
   });
 
   it('a stream that falls silent is dropped after the silence limit and reopened', async () => {
-    hermes.script = (response) => stream200(response, EVENT_300, ': keep-alives do not count as prices\n\n');
+    hermes.script = (response) =>
+      stream200(response, EVENT_300, ': keep-alives do not count as prices\n\n');
     const source = open({ silenceMs: 10_000 });
     const seen = ticksOf(source);
     let silences = 0;
@@ -233,7 +262,16 @@ describe('the Hermes stream on a local server replaying recorded messages', () =
       response.end('{"error":"missing api key"}');
     };
     const warnings: string[] = [];
-    stream = new PythStream({ clock, baseUrl: hermes.url, schedule: timers.schedule, random: () => 1, log: { info: () => undefined, warn: (_obj: unknown, message?: string) => warnings.push(message ?? '') } as never });
+    stream = new PythStream({
+      clock,
+      baseUrl: hermes.url,
+      schedule: timers.schedule,
+      random: () => 1,
+      log: {
+        info: () => undefined,
+        warn: (_obj: unknown, message?: string) => warnings.push(message ?? ''),
+      } as never,
+    });
     stream.start();
     await vi.waitFor(() => expect(stream?.counters().reconnects).toBe(1));
     expect(hermes.requests[0]?.headers.authorization).toBeUndefined();
@@ -276,20 +314,27 @@ describe('the Hermes stream on a local server replaying recorded messages', () =
   it('when a futures contract rolls, the stream resubscribes with the next month’s feed', async () => {
     const wti = PYTH_FEEDS.WTIUSD;
     if (wti?.kind !== 'futures') throw new Error('WTI follows futures');
-    const onlyWti = { ...Object.fromEntries(Object.keys(PYTH_FEEDS).map((symbol) => [symbol, null])), WTIUSD: wti } as PythFeedMap;
+    const onlyWti = {
+      ...Object.fromEntries(Object.keys(PYTH_FEEDS).map((symbol) => [symbol, null])),
+      WTIUSD: wti,
+    } as PythFeedMap;
     clock.set(Date.UTC(2026, 6, 17, 23, 59, 59));
     // A long silence limit: no WTI update is recorded to keep this stream busy.
     const source = open({ feeds: onlyWti, silenceMs: 60_000 });
     source.start();
     await vi.waitFor(() => expect(source.connected).toBe(true));
-    expect(new URL(hermes.requests[0]?.url ?? '', hermes.url).searchParams.getAll('ids[]')).toEqual(['05e7c9b556df67e455c52ea2d31658744e3f4ade60db7dab887008844f2ae472']);
+    expect(new URL(hermes.requests[0]?.url ?? '', hermes.url).searchParams.getAll('ids[]')).toEqual(
+      ['05e7c9b556df67e455c52ea2d31658744e3f4ade60db7dab887008844f2ae472'],
+    );
     // Midnight: WTIQ6 rolls to WTIU6, three days before its last trading day.
     clock.advance(2_000);
     timers.fire();
     await vi.waitFor(() => expect(source.counters().reconnects).toBe(1));
     timers.fire();
     await vi.waitFor(() => expect(hermes.requests).toHaveLength(2));
-    expect(new URL(hermes.requests[1]?.url ?? '', hermes.url).searchParams.getAll('ids[]')).toEqual(['17d0b3b03f9ccb6bb6721960f034b8601b3d89ef70743b33f86304a1565cebda']);
+    expect(new URL(hermes.requests[1]?.url ?? '', hermes.url).searchParams.getAll('ids[]')).toEqual(
+      ['17d0b3b03f9ccb6bb6721960f034b8601b3d89ef70743b33f86304a1565cebda'],
+    );
     expect(source.counters().silences).toBe(0);
   });
 });
@@ -310,7 +355,10 @@ describe('freshness and confidence', () => {
 
   it('a price whose confidence interval is wider than 2 % is Pyth not knowing, and is refused', () => {
     const source = open();
-    const message = JSON.parse(data(EVENT_300)) as { binary?: unknown; parsed: { price: { conf: string } }[] };
+    const message = JSON.parse(data(EVENT_300)) as {
+      binary?: unknown;
+      parsed: { price: { conf: string } }[];
+    };
     const entry = message.parsed[0];
     if (!entry) throw new Error('fixture is empty');
     delete message.binary;
@@ -324,7 +372,10 @@ describe('freshness and confidence', () => {
 
   it('two updates of the same second are ordered by their Pythnet slot', () => {
     const source = open();
-    const message = JSON.parse(data(EVENT_300)) as { binary?: unknown; parsed: { price: { price: string }; metadata: { slot: number } }[] };
+    const message = JSON.parse(data(EVENT_300)) as {
+      binary?: unknown;
+      parsed: { price: { price: string }; metadata: { slot: number } }[];
+    };
     const entry = message.parsed[0];
     if (!entry) throw new Error('fixture is empty');
     delete message.binary;
@@ -333,7 +384,9 @@ describe('freshness and confidence', () => {
     expect(source.receive(JSON.stringify(message))).toEqual([]);
     entry.metadata.slot += 2;
     entry.price.price = '6163270000000';
-    expect(source.receive(JSON.stringify(message)).map((tick) => tick.priceMinor)).toEqual([6_163_270n]);
+    expect(source.receive(JSON.stringify(message)).map((tick) => tick.priceMinor)).toEqual([
+      6_163_270n,
+    ]);
     expect(source.counters()).toMatchObject({ accepted: 2, outOfOrder: 1 });
   });
 });
@@ -341,8 +394,15 @@ describe('freshness and confidence', () => {
 describe('settings', () => {
   it('the key and the endpoint come from the environment; the URL never carries the key', () => {
     expect(hermesSettingsFromEnv({})).toEqual({ baseUrl: HERMES_URL, apiKey: undefined });
-    expect(hermesSettingsFromEnv({ PYTH_API_KEY: ' k ', PYTH_HERMES_URL: 'https://pyth.dourolabs.app/hermes' })).toEqual({ baseUrl: 'https://pyth.dourolabs.app/hermes', apiKey: 'k' });
-    expect(hermesStreamUrl('https://pyth.dourolabs.app/hermes', ['ab'])).toBe('https://pyth.dourolabs.app/hermes/v2/updates/price/stream?ids%5B%5D=ab&parsed=true&encoding=hex&ignore_invalid_price_ids=true');
+    expect(
+      hermesSettingsFromEnv({
+        PYTH_API_KEY: ' k ',
+        PYTH_HERMES_URL: 'https://pyth.dourolabs.app/hermes',
+      }),
+    ).toEqual({ baseUrl: 'https://pyth.dourolabs.app/hermes', apiKey: 'k' });
+    expect(hermesStreamUrl('https://pyth.dourolabs.app/hermes', ['ab'])).toBe(
+      'https://pyth.dourolabs.app/hermes/v2/updates/price/stream?ids%5B%5D=ab&parsed=true&encoding=hex&ignore_invalid_price_ids=true',
+    );
   });
 });
 
@@ -353,7 +413,8 @@ describe('the SSE parser', () => {
   };
 
   it('gives the same events however the text is cut, with LF, CRLF or CR line ends', () => {
-    const text = ': comment\ndata: one\n\nevent: price\ndata:two\ndata: lines\nid: 7\n\ndata\n\nretry: 5\n\n';
+    const text =
+      ': comment\ndata: one\n\nevent: price\ndata:two\ndata: lines\nid: 7\n\ndata\n\nretry: 5\n\n';
     const expected = [
       { event: 'message', data: 'one' },
       { event: 'price', data: 'two\nlines', id: '7' },
@@ -364,7 +425,9 @@ describe('the SSE parser', () => {
       expect(parse([variant]), JSON.stringify(newline)).toEqual(expected);
       for (const size of [1, 2, 3, 7]) {
         const chunks = variant.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g')) ?? [];
-        expect(parse(chunks), `${JSON.stringify(newline)} in ${size}-char chunks`).toEqual(expected);
+        expect(parse(chunks), `${JSON.stringify(newline)} in ${size}-char chunks`).toEqual(
+          expected,
+        );
       }
     }
   });

@@ -1,7 +1,13 @@
 import { EventEmitter } from 'node:events';
 import type pg from 'pg';
 import { describe, expect, it, vi } from 'vitest';
-import { MAX_NOTIFY_BYTES, NOTIFY_CHANNEL, PEER_TOPIC, PgRelay, unpack } from '../src/platform/relay.ts';
+import {
+  MAX_NOTIFY_BYTES,
+  NOTIFY_CHANNEL,
+  PEER_TOPIC,
+  PgRelay,
+  unpack,
+} from '../src/platform/relay.ts';
 
 /**
  * The PostgreSQL relay packs the events of one turn of the event loop into as few
@@ -24,7 +30,10 @@ class FakeClient extends EventEmitter {
 }
 
 async function relayOn(client: FakeClient, listen?: boolean): Promise<PgRelay> {
-  const relay = new PgRelay({ connect: async () => client as unknown as pg.Client, ...(listen === undefined ? {} : { listen }) });
+  const relay = new PgRelay({
+    connect: async () => client as unknown as pg.Client,
+    ...(listen === undefined ? {} : { listen }),
+  });
   await relay.start();
   return relay;
 }
@@ -32,8 +41,15 @@ async function relayOn(client: FakeClient, listen?: boolean): Promise<PgRelay> {
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** What another listening process at `origin` would send: one event of the relay's own topic. */
-function announcement(origin: string, what: 'ask' | 'here' | 'bye'): { channel: string; payload: string; processId: number } {
-  return { channel: NOTIFY_CHANNEL, payload: `tw2\n${origin}\n${PEER_TOPIC}\n${what.length}\n${what}`, processId: 2 };
+function announcement(
+  origin: string,
+  what: 'ask' | 'here' | 'bye',
+): { channel: string; payload: string; processId: number } {
+  return {
+    channel: NOTIFY_CHANNEL,
+    payload: `tw2\n${origin}\n${PEER_TOPIC}\n${what.length}\n${what}`,
+    processId: 2,
+  };
 }
 
 /** The events (topic and payload) of every notification sent so far, in order. */
@@ -58,14 +74,16 @@ describe('the PostgreSQL relay packs events into notifications', () => {
     const notifications = sending.notifications();
     expect(notifications.length).toBeGreaterThan(50);
     expect(notifications.length).toBeLessThan(400);
-    for (const n of notifications) expect(Buffer.byteLength(n)).toBeLessThanOrEqual(MAX_NOTIFY_BYTES);
+    for (const n of notifications)
+      expect(Buffer.byteLength(n)).toBeLessThanOrEqual(MAX_NOTIFY_BYTES);
 
     const listening = new FakeClient();
     const receiver = await relayOn(listening);
     expect(listening.queries.map((q) => q.text)).toContain(`LISTEN ${NOTIFY_CHANNEL}`);
     const received: string[] = [];
     receiver.on('hub', (payload) => received.push(payload));
-    for (const payload of notifications) listening.emit('notification', { channel: NOTIFY_CHANNEL, payload, processId: 1 });
+    for (const payload of notifications)
+      listening.emit('notification', { channel: NOTIFY_CHANNEL, payload, processId: 1 });
     expect(received).toEqual(sent);
     await sender.close();
     await receiver.close();
@@ -80,16 +98,31 @@ describe('the PostgreSQL relay packs events into notifications', () => {
     relay.send('t', 'mine');
     expect(heard).toEqual(['mine']);
     await turn();
-    for (const payload of client.notifications()) client.emit('notification', { channel: NOTIFY_CHANNEL, payload, processId: 1 });
-    client.emit('notification', { channel: NOTIFY_CHANNEL, payload: 'someone\nt\nnot packed', processId: 2 });
-    client.emit('notification', { channel: NOTIFY_CHANNEL, payload: 'tw2\nother\nt\n99\nshort', processId: 2 });
+    for (const payload of client.notifications())
+      client.emit('notification', { channel: NOTIFY_CHANNEL, payload, processId: 1 });
+    client.emit('notification', {
+      channel: NOTIFY_CHANNEL,
+      payload: 'someone\nt\nnot packed',
+      processId: 2,
+    });
+    client.emit('notification', {
+      channel: NOTIFY_CHANNEL,
+      payload: 'tw2\nother\nt\n99\nshort',
+      processId: 2,
+    });
     expect(heard).toEqual(['mine']);
     expect(sentEvents(client)).toContainEqual({ topic: 't', payload: 'mine' });
     await relay.close();
   });
 
   it('unpack reads frames back by length, whatever they contain', () => {
-    expect(unpack('tw2\norigin\na\n3\nx\nyb\n0\n')).toEqual({ origin: 'origin', events: [{ topic: 'a', payload: 'x\ny' }, { topic: 'b', payload: '' }] });
+    expect(unpack('tw2\norigin\na\n3\nx\nyb\n0\n')).toEqual({
+      origin: 'origin',
+      events: [
+        { topic: 'a', payload: 'x\ny' },
+        { topic: 'b', payload: '' },
+      ],
+    });
     expect(unpack('tw2\norigin\na\n-1\n')).toBeNull();
     expect(unpack('origin\na\nb')).toBeNull();
   });
@@ -118,13 +151,17 @@ describe('a listening process sends only while another listening process is ther
     expect(relay.reachesOthers).toBe(true);
     relay.send('t', 'shared');
     await turn();
-    expect(sentEvents(client).filter((e) => e.topic === 't')).toEqual([{ topic: 't', payload: 'shared' }]);
+    expect(sentEvents(client).filter((e) => e.topic === 't')).toEqual([
+      { topic: 't', payload: 'shared' },
+    ]);
 
     client.emit('notification', announcement('other', 'bye'));
     expect(relay.reachesOthers).toBe(false);
     relay.send('t', 'alone again');
     await turn();
-    expect(sentEvents(client).filter((e) => e.topic === 't')).toEqual([{ topic: 't', payload: 'shared' }]);
+    expect(sentEvents(client).filter((e) => e.topic === 't')).toEqual([
+      { topic: 't', payload: 'shared' },
+    ]);
     expect(heard).toEqual(['alone', 'shared', 'alone again']);
     await relay.close();
   });

@@ -4,7 +4,16 @@ import { networkHint } from '@tradewind/contract/security';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hotp, totp } from '../src/modules/security/totp.ts';
 import { queryRows } from '../src/platform/db.ts';
-import { PASSWORD, type TestApp, call, createTestApp, fund, idempotencyKey, lastCode, registerUser } from './harness.ts';
+import {
+  PASSWORD,
+  type TestApp,
+  call,
+  createTestApp,
+  fund,
+  idempotencyKey,
+  lastCode,
+  registerUser,
+} from './harness.ts';
 
 /** Security centre: devices, sign-in history, TOTP two-factor, anti-phishing code, 24 h withdrawal pause. */
 
@@ -19,23 +28,48 @@ const HOUR = 3_600_000;
 const PIN = '480316';
 const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 
-const overview = async (token: string) => (await call<SecurityOverview>(t.app, 'GET', '/api/v1/security', { token })).body.data;
-const profileCode = async (token: string) => (await call(t.app, 'GET', '/api/v1/user/profile', { token })).body.code;
-const login = (account: string, password = PASSWORD, options: { device?: string; ip?: string } = {}) =>
-  call<{ token?: string; challenge?: string; twoFactorRequired?: boolean }>(t.app, 'POST', '/api/v1/auth/login', {
-    body: { channel: 'email', account, password },
-    headers: { 'user-agent': options.device ?? 'test-browser' },
-    ip: options.ip,
-  });
+const overview = async (token: string) =>
+  (await call<SecurityOverview>(t.app, 'GET', '/api/v1/security', { token })).body.data;
+const profileCode = async (token: string) =>
+  (await call(t.app, 'GET', '/api/v1/user/profile', { token })).body.code;
+const login = (
+  account: string,
+  password = PASSWORD,
+  options: { device?: string; ip?: string } = {},
+) =>
+  call<{ token?: string; challenge?: string; twoFactorRequired?: boolean }>(
+    t.app,
+    'POST',
+    '/api/v1/auth/login',
+    {
+      body: { channel: 'email', account, password },
+      headers: { 'user-agent': options.device ?? 'test-browser' },
+      ip: options.ip,
+    },
+  );
 const secondStep = (challenge: string, code: string, lang?: string) =>
-  call<{ token: string }>(t.app, 'POST', '/api/v1/auth/login/2fa', { body: { challenge, code }, lang, headers: { 'user-agent': 'test-browser' } });
+  call<{ token: string }>(t.app, 'POST', '/api/v1/auth/login/2fa', {
+    body: { challenge, code },
+    lang,
+    headers: { 'user-agent': 'test-browser' },
+  });
 
 /** Turns two-factor on for a user and returns the secret and the recovery codes. */
 async function enrol(user: User) {
-  const setup = await call<{ secret: string; uri: string }>(t.app, 'POST', '/api/v1/security/2fa/setup', { token: user.token });
+  const setup = await call<{ secret: string; uri: string }>(
+    t.app,
+    'POST',
+    '/api/v1/security/2fa/setup',
+    { token: user.token },
+  );
   expect(setup.body.code).toBe(0);
   const { secret } = setup.body.data;
-  const enabled = await call<{ recoveryCodes: string[] }>(t.app, 'POST', '/api/v1/security/2fa/enable', { token: user.token, body: { code: totp(secret, t.clock.now().getTime()) } });
+  const enabled = await call<{ recoveryCodes: string[] }>(
+    t.app,
+    'POST',
+    '/api/v1/security/2fa/enable',
+    { token: user.token, body: { code: totp(secret, t.clock.now().getTime()) } },
+  );
   expect(enabled.body.code, JSON.stringify(enabled.body)).toBe(0);
   // The next code: the enrolment code's step is spent.
   t.clock.advance(30_000);
@@ -43,7 +77,10 @@ async function enrol(user: User) {
 }
 
 const signInRows = async (uid: string) =>
-  queryRows<{ result: string; method: string; device: string; ip: string }>(t.database.db, sql`select result, method, device, ip from sign_in_events where user_id = ${Number(uid)} order by id`);
+  queryRows<{ result: string; method: string; device: string; ip: string }>(
+    t.database.db,
+    sql`select result, method, device, ip from sign_in_events where user_id = ${Number(uid)} order by id`,
+  );
 
 describe('TOTP (RFC 6238)', () => {
   it('matches the RFC 6238 SHA-1 test vectors', () => {
@@ -56,7 +93,8 @@ describe('TOTP (RFC 6238)', () => {
       [2000000000, '69279037'],
       [20000000000, '65353130'],
     ];
-    for (const [seconds, expected] of vectors) expect(hotp(key, Math.floor(seconds / 30), 8)).toBe(expected);
+    for (const [seconds, expected] of vectors)
+      expect(hotp(key, Math.floor(seconds / 30), 8)).toBe(expected);
   });
 });
 
@@ -67,7 +105,10 @@ describe('network hint from the IP alone', () => {
     expect(networkHint('192.168.1.20')).toEqual({ kind: 'private', prefix: '192.168.1.0/24' });
     expect(networkHint('::ffff:10.1.2.3').kind).toBe('private');
     expect(networkHint('203.0.113.77')).toEqual({ kind: 'public', prefix: '203.0.113.0/24' });
-    expect(networkHint('2001:db8:85a3::8a2e:370:7334')).toEqual({ kind: 'public', prefix: '2001:db8:85a3::/48' });
+    expect(networkHint('2001:db8:85a3::8a2e:370:7334')).toEqual({
+      kind: 'public',
+      prefix: '2001:db8:85a3::/48',
+    });
     expect(networkHint('fd00::1').kind).toBe('private');
   });
 });
@@ -75,8 +116,10 @@ describe('network hint from the IP alone', () => {
 describe('sessions and devices', () => {
   it('lists devices with last use and a network hint; revoking one ends only that session', async () => {
     const user = await registerUser(t.app);
-    const phone = (await login(user.account, PASSWORD, { device: 'Phone', ip: '203.0.113.9' })).body.data.token as string;
-    const laptop = (await login(user.account, PASSWORD, { device: 'Laptop', ip: '192.168.0.4' })).body.data.token as string;
+    const phone = (await login(user.account, PASSWORD, { device: 'Phone', ip: '203.0.113.9' })).body
+      .data.token as string;
+    const laptop = (await login(user.account, PASSWORD, { device: 'Laptop', ip: '192.168.0.4' }))
+      .body.data.token as string;
     const listed = await overview(user.token);
     expect(listed.sessions).toHaveLength(3);
     const phoneRow = listed.sessions.find((s) => s.device === 'Phone');
@@ -84,11 +127,20 @@ describe('sessions and devices', () => {
     expect(listed.sessions.find((s) => s.device === 'Laptop')?.network.kind).toBe('private');
     expect(listed.sessions.filter((s) => s.current)).toHaveLength(1);
 
-    expect((await call(t.app, 'POST', '/api/v1/auth/sessions/revoke', { token: user.token, body: { id: phoneRow?.id } })).body.code).toBe(0);
+    expect(
+      (
+        await call(t.app, 'POST', '/api/v1/auth/sessions/revoke', {
+          token: user.token,
+          body: { id: phoneRow?.id },
+        })
+      ).body.code,
+    ).toBe(0);
     expect(await profileCode(phone)).toBe(411);
     expect(await profileCode(laptop)).toBe(0);
     expect(await profileCode(user.token)).toBe(0);
-    expect((await overview(user.token)).sessions.map((s) => s.device).sort()).not.toContain('Phone');
+    expect((await overview(user.token)).sessions.map((s) => s.device).sort()).not.toContain(
+      'Phone',
+    );
   });
 
   it('"sign out all other devices" keeps only the current one', async () => {
@@ -97,7 +149,12 @@ describe('sessions and devices', () => {
       (await login(user.account, PASSWORD, { device: 'A' })).body.data.token as string,
       (await login(user.account, PASSWORD, { device: 'B' })).body.data.token as string,
     ];
-    const reply = await call<{ revoked: number }>(t.app, 'POST', '/api/v1/auth/sessions/revoke-others', { token: user.token });
+    const reply = await call<{ revoked: number }>(
+      t.app,
+      'POST',
+      '/api/v1/auth/sessions/revoke-others',
+      { token: user.token },
+    );
     expect(reply.body.data.revoked).toBe(2);
     for (const token of others) expect(await profileCode(token)).toBe(411);
     expect(await profileCode(user.token)).toBe(0);
@@ -110,8 +167,13 @@ describe('sessions and devices', () => {
 describe('sign-in history', () => {
   it('records successful and failed sign-ins with device and IP; unknown addresses leave no row', async () => {
     const user = await registerUser(t.app);
-    expect((await login(user.account, 'wrong-password-1', { device: 'Evil', ip: '198.51.100.7' })).body.code).not.toBe(0);
-    expect((await login(user.account, PASSWORD, { device: 'Mine', ip: '203.0.113.5' })).body.code).toBe(0);
+    expect(
+      (await login(user.account, 'wrong-password-1', { device: 'Evil', ip: '198.51.100.7' })).body
+        .code,
+    ).not.toBe(0);
+    expect(
+      (await login(user.account, PASSWORD, { device: 'Mine', ip: '203.0.113.5' })).body.code,
+    ).toBe(0);
     expect(await signInRows(user.uid)).toEqual([
       { result: 'wrong_password', method: 'password', device: 'Evil', ip: '198.51.100.7' },
       { result: 'success', method: 'password', device: 'Mine', ip: '203.0.113.5' },
@@ -121,17 +183,33 @@ describe('sign-in history', () => {
       ['success', 'Mine', '203.0.113.0/24'],
       ['wrong_password', 'Evil', '198.51.100.0/24'],
     ]);
-    const before = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from sign_in_events`);
+    const before = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from sign_in_events`,
+    );
     expect((await login('nobody-here@example.com')).body.code).not.toBe(0);
-    const after = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from sign_in_events`);
+    const after = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from sign_in_events`,
+    );
     expect(after[0]?.n).toBe(before[0]?.n);
   });
 
   it('is append-only', async () => {
-    const failure = (query: Promise<unknown>) => query.then(() => 'succeeded', (error: unknown) => String((error as { cause?: unknown }).cause ?? error));
-    expect(await failure(t.database.db.execute(sql`update sign_in_events set result = 'success'`))).toMatch(/append-only/);
-    expect(await failure(t.database.db.execute(sql`delete from sign_in_events`))).toMatch(/append-only/);
-    expect(await failure(t.database.db.execute(sql`truncate sign_in_events`))).toMatch(/append-only/);
+    const failure = (query: Promise<unknown>) =>
+      query.then(
+        () => 'succeeded',
+        (error: unknown) => String((error as { cause?: unknown }).cause ?? error),
+      );
+    expect(
+      await failure(t.database.db.execute(sql`update sign_in_events set result = 'success'`)),
+    ).toMatch(/append-only/);
+    expect(await failure(t.database.db.execute(sql`delete from sign_in_events`))).toMatch(
+      /append-only/,
+    );
+    expect(await failure(t.database.db.execute(sql`truncate sign_in_events`))).toMatch(
+      /append-only/,
+    );
   });
 
   it('shows only the user’s own sign-ins', async () => {
@@ -146,37 +224,65 @@ describe('sign-in history', () => {
 describe('two-factor enrolment', () => {
   it('gives a secret and otpauth URI, refuses a wrong code, switches on with a right one and returns 10 single-use recovery codes', async () => {
     const user = await registerUser(t.app);
-    const setup = await call<{ secret: string; uri: string }>(t.app, 'POST', '/api/v1/security/2fa/setup', { token: user.token });
+    const setup = await call<{ secret: string; uri: string }>(
+      t.app,
+      'POST',
+      '/api/v1/security/2fa/setup',
+      { token: user.token },
+    );
     const { secret, uri } = setup.body.data;
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-    expect(uri).toBe(`otpauth://totp/Tradewind%3A${encodeURIComponent(user.account.toLowerCase())}?secret=${secret}&issuer=Tradewind&algorithm=SHA1&digits=6&period=30`);
+    expect(uri).toBe(
+      `otpauth://totp/Tradewind%3A${encodeURIComponent(user.account.toLowerCase())}?secret=${secret}&issuer=Tradewind&algorithm=SHA1&digits=6&period=30`,
+    );
 
     const right = totp(secret, t.clock.now().getTime());
     const wrong = right === '000000' ? '111111' : '000000';
-    const refused = await call(t.app, 'POST', '/api/v1/security/2fa/enable', { token: user.token, body: { code: wrong }, lang: 'de' });
+    const refused = await call(t.app, 'POST', '/api/v1/security/2fa/enable', {
+      token: user.token,
+      body: { code: wrong },
+      lang: 'de',
+    });
     expect(refused.body.code).toBe(422);
     expect(refused.body.errors?.code?.[0]).toContain('Code stimmt nicht');
     expect((await overview(user.token)).twoFactorEnabled).toBe(false);
 
-    const enabled = await call<{ recoveryCodes: string[] }>(t.app, 'POST', '/api/v1/security/2fa/enable', { token: user.token, body: { code: right } });
+    const enabled = await call<{ recoveryCodes: string[] }>(
+      t.app,
+      'POST',
+      '/api/v1/security/2fa/enable',
+      { token: user.token, body: { code: right } },
+    );
     expect(enabled.body.code).toBe(0);
     const codes = enabled.body.data.recoveryCodes;
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     for (const code of codes) expect(code).toMatch(/^[a-z2-7]{5}-[a-z2-7]{5}$/);
-    const stored = await queryRows<{ code_hash: string }>(t.database.db, sql`select code_hash from recovery_codes where user_id = ${Number(user.uid)}`);
+    const stored = await queryRows<{ code_hash: string }>(
+      t.database.db,
+      sql`select code_hash from recovery_codes where user_id = ${Number(user.uid)}`,
+    );
     expect(stored).toHaveLength(10);
     // Only hashes are kept.
     expect(stored.map((r) => r.code_hash)).not.toContain(codes[0]);
     const after = await overview(user.token);
     expect(after.twoFactorEnabled).toBe(true);
     expect(after.recoveryCodesLeft).toBe(10);
-    expect((await call(t.app, 'POST', '/api/v1/security/2fa/setup', { token: user.token })).body.code).toBe(3153);
+    expect(
+      (await call(t.app, 'POST', '/api/v1/security/2fa/setup', { token: user.token })).body.code,
+    ).toBe(3153);
   });
 
   it('enabling without a setup first is refused', async () => {
     const user = await registerUser(t.app);
-    expect((await call(t.app, 'POST', '/api/v1/security/2fa/enable', { token: user.token, body: { code: '123456' } })).body.code).toBe(3155);
+    expect(
+      (
+        await call(t.app, 'POST', '/api/v1/security/2fa/enable', {
+          token: user.token,
+          body: { code: '123456' },
+        })
+      ).body.code,
+    ).toBe(3155);
   });
 });
 
@@ -201,7 +307,9 @@ describe('sign-in with two-factor on', () => {
     expect(await profileCode(signedIn.body.data.token)).toBe(0);
     // The challenge is spent.
     t.clock.advance(30_000);
-    expect((await secondStep(challenge, totp(secret, t.clock.now().getTime()))).body.code).toBe(3156);
+    expect((await secondStep(challenge, totp(secret, t.clock.now().getTime()))).body.code).toBe(
+      3156,
+    );
 
     expect((await signInRows(user.uid)).map((r) => [r.result, r.method, r.device])).toEqual([
       ['awaiting_code', 'password', 'Second-step'],
@@ -230,13 +338,19 @@ describe('sign-in with two-factor on', () => {
     const [code] = recoveryCodes;
     const a = (await login(user.account)).body.data.challenge as string;
     // Typed in capitals, with 0 and 1 for o and l, it is the same code.
-    const ok = await secondStep(a, (code as string).toUpperCase().replace(/O/g, '0').replace(/L/g, '1'));
+    const ok = await secondStep(
+      a,
+      (code as string).toUpperCase().replace(/O/g, '0').replace(/L/g, '1'),
+    );
     expect(ok.body.code).toBe(0);
     expect((await overview(ok.body.data.token)).recoveryCodesLeft).toBe(9);
     const b = (await login(user.account)).body.data.challenge as string;
     expect((await secondStep(b, code as string)).body.code).toBe(422);
     const rows = await signInRows(user.uid);
-    expect(rows.filter((r) => r.method === 'recovery_code').map((r) => r.result)).toEqual(['success', 'wrong_code']);
+    expect(rows.filter((r) => r.method === 'recovery_code').map((r) => r.result)).toEqual([
+      'success',
+      'wrong_code',
+    ]);
   });
 
   it('ends a challenge after five wrong codes', async () => {
@@ -245,14 +359,30 @@ describe('sign-in with two-factor on', () => {
     const challenge = (await login(user.account)).body.data.challenge as string;
     const wrong = totp(secret, t.clock.now().getTime() + 20 * 30_000);
     for (let i = 0; i < 5; i++) expect((await secondStep(challenge, wrong)).body.code).toBe(422);
-    expect((await secondStep(challenge, totp(secret, t.clock.now().getTime()))).body.code).toBe(3156);
+    expect((await secondStep(challenge, totp(secret, t.clock.now().getTime()))).body.code).toBe(
+      3156,
+    );
   });
 
   it('turning two-factor off needs a code, and sign-in is one step again', async () => {
     const user = await registerUser(t.app);
     const { secret } = await enrol(user);
-    expect((await call(t.app, 'POST', '/api/v1/security/2fa/disable', { token: user.token, body: { code: '12345' } })).body.code).toBe(422);
-    expect((await call(t.app, 'POST', '/api/v1/security/2fa/disable', { token: user.token, body: { code: totp(secret, t.clock.now().getTime()) } })).body.code).toBe(0);
+    expect(
+      (
+        await call(t.app, 'POST', '/api/v1/security/2fa/disable', {
+          token: user.token,
+          body: { code: '12345' },
+        })
+      ).body.code,
+    ).toBe(422);
+    expect(
+      (
+        await call(t.app, 'POST', '/api/v1/security/2fa/disable', {
+          token: user.token,
+          body: { code: totp(secret, t.clock.now().getTime()) },
+        })
+      ).body.code,
+    ).toBe(0);
     const state = await overview(user.token);
     expect(state.twoFactorEnabled).toBe(false);
     expect(state.recoveryCodesLeft).toBe(0);
@@ -266,7 +396,13 @@ async function readyForWithdrawal(): Promise<User> {
   await t.database.db.execute(sql`update users set verified = true where id = ${Number(user.uid)}`);
   const pin = await call(t.app, 'POST', '/api/v1/money-passwords', {
     token: user.token,
-    body: { kind: 'withdraw', proof: 'login_password', loginPassword: PASSWORD, password: PIN, confirmPassword: PIN },
+    body: {
+      kind: 'withdraw',
+      proof: 'login_password',
+      loginPassword: PASSWORD,
+      password: PIN,
+      confirmPassword: PIN,
+    },
   });
   expect(pin.body.code).toBe(0);
   await fund(t, Number(user.uid), 100_000_000n);
@@ -282,7 +418,12 @@ const withdraw = (user: User, extra: Record<string, unknown> = {}, lang?: string
   });
 
 const usdtLocked = async (user: User) => {
-  const balances = await call<{ spot: { asset: string; locked: string }[] }>(t.app, 'GET', '/api/v1/wallet/balances', { token: user.token });
+  const balances = await call<{ spot: { asset: string; locked: string }[] }>(
+    t.app,
+    'GET',
+    '/api/v1/wallet/balances',
+    { token: user.token },
+  );
   return balances.body.data.spot.find((s) => s.asset === 'USDT')?.locked;
 };
 
@@ -293,14 +434,21 @@ describe('withdrawals with two-factor on', () => {
 
     const paused = await withdraw(user, { totpCode: totp(secret, t.clock.now().getTime()) }, 'en');
     expect(paused.body.code).toBe(3157);
-    expect(paused.body.message).toMatch(/paused until .*2026.* because two-factor authentication was turned on/);
+    expect(paused.body.message).toMatch(
+      /paused until .*2026.* because two-factor authentication was turned on/,
+    );
     expect(await usdtLocked(user)).toBe('0');
 
     t.clock.advance(24 * HOUR);
     const missing = await withdraw(user);
     expect(missing.body.code).toBe(422);
     expect(missing.body.errors?.totpCode).toBeDefined();
-    const options = await call<{ twoFactorEnabled: boolean; withdrawalLock: unknown }>(t.app, 'GET', '/api/v1/withdrawals/options', { token: user.token });
+    const options = await call<{ twoFactorEnabled: boolean; withdrawalLock: unknown }>(
+      t.app,
+      'GET',
+      '/api/v1/withdrawals/options',
+      { token: user.token },
+    );
     expect(options.body.data).toMatchObject({ twoFactorEnabled: true, withdrawalLock: null });
 
     const code = totp(secret, t.clock.now().getTime());
@@ -326,7 +474,13 @@ describe('withdrawals with two-factor on', () => {
     t.clock.advance(24 * HOUR);
     const card = await call<{ id: string }>(t.app, 'POST', '/api/v1/bank-cards', {
       token: user.token,
-      body: { bankName: 'Bank of Tradewind', accountNumber: '6222 0212 3456 7890', branchName: 'Harbour Road', branchCode: 'TWB-001', holderName: 'Mei Lin' },
+      body: {
+        bankName: 'Bank of Tradewind',
+        accountNumber: '6222 0212 3456 7890',
+        branchName: 'Harbour Road',
+        branchCode: 'TWB-001',
+        holderName: 'Mei Lin',
+      },
     });
     const reply = await call(t.app, 'POST', '/api/v1/withdrawals/card', {
       token: user.token,
@@ -343,14 +497,21 @@ describe('24 h withdrawal pause after a password change', () => {
     const user = await readyForWithdrawal();
     const changed = await call(t.app, 'POST', '/api/v1/auth/password/change', {
       token: user.token,
-      body: { oldPassword: PASSWORD, password: 'new-password-77', confirmPassword: 'new-password-77' },
+      body: {
+        oldPassword: PASSWORD,
+        password: 'new-password-77',
+        confirmPassword: 'new-password-77',
+      },
     });
     expect(changed.body.code).toBe(0);
     const de = await withdraw(user, {}, 'de');
     expect(de.body.code).toBe(3157);
     expect(de.body.message).toContain('weil Ihr Passwort geändert wurde');
     const state = await overview(user.token);
-    expect(state.withdrawalLock).toEqual({ until: new Date(t.clock.now().getTime() + 24 * HOUR).toISOString(), reason: 'password_changed' });
+    expect(state.withdrawalLock).toEqual({
+      until: new Date(t.clock.now().getTime() + 24 * HOUR).toISOString(),
+      reason: 'password_changed',
+    });
 
     t.clock.advance(24 * HOUR - 1000);
     expect((await withdraw(user)).body.code).toBe(3157);
@@ -363,10 +524,18 @@ describe('24 h withdrawal pause after a password change', () => {
   it('resetting a forgotten password pauses withdrawals too', async () => {
     const user = await readyForWithdrawal();
     t.clock.advance(HOUR);
-    await call(t.app, 'POST', '/api/v1/auth/codes', { body: { channel: 'email', account: user.account, purpose: 'reset_password' } });
+    await call(t.app, 'POST', '/api/v1/auth/codes', {
+      body: { channel: 'email', account: user.account, purpose: 'reset_password' },
+    });
     const code = await lastCode(t.app, user.account.toLowerCase());
     const reset = await call(t.app, 'POST', '/api/v1/auth/password/reset', {
-      body: { channel: 'email', account: user.account, code, password: 'reset-password-8', confirmPassword: 'reset-password-8' },
+      body: {
+        channel: 'email',
+        account: user.account,
+        code,
+        password: 'reset-password-8',
+        confirmPassword: 'reset-password-8',
+      },
     });
     expect(reset.body.code).toBe(0);
     const token = (await login(user.account, 'reset-password-8')).body.data.token as string;
@@ -379,23 +548,53 @@ describe('anti-phishing code', () => {
   it('appears in every email we send to the user, in their language, and only theirs', async () => {
     const user = await registerUser(t.app);
     const other = await registerUser(t.app);
-    expect((await call(t.app, 'POST', '/api/v1/security/anti-phishing', { token: user.token, body: { code: 'ab' } })).body.code).toBe(422);
-    expect((await call(t.app, 'POST', '/api/v1/security/anti-phishing', { token: user.token, body: { code: 'Blue42Fox' } })).body.code).toBe(0);
+    expect(
+      (
+        await call(t.app, 'POST', '/api/v1/security/anti-phishing', {
+          token: user.token,
+          body: { code: 'ab' },
+        })
+      ).body.code,
+    ).toBe(422);
+    expect(
+      (
+        await call(t.app, 'POST', '/api/v1/security/anti-phishing', {
+          token: user.token,
+          body: { code: 'Blue42Fox' },
+        })
+      ).body.code,
+    ).toBe(0);
     expect((await overview(user.token)).antiPhishingCode).toBe('Blue42Fox');
 
     t.clock.advance(2 * 60_000);
     for (const u of [user, other]) {
-      await call(t.app, 'POST', '/api/v1/auth/codes', { body: { channel: 'email', account: u.account, purpose: 'reset_password' }, lang: 'de' });
+      await call(t.app, 'POST', '/api/v1/auth/codes', {
+        body: { channel: 'email', account: u.account, purpose: 'reset_password' },
+        lang: 'de',
+      });
     }
     const outbox = async (to: string) =>
-      (await call<{ items: { body: string }[] }>(t.app, 'GET', `/api/v1/dev/outbox?to=${encodeURIComponent(to.toLowerCase())}`)).body.data.items[0]?.body ?? '';
+      (
+        await call<{ items: { body: string }[] }>(
+          t.app,
+          'GET',
+          `/api/v1/dev/outbox?to=${encodeURIComponent(to.toLowerCase())}`,
+        )
+      ).body.data.items[0]?.body ?? '';
     const mine = await outbox(user.account);
     expect(mine).toContain('Ihr Anti-Phishing-Code: Blue42Fox');
     // The verification code still comes first.
     expect(mine.match(/\b(\d{6})\b/)?.[1]).toBe(await lastCode(t.app, user.account.toLowerCase()));
     expect(await outbox(other.account)).not.toContain('Blue42Fox');
 
-    expect((await call(t.app, 'POST', '/api/v1/security/anti-phishing', { token: user.token, body: { code: '' } })).body.code).toBe(0);
+    expect(
+      (
+        await call(t.app, 'POST', '/api/v1/security/anti-phishing', {
+          token: user.token,
+          body: { code: '' },
+        })
+      ).body.code,
+    ).toBe(0);
     expect((await overview(user.token)).antiPhishingCode).toBeNull();
   });
 });

@@ -22,11 +22,16 @@ export interface RunningServer extends ServerProcess {
 /** Every process this file started, so a failed test leaves none behind. */
 const started: ChildProcess[] = [];
 export function killAll(): void {
-  for (const child of started) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of started)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
 export function spawnServer(env: NodeJS.ProcessEnv): ServerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   started.push(child);
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
@@ -40,7 +45,8 @@ export async function startServer(env: NodeJS.ProcessEnv): Promise<RunningServer
   const server = spawnServer(env);
   const deadline = Date.now() + 60_000;
   while (!server.output().includes('"msg":"admin channel')) {
-    if (Date.now() > deadline || server.child.exitCode !== null) throw new Error(`the server did not start:\n${server.output()}`);
+    if (Date.now() > deadline || server.child.exitCode !== null)
+      throw new Error(`the server did not start:\n${server.output()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   const baseUrl = server.output().match(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
@@ -53,8 +59,16 @@ export function stopServer(server: ServerProcess, signal: NodeJS.Signals): Promi
 }
 
 /** Runs `npm run ops` (cli/ops.ts) or `npm run check:ledger` and collects what it printed. */
-export function runCli(env: NodeJS.ProcessEnv, script: 'ops' | 'check-ledger', args: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', `apps/server/src/cli/${script}.ts`, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export function runCli(
+  env: NodeJS.ProcessEnv,
+  script: 'ops' | 'check-ledger',
+  args: string[] = [],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', `apps/server/src/cli/${script}.ts`, ...args],
+    { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   started.push(child);
   let stdout = '';
   let stderr = '';
@@ -63,10 +77,18 @@ export function runCli(env: NodeJS.ProcessEnv, script: 'ops' | 'check-ledger', a
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
 }
 
-export async function api<T>(baseUrl: string, method: 'GET' | 'POST', url: string, options: { token?: string; body?: unknown } = {}): Promise<T> {
+export async function api<T>(
+  baseUrl: string,
+  method: 'GET' | 'POST',
+  url: string,
+  options: { token?: string; body?: unknown } = {},
+): Promise<T> {
   const response = await fetch(`${baseUrl}${url}`, {
     method,
-    headers: { ...(options.body ? { 'content-type': 'application/json' } : {}), ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
+    headers: {
+      ...(options.body ? { 'content-type': 'application/json' } : {}),
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+    },
     body: options.body ? JSON.stringify(options.body) : undefined,
   });
   const envelope = (await response.json()) as { code: number; message: string; data: T };
@@ -76,11 +98,17 @@ export async function api<T>(baseUrl: string, method: 'GET' | 'POST', url: strin
 
 /** The demo user's session (DEMO_MODE seeds the account). */
 export async function demoToken(baseUrl: string): Promise<string> {
-  return (await api<{ token: string }>(baseUrl, 'POST', '/api/v1/auth/login', { body: { channel: 'email', account: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password } })).token;
+  return (
+    await api<{ token: string }>(baseUrl, 'POST', '/api/v1/auth/login', {
+      body: { channel: 'email', account: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password },
+    })
+  ).token;
 }
 
 export async function messageTitles(baseUrl: string, token: string): Promise<string[]> {
-  return (await api<{ items: { title: string }[] }>(baseUrl, 'GET', '/api/v1/messages', { token })).items.map((m) => m.title);
+  return (
+    await api<{ items: { title: string }[] }>(baseUrl, 'GET', '/api/v1/messages', { token })
+  ).items.map((m) => m.title);
 }
 
 /** A signed-in socket subscribed to broadcasts; `next` resolves with the next frame. */

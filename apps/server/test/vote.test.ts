@@ -34,11 +34,16 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const list = async (token: string, lang?: string) => (await call<VotePollList>(t.app, 'GET', '/api/v1/votes', { token, lang })).body.data.items;
+const list = async (token: string, lang?: string) =>
+  (await call<VotePollList>(t.app, 'GET', '/api/v1/votes', { token, lang })).body.data.items;
 const find = (items: VotePoll[], id: number) => items.find((p) => p.id === String(id)) as VotePoll;
 const optionsOf = async (token: string, id: number) => find(await list(token), id).options;
 const cast = (token: string, pollId: number, optionId: string | number, lang?: string) =>
-  call<VotePoll>(t.app, 'POST', '/api/v1/votes/cast', { token, lang, body: { pollId: String(pollId), optionId: String(optionId) } });
+  call<VotePoll>(t.app, 'POST', '/api/v1/votes/cast', {
+    token,
+    lang,
+    body: { pollId: String(pollId), optionId: String(optionId) },
+  });
 const ballots = async (pollId: number, userId?: number) => {
   const rows = await queryRows<{ n: number }>(
     t.database.db,
@@ -65,7 +70,12 @@ describe('listing polls', () => {
       ['Pears', 0],
       ['Plums', 0],
     ]);
-    expect(open).toMatchObject({ total: 0, votedOptionId: null, description: 'Describe it', startsAt: new Date(T0 - DAY).toISOString() });
+    expect(open).toMatchObject({
+      total: 0,
+      votedOptionId: null,
+      description: 'Describe it',
+      startsAt: new Date(T0 - DAY).toISOString(),
+    });
   });
 
   it("texts come in the request's language, with English where a text has no translation", async () => {
@@ -78,7 +88,13 @@ describe('listing polls', () => {
 
   it('requires a signed-in user', async () => {
     expect((await call(t.app, 'GET', '/api/v1/votes')).status).toBe(401);
-    expect((await call(t.app, 'POST', '/api/v1/votes/cast', { body: { pollId: String(openPoll), optionId: '1' } })).status).toBe(401);
+    expect(
+      (
+        await call(t.app, 'POST', '/api/v1/votes/cast', {
+          body: { pollId: String(openPoll), optionId: '1' },
+        })
+      ).status,
+    ).toBe(401);
   });
 });
 
@@ -90,7 +106,9 @@ describe('casting a vote', () => {
     const reply = await cast(user.token, openPoll, pears, 'en');
     expect(reply.body.code).toBe(0);
     expect(reply.body.data.votedOptionId).toBe(pears);
-    expect(reply.body.data.options.map((o) => o.count)).toEqual(before.map((o) => o.count + (o.id === pears ? 1 : 0)));
+    expect(reply.body.data.options.map((o) => o.count)).toEqual(
+      before.map((o) => o.count + (o.id === pears ? 1 : 0)),
+    );
     expect(reply.body.data.total).toBe(before.reduce((s, o) => s + o.count, 0) + 1);
     const after = find(await list(user.token), openPoll);
     expect(after.votedOptionId).toBe(pears);
@@ -110,9 +128,15 @@ describe('casting a vote', () => {
     for (const option of [options[0], options[2]]) {
       const again = await cast(user.token, openPoll, option?.id as string);
       expect(again.status).toBe(409);
-      expect(again.body).toMatchObject({ code: 2701, message: 'You have already voted.', data: null });
+      expect(again.body).toMatchObject({
+        code: 2701,
+        message: 'You have already voted.',
+        data: null,
+      });
     }
-    expect((await cast(user.token, openPoll, options[2]?.id as string, 'de')).body.message).toBe('Sie haben bereits abgestimmt.');
+    expect((await cast(user.token, openPoll, options[2]?.id as string, 'de')).body.message).toBe(
+      'Sie haben bereits abgestimmt.',
+    );
     expect((await optionsOf(user.token, openPoll)).map((o) => o.count)).toEqual(counts);
     expect(await ballots(openPoll, Number(user.uid))).toBe(1);
   });
@@ -121,7 +145,11 @@ describe('casting a vote', () => {
     const user = await registerUser(t.app);
     const options = await optionsOf(user.token, otherPoll);
     const totalBefore = await ballots(otherPoll);
-    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => cast(user.token, otherPoll, options[i % 2]?.id as string)));
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        cast(user.token, otherPoll, options[i % 2]?.id as string),
+      ),
+    );
     expect(replies.filter((r) => r.body.code === 0)).toHaveLength(1);
     expect(replies.filter((r) => r.body.code === 2701)).toHaveLength(19);
     expect(await ballots(otherPoll, Number(user.uid))).toBe(1);
@@ -148,7 +176,10 @@ describe('casting a vote', () => {
     ] as const) {
       const reply = await cast(user.token, pollId, optionId);
       expect(reply.status).toBe(404);
-      expect(reply.body).toMatchObject({ code: 2703, message: 'This poll or option does not exist.' });
+      expect(reply.body).toMatchObject({
+        code: 2703,
+        message: 'This poll or option does not exist.',
+      });
     }
     expect([await ballots(openPoll), await ballots(otherPoll)]).toEqual(totals);
     expect(await ballots(otherPoll, Number(user.uid))).toBe(0);
@@ -158,7 +189,9 @@ describe('casting a vote', () => {
     const user = await registerUser(t.app);
     const foreign = (await optionsOf(user.token, otherPoll))[0]?.id as string;
     await expect(
-      t.database.db.execute(sql`insert into vote_ballots (poll_id, option_id, user_id, created_at) values (${openPoll}, ${Number(foreign)}, ${Number(user.uid)}, now())`),
+      t.database.db.execute(
+        sql`insert into vote_ballots (poll_id, option_id, user_id, created_at) values (${openPoll}, ${Number(foreign)}, ${Number(user.uid)}, now())`,
+      ),
     ).rejects.toThrow();
   });
 
@@ -168,7 +201,10 @@ describe('casting a vote', () => {
     for (const id of [endedPoll, upcomingPoll]) {
       const reply = await cast(user.token, id, find(items, id).options[0]?.id as string);
       expect(reply.status).toBe(409);
-      expect(reply.body).toMatchObject({ code: 2702, message: 'This poll is not open for voting.' });
+      expect(reply.body).toMatchObject({
+        code: 2702,
+        message: 'This poll is not open for voting.',
+      });
       expect(await ballots(id)).toBe(0);
     }
   });
@@ -193,22 +229,39 @@ describe('casting a vote', () => {
   });
 
   it('ballots cannot be changed or removed, so counts only move by new votes', async () => {
-    const failure = (query: Promise<unknown>) => query.then(() => 'succeeded', (error: unknown) => String((error as { cause?: unknown }).cause ?? error));
-    expect(await failure(t.database.db.execute(sql`update vote_ballots set option_id = option_id`))).toMatch(/append-only/);
-    expect(await failure(t.database.db.execute(sql`delete from vote_ballots`))).toMatch(/append-only/);
+    const failure = (query: Promise<unknown>) =>
+      query.then(
+        () => 'succeeded',
+        (error: unknown) => String((error as { cause?: unknown }).cause ?? error),
+      );
+    expect(
+      await failure(t.database.db.execute(sql`update vote_ballots set option_id = option_id`)),
+    ).toMatch(/append-only/);
+    expect(await failure(t.database.db.execute(sql`delete from vote_ballots`))).toMatch(
+      /append-only/,
+    );
     expect(await ballots(openPoll)).toBeGreaterThan(0);
   });
 
   it('operators cannot cast votes', async () => {
     const { token } = await operatorToken(t, 'admin');
     const option = (await optionsOf((await registerUser(t.app)).token, openPoll))[0]?.id as string;
-    const reply = await call(t.app, 'POST', '/api/v1/votes/cast', { token, body: { pollId: String(openPoll), optionId: option } });
+    const reply = await call(t.app, 'POST', '/api/v1/votes/cast', {
+      token,
+      body: { pollId: String(openPoll), optionId: option },
+    });
     expect(reply.status).toBe(401);
   });
 
   it('bad input is refused with field errors', async () => {
     const user = await registerUser(t.app);
-    for (const body of [{}, { pollId: 'x', optionId: '1' }, { pollId: '1', optionId: '0' }, { pollId: 1, optionId: 1 }, { pollId: '1', optionId: '1', extra: true }]) {
+    for (const body of [
+      {},
+      { pollId: 'x', optionId: '1' },
+      { pollId: '1', optionId: '0' },
+      { pollId: 1, optionId: 1 },
+      { pollId: '1', optionId: '1', extra: true },
+    ]) {
       const reply = await call(t.app, 'POST', '/api/v1/votes/cast', { token: user.token, body });
       expect(reply.body.code, JSON.stringify(body)).toBe(422);
     }

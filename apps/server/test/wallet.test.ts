@@ -6,7 +6,14 @@ import { Settlement } from '../src/modules/contracts/settlement.ts';
 import { checkLedger } from '../src/modules/ledger/invariants.ts';
 import { transfer as transferService } from '../src/modules/wallet/service.ts';
 import { type Tx, queryRows } from '../src/platform/db.ts';
-import { type TestApp, call, createTestApp, fund, idempotencyKey, registerUser } from './harness.ts';
+import {
+  type TestApp,
+  call,
+  createTestApp,
+  fund,
+  idempotencyKey,
+  registerUser,
+} from './harness.ts';
 import { recordPrices } from './prices.ts';
 
 let t: TestApp;
@@ -21,11 +28,21 @@ interface BalancesReply {
   totalUsdt: string;
 }
 
-const balances = async (token: string) => (await call<BalancesReply>(t.app, 'GET', '/api/v1/wallet/balances', { token })).body.data;
+const balances = async (token: string) =>
+  (await call<BalancesReply>(t.app, 'GET', '/api/v1/wallet/balances', { token })).body.data;
 const spotUsdt = (b: BalancesReply) => b.spot.find((s) => s.asset === 'USDT')?.available;
 
-function transfer(token: string, body: Record<string, unknown>, key: string | null = idempotencyKey()) {
-  return call<{ entryId: string; balances: BalancesReply }>(t.app, 'POST', '/api/v1/wallet/transfer', { token, body, headers: key ? { 'idempotency-key': key } : {} });
+function transfer(
+  token: string,
+  body: Record<string, unknown>,
+  key: string | null = idempotencyKey(),
+) {
+  return call<{ entryId: string; balances: BalancesReply }>(
+    t.app,
+    'POST',
+    '/api/v1/wallet/transfer',
+    { token, body, headers: key ? { 'idempotency-key': key } : {} },
+  );
 }
 
 async function fundedUser(usdt = 100_000_000n) {
@@ -38,7 +55,17 @@ describe('balances', () => {
   it('a new user sees every asset at zero and a zero futures account', async () => {
     const { token } = await registerUser(t.app);
     const b = await balances(token);
-    expect(b.spot.map((s) => s.asset)).toEqual(['USDT', 'BTC', 'ETH', 'BNB', 'SOL', 'XRP', 'DOGE', 'TRX', 'LTC']);
+    expect(b.spot.map((s) => s.asset)).toEqual([
+      'USDT',
+      'BTC',
+      'ETH',
+      'BNB',
+      'SOL',
+      'XRP',
+      'DOGE',
+      'TRX',
+      'LTC',
+    ]);
     expect(b.spot.every((s) => s.available === '0' && s.locked === '0')).toBe(true);
     expect(b.futures).toMatchObject({ total: '0', available: '0', locked: '0' });
     expect(b.totalUsdt).toBe('0');
@@ -56,7 +83,12 @@ describe('balances', () => {
 describe('transfers between spot and futures', () => {
   it('moves USDT in one entry of two postings', async () => {
     const { token, uid } = await fundedUser(100_000_000n);
-    const reply = await transfer(token, { from: 'spot', to: 'futures', asset: 'USDT', amount: '40.25' });
+    const reply = await transfer(token, {
+      from: 'spot',
+      to: 'futures',
+      asset: 'USDT',
+      amount: '40.25',
+    });
     expect(reply.body.code).toBe(0);
     expect(spotUsdt(reply.body.data.balances)).toBe('59.75');
     expect(reply.body.data.balances.futures.available).toBe('40.25');
@@ -68,7 +100,12 @@ describe('transfers between spot and futures', () => {
       { type: 'transfer_out', amount: '-40250000', wallet: 'spot' },
       { type: 'transfer_in', amount: '40250000', wallet: 'futures' },
     ]);
-    const back = await transfer(token, { from: 'futures', to: 'spot', asset: 'USDT', amount: '0.25' });
+    const back = await transfer(token, {
+      from: 'futures',
+      to: 'spot',
+      asset: 'USDT',
+      amount: '0.25',
+    });
     expect(back.body.data.balances.futures.available).toBe('40');
     void uid;
   });
@@ -83,10 +120,18 @@ describe('transfers between spot and futures', () => {
   it('the transfer service refuses the same wallet on both sides too, called past the route', async () => {
     const { token, uid } = await fundedUser();
     const attempt = t.database.db.transaction((tx) =>
-      transferService(t.app.services.ledger, tx as unknown as Tx, t.clock.now(), Number(uid), { from: 'spot', to: 'spot', asset: 'USDT', amount: '1' }),
+      transferService(t.app.services.ledger, tx as unknown as Tx, t.clock.now(), Number(uid), {
+        from: 'spot',
+        to: 'spot',
+        asset: 'USDT',
+        amount: '1',
+      }),
     );
     await expect(attempt).rejects.toMatchObject({ errorName: 'VALIDATION_FAILED', field: 'to' });
-    const entries = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from ledger_entries where user_id = ${Number(uid)} and kind = 'transfer'`);
+    const entries = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from ledger_entries where user_id = ${Number(uid)} and kind = 'transfer'`,
+    );
     expect(entries).toEqual([{ n: 0 }]);
     expect(spotUsdt(await balances(token))).toBe('100');
   });
@@ -113,7 +158,12 @@ describe('transfers between spot and futures', () => {
 
   it('more than the balance is refused and changes nothing', async () => {
     const { token } = await fundedUser(10_000_000n);
-    const reply = await transfer(token, { from: 'spot', to: 'futures', asset: 'USDT', amount: '10.000001' });
+    const reply = await transfer(token, {
+      from: 'spot',
+      to: 'futures',
+      asset: 'USDT',
+      amount: '10.000001',
+    });
     expect(reply.body.code).toBe(2001);
     expect(reply.body.message).toBe('Insufficient balance.');
     const b = await balances(token);
@@ -125,7 +175,11 @@ describe('transfers between spot and futures', () => {
 describe('Idempotency-Key', () => {
   it('is required on money-moving requests', async () => {
     const { token } = await fundedUser();
-    const reply = await transfer(token, { from: 'spot', to: 'futures', asset: 'USDT', amount: '1' }, null);
+    const reply = await transfer(
+      token,
+      { from: 'spot', to: 'futures', asset: 'USDT', amount: '1' },
+      null,
+    );
     expect(reply.body.code).toBe(422);
     expect(Object.keys(reply.body.errors ?? {})).toEqual(['Idempotency-Key']);
     expect(spotUsdt(await balances(token))).toBe('100');
@@ -134,11 +188,22 @@ describe('Idempotency-Key', () => {
   it('a replay returns the first reply and moves money once', async () => {
     const { token, uid } = await fundedUser();
     const key = idempotencyKey();
-    const first = await transfer(token, { from: 'spot', to: 'futures', asset: 'USDT', amount: '7' }, key);
-    const second = await transfer(token, { from: 'spot', to: 'futures', asset: 'USDT', amount: '7' }, key);
+    const first = await transfer(
+      token,
+      { from: 'spot', to: 'futures', asset: 'USDT', amount: '7' },
+      key,
+    );
+    const second = await transfer(
+      token,
+      { from: 'spot', to: 'futures', asset: 'USDT', amount: '7' },
+      key,
+    );
     expect(second.body).toEqual(first.body);
     expect(spotUsdt(await balances(token))).toBe('93');
-    const entries = await queryRows(t.database.db, sql`select id from ledger_entries where user_id = ${Number(uid)} and kind = 'transfer'`);
+    const entries = await queryRows(
+      t.database.db,
+      sql`select id from ledger_entries where user_id = ${Number(uid)} and kind = 'transfer'`,
+    );
     expect(entries).toHaveLength(1);
   });
 
@@ -146,7 +211,11 @@ describe('Idempotency-Key', () => {
     const { token } = await fundedUser();
     const key = idempotencyKey();
     await transfer(token, { from: 'spot', to: 'futures', asset: 'USDT', amount: '7' }, key);
-    const reuse = await transfer(token, { from: 'spot', to: 'futures', asset: 'USDT', amount: '8' }, key);
+    const reuse = await transfer(
+      token,
+      { from: 'spot', to: 'futures', asset: 'USDT', amount: '8' },
+      key,
+    );
     expect(reuse.status).toBe(409);
     expect(reuse.body.code).toBe(2003);
     expect(spotUsdt(await balances(token))).toBe('93');
@@ -156,18 +225,31 @@ describe('Idempotency-Key', () => {
     const a = await fundedUser();
     const b = await fundedUser();
     const key = idempotencyKey();
-    expect((await transfer(a.token, { from: 'spot', to: 'futures', asset: 'USDT', amount: '1' }, key)).body.code).toBe(0);
-    expect((await transfer(b.token, { from: 'spot', to: 'futures', asset: 'USDT', amount: '2' }, key)).body.code).toBe(0);
+    expect(
+      (await transfer(a.token, { from: 'spot', to: 'futures', asset: 'USDT', amount: '1' }, key))
+        .body.code,
+    ).toBe(0);
+    expect(
+      (await transfer(b.token, { from: 'spot', to: 'futures', asset: 'USDT', amount: '2' }, key))
+        .body.code,
+    ).toBe(0);
     expect(spotUsdt(await balances(b.token))).toBe('98');
   });
 
   it('20 concurrent replays make one entry and identical replies', async () => {
     const { token, uid } = await fundedUser();
     const key = idempotencyKey();
-    const replies = await Promise.all(Array.from({ length: 20 }, () => transfer(token, { from: 'spot', to: 'futures', asset: 'USDT', amount: '3' }, key)));
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        transfer(token, { from: 'spot', to: 'futures', asset: 'USDT', amount: '3' }, key),
+      ),
+    );
     expect(new Set(replies.map((r) => JSON.stringify(r.body))).size).toBe(1);
     expect(replies[0]?.body.code).toBe(0);
-    const entries = await queryRows(t.database.db, sql`select id from ledger_entries where user_id = ${Number(uid)} and kind = 'transfer'`);
+    const entries = await queryRows(
+      t.database.db,
+      sql`select id from ledger_entries where user_id = ${Number(uid)} and kind = 'transfer'`,
+    );
     expect(entries).toHaveLength(1);
     expect(spotUsdt(await balances(token))).toBe('97');
   });
@@ -177,7 +259,11 @@ describe('concurrency', () => {
   it('200 concurrent transfers against one balance: exactly floor(B/a) succeed, nothing negative', async () => {
     // B = 50.5 USDT, a = 1 USDT → 50 succeed.
     const { token } = await fundedUser(50_500_000n);
-    const replies = await Promise.all(Array.from({ length: 200 }, () => transfer(token, { from: 'spot', to: 'futures', asset: 'USDT', amount: '1' })));
+    const replies = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        transfer(token, { from: 'spot', to: 'futures', asset: 'USDT', amount: '1' }),
+      ),
+    );
     const codes = replies.map((r) => r.body.code);
     expect(codes.filter((c) => c === 0)).toHaveLength(50);
     expect(codes.filter((c) => c !== 0).every((c) => c === 2001)).toBe(true);
@@ -253,13 +339,37 @@ describe('property: random orders, prices and settlements keep every invariant',
   const recorded: { ts: number; priceMinor: bigint }[] = [];
 
   const operation = fc.oneof(
-    { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('fund' as const, 'toFutures' as const, 'toSpot' as const), cents: fc.integer({ min: 1, max: 5_000 }) }) },
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant('price' as const), price: fc.constantFrom(...PRICES) }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constantFrom('fund' as const, 'toFutures' as const, 'toSpot' as const),
+        cents: fc.integer({ min: 1, max: 5_000 }),
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant('price' as const),
+        price: fc.constantFrom(...PRICES),
+      }),
+    },
     {
       weight: 4,
-      arbitrary: fc.record({ kind: fc.constant('order' as const), direction: fc.constantFrom('up' as const, 'down' as const), periodId: fc.integer({ min: 1, max: 4 }), cents: fc.integer({ min: 1_000, max: 3_000 }) }),
+      arbitrary: fc.record({
+        kind: fc.constant('order' as const),
+        direction: fc.constantFrom('up' as const, 'down' as const),
+        periodId: fc.integer({ min: 1, max: 4 }),
+        cents: fc.integer({ min: 1_000, max: 3_000 }),
+      }),
     },
-    { weight: 2, arbitrary: fc.record({ kind: fc.constant('wait' as const), seconds: fc.integer({ min: 1, max: 150 }), price: fc.constantFrom(...PRICES) }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        kind: fc.constant('wait' as const),
+        seconds: fc.integer({ min: 1, max: 150 }),
+        price: fc.constantFrom(...PRICES),
+      }),
+    },
   );
 
   interface ModelOrder {
@@ -278,7 +388,12 @@ describe('property: random orders, prices and settlements keep every invariant',
   }
 
   it('balances, locks and payouts match a model; the ledger stays whole; every replay agrees', async () => {
-    const worker = new Settlement({ db: t.database.db, clock: t.clock, ledger: t.app.services.ledger, hub: t.app.services.hub });
+    const worker = new Settlement({
+      db: t.database.db,
+      clock: t.clock,
+      ledger: t.app.services.ledger,
+      hub: t.app.services.hub,
+    });
     await fc.assert(
       fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 14 }), async (ops) => {
         const user = await registerUser(t.app);
@@ -291,9 +406,20 @@ describe('property: random orders, prices and settlements keep every invariant',
         const settleModel = () => {
           const now = t.clock.now().getTime();
           for (const order of open.filter((o) => o.deliverAt <= now)) {
-            const close = recorded.filter((r) => r.ts <= order.deliverAt && r.ts >= order.deliverAt - 5_000).at(-1);
-            const outcome = outcomeOf(order.direction, order.openPrice, close ? close.priceMinor : null);
-            const payout = { win: order.stake + (order.stake * order.payoutPpm) / 1_000_000n, loss: 0n, tie: order.stake, void: order.stake + order.fee }[outcome];
+            const close = recorded
+              .filter((r) => r.ts <= order.deliverAt && r.ts >= order.deliverAt - 5_000)
+              .at(-1);
+            const outcome = outcomeOf(
+              order.direction,
+              order.openPrice,
+              close ? close.priceMinor : null,
+            );
+            const payout = {
+              win: order.stake + (order.stake * order.payoutPpm) / 1_000_000n,
+              loss: 0n,
+              tie: order.stake,
+              void: order.stake + order.fee,
+            }[outcome];
             model.locked -= order.stake + order.fee;
             model.available += payout;
           }
@@ -316,11 +442,21 @@ describe('property: random orders, prices and settlements keep every invariant',
             const fee = BigInt(op.cents) * 20n; // 0.2 %, exact for whole cents
             const now = t.clock.now().getTime();
             const last = recorded.at(-1);
-            const reply = await call<{ order: { id: string } }>(t.app, 'POST', '/api/v1/contracts/orders', {
-              token: user.token,
-              body: { symbol: 'BTCUSDT', direction: op.direction, periodId: op.periodId, amount: `${op.cents / 100}` },
-              headers: { 'idempotency-key': idempotencyKey() },
-            });
+            const reply = await call<{ order: { id: string } }>(
+              t.app,
+              'POST',
+              '/api/v1/contracts/orders',
+              {
+                token: user.token,
+                body: {
+                  symbol: 'BTCUSDT',
+                  direction: op.direction,
+                  periodId: op.periodId,
+                  amount: `${op.cents / 100}`,
+                },
+                headers: { 'idempotency-key': idempotencyKey() },
+              },
+            );
             if (!last || now - last.ts > 5_000) {
               expect(reply.body.code).toBe(2401);
             } else if (open.length >= 20) {
@@ -330,7 +466,15 @@ describe('property: random orders, prices and settlements keep every invariant',
             } else {
               expect(reply.body.code, JSON.stringify(reply.body)).toBe(0);
               const period = PERIODS[op.periodId] as { seconds: number; payoutPpm: bigint };
-              open.push({ id: reply.body.data.order.id, direction: op.direction, stake, fee, payoutPpm: period.payoutPpm, openPrice: last.priceMinor, deliverAt: now + period.seconds * 1000 });
+              open.push({
+                id: reply.body.data.order.id,
+                direction: op.direction,
+                stake,
+                fee,
+                payoutPpm: period.payoutPpm,
+                openPrice: last.priceMinor,
+                deliverAt: now + period.seconds * 1000,
+              });
               model.available -= stake + fee;
               model.locked += stake + fee;
             }
@@ -341,7 +485,12 @@ describe('property: random orders, prices and settlements keep every invariant',
               model.spot += amount;
             } else {
               const from = op.kind === 'toFutures' ? 'spot' : 'futures';
-              const reply = await transfer(user.token, { from, to: from === 'spot' ? 'futures' : 'spot', asset: 'USDT', amount: `${op.cents / 100}` });
+              const reply = await transfer(user.token, {
+                from,
+                to: from === 'spot' ? 'futures' : 'spot',
+                asset: 'USDT',
+                amount: `${op.cents / 100}`,
+              });
               const source = from === 'spot' ? model.spot : model.available;
               if (source >= amount) {
                 expect(reply.body.code).toBe(0);
@@ -358,7 +507,11 @@ describe('property: random orders, prices and settlements keep every invariant',
             }
           }
           const b = await balances(user.token);
-          expect([spotUsdt(b), b.futures.available, b.futures.locked]).toEqual([formatUsdt(model.spot), formatUsdt(model.available), formatUsdt(model.locked)]);
+          expect([spotUsdt(b), b.futures.available, b.futures.locked]).toEqual([
+            formatUsdt(model.spot),
+            formatUsdt(model.available),
+            formatUsdt(model.locked),
+          ]);
         }
         // Deliver everything: nothing stays locked.
         await wait(301, '95000.00');
@@ -369,10 +522,17 @@ describe('property: random orders, prices and settlements keep every invariant',
       }),
       { numRuns: 15, seed: 4 },
     );
-    const replays = await queryRows<{ public_id: string }>(t.database.db, sql`select public_id from contract_orders where state = 'settled'`);
+    const replays = await queryRows<{ public_id: string }>(
+      t.database.db,
+      sql`select public_id from contract_orders where state = 'settled'`,
+    );
     expect(replays.length).toBeGreaterThan(20);
     for (const row of replays) {
-      const reply = await call<{ agrees: boolean }>(t.app, 'GET', `/api/v1/contracts/replay?publicId=${row.public_id}`);
+      const reply = await call<{ agrees: boolean }>(
+        t.app,
+        'GET',
+        `/api/v1/contracts/replay?publicId=${row.public_id}`,
+      );
       expect(reply.body.data.agrees).toBe(true);
     }
   });

@@ -42,17 +42,27 @@ beforeAll(async () => {
   // As the build writes them: a script large enough to compress, with its .br and .gz beside it.
   const bigScript = Buffer.from(`console.log(${JSON.stringify('tradewind '.repeat(400))});`);
   fs.writeFileSync(path.join(dist, 'assets', 'big-ghi789.js'), bigScript);
-  fs.writeFileSync(path.join(dist, 'assets', 'big-ghi789.js.br'), zlib.brotliCompressSync(bigScript));
+  fs.writeFileSync(
+    path.join(dist, 'assets', 'big-ghi789.js.br'),
+    zlib.brotliCompressSync(bigScript),
+  );
   fs.writeFileSync(path.join(dist, 'assets', 'big-ghi789.js.gz'), zlib.gzipSync(bigScript));
   fs.writeFileSync(path.join(dist, 'sw.js'), 'const BUILD_ID = "b1";');
   fs.writeFileSync(path.join(dist, 'manifest.webmanifest'), '{"name":"Tradewind"}');
   fs.writeFileSync(path.join(dist, 'offline.html'), '<!doctype html><h1>offline</h1>');
   // As apps/web/scripts/prerender.ts writes them: the sign-in page in each language.
   fs.mkdirSync(path.join(dist, 'prerendered'));
-  for (const [lang, title] of [['en', 'Welcome back'], ['de', 'Willkommen zurück'], ['zh_CN', '欢迎回来']]) {
+  for (const [lang, title] of [
+    ['en', 'Welcome back'],
+    ['de', 'Willkommen zurück'],
+    ['zh_CN', '欢迎回来'],
+  ]) {
     const html = `<!doctype html><div id="root" data-prerendered="${lang} /login"><h1>${title}</h1></div>`;
     fs.writeFileSync(path.join(dist, 'prerendered', `Login.${lang}.html`), html);
-    fs.writeFileSync(path.join(dist, 'prerendered', `Login.${lang}.html.br`), zlib.brotliCompressSync(html));
+    fs.writeFileSync(
+      path.join(dist, 'prerendered', `Login.${lang}.html.br`),
+      zlib.brotliCompressSync(html),
+    );
   }
   // And Home's templates, with the marks where the server puts its render.
   fs.mkdirSync(path.join(dist, 'at-request'));
@@ -71,12 +81,15 @@ afterAll(async () => {
 });
 
 describe('web app hosting', () => {
-  it.each(['/', '/Register', '/My', '/no/such/page', '/Login/more'])('%s gets index.html, not cached', async (url) => {
-    const reply = await t.app.inject({ method: 'GET', url });
-    expect(reply.statusCode).toBe(200);
-    expect(reply.body).toContain('<div id="root">');
-    expect(reply.headers['cache-control']).toBe('no-cache');
-  });
+  it.each(['/', '/Register', '/My', '/no/such/page', '/Login/more'])(
+    '%s gets index.html, not cached',
+    async (url) => {
+      const reply = await t.app.inject({ method: 'GET', url });
+      expect(reply.statusCode).toBe(200);
+      expect(reply.body).toContain('<div id="root">');
+      expect(reply.headers['cache-control']).toBe('no-cache');
+    },
+  );
 
   it.each([
     ['/Login', undefined, 'en'],
@@ -95,24 +108,48 @@ describe('web app hosting', () => {
   });
 
   it('/ with the signed_in cookie gets Home rendered in the cookie language with the public replies, and the replies in #tw-state', async () => {
-    const reply = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: 'lang=de; signed_in=1' } });
+    const reply = await t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { cookie: 'lang=de; signed_in=1' },
+    });
     expect(reply.statusCode).toBe(200);
     expect(reply.headers['content-type']).toContain('text/html');
     expect(reply.headers['cache-control']).toBe('no-cache');
     expect(reply.headers.vary).toContain('Cookie');
     // The two GETs that answered, asked in German; the unknown one left out.
-    const demoMode = String((await t.app.inject({ method: 'GET', url: '/api/v1/config' })).json().data.demoMode);
-    expect(reply.body).toMatch(new RegExp(`<div id="root" data-prerendered="de /"><p id="render">\\d+ de /api/v1/config,/api/v1/news\\?kind=news</p><p id="demo">${demoMode}</p></div>`));
-    expect(reply.body).toContain('<head><link rel="preload" as="image" href="/favicon.svg"/></head>');
+    const demoMode = String(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/config' })).json().data.demoMode,
+    );
+    expect(reply.body).toMatch(
+      new RegExp(
+        `<div id="root" data-prerendered="de /"><p id="render">\\d+ de /api/v1/config,/api/v1/news\\?kind=news</p><p id="demo">${demoMode}</p></div>`,
+      ),
+    );
+    expect(reply.body).toContain(
+      '<head><link rel="preload" as="image" href="/favicon.svg"/></head>',
+    );
     // The replies as JSON that no `<` in them can end or escape.
-    const state = /<script type="application\/json" id="tw-state">(.*?)<\/script>/.exec(reply.body)?.[1] ?? '';
+    const state =
+      /<script type="application\/json" id="tw-state">(.*?)<\/script>/.exec(reply.body)?.[1] ?? '';
     expect(state).not.toContain('<');
-    expect(JSON.parse(state)).toMatchObject({ queries: [{ url: '/api/v1/config', key: ['config'], data: { note: '</script><script>alert(1)</script>' } }] });
+    expect(JSON.parse(state)).toMatchObject({
+      queries: [
+        {
+          url: '/api/v1/config',
+          key: ['config'],
+          data: { note: '</script><script>alert(1)</script>' },
+        },
+      ],
+    });
     expect(JSON.parse(state).queries[0].updatedAt).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('one render of Home serves its language for a while; another language gets its own', async () => {
-    const rendered = async (cookie: string) => /<p id="render">(\d+) (\w+)/.exec((await t.app.inject({ method: 'GET', url: '/', headers: { cookie } })).body)?.slice(1);
+    const rendered = async (cookie: string) =>
+      /<p id="render">(\d+) (\w+)/
+        .exec((await t.app.inject({ method: 'GET', url: '/', headers: { cookie } })).body)
+        ?.slice(1);
     const [first] = (await rendered('lang=en; signed_in=1')) ?? [];
     expect(await rendered('lang=en; signed_in=1')).toEqual([first, 'en']);
     // No template in Italian: the English one, with the page rendered in Italian.
@@ -122,13 +159,25 @@ describe('web app hosting', () => {
   });
 
   it('Home goes compressed as the browser accepts', async () => {
-    const brotli = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: 'signed_in=1', 'accept-encoding': 'gzip, br' } });
+    const brotli = await t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { cookie: 'signed_in=1', 'accept-encoding': 'gzip, br' },
+    });
     expect(brotli.headers['content-encoding']).toBe('br');
     expect(zlib.brotliDecompressSync(brotli.rawPayload).toString()).toContain('<p id="render">');
-    const gzip = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: 'signed_in=1', 'accept-encoding': 'br;q=0, gzip;q=1.0' } });
+    const gzip = await t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { cookie: 'signed_in=1', 'accept-encoding': 'br;q=0, gzip;q=1.0' },
+    });
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(gzip.rawPayload).toString()).toContain('<p id="render">');
-    const plain = await t.app.inject({ method: 'GET', url: '/', headers: { cookie: 'signed_in=1', 'accept-encoding': 'identity' } });
+    const plain = await t.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { cookie: 'signed_in=1', 'accept-encoding': 'identity' },
+    });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toContain('<p id="render">');
   });
@@ -144,28 +193,43 @@ describe('web app hosting', () => {
   });
 
   it('the prerendered page is sent as the build compressed it, when the browser accepts that', async () => {
-    const brotli = await t.app.inject({ method: 'GET', url: '/Login', headers: { cookie: 'lang=de', 'accept-encoding': 'gzip, br' } });
+    const brotli = await t.app.inject({
+      method: 'GET',
+      url: '/Login',
+      headers: { cookie: 'lang=de', 'accept-encoding': 'gzip, br' },
+    });
     expect(brotli.headers['content-encoding']).toBe('br');
     expect(brotli.headers['content-type']).toContain('text/html');
-    expect(zlib.brotliDecompressSync(brotli.rawPayload).toString()).toContain('<h1>Willkommen zurück</h1>');
+    expect(zlib.brotliDecompressSync(brotli.rawPayload).toString()).toContain(
+      '<h1>Willkommen zurück</h1>',
+    );
     // No gzip copy here: the page itself.
-    const plain = await t.app.inject({ method: 'GET', url: '/Login', headers: { cookie: 'lang=de', 'accept-encoding': 'gzip' } });
+    const plain = await t.app.inject({
+      method: 'GET',
+      url: '/Login',
+      headers: { cookie: 'lang=de', 'accept-encoding': 'gzip' },
+    });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toContain('<h1>Willkommen zurück</h1>');
   });
 
-  it.each(['/admin', '/admin/', '/admin/login', '/admin/users/1001'])('%s gets the operator console, not the client', async (url) => {
-    const reply = await t.app.inject({ method: 'GET', url });
-    expect(reply.statusCode).toBe(200);
-    expect(reply.body).toContain('<div id="console">');
-    expect(reply.headers['cache-control']).toBe('no-cache');
-  });
+  it.each(['/admin', '/admin/', '/admin/login', '/admin/users/1001'])(
+    '%s gets the operator console, not the client',
+    async (url) => {
+      const reply = await t.app.inject({ method: 'GET', url });
+      expect(reply.statusCode).toBe(200);
+      expect(reply.body).toContain('<div id="console">');
+      expect(reply.headers['cache-control']).toBe('no-cache');
+    },
+  );
 
   it("the console's hashed assets are cached for a year; a missing one is a 404", async () => {
     const reply = await t.app.inject({ method: 'GET', url: '/admin/assets/console-def456.js' });
     expect(reply.statusCode).toBe(200);
     expect(reply.headers['cache-control']).toContain('immutable');
-    expect((await t.app.inject({ method: 'GET', url: '/admin/assets/missing.js' })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/admin/assets/missing.js' })).statusCode,
+    ).toBe(404);
   });
 
   it('hashed assets are cached for a year', async () => {
@@ -176,16 +240,28 @@ describe('web app hosting', () => {
 
   it('a script is sent as the build precompressed it, in an encoding the browser accepts', async () => {
     const original = fs.readFileSync(path.join(dist, 'assets', 'big-ghi789.js'));
-    const brotli = await t.app.inject({ method: 'GET', url: '/assets/big-ghi789.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const brotli = await t.app.inject({
+      method: 'GET',
+      url: '/assets/big-ghi789.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
     expect(brotli.statusCode).toBe(200);
     expect(brotli.headers['content-encoding']).toBe('br');
     expect(brotli.headers['content-type']).toContain('javascript');
     expect(brotli.headers['cache-control']).toContain('immutable');
     expect(zlib.brotliDecompressSync(brotli.rawPayload).equals(original)).toBe(true);
-    const gzip = await t.app.inject({ method: 'GET', url: '/assets/big-ghi789.js', headers: { 'accept-encoding': 'gzip' } });
+    const gzip = await t.app.inject({
+      method: 'GET',
+      url: '/assets/big-ghi789.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(zlib.gunzipSync(gzip.rawPayload).equals(original)).toBe(true);
-    const plain = await t.app.inject({ method: 'GET', url: '/assets/big-ghi789.js', headers: { 'accept-encoding': 'identity' } });
+    const plain = await t.app.inject({
+      method: 'GET',
+      url: '/assets/big-ghi789.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.rawPayload.equals(original)).toBe(true);
   });
@@ -217,7 +293,9 @@ describe('web app hosting', () => {
   });
 
   it('the page may register a same-origin worker and manifest, and nothing outside without a chat', async () => {
-    const csp = String((await t.app.inject({ method: 'GET', url: '/' })).headers['content-security-policy']);
+    const csp = String(
+      (await t.app.inject({ method: 'GET', url: '/' })).headers['content-security-policy'],
+    );
     expect(csp).toContain("worker-src 'self'");
     expect(csp).toContain("manifest-src 'self'");
     expect(csp).toContain("script-src 'self';");
@@ -227,14 +305,29 @@ describe('web app hosting', () => {
 
 describe("Home's render under the rate limit", () => {
   it("its own GETs are not counted against the server's address; a visitor's are, whatever they send", async () => {
-    const limited = await createTestApp({ env: { WEB_DIST: dist, RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_PER_MINUTE: '4' } });
+    const limited = await createTestApp({
+      env: { WEB_DIST: dist, RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_PER_MINUTE: '4' },
+    });
     try {
       // Three languages, three GETs each: more than the limit of 4 from one address, yet all answered.
       for (const lang of ['en', 'de', 'it']) {
-        const reply = await limited.app.inject({ method: 'GET', url: '/', headers: { cookie: `lang=${lang}; signed_in=1` } });
-        expect(reply.body).toMatch(new RegExp(`<p id="render">\\d+ ${lang} /api/v1/config,/api/v1/news\\?kind=news</p>`));
+        const reply = await limited.app.inject({
+          method: 'GET',
+          url: '/',
+          headers: { cookie: `lang=${lang}; signed_in=1` },
+        });
+        expect(reply.body).toMatch(
+          new RegExp(`<p id="render">\\d+ ${lang} /api/v1/config,/api/v1/news\\?kind=news</p>`),
+        );
       }
-      const visitor = async () => (await limited.app.inject({ method: 'GET', url: '/api/v1/config', headers: { 'x-tradewind-render': 'guess' } })).statusCode;
+      const visitor = async () =>
+        (
+          await limited.app.inject({
+            method: 'GET',
+            url: '/api/v1/config',
+            headers: { 'x-tradewind-render': 'guess' },
+          })
+        ).statusCode;
       // Neither the pages nor the nine GETs made for them count: the visitor's own 4 do.
       const statuses = [];
       for (let i = 0; i < 5; i++) statuses.push(await visitor());
@@ -252,11 +345,23 @@ describe('customer-service chat configuration', () => {
   });
 
   it('when set, the client gets the script, token and base URL, and the page may load exactly that origin', async () => {
-    const chat = await createTestApp({ env: { WEB_DIST: dist, CHAT_SCRIPT_URL: 'https://chat.example.com/packs/js/sdk.js', CHAT_SITE_TOKEN: 'tok_123' } });
+    const chat = await createTestApp({
+      env: {
+        WEB_DIST: dist,
+        CHAT_SCRIPT_URL: 'https://chat.example.com/packs/js/sdk.js',
+        CHAT_SITE_TOKEN: 'tok_123',
+      },
+    });
     try {
       const reply = await chat.app.inject({ method: 'GET', url: '/api/v1/config' });
-      expect(reply.json().data.chat).toEqual({ scriptUrl: 'https://chat.example.com/packs/js/sdk.js', siteToken: 'tok_123', baseUrl: 'https://chat.example.com' });
-      const csp = String((await chat.app.inject({ method: 'GET', url: '/' })).headers['content-security-policy']);
+      expect(reply.json().data.chat).toEqual({
+        scriptUrl: 'https://chat.example.com/packs/js/sdk.js',
+        siteToken: 'tok_123',
+        baseUrl: 'https://chat.example.com',
+      });
+      const csp = String(
+        (await chat.app.inject({ method: 'GET', url: '/' })).headers['content-security-policy'],
+      );
       expect(csp).toContain("script-src 'self' https://chat.example.com;");
       expect(csp).toContain("frame-src 'self' https://chat.example.com;");
       expect(csp).toContain("connect-src 'self' https://chat.example.com;");

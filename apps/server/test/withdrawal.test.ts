@@ -4,7 +4,16 @@ import { checkLedger } from '../src/modules/ledger/invariants.ts';
 import { OPS_COMMANDS } from '../src/ops-commands.ts';
 import { findOperator } from '../src/modules/operator/service.ts';
 import { queryRows } from '../src/platform/db.ts';
-import { PASSWORD, type TestApp, call, createTestApp, fund, idempotencyKey, operatorToken, registerUser } from './harness.ts';
+import {
+  PASSWORD,
+  type TestApp,
+  call,
+  createTestApp,
+  fund,
+  idempotencyKey,
+  operatorToken,
+  registerUser,
+} from './harness.ts';
 
 let t: TestApp;
 let reviewer: { token: string; username: string };
@@ -55,49 +64,96 @@ async function markVerified(uid: string) {
 async function setPin(user: User, pin = PIN) {
   const reply = await call(t.app, 'POST', '/api/v1/money-passwords', {
     token: user.token,
-    body: { kind: 'withdraw', proof: 'login_password', loginPassword: PASSWORD, password: pin, confirmPassword: pin },
+    body: {
+      kind: 'withdraw',
+      proof: 'login_password',
+      loginPassword: PASSWORD,
+      password: pin,
+      confirmPassword: pin,
+    },
   });
   if (reply.body.code !== 0) throw new Error(`set pin failed: ${JSON.stringify(reply.body)}`);
 }
 
 /** A verified user with a withdrawal password and spot funds (minor units). */
-async function readyUser(funds: { USDT?: bigint; BTC?: bigint; ETH?: bigint } = { USDT: 100_000_000n }, options: { verified?: boolean; pin?: boolean } = {}) {
+async function readyUser(
+  funds: { USDT?: bigint; BTC?: bigint; ETH?: bigint } = { USDT: 100_000_000n },
+  options: { verified?: boolean; pin?: boolean } = {},
+) {
   const user = await registerUser(t.app);
   if (options.verified ?? true) await markVerified(user.uid);
   if (options.pin ?? true) await setPin(user);
-  for (const [asset, amount] of Object.entries(funds)) if (amount) await fund(t, Number(user.uid), amount, 'spot', asset as 'USDT' | 'BTC' | 'ETH');
+  for (const [asset, amount] of Object.entries(funds))
+    if (amount) await fund(t, Number(user.uid), amount, 'spot', asset as 'USDT' | 'BTC' | 'ETH');
   return user;
 }
 
-function withdraw(user: User, body: Record<string, unknown>, options: { key?: string | null; lang?: string } = {}) {
+function withdraw(
+  user: User,
+  body: Record<string, unknown>,
+  options: { key?: string | null; lang?: string } = {},
+) {
   const key = options.key === undefined ? idempotencyKey() : options.key;
-  return call<Item>(t.app, 'POST', '/api/v1/withdrawals', { token: user.token, body, lang: options.lang, headers: key ? { 'idempotency-key': key } : {} });
+  return call<Item>(t.app, 'POST', '/api/v1/withdrawals', {
+    token: user.token,
+    body,
+    lang: options.lang,
+    headers: key ? { 'idempotency-key': key } : {},
+  });
 }
 
-const usdt = (amount: string, extra: Record<string, unknown> = {}) => ({ asset: 'USDT', network: 'TRC20', address: TRON, amount, password: PIN, ...extra });
+const usdt = (amount: string, extra: Record<string, unknown> = {}) => ({
+  asset: 'USDT',
+  network: 'TRC20',
+  address: TRON,
+  amount,
+  password: PIN,
+  ...extra,
+});
 
 function cardWithdraw(user: User, body: Record<string, unknown>, key: string = idempotencyKey()) {
-  return call<Item>(t.app, 'POST', '/api/v1/withdrawals/card', { token: user.token, body, headers: { 'idempotency-key': key } });
+  return call<Item>(t.app, 'POST', '/api/v1/withdrawals/card', {
+    token: user.token,
+    body,
+    headers: { 'idempotency-key': key },
+  });
 }
 
 async function spot(user: User, asset = 'USDT'): Promise<SpotRow> {
-  const reply = await call<{ spot: SpotRow[] }>(t.app, 'GET', '/api/v1/wallet/balances', { token: user.token });
+  const reply = await call<{ spot: SpotRow[] }>(t.app, 'GET', '/api/v1/wallet/balances', {
+    token: user.token,
+  });
   const row = reply.body.data.spot.find((s) => s.asset === asset);
   if (!row) throw new Error(`no ${asset} row`);
   return row;
 }
 
-const history = async (user: User) => (await call<{ items: Item[]; hasMore: boolean }>(t.app, 'GET', '/api/v1/withdrawals', { token: user.token })).body.data.items;
+const history = async (user: User) =>
+  (
+    await call<{ items: Item[]; hasMore: boolean }>(t.app, 'GET', '/api/v1/withdrawals', {
+      token: user.token,
+    })
+  ).body.data.items;
 
-const admin = (url: string, body: Record<string, unknown>, token = reviewer.token) => call<Item & { uid: string }>(t.app, 'POST', `/api/admin/v1/withdrawals/${url}`, { token, body });
+const admin = (url: string, body: Record<string, unknown>, token = reviewer.token) =>
+  call<Item & { uid: string }>(t.app, 'POST', `/api/admin/v1/withdrawals/${url}`, { token, body });
 
 async function accountBalance(name: string): Promise<string> {
-  const rows = await queryRows<{ available: string }>(t.database.db, sql`select available::text from ledger_accounts where name = ${name}`);
+  const rows = await queryRows<{ available: string }>(
+    t.database.db,
+    sql`select available::text from ledger_accounts where name = ${name}`,
+  );
   return rows[0]?.available ?? '0';
 }
 
 async function entriesFor(id: string) {
-  return queryRows<{ reference: string; type: string; bucket: string; amount: string; account: string }>(
+  return queryRows<{
+    reference: string;
+    type: string;
+    bucket: string;
+    amount: string;
+    account: string;
+  }>(
     t.database.db,
     sql`select e.reference, p.type, p.bucket, p.amount::text, a.name as account
         from ledger_entries e join ledger_postings p on p.entry_id = e.id join ledger_accounts a on a.id = p.account_id
@@ -108,7 +164,13 @@ async function entriesFor(id: string) {
 async function addCard(user: User, accountNumber = '6222 0212 3456 7890') {
   const reply = await call<{ id: string }>(t.app, 'POST', '/api/v1/bank-cards', {
     token: user.token,
-    body: { bankName: 'Bank of Tradewind', accountNumber, branchName: 'Harbour Road', branchCode: 'TWB-001', holderName: 'Mei Lin' },
+    body: {
+      bankName: 'Bank of Tradewind',
+      accountNumber,
+      branchName: 'Harbour Road',
+      branchCode: 'TWB-001',
+      holderName: 'Mei Lin',
+    },
   });
   if (reply.body.code !== 0) throw new Error(`add card failed: ${JSON.stringify(reply.body)}`);
   return reply.body.data.id;
@@ -118,18 +180,61 @@ describe('options', () => {
   it('lists currencies with network, minimum and fee from the assets table, the balance and what is missing', async () => {
     const user = await registerUser(t.app);
     await fund(t, Number(user.uid), 25_500_000n);
-    const reply = await call<{ assets: { asset: string; networks: string[]; minAmount: string; fee: string; available: string; decimals: number }[]; verified: boolean; withdrawPasswordSet: boolean; cards: unknown[]; arrivalHours: number }>(
-      t.app,
-      'GET',
-      '/api/v1/withdrawals/options',
-      { token: user.token },
-    );
-    expect(reply.body.data.assets.map(({ asset, networks, minAmount, fee, available, decimals }) => ({ asset, networks, minAmount, fee, available, decimals }))).toEqual([
-      { asset: 'USDT', networks: ['TRC20'], minAmount: '10', fee: '1', available: '25.5', decimals: 6 },
-      { asset: 'BTC', networks: ['BTC'], minAmount: '0.001', fee: '0.0002', available: '0', decimals: 8 },
-      { asset: 'ETH', networks: ['ETH'], minAmount: '0.01', fee: '0.002', available: '0', decimals: 8 },
+    const reply = await call<{
+      assets: {
+        asset: string;
+        networks: string[];
+        minAmount: string;
+        fee: string;
+        available: string;
+        decimals: number;
+      }[];
+      verified: boolean;
+      withdrawPasswordSet: boolean;
+      cards: unknown[];
+      arrivalHours: number;
+    }>(t.app, 'GET', '/api/v1/withdrawals/options', { token: user.token });
+    expect(
+      reply.body.data.assets.map(({ asset, networks, minAmount, fee, available, decimals }) => ({
+        asset,
+        networks,
+        minAmount,
+        fee,
+        available,
+        decimals,
+      })),
+    ).toEqual([
+      {
+        asset: 'USDT',
+        networks: ['TRC20'],
+        minAmount: '10',
+        fee: '1',
+        available: '25.5',
+        decimals: 6,
+      },
+      {
+        asset: 'BTC',
+        networks: ['BTC'],
+        minAmount: '0.001',
+        fee: '0.0002',
+        available: '0',
+        decimals: 8,
+      },
+      {
+        asset: 'ETH',
+        networks: ['ETH'],
+        minAmount: '0.01',
+        fee: '0.002',
+        available: '0',
+        decimals: 8,
+      },
     ]);
-    expect(reply.body.data).toMatchObject({ verified: false, withdrawPasswordSet: false, cards: [], arrivalHours: 12 });
+    expect(reply.body.data).toMatchObject({
+      verified: false,
+      withdrawPasswordSet: false,
+      cards: [],
+      arrivalHours: 12,
+    });
   });
 });
 
@@ -138,24 +243,72 @@ describe('a request locks amount + fee', () => {
     const user = await readyUser({ USDT: 100_000_000n });
     const reply = await withdraw(user, usdt('25.5'));
     expect(reply.body.code).toBe(0);
-    expect(reply.body.data).toMatchObject({ kind: 'crypto', asset: 'USDT', network: 'TRC20', address: TRON, amount: '25.5', fee: '1', total: '26.5', status: 'under_review', reason: null, txid: null });
+    expect(reply.body.data).toMatchObject({
+      kind: 'crypto',
+      asset: 'USDT',
+      network: 'TRC20',
+      address: TRON,
+      amount: '25.5',
+      fee: '1',
+      total: '26.5',
+      status: 'under_review',
+      reason: null,
+      txid: null,
+    });
     expect(await spot(user)).toMatchObject({ available: '73.5', locked: '26.5' });
     const postings = await entriesFor(reply.body.data.id);
-    expect(postings.map(({ reference, type, bucket, amount }) => ({ reference, type, bucket, amount }))).toEqual([
-      { reference: `withdrawal:${reply.body.data.id}:request`, type: 'withdraw', bucket: 'available', amount: '-25500000' },
-      { reference: `withdrawal:${reply.body.data.id}:request`, type: 'withdraw', bucket: 'locked', amount: '25500000' },
-      { reference: `withdrawal:${reply.body.data.id}:request`, type: 'withdraw_fee', bucket: 'available', amount: '-1000000' },
-      { reference: `withdrawal:${reply.body.data.id}:request`, type: 'withdraw_fee', bucket: 'locked', amount: '1000000' },
+    expect(
+      postings.map(({ reference, type, bucket, amount }) => ({ reference, type, bucket, amount })),
+    ).toEqual([
+      {
+        reference: `withdrawal:${reply.body.data.id}:request`,
+        type: 'withdraw',
+        bucket: 'available',
+        amount: '-25500000',
+      },
+      {
+        reference: `withdrawal:${reply.body.data.id}:request`,
+        type: 'withdraw',
+        bucket: 'locked',
+        amount: '25500000',
+      },
+      {
+        reference: `withdrawal:${reply.body.data.id}:request`,
+        type: 'withdraw_fee',
+        bucket: 'available',
+        amount: '-1000000',
+      },
+      {
+        reference: `withdrawal:${reply.body.data.id}:request`,
+        type: 'withdraw_fee',
+        bucket: 'locked',
+        amount: '1000000',
+      },
     ]);
-    expect((await history(user))[0]).toMatchObject({ id: reply.body.data.id, status: 'under_review' });
+    expect((await history(user))[0]).toMatchObject({
+      id: reply.body.data.id,
+      status: 'under_review',
+    });
   });
 
   it('BTC to a segwit address and ETH to a checksummed address', async () => {
     const user = await readyUser({ BTC: 1_000_000n, ETH: 100_000_000n });
-    const btc = await withdraw(user, { asset: 'BTC', network: 'BTC', address: BTC_BECH32, amount: '0.001', password: PIN });
+    const btc = await withdraw(user, {
+      asset: 'BTC',
+      network: 'BTC',
+      address: BTC_BECH32,
+      amount: '0.001',
+      password: PIN,
+    });
     expect(btc.body.data).toMatchObject({ amount: '0.001', fee: '0.0002', total: '0.0012' });
     expect(await spot(user, 'BTC')).toMatchObject({ available: '0.0088', locked: '0.0012' });
-    const eth = await withdraw(user, { asset: 'ETH', network: 'ETH', address: ETH, amount: '0.5', password: PIN });
+    const eth = await withdraw(user, {
+      asset: 'ETH',
+      network: 'ETH',
+      address: ETH,
+      amount: '0.5',
+      password: PIN,
+    });
     expect(eth.body.code).toBe(0);
     expect(await spot(user, 'ETH')).toMatchObject({ available: '0.498', locked: '0.502' });
   });
@@ -177,15 +330,34 @@ describe('refused requests change nothing', () => {
     const reply = await withdraw(user, { asset, network, address, amount, password: PIN });
     expect(reply.body.code).toBe(422);
     expect(reply.body.errors?.amount).toEqual([message]);
-    expect(await spot(user, asset)).toMatchObject({ available: asset === 'USDT' ? '100' : '1', locked: '0' });
+    expect(await spot(user, asset)).toMatchObject({
+      available: asset === 'USDT' ? '100' : '1',
+      locked: '0',
+    });
   });
 
   it.each([
-    ['USDT', 'TRC20', '10.0000001', 'Enter an amount greater than zero with at most 6 decimal places.'],
-    ['BTC', 'BTC', '0.001000001', 'Enter an amount greater than zero with at most 8 decimal places.'],
+    [
+      'USDT',
+      'TRC20',
+      '10.0000001',
+      'Enter an amount greater than zero with at most 6 decimal places.',
+    ],
+    [
+      'BTC',
+      'BTC',
+      '0.001000001',
+      'Enter an amount greater than zero with at most 8 decimal places.',
+    ],
   ])('more decimals than the asset has (%s %s)', async (asset, network, amount, message) => {
     const user = await readyUser({ USDT: 100_000_000n, BTC: 100_000_000n });
-    const reply = await withdraw(user, { asset, network, address: asset === 'USDT' ? TRON : BTC_BECH32, amount, password: PIN });
+    const reply = await withdraw(user, {
+      asset,
+      network,
+      address: asset === 'USDT' ? TRON : BTC_BECH32,
+      amount,
+      password: PIN,
+    });
     expect(reply.body.errors?.amount).toEqual([message]);
     expect(await spot(user, asset)).toMatchObject({ locked: '0' });
   });
@@ -194,14 +366,27 @@ describe('refused requests change nothing', () => {
     const user = await readyUser();
     const reply = await withdraw(user, usdt('20', { password: '480317' }));
     expect(reply.body.code).toBe(422);
-    expect(reply.body.errors?.password).toEqual(['Incorrect password. Attempts left before a 15-minute lock: 4.']);
+    expect(reply.body.errors?.password).toEqual([
+      'Incorrect password. Attempts left before a 15-minute lock: 4.',
+    ]);
     await expectUnchanged(user);
   });
 
   it('the trading password does not authorise a withdrawal', async () => {
     const user = await readyUser();
-    await call(t.app, 'POST', '/api/v1/money-passwords', { token: user.token, body: { kind: 'trade', proof: 'login_password', loginPassword: PASSWORD, password: '907153', confirmPassword: '907153' } });
-    expect((await withdraw(user, usdt('20', { password: '907153' }))).body.errors?.password).toBeDefined();
+    await call(t.app, 'POST', '/api/v1/money-passwords', {
+      token: user.token,
+      body: {
+        kind: 'trade',
+        proof: 'login_password',
+        loginPassword: PASSWORD,
+        password: '907153',
+        confirmPassword: '907153',
+      },
+    });
+    expect(
+      (await withdraw(user, usdt('20', { password: '907153' }))).body.errors?.password,
+    ).toBeDefined();
     await expectUnchanged(user);
   });
 
@@ -211,7 +396,9 @@ describe('refused requests change nothing', () => {
     expect(reply.status).toBe(403);
     expect(reply.body.code).toBe(2301);
     expect(reply.body.message).toBe('Withdrawal password not set. Please set it first.');
-    expect((await withdraw(user, usdt('20'), { lang: 'zh_CN' })).body.message).toBe('尚未设置提现密码，请先设置。');
+    expect((await withdraw(user, usdt('20'), { lang: 'zh_CN' })).body.message).toBe(
+      '尚未设置提现密码，请先设置。',
+    );
     await expectUnchanged(user);
   });
 
@@ -227,7 +414,9 @@ describe('refused requests change nothing', () => {
     const reply = await withdraw(user, usdt('20'));
     expect(reply.body.code).toBe(2310);
     expect(reply.body.message).toBe('Complete identity verification first.');
-    expect((await withdraw(user, usdt('20'), { lang: 'de' })).body.message).toBe('Schließen Sie zuerst die Identitätsprüfung ab.');
+    expect((await withdraw(user, usdt('20'), { lang: 'de' })).body.message).toBe(
+      'Schließen Sie zuerst die Identitätsprüfung ab.',
+    );
     await expectUnchanged(user);
   });
 
@@ -242,7 +431,11 @@ describe('refused requests change nothing', () => {
   });
 
   it.each([
-    ['TRC20', 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u', 'This address contains a typo: its checksum does not match.'],
+    [
+      'TRC20',
+      'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u',
+      'This address contains a typo: its checksum does not match.',
+    ],
     ['TRC20', BTC_BECH32, 'This address belongs to another network. Check the network you chose.'],
     ['TRC20', 'not an address', 'This address is not valid for the selected network.'],
     ['TRC20', '', 'This field is required.'],
@@ -257,7 +450,9 @@ describe('refused requests change nothing', () => {
   it('a network the currency is not withdrawn on', async () => {
     const user = await readyUser();
     const reply = await withdraw(user, usdt('20', { network: 'ETH', address: ETH }));
-    expect(reply.body.errors?.network).toEqual(['This currency cannot be withdrawn on that network.']);
+    expect(reply.body.errors?.network).toEqual([
+      'This currency cannot be withdrawn on that network.',
+    ]);
     await expectUnchanged(user);
   });
 
@@ -273,7 +468,9 @@ describe('wrong withdrawal passwords are limited', () => {
   it('5 wrong → locked 15 minutes by the clock; the right one is refused meanwhile; afterwards it works', async () => {
     const user = await readyUser();
     for (let remaining = 4; remaining >= 1; remaining--) {
-      expect((await withdraw(user, usdt('20', { password: '000001' }))).body.errors?.password).toEqual([`Incorrect password. Attempts left before a 15-minute lock: ${remaining}.`]);
+      expect(
+        (await withdraw(user, usdt('20', { password: '000001' }))).body.errors?.password,
+      ).toEqual([`Incorrect password. Attempts left before a 15-minute lock: ${remaining}.`]);
     }
     const fifth = await withdraw(user, usdt('20', { password: '000001' }));
     expect(fifth.body.code).toBe(2304);
@@ -290,12 +487,18 @@ describe('wrong withdrawal passwords are limited', () => {
     const user = await readyUser();
     for (let i = 0; i < 4; i++) await withdraw(user, usdt('20', { password: '000001' }));
     expect((await withdraw(user, usdt('10'))).body.code).toBe(0);
-    expect((await withdraw(user, usdt('10', { password: '000001' }))).body.errors?.password).toEqual(['Incorrect password. Attempts left before a 15-minute lock: 4.']);
+    expect(
+      (await withdraw(user, usdt('10', { password: '000001' }))).body.errors?.password,
+    ).toEqual(['Incorrect password. Attempts left before a 15-minute lock: 4.']);
   });
 
   it('concurrent wrong guesses cannot slip past the limit', async () => {
     const user = await readyUser();
-    const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => withdraw(user, usdt('20', { password: String(100_000 + i * 7919) }))));
+    const replies = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        withdraw(user, usdt('20', { password: String(100_000 + i * 7919) })),
+      ),
+    );
     const codes = replies.map((r) => r.body.code);
     expect(codes.filter((c) => c === 422)).toHaveLength(4);
     expect(codes.filter((c) => c === 2304)).toHaveLength(8);
@@ -312,11 +515,22 @@ describe('operator review', () => {
 
   it('reject → review failed, funds released at once, the reason visible in the history, audited', async () => {
     const { user, id } = await pending();
-    const reply = await admin('review', { id, decision: 'reject', reason: 'Address on a sanctions list' });
+    const reply = await admin('review', {
+      id,
+      decision: 'reject',
+      reason: 'Address on a sanctions list',
+    });
     expect(reply.body.code).toBe(0);
-    expect(reply.body.data).toMatchObject({ status: 'review_failed', reason: 'Address on a sanctions list' });
+    expect(reply.body.data).toMatchObject({
+      status: 'review_failed',
+      reason: 'Address on a sanctions list',
+    });
     expect(await spot(user)).toMatchObject({ available: '100', locked: '0' });
-    expect((await history(user))[0]).toMatchObject({ id, status: 'review_failed', reason: 'Address on a sanctions list' });
+    expect((await history(user))[0]).toMatchObject({
+      id,
+      status: 'review_failed',
+      reason: 'Address on a sanctions list',
+    });
     const refund = (await entriesFor(id)).filter((p) => p.reference.endsWith(':refund'));
     expect(refund.map((p) => [p.type, p.bucket, p.amount])).toEqual([
       ['withdraw_refund', 'locked', '-25500000'],
@@ -324,11 +538,25 @@ describe('operator review', () => {
       ['withdraw_refund', 'locked', '-1000000'],
       ['withdraw_refund', 'available', '1000000'],
     ]);
-    const audit = await queryRows<{ action: string; before: string; after: string; reason: string; via: string }>(
+    const audit = await queryRows<{
+      action: string;
+      before: string;
+      after: string;
+      reason: string;
+      via: string;
+    }>(
       t.database.db,
       sql`select action, before, after, reason, via from audit_log where target_type = 'withdrawal' and target_id = ${id}`,
     );
-    expect(audit).toEqual([{ action: 'withdrawal.reject', before: '{"status":"under_review"}', after: '{"status":"review_failed"}', reason: 'Address on a sanctions list', via: 'api' }]);
+    expect(audit).toEqual([
+      {
+        action: 'withdrawal.reject',
+        before: '{"status":"under_review"}',
+        after: '{"status":"review_failed"}',
+        reason: 'Address on a sanctions list',
+        via: 'api',
+      },
+    ]);
   });
 
   it('a rejection needs a reason', async () => {
@@ -343,10 +571,21 @@ describe('operator review', () => {
     const fees = BigInt(await accountBalance('house:fees:USDT'));
     const chain = BigInt(await accountBalance('external:chain:USDT'));
     const approved = await admin('review', { id, decision: 'approve' });
-    expect(approved.body.data).toMatchObject({ status: 'processing', reviewedBy: reviewer.username });
+    expect(approved.body.data).toMatchObject({
+      status: 'processing',
+      reviewedBy: reviewer.username,
+    });
     expect(await spot(user)).toMatchObject({ available: '73.5', locked: '26.5' });
-    const queue = await call<{ items: { id: string; status: string; uid: string }[] }>(t.app, 'GET', '/api/admin/v1/withdrawals/queue?status=processing', { token: reviewer.token });
-    expect(queue.body.data.items.find((i) => i.id === id)).toMatchObject({ status: 'processing', uid: user.uid });
+    const queue = await call<{ items: { id: string; status: string; uid: string }[] }>(
+      t.app,
+      'GET',
+      '/api/admin/v1/withdrawals/queue?status=processing',
+      { token: reviewer.token },
+    );
+    expect(queue.body.data.items.find((i) => i.id === id)).toMatchObject({
+      status: 'processing',
+      uid: user.uid,
+    });
     const done = await admin('complete', { id, txid: TXID.toUpperCase() });
     expect(done.body.data).toMatchObject({ status: 'success', txid: TXID });
     expect(await spot(user)).toMatchObject({ available: '73.5', locked: '0' });
@@ -368,9 +607,15 @@ describe('operator review', () => {
     const { user, id } = await pending();
     await admin('review', { id, decision: 'approve' });
     const failed = await admin('fail', { id, reason: 'Network congestion, transfer not sent' });
-    expect(failed.body.data).toMatchObject({ status: 'failed', reason: 'Network congestion, transfer not sent' });
+    expect(failed.body.data).toMatchObject({
+      status: 'failed',
+      reason: 'Network congestion, transfer not sent',
+    });
     expect(await spot(user)).toMatchObject({ available: '100', locked: '0' });
-    expect((await history(user))[0]).toMatchObject({ status: 'failed', reason: 'Network congestion, transfer not sent' });
+    expect((await history(user))[0]).toMatchObject({
+      status: 'failed',
+      reason: 'Network congestion, transfer not sent',
+    });
   });
 
   it('complete or reject twice → INVALID_STATE, and money moves once', async () => {
@@ -381,14 +626,22 @@ describe('operator review', () => {
     expect(again.status).toBe(409);
     expect(again.body.code).toBe(2501);
     expect((await admin('fail', { id: a.id, reason: 'late' })).body.code).toBe(2501);
-    expect((await admin('review', { id: a.id, decision: 'reject', reason: 'late' })).body.code).toBe(2501);
+    expect(
+      (await admin('review', { id: a.id, decision: 'reject', reason: 'late' })).body.code,
+    ).toBe(2501);
     expect(await spot(a.user)).toMatchObject({ available: '73.5', locked: '0' });
-    expect((await entriesFor(a.id)).filter((p) => p.reference.endsWith(':complete'))).toHaveLength(4);
+    expect((await entriesFor(a.id)).filter((p) => p.reference.endsWith(':complete'))).toHaveLength(
+      4,
+    );
     expect((await entriesFor(a.id)).filter((p) => p.reference.endsWith(':refund'))).toHaveLength(0);
 
     const b = await pending();
-    expect((await admin('review', { id: b.id, decision: 'reject', reason: 'first' })).body.code).toBe(0);
-    expect((await admin('review', { id: b.id, decision: 'reject', reason: 'second' })).body.code).toBe(2501);
+    expect(
+      (await admin('review', { id: b.id, decision: 'reject', reason: 'first' })).body.code,
+    ).toBe(0);
+    expect(
+      (await admin('review', { id: b.id, decision: 'reject', reason: 'second' })).body.code,
+    ).toBe(2501);
     expect((await admin('review', { id: b.id, decision: 'approve' })).body.code).toBe(2501);
     expect(await spot(b.user)).toMatchObject({ available: '100', locked: '0' });
     expect((await entriesFor(b.id)).filter((p) => p.reference.endsWith(':refund'))).toHaveLength(4);
@@ -406,7 +659,9 @@ describe('operator review', () => {
   it('concurrent completions of one withdrawal: exactly one moves money', async () => {
     const { user, id } = await pending();
     await admin('review', { id, decision: 'approve' });
-    const replies = await Promise.all(Array.from({ length: 10 }, () => admin('complete', { id, txid: TXID })));
+    const replies = await Promise.all(
+      Array.from({ length: 10 }, () => admin('complete', { id, txid: TXID })),
+    );
     expect(replies.filter((r) => r.body.code === 0)).toHaveLength(1);
     expect(replies.filter((r) => r.body.code === 2501)).toHaveLength(9);
     expect(await spot(user)).toMatchObject({ available: '73.5', locked: '0' });
@@ -416,7 +671,9 @@ describe('operator review', () => {
   it('a chain txid must be 64 hex digits; unknown ids are NOT_FOUND', async () => {
     const { id } = await pending();
     await admin('review', { id, decision: 'approve' });
-    expect((await admin('complete', { id, txid: 'abc123' })).body.errors?.txid).toEqual(['This transaction id does not fit the network (64 hexadecimal digits).']);
+    expect((await admin('complete', { id, txid: 'abc123' })).body.errors?.txid).toEqual([
+      'This transaction id does not fit the network (64 hexadecimal digits).',
+    ]);
     expect((await admin('complete', { id: '999999999', txid: TXID })).body.code).toBe(404);
   });
 
@@ -425,7 +682,10 @@ describe('operator review', () => {
     const catalog = await operatorToken(t, 'catalog');
     expect((await admin('review', { id, decision: 'approve' }, catalog.token)).status).toBe(403);
     expect((await admin('review', { id, decision: 'approve' }, user.token)).body.code).toBe(401);
-    expect((await call(t.app, 'GET', '/api/admin/v1/withdrawals/queue', { token: user.token })).body.code).toBe(401);
+    expect(
+      (await call(t.app, 'GET', '/api/admin/v1/withdrawals/queue', { token: user.token })).body
+        .code,
+    ).toBe(401);
     expect(await spot(user)).toMatchObject({ locked: '26.5' });
   });
 
@@ -438,17 +698,26 @@ describe('operator review', () => {
       if (!command) throw new Error(`no command ${name}`);
       return command.run(context, options);
     };
-    expect(await run('withdrawal:queue', { status: 'under_review' })).toContain(`withdrawal #${id} uid ${user.uid} 25.5 USDT (fee 1): under_review → ${TRON}`);
+    expect(await run('withdrawal:queue', { status: 'under_review' })).toContain(
+      `withdrawal #${id} uid ${user.uid} 25.5 USDT (fee 1): under_review → ${TRON}`,
+    );
     await expect(run('withdrawal:review', { id, decision: 'reject' })).rejects.toThrow(/reason/);
     expect(await run('withdrawal:review', { id, decision: 'approve' })).toContain('processing');
-    await expect(run('withdrawal:review', { id, decision: 'approve' })).rejects.toThrow('INVALID_STATE');
+    await expect(run('withdrawal:review', { id, decision: 'approve' })).rejects.toThrow(
+      'INVALID_STATE',
+    );
     expect(await run('withdrawal:complete', { id, txid: TXID })).toContain('success');
     expect(await spot(user)).toMatchObject({ available: '73.5', locked: '0' });
     const second = await pending();
     await run('withdrawal:review', { id: second.id, decision: 'approve' });
-    expect(await run('withdrawal:fail', { id: second.id, reason: 'Bank holiday' })).toContain('failed');
+    expect(await run('withdrawal:fail', { id: second.id, reason: 'Bank holiday' })).toContain(
+      'failed',
+    );
     expect(await spot(second.user)).toMatchObject({ available: '100', locked: '0' });
-    const audit = await queryRows<{ action: string; via: string }>(t.database.db, sql`select action, via from audit_log where target_type = 'withdrawal' and target_id in (${id}, ${second.id}) order by id`);
+    const audit = await queryRows<{ action: string; via: string }>(
+      t.database.db,
+      sql`select action, via from audit_log where target_type = 'withdrawal' and target_id in (${id}, ${second.id}) order by id`,
+    );
     expect(audit).toEqual([
       { action: 'withdrawal.approve', via: 'cli' },
       { action: 'withdrawal.complete', via: 'cli' },
@@ -471,13 +740,31 @@ describe('card withdrawals', () => {
     const user = await readyUser();
     const cardId = await addCard(user);
     const reply = await cardWithdraw(user, { cardId, amount: '30', password: PIN });
-    expect(reply.body.data).toMatchObject({ kind: 'card', asset: 'USDT', network: null, address: null, card: { bankName: 'Bank of Tradewind', accountMasked: '•••• 7890', holderName: 'Mei Lin' }, amount: '30', fee: '1', status: 'under_review' });
+    expect(reply.body.data).toMatchObject({
+      kind: 'card',
+      asset: 'USDT',
+      network: null,
+      address: null,
+      card: { bankName: 'Bank of Tradewind', accountMasked: '•••• 7890', holderName: 'Mei Lin' },
+      amount: '30',
+      fee: '1',
+      status: 'under_review',
+    });
     expect(await spot(user)).toMatchObject({ available: '69', locked: '31' });
     const bank = BigInt(await accountBalance('external:bank:USDT'));
-    const queue = await call<{ items: { id: string; cardAccountNumber: string | null }[] }>(t.app, 'GET', '/api/admin/v1/withdrawals/queue', { token: reviewer.token });
-    expect(queue.body.data.items.find((i) => i.id === reply.body.data.id)?.cardAccountNumber).toBe('6222021234567890');
+    const queue = await call<{ items: { id: string; cardAccountNumber: string | null }[] }>(
+      t.app,
+      'GET',
+      '/api/admin/v1/withdrawals/queue',
+      { token: reviewer.token },
+    );
+    expect(queue.body.data.items.find((i) => i.id === reply.body.data.id)?.cardAccountNumber).toBe(
+      '6222021234567890',
+    );
     await admin('review', { id: reply.body.data.id, decision: 'approve' });
-    expect((await admin('complete', { id: reply.body.data.id, txid: 'BANKREF-2026-0001' })).body.data).toMatchObject({ status: 'success', txid: 'BANKREF-2026-0001' });
+    expect(
+      (await admin('complete', { id: reply.body.data.id, txid: 'BANKREF-2026-0001' })).body.data,
+    ).toMatchObject({ status: 'success', txid: 'BANKREF-2026-0001' });
     expect(BigInt(await accountBalance('external:bank:USDT')) - bank).toBe(30_000_000n);
     expect(await spot(user)).toMatchObject({ available: '69', locked: '0' });
   });
@@ -486,7 +773,10 @@ describe('card withdrawals', () => {
     const user = await readyUser();
     const cardId = await addCard(user);
     const reply = await cardWithdraw(user, { cardId, amount: '10', password: PIN });
-    await call(t.app, 'POST', '/api/v1/bank-cards/delete', { token: user.token, body: { id: cardId } });
+    await call(t.app, 'POST', '/api/v1/bank-cards/delete', {
+      token: user.token,
+      body: { id: cardId },
+    });
     expect((await history(user))[0]?.card?.bankName).toBe('Bank of Tradewind');
     await admin('review', { id: reply.body.data.id, decision: 'reject', reason: 'Card closed' });
     expect(await spot(user)).toMatchObject({ available: '100', locked: '0' });
@@ -495,9 +785,16 @@ describe('card withdrawals', () => {
   it('the minimum, the password and the balance apply as for crypto', async () => {
     const user = await readyUser();
     const cardId = await addCard(user);
-    expect((await cardWithdraw(user, { cardId, amount: '9', password: PIN })).body.errors?.amount).toEqual(['The minimum withdrawal is 10 USDT.']);
-    expect((await cardWithdraw(user, { cardId, amount: '20', password: '000001' })).body.errors?.password).toBeDefined();
-    expect((await cardWithdraw(user, { cardId, amount: '100', password: PIN })).body.code).toBe(2001);
+    expect(
+      (await cardWithdraw(user, { cardId, amount: '9', password: PIN })).body.errors?.amount,
+    ).toEqual(['The minimum withdrawal is 10 USDT.']);
+    expect(
+      (await cardWithdraw(user, { cardId, amount: '20', password: '000001' })).body.errors
+        ?.password,
+    ).toBeDefined();
+    expect((await cardWithdraw(user, { cardId, amount: '100', password: PIN })).body.code).toBe(
+      2001,
+    );
     expect(await spot(user)).toMatchObject({ available: '100', locked: '0' });
   });
 });
@@ -507,11 +804,24 @@ describe('history', () => {
     const user = await readyUser({ USDT: 1_000_000_000n });
     const ids: string[] = [];
     for (let i = 0; i < 21; i++) ids.push((await withdraw(user, usdt('10'))).body.data.id);
-    const first = await call<{ items: Item[]; hasMore: boolean }>(t.app, 'GET', '/api/v1/withdrawals', { token: user.token });
+    const first = await call<{ items: Item[]; hasMore: boolean }>(
+      t.app,
+      'GET',
+      '/api/v1/withdrawals',
+      { token: user.token },
+    );
     expect(first.body.data.items.map((i) => i.id)).toEqual(ids.slice(1).reverse());
     expect(first.body.data.hasMore).toBe(true);
-    const second = await call<{ items: Item[]; hasMore: boolean }>(t.app, 'GET', `/api/v1/withdrawals?beforeId=${ids[1]}`, { token: user.token });
-    expect(second.body.data).toEqual({ items: [expect.objectContaining({ id: ids[0] })], hasMore: false });
+    const second = await call<{ items: Item[]; hasMore: boolean }>(
+      t.app,
+      'GET',
+      `/api/v1/withdrawals?beforeId=${ids[1]}`,
+      { token: user.token },
+    );
+    expect(second.body.data).toEqual({
+      items: [expect.objectContaining({ id: ids[0] })],
+      hasMore: false,
+    });
     expect(await spot(user)).toMatchObject({ available: '769', locked: '231' });
   });
 });
@@ -523,10 +833,18 @@ describe('ownership', () => {
     const aliceCard = await addCard(alice);
     const aliceWithdrawal = (await withdraw(alice, usdt('20'))).body.data.id;
 
-    const detail = await call(t.app, 'GET', `/api/v1/withdrawals/detail?id=${aliceWithdrawal}`, { token: bob.token });
+    const detail = await call(t.app, 'GET', `/api/v1/withdrawals/detail?id=${aliceWithdrawal}`, {
+      token: bob.token,
+    });
     expect(detail.body.code).toBe(404);
     expect(detail.body.data).toBeNull();
-    expect((await call<Item>(t.app, 'GET', `/api/v1/withdrawals/detail?id=${aliceWithdrawal}`, { token: alice.token })).body.data.id).toBe(aliceWithdrawal);
+    expect(
+      (
+        await call<Item>(t.app, 'GET', `/api/v1/withdrawals/detail?id=${aliceWithdrawal}`, {
+          token: alice.token,
+        })
+      ).body.data.id,
+    ).toBe(aliceWithdrawal);
     expect(await history(bob)).toEqual([]);
 
     // Bob has a card of his own, so the refusal is about Alice's card, not a missing one.
@@ -535,10 +853,21 @@ describe('ownership', () => {
     expect(steal.body.code).toBe(404);
     expect(await spot(bob)).toMatchObject({ available: '100', locked: '0' });
 
-    expect((await call(t.app, 'POST', '/api/v1/bank-cards/delete', { token: bob.token, body: { id: aliceCard } })).body.code).toBe(404);
-    const aliceCards = await call<{ items: { id: string }[] }>(t.app, 'GET', '/api/v1/bank-cards', { token: alice.token });
+    expect(
+      (
+        await call(t.app, 'POST', '/api/v1/bank-cards/delete', {
+          token: bob.token,
+          body: { id: aliceCard },
+        })
+      ).body.code,
+    ).toBe(404);
+    const aliceCards = await call<{ items: { id: string }[] }>(t.app, 'GET', '/api/v1/bank-cards', {
+      token: alice.token,
+    });
     expect(aliceCards.body.data.items.map((c) => c.id)).toEqual([aliceCard]);
-    const bobCards = await call<{ items: { id: string }[] }>(t.app, 'GET', '/api/v1/bank-cards', { token: bob.token });
+    const bobCards = await call<{ items: { id: string }[] }>(t.app, 'GET', '/api/v1/bank-cards', {
+      token: bob.token,
+    });
     expect(bobCards.body.data.items.map((c) => c.id)).not.toContain(aliceCard);
   });
 });
@@ -547,7 +876,9 @@ describe('idempotency', () => {
   it('20 concurrent replays with one Idempotency-Key make one withdrawal and identical replies', async () => {
     const user = await readyUser();
     const key = idempotencyKey();
-    const replies = await Promise.all(Array.from({ length: 20 }, () => withdraw(user, usdt('12'), { key })));
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, () => withdraw(user, usdt('12'), { key })),
+    );
     expect(replies[0]?.body.code).toBe(0);
     expect(new Set(replies.map((r) => r.response.body)).size).toBe(1);
     expect(await history(user)).toHaveLength(1);
@@ -558,7 +889,9 @@ describe('idempotency', () => {
     const user = await readyUser();
     const key = idempotencyKey();
     const first = await withdraw(user, usdt('12'), { key });
-    expect((await withdraw(user, usdt('12', { password: '000001' }), { key })).body.errors?.password).toBeDefined();
+    expect(
+      (await withdraw(user, usdt('12', { password: '000001' }), { key })).body.errors?.password,
+    ).toBeDefined();
     expect((await withdraw(user, usdt('12'), { key })).response.body).toBe(first.response.body);
     expect((await withdraw(user, usdt('13'), { key })).body.code).toBe(2003);
     expect(await history(user)).toHaveLength(1);
@@ -568,46 +901,86 @@ describe('idempotency', () => {
     const user = await readyUser();
     const key = idempotencyKey();
     await withdraw(user, usdt('12'), { key });
-    const rows = await queryRows<{ request_hash: string }>(t.database.db, sql`select request_hash from idempotency_keys where key = ${key}`);
+    const rows = await queryRows<{ request_hash: string }>(
+      t.database.db,
+      sql`select request_hash from idempotency_keys where key = ${key}`,
+    );
     const crypto = await import('node:crypto');
-    const withoutPassword = crypto.createHash('sha256').update(JSON.stringify(['POST', '/api/v1/withdrawals', { asset: 'USDT', network: 'TRC20', address: TRON, amount: '12' }])).digest('hex');
+    const withoutPassword = crypto
+      .createHash('sha256')
+      .update(
+        JSON.stringify([
+          'POST',
+          '/api/v1/withdrawals',
+          { asset: 'USDT', network: 'TRC20', address: TRON, amount: '12' },
+        ]),
+      )
+      .digest('hex');
     expect(rows[0]?.request_hash).toBe(withoutPassword);
   });
 });
 
 describe('concurrency', () => {
-  it(`200 concurrent withdrawals against one balance: exactly ⌊B/(a+fee)⌋ succeed, nothing negative, invariants hold${onPostgres ? ' (PostgreSQL)' : ' (PGlite)'}`, { timeout: 180_000 }, async () => {
-    // B = 1000.5 USDT, a = 10, fee = 1 → ⌊1000.5 / 11⌋ = 90 succeed.
-    const user = await readyUser({ USDT: 1_000_500_000n });
-    const replies = await Promise.all(Array.from({ length: 200 }, () => withdraw(user, usdt('10'))));
-    const codes = replies.map((r) => r.body.code);
-    expect(codes.filter((c) => c === 0)).toHaveLength(90);
-    expect(codes.filter((c) => c !== 0).every((c) => c === 2001)).toBe(true);
-    expect(await spot(user)).toMatchObject({ available: '10.5', locked: '990' });
-    const rows = await queryRows<{ n: string }>(t.database.db, sql`select count(*)::text as n from withdrawals where user_id = ${Number(user.uid)}`);
-    expect(rows[0]?.n).toBe('90');
-    const negative = await queryRows(t.database.db, sql`select name from ledger_accounts where kind = 'user' and (available < 0 or locked < 0)`);
-    expect(negative).toEqual([]);
-    expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
-  });
+  it(
+    `200 concurrent withdrawals against one balance: exactly ⌊B/(a+fee)⌋ succeed, nothing negative, invariants hold${onPostgres ? ' (PostgreSQL)' : ' (PGlite)'}`,
+    { timeout: 180_000 },
+    async () => {
+      // B = 1000.5 USDT, a = 10, fee = 1 → ⌊1000.5 / 11⌋ = 90 succeed.
+      const user = await readyUser({ USDT: 1_000_500_000n });
+      const replies = await Promise.all(
+        Array.from({ length: 200 }, () => withdraw(user, usdt('10'))),
+      );
+      const codes = replies.map((r) => r.body.code);
+      expect(codes.filter((c) => c === 0)).toHaveLength(90);
+      expect(codes.filter((c) => c !== 0).every((c) => c === 2001)).toBe(true);
+      expect(await spot(user)).toMatchObject({ available: '10.5', locked: '990' });
+      const rows = await queryRows<{ n: string }>(
+        t.database.db,
+        sql`select count(*)::text as n from withdrawals where user_id = ${Number(user.uid)}`,
+      );
+      expect(rows[0]?.n).toBe('90');
+      const negative = await queryRows(
+        t.database.db,
+        sql`select name from ledger_accounts where kind = 'user' and (available < 0 or locked < 0)`,
+      );
+      expect(negative).toEqual([]);
+      expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
+    },
+  );
 });
 
 describe('the fee the user saw', () => {
   it('a request carrying a fee an operator changed since is refused, localized, and locks nothing; card withdrawals too', async () => {
     const user = await readyUser();
-    const [row] = await queryRows<{ fee: string }>(t.database.db, sql`select withdraw_fee_minor::text as fee from assets where code = 'USDT'`);
+    const [row] = await queryRows<{ fee: string }>(
+      t.database.db,
+      sql`select withdraw_fee_minor::text as fee from assets where code = 'USDT'`,
+    );
     const shown = (BigInt(row?.fee ?? '0') / 1_000_000n).toString();
-    await t.database.db.execute(sql`update assets set withdraw_fee_minor = withdraw_fee_minor + 5000000 where code = 'USDT'`);
+    await t.database.db.execute(
+      sql`update assets set withdraw_fee_minor = withdraw_fee_minor + 5000000 where code = 'USDT'`,
+    );
     try {
       const before = await spot(user);
       const refused = await withdraw(user, usdt('20', { fee: shown }), { lang: 'de' });
       expect(refused.status, JSON.stringify(refused.body)).toBe(409);
       expect(refused.body.code).toBe(2313);
       expect(refused.body.message).toContain('Auszahlungsgebühr');
-      expect(refused.body.message).toContain(`${(BigInt(row?.fee ?? '0') / 1_000_000n + 5n).toString()} USDT`);
+      expect(refused.body.message).toContain(
+        `${(BigInt(row?.fee ?? '0') / 1_000_000n + 5n).toString()} USDT`,
+      );
       await addCard(user);
-      const cards = (await call<{ cards: { id: string }[] }>(t.app, 'GET', '/api/v1/withdrawals/options', { token: user.token })).body.data.cards;
-      const card = await cardWithdraw(user, { cardId: cards[0]?.id, amount: '20', fee: shown, password: PIN });
+      const cards = (
+        await call<{ cards: { id: string }[] }>(t.app, 'GET', '/api/v1/withdrawals/options', {
+          token: user.token,
+        })
+      ).body.data.cards;
+      const card = await cardWithdraw(user, {
+        cardId: cards[0]?.id,
+        amount: '20',
+        fee: shown,
+        password: PIN,
+      });
       expect(card.body.code).toBe(2313);
       expect(await spot(user)).toEqual(before);
       expect(await history(user)).toEqual([]);
@@ -617,7 +990,9 @@ describe('the fee the user saw', () => {
       expect(accepted.body.code, JSON.stringify(accepted.body)).toBe(0);
       expect(accepted.body.data).toMatchObject({ amount: '20', fee });
     } finally {
-      await t.database.db.execute(sql`update assets set withdraw_fee_minor = withdraw_fee_minor - 5000000 where code = 'USDT'`);
+      await t.database.db.execute(
+        sql`update assets set withdraw_fee_minor = withdraw_fee_minor - 5000000 where code = 'USDT'`,
+      );
     }
   });
 });

@@ -36,7 +36,9 @@ function open(from: string): Promise<Client> {
     const received: Record<string, unknown>[] = [];
     const queue: Record<string, unknown>[] = [];
     const waiters: ((m: Record<string, unknown>) => void)[] = [];
-    const closed = new Promise<{ code: number; reason: string }>((r) => socket.on('close', (code, reason) => r({ code, reason: reason.toString() })));
+    const closed = new Promise<{ code: number; reason: string }>((r) =>
+      socket.on('close', (code, reason) => r({ code, reason: reason.toString() })),
+    );
     socket.on('message', (data) => {
       const message = JSON.parse(data.toString()) as Record<string, unknown>;
       received.push(message);
@@ -45,11 +47,24 @@ function open(from: string): Promise<Client> {
       else queue.push(message);
     });
     socket.on('open', () =>
-      resolve({ socket, received, closed, next: () => new Promise((r) => (queue.length ? r(queue.shift() as Record<string, unknown>) : waiters.push(r))) }),
+      resolve({
+        socket,
+        received,
+        closed,
+        next: () =>
+          new Promise((r) =>
+            queue.length ? r(queue.shift() as Record<string, unknown>) : waiters.push(r),
+          ),
+      }),
     );
     socket.on('unexpected-response', (request, response) => {
       request.destroy();
-      reject(Object.assign(new Error(`refused with ${response.statusCode}`), { status: response.statusCode, retryAfter: response.headers['retry-after'] }));
+      reject(
+        Object.assign(new Error(`refused with ${response.statusCode}`), {
+          status: response.statusCode,
+          retryAfter: response.headers['retry-after'],
+        }),
+      );
     });
     socket.on('error', reject);
   });
@@ -63,11 +78,17 @@ function sendPaced(client: Client, message: object): void {
 
 /** Waits until the server holds exactly `count` sockets: it frees a place when its end of the connection closes, a moment after the client's. */
 async function serverHolds(count: number): Promise<void> {
-  await vi.waitFor(() => expect(t.app.websocketServer.clients.size).toBe(count), { timeout: 2_000, interval: 10 });
+  await vi.waitFor(() => expect(t.app.websocketServer.clients.size).toBe(count), {
+    timeout: 2_000,
+    interval: 10,
+  });
 }
 
 /** Every ticker and kline channel, in a fixed order. */
-const CHANNELS = INSTRUMENT_SYMBOLS.flatMap((symbol) => [`ticker.${symbol}`, ...KLINE_INTERVALS.map((interval) => `kline.${symbol}.${interval}`)]);
+const CHANNELS = INSTRUMENT_SYMBOLS.flatMap((symbol) => [
+  `ticker.${symbol}`,
+  ...KLINE_INTERVALS.map((interval) => `kline.${symbol}.${interval}`),
+]);
 
 async function closeAll(clients: Client[]): Promise<void> {
   for (const client of clients) client.socket.close();
@@ -80,28 +101,46 @@ describe('/ws message budget', () => {
     const client = await open(newAddress());
     const parse = vi.spyOn(JSON, 'parse');
     try {
-      for (let i = 0; i < 20; i++) client.socket.send(JSON.stringify({ op: 'ping', id: `in-${i}` }));
-      for (let i = 0; i < 5; i++) client.socket.send(JSON.stringify({ op: 'ping', id: `over-${i}` }));
+      for (let i = 0; i < 20; i++)
+        client.socket.send(JSON.stringify({ op: 'ping', id: `in-${i}` }));
+      for (let i = 0; i < 5; i++)
+        client.socket.send(JSON.stringify({ op: 'ping', id: `over-${i}` }));
       client.socket.send('{not json');
       expect(await client.closed).toEqual({ code: 1008, reason: 'too many messages' });
-      expect(parse.mock.calls.filter(([text]) => typeof text === 'string' && (text.includes('over-') || text === '{not json'))).toEqual([]);
+      expect(
+        parse.mock.calls.filter(
+          ([text]) => typeof text === 'string' && (text.includes('over-') || text === '{not json'),
+        ),
+      ).toEqual([]);
     } finally {
       parse.mockRestore();
     }
-    expect(client.received).toEqual(Array.from({ length: 20 }, (_, i) => ({ op: 'pong', id: `in-${i}` })));
+    expect(client.received).toEqual(
+      Array.from({ length: 20 }, (_, i) => ({ op: 'pong', id: `in-${i}` })),
+    );
   });
 
   it('a client sending 20 messages a second stays open and keeps getting ticks', async () => {
     const client = await open(newAddress());
     client.socket.send(JSON.stringify({ op: 'subscribe', channel: 'ticker.BTCUSDT', id: 'sub' }));
-    expect(await client.next()).toEqual({ op: 'subscribe', id: 'sub', channel: 'ticker.BTCUSDT', ok: true });
+    expect(await client.next()).toEqual({
+      op: 'subscribe',
+      id: 'sub',
+      channel: 'ticker.BTCUSDT',
+      ok: true,
+    });
     for (let second = 0; second < 3; second++) {
       // The whole second's budget in one burst: 19 pings after the subscribe, then 20 a second.
       const pings = second === 0 ? 19 : 20;
       for (let i = 0; i < pings; i++) client.socket.send(JSON.stringify({ op: 'ping', id: i }));
       for (let i = 0; i < pings; i++) expect(await client.next()).toEqual({ op: 'pong', id: i });
-      expect(t.app.services.hub.publishLocal('ticker.BTCUSDT', { price: String(second) })).toBeGreaterThanOrEqual(1);
-      expect(await client.next()).toEqual({ channel: 'ticker.BTCUSDT', data: { price: String(second) } });
+      expect(
+        t.app.services.hub.publishLocal('ticker.BTCUSDT', { price: String(second) }),
+      ).toBeGreaterThanOrEqual(1);
+      expect(await client.next()).toEqual({
+        channel: 'ticker.BTCUSDT',
+        data: { price: String(second) },
+      });
       t.clock.advance(1_000);
     }
     expect(client.socket.readyState).toBe(WebSocket.OPEN);
@@ -115,12 +154,26 @@ describe('/ws message budget', () => {
     const second = all.slice(25);
     // 20 messages in one burst moving 50 channels each way ten times: 1,000 channel changes.
     for (let i = 0; i < 10; i++) {
-      client.socket.send(JSON.stringify({ op: 'subscribe', channels: i % 2 ? second : first, id: `sub-${i}` }));
-      client.socket.send(JSON.stringify({ op: 'unsubscribe', channels: i % 2 ? second : first, id: `unsub-${i}` }));
+      client.socket.send(
+        JSON.stringify({ op: 'subscribe', channels: i % 2 ? second : first, id: `sub-${i}` }),
+      );
+      client.socket.send(
+        JSON.stringify({ op: 'unsubscribe', channels: i % 2 ? second : first, id: `unsub-${i}` }),
+      );
     }
     for (let i = 0; i < 10; i++) {
-      expect(await client.next()).toEqual({ op: 'subscribe', id: `sub-${i}`, channels: i % 2 ? second : first, ok: true });
-      expect(await client.next()).toEqual({ op: 'unsubscribe', id: `unsub-${i}`, channels: i % 2 ? second : first, ok: true });
+      expect(await client.next()).toEqual({
+        op: 'subscribe',
+        id: `sub-${i}`,
+        channels: i % 2 ? second : first,
+        ok: true,
+      });
+      expect(await client.next()).toEqual({
+        op: 'unsubscribe',
+        id: `unsub-${i}`,
+        channels: i % 2 ? second : first,
+        ok: true,
+      });
     }
     expect(client.socket.readyState).toBe(WebSocket.OPEN);
     // The budget is spent all the same: the 21st message closes the socket.
@@ -133,7 +186,10 @@ describe('/ws message budget', () => {
 
 describe('/ws subscriptions per socket', () => {
   it('the 51st channel is refused with too_many_subscriptions; the 50 held stay and a freed place can be used', async () => {
-    const channels = INSTRUMENT_SYMBOLS.flatMap((symbol) => [`ticker.${symbol}`, ...KLINE_INTERVALS.map((interval) => `kline.${symbol}.${interval}`)]).slice(0, 51);
+    const channels = INSTRUMENT_SYMBOLS.flatMap((symbol) => [
+      `ticker.${symbol}`,
+      ...KLINE_INTERVALS.map((interval) => `kline.${symbol}.${interval}`),
+    ]).slice(0, 51);
     expect(channels).toHaveLength(51);
     const client = await open(newAddress());
     for (const channel of channels.slice(0, 50)) {
@@ -142,11 +198,20 @@ describe('/ws subscriptions per socket', () => {
     }
     const last = channels[50] as string;
     sendPaced(client, { op: 'subscribe', channel: last, id: 'one-too-many' });
-    expect(await client.next()).toEqual({ op: 'error', id: 'one-too-many', error: 'too_many_subscriptions' });
+    expect(await client.next()).toEqual({
+      op: 'error',
+      id: 'one-too-many',
+      error: 'too_many_subscriptions',
+    });
     expect(t.app.services.hub.hasSubscribers(last)).toBe(false);
     // Asking again for a channel it holds takes no new place.
     sendPaced(client, { op: 'subscribe', channel: channels[0], id: 'again' });
-    expect(await client.next()).toEqual({ op: 'subscribe', id: 'again', channel: channels[0], ok: true });
+    expect(await client.next()).toEqual({
+      op: 'subscribe',
+      id: 'again',
+      channel: channels[0],
+      ok: true,
+    });
     sendPaced(client, { op: 'unsubscribe', channel: channels[0], id: 'free' });
     expect(await client.next()).toMatchObject({ op: 'unsubscribe', ok: true });
     sendPaced(client, { op: 'subscribe', channel: last, id: 'fits' });
@@ -162,18 +227,33 @@ describe('/ws subscriptions per socket', () => {
     // 5 held again and 11 new would make 51.
     const overflowing = CHANNELS.slice(35, 51);
     sendPaced(client, { op: 'subscribe', channels: overflowing, id: 'sixteen' });
-    expect(await client.next()).toEqual({ op: 'error', id: 'sixteen', error: 'too_many_subscriptions' });
-    expect(CHANNELS.slice(40, 51).some((channel) => t.app.services.hub.hasSubscribers(channel))).toBe(false);
+    expect(await client.next()).toEqual({
+      op: 'error',
+      id: 'sixteen',
+      error: 'too_many_subscriptions',
+    });
+    expect(
+      CHANNELS.slice(40, 51).some((channel) => t.app.services.hub.hasSubscribers(channel)),
+    ).toBe(false);
     // More names than a socket may hold are not a batch at all.
     sendPaced(client, { op: 'unsubscribe', channels: CHANNELS.slice(0, 51), id: 'too-long' });
     expect(await client.next()).toEqual({ op: 'error', id: 'too-long', error: 'bad_message' });
-    expect(CHANNELS.slice(0, 40).every((channel) => t.app.services.hub.hasSubscribers(channel))).toBe(true);
+    expect(
+      CHANNELS.slice(0, 40).every((channel) => t.app.services.hub.hasSubscribers(channel)),
+    ).toBe(true);
     // One place freed, the same batch fits: 50 held.
     sendPaced(client, { op: 'unsubscribe', channels: [CHANNELS[0]], id: 'one-out' });
     expect(await client.next()).toMatchObject({ op: 'unsubscribe', id: 'one-out', ok: true });
     sendPaced(client, { op: 'subscribe', channels: overflowing, id: 'sixteen-again' });
-    expect(await client.next()).toEqual({ op: 'subscribe', id: 'sixteen-again', channels: overflowing, ok: true });
-    expect(CHANNELS.slice(0, 52).map((channel) => t.app.services.hub.hasSubscribers(channel))).toEqual([false, ...Array(50).fill(true), false]);
+    expect(await client.next()).toEqual({
+      op: 'subscribe',
+      id: 'sixteen-again',
+      channels: overflowing,
+      ok: true,
+    });
+    expect(
+      CHANNELS.slice(0, 52).map((channel) => t.app.services.hub.hasSubscribers(channel)),
+    ).toEqual([false, ...Array(50).fill(true), false]);
     await closeAll([client]);
   });
 });
@@ -251,7 +331,8 @@ describe('/ws new sockets per address a minute', () => {
     const from = newAddress();
     const fifty: Client[] = [];
     for (let i = 0; i < 50; i++) fifty.push(await open(from));
-    for (let i = 0; i < 80; i++) await expect(open(from)).rejects.toMatchObject({ status: 429, retryAfter: '10' });
+    for (let i = 0; i < 80; i++)
+      await expect(open(from)).rejects.toMatchObject({ status: 429, retryAfter: '10' });
     await closeAll(fifty);
     // 50 of 120 used: 70 more fit this minute, the 71st does not.
     const more: Client[] = [];
@@ -266,7 +347,8 @@ describe('/ws new sockets per address a minute', () => {
   it('holds counts for one minute only: the next minute starts with no address counted', () => {
     const budget = new NewSocketBudget(2);
     const t0 = 1_800_000_000_000;
-    for (let i = 0; i < 1000; i++) expect(budget.take(`10.0.${i >> 8}.${i & 255}`, t0)).toEqual({ ok: true });
+    for (let i = 0; i < 1000; i++)
+      expect(budget.take(`10.0.${i >> 8}.${i & 255}`, t0)).toEqual({ ok: true });
     expect(budget.take('10.0.0.0', t0 + 1)).toEqual({ ok: true });
     expect(budget.take('10.0.0.0', t0 + 2)).toEqual({ ok: false, retryAfterS: 60 });
     expect(budget.size).toBe(1000);

@@ -1,5 +1,10 @@
 import type { AddressInfo } from 'node:net';
-import { INSTRUMENT_SYMBOLS, KLINE_INTERVALS, klineMessageSchema, tickerSchema } from '@tradewind/contract/market';
+import {
+  INSTRUMENT_SYMBOLS,
+  KLINE_INTERVALS,
+  klineMessageSchema,
+  tickerSchema,
+} from '@tradewind/contract/market';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openSocket } from './socket-frames.ts';
 import { liveSessions } from '../src/modules/auth/sessions.ts';
@@ -38,7 +43,9 @@ describe('/ws', () => {
 
   it('a socket whose session ended elsewhere stops getting the user channel; the other device keeps it', async () => {
     const { token, uid, account } = await registerUser(t.app);
-    const login = await call<{ token: string }>(t.app, 'POST', '/api/v1/auth/login', { body: { channel: 'email', account, password: PASSWORD } });
+    const login = await call<{ token: string }>(t.app, 'POST', '/api/v1/auth/login', {
+      body: { channel: 'email', account, password: PASSWORD },
+    });
     const phone = await open();
     const laptop = await open();
     phone.socket.send(JSON.stringify({ op: 'auth', token, id: 1 }));
@@ -49,7 +56,12 @@ describe('/ws', () => {
     expect(await laptop.next()).toMatchObject({ op: 'subscribe', ok: true });
 
     // The phone signs every other device out.
-    const revoked = await call<{ revoked: number }>(t.app, 'POST', '/api/v1/auth/sessions/revoke-others', { token });
+    const revoked = await call<{ revoked: number }>(
+      t.app,
+      'POST',
+      '/api/v1/auth/sessions/revoke-others',
+      { token },
+    );
     expect(revoked.body.data.revoked).toBe(1);
     const hub = t.app.services.hub;
     const isLive = (ids: number[]) => liveSessions(t.database.db, ids, t.clock.now());
@@ -58,7 +70,10 @@ describe('/ws', () => {
     expect(await hub.dropEndedSessions(isLive)).toBe(0);
 
     expect(hub.publishToUser(Number(uid), { type: 'balance.changed' })).toBe(1);
-    expect(await phone.next()).toEqual({ channel: `user.${uid}`, data: { type: 'balance.changed' } });
+    expect(await phone.next()).toEqual({
+      channel: `user.${uid}`,
+      data: { type: 'balance.changed' },
+    });
     // Public channels stay: the next message the laptop sees is the ticker, not the user's push.
     hub.publishLocal('ticker.BTCUSDT', { price: '1' });
     expect(await laptop.next()).toEqual({ channel: 'ticker.BTCUSDT', data: { price: '1' } });
@@ -85,10 +100,18 @@ describe('/ws', () => {
     const hub = t.app.services.hub;
     const { socket, next } = await open();
     const send = (message: object) => socket.send(JSON.stringify(message));
-    const held = () => ['ticker.SOLUSDT', 'kline.SOLUSDT.1m', 'kline.SOLUSDT.5m'].filter((channel) => hub.hasSubscribers(channel));
+    const held = () =>
+      ['ticker.SOLUSDT', 'kline.SOLUSDT.1m', 'kline.SOLUSDT.5m'].filter((channel) =>
+        hub.hasSubscribers(channel),
+      );
 
     send({ op: 'subscribe', channels: ['ticker.SOLUSDT', 'kline.SOLUSDT.1m'], id: 1 });
-    expect(await next()).toEqual({ op: 'subscribe', id: 1, channels: ['ticker.SOLUSDT', 'kline.SOLUSDT.1m'], ok: true });
+    expect(await next()).toEqual({
+      op: 'subscribe',
+      id: 1,
+      channels: ['ticker.SOLUSDT', 'kline.SOLUSDT.1m'],
+      ok: true,
+    });
     expect(held()).toEqual(['ticker.SOLUSDT', 'kline.SOLUSDT.1m']);
     hub.publishLocal('kline.SOLUSDT.1m', { n: 1 });
     expect(await next()).toEqual({ channel: 'kline.SOLUSDT.1m', data: { n: 1 } });
@@ -96,9 +119,19 @@ describe('/ws', () => {
     // One channel it may not have refuses the whole batch, and the refusal names it.
     for (const bad of ['ticker.NOPE', `user.${uid}`, 42, '']) {
       send({ op: 'subscribe', channels: ['kline.SOLUSDT.5m', bad], id: 2 });
-      expect(await next()).toEqual({ op: 'error', id: 2, error: 'unknown_channel', channels: [bad] });
+      expect(await next()).toEqual({
+        op: 'error',
+        id: 2,
+        error: 'unknown_channel',
+        channels: [bad],
+      });
       send({ op: 'unsubscribe', channels: ['ticker.SOLUSDT', bad], id: 3 });
-      expect(await next()).toEqual({ op: 'error', id: 3, error: 'unknown_channel', channels: [bad] });
+      expect(await next()).toEqual({
+        op: 'error',
+        id: 3,
+        error: 'unknown_channel',
+        channels: [bad],
+      });
     }
     expect(held()).toEqual(['ticker.SOLUSDT', 'kline.SOLUSDT.1m']);
     // Not a list of one or more channels, or both forms at once.
@@ -112,7 +145,12 @@ describe('/ws', () => {
 
     // A tab switch: one message out, one in.
     send({ op: 'unsubscribe', channels: ['ticker.SOLUSDT', 'kline.SOLUSDT.1m'], id: 6 });
-    expect(await next()).toEqual({ op: 'unsubscribe', id: 6, channels: ['ticker.SOLUSDT', 'kline.SOLUSDT.1m'], ok: true });
+    expect(await next()).toEqual({
+      op: 'unsubscribe',
+      id: 6,
+      channels: ['ticker.SOLUSDT', 'kline.SOLUSDT.1m'],
+      ok: true,
+    });
     send({ op: 'subscribe', channels: ['kline.SOLUSDT.5m', 'kline.SOLUSDT.5m'], id: 7 });
     expect(await next()).toMatchObject({ op: 'subscribe', id: 7, ok: true });
     expect(held()).toEqual(['kline.SOLUSDT.5m']);
@@ -126,7 +164,12 @@ describe('/ws market channels', () => {
     t.clock.advance(1_000);
     const feed = new FixedFeed();
     feed.set(prices);
-    await new MarketRecorder({ db: t.database.db, clock: t.clock, feed, relay: t.app.services.relay }).recordOnce();
+    await new MarketRecorder({
+      db: t.database.db,
+      clock: t.clock,
+      feed,
+      relay: t.app.services.relay,
+    }).recordOnce();
   }
 
   async function subscribe(channel: string) {
@@ -147,14 +190,23 @@ describe('/ws market channels', () => {
       socket.send(JSON.stringify(message));
     };
     for (const symbol of INSTRUMENT_SYMBOLS) {
-      for (const channel of [`ticker.${symbol}`, ...KLINE_INTERVALS.map((interval) => `kline.${symbol}.${interval}`)]) {
+      for (const channel of [
+        `ticker.${symbol}`,
+        ...KLINE_INTERVALS.map((interval) => `kline.${symbol}.${interval}`),
+      ]) {
         send({ op: 'subscribe', channel });
         expect(await next(), channel).toMatchObject({ op: 'subscribe', ok: true });
         send({ op: 'unsubscribe', channel });
         expect(await next(), channel).toMatchObject({ op: 'unsubscribe', ok: true });
       }
     }
-    for (const channel of ['kline.BTCUSDT.2m', 'kline.NOPE.1m', 'kline.BTCUSDT', 'kline.btcusdt.1m', 'ticker.BTCUSDT.1m']) {
+    for (const channel of [
+      'kline.BTCUSDT.2m',
+      'kline.NOPE.1m',
+      'kline.BTCUSDT',
+      'kline.btcusdt.1m',
+      'ticker.BTCUSDT.1m',
+    ]) {
       send({ op: 'subscribe', channel });
       expect(await next(), channel).toMatchObject({ op: 'error', error: 'unknown_channel' });
     }
@@ -167,18 +219,42 @@ describe('/ws market channels', () => {
     const hour = await subscribe('kline.BTCUSDT.1h');
     // Each recorded second is awaited on every socket before the next: on PostgreSQL the next insert could otherwise overtake a broadcast.
     const receive = async () => {
-      const [tick, oneMinute, oneHour] = (await Promise.all([ticker.next(), minute.next(), hour.next()])) as { channel: string; data: unknown }[];
-      return { tick: tick as { channel: string; data: unknown }, oneMinute: oneMinute as { channel: string; data: unknown }, oneHour: oneHour as { channel: string; data: unknown } };
+      const [tick, oneMinute, oneHour] = (await Promise.all([
+        ticker.next(),
+        minute.next(),
+        hour.next(),
+      ])) as { channel: string; data: unknown }[];
+      return {
+        tick: tick as { channel: string; data: unknown },
+        oneMinute: oneMinute as { channel: string; data: unknown },
+        oneHour: oneHour as { channel: string; data: unknown },
+      };
     };
     await record({ BTCUSDT: '95000.00' });
     const first = await receive();
     expect(first.tick.channel).toBe('ticker.BTCUSDT');
-    expect(tickerSchema.parse(first.tick.data)).toMatchObject({ symbol: 'BTCUSDT', price: '95000', source: 'simulated', sourceLabel: 'simulated (demo data)', high24h: '95000', changePct: '0.00' });
+    expect(tickerSchema.parse(first.tick.data)).toMatchObject({
+      symbol: 'BTCUSDT',
+      price: '95000',
+      source: 'simulated',
+      sourceLabel: 'simulated (demo data)',
+      high24h: '95000',
+      changePct: '0.00',
+    });
     await record({ BTCUSDT: '95100.50' });
     const second = await receive();
-    expect(tickerSchema.parse(second.tick.data)).toMatchObject({ price: '95100.5', ts: t.clock.now().toISOString(), high24h: '95100.5', low24h: '95000', changePct: '0.11' });
+    expect(tickerSchema.parse(second.tick.data)).toMatchObject({
+      price: '95100.5',
+      ts: t.clock.now().toISOString(),
+      high24h: '95100.5',
+      low24h: '95000',
+      changePct: '0.11',
+    });
     const minuteOpen = Math.floor(t.clock.now().getTime() / 60_000) * 60_000;
-    expect({ channel: second.oneMinute.channel, ...klineMessageSchema.parse(second.oneMinute.data) }).toEqual({
+    expect({
+      channel: second.oneMinute.channel,
+      ...klineMessageSchema.parse(second.oneMinute.data),
+    }).toEqual({
       channel: 'kline.BTCUSDT.1m',
       symbol: 'BTCUSDT',
       interval: '1m',
@@ -186,18 +262,29 @@ describe('/ws market channels', () => {
     });
     const hourOpen = Math.floor(t.clock.now().getTime() / 3_600_000) * 3_600_000;
     expect(second.oneHour.channel).toBe('kline.BTCUSDT.1h');
-    expect(klineMessageSchema.parse(second.oneHour.data).candle).toMatchObject({ t: hourOpen, c: '95100.5' });
+    expect(klineMessageSchema.parse(second.oneHour.data).candle).toMatchObject({
+      t: hourOpen,
+      c: '95100.5',
+    });
     for (const client of [ticker, minute, hour]) client.socket.close();
   });
 
   it('one broadcast is serialised once for all its subscribers', async () => {
-    const clients = [await subscribe('kline.ETHUSDT.5m'), await subscribe('kline.ETHUSDT.5m'), await subscribe('kline.ETHUSDT.5m')];
+    const clients = [
+      await subscribe('kline.ETHUSDT.5m'),
+      await subscribe('kline.ETHUSDT.5m'),
+      await subscribe('kline.ETHUSDT.5m'),
+    ];
     const stringify = vi.spyOn(JSON, 'stringify');
     try {
       await record({ ETHUSDT: '3300.00' });
       const messages = await Promise.all(clients.map((client) => client.next()));
-      expect(messages.every((m) => (m as { channel: string }).channel === 'kline.ETHUSDT.5m')).toBe(true);
-      const serialised = stringify.mock.calls.filter(([value]) => (value as { channel?: string } | null)?.channel === 'kline.ETHUSDT.5m');
+      expect(messages.every((m) => (m as { channel: string }).channel === 'kline.ETHUSDT.5m')).toBe(
+        true,
+      );
+      const serialised = stringify.mock.calls.filter(
+        ([value]) => (value as { channel?: string } | null)?.channel === 'kline.ETHUSDT.5m',
+      );
       expect(serialised).toHaveLength(1);
     } finally {
       stringify.mockRestore();
@@ -211,12 +298,19 @@ describe('/ws market channels', () => {
     const broadcaster = new MarketBroadcaster({ db: t.database.db, clock: t.clock, hub, relay });
     const stringify = vi.spyOn(JSON, 'stringify');
     try {
-      const event = { ts: t.clock.now().toISOString(), items: [{ symbol: 'ETHUSDT', tickId: '1', priceMinor: '330000', source: 'simulated' }] };
+      const event = {
+        ts: t.clock.now().toISOString(),
+        items: [{ symbol: 'ETHUSDT', tickId: '1', priceMinor: '330000', source: 'simulated' }],
+      };
       expect(await broadcaster.broadcast(event)).toEqual([]);
       expect(hub.publish('ticker.ETHUSDT', { any: 'thing' })).toBe(0);
       relay.send(TICKS_TOPIC, JSON.stringify(event));
       await broadcaster.idle();
-      expect(stringify.mock.calls.filter(([value]) => typeof (value as { channel?: string } | null)?.channel === 'string')).toEqual([]);
+      expect(
+        stringify.mock.calls.filter(
+          ([value]) => typeof (value as { channel?: string } | null)?.channel === 'string',
+        ),
+      ).toEqual([]);
     } finally {
       stringify.mockRestore();
     }

@@ -23,7 +23,13 @@ export async function readXlsx(file: Buffer): Promise<XlsxSheet> {
     const cells: (string | number)[] = [];
     for (let column = 1; column <= columns; column++) {
       const value = row.getCell(column).value;
-      if (value !== null && value !== undefined && typeof value !== 'string' && typeof value !== 'number') throw new Error(`row ${rowNumber}: unexpected cell ${JSON.stringify(value)}`);
+      if (
+        value !== null &&
+        value !== undefined &&
+        typeof value !== 'string' &&
+        typeof value !== 'number'
+      )
+        throw new Error(`row ${rowNumber}: unexpected cell ${JSON.stringify(value)}`);
       cells.push(value ?? '');
     }
     rows.push(cells);

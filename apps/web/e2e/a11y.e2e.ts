@@ -12,7 +12,10 @@ import { type Fixture, SIGNED_OUT_PATHS, openRoute, prepareFixture } from './eve
  */
 
 const baseUrl = inject('baseUrl');
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const axeSource = fs.readFileSync(
+  createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
+  'utf8',
+);
 let browser: Browser;
 let fixture: Fixture;
 
@@ -32,16 +35,52 @@ interface Violation {
 
 /** axe's serious and critical violations on the page as it is now. */
 async function seriousViolations(page: Page): Promise<Violation[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  if (!(await page.evaluate(() => 'axe' in window)))
+    await page.addScriptTag({ content: axeSource });
   const violations = await page.evaluate(async () => {
-    type Node = { target: unknown[]; any: { id: string; data?: { fgColor?: string; bgColor?: string; contrastRatio?: number; expectedContrastRatio?: string } }[] };
+    type Node = {
+      target: unknown[];
+      any: {
+        id: string;
+        data?: {
+          fgColor?: string;
+          bgColor?: string;
+          contrastRatio?: number;
+          expectedContrastRatio?: string;
+        };
+      }[];
+    };
     type Result = { id: string; impact: string | null; help: string; nodes: Node[] };
-    const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Result[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] }, resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target.map(String), detail: contrastDetail(n.any) })) }));
-    function contrastDetail(checks: { id: string; data?: { fgColor?: string; bgColor?: string; contrastRatio?: number; expectedContrastRatio?: string } }[]): string {
+    const axe = (
+      window as unknown as {
+        axe: { run(context: unknown, options: unknown): Promise<{ violations: Result[] }> };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] },
+      resultTypes: ['violations'],
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target.map(String), detail: contrastDetail(n.any) })),
+    }));
+    function contrastDetail(
+      checks: {
+        id: string;
+        data?: {
+          fgColor?: string;
+          bgColor?: string;
+          contrastRatio?: number;
+          expectedContrastRatio?: string;
+        };
+      }[],
+    ): string {
       const data = checks.find((c) => c.id === 'color-contrast')?.data;
-      return data?.fgColor ? ` [${data.fgColor} on ${data.bgColor}: ${data.contrastRatio}, needs ${data.expectedContrastRatio}]` : '';
+      return data?.fgColor
+        ? ` [${data.fgColor} on ${data.bgColor}: ${data.contrastRatio}, needs ${data.expectedContrastRatio}]`
+        : '';
     }
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
@@ -58,16 +97,22 @@ const contextOptions = { viewport: PHONE, baseURL: baseUrl, locale: 'en-US', byp
  */
 function unreachableControls(page: Page): Promise<string[]> {
   return page.evaluate(() => {
-    const FOCUSABLE = 'a[href], button, input, select, textarea, summary, label, [tabindex]:not([tabindex="-1"]), [contenteditable="true"]';
+    const FOCUSABLE =
+      'a[href], button, input, select, textarea, summary, label, [tabindex]:not([tabindex="-1"]), [contenteditable="true"]';
     const found: string[] = [];
     for (const el of document.querySelectorAll('body *')) {
       if (getComputedStyle(el).cursor !== 'pointer') continue;
       if (el.parentElement && getComputedStyle(el.parentElement).cursor === 'pointer') continue;
       const box = el.getBoundingClientRect();
-      if (box.width === 0 || box.height === 0 || el.closest('[aria-hidden="true"], [inert]')) continue;
+      if (box.width === 0 || box.height === 0 || el.closest('[aria-hidden="true"], [inert]'))
+        continue;
       if (el.closest(FOCUSABLE) || el.querySelector(FOCUSABLE)) continue;
       // The tabs pattern: one tab of a tablist takes focus, the arrow keys move between them.
-      if (el.getAttribute('role') === 'tab' && el.closest('[role="tablist"]')?.querySelector('[role="tab"][tabindex="0"]')) continue;
+      if (
+        el.getAttribute('role') === 'tab' &&
+        el.closest('[role="tablist"]')?.querySelector('[role="tab"][tabindex="0"]')
+      )
+        continue;
       const name = `${el.tagName.toLowerCase()}${typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}`;
       found.push(`${name} "${(el.textContent ?? '').trim().slice(0, 30)}"`);
     }
@@ -76,7 +121,12 @@ function unreachableControls(page: Page): Promise<string[]> {
 }
 
 const describeViolations = (url: string, violations: Violation[]) =>
-  violations.map((v) => `${url}: ${v.id} (${v.impact}) — ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ') + n.detail).join('\n    ')}`).join('\n');
+  violations
+    .map(
+      (v) =>
+        `${url}: ${v.id} (${v.impact}) — ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ') + n.detail).join('\n    ')}`,
+    )
+    .join('\n');
 
 /** Runs axe over each URL in one page; fails once, listing every route's violations. */
 async function audit(page: Page, urls: string[]): Promise<void> {
@@ -86,9 +136,13 @@ async function audit(page: Page, urls: string[]): Promise<void> {
     const violations = await seriousViolations(page);
     if (violations.length) found.push(describeViolations(url, violations));
     const unreachable = await unreachableControls(page);
-    if (unreachable.length) found.push(`${url}: not reachable by keyboard\n    ${unreachable.join('\n    ')}`);
+    if (unreachable.length)
+      found.push(`${url}: not reachable by keyboard\n    ${unreachable.join('\n    ')}`);
   }
-  expect(found.join('\n'), `${found.length} of ${urls.length} routes have serious or critical violations`).toBe('');
+  expect(
+    found.join('\n'),
+    `${found.length} of ${urls.length} routes have serious or critical violations`,
+  ).toBe('');
 }
 
 describe('accessibility (axe-core, WCAG 2.1 AA) at 390×844', () => {
@@ -124,7 +178,9 @@ describe('accessibility (axe-core, WCAG 2.1 AA) at 390×844', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => new URL(page.url()).pathname).toBe('/My');
     // The bottom tabs are links, the current one marked.
-    await expect.poll(() => page.getByRole('link', { name: 'My', exact: true }).getAttribute('aria-current')).toBe('page');
+    await expect
+      .poll(() => page.getByRole('link', { name: 'My', exact: true }).getAttribute('aria-current'))
+      .toBe('page');
     await page.getByRole('link', { name: 'Trade', exact: true }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => new URL(page.url()).pathname).toBe('/Transaction');

@@ -15,7 +15,15 @@ export function launchBrowser(): Promise<Browser> {
 export function browserOptions() {
   return {
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--disable-quic',
+    ],
   };
 }
 
@@ -29,7 +37,9 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 /** The newest code the demo outbox holds for an address. */
 export async function outboxCode(baseUrl: string, to: string): Promise<string> {
   for (let attempt = 0; attempt < 20; attempt++) {
-    const reply = (await (await fetch(`${baseUrl}/api/v1/dev/outbox?to=${encodeURIComponent(to)}`)).json()) as { data: { items: { body: string }[] } };
+    const reply = (await (
+      await fetch(`${baseUrl}/api/v1/dev/outbox?to=${encodeURIComponent(to)}`)
+    ).json()) as { data: { items: { body: string }[] } };
     const code = reply.data.items[0]?.body.match(/\b(\d{6})\b/)?.[1];
     if (code) return code;
     await new Promise((r) => setTimeout(r, 200));
@@ -54,14 +64,22 @@ export async function apiCall<T>(
 ): Promise<Envelope<T>> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    headers: {
+      ...(body ? { 'content-type': 'application/json' } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   return (await response.json()) as Envelope<T>;
 }
 
 /** Polls `check` every 200 ms until it holds, or fails naming `what`. */
-export async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+export async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = 15_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return;
@@ -71,7 +89,11 @@ export async function waitFor(what: string, check: () => Promise<boolean>, timeo
 }
 
 /** Signs the page in as `session` in `language`, the way the app stores a session (spec §3). */
-export async function signIn(page: Page, session: { token: string; uid: string }, language: string): Promise<void> {
+export async function signIn(
+  page: Page,
+  session: { token: string; uid: string },
+  language: string,
+): Promise<void> {
   await page.goto('/Login');
   await page.evaluate(
     ({ token, uid, lang }) => {

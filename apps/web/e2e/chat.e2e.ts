@@ -27,7 +27,8 @@ window.chatwootSDK = {
     setTimeout(function () { window.dispatchEvent(new Event('chatwoot:ready')); }, 20);
   },
 };`;
-const FAKE_WIDGET = '<!doctype html><body style="margin:0;background:#1f93ff;color:#fff;font:600 12px sans-serif;display:flex;align-items:center;justify-content:center;height:100vh">Chat</body>';
+const FAKE_WIDGET =
+  '<!doctype html><body style="margin:0;background:#1f93ff;color:#fff;font:600 12px sans-serif;display:flex;align-items:center;justify-content:center;height:100vh">Chat</body>';
 
 const sharedBaseUrl = inject('baseUrl');
 const TOKEN = 'e2e-site-token';
@@ -63,8 +64,12 @@ afterAll(async () => {
 });
 
 type Call = [string, ...unknown[]];
-const calls = (page: Page) => page.evaluate(() => ((window as unknown as { __chatCalls?: Call[] }).__chatCalls ?? []) as Call[]);
-const named = async (page: Page, name: string) => (await calls(page)).filter((call) => call[0] === name);
+const calls = (page: Page) =>
+  page.evaluate(
+    () => ((window as unknown as { __chatCalls?: Call[] }).__chatCalls ?? []) as Call[],
+  );
+const named = async (page: Page, name: string) =>
+  (await calls(page)).filter((call) => call[0] === name);
 
 let counter = 0;
 const uniqueEmail = () => `chat${Date.now()}${++counter}@example.com`;
@@ -76,11 +81,16 @@ async function shot(page: Page, name: string): Promise<void> {
 
 describe('customer-service chat in Chromium at 390×844', () => {
   it('is off when unset: no script tag, no request to another origin, no chat code loaded', async () => {
-    const context = await browser.newContext({ viewport: PHONE, baseURL: sharedBaseUrl, locale: 'en-US' });
+    const context = await browser.newContext({
+      viewport: PHONE,
+      baseURL: sharedBaseUrl,
+      locale: 'en-US',
+    });
     const page = await context.newPage();
     const outside: string[] = [];
     page.on('request', (request) => {
-      if (!request.url().startsWith(sharedBaseUrl) && !request.url().startsWith('data:')) outside.push(request.url());
+      if (!request.url().startsWith(sharedBaseUrl) && !request.url().startsWith('data:'))
+        outside.push(request.url());
     });
     const session = await registerByApi(sharedBaseUrl, uniqueEmail());
     await signIn(page, session, 'en');
@@ -92,12 +102,22 @@ describe('customer-service chat in Chromium at 390×844', () => {
     expect(outside).toEqual([]);
     expect(await page.locator('script[data-chat]').count()).toBe(0);
     expect(await page.evaluate(() => 'chatwootSDK' in window)).toBe(false);
-    expect(await page.evaluate(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('chat-widget')))).toBe(false);
+    expect(
+      await page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .some((entry) => entry.name.includes('chat-widget')),
+      ),
+    ).toBe(false);
     await context.close();
   });
 
   it('when configured: loads after the page, and passes the stored uid as the name on every navigation', async () => {
-    const context = await browser.newContext({ viewport: PHONE, baseURL: server.baseUrl, locale: 'en-US' });
+    const context = await browser.newContext({
+      viewport: PHONE,
+      baseURL: server.baseUrl,
+      locale: 'en-US',
+    });
     const page = await context.newPage();
     const session = await registerByApi(server.baseUrl, uniqueEmail());
     await signIn(page, session, 'en');
@@ -113,41 +133,61 @@ describe('customer-service chat in Chromium at 390×844', () => {
     expect(run?.[1]).toEqual({ websiteToken: TOKEN, baseUrl: widgetOrigin });
     expect(run?.[2]).toMatchObject({ locale: 'en' });
     expect(await named(page, 'setUser')).toEqual([['setUser', session.uid, { name: session.uid }]]);
-    expect(await named(page, 'setCustomAttributes')).toEqual([['setCustomAttributes', { uid: session.uid }]]);
+    expect(await named(page, 'setCustomAttributes')).toEqual([
+      ['setCustomAttributes', { uid: session.uid }],
+    ]);
     // Lazily: the widget's script was requested only after the page had finished loading.
     const timing = await page.evaluate((url) => {
-      const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+      const navigation = performance.getEntriesByType(
+        'navigation',
+      )[0] as PerformanceNavigationTiming;
       const script = performance.getEntriesByName(url)[0];
       return { loadEnd: navigation.loadEventEnd, scriptStart: script?.startTime ?? -1 };
     }, `${widgetOrigin}/packs/js/sdk.js`);
     expect(timing.scriptStart).toBeGreaterThanOrEqual(timing.loadEnd);
     // The page's CSP lets exactly this origin's frame in.
-    await expect.poll(() => page.frames().some((frame) => frame.url().startsWith(`${widgetOrigin}/widget?website_token=${TOKEN}`))).toBe(true);
+    await expect
+      .poll(() =>
+        page
+          .frames()
+          .some((frame) => frame.url().startsWith(`${widgetOrigin}/widget?website_token=${TOKEN}`)),
+      )
+      .toBe(true);
     await expect.poll(() => page.locator('iframe[title="chat"]').count()).toBe(1);
     await expect.poll(() => page.getByText('Total assets').count()).toBe(1);
     await shot(page, 'chat-home-en');
 
     // In-app navigations (no reload): each one passes the uid again; the script is not loaded twice.
-    await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    await page.evaluate(
+      () => ((window as unknown as { sameDocument: boolean }).sameDocument = true),
+    );
     await page.getByText('My', { exact: true }).click();
     await page.waitForURL(`${server.baseUrl}/My`);
     await expect.poll(async () => (await named(page, 'setUser')).length).toBe(2);
     await page.getByText('Trade', { exact: true }).click();
     await expect.poll(async () => (await named(page, 'setUser')).length).toBe(3);
     expect((await named(page, 'setUser')).every((call) => call[1] === session.uid)).toBe(true);
-    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect(
+      await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument),
+    ).toBe(true);
     expect(await page.locator('script[data-chat]').count()).toBe(1);
     expect(scriptRequests).toBe(before + 1);
     await context.close();
   });
 
   it('speaks the stored language, and before anyone signs in it is told no uid', async () => {
-    const context = await browser.newContext({ viewport: PHONE, baseURL: server.baseUrl, locale: 'en-US' });
+    const context = await browser.newContext({
+      viewport: PHONE,
+      baseURL: server.baseUrl,
+      locale: 'en-US',
+    });
     const page = await context.newPage();
     await page.goto('/Login');
     await page.evaluate(() => localStorage.setItem('lang', 'de'));
     await page.reload();
-    await expect.poll(async () => (await named(page, 'setLocale')).length).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(async () => (await named(page, 'setLocale')).length)
+      .toBeGreaterThanOrEqual(1);
     expect((await named(page, 'run'))[0]?.[2]).toMatchObject({ locale: 'de' });
     expect(await named(page, 'setLocale')).toEqual([['setLocale', 'de']]);
     expect(await named(page, 'setUser')).toEqual([]);
@@ -156,7 +196,11 @@ describe('customer-service chat in Chromium at 390×844', () => {
     await signIn(page, session, 'de');
     await page.goto('/');
     await expect.poll(async () => (await named(page, 'setUser')).length).toBe(1);
-    expect((await named(page, 'setUser'))[0]).toEqual(['setUser', session.uid, { name: session.uid }]);
+    expect((await named(page, 'setUser'))[0]).toEqual([
+      'setUser',
+      session.uid,
+      { name: session.uid },
+    ]);
     await expect.poll(() => page.locator('iframe[title="chat"]').count()).toBe(1);
     await expect.poll(() => page.getByText('Gesamtvermögen').count()).toBe(1);
     await shot(page, 'chat-home-de');

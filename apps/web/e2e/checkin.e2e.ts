@@ -37,14 +37,22 @@ const TEXT = {
 let counter = 0;
 const uniqueEmail = () => `checkin${Date.now()}${++counter}@example.com`;
 
-const noSidewaysScroll = async (page: Page) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+const noSidewaysScroll = async (page: Page) =>
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    PHONE.width,
+  );
 const card = (page: Page) => page.getByTestId('checkin-card');
-const cardShot = (page: Page, name: string) => card(page).screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+const cardShot = (page: Page, name: string) =>
+  card(page).screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
 
 describe.each(['en', 'zh_CN'] as const)('daily check-in in %s', (language) => {
   it('check in on Home → reward toast, the card flips to checked in, a second check-in is refused, My shows the points', async () => {
     const text = TEXT[language];
-    const context = await browser.newContext({ viewport: PHONE, baseURL: baseUrl, locale: text.tag });
+    const context = await browser.newContext({
+      viewport: PHONE,
+      baseURL: baseUrl,
+      locale: text.tag,
+    });
     const page = await context.newPage();
     const session = await registerByApi(baseUrl, uniqueEmail());
     await signIn(page, session, language);
@@ -62,7 +70,9 @@ describe.each(['en', 'zh_CN'] as const)('daily check-in in %s', (language) => {
     await noSidewaysScroll(page);
 
     await button.click();
-    await expect.poll(() => page.locator('.adm-toast-main', { hasText: text.awarded }).count()).toBe(1);
+    await expect
+      .poll(() => page.locator('.adm-toast-main', { hasText: text.awarded }).count())
+      .toBe(1);
     await expect.poll(() => button.textContent()).toContain(text.done);
     expect(await button.isDisabled()).toBe(true);
     expect(await page.getByTestId('checkin-streak').textContent()).toBe('1');
@@ -80,7 +90,10 @@ describe.each(['en', 'zh_CN'] as const)('daily check-in in %s', (language) => {
 
     // A second check-in the same day, straight through the API, is refused and changes nothing.
     const again = (await (
-      await fetch(`${baseUrl}/api/v1/points/checkin`, { method: 'POST', headers: { authorization: `Bearer ${session.token}`, 'accept-language': text.tag } })
+      await fetch(`${baseUrl}/api/v1/points/checkin`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${session.token}`, 'accept-language': text.tag },
+      })
     ).json()) as { code: number; message: string };
     expect(again).toMatchObject({ code: 2801, message: text.refused });
 

@@ -29,7 +29,11 @@ afterAll(() => browser?.close());
 
 /** A language's strings as the app merges them: the shared messages, the app's and each feature's. */
 function catalogue(language: Language): Map<string, string> {
-  const named = (dir: string) => fs.readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).filter((f) => path.basename(f) === `${language}.json`).map((f) => path.join(dir, f));
+  const named = (dir: string) =>
+    fs
+      .readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
+      .filter((f) => path.basename(f) === `${language}.json`)
+      .map((f) => path.join(dir, f));
   const files = [
     ...named('packages/contract/src/i18n'),
     `apps/web/src/locales/${language}.json`,
@@ -38,7 +42,8 @@ function catalogue(language: Language): Map<string, string> {
   const strings = new Map<string, string>();
   const walk = (prefix: string, value: unknown) => {
     if (typeof value === 'string') strings.set(prefix, value);
-    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(prefix ? `${prefix}.${k}` : k, v);
+    else if (value && typeof value === 'object')
+      for (const [k, v] of Object.entries(value)) walk(prefix ? `${prefix}.${k}` : k, v);
   };
   for (const file of files) walk('', JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')));
   return strings;
@@ -89,7 +94,13 @@ function inspect(page: Page, knownKeys: string[], englishTexts: string[]): Promi
       const visible = (el: Element) => {
         const style = getComputedStyle(el);
         const box = el.getBoundingClientRect();
-        return style.visibility !== 'hidden' && style.display !== 'none' && Number(style.opacity) > 0 && box.width > 0 && box.height > 0;
+        return (
+          style.visibility !== 'hidden' &&
+          style.display !== 'none' &&
+          Number(style.opacity) > 0 &&
+          box.width > 0 &&
+          box.height > 0
+        );
       };
       // Inside a box that scrolls or clips sideways (a tab strip, the notice marquee) text may
       // run past the screen on purpose; the screenshots show whether the clipping reads well.
@@ -99,24 +110,37 @@ function inspect(page: Page, knownKeys: string[], englishTexts: string[]): Promi
         }
         return false;
       };
-      const describe = (el: Element) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} "${(el.textContent ?? '').trim().slice(0, 40)}"`;
+      const describe = (el: Element) =>
+        `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''} "${(el.textContent ?? '').trim().slice(0, 40)}"`;
       const overflowing: string[] = [];
       const rawKeys = new Set<string>();
       const english = new Set<string>();
       const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-      const keyShape = /(?<![\w@.\-/])[a-z][a-z0-9]*(?:_[a-z0-9]+)*(?:\.[a-z0-9]+(?:_[a-z0-9]+)*)+(?![\w@\-/])/g;
+      const keyShape =
+        /(?<![\w@.\-/])[a-z][a-z0-9]*(?:_[a-z0-9]+)*(?:\.[a-z0-9]+(?:_[a-z0-9]+)*)+(?![\w@\-/])/g;
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const text = (node.textContent ?? '').trim();
         const el = node.parentElement;
-        if (!text || !el || !visible(el) || el.closest('script, style, [aria-hidden="true"] svg')) continue;
-        for (const match of text.match(keyShape) ?? []) if (keys.has(match) || match.includes('_')) rawKeys.add(match);
+        if (!text || !el || !visible(el) || el.closest('script, style, [aria-hidden="true"] svg'))
+          continue;
+        for (const match of text.match(keyShape) ?? [])
+          if (keys.has(match) || match.includes('_')) rawKeys.add(match);
         if (englishSet.has(text)) english.add(text);
         const box = el.getBoundingClientRect();
-        if ((box.right > width + 1 || box.left < -1) && !inScroller(el) && overflowing.length < 10) overflowing.push(`${describe(el)} ${Math.round(box.left)}–${Math.round(box.right)}`);
+        if ((box.right > width + 1 || box.left < -1) && !inScroller(el) && overflowing.length < 10)
+          overflowing.push(`${describe(el)} ${Math.round(box.left)}–${Math.round(box.right)}`);
       }
       const main = document.querySelector('main') ?? document.querySelector('#root');
-      const mainText = (main?.textContent ?? '').trim().length + (main?.querySelectorAll('img, svg, canvas').length ?? 0);
-      return { scrollWidth: document.documentElement.scrollWidth, overflowing, rawKeys: [...rawKeys], english: [...english], mainText };
+      const mainText =
+        (main?.textContent ?? '').trim().length +
+        (main?.querySelectorAll('img, svg, canvas').length ?? 0);
+      return {
+        scrollWidth: document.documentElement.scrollWidth,
+        overflowing,
+        rawKeys: [...rawKeys],
+        english: [...english],
+        mainText,
+      };
     },
     { knownKeys, englishTexts, width: PHONE.width },
   );
@@ -133,7 +157,11 @@ async function visit(page: Page, url: string, inflight: { count: number }): Prom
   while (Date.now() < deadline) {
     const busy =
       inflight.count > 0 ||
-      (await page.evaluate(() => !document.querySelector('main, .tw-tab-layout')?.textContent?.trim() || !!document.querySelector('.adm-skeleton, .adm-spin-loading, .adm-dot-loading')));
+      (await page.evaluate(
+        () =>
+          !document.querySelector('main, .tw-tab-layout')?.textContent?.trim() ||
+          !!document.querySelector('.adm-skeleton, .adm-spin-loading, .adm-dot-loading'),
+      ));
     if (busy) quietSince = 0;
     else if (!quietSince) quietSince = Date.now();
     else if (Date.now() - quietSince > 250) return;
@@ -144,7 +172,9 @@ async function visit(page: Page, url: string, inflight: { count: number }): Prom
 function problems(language: Language, url: string, report: ScreenReport): string[] {
   const where = `${language} ${url}`;
   return [
-    ...(report.scrollWidth > PHONE.width ? [`${where}: the page is ${report.scrollWidth} px wide`] : []),
+    ...(report.scrollWidth > PHONE.width
+      ? [`${where}: the page is ${report.scrollWidth} px wide`]
+      : []),
     ...report.overflowing.map((o) => `${where}: past the edge: ${o}`),
     ...report.rawKeys.map((k) => `${where}: raw key "${k}"`),
     ...report.english.map((e) => `${where}: English text "${e}"`),
@@ -156,7 +186,11 @@ describe('every screen in every language at 390×844', () => {
   const knownKeys = [...english.keys()];
 
   it.each(LANGUAGES)('%s', { timeout: 240_000 }, async (language) => {
-    const context = await browser.newContext({ viewport: PHONE, baseURL: baseUrl, locale: 'en-US' });
+    const context = await browser.newContext({
+      viewport: PHONE,
+      baseURL: baseUrl,
+      locale: 'en-US',
+    });
     const page = await context.newPage();
     const inflight = { count: 0 };
     const isApi = (u: string) => new URL(u).pathname.startsWith('/api/');
@@ -179,7 +213,9 @@ describe('every screen in every language at 390×844', () => {
     await page.waitForSelector('form[data-ready]');
     for (const url of SIGNED_OUT_PATHS) {
       await visit(page, url, inflight);
-      found.push(...problems(language, `${url} (signed out)`, await inspect(page, knownKeys, englishTexts)));
+      found.push(
+        ...problems(language, `${url} (signed out)`, await inspect(page, knownKeys, englishTexts)),
+      );
       await shoot(`signed-out-${routeName(url)}`);
     }
 

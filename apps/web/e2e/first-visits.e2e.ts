@@ -13,7 +13,10 @@ let browser: Browser;
 let server: RunningServer;
 beforeAll(async () => {
   // The production limits: on, at their default of 600 API requests a minute per address.
-  [browser, server] = await Promise.all([launchBrowser(), startServer({ RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_PER_MINUTE: '' })]);
+  [browser, server] = await Promise.all([
+    launchBrowser(),
+    startServer({ RATE_LIMIT_ENABLED: 'true', RATE_LIMIT_PER_MINUTE: '' }),
+  ]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -30,8 +33,18 @@ interface Visit {
 
 /** A new visitor: an empty browser profile opens `/`, lands on the sign-in page, and the app installs. */
 async function coldVisit(): Promise<Visit> {
-  const context = await browser.newContext({ viewport: PHONE, baseURL: server.baseUrl, locale: 'en-US' });
-  const visit: Visit = { heading: null, requests: 0, apiRequests: 0, refused: [], installed: false };
+  const context = await browser.newContext({
+    viewport: PHONE,
+    baseURL: server.baseUrl,
+    locale: 'en-US',
+  });
+  const visit: Visit = {
+    heading: null,
+    requests: 0,
+    apiRequests: 0,
+    refused: [],
+    installed: false,
+  };
   // The context hears the page's requests and its service worker's (the precache).
   context.on('request', (request) => {
     visit.requests += 1;
@@ -44,10 +57,14 @@ async function coldVisit(): Promise<Visit> {
     const page = await context.newPage();
     await page.goto('/');
     await expect.poll(() => new URL(page.url()).pathname, { timeout: 30_000 }).toBe('/Login');
-    await expect.poll(() => page.locator('h1').textContent(), { timeout: 30_000 }).toBe('Welcome back');
+    await expect
+      .poll(() => page.locator('h1').textContent(), { timeout: 30_000 })
+      .toBe('Welcome back');
     visit.heading = await page.locator('h1').textContent();
     // Installed: every precached file arrived (a refused one fails the install).
-    visit.installed = await page.evaluate(() => navigator.serviceWorker.ready.then((registration) => registration.active !== null));
+    visit.installed = await page.evaluate(() =>
+      navigator.serviceWorker.ready.then((registration) => registration.active !== null),
+    );
     await page.waitForLoadState('networkidle');
   } finally {
     await context.close();
@@ -56,19 +73,24 @@ async function coldVisit(): Promise<Visit> {
 }
 
 describe('first visits from one address', () => {
-  it('20 cold first visits within a minute all load, install, and meet no 429', { timeout: 240_000 }, async () => {
-    const started = Date.now();
-    const visits: Visit[] = [];
-    // Four at a time, as a shared connection would bring them.
-    for (let round = 0; round < 5; round++) visits.push(...(await Promise.all(Array.from({ length: 4 }, coldVisit))));
-    const elapsedS = (Date.now() - started) / 1000;
-    console.log(
-      `20 cold first visits in ${elapsedS.toFixed(1)} s: ${visits.map((v) => v.requests).join(', ')} requests each (API ${visits.map((v) => v.apiRequests).join(', ')})`,
-    );
-    expect(visits.map((v) => v.heading)).toEqual(Array(20).fill('Welcome back'));
-    expect(visits.map((v) => v.installed)).toEqual(Array(20).fill(true));
-    expect(visits.flatMap((v) => v.refused)).toEqual([]);
-    // The visits did cost what the limit used to count: far more than 600 requests in all.
-    expect(visits.reduce((sum, v) => sum + v.requests, 0)).toBeGreaterThan(600);
-  });
+  it(
+    '20 cold first visits within a minute all load, install, and meet no 429',
+    { timeout: 240_000 },
+    async () => {
+      const started = Date.now();
+      const visits: Visit[] = [];
+      // Four at a time, as a shared connection would bring them.
+      for (let round = 0; round < 5; round++)
+        visits.push(...(await Promise.all(Array.from({ length: 4 }, coldVisit))));
+      const elapsedS = (Date.now() - started) / 1000;
+      console.log(
+        `20 cold first visits in ${elapsedS.toFixed(1)} s: ${visits.map((v) => v.requests).join(', ')} requests each (API ${visits.map((v) => v.apiRequests).join(', ')})`,
+      );
+      expect(visits.map((v) => v.heading)).toEqual(Array(20).fill('Welcome back'));
+      expect(visits.map((v) => v.installed)).toEqual(Array(20).fill(true));
+      expect(visits.flatMap((v) => v.refused)).toEqual([]);
+      // The visits did cost what the limit used to count: far more than 600 requests in all.
+      expect(visits.reduce((sum, v) => sum + v.requests, 0)).toBeGreaterThan(600);
+    },
+  );
 });

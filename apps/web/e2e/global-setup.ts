@@ -5,7 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { type OperatorCredentials, createOperatorByCli, operatorApiLogin } from '../../admin/e2e/operator.ts';
+import {
+  type OperatorCredentials,
+  createOperatorByCli,
+  operatorApiLogin,
+} from '../../admin/e2e/operator.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -45,12 +49,25 @@ async function waitForHealth(url: string, child: ChildProcess, log: () => string
 
 /** Starts the product the way `npm start` serves it (built web app + API + WebSocket) on a fresh database. */
 export default async function setup(project: TestProject) {
-  if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html')) || !fs.existsSync(path.join(root, 'apps/admin/dist/index.html'))) {
+  if (
+    !fs.existsSync(path.join(root, 'apps/web/dist/index.html')) ||
+    !fs.existsSync(path.join(root, 'apps/admin/dist/index.html'))
+  ) {
     execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-e2e-'));
   const port = await freePort();
-  const operator = createOperatorByCli(root, { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: process.env.E2E_DATABASE_URL ?? '' }, 'e2e-admin', 'admin');
+  const operator = createOperatorByCli(
+    root,
+    {
+      ...process.env,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: process.env.E2E_DATABASE_URL ?? '',
+    },
+    'e2e-admin',
+    'admin',
+  );
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,

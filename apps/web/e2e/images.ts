@@ -4,7 +4,11 @@ import type { Page } from 'playwright-core';
 import { outboxCode } from './browser.ts';
 
 /** A small PNG drawn here (no image library): horizontal bands of the given colours. */
-export function bandedPng(width: number, height: number, colours: [number, number, number][]): Buffer {
+export function bandedPng(
+  width: number,
+  height: number,
+  colours: [number, number, number][],
+): Buffer {
   const row = (y: number) => {
     const [r, g, b] = colours[Math.floor((y / height) * colours.length)] ?? [0, 0, 0];
     const line = Buffer.alloc(1 + width * 3);
@@ -24,30 +28,58 @@ export function bandedPng(width: number, height: number, colours: [number, numbe
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 export const PASSWORD = 'e2e-password-1';
 
 /** Registers through the API (code from the dev outbox) and returns the session. */
-export async function registerByApi(baseUrl: string, email: string): Promise<{ token: string; uid: string }> {
-  await fetch(`${baseUrl}/api/v1/auth/codes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ channel: 'email', account: email, purpose: 'register' }) });
+export async function registerByApi(
+  baseUrl: string,
+  email: string,
+): Promise<{ token: string; uid: string }> {
+  await fetch(`${baseUrl}/api/v1/auth/codes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ channel: 'email', account: email, purpose: 'register' }),
+  });
   const code = await outboxCode(baseUrl, email);
   const reply = (await (
     await fetch(`${baseUrl}/api/v1/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ mode: 'code', channel: 'email', account: email, code, password: PASSWORD, confirmPassword: PASSWORD }),
+      body: JSON.stringify({
+        mode: 'code',
+        channel: 'email',
+        account: email,
+        code,
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+      }),
     })
   ).json()) as { data: { token: string; uid: string } };
   return reply.data;
 }
 
 /** An operator call under /api/admin/v1; returns the envelope. */
-export async function admin<T>(baseUrl: string, token: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ code: number; data: T }> {
+export async function admin<T>(
+  baseUrl: string,
+  token: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ code: number; data: T }> {
   const response = await fetch(`${baseUrl}/api/admin/v1${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   return (await response.json()) as { code: number; data: T };

@@ -52,20 +52,34 @@ let counter = 0;
 const uniqueEmail = (prefix: string) => `${prefix}${Date.now()}${++counter}@example.com`;
 
 const toast = (page: Page, text: string) => page.locator('.adm-toast-main', { hasText: text });
-const noSidewaysScroll = async (page: Page) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+const noSidewaysScroll = async (page: Page) =>
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    PHONE.width,
+  );
 
 async function spotUsdt(token: string): Promise<string> {
-  const reply = await apiCall<{ spot: { asset: string; available: string }[] }>(baseUrl, 'GET', '/api/v1/wallet/balances', token);
+  const reply = await apiCall<{ spot: { asset: string; available: string }[] }>(
+    baseUrl,
+    'GET',
+    '/api/v1/wallet/balances',
+    token,
+  );
   return reply.data.spot.find((s) => s.asset === 'USDT')?.available ?? '0';
 }
 
 describe.each(['en', 'zh_CN'] as const)('invitations and bonus codes in %s', (language) => {
   it('share link and QR prefill /Register; the friend appears masked; WELCOME10 credits 10 USDT once; points history', async () => {
     const text = TEXT[language];
-    const context = await browser.newContext({ viewport: PHONE, baseURL: baseUrl, locale: text.tag });
+    const context = await browser.newContext({
+      viewport: PHONE,
+      baseURL: baseUrl,
+      locale: text.tag,
+    });
     const page = await context.newPage();
     const session = await registerByApi(baseUrl, uniqueEmail('inviter'));
-    const { inviteCode } = (await apiCall<{ inviteCode: string }>(baseUrl, 'GET', '/api/v1/invite', session.token)).data;
+    const { inviteCode } = (
+      await apiCall<{ inviteCode: string }>(baseUrl, 'GET', '/api/v1/invite', session.token)
+    ).data;
     await signIn(page, session, language);
 
     // The invite screen: code, link with the code, a QR code that scans to the same link.
@@ -82,7 +96,11 @@ describe.each(['en', 'zh_CN'] as const)('invitations and bonus codes in %s', (la
     await noSidewaysScroll(page);
 
     // A friend opens the link signed out: the register form has the code filled in.
-    const friendContext = await browser.newContext({ viewport: PHONE, baseURL: baseUrl, locale: text.tag });
+    const friendContext = await browser.newContext({
+      viewport: PHONE,
+      baseURL: baseUrl,
+      locale: text.tag,
+    });
     const friendPage = await friendContext.newPage();
     // The friend's app speaks the same language (spec §1: read from storage, default en).
     await friendPage.goto('/Login');
@@ -138,7 +156,12 @@ describe.each(['en', 'zh_CN'] as const)('invitations and bonus codes in %s', (la
     expect(await page.getByTestId('bonus-spot-usdt').textContent()).toBe('10');
 
     // The funds detail lists the reward.
-    const postings = await apiCall<{ items: { type: string; amount: string }[] }>(baseUrl, 'GET', '/api/v1/funds/postings', session.token);
+    const postings = await apiCall<{ items: { type: string; amount: string }[] }>(
+      baseUrl,
+      'GET',
+      '/api/v1/funds/postings',
+      session.token,
+    );
     expect(postings.data.items.map((p) => [p.type, p.amount])).toEqual([['reward', '10']]);
     // …and so does the screen, with its localized label.
     await page.goto('/WalletDetail');

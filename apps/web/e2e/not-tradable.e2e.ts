@@ -23,26 +23,53 @@ const WHY: Record<string, string> = {
 };
 
 describe('a market that cannot be traded says why', () => {
-  it.each(Object.keys(WHY))('%s: /Detail of a closed market keeps Buy up and Buy down off and gives the reason', { timeout: 60_000 }, async (language) => {
-    const saved = await admin<{ items: { symbol: string; tradable: boolean; recommended: boolean; popular: boolean; displayName: string | null; sort: number }[] }>(baseUrl, operator.token, 'GET', '/market/instruments');
-    const silver = saved.data.items.find((item) => item.symbol === 'XAGUSD');
-    expect(silver).toBeDefined();
-    const save = (tradable: boolean) =>
-      admin(baseUrl, operator.token, 'POST', '/market/instruments', { symbol: 'XAGUSD', tradable, recommended: silver?.recommended, popular: silver?.popular, displayName: silver?.displayName, sort: silver?.sort });
-    expect((await save(false)).code).toBe(0);
-    const context = await browser.newContext({ viewport: PHONE, baseURL: baseUrl });
-    try {
-      const page = await context.newPage();
-      page.setDefaultTimeout(15_000);
-      await signIn(page, await registerByApi(baseUrl, `closed-${language.toLowerCase()}-${crypto.randomBytes(3).toString('hex')}@example.com`), language);
-      await page.goto('/Detail?symbol=XAGUSD');
-      await expect.poll(() => page.getByTestId('not-tradable').textContent()).toBe(WHY[language]);
-      expect(await page.locator('.tw-buy[data-direction="up"]').isDisabled()).toBe(true);
-      expect(await page.locator('.tw-buy[data-direction="down"]').isDisabled()).toBe(true);
-      await screenshot(page, `${language}-detail-not-tradable`);
-    } finally {
-      await context.close();
-      expect((await save(true)).code).toBe(0);
-    }
-  });
+  it.each(Object.keys(WHY))(
+    '%s: /Detail of a closed market keeps Buy up and Buy down off and gives the reason',
+    { timeout: 60_000 },
+    async (language) => {
+      const saved = await admin<{
+        items: {
+          symbol: string;
+          tradable: boolean;
+          recommended: boolean;
+          popular: boolean;
+          displayName: string | null;
+          sort: number;
+        }[];
+      }>(baseUrl, operator.token, 'GET', '/market/instruments');
+      const silver = saved.data.items.find((item) => item.symbol === 'XAGUSD');
+      expect(silver).toBeDefined();
+      const save = (tradable: boolean) =>
+        admin(baseUrl, operator.token, 'POST', '/market/instruments', {
+          symbol: 'XAGUSD',
+          tradable,
+          recommended: silver?.recommended,
+          popular: silver?.popular,
+          displayName: silver?.displayName,
+          sort: silver?.sort,
+        });
+      expect((await save(false)).code).toBe(0);
+      const context = await browser.newContext({ viewport: PHONE, baseURL: baseUrl });
+      try {
+        const page = await context.newPage();
+        page.setDefaultTimeout(15_000);
+        await signIn(
+          page,
+          await registerByApi(
+            baseUrl,
+            `closed-${language.toLowerCase()}-${crypto.randomBytes(3).toString('hex')}@example.com`,
+          ),
+          language,
+        );
+        await page.goto('/Detail?symbol=XAGUSD');
+        await expect.poll(() => page.getByTestId('not-tradable').textContent()).toBe(WHY[language]);
+        expect(await page.locator('.tw-buy[data-direction="up"]').isDisabled()).toBe(true);
+        expect(await page.locator('.tw-buy[data-direction="down"]').isDisabled()).toBe(true);
+        await screenshot(page, `${language}-detail-not-tradable`);
+      } finally {
+        await context.close();
+        expect((await save(true)).code).toBe(0);
+      }
+    },
+  );
 });

@@ -74,10 +74,14 @@ const TEXT = {
 const SHOTS = '/work/shots';
 async function shot(page: Page, name: string) {
   await screenshot(page, name);
-  if (fs.existsSync(SHOTS)) await page.screenshot({ path: path.join(SHOTS, `security-${name}.png`), fullPage: true });
+  if (fs.existsSync(SHOTS))
+    await page.screenshot({ path: path.join(SHOTS, `security-${name}.png`), fullPage: true });
 }
 
-const noSidewaysScroll = async (page: Page) => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+const noSidewaysScroll = async (page: Page) =>
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    PHONE.width,
+  );
 
 let counter = 0;
 const uniqueEmail = () => `security${Date.now()}${++counter}@example.com`;
@@ -85,7 +89,11 @@ const uniqueEmail = () => `security${Date.now()}${++counter}@example.com`;
 describe.each(['en', 'de'] as const)('security centre in %s', (language) => {
   it('enrol two-factor with the QR secret, sign out, sign in again with a code from the app', async () => {
     const text = TEXT[language];
-    const context = await browser.newContext({ viewport: PHONE, baseURL: baseUrl, locale: text.tag });
+    const context = await browser.newContext({
+      viewport: PHONE,
+      baseURL: baseUrl,
+      locale: text.tag,
+    });
     const page = await context.newPage();
     const email = uniqueEmail();
     const session = await registerByApi(baseUrl, email);
@@ -106,8 +114,19 @@ describe.each(['en', 'de'] as const)('security centre in %s', (language) => {
     await shot(page, `${language}-Security-anti-phishing`);
     await page.getByRole('button', { name: text.save, exact: true }).click();
     await expect.poll(() => page.getByTestId('anti-phishing-code').textContent()).toBe('Blue42Fox');
-    await apiCall(baseUrl, 'POST', '/api/v1/auth/codes', undefined, { channel: 'email', account: email, purpose: 'reset_password' }, { 'accept-language': text.tag });
-    const outbox = await apiCall<{ items: { body: string }[] }>(baseUrl, 'GET', `/api/v1/dev/outbox?to=${encodeURIComponent(email)}`);
+    await apiCall(
+      baseUrl,
+      'POST',
+      '/api/v1/auth/codes',
+      undefined,
+      { channel: 'email', account: email, purpose: 'reset_password' },
+      { 'accept-language': text.tag },
+    );
+    const outbox = await apiCall<{ items: { body: string }[] }>(
+      baseUrl,
+      'GET',
+      `/api/v1/dev/outbox?to=${encodeURIComponent(email)}`,
+    );
     expect(outbox.data.items[0]?.body).toContain(text.antiPhishingLine);
 
     await twoFactorItem.click();
@@ -134,10 +153,18 @@ describe.each(['en', 'de'] as const)('security centre in %s', (language) => {
     await expect.poll(() => new URL(page.url()).pathname).toBe('/Security');
     await expect.poll(() => twoFactorItem.textContent()).toContain(text.on);
     // Withdrawals pause for 24 h, and the page says so and why.
-    await expect.poll(() => page.getByTestId('withdrawal-lock').textContent()).toContain(text.paused);
+    await expect
+      .poll(() => page.getByTestId('withdrawal-lock').textContent())
+      .toContain(text.paused);
     await shot(page, `${language}-Security-2fa-on`);
-    const state = await apiCall<{ twoFactorEnabled: boolean; withdrawalLock: { reason: string } | null }>(baseUrl, 'GET', '/api/v1/security', session.token);
-    expect(state.data).toMatchObject({ twoFactorEnabled: true, withdrawalLock: { reason: 'two_factor_enabled' } });
+    const state = await apiCall<{
+      twoFactorEnabled: boolean;
+      withdrawalLock: { reason: string } | null;
+    }>(baseUrl, 'GET', '/api/v1/security', session.token);
+    expect(state.data).toMatchObject({
+      twoFactorEnabled: true,
+      withdrawalLock: { reason: 'two_factor_enabled' },
+    });
 
     await page.goto('/Withdrawal');
     await expect.poll(() => page.getByTestId('withdrawal-lock').count()).toBe(1);
@@ -161,14 +188,21 @@ describe.each(['en', 'de'] as const)('security centre in %s', (language) => {
 
     // The server accepts one step of clock drift either way, so the next step's code is
     // valid now, and it is not the step enrolment already spent (codes are single-use).
-    await page.locator('input[autocomplete="one-time-code"]').fill(totp(secret, Date.now() + 30_000));
+    await page
+      .locator('input[autocomplete="one-time-code"]')
+      .fill(totp(secret, Date.now() + 30_000));
     await page.getByRole('button', { name: text.verify }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/');
     const token = await page.evaluate(() => localStorage.getItem('token'));
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
     // The new session's history shows the two steps of this sign-in.
-    const history = await apiCall<{ signIns: { result: string; method: string }[] }>(baseUrl, 'GET', '/api/v1/security', token ?? '');
+    const history = await apiCall<{ signIns: { result: string; method: string }[] }>(
+      baseUrl,
+      'GET',
+      '/api/v1/security',
+      token ?? '',
+    );
     expect(history.data.signIns.slice(0, 2).map((e) => [e.result, e.method])).toEqual([
       ['success', 'totp'],
       ['awaiting_code', 'password'],

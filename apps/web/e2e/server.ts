@@ -32,21 +32,25 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-e2e-own-'));
   const port = await freePort();
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DEMO_MODE: 'true',
-      RATE_LIMIT_ENABLED: 'false',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-      ...env,
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'apps/server/src/main.ts'],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DEMO_MODE: 'true',
+        RATE_LIMIT_ENABLED: 'false',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -54,7 +58,10 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
     if (Date.now() > deadline) throw new Error(`server did not become healthy:\n${output}`);
-    const healthy = await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false);
+    const healthy = await fetch(`${baseUrl}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (healthy) break;
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -45,9 +45,12 @@ function pageLog(page: Page): string[] {
   const logs: string[] = [];
   page.on('console', (message) => logs.push(`${message.type()}: ${message.text().slice(0, 300)}`));
   page.on('pageerror', (error) => logs.push(`pageerror: ${error.message.slice(0, 300)}`));
-  page.on('requestfailed', (request) => logs.push(`failed: ${request.url()} ${request.failure()?.errorText}`));
+  page.on('requestfailed', (request) =>
+    logs.push(`failed: ${request.url()} ${request.failure()?.errorText}`),
+  );
   page.on('response', (response) => {
-    if (response.status() >= 400 || response.url().includes('/api/')) logs.push(`${response.status()}: ${response.request().method()} ${response.url()}`);
+    if (response.status() >= 400 || response.url().includes('/api/'))
+      logs.push(`${response.status()}: ${response.request().method()} ${response.url()}`);
   });
   return logs;
 }
@@ -60,10 +63,14 @@ const pageState = (page: Page) =>
     return {
       url: location.href,
       heading: heading?.textContent,
-      htmlHeading: heading !== null && heading === (window as unknown as { htmlHeading?: Element | null }).htmlHeading,
+      htmlHeading:
+        heading !== null &&
+        heading === (window as unknown as { htmlHeading?: Element | null }).htmlHeading,
       react: heading !== null && Object.keys(heading).some((key) => key.startsWith('__reactFiber')),
       prerendered: document.getElementById('root')?.dataset.prerendered,
-      form: form ? { ready: 'ready' in form.dataset, pendingSubmit: 'pendingSubmit' in form.dataset } : null,
+      form: form
+        ? { ready: 'ready' in form.dataset, pendingSubmit: 'pendingSubmit' in form.dataset }
+        : null,
       lang: localStorage.getItem('lang'),
     };
   });
@@ -108,7 +115,11 @@ describe('app shell in Chromium at 390×844', () => {
     await page.locator('.adm-dialog-footer').getByText('Sign out').click();
     await page.waitForURL(`${baseUrl}/Login`);
     expect(await storage(page, 'token')).toBeNull();
-    const profile = (await (await fetch(`${baseUrl}/api/v1/user/profile`, { headers: { authorization: `Bearer ${token}` } })).json()) as { code: number };
+    const profile = (await (
+      await fetch(`${baseUrl}/api/v1/user/profile`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+    ).json()) as { code: number };
     expect(profile.code).toBe(411);
 
     // Signing in again through the screen works.
@@ -168,15 +179,26 @@ describe('app shell in Chromium at 390×844', () => {
     await page.getByRole('button', { name: 'Register', exact: true }).click();
     await expect.poll(() => page.getByText('Invalid email format.').count()).toBe(1);
     await expect.poll(() => page.getByText('Passwords do not match.').count()).toBe(1);
-    await expect.poll(() => page.getByText('The password needs at least 8 characters.').count()).toBe(1);
+    await expect
+      .poll(() => page.getByText('The password needs at least 8 characters.').count())
+      .toBe(1);
     // Under its field, not in a toast.
-    await expect.poll(() => page.locator('.adm-form-item-feedback-error', { hasText: 'The code has 6 digits.' }).count()).toBe(1);
+    await expect
+      .poll(() =>
+        page
+          .locator('.adm-form-item-feedback-error', { hasText: 'The code has 6 digits.' })
+          .count(),
+      )
+      .toBe(1);
     await screenshot(page, 'en-register-errors');
     await context.close();
   });
 
   it('the page is at most 614 px wide and centred', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: baseUrl });
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      baseURL: baseUrl,
+    });
     const page = await context.newPage();
     await page.goto('/Login');
     const box = await page.locator('#root').boundingBox();
@@ -190,7 +212,10 @@ describe('app shell in Chromium at 390×844', () => {
     for (const path of ['/Login', '/Register', '/ForgetPwd', '/Agree']) {
       await page.goto(path);
       await page.waitForLoadState('networkidle');
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(PHONE.width);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth),
+        path,
+      ).toBeLessThanOrEqual(PHONE.width);
     }
     await context.close();
   });
@@ -204,14 +229,24 @@ describe('the wallet in Chromium', () => {
     await page.locator('input[autocomplete="email"]').fill('demo@tradewind.app');
     await page.locator('input[type="password"]').fill('demo-pass-2026');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL(`${baseUrl}/`).catch((error: unknown) => explained(page, logs, 'no Home after signing in', error));
+    await page
+      .waitForURL(`${baseUrl}/`)
+      .catch((error: unknown) => explained(page, logs, 'no Home after signing in', error));
     // 10,000 spot + 2,000 futures USDT, and 0.25 BTC and 3 ETH at their recorded (simulated) prices.
-    await expect.poll(() => page.getByTestId('home-total').textContent()).toMatch(/^\d{2},\d{3}\.\d{2,} USDT$/);
-    const prices = ((await (await fetch(`${baseUrl}/api/v1/market/prices`)).json()) as { data: { items: { asset: string; price: string | null }[] } }).data.items;
+    await expect
+      .poll(() => page.getByTestId('home-total').textContent())
+      .toMatch(/^\d{2},\d{3}\.\d{2,} USDT$/);
+    const prices = (
+      (await (await fetch(`${baseUrl}/api/v1/market/prices`)).json()) as {
+        data: { items: { asset: string; price: string | null }[] };
+      }
+    ).data.items;
     const priceOf = (asset: string) => Number(prices.find((p) => p.asset === asset)?.price);
     const expected = 12_000 + 0.25 * priceOf('BTC') + 3 * priceOf('ETH');
     // A display check only: the walk moves a few hundredths of a percent between the two reads.
-    const shown = Number(((await page.getByTestId('home-total').textContent()) ?? '').replace(/[^\d.]/g, ''));
+    const shown = Number(
+      ((await page.getByTestId('home-total').textContent()) ?? '').replace(/[^\d.]/g, ''),
+    );
     expect(Math.abs(shown - expected) / expected).toBeLessThan(0.01);
     await page.getByTestId('home-total').click();
     await page.waitForURL(`${baseUrl}/Wallet`);
@@ -233,10 +268,16 @@ describe("Home's first requests", () => {
     const events: string[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
-      if (url.pathname.startsWith('/api/')) requested.set(url.pathname + url.search, (requested.get(url.pathname + url.search) ?? 0) + 1);
+      if (url.pathname.startsWith('/api/'))
+        requested.set(
+          url.pathname + url.search,
+          (requested.get(url.pathname + url.search) ?? 0) + 1,
+        );
       events.push(`request ${url.pathname}${url.search}`);
     });
-    page.on('requestfinished', (request) => events.push(`finished ${new URL(request.url()).pathname}`));
+    page.on('requestfinished', (request) =>
+      events.push(`finished ${new URL(request.url()).pathname}`),
+    );
     const warnings: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'warning') warnings.push(message.text());
@@ -249,7 +290,14 @@ describe("Home's first requests", () => {
     expect(warnings.filter((text) => text.startsWith('early request not used'))).toEqual([]);
     // Each went out once: the page took the early reply instead of sending its own. (The unread
     // count may go twice: a new user's welcome message refreshes it.)
-    const once = ['/api/v1/config', '/api/v1/wallet/balances', '/api/v1/market/instruments', '/api/v1/market/tickers', '/api/v1/news?kind=notice', '/api/v1/news?kind=news'];
+    const once = [
+      '/api/v1/config',
+      '/api/v1/wallet/balances',
+      '/api/v1/market/instruments',
+      '/api/v1/market/tickers',
+      '/api/v1/news?kind=notice',
+      '/api/v1/news?kind=news',
+    ];
     expect(once.map((url) => [url, requested.get(url)])).toEqual(once.map((url) => [url, 1]));
     // Early: they went out before Home's code had arrived (without it, only once Home rendered).
     const homeCode = events.findIndex((event) => /^finished \/assets\/home-.*\.js$/.test(event));
@@ -268,7 +316,11 @@ describe('Home, rendered by the server (apps/server/src/platform/rendered-home.t
     const warnings: string[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());
-      if (url.pathname.startsWith('/api/')) requested.set(url.pathname + url.search, (requested.get(url.pathname + url.search) ?? 0) + 1);
+      if (url.pathname.startsWith('/api/'))
+        requested.set(
+          url.pathname + url.search,
+          (requested.get(url.pathname + url.search) ?? 0) + 1,
+        );
     });
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (message) => {
@@ -284,12 +336,15 @@ describe('Home, rendered by the server (apps/server/src/platform/rendered-home.t
     // The app notes the session in a cookie for the server as it starts.
     await page.goto('/');
     await expect.poll(() => page.getByTestId('home-total').textContent()).toBe('0,00 USDT');
-    expect((await context.cookies()).find((cookie) => cookie.name === 'signed_in')?.value).toBe('1');
+    expect((await context.cookies()).find((cookie) => cookie.name === 'signed_in')?.value).toBe(
+      '1',
+    );
 
     await page.goto('about:blank');
     await context.addInitScript(() => {
       document.addEventListener('DOMContentLoaded', () => {
-        (window as unknown as { htmlNews: Element | null }).htmlNews = document.querySelector('.tw-home-news strong');
+        (window as unknown as { htmlNews: Element | null }).htmlNews =
+          document.querySelector('.tw-home-news strong');
       });
     });
     const { requested, errors, warnings } = watch(page);
@@ -309,21 +364,39 @@ describe('Home, rendered by the server (apps/server/src/platform/rendered-home.t
       .poll(() =>
         page.evaluate(() => {
           const news = document.querySelector('.tw-home-news strong');
-          return news !== null && news === (window as unknown as { htmlNews: Element | null }).htmlNews && Object.keys(news).some((key) => key.startsWith('__reactFiber'));
+          return (
+            news !== null &&
+            news === (window as unknown as { htmlNews: Element | null }).htmlNews &&
+            Object.keys(news).some((key) => key.startsWith('__reactFiber'))
+          );
         }),
       )
       .toBe(true);
     await expect.poll(() => page.getByTestId('home-total').textContent()).toBe('0,00 USDT');
     await expect.poll(() => page.locator('.adm-skeleton').count()).toBe(0);
     // Times in the visitor's time zone, filled in after hydration.
-    expect(await page.locator('.tw-home-news time').first().textContent()).toMatch(/\d{2}\.\d{2}\.\d{4}/);
+    expect(await page.locator('.tw-home-news time').first().textContent()).toMatch(
+      /\d{2}\.\d{2}\.\d{4}/,
+    );
     // An early reply nobody takes is dropped after 5 s with a warning: wait that long.
     await page.waitForTimeout(5_500);
     expect(warnings.filter((text) => text.startsWith('early request not used'))).toEqual([]);
     // What came in the page is not asked for again; the visitor's own data once each.
-    const answered = ['/api/v1/config', '/api/v1/market/instruments', '/api/v1/market/tickers', '/api/v1/news?kind=notice', '/api/v1/news?kind=news'];
-    expect(answered.map((url) => [url, requested.get(url)])).toEqual(answered.map((url) => [url, undefined]));
-    const own = ['/api/v1/wallet/balances', '/api/v1/contracts/orders?state=open&limit=20', '/api/v1/points/checkin'];
+    const answered = [
+      '/api/v1/config',
+      '/api/v1/market/instruments',
+      '/api/v1/market/tickers',
+      '/api/v1/news?kind=notice',
+      '/api/v1/news?kind=news',
+    ];
+    expect(answered.map((url) => [url, requested.get(url)])).toEqual(
+      answered.map((url) => [url, undefined]),
+    );
+    const own = [
+      '/api/v1/wallet/balances',
+      '/api/v1/contracts/orders?state=open&limit=20',
+      '/api/v1/points/checkin',
+    ];
     expect(own.map((url) => [url, requested.get(url)])).toEqual(own.map((url) => [url, 1]));
     expect(errors).toEqual([]);
     await screenshot(page, 'de-Home-rendered');
@@ -334,7 +407,12 @@ describe('Home, rendered by the server (apps/server/src/platform/rendered-home.t
     const session = await registerByApi(baseUrl, uniqueEmail());
     for (const language of LANGUAGES) {
       // Node's number formats must agree with Chromium's, and times wait for the visitor's zone.
-      const context = await browser.newContext({ viewport: PHONE, baseURL: baseUrl, locale: 'en-US', timezoneId: 'America/Los_Angeles' });
+      const context = await browser.newContext({
+        viewport: PHONE,
+        baseURL: baseUrl,
+        locale: 'en-US',
+        timezoneId: 'America/Los_Angeles',
+      });
       const page = await context.newPage();
       await signIn(page, session, language);
       await context.addCookies([
@@ -343,7 +421,9 @@ describe('Home, rendered by the server (apps/server/src/platform/rendered-home.t
       ]);
       await context.addInitScript(() => {
         document.addEventListener('DOMContentLoaded', () => {
-          (window as unknown as { htmlPrice: Element | null }).htmlPrice = document.querySelector('[data-testid="price-BTCUSDT"]');
+          (window as unknown as { htmlPrice: Element | null }).htmlPrice = document.querySelector(
+            '[data-testid="price-BTCUSDT"]',
+          );
         });
       });
       // signIn() leaves the app starting on /Login, which now finds the session and may start
@@ -359,8 +439,19 @@ describe('Home, rendered by the server (apps/server/src/platform/rendered-home.t
       });
       await page.goto('/');
       await expect.poll(() => page.locator('.adm-skeleton').count(), { message: language }).toBe(0);
-      await expect.poll(() => workers, { message: language }).toEqual([{ url: expect.stringMatching(/^\/assets\/intl-warm\.worker-[\w-]+\.js$/), closed: true }]);
-      expect(await page.evaluate(() => document.querySelector('[data-testid="price-BTCUSDT"]') === (window as unknown as { htmlPrice: Element | null }).htmlPrice), language).toBe(true);
+      await expect
+        .poll(() => workers, { message: language })
+        .toEqual([
+          { url: expect.stringMatching(/^\/assets\/intl-warm\.worker-[\w-]+\.js$/), closed: true },
+        ]);
+      expect(
+        await page.evaluate(
+          () =>
+            document.querySelector('[data-testid="price-BTCUSDT"]') ===
+            (window as unknown as { htmlPrice: Element | null }).htmlPrice,
+        ),
+        language,
+      ).toBe(true);
       expect([...errors, ...warnings], language).toEqual([]);
       await context.close();
     }
@@ -377,7 +468,9 @@ describe('Home, rendered by the server (apps/server/src/platform/rendered-home.t
     expect(html).toContain('data-prerendered="en /"');
     await page.waitForURL(`${baseUrl}/Login`);
     await expect.poll(() => page.locator('h1').textContent()).toBe('Welcome back');
-    await expect.poll(async () => (await context.cookies()).some((cookie) => cookie.name === 'signed_in')).toBe(false);
+    await expect
+      .poll(async () => (await context.cookies()).some((cookie) => cookie.name === 'signed_in'))
+      .toBe(false);
     // No session, no numbers to format: no worker for Intl's data.
     expect(workers).toEqual([]);
     expect(errors).toEqual([]);
@@ -390,7 +483,13 @@ describe('screenshots of the real screens', () => {
     const { context, page } = await phonePage();
     await page.goto('/Login');
     await page.evaluate((lang) => localStorage.setItem('lang', lang), language);
-    const signedOut = ['/Login', '/Register', '/ForgetPwd', '/Agree?type=privacy', '/Agree?type=terms'];
+    const signedOut = [
+      '/Login',
+      '/Register',
+      '/ForgetPwd',
+      '/Agree?type=privacy',
+      '/Agree?type=terms',
+    ];
     for (const path of signedOut) {
       await page.goto(path);
       await page.waitForLoadState('networkidle');
@@ -410,18 +509,43 @@ describe('screenshots of the real screens', () => {
       await fetch(`${baseUrl}/api/v1/auth/register`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ mode: 'code', channel: 'email', account: email, code, password: PASSWORD, confirmPassword: PASSWORD }),
+        body: JSON.stringify({
+          mode: 'code',
+          channel: 'email',
+          account: email,
+          code,
+          password: PASSWORD,
+          confirmPassword: PASSWORD,
+        }),
       })
     ).json()) as { data: { token: string; uid: string } };
     await page.evaluate(({ token, uid }) => {
       localStorage.setItem('token', token);
       localStorage.setItem('uid', uid);
     }, session.data);
-    for (const path of ['/', '/My', '/Language', '/ChangePwd', '/About', '/Success', '/Transaction', '/Mining', '/Wallet', '/Wallet?tab=futures', '/SelectCoin']) {
+    for (const path of [
+      '/',
+      '/My',
+      '/Language',
+      '/ChangePwd',
+      '/About',
+      '/Success',
+      '/Transaction',
+      '/Mining',
+      '/Wallet',
+      '/Wallet?tab=futures',
+      '/SelectCoin',
+    ]) {
       await page.goto(path);
       await page.waitForLoadState('networkidle');
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${language} ${path}`).toBeLessThanOrEqual(PHONE.width);
-      await screenshot(page, `${language}-${path === '/' ? 'Home' : path.slice(1).replace(/[?=]/g, '-')}`);
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth),
+        `${language} ${path}`,
+      ).toBeLessThanOrEqual(PHONE.width);
+      await screenshot(
+        page,
+        `${language}-${path === '/' ? 'Home' : path.slice(1).replace(/[?=]/g, '-')}`,
+      );
     }
     await context.close();
   });
@@ -430,20 +554,26 @@ describe('screenshots of the real screens', () => {
 describe('the sign-in page, prerendered (apps/web/scripts/prerender.ts)', () => {
   /** A visitor whose stored language is `stored`, with `cookie` as the `lang` cookie (or none). */
   async function visitor(stored: string | null, cookie: string | null) {
-    const context = await browser.newContext({ viewport: PHONE, baseURL: baseUrl, locale: 'en-US' });
+    const context = await browser.newContext({
+      viewport: PHONE,
+      baseURL: baseUrl,
+      locale: 'en-US',
+    });
     if (cookie) await context.addCookies([{ name: 'lang', value: cookie, url: baseUrl }]);
     // Before any script of the page: the stored language, and the h1 the HTML brought.
     await context.addInitScript((lang) => {
       if (lang) localStorage.setItem('lang', lang);
       document.addEventListener('DOMContentLoaded', () => {
-        (window as unknown as { htmlHeading: Element | null }).htmlHeading = document.querySelector('h1');
+        (window as unknown as { htmlHeading: Element | null }).htmlHeading =
+          document.querySelector('h1');
       });
     }, stored);
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().includes('status of 400')) errors.push(message.text());
+      if (message.type() === 'error' && !message.text().includes('status of 400'))
+        errors.push(message.text());
     });
     return { context, page, errors };
   }
@@ -473,7 +603,9 @@ describe('the sign-in page, prerendered (apps/web/scripts/prerender.ts)', () => 
     await page.locator('#account').fill('nobody@example.com');
     await page.locator('#password').fill('wrong-password-1');
     await page.getByRole('button', { name: 'Anmelden' }).click();
-    await expect.poll(() => page.getByText('Konto oder Passwort ist falsch.').count()).toBeGreaterThan(0);
+    await expect
+      .poll(() => page.getByText('Konto oder Passwort ist falsch.').count())
+      .toBeGreaterThan(0);
     // The phone tab, a state change after hydration.
     await page.getByRole('tab', { name: 'Telefon' }).click();
     await expect.poll(() => page.getByLabel('Ländervorwahl').count()).toBeGreaterThan(0);

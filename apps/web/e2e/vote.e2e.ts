@@ -18,35 +18,72 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 const TEXT = {
-  en: { tag: 'en', poll: 'Which feature should we build next?', option: 'Dark mode', other: 'Price alerts', submit: 'Vote', success: 'Vote successful', already: 'You have already voted.', voted: 'You voted for Dark mode' },
-  de: { tag: 'de', poll: 'Welche Funktion sollen wir als Nächstes entwickeln?', option: 'Dunkelmodus', other: 'Preisalarme', submit: 'Abstimmen', success: 'Stimme abgegeben', already: 'Sie haben bereits abgestimmt.', voted: 'Sie haben für Dunkelmodus gestimmt' },
+  en: {
+    tag: 'en',
+    poll: 'Which feature should we build next?',
+    option: 'Dark mode',
+    other: 'Price alerts',
+    submit: 'Vote',
+    success: 'Vote successful',
+    already: 'You have already voted.',
+    voted: 'You voted for Dark mode',
+  },
+  de: {
+    tag: 'de',
+    poll: 'Welche Funktion sollen wir als Nächstes entwickeln?',
+    option: 'Dunkelmodus',
+    other: 'Preisalarme',
+    submit: 'Abstimmen',
+    success: 'Stimme abgegeben',
+    already: 'Sie haben bereits abgestimmt.',
+    voted: 'Sie haben für Dunkelmodus gestimmt',
+  },
 } as const;
 
 let counter = 0;
 const uniqueEmail = () => `vote${Date.now()}${++counter}@example.com`;
 
-async function api<T>(method: 'GET' | 'POST', path: string, token: string, lang: string, body?: unknown): Promise<{ code: number; message: string; data: T }> {
+async function api<T>(
+  method: 'GET' | 'POST',
+  path: string,
+  token: string,
+  lang: string,
+  body?: unknown,
+): Promise<{ code: number; message: string; data: T }> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, 'accept-language': lang, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'accept-language': lang,
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   return (await response.json()) as { code: number; message: string; data: T };
 }
 
-async function openVotePage(context: BrowserContext, session: { token: string; uid: string }, language: string): Promise<Page> {
+async function openVotePage(
+  context: BrowserContext,
+  session: { token: string; uid: string },
+  language: string,
+): Promise<Page> {
   const page = await context.newPage();
   await signIn(page, session, language);
   await page.goto('/Vote');
   return page;
 }
 
-const optionButton = (page: Page, pollId: string, label: string) => page.locator(`section[data-poll-id="${pollId}"] button`, { hasText: label });
+const optionButton = (page: Page, pollId: string, label: string) =>
+  page.locator(`section[data-poll-id="${pollId}"] button`, { hasText: label });
 
 describe.each(['en', 'de'] as const)('voting in %s', (language) => {
   it('vote once ("vote successful", the count goes up); a second vote is refused with "you have already voted"', async () => {
     const text = TEXT[language];
-    const context = await browser.newContext({ viewport: PHONE, baseURL: baseUrl, locale: text.tag });
+    const context = await browser.newContext({
+      viewport: PHONE,
+      baseURL: baseUrl,
+      locale: text.tag,
+    });
     const session = await registerByApi(baseUrl, uniqueEmail());
     const polls = await api<{ items: VotePoll[] }>('GET', '/api/v1/votes', session.token, language);
     const poll = polls.data.items.find((p) => p.title === text.poll) as VotePoll;
@@ -60,22 +97,33 @@ describe.each(['en', 'de'] as const)('voting in %s', (language) => {
     const stale = await openVotePage(context, session, language);
     await expect.poll(() => optionButton(page, poll.id, text.option).count()).toBe(1);
     await expect.poll(() => optionButton(stale, poll.id, text.other).isEnabled()).toBe(true);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      PHONE.width,
+    );
     await screenshot(page, `${language}-Vote-list`);
 
     // Tap → confirm → "vote successful", the bar moves and is marked as the user's vote.
-    const before = (await api<{ items: VotePoll[] }>('GET', '/api/v1/votes', session.token, language)).data.items.find((p) => p.id === poll.id) as VotePoll;
+    const before = (
+      await api<{ items: VotePoll[] }>('GET', '/api/v1/votes', session.token, language)
+    ).data.items.find((p) => p.id === poll.id) as VotePoll;
     const countBefore = before.options.find((o) => o.id === option.id)?.count ?? 0;
     await optionButton(page, poll.id, text.option).click();
     await expect.poll(() => page.locator('.adm-dialog-body').isVisible()).toBe(true);
     await screenshot(page, `${language}-Vote-confirm`);
     await page.locator('.adm-dialog-footer').getByText(text.submit, { exact: true }).click();
-    await expect.poll(() => page.locator('.adm-toast-main', { hasText: text.success }).count()).toBe(1);
-    await expect.poll(() => optionButton(page, poll.id, text.option).getAttribute('aria-pressed')).toBe('true');
-    await expect.poll(() => optionButton(page, poll.id, text.option).textContent()).toContain(`${countBefore + 1} ·`);
+    await expect
+      .poll(() => page.locator('.adm-toast-main', { hasText: text.success }).count())
+      .toBe(1);
+    await expect
+      .poll(() => optionButton(page, poll.id, text.option).getAttribute('aria-pressed'))
+      .toBe('true');
+    await expect
+      .poll(() => optionButton(page, poll.id, text.option).textContent())
+      .toContain(`${countBefore + 1} ·`);
     await expect.poll(() => page.getByText(text.voted).count()).toBe(1);
     // Voting is over for this poll on this screen.
-    for (const label of [text.option, text.other]) expect(await optionButton(page, poll.id, label).isDisabled()).toBe(true);
+    for (const label of [text.option, text.other])
+      expect(await optionButton(page, poll.id, label).isDisabled()).toBe(true);
     await expect.poll(() => page.locator('.adm-toast-mask').count()).toBe(0);
     await screenshot(page, `${language}-Vote-voted`);
 
@@ -85,18 +133,27 @@ describe.each(['en', 'de'] as const)('voting in %s', (language) => {
     expect(counted.options.find((o) => o.id === option.id)?.count).toBe(countBefore + 1);
 
     // Again through the API, for another option: refused in the user's language, counts unchanged.
-    const again = await api('POST', '/api/v1/votes/cast', session.token, language, { pollId: poll.id, optionId: other.id });
+    const again = await api('POST', '/api/v1/votes/cast', session.token, language, {
+      pollId: poll.id,
+      optionId: other.id,
+    });
     expect(again).toMatchObject({ code: 2701, message: text.already, data: null });
 
     // Again from the screen opened before the vote: refused with the message, and the screen catches up.
     await optionButton(stale, poll.id, text.other).click();
     await stale.locator('.adm-dialog-footer').getByText(text.submit, { exact: true }).click();
-    await expect.poll(() => stale.locator('.adm-toast-main', { hasText: text.already }).count()).toBe(1);
+    await expect
+      .poll(() => stale.locator('.adm-toast-main', { hasText: text.already }).count())
+      .toBe(1);
     await screenshot(stale, `${language}-Vote-already-voted`);
-    await expect.poll(() => optionButton(stale, poll.id, text.option).getAttribute('aria-pressed')).toBe('true');
+    await expect
+      .poll(() => optionButton(stale, poll.id, text.option).getAttribute('aria-pressed'))
+      .toBe('true');
     await expect.poll(() => optionButton(stale, poll.id, text.other).isDisabled()).toBe(true);
 
-    const final = (await api<{ items: VotePoll[] }>('GET', '/api/v1/votes', session.token, language)).data.items.find((p) => p.id === poll.id) as VotePoll;
+    const final = (
+      await api<{ items: VotePoll[] }>('GET', '/api/v1/votes', session.token, language)
+    ).data.items.find((p) => p.id === poll.id) as VotePoll;
     expect(final.options.map((o) => o.count)).toEqual(counted.options.map((o) => o.count));
     await context.close();
   });

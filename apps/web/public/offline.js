@@ -3,13 +3,48 @@
 // language (localStorage "lang", as the app reads it), and back to the app as soon as the link returns.
 (function () {
   var TEXTS = {
-    en: ['en', 'You are offline', 'Tradewind needs a connection to show prices, balances and orders. Nothing is shown from an old copy.', 'Try again'],
-    zh_CN: ['zh-CN', '网络已断开', 'Tradewind 需要网络连接才能显示行情、余额和订单，不会显示过期的旧数据。', '重试'],
-    zh_TW: ['zh-TW', '網路已中斷', 'Tradewind 需要網路連線才能顯示行情、餘額和訂單，不會顯示過期的舊資料。', '重試'],
-    de: ['de', 'Sie sind offline', 'Tradewind braucht eine Verbindung, um Kurse, Guthaben und Aufträge anzuzeigen. Veraltete Daten werden nicht angezeigt.', 'Erneut versuchen'],
-    fr: ['fr', 'Vous êtes hors ligne', 'Tradewind a besoin d’une connexion pour afficher les cours, les soldes et les ordres. Aucune donnée périmée n’est affichée.', 'Réessayer'],
-    es: ['es', 'Sin conexión', 'Tradewind necesita conexión para mostrar precios, saldos y órdenes. No se muestran datos antiguos.', 'Reintentar'],
-    it: ['it', 'Sei offline', 'Tradewind ha bisogno di una connessione per mostrare prezzi, saldi e ordini. Non vengono mostrati dati vecchi.', 'Riprova'],
+    en: [
+      'en',
+      'You are offline',
+      'Tradewind needs a connection to show prices, balances and orders. Nothing is shown from an old copy.',
+      'Try again',
+    ],
+    zh_CN: [
+      'zh-CN',
+      '网络已断开',
+      'Tradewind 需要网络连接才能显示行情、余额和订单，不会显示过期的旧数据。',
+      '重试',
+    ],
+    zh_TW: [
+      'zh-TW',
+      '網路已中斷',
+      'Tradewind 需要網路連線才能顯示行情、餘額和訂單，不會顯示過期的舊資料。',
+      '重試',
+    ],
+    de: [
+      'de',
+      'Sie sind offline',
+      'Tradewind braucht eine Verbindung, um Kurse, Guthaben und Aufträge anzuzeigen. Veraltete Daten werden nicht angezeigt.',
+      'Erneut versuchen',
+    ],
+    fr: [
+      'fr',
+      'Vous êtes hors ligne',
+      'Tradewind a besoin d’une connexion pour afficher les cours, les soldes et les ordres. Aucune donnée périmée n’est affichée.',
+      'Réessayer',
+    ],
+    es: [
+      'es',
+      'Sin conexión',
+      'Tradewind necesita conexión para mostrar precios, saldos y órdenes. No se muestran datos antiguos.',
+      'Reintentar',
+    ],
+    it: [
+      'it',
+      'Sei offline',
+      'Tradewind ha bisogno di una connessione per mostrare prezzi, saldi e ordini. Non vengono mostrati dati vecchi.',
+      'Riprova',
+    ],
   };
   var stored;
   try {

@@ -18,7 +18,11 @@ const PRERENDERED_PAGES = [{ route: '/Login', chunk: 'login' }] as const;
 /** The pages the server renders per request (Home: its news and quotes change), as templates `at-request/<name>.<lang>.html`. */
 const AT_REQUEST_PAGES = [{ route: '/', chunk: 'home', name: 'Home' }] as const;
 /** Where the server puts what it rendered in a template (apps/server/src/platform/rendered-home.ts uses the same marks). */
-const AT_REQUEST_MARKS = { head: '<!--tw-head-->', root: '<!--tw-page-->', state: '<!--tw-state-->' } as const;
+const AT_REQUEST_MARKS = {
+  head: '<!--tw-head-->',
+  root: '<!--tw-page-->',
+  state: '<!--tw-state-->',
+} as const;
 
 interface ManifestChunk {
   file: string;
@@ -31,13 +35,20 @@ interface ManifestChunk {
 
 const web = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(web, 'dist');
-const manifest = JSON.parse(fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
-const { renderPage } = (await import(pathToFileURL(path.join(web, 'build-ssr/prerender.js')).href)) as {
+const manifest = JSON.parse(
+  fs.readFileSync(path.join(dist, '.vite/manifest.json'), 'utf8'),
+) as Record<string, ManifestChunk>;
+const { renderPage } = (await import(
+  pathToFileURL(path.join(web, 'build-ssr/prerender.js')).href
+)) as {
   renderPage: (pathname: string, language: Language) => Promise<{ head: string; markup: string }>;
 };
 const template = fs.readFileSync(path.join(dist, 'index.html'), 'utf8');
 
-function entryOf(find: (key: string, chunk: ManifestChunk) => boolean, what: string): [string, ManifestChunk] {
+function entryOf(
+  find: (key: string, chunk: ManifestChunk) => boolean,
+  what: string,
+): [string, ManifestChunk] {
   const found = Object.entries(manifest).find(([key, chunk]) => find(key, chunk));
   if (!found) throw new Error(`prerender: no ${what} in the build's manifest`);
   return found;
@@ -49,7 +60,8 @@ function entryOf(find: (key: string, chunk: ManifestChunk) => boolean, what: str
  */
 function filesOf(key: string, scripts: Set<string>, styles: Set<string>): void {
   const chunk = manifest[key];
-  if (!chunk || chunk.isEntry || scripts.has(chunk.file) || template.includes(`/${chunk.file}"`)) return;
+  if (!chunk || chunk.isEntry || scripts.has(chunk.file) || template.includes(`/${chunk.file}"`))
+    return;
   scripts.add(chunk.file);
   for (const imported of chunk.imports ?? []) filesOf(imported, scripts, styles);
   for (const css of chunk.css ?? []) styles.add(css);
@@ -103,9 +115,14 @@ else {
 const entryTag = /<script type="module" crossorigin src="([^"]+)"><\/script>\n?\s*/.exec(template);
 if (!entryTag?.[1]) throw new Error('prerender: dist/index.html has no entry script');
 const entry = entryTag[1];
-const templatePreloads = [...template.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">\n?\s*/g)];
+const templatePreloads = [
+  ...template.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">\n?\s*/g),
+];
 /** index.html without its scripts: the boot script loads them. */
-const shell = [entryTag[0], ...templatePreloads.map((m) => m[0])].reduce((html, tag) => html.replace(tag, ''), template);
+const shell = [entryTag[0], ...templatePreloads.map((m) => m[0])].reduce(
+  (html, tag) => html.replace(tag, ''),
+  template,
+);
 
 /** The boot script and style sheets of `chunk`'s page in `language`, for the document's head. */
 function pageHead(chunk: string, language: Language): string[] {
@@ -114,15 +131,25 @@ function pageHead(chunk: string, language: Language): string[] {
   const styles = new Set<string>();
   filesOf(pageKey, scripts, styles);
   // The first part of the language's messages, and antd-mobile's texts in it (English ones are in the entry).
-  scripts.add(entryOf((key) => key === `virtual:tradewind-locale/${language}`, `messages for ${language}`)[1].file);
+  scripts.add(
+    entryOf((key) => key === `virtual:tradewind-locale/${language}`, `messages for ${language}`)[1]
+      .file,
+  );
   if (language !== 'en') {
     const antd = new RegExp(`/antd-mobile/es/locales/${LANGUAGE_TAGS[language]}(-[A-Z]+)?\\.js$`);
     scripts.add(entryOf((key) => antd.test(key), `antd-mobile texts for ${language}`)[1].file);
   }
-  const boot = bootScript(entry, [entry, ...templatePreloads.map((m) => m[1] as string), ...[...scripts].map((file) => `/${file}`)]);
+  const boot = bootScript(entry, [
+    entry,
+    ...templatePreloads.map((m) => m[1] as string),
+    ...[...scripts].map((file) => `/${file}`),
+  ]);
   const bootFile = `assets/boot-${createHash('sha256').update(boot).digest('hex').slice(0, 8)}.js`;
   fs.writeFileSync(path.join(dist, bootFile), boot);
-  return [`<script type="module" src="/${bootFile}"></script>`, ...[...styles].map((file) => `<link rel="stylesheet" crossorigin href="/${escape(file)}">`)];
+  return [
+    `<script type="module" src="/${bootFile}"></script>`,
+    ...[...styles].map((file) => `<link rel="stylesheet" crossorigin href="/${escape(file)}">`),
+  ];
 }
 
 /** index.html in `language` with `head` added and `root` in #root, marked as `route`'s page for main.tsx. */
@@ -132,15 +159,22 @@ function pageDocument(route: string, language: Language, head: string[], root: s
   const html = shell
     .replace(/<html lang="[^"]*">/, () => `<html lang="${LANGUAGE_TAGS[language]}">`)
     .replace('</head>', () => `  ${head.join('\n    ')}\n  </head>`)
-    .replace('<div id="root"></div>', () => `<div id="root" data-prerendered="${escape(marker)}">${root}</div>`);
-  if (!html.includes(root) || !html.includes(`lang="${LANGUAGE_TAGS[language]}"`)) throw new Error('prerender: dist/index.html is not the expected shell');
+    .replace(
+      '<div id="root"></div>',
+      () => `<div id="root" data-prerendered="${escape(marker)}">${root}</div>`,
+    );
+  if (!html.includes(root) || !html.includes(`lang="${LANGUAGE_TAGS[language]}"`))
+    throw new Error('prerender: dist/index.html is not the expected shell');
   return html;
 }
 
 /** `html` at `file`, with the compressed copies the server sends by Accept-Encoding, like the scripts' (precompress() in vite.config.ts). */
 function writePage(file: string, html: string): void {
   fs.writeFileSync(file, html);
-  fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+  fs.writeFileSync(
+    `${file}.br`,
+    zlib.brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  );
   fs.writeFileSync(`${file}.gz`, zlib.gzipSync(html, { level: 9 }));
 }
 
@@ -152,13 +186,26 @@ for (const language of LANGUAGES) {
   for (const { route, chunk } of PRERENDERED_PAGES) {
     const page = await renderPage(route, language);
     const head = [...pageHead(chunk, language), ...(page.head ? [page.head] : [])];
-    writePage(path.join(dist, 'prerendered', `${route.slice(1)}.${language}.html`), pageDocument(route, language, head, page.markup));
+    writePage(
+      path.join(dist, 'prerendered', `${route.slice(1)}.${language}.html`),
+      pageDocument(route, language, head, page.markup),
+    );
   }
   // The pages the server renders per request: the document around the page, with a place for
   // React's preloads, the markup and the replies it was rendered with (platform/rendered-home.ts).
   for (const { route, chunk, name } of AT_REQUEST_PAGES) {
-    const html = pageDocument(route, language, [...pageHead(chunk, language), AT_REQUEST_MARKS.head], AT_REQUEST_MARKS.root).replace(`${AT_REQUEST_MARKS.root}</div>`, () => `${AT_REQUEST_MARKS.root}</div>${AT_REQUEST_MARKS.state}`);
+    const html = pageDocument(
+      route,
+      language,
+      [...pageHead(chunk, language), AT_REQUEST_MARKS.head],
+      AT_REQUEST_MARKS.root,
+    ).replace(
+      `${AT_REQUEST_MARKS.root}</div>`,
+      () => `${AT_REQUEST_MARKS.root}</div>${AT_REQUEST_MARKS.state}`,
+    );
     fs.writeFileSync(path.join(dist, 'at-request', `${name}.${language}.html`), html);
   }
 }
-console.log(`prerendered ${PRERENDERED_PAGES.map((p) => p.route).join(', ')} in ${LANGUAGES.length} languages; templates for ${AT_REQUEST_PAGES.map((p) => p.route).join(', ')}`);
+console.log(
+  `prerendered ${PRERENDERED_PAGES.map((p) => p.route).join(', ')} in ${LANGUAGES.length} languages; templates for ${AT_REQUEST_PAGES.map((p) => p.route).join(', ')}`,
+);

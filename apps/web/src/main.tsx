@@ -33,19 +33,28 @@ function start(): void {
   // (scripts/prerender.ts, apps/server/src/platform/web-app.ts). The app takes the page over where
   // it is if it is this path in the stored language and the session is still there; otherwise it
   // renders anew, and the first commit replaces it.
-  const hydrating = container.dataset.prerendered === `${language} ${normalizePath(window.location.pathname)}` && (isOpenPath(window.location.pathname) || getToken() !== null);
+  const hydrating =
+    container.dataset.prerendered === `${language} ${normalizePath(window.location.pathname)}` &&
+    (isOpenPath(window.location.pathname) || getToken() !== null);
   // The replies the server rendered `/` with: in the cache before the first render, not asked again.
   const answered = hydrating ? answeredQueries() : [];
   restoreQueries(answered);
   // The page's code, its language's messages and antd-mobile's texts download side by side.
-  const pageCode = preloadRoute(window.location.pathname, answered.map((query) => query.url));
+  const pageCode = preloadRoute(
+    window.location.pathname,
+    answered.map((query) => query.url),
+  );
   // Not a top-level await: the entry's chunk must finish evaluating, because the language files
   // import from it (antd-mobile's texts share its base with the English ones the entry holds).
   // The page's code too is waited for when hydrating: React cannot hydrate the page without it, and
   // an update reaching the page before it is hydrated (a reply, say /api/v1/config's) makes React
   // drop the page's HTML and render it anew, with whatever the visitor had typed or submitted
   // there (browser tests on the sign-in page saw it in CI: run by React, not its HTML's elements).
-  void Promise.all([initI18n(language), loadAntdLocale(language).catch(() => undefined), hydrating ? pageCode : undefined]).then(() => {
+  void Promise.all([
+    initI18n(language),
+    loadAntdLocale(language).catch(() => undefined),
+    hydrating ? pageCode : undefined,
+  ]).then(() => {
     const app = (
       <StrictMode>
         <App />

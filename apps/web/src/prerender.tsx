@@ -16,7 +16,9 @@ import { initI18n } from './lib/i18n.ts';
 import { loadAntdLocale } from './ui/antd-locale.tsx';
 
 /** The URLs the server fetches (in the page's language) to render `/` with. */
-export const HOME_PUBLIC_REQUESTS: readonly string[] = HOME_PUBLIC_QUERIES.map((query) => query.url);
+export const HOME_PUBLIC_REQUESTS: readonly string[] = HOME_PUBLIC_QUERIES.map(
+  (query) => query.url,
+);
 
 let rendering: Promise<unknown> = Promise.resolve();
 
@@ -33,7 +35,11 @@ export interface RenderedPage {
   markup: string;
 }
 
-async function render(pathname: string, language: Language, client?: QueryClient): Promise<RenderedPage> {
+async function render(
+  pathname: string,
+  language: Language,
+  client?: QueryClient,
+): Promise<RenderedPage> {
   await Promise.all([initI18n(language), loadAntdLocale(language)]);
   const { prelude } = await prerenderToNodeStream(
     <StrictMode>
@@ -67,7 +73,11 @@ export interface RenderedHome extends RenderedPage {
  * from `replies` (each GET's `data`, by URL; a missing or malformed one stays a placeholder),
  * their total, positions and check-in as placeholders.
  */
-export function renderHome(language: Language, replies: Readonly<Record<string, unknown>>, now = Date.now()): Promise<RenderedHome> {
+export function renderHome(
+  language: Language,
+  replies: Readonly<Record<string, unknown>>,
+  now = Date.now(),
+): Promise<RenderedHome> {
   return exclusive(async () => {
     const client = createQueryClient();
     const queries: AnsweredQuery[] = [];

@@ -48,7 +48,11 @@ sw.addEventListener('activate', (event) => {
   event.waitUntil(
     (async () => {
       const names = await caches.keys();
-      await Promise.all(names.filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE).map((name) => caches.delete(name)));
+      await Promise.all(
+        names
+          .filter((name) => name.startsWith(CACHE_PREFIX) && name !== CACHE)
+          .map((name) => caches.delete(name)),
+      );
       if (sw.registration.navigationPreload) await sw.registration.navigationPreload.enable();
       await sw.clients.claim();
     })(),
@@ -70,7 +74,9 @@ async function download(port: MessagePort): Promise<void> {
   const next = async (): Promise<void> => {
     for (let url = queue.shift(); url !== undefined; url = queue.shift()) {
       if (!(await cache.match(url))) {
-        const response = (await caches.match(url)) ?? (await fetch(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) }));
+        const response =
+          (await caches.match(url)) ??
+          (await fetch(url, { signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS) }));
         if (!response.ok) throw new Error(`${url}: ${response.status}`);
         await cache.put(url, response);
       }
@@ -91,7 +97,12 @@ async function download(port: MessagePort): Promise<void> {
 sw.addEventListener('fetch', (event) => {
   const { request } = event;
   const url = new URL(request.url);
-  if (request.method !== 'GET' || url.origin !== sw.location.origin || NEVER_CACHED.test(url.pathname)) return;
+  if (
+    request.method !== 'GET' ||
+    url.origin !== sw.location.origin ||
+    NEVER_CACHED.test(url.pathname)
+  )
+    return;
   if (request.mode === 'navigate') {
     event.respondWith(page(event));
   } else if (url.pathname.startsWith('/assets/')) {

@@ -3,7 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ApiError, isNotFound } from '@tradewind/http-client/api-error';
-import { EARLY_TTL_MS, RATE_LIMIT_RETRY_MAX_S, REQUEST_TIMEOUT_MS } from '@tradewind/http-client/envelope-client';
+import {
+  EARLY_TTL_MS,
+  RATE_LIMIT_RETRY_MAX_S,
+  REQUEST_TIMEOUT_MS,
+} from '@tradewind/http-client/envelope-client';
 import { retryAfterS } from '@tradewind/http-client/retry-after';
 import { createClient, rateLimitedText, type KeyValueStorage } from '@/api/client.ts';
 import { translateFrom } from '@/lib/i18n.ts';
@@ -30,14 +34,32 @@ beforeAll(async () => {
           return json(200, {
             code: 0,
             message: 'ok',
-            data: { search: url.search, lang: req.headers['accept-language'] ?? null, auth: req.headers.authorization ?? null, body: body || null },
+            data: {
+              search: url.search,
+              lang: req.headers['accept-language'] ?? null,
+              auth: req.headers.authorization ?? null,
+              body: body || null,
+            },
           });
         case '/slow':
-          return setTimeout(() => json(200, { code: 0, message: 'ok', data: { n: hits.get('/slow') } }), 150);
+          return setTimeout(
+            () => json(200, { code: 0, message: 'ok', data: { n: hits.get('/slow') } }),
+            150,
+          );
         case '/422':
-          return json(200, { code: 422, message: 'Check fields', data: null, errors: { email: ['Invalid email format.'] } });
+          return json(200, {
+            code: 422,
+            message: 'Check fields',
+            data: null,
+            errors: { email: ['Invalid email format.'] },
+          });
         case '/422-http':
-          return json(422, { code: 422, message: 'Check fields', data: null, errors: { password: ['Too short'] } });
+          return json(422, {
+            code: 422,
+            message: 'Check fields',
+            data: null,
+            errors: { password: ['Too short'] },
+          });
         case '/401':
           return json(401, { code: 401, message: 'Please sign in.', data: null });
         case '/411':
@@ -45,7 +67,9 @@ beforeAll(async () => {
         case '/business':
           return json(400, { code: 1001, message: 'Incorrect account or password.', data: null });
         case '/xlsx':
-          res.writeHead(200, { 'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+          res.writeHead(200, {
+            'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          });
           return res.end(Buffer.from('PK\u0003\u0004sheet'));
         case '/jpeg':
           res.writeHead(200, { 'content-type': 'image/jpeg' });
@@ -65,7 +89,9 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-function memoryStorage(initial: Record<string, string> = {}): KeyValueStorage & { data: Map<string, string> } {
+function memoryStorage(
+  initial: Record<string, string> = {},
+): KeyValueStorage & { data: Map<string, string> } {
   const data = new Map(Object.entries(initial));
   return {
     data,
@@ -83,7 +109,8 @@ beforeEach(() => {
   hits.clear();
 });
 
-const rateLimitedMessage = (waitS: number | undefined) => (waitS === undefined ? 'Too many requests.' : `Too many requests. Try again in ${waitS} s.`);
+const rateLimitedMessage = (waitS: number | undefined) =>
+  waitS === undefined ? 'Too many requests.' : `Too many requests. Try again in ${waitS} s.`;
 
 function client(storage = memoryStorage(), timeoutMs?: number, url = baseUrl) {
   return createClient({
@@ -97,7 +124,12 @@ function client(storage = memoryStorage(), timeoutMs?: number, url = baseUrl) {
   });
 }
 
-const echoSchema = z.object({ search: z.string(), lang: z.string().nullable(), auth: z.string().nullable(), body: z.string().nullable() });
+const echoSchema = z.object({
+  search: z.string(),
+  lang: z.string().nullable(),
+  auth: z.string().nullable(),
+  body: z.string().nullable(),
+});
 
 describe('HTTP client (spec §7–8)', () => {
   it('the timeout is 60000 ms', () => {
@@ -110,56 +142,85 @@ describe('HTTP client (spec §7–8)', () => {
   });
 
   it('sends Accept-Language from the stored lang (default en) and the bearer token when stored', async () => {
-    expect(await client().get('/echo', { schema: echoSchema })).toMatchObject({ lang: 'en', auth: null });
+    expect(await client().get('/echo', { schema: echoSchema })).toMatchObject({
+      lang: 'en',
+      auth: null,
+    });
     const storage = memoryStorage({ lang: 'de', token: 'abc' });
-    expect(await client(storage).get('/echo', { schema: echoSchema })).toMatchObject({ lang: 'de', auth: 'Bearer abc' });
+    expect(await client(storage).get('/echo', { schema: echoSchema })).toMatchObject({
+      lang: 'de',
+      auth: 'Bearer abc',
+    });
   });
 
   it('serialises arrays as repeated keys, not indexed ones', async () => {
-    const data = await client().get('/echo', { params: { type: ['deposit', 'withdraw'], page: 2, skip: undefined }, schema: echoSchema });
+    const data = await client().get('/echo', {
+      params: { type: ['deposit', 'withdraw'], page: 2, skip: undefined },
+      schema: echoSchema,
+    });
     expect(data.search).toBe('?type=deposit&type=withdraw&page=2');
   });
 
   it('identical in-flight requests share one pending result', async () => {
     const c = client();
-    const [a, b] = await Promise.all([c.get('/slow', { params: { x: 1 } }), c.get('/slow', { params: { x: 1 } })]);
+    const [a, b] = await Promise.all([
+      c.get('/slow', { params: { x: 1 } }),
+      c.get('/slow', { params: { x: 1 } }),
+    ]);
     expect(hits.get('/slow')).toBe(1);
     expect(a).toBe(b);
     await Promise.all([c.get('/slow', { params: { x: 1 } }), c.get('/slow', { params: { x: 2 } })]);
     expect(hits.get('/slow')).toBe(3);
-    await Promise.all([c.post('/slow', { a: 1 }), c.post('/slow', { a: 1 }), c.post('/slow', { a: 2 })]);
+    await Promise.all([
+      c.post('/slow', { a: 1 }),
+      c.post('/slow', { a: 1 }),
+      c.post('/slow', { a: 2 }),
+    ]);
     expect(hits.get('/slow')).toBe(5);
     expect(c.pending()).toBe(0);
   });
 
   it('422, in a 200 or an error reply, rejects with the errors for the form and no toast', async () => {
     const storage = memoryStorage({ token: 't' });
-    const first = await client(storage).get('/422').catch((e: unknown) => e);
+    const first = await client(storage)
+      .get('/422')
+      .catch((e: unknown) => e);
     expect(first).toBeInstanceOf(ApiError);
     expect((first as ApiError).errors).toEqual({ email: ['Invalid email format.'] });
-    const second = await client(storage).post('/422-http', {}).catch((e: unknown) => e);
+    const second = await client(storage)
+      .post('/422-http', {})
+      .catch((e: unknown) => e);
     expect((second as ApiError).errors).toEqual({ password: ['Too short'] });
     expect(toasts).toEqual([]);
     expect(storage.data.get('token')).toBe('t');
   });
 
-  it.each(['/401', '/411'])('%s clears the token and goes to /Login without a message', async (path) => {
-    const storage = memoryStorage({ token: 't', uid: '10000001' });
-    const error = await client(storage).get(path).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect(storage.data.has('token')).toBe(false);
-    expect(sessionEnds).toBe(1);
-    expect(toasts).toEqual([]);
-  });
+  it.each(['/401', '/411'])(
+    '%s clears the token and goes to /Login without a message',
+    async (path) => {
+      const storage = memoryStorage({ token: 't', uid: '10000001' });
+      const error = await client(storage)
+        .get(path)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect(storage.data.has('token')).toBe(false);
+      expect(sessionEnds).toBe(1);
+      expect(toasts).toEqual([]);
+    },
+  );
 
   it('another failure with a message toasts it and rejects', async () => {
-    const error = await client().post('/business', { x: 1 }).catch((e: unknown) => e);
+    const error = await client()
+      .post('/business', { x: 1 })
+      .catch((e: unknown) => e);
     expect((error as ApiError).code).toBe(1001);
     expect(toasts).toEqual(['Incorrect account or password.']);
   });
 
   it('a non-envelope error reply shows the network error', async () => {
-    const error = await client().get('/html-error').catch((e: unknown) => e);
+    const error = await client()
+      .get('/html-error')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(toasts).toEqual(['Network error']);
   });
@@ -173,13 +234,17 @@ describe('HTTP client (spec §7–8)', () => {
   });
 
   it('a timeout rejects with the library error and a network-error toast', async () => {
-    const error = await client(memoryStorage(), 200).get('/hang').catch((e: unknown) => e);
+    const error = await client(memoryStorage(), 200)
+      .get('/hang')
+      .catch((e: unknown) => e);
     expect((error as DOMException).name).toBe('TimeoutError');
     expect(toasts).toEqual(['Network error']);
   });
 
   it('a network failure rejects with the library error and a network-error toast', async () => {
-    const error = await client(memoryStorage(), undefined, 'http://127.0.0.1:1').get('/echo').catch((e: unknown) => e);
+    const error = await client(memoryStorage(), undefined, 'http://127.0.0.1:1')
+      .get('/echo')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TypeError);
     expect(toasts).toEqual(['Network error']);
   });
@@ -200,7 +265,11 @@ describe('HTTP client (spec §7–8)', () => {
     const c = client(storage);
     c.early(['/slow?x=1', '/echo?a=1']);
     expect(await c.get('/slow', { params: { x: 1 } })).toEqual({ n: 1 });
-    expect(await c.get('/echo', { params: { a: 1 }, schema: echoSchema })).toMatchObject({ search: '?a=1', lang: 'de', auth: 'Bearer abc' });
+    expect(await c.get('/echo', { params: { a: 1 }, schema: echoSchema })).toMatchObject({
+      search: '?a=1',
+      lang: 'de',
+      auth: 'Bearer abc',
+    });
     expect(hits.get('/slow')).toBe(1);
     expect(hits.get('/echo')).toBe(1);
     // Taken once: the next request for it goes out.
@@ -252,7 +321,11 @@ function scriptedFetch(replies: { status: number; body: unknown; retryAfter?: st
   return { fetch: fetch as typeof globalThis.fetch, calls };
 }
 
-const limited = (retryAfter?: string) => ({ status: 429, body: { code: 429, message: 'Too many requests, please try again later.', data: null }, retryAfter });
+const limited = (retryAfter?: string) => ({
+  status: 429,
+  body: { code: 429, message: 'Too many requests, please try again later.', data: null },
+  retryAfter,
+});
 const ok = (data: unknown) => ({ status: 200, body: { code: 0, message: 'ok', data } });
 
 function scriptedClient(replies: Parameters<typeof scriptedFetch>[0]) {
@@ -278,14 +351,19 @@ describe('HTTP client on a rate limit (429)', () => {
   it('a GET refused with a short Retry-After is sent again once after the wait, and resolves with the data', async () => {
     const { c, calls } = scriptedClient([limited('3'), ok({ n: 1 })]);
     let settled: unknown;
-    const done = c.get('/api/v1/mining/rental', { params: { id: '7' } }).then((data) => (settled = data));
+    const done = c
+      .get('/api/v1/mining/rental', { params: { id: '7' } })
+      .then((data) => (settled = data));
     await vi.advanceTimersByTimeAsync(2_900);
     expect(calls).toHaveLength(1);
     expect(settled).toBeUndefined();
     await vi.advanceTimersByTimeAsync(100);
     await done;
     expect(settled).toEqual({ n: 1 });
-    expect(calls.map((call) => call.url)).toEqual(['http://api.test/api/v1/mining/rental?id=7', 'http://api.test/api/v1/mining/rental?id=7']);
+    expect(calls.map((call) => call.url)).toEqual([
+      'http://api.test/api/v1/mining/rental?id=7',
+      'http://api.test/api/v1/mining/rental?id=7',
+    ]);
     expect(toasts).toEqual([]);
   });
 
@@ -301,16 +379,30 @@ describe('HTTP client on a rate limit (429)', () => {
     const { c, calls } = scriptedClient([limited('2'), limited('5')]);
     const error = c.get('/a').catch((e: unknown) => e);
     await vi.advanceTimersByTimeAsync(2_000);
-    expect(await error).toMatchObject({ code: 429, message: 'Too many requests. Try again in 5 s.' });
+    expect(await error).toMatchObject({
+      code: 429,
+      message: 'Too many requests. Try again in 5 s.',
+    });
     expect(calls).toHaveLength(2);
     expect(toasts).toEqual(['Too many requests. Try again in 5 s.']);
   });
 
   it("a 429 that names another reason (a sign-in paused for wrong passwords) keeps its code and the server's message", async () => {
-    const paused = { status: 429, body: { code: ERROR_CODES.SIGN_IN_THROTTLED, message: 'Too many wrong passwords for this account. Try again in 30 s.', data: null }, retryAfter: '30' };
+    const paused = {
+      status: 429,
+      body: {
+        code: ERROR_CODES.SIGN_IN_THROTTLED,
+        message: 'Too many wrong passwords for this account. Try again in 30 s.',
+        data: null,
+      },
+      retryAfter: '30',
+    };
     const { c, calls } = scriptedClient([paused, ok({ n: 1 })]);
     const error = await c.post('/api/v1/auth/login', { channel: 'email' }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: ERROR_CODES.SIGN_IN_THROTTLED, message: 'Too many wrong passwords for this account. Try again in 30 s.' });
+    expect(error).toMatchObject({
+      code: ERROR_CODES.SIGN_IN_THROTTLED,
+      message: 'Too many wrong passwords for this account. Try again in 30 s.',
+    });
     expect(calls).toHaveLength(1);
     expect(toasts).toEqual(['Too many wrong passwords for this account. Try again in 30 s.']);
   });
@@ -336,16 +428,21 @@ describe('HTTP client on a rate limit (429)', () => {
     expect(toasts).toEqual(['Too many requests. Try again in 120 s.']);
   });
 
-  it('without a Retry-After, a GET is not sent again and the server\'s message is shown', async () => {
+  it("without a Retry-After, a GET is not sent again and the server's message is shown", async () => {
     const { c, calls } = scriptedClient([limited(), ok({ n: 1 })]);
     const error = await c.get('/a').catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 429, message: 'Too many requests, please try again later.' });
+    expect(error).toMatchObject({
+      code: 429,
+      message: 'Too many requests, please try again later.',
+    });
     expect(calls).toHaveLength(1);
   });
 
   it('requests refused together make one toast, not one each', async () => {
     const { c } = scriptedClient([limited('60')]);
-    await Promise.all(['/a', '/b', '/c', '/d', '/e'].map((url) => c.get(url).catch(() => undefined)));
+    await Promise.all(
+      ['/a', '/b', '/c', '/d', '/e'].map((url) => c.get(url).catch(() => undefined)),
+    );
     await c.post('/f', {}).catch(() => undefined);
     expect(toasts).toEqual(['Too many requests. Try again in 60 s.']);
     // A later burst is told again.
@@ -363,20 +460,27 @@ describe('HTTP client on a rate limit (429)', () => {
     expect(retryAfterS('soon', nowMs)).toBeUndefined();
   });
 
-  it('says the wait in the user\'s language: seconds under a minute, whole minutes above (a number and its unit never split)', async () => {
+  it("says the wait in the user's language: seconds under a minute, whole minutes above (a number and its unit never split)", async () => {
     const text = async (language: 'en' | 'de' | 'zh_CN', waitS: number | undefined) => {
-      const catalogue = ((await import(`@/locales/${language}.json`)) as { default: Record<string, unknown> }).default;
-      return rateLimitedText((key, values) => translateFrom(catalogue, language, key, values), waitS);
+      const catalogue = (
+        (await import(`@/locales/${language}.json`)) as { default: Record<string, unknown> }
+      ).default;
+      return rateLimitedText(
+        (key, values) => translateFrom(catalogue, language, key, values),
+        waitS,
+      );
     };
     expect(await text('en', 12)).toBe('Too many requests. Try again in 12\u00a0s.');
     expect(await text('en', 120)).toBe('Too many requests. Try again in 2\u00a0min.');
     expect(await text('en', 0)).toBe('Too many requests. Try again in 1\u00a0s.');
     expect(await text('de', 12)).toBe('Zu viele Anfragen. Bitte in 12\u00a0s erneut versuchen.');
     expect(await text('zh_CN', 90)).toBe('请求过于频繁，请 2 分钟后重试。');
-    expect(await text('en', undefined)).toBe('Too many requests. Please wait a moment and try again.');
+    expect(await text('en', undefined)).toBe(
+      'Too many requests. Please wait a moment and try again.',
+    );
   });
 
-  it('a not-found is 404 or the domain\'s own code; a rate limit or a dropped connection is not', () => {
+  it("a not-found is 404 or the domain's own code; a rate limit or a dropped connection is not", () => {
     expect(isNotFound(new ApiError(404, 'Not found.'))).toBe(true);
     expect(isNotFound(new ApiError(3406, 'This rental does not exist.'), 3406)).toBe(true);
     expect(isNotFound(new ApiError(3406, 'This rental does not exist.'))).toBe(false);

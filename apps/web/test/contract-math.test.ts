@@ -2,7 +2,15 @@ import { formatAmount } from '@tradewind/contract/money';
 import { feeOf, payoutOf } from '@tradewind/contract/payout';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { feeMinor, outcomeAt, pnlAt, quoteOrder, ratePct, signOf, winPayoutMinor } from '@/lib/contract-math.ts';
+import {
+  feeMinor,
+  outcomeAt,
+  pnlAt,
+  quoteOrder,
+  ratePct,
+  signOf,
+  winPayoutMinor,
+} from '@/lib/contract-math.ts';
 import { formatCountdown, learnServerTime, msUntil, resetServerClock } from '@/lib/server-clock.ts';
 
 describe('order popup figures (exact, rounded like settlement)', () => {
@@ -28,22 +36,37 @@ describe('order popup figures (exact, rounded like settlement)', () => {
 
   it('the popup quotes what settlement pays: the rule settlement applies, for any stake and rates', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 1n, max: 10n ** 12n }), fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 0, max: 100_000 }), (stake, payoutPpm, feePpm) => {
-        const rate = (ppm: number) => formatAmount(BigInt(ppm), 6);
-        const quote = quoteOrder(formatAmount(stake, 6), { payoutRate: rate(payoutPpm), feeRate: rate(feePpm) });
-        const fee = feeOf(stake, feePpm);
-        expect(quote?.fee).toBe(formatAmount(fee, 6));
-        expect(quote?.payoutOnWin).toBe(formatAmount(payoutOf('win', stake, fee, payoutPpm), 6));
-      }),
+      fc.property(
+        fc.bigInt({ min: 1n, max: 10n ** 12n }),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.integer({ min: 0, max: 100_000 }),
+        (stake, payoutPpm, feePpm) => {
+          const rate = (ppm: number) => formatAmount(BigInt(ppm), 6);
+          const quote = quoteOrder(formatAmount(stake, 6), {
+            payoutRate: rate(payoutPpm),
+            feeRate: rate(feePpm),
+          });
+          const fee = feeOf(stake, feePpm);
+          expect(quote?.fee).toBe(formatAmount(fee, 6));
+          expect(quote?.payoutOnWin).toBe(formatAmount(payoutOf('win', stake, fee, payoutPpm), 6));
+        },
+      ),
     );
   });
 
   it('quoteOrder refuses what is not a USDT amount (no silent rounding)', () => {
-    for (const bad of ['', 'abc', '-5', '0', '1e3', '1.1234567']) expect(quoteOrder(bad, { payoutRate: '0.85', feeRate: '0.002' }), bad).toBeNull();
+    for (const bad of ['', 'abc', '-5', '0', '1e3', '1.1234567'])
+      expect(quoteOrder(bad, { payoutRate: '0.85', feeRate: '0.002' }), bad).toBeNull();
   });
 
   it('a live price gives the outcome and P/L an open order would have now', () => {
-    const order = { direction: 'up' as const, stake: '100', fee: '0.2', payoutRate: '0.85', openTick: { price: '100000.5' } };
+    const order = {
+      direction: 'up' as const,
+      stake: '100',
+      fee: '0.2',
+      payoutRate: '0.85',
+      openTick: { price: '100000.5' },
+    };
     expect(outcomeAt('up', '100000.5', '100000.51')).toBe('win');
     expect(pnlAt(order, '100000.51')).toBe('84.8');
     expect(pnlAt(order, '100000.50')).toBe('-0.2');

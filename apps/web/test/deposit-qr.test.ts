@@ -22,11 +22,14 @@ function render(text: string, scale = 4) {
 }
 
 describe('deposit address QR code', () => {
-  it.each(['TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH', 'TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK'])('%s decodes back to the same address', (address) => {
-    const { pixels, side } = render(address);
-    const decoded = jsQR(pixels, side, side, { inversionAttempts: 'dontInvert' });
-    expect(decoded?.data).toBe(address);
-  });
+  it.each(['TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH', 'TSeJkUh4Qv67VNFwY8LaAxERygNdy6NQZK'])(
+    '%s decodes back to the same address',
+    (address) => {
+      const { pixels, side } = render(address);
+      const decoded = jsQR(pixels, side, side, { inversionAttempts: 'dontInvert' });
+      expect(decoded?.data).toBe(address);
+    },
+  );
 
   it('is a version 3 code (29 × 29 modules) with its three finder patterns, and the SVG path covers exactly the dark modules', () => {
     const qr = qrModules('TUEZSdKsoDHQMeZwihtdoBiN46zxhGWYdH');
@@ -49,7 +52,10 @@ describe('deposit address QR code', () => {
 
     let dark = 0;
     for (let y = 0; y < qr.size; y++) for (let x = 0; x < qr.size; x++) if (qr.isDark(x, y)) dark++;
-    const covered = [...qr.path.matchAll(/M(\d+) (\d+)h(\d+)v1h-(\d+)z/g)].reduce((sum, m) => sum + Number(m[3]), 0);
+    const covered = [...qr.path.matchAll(/M(\d+) (\d+)h(\d+)v1h-(\d+)z/g)].reduce(
+      (sum, m) => sum + Number(m[3]),
+      0,
+    );
     expect(covered).toBe(dark);
     expect(qr.path).toMatch(/^(M\d+ \d+h\d+v1h-\d+z)+$/);
   });

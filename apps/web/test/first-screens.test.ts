@@ -2,19 +2,32 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { type Catalogue, FIRST_SCREEN_NAMESPACES, FIRST_SCREEN_PAGES, localeFiles, localeParts, mergeInto } from '@/lib/first-screens.ts';
+import {
+  type Catalogue,
+  FIRST_SCREEN_NAMESPACES,
+  FIRST_SCREEN_PAGES,
+  localeFiles,
+  localeParts,
+  mergeInto,
+} from '@/lib/first-screens.ts';
 
 const web = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const src = path.join(web, 'src');
 const contract = path.join(web, '../../packages/contract/src');
 
 /** The modules the first screens run: what the entry and the pages of /Login and / import, not what they load later. */
-const FIRST_SCREENS = [path.join(src, 'main.tsx'), ...Object.values(FIRST_SCREEN_PAGES).flat().map((file) => path.join(web, file))];
+const FIRST_SCREENS = [
+  path.join(src, 'main.tsx'),
+  ...Object.values(FIRST_SCREEN_PAGES)
+    .flat()
+    .map((file) => path.join(web, file)),
+];
 
 function resolveImport(from: string, specifier: string): string | undefined {
   let file: string;
   if (specifier.startsWith('@/')) file = path.join(src, specifier.slice(2));
-  else if (specifier.startsWith('@tradewind/contract/')) file = path.join(contract, `${specifier.slice('@tradewind/contract/'.length)}.ts`);
+  else if (specifier.startsWith('@tradewind/contract/'))
+    file = path.join(contract, `${specifier.slice('@tradewind/contract/'.length)}.ts`);
   else if (specifier.startsWith('.')) file = path.resolve(path.dirname(from), specifier);
   else return undefined;
   return /\.tsx?$/.test(file) && fs.existsSync(file) ? file : undefined;
@@ -28,7 +41,9 @@ function staticGraph(entries: string[]): Set<string> {
     if (seen.has(file)) continue;
     seen.add(file);
     const code = fs.readFileSync(file, 'utf8');
-    for (const [, specifier] of code.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s*)?['"]([^'"]+)['"]/gm)) {
+    for (const [, specifier] of code.matchAll(
+      /^\s*(?:import|export)\s+(?!type\b)(?:[^'";]*?\sfrom\s*)?['"]([^'"]+)['"]/gm,
+    )) {
       const target = resolveImport(file, specifier as string);
       if (target) queue.push(target);
     }
@@ -42,7 +57,10 @@ function readCatalogue(file: string): Catalogue {
 
 /** The English messages, merged as the build merges them. */
 function englishCatalogue(): Catalogue {
-  return localeFiles('en').reduce((catalogue, file) => mergeInto(catalogue, readCatalogue(file)), {} as Catalogue);
+  return localeFiles('en').reduce(
+    (catalogue, file) => mergeInto(catalogue, readCatalogue(file)),
+    {} as Catalogue,
+  );
 }
 
 /** Whether `key` (or, for a template literal's fixed start, that prefix) names messages of the catalogue. */
@@ -66,8 +84,11 @@ describe('the first screens’ messages', () => {
     const used = new Map<string, string>();
     for (const file of graph) {
       // 'auth.login', or `security.result.${…}` up to its placeholder.
-      for (const [, key] of fs.readFileSync(file, 'utf8').matchAll(/['"`]([a-z_]+(?:\.\w+)+\.?)(?=['"`]|\$\{)/g)) {
-        if (key && isMessageKey(catalogue, key)) used.set(key.split('.')[0] as string, path.relative(web, file));
+      for (const [, key] of fs
+        .readFileSync(file, 'utf8')
+        .matchAll(/['"`]([a-z_]+(?:\.\w+)+\.?)(?=['"`]|\$\{)/g)) {
+        if (key && isMessageKey(catalogue, key))
+          used.set(key.split('.')[0] as string, path.relative(web, file));
       }
     }
     expect(used.size).toBeGreaterThan(8);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatDecimal, formatPercent, formatSigned, truncateDecimal } from '@/lib/format.ts';
+import {
+  formatDateTime,
+  formatDecimal,
+  formatPercent,
+  formatSigned,
+  truncateDecimal,
+} from '@/lib/format.ts';
 
 describe('amount display', () => {
   it.each([

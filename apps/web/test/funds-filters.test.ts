@@ -8,7 +8,12 @@ function parseQuery(search: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [key, value] of new URLSearchParams(search)) {
     const existing = out[key];
-    out[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+    out[key] =
+      existing === undefined
+        ? value
+        : Array.isArray(existing)
+          ? [...existing, value]
+          : [existing, value];
   }
   return out;
 }
@@ -29,7 +34,12 @@ describe('funds detail filters', () => {
   });
 
   it('several types go as repeated keys, and the server schema accepts what the client sends', () => {
-    const params = filterParams({ types: ['conversion', 'conversion_fee'], asset: 'USDT', wallet: 'spot', range: [day(2026, 8, 24), day(2026, 11, 21)] });
+    const params = filterParams({
+      types: ['conversion', 'conversion_fee'],
+      asset: 'USDT',
+      wallet: 'spot',
+      range: [day(2026, 8, 24), day(2026, 11, 21)],
+    });
     const search = serializeParams({ ...params, limit: 20 });
     expect(search).toContain('type=conversion&type=conversion_fee');
     const parsed = fundsQuerySchema.safeParse(parseQuery(search.slice(1)));

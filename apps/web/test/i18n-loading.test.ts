@@ -8,7 +8,11 @@ vi.mock('virtual:tradewind-locale/de/rest', () => ({ default: { my: { sign_out: 
 
 const store = new Map<string, string>();
 beforeAll(() => {
-  vi.stubGlobal('localStorage', { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => store.set(k, v), removeItem: (k: string) => store.delete(k) });
+  vi.stubGlobal('localStorage', {
+    getItem: (k: string) => store.get(k) ?? null,
+    setItem: (k: string, v: string) => store.set(k, v),
+    removeItem: (k: string) => store.delete(k),
+  });
   vi.stubGlobal('document', { documentElement: { lang: '' } });
 });
 

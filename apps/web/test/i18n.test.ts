@@ -3,7 +3,9 @@ import { type Catalogue, tagged, translateFrom } from '@/lib/i18n.ts';
 
 /** The app's own translation function, on the real catalogues of two features. */
 async function catalogue(language: string): Promise<Catalogue> {
-  const loans = (await import(`@/features/loans/locales/${language}.json`)) as { default: Catalogue };
+  const loans = (await import(`@/features/loans/locales/${language}.json`)) as {
+    default: Catalogue;
+  };
   const auth = (await import(`@/locales/${language}.json`)) as { default: Catalogue };
   return { ...loans.default, ...auth.default };
 }
@@ -20,7 +22,9 @@ describe('translations', () => {
   });
 
   it('shows a missing key as the key, or its default; a missing value as nothing; a string count is only shown', () => {
-    const messages = { a: { b: 'Hello {{name}}, {{ who }}!', n_one: 'one', n_other: 'many', n: '{{count}} as text' } };
+    const messages = {
+      a: { b: 'Hello {{name}}, {{ who }}!', n_one: 'one', n_other: 'many', n: '{{count}} as text' },
+    };
     expect(translateFrom(messages, 'en', 'a.missing')).toBe('a.missing');
     expect(translateFrom(messages, 'en', 'a.missing', { defaultValue: 'binance' })).toBe('binance');
     expect(translateFrom(messages, 'en', 'a.b', { name: 'Ada' })).toBe('Hello Ada, !');

@@ -7,11 +7,15 @@ import { initI18n } from '@/lib/i18n.ts';
 import { BrowserRouter } from '@/lib/router.tsx';
 
 // The first part of the German messages as the build makes it (`localeBundles()`), its `common` namespace is enough here.
-vi.mock('virtual:tradewind-locale/de', async () => ({ default: { common: (await import('@/locales/de.json')).default.common } }));
+vi.mock('virtual:tradewind-locale/de', async () => ({
+  default: { common: (await import('@/locales/de.json')).default.common },
+}));
 
 /** Renders `element` in one synchronous pass: a part that suspends shows its fallback. */
 const renderOnce = (element: ReactNode) =>
-  renderToString(createElement(Suspense, { fallback: createElement('i', null, 'waiting') }, element)).replace(/<!--\/?\$\??-->/g, '');
+  renderToString(
+    createElement(Suspense, { fallback: createElement('i', null, 'waiting') }, element),
+  ).replace(/<!--\/?\$\??-->/g, '');
 
 /** A first-screen page whose code is a module with `Hello`, and how many times that code was loaded. */
 function countedPage() {
@@ -50,7 +54,10 @@ function flakyPage(failures: number) {
   const route = page(
     async () => {
       count += 1;
-      if (count <= failures) throw new TypeError('Failed to fetch dynamically imported module: http://127.0.0.1/assets/hello-page-Bx1.js');
+      if (count <= failures)
+        throw new TypeError(
+          'Failed to fetch dynamically imported module: http://127.0.0.1/assets/hello-page-Bx1.js',
+        );
       return { Hello: () => createElement('p', null, 'hello') };
     },
     'Hello',
@@ -106,14 +113,18 @@ describe('a page whose code does not download', () => {
 });
 
 describe('the screen of a page that could not load', () => {
-  it('says so in the user\'s language, with a retry and a way home', async () => {
+  it("says so in the user's language, with a retry and a way home", async () => {
     await initI18n('de');
     const screen = createElement(PageLoadFailed, { onRetry: async () => undefined });
-    const html = renderToString(createElement(BrowserRouter, { location: '/MiningDetail', children: screen }));
+    const html = renderToString(
+      createElement(BrowserRouter, { location: '/MiningDetail', children: screen }),
+    );
     expect(html).toContain('role="alert"');
     expect(html).toContain('<h1>Diese Seite konnte nicht geladen werden.</h1>');
     expect(html).toContain('Bitte prüfen Sie Ihre Verbindung und versuchen Sie es erneut.');
-    expect(html).toMatch(/<button type="button" class="tw-retry-button"[^>]*>Erneut versuchen<\/button>/);
+    expect(html).toMatch(
+      /<button type="button" class="tw-retry-button"[^>]*>Erneut versuchen<\/button>/,
+    );
     expect(html).toContain('Zur Startseite');
   });
 });

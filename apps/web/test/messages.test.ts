@@ -9,8 +9,13 @@ describe('message labels', () => {
   it('every kind of message has its group label in every language', async () => {
     const groups = [...new Set(MESSAGE_KINDS.map(messageGroup))];
     for (const language of ['en', 'de', 'es', 'fr', 'it', 'zh_CN', 'zh_TW']) {
-      const { messages } = (await import(`@/features/messages/locales/${language}.json`)) as { messages: { kind: Record<string, string> } };
-      expect(groups.filter((group) => !messages.kind[group]), language).toEqual([]);
+      const { messages } = (await import(`@/features/messages/locales/${language}.json`)) as {
+        messages: { kind: Record<string, string> };
+      };
+      expect(
+        groups.filter((group) => !messages.kind[group]),
+        language,
+      ).toEqual([]);
     }
   });
 });
@@ -21,7 +26,14 @@ describe('rich text links and images', () => {
     expect(safeUrl('/news/cover.svg', true)).toBe('/news/cover.svg');
     expect(safeUrl('mailto:help@example.com', false)).toBe('mailto:help@example.com');
     expect(safeUrl('mailto:help@example.com', true)).toBeNull();
-    for (const bad of ['javascript:alert(1)', ' JaVaScRiPt:alert(1)', 'data:text/html,x', 'vbscript:x', '//evil.example/x', 'relative/path']) {
+    for (const bad of [
+      'javascript:alert(1)',
+      ' JaVaScRiPt:alert(1)',
+      'data:text/html,x',
+      'vbscript:x',
+      '//evil.example/x',
+      'relative/path',
+    ]) {
       expect(safeUrl(bad, false), bad).toBeNull();
       expect(safeUrl(bad, true), bad).toBeNull();
     }
@@ -36,11 +48,16 @@ describe('new messages over the socket', () => {
     client.setQueryData(balancesQueryKey, { totalUsdt: '0' });
     return client;
   };
-  const invalidated = (client: QueryClient, key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated ?? false;
+  const invalidated = (client: QueryClient, key: readonly unknown[]) =>
+    client.getQueryState(key)?.isInvalidated ?? false;
 
   it('"message.new" on the user channel refreshes the badge and the list, nothing else', () => {
     const client = seeded();
-    applyRealtimeMessage(client, 'user.10000001', { type: 'message.new', count: 1, message: { id: '1' } });
+    applyRealtimeMessage(client, 'user.10000001', {
+      type: 'message.new',
+      count: 1,
+      message: { id: '1' },
+    });
     expect(invalidated(client, unreadQueryKey)).toBe(true);
     expect(invalidated(client, ['messages', 'list'])).toBe(true);
     expect(invalidated(client, balancesQueryKey)).toBe(false);

@@ -9,14 +9,24 @@ describe('a missing money password takes the user to set it', () => {
     [ERROR_CODES.TRADE_PASSWORD_NOT_SET, '/TradePassword?back=%2FWithdrawal'],
   ])('code %s → %s', (code, path) => {
     const navigate = vi.fn();
-    expect(goSetMissingMoneyPassword(new ApiError(code, 'not set'), navigate, '/Withdrawal')).toBe(true);
+    expect(goSetMissingMoneyPassword(new ApiError(code, 'not set'), navigate, '/Withdrawal')).toBe(
+      true,
+    );
     expect(navigate).toHaveBeenCalledWith(path);
   });
 
   it('other errors are left alone', () => {
     const navigate = vi.fn();
-    expect(goSetMissingMoneyPassword(new ApiError(ERROR_CODES.INSUFFICIENT_BALANCE, 'no'), navigate, '/Withdrawal')).toBe(false);
-    expect(goSetMissingMoneyPassword(new TypeError('network'), navigate, '/Withdrawal')).toBe(false);
+    expect(
+      goSetMissingMoneyPassword(
+        new ApiError(ERROR_CODES.INSUFFICIENT_BALANCE, 'no'),
+        navigate,
+        '/Withdrawal',
+      ),
+    ).toBe(false);
+    expect(goSetMissingMoneyPassword(new TypeError('network'), navigate, '/Withdrawal')).toBe(
+      false,
+    );
     expect(navigate).not.toHaveBeenCalled();
   });
 

@@ -60,17 +60,28 @@ const latest = () => {
 };
 
 /** What the client sends to change channels: one message naming them all, with an id for its reply. */
-const batch = (op: 'subscribe' | 'unsubscribe', channels: string[]) => ({ op, channels, id: expect.any(Number) });
+const batch = (op: 'subscribe' | 'unsubscribe', channels: string[]) => ({
+  op,
+  channels,
+  id: expect.any(Number),
+});
 /** Ends the current turn: channel changes made in it go out. */
 const endTurn = () => vi.advanceTimersByTime(0);
 /** Answers every batch the socket sent since `from` as the server does when all is well. */
 function acknowledge(socket: FakeSocket, from = 0) {
-  for (const m of socket.sent.slice(from)) if (m.channels) socket.receive(JSON.stringify({ op: m.op, id: m.id, channels: m.channels, ok: true }));
+  for (const m of socket.sent.slice(from))
+    if (m.channels)
+      socket.receive(JSON.stringify({ op: m.op, id: m.id, channels: m.channels, ok: true }));
 }
 
 let token: string | null;
 function makeClient(random = () => 0.5) {
-  return new RealtimeClient({ url: () => 'ws://test/ws', createSocket: (url) => new FakeSocket(url), getToken: () => token, random });
+  return new RealtimeClient({
+    url: () => 'ws://test/ws',
+    createSocket: (url) => new FakeSocket(url),
+    getToken: () => token,
+    random,
+  });
 }
 
 beforeEach(() => {
@@ -129,12 +140,19 @@ describe('RealtimeClient', () => {
   it('a tab switch (8 channels out, 9 in) sends exactly 2 messages: the unsubscribe, then the subscribe', () => {
     token = 't';
     const client = makeClient();
-    const before = ['BTC', 'ETH', 'SOL', 'XRP', 'BNB', 'DOGE', 'ADA', 'TRX'].map((coin) => `ticker.${coin}USDT`);
-    const after = ['LTC', 'DOT', 'LINK', 'AVAX', 'BCH', 'ETC', 'XLM', 'ATOM', 'FIL'].map((coin) => `ticker.${coin}USDT`);
+    const before = ['BTC', 'ETH', 'SOL', 'XRP', 'BNB', 'DOGE', 'ADA', 'TRX'].map(
+      (coin) => `ticker.${coin}USDT`,
+    );
+    const after = ['LTC', 'DOT', 'LINK', 'AVAX', 'BCH', 'ETC', 'XLM', 'ATOM', 'FIL'].map(
+      (coin) => `ticker.${coin}USDT`,
+    );
     const stops = before.map((channel) => client.subscribe(channel));
     client.subscribe('messages.broadcast');
     latest().open();
-    expect(latest().sent).toEqual([{ op: 'auth', token: 't' }, batch('subscribe', [...before, 'messages.broadcast'])]);
+    expect(latest().sent).toEqual([
+      { op: 'auth', token: 't' },
+      batch('subscribe', [...before, 'messages.broadcast']),
+    ]);
     acknowledge(latest());
 
     const sentBefore = latest().sent.length;
@@ -142,7 +160,10 @@ describe('RealtimeClient', () => {
     for (const stop of stops) stop();
     for (const channel of after) client.subscribe(channel);
     endTurn();
-    expect(latest().sent.slice(sentBefore)).toEqual([batch('unsubscribe', before), batch('subscribe', after)]);
+    expect(latest().sent.slice(sentBefore)).toEqual([
+      batch('unsubscribe', before),
+      batch('subscribe', after),
+    ]);
   });
 
   it('a channel taken and dropped within one turn sends nothing, nor one dropped and taken again', () => {
@@ -163,10 +184,16 @@ describe('RealtimeClient', () => {
 
   it('more channels than the server takes in one message go out in messages of 50', () => {
     const client = makeClient();
-    const channels = Array.from({ length: MAX_CHANNELS_PER_MESSAGE + 3 }, (_, i) => `kline.C${i}USDT.1m`);
+    const channels = Array.from(
+      { length: MAX_CHANNELS_PER_MESSAGE + 3 },
+      (_, i) => `kline.C${i}USDT.1m`,
+    );
     for (const channel of channels) client.subscribe(channel);
     latest().open();
-    expect(latest().sent).toEqual([batch('subscribe', channels.slice(0, 50)), batch('subscribe', channels.slice(50))]);
+    expect(latest().sent).toEqual([
+      batch('subscribe', channels.slice(0, 50)),
+      batch('subscribe', channels.slice(50)),
+    ]);
   });
 
   it('delivers messages to the channel’s handlers and to every sink, not to other channels', () => {
@@ -264,7 +291,10 @@ describe('RealtimeClient', () => {
 
     vi.advanceTimersByTime(BACKOFF_MAX_MS);
     latest().open();
-    expect(latest().sent).toEqual([{ op: 'auth', token: 't' }, batch('subscribe', ['ticker.BTCUSDT', 'ticker.ETHUSDT'])]);
+    expect(latest().sent).toEqual([
+      { op: 'auth', token: 't' },
+      batch('subscribe', ['ticker.BTCUSDT', 'ticker.ETHUSDT']),
+    ]);
     // A connection that has stayed open a while starts the backoff over.
     vi.advanceTimersByTime(BACKOFF_RESET_AFTER_MS);
     latest().drop();
@@ -286,7 +316,12 @@ describe('RealtimeClient', () => {
   });
 
   /** Opens each socket, lets the server close it after `openMs` with `code`, and returns the waits between one close and the next connect. */
-  function reconnectDelays(random: () => number, code: number, count: number, openMs = 0): number[] {
+  function reconnectDelays(
+    random: () => number,
+    code: number,
+    count: number,
+    openMs = 0,
+  ): number[] {
     const client = makeClient(random);
     client.subscribe('ticker.BTCUSDT');
     const delays: number[] = [];
@@ -305,10 +340,16 @@ describe('RealtimeClient', () => {
   }
 
   it('a socket dropped right after each open is retried after growing delays, not every 0.5 s', () => {
-    expect(reconnectDelays(() => 1, 1006, 8)).toEqual([500, 1000, 2000, 4000, 8000, 16000, 30000, 30000]);
-    expect(reconnectDelays(() => 0, 1006, 8)).toEqual([250, 500, 1000, 2000, 4000, 8000, 15000, 15000]);
+    expect(reconnectDelays(() => 1, 1006, 8)).toEqual([
+      500, 1000, 2000, 4000, 8000, 16000, 30000, 30000,
+    ]);
+    expect(reconnectDelays(() => 0, 1006, 8)).toEqual([
+      250, 500, 1000, 2000, 4000, 8000, 15000, 15000,
+    ]);
     // Open for less than the reset time is still no success.
-    expect(reconnectDelays(() => 1, 1006, 4, BACKOFF_RESET_AFTER_MS - 1)).toEqual([500, 1000, 2000, 4000]);
+    expect(reconnectDelays(() => 1, 1006, 4, BACKOFF_RESET_AFTER_MS - 1)).toEqual([
+      500, 1000, 2000, 4000,
+    ]);
     // Open long enough, each time: every drop is a first one.
     expect(reconnectDelays(() => 1, 1006, 3, BACKOFF_RESET_AFTER_MS)).toEqual([500, 500, 500]);
   });
@@ -327,7 +368,14 @@ describe('RealtimeClient', () => {
     latest().open();
     const [first] = latest().sent;
     expect(first).toEqual(batch('subscribe', ['ticker.BTCUSDT', 'ticker.NOPE']));
-    latest().receive(JSON.stringify({ op: 'error', id: first?.id, error: 'unknown_channel', channels: ['ticker.NOPE'] }));
+    latest().receive(
+      JSON.stringify({
+        op: 'error',
+        id: first?.id,
+        error: 'unknown_channel',
+        channels: ['ticker.NOPE'],
+      }),
+    );
     endTurn();
     expect(latest().sent.slice(1)).toEqual([batch('subscribe', ['ticker.BTCUSDT'])]);
     acknowledge(latest(), 1);
@@ -338,7 +386,9 @@ describe('RealtimeClient', () => {
     latest().drop();
     vi.advanceTimersByTime(BACKOFF_MAX_MS);
     latest().open();
-    expect(latest().sent).toEqual([batch('subscribe', ['ticker.BTCUSDT', 'ticker.NOPE', 'ticker.ETHUSDT'])]);
+    expect(latest().sent).toEqual([
+      batch('subscribe', ['ticker.BTCUSDT', 'ticker.NOPE', 'ticker.ETHUSDT']),
+    ]);
   });
 
   it('a batch refused as too many channels is not repeated on that socket; a refused unsubscribe is retried without the unknown channel', () => {
@@ -352,10 +402,26 @@ describe('RealtimeClient', () => {
     stopBtc();
     stopEth();
     endTurn();
-    expect(socket.sent.slice(1)).toEqual([batch('unsubscribe', ['ticker.BTCUSDT', 'ticker.ETHUSDT'])]);
+    expect(socket.sent.slice(1)).toEqual([
+      batch('unsubscribe', ['ticker.BTCUSDT', 'ticker.ETHUSDT']),
+    ]);
     const second = socket.sent[1];
-    socket.receive(JSON.stringify({ op: 'error', id: first?.id, error: 'unknown_channel', channels: ['ticker.ETHUSDT'] }));
-    socket.receive(JSON.stringify({ op: 'error', id: second?.id, error: 'unknown_channel', channels: ['ticker.ETHUSDT'] }));
+    socket.receive(
+      JSON.stringify({
+        op: 'error',
+        id: first?.id,
+        error: 'unknown_channel',
+        channels: ['ticker.ETHUSDT'],
+      }),
+    );
+    socket.receive(
+      JSON.stringify({
+        op: 'error',
+        id: second?.id,
+        error: 'unknown_channel',
+        channels: ['ticker.ETHUSDT'],
+      }),
+    );
     endTurn();
     // The server held neither; asking it to leave the known one again is harmless and ends it.
     expect(socket.sent.slice(2)).toEqual([batch('unsubscribe', ['ticker.BTCUSDT'])]);

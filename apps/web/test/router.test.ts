@@ -5,7 +5,14 @@ const routes: RouteObject[] = [
   {
     handle: 'shell',
     children: [
-      { path: '/', handle: 'tabs', children: [{ index: true, handle: 'home' }, { path: 'My', handle: 'my' }] },
+      {
+        path: '/',
+        handle: 'tabs',
+        children: [
+          { index: true, handle: 'home' },
+          { path: 'My', handle: 'my' },
+        ],
+      },
       { path: '/Login', handle: 'login' },
       { path: '*', handle: 'unknown' },
     ],

@@ -18,7 +18,10 @@ describe('app styles', () => {
       if (char === '{') {
         const name = selector.trim();
         const parent = stack[stack.length - 1];
-        expect(parent === undefined || parent.startsWith('@'), `"${name}" is nested inside "${parent}"`).toBe(true);
+        expect(
+          parent === undefined || parent.startsWith('@'),
+          `"${name}" is nested inside "${parent}"`,
+        ).toBe(true);
         stack.push(name);
         selector = '';
       } else if (char === '}') {

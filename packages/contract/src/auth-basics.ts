@@ -14,7 +14,9 @@ export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 export const CODE_LENGTH = 6;
 
-export const codeSchema = z.string({ error: 'validation.required' }).check(z.regex(/^\d{6}$/, { error: 'validation.code_format' }));
+export const codeSchema = z
+  .string({ error: 'validation.required' })
+  .check(z.regex(/^\d{6}$/, { error: 'validation.code_format' }));
 
 export const sendCodeResponseSchema = z.object({
   /** Seconds until another code may be requested for the same address. */

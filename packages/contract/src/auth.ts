@@ -1,6 +1,12 @@
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import * as z from 'zod/mini';
-import { CHANNELS, type Channel, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, codeSchema } from './auth-basics.ts';
+import {
+  CHANNELS,
+  type Channel,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  codeSchema,
+} from './auth-basics.ts';
 
 export {
   CHANNELS,
@@ -28,14 +34,20 @@ export type AuthCodePurpose = (typeof AUTH_CODE_PURPOSES)[number];
  * Every purpose a code serves. The money-password ones are sent only to the signed-in
  * user's own address (`POST /api/v1/money-passwords/codes`), never through the sign-in route.
  */
-export const CODE_PURPOSES = [...AUTH_CODE_PURPOSES, 'withdraw_password', 'trade_password', 'bind_contact'] as const;
+export const CODE_PURPOSES = [
+  ...AUTH_CODE_PURPOSES,
+  'withdraw_password',
+  'trade_password',
+  'bind_contact',
+] as const;
 export type CodePurpose = (typeof CODE_PURPOSES)[number];
 
 export const INVITE_CODE_LENGTH = 8;
 /** RFC 5321 caps a forward path at 254 characters. */
 export const EMAIL_MAX_LENGTH = 254;
 
-const EMAIL_PATTERN = /^[^\s@"<>()[\]\\,;:]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
+const EMAIL_PATTERN =
+  /^[^\s@"<>()[\]\\,;:]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/i;
 
 /** Email: trimmed, lower-cased, a plain address (no display names, no quoted local parts). */
 export function normalizeEmail(value: string): string | undefined {
@@ -56,22 +68,28 @@ export function normalizeAccount(channel: Channel, account: string): string | un
 
 export const channelSchema = z.enum(CHANNELS, { error: 'validation.invalid_value' });
 
-const accountText = z.string({ error: 'validation.required' }).check(
-  z.trim(),
-  z.minLength(1, { error: 'validation.required' }),
-  z.maxLength(EMAIL_MAX_LENGTH, { error: 'validation.too_long' }),
-);
+const accountText = z
+  .string({ error: 'validation.required' })
+  .check(
+    z.trim(),
+    z.minLength(1, { error: 'validation.required' }),
+    z.maxLength(EMAIL_MAX_LENGTH, { error: 'validation.too_long' }),
+  );
 
-export const passwordSchema = z.string({ error: 'validation.required' }).check(
-  z.minLength(PASSWORD_MIN_LENGTH, { error: 'validation.password_too_short' }),
-  z.maxLength(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' }),
-);
+export const passwordSchema = z
+  .string({ error: 'validation.required' })
+  .check(
+    z.minLength(PASSWORD_MIN_LENGTH, { error: 'validation.password_too_short' }),
+    z.maxLength(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' }),
+  );
 
-export const inviteCodeSchema = z.string({ error: 'validation.required' }).check(
-  z.trim(),
-  z.toUpperCase(),
-  z.regex(/^[A-Z0-9]{8}$/, { error: 'validation.invite_code_format' }),
-);
+export const inviteCodeSchema = z
+  .string({ error: 'validation.required' })
+  .check(
+    z.trim(),
+    z.toUpperCase(),
+    z.regex(/^[A-Z0-9]{8}$/, { error: 'validation.invite_code_format' }),
+  );
 
 interface AccountFields {
   channel: Channel;
@@ -88,17 +106,26 @@ function checkAccount(value: AccountFields, ctx: z.core.$RefinementCtx) {
   }
 }
 
-function checkPasswordsMatch(value: { password: string; confirmPassword: string }, ctx: z.core.$RefinementCtx) {
+function checkPasswordsMatch(
+  value: { password: string; confirmPassword: string },
+  ctx: z.core.$RefinementCtx,
+) {
   if (value.password !== value.confirmPassword) {
-    ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'validation.passwords_mismatch' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['confirmPassword'],
+      message: 'validation.passwords_mismatch',
+    });
   }
 }
 
-export const sendCodeRequestSchema = z.strictObject({
-  channel: channelSchema,
-  account: accountText,
-  purpose: z.enum(AUTH_CODE_PURPOSES, { error: 'validation.invalid_value' }),
-}).check(z.superRefine(checkAccount));
+export const sendCodeRequestSchema = z
+  .strictObject({
+    channel: channelSchema,
+    account: accountText,
+    purpose: z.enum(AUTH_CODE_PURPOSES, { error: 'validation.invalid_value' }),
+  })
+  .check(z.superRefine(checkAccount));
 export type SendCodeRequest = z.infer<typeof sendCodeRequestSchema>;
 
 export const REGISTER_MODES = ['code', 'invite'] as const;
@@ -108,54 +135,78 @@ export type RegisterMode = (typeof REGISTER_MODES)[number];
  * Register by verification code (the address is proven) or by invitation code
  * (spec §2 /Register; the address stays unverified until a code proves it).
  */
-export const registerRequestSchema = z.strictObject({
-  mode: z.enum(REGISTER_MODES, { error: 'validation.invalid_value' }),
-  channel: channelSchema,
-  account: accountText,
-  code: z.optional(codeSchema),
-  inviteCode: z.optional(inviteCodeSchema),
-  password: passwordSchema,
-  confirmPassword: z.string({ error: 'validation.required' }).check(z.maxLength(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' })),
-}).check(
-  z.superRefine((value, ctx) => {
-    checkAccount(value, ctx);
-    checkPasswordsMatch(value, ctx);
-    if (value.mode === 'code' && !value.code) {
-      ctx.addIssue({ code: 'custom', path: ['code'], message: 'validation.required' });
-    }
-    if (value.mode === 'invite' && !value.inviteCode) {
-      ctx.addIssue({ code: 'custom', path: ['inviteCode'], message: 'validation.required' });
-    }
-  }),
-);
+export const registerRequestSchema = z
+  .strictObject({
+    mode: z.enum(REGISTER_MODES, { error: 'validation.invalid_value' }),
+    channel: channelSchema,
+    account: accountText,
+    code: z.optional(codeSchema),
+    inviteCode: z.optional(inviteCodeSchema),
+    password: passwordSchema,
+    confirmPassword: z
+      .string({ error: 'validation.required' })
+      .check(z.maxLength(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' })),
+  })
+  .check(
+    z.superRefine((value, ctx) => {
+      checkAccount(value, ctx);
+      checkPasswordsMatch(value, ctx);
+      if (value.mode === 'code' && !value.code) {
+        ctx.addIssue({ code: 'custom', path: ['code'], message: 'validation.required' });
+      }
+      if (value.mode === 'invite' && !value.inviteCode) {
+        ctx.addIssue({ code: 'custom', path: ['inviteCode'], message: 'validation.required' });
+      }
+    }),
+  );
 export type RegisterRequest = z.infer<typeof registerRequestSchema>;
 
-export const loginRequestSchema = z.strictObject({
-  channel: channelSchema,
-  account: accountText,
-  password: z.string({ error: 'validation.required' }).check(z.minLength(1, { error: 'validation.required' }), z.maxLength(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' })),
-}).check(z.superRefine(checkAccount));
+export const loginRequestSchema = z
+  .strictObject({
+    channel: channelSchema,
+    account: accountText,
+    password: z
+      .string({ error: 'validation.required' })
+      .check(
+        z.minLength(1, { error: 'validation.required' }),
+        z.maxLength(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' }),
+      ),
+  })
+  .check(z.superRefine(checkAccount));
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
-export const resetPasswordRequestSchema = z.strictObject({
-  channel: channelSchema,
-  account: accountText,
-  code: codeSchema,
-  password: passwordSchema,
-  confirmPassword: z.string({ error: 'validation.required' }).check(z.maxLength(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' })),
-}).check(
-  z.superRefine((value, ctx) => {
-    checkAccount(value, ctx);
-    checkPasswordsMatch(value, ctx);
-  }),
-);
+export const resetPasswordRequestSchema = z
+  .strictObject({
+    channel: channelSchema,
+    account: accountText,
+    code: codeSchema,
+    password: passwordSchema,
+    confirmPassword: z
+      .string({ error: 'validation.required' })
+      .check(z.maxLength(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' })),
+  })
+  .check(
+    z.superRefine((value, ctx) => {
+      checkAccount(value, ctx);
+      checkPasswordsMatch(value, ctx);
+    }),
+  );
 export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
 
-export const changePasswordRequestSchema = z.strictObject({
-  oldPassword: z.string({ error: 'validation.required' }).check(z.minLength(1, { error: 'validation.required' }), z.maxLength(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' })),
-  password: passwordSchema,
-  confirmPassword: z.string({ error: 'validation.required' }).check(z.maxLength(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' })),
-}).check(z.superRefine(checkPasswordsMatch));
+export const changePasswordRequestSchema = z
+  .strictObject({
+    oldPassword: z
+      .string({ error: 'validation.required' })
+      .check(
+        z.minLength(1, { error: 'validation.required' }),
+        z.maxLength(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' }),
+      ),
+    password: passwordSchema,
+    confirmPassword: z
+      .string({ error: 'validation.required' })
+      .check(z.maxLength(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' })),
+  })
+  .check(z.superRefine(checkPasswordsMatch));
 export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
 
 export const deviceSessionSchema = z.object({
@@ -172,5 +223,7 @@ export type DeviceSession = z.infer<typeof deviceSessionSchema>;
 export const sessionListSchema = z.object({ items: z.array(deviceSessionSchema) });
 
 export const revokeSessionRequestSchema = z.strictObject({
-  id: z.string({ error: 'validation.required' }).check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' })),
+  id: z
+    .string({ error: 'validation.required' })
+    .check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' })),
 });

@@ -5,23 +5,34 @@ import * as z from 'zod/mini';
 export const BANK_CARD_MAX = 5;
 
 /** Ids travel as decimal strings (spec: no path parameters; ids go in the body or the query). */
-export const idSchema = z.string({ error: 'validation.required' }).check(z.regex(/^[1-9]\d{0,17}$/, { error: 'validation.invalid_value' }));
+export const idSchema = z
+  .string({ error: 'validation.required' })
+  .check(z.regex(/^[1-9]\d{0,17}$/, { error: 'validation.invalid_value' }));
 
 const text = (max: number) =>
-  z.string({ error: 'validation.required' }).check(
-    z.trim(),
-    z.minLength(1, { error: 'validation.required', abort: true }),
-    z.maxLength(max, { error: 'validation.too_long', abort: true }),
-    z.regex(/^[^<>{}\\\p{Cc}]+$/u, { error: 'validation.invalid_format' }),
-  );
+  z
+    .string({ error: 'validation.required' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'validation.required', abort: true }),
+      z.maxLength(max, { error: 'validation.too_long', abort: true }),
+      z.regex(/^[^<>{}\\\p{Cc}]+$/u, { error: 'validation.invalid_format' }),
+    );
 
 /** Spaces and hyphens people type to group digits are dropped; letters are allowed for IBAN-style numbers. */
 export const accountNumberSchema = z.pipe(
   z.pipe(
-    z.string({ error: 'validation.required' }).check(z.maxLength(64, { error: 'validation.too_long', abort: true })),
+    z
+      .string({ error: 'validation.required' })
+      .check(z.maxLength(64, { error: 'validation.too_long', abort: true })),
     z.transform((value) => value.replace(/[\s-]/g, '').toUpperCase()),
   ),
-  z.string().check(z.minLength(1, { error: 'validation.required', abort: true }), z.regex(/^(?=(?:.*\d){4})[0-9A-Z]{6,34}$/, { error: 'validation.account_number_format' })),
+  z
+    .string()
+    .check(
+      z.minLength(1, { error: 'validation.required', abort: true }),
+      z.regex(/^(?=(?:.*\d){4})[0-9A-Z]{6,34}$/, { error: 'validation.account_number_format' }),
+    ),
 );
 
 export const addBankCardRequestSchema = z.strictObject({
@@ -30,20 +41,24 @@ export const addBankCardRequestSchema = z.strictObject({
   branchName: text(80),
   /** A sort code, routing number, IFSC, SWIFT/BIC… */
   branchCode: z.pipe(
-    z.string({ error: 'validation.required' }).check(
-      z.trim(),
-      z.minLength(1, { error: 'validation.required', abort: true }),
-      z.regex(/^[A-Za-z0-9-]{2,20}$/, { error: 'validation.branch_code_format' }),
-    ),
+    z
+      .string({ error: 'validation.required' })
+      .check(
+        z.trim(),
+        z.minLength(1, { error: 'validation.required', abort: true }),
+        z.regex(/^[A-Za-z0-9-]{2,20}$/, { error: 'validation.branch_code_format' }),
+      ),
     z.transform((value) => value.toUpperCase()),
   ),
   /** As on the account: letters in any script, spaces, dots, apostrophes and hyphens. */
-  holderName: z.string({ error: 'validation.required' }).check(
-    z.trim(),
-    z.minLength(1, { error: 'validation.required', abort: true }),
-    z.maxLength(80, { error: 'validation.too_long', abort: true }),
-    z.regex(/^[\p{L}\p{M}][\p{L}\p{M} .'’-]*$/u, { error: 'validation.holder_name_format' }),
-  ),
+  holderName: z
+    .string({ error: 'validation.required' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'validation.required', abort: true }),
+      z.maxLength(80, { error: 'validation.too_long', abort: true }),
+      z.regex(/^[\p{L}\p{M}][\p{L}\p{M} .'’-]*$/u, { error: 'validation.holder_name_format' }),
+    ),
 });
 export type AddBankCardRequest = z.infer<typeof addBankCardRequestSchema>;
 
@@ -65,4 +80,7 @@ export const bankCardSchema = z.object({
 });
 export type BankCard = z.infer<typeof bankCardSchema>;
 
-export const bankCardListSchema = z.object({ items: z.array(bankCardSchema), max: z.number().check(z.int()) });
+export const bankCardListSchema = z.object({
+  items: z.array(bankCardSchema),
+  max: z.number().check(z.int()),
+});

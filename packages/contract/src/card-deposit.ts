@@ -103,20 +103,34 @@ export const cardDepositSchema = z.object({
 });
 export type CardDeposit = z.infer<typeof cardDepositSchema>;
 
-const idSchema = z.string({ error: 'validation.required' }).check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }));
+const idSchema = z
+  .string({ error: 'validation.required' })
+  .check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }));
 
 export const CARD_DEPOSIT_PAGE_SIZE = 20;
 
 /** Newest first; `cursor` is the `nextCursor` of the previous page. */
 export const cardDepositListQuerySchema = z.strictObject({ cursor: z.optional(idSchema) });
-export const cardDepositListSchema = z.object({ items: z.array(cardDepositSchema), nextCursor: z.nullable(z.string()) });
+export const cardDepositListSchema = z.object({
+  items: z.array(cardDepositSchema),
+  nextCursor: z.nullable(z.string()),
+});
 
-export const cardDepositDecideRequestSchema = z.strictObject({ id: idSchema, ...decisionSchema.shape }).check(
-  z.superRefine((value, ctx) => {
-    if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
-  }),
-);
+export const cardDepositDecideRequestSchema = z
+  .strictObject({ id: idSchema, ...decisionSchema.shape })
+  .check(
+    z.superRefine((value, ctx) => {
+      if (value.decision === 'reject' && !value.reason)
+        ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
+    }),
+  );
 
-export const cardDepositQueueItemSchema = z.extend(cardDepositSchema, { uid: z.string(), user: queueUserSchema });
-export const cardDepositQueueSchema = z.object({ items: z.array(cardDepositQueueItemSchema), nextCursor: z.nullable(z.string()) });
+export const cardDepositQueueItemSchema = z.extend(cardDepositSchema, {
+  uid: z.string(),
+  user: queueUserSchema,
+});
+export const cardDepositQueueSchema = z.object({
+  items: z.array(cardDepositQueueItemSchema),
+  nextCursor: z.nullable(z.string()),
+});
 export const cardDepositQueueQuerySchema = z.strictObject({ cursor: z.optional(idSchema) });

@@ -14,14 +14,18 @@ import { assetSchema } from './wallet.ts';
  */
 
 const int = (min: number, max: number) =>
-  z.number({ error: 'validation.invalid_value' }).check(
-    z.int({ error: 'validation.invalid_value' }),
-    z.gte(min, { error: 'validation.too_small' }),
-    z.lte(max, { error: 'validation.too_big' }),
-  );
+  z
+    .number({ error: 'validation.invalid_value' })
+    .check(
+      z.int({ error: 'validation.invalid_value' }),
+      z.gte(min, { error: 'validation.too_small' }),
+      z.lte(max, { error: 'validation.too_big' }),
+    );
 const bool = () => z.boolean({ error: 'validation.invalid_value' });
 const sortSchema = int(0, 10_000);
-const idSchema = z.string({ error: 'validation.required' }).check(z.regex(/^[1-9]\d{0,17}$/, { error: 'validation.invalid_value' }));
+const idSchema = z
+  .string({ error: 'validation.required' })
+  .check(z.regex(/^[1-9]\d{0,17}$/, { error: 'validation.invalid_value' }));
 const plainText = (max: number) =>
   z.string({ error: 'validation.required' }).check(
     z.trim(),
@@ -30,10 +34,9 @@ const plainText = (max: number) =>
     z.refine((value) => !/[<>]/.test(value), { error: 'validation.plain_text' }),
   );
 /** A non-negative decimal amount (a fee or a minimum may be 0); the asset's decimals are checked by the server. */
-const amountOrZeroSchema = z.string({ error: 'validation.required' }).check(
-  z.trim(),
-  z.regex(/^\d{1,30}(\.\d{1,18})?$/, { error: 'validation.amount_format' }),
-);
+const amountOrZeroSchema = z
+  .string({ error: 'validation.required' })
+  .check(z.trim(), z.regex(/^\d{1,30}(\.\d{1,18})?$/, { error: 'validation.amount_format' }));
 /** Compares two decimal strings exactly (no float). */
 export function compareDecimal(a: string, b: string): number {
   const scale = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
@@ -41,13 +44,14 @@ export function compareDecimal(a: string, b: string): number {
   const y = parseAmount(b, scale) ?? 0n;
   return x < y ? -1 : x > y ? 1 : 0;
 }
-const minNotAboveMax = (min: string, max: string) => (value: Record<string, unknown>, ctx: z.core.$RefinementCtx) => {
-  const lo = value[min];
-  const hi = value[max];
-  if (typeof lo === 'string' && typeof hi === 'string' && compareDecimal(lo, hi) > 0) {
-    ctx.addIssue({ code: 'custom', path: [min], message: 'validation.min_above_max' });
-  }
-};
+const minNotAboveMax =
+  (min: string, max: string) => (value: Record<string, unknown>, ctx: z.core.$RefinementCtx) => {
+    const lo = value[min];
+    const hi = value[max];
+    if (typeof lo === 'string' && typeof hi === 'string' && compareDecimal(lo, hi) > 0) {
+      ctx.addIssue({ code: 'custom', path: [min], message: 'validation.min_above_max' });
+    }
+  };
 
 // ---------------------------------------------------------------------------------------
 // Instruments: marks, display name and order. The price scale and kind are fixed by the contract.
@@ -114,16 +118,22 @@ export type AdminPeriod = z.infer<typeof adminPeriodSchema>;
 export const adminPeriodListSchema = z.object({ items: z.array(adminPeriodSchema) });
 
 /** Create (no `id`) or edit a period. Orders already placed keep the terms they were placed with. */
-export const periodSaveSchema = z.strictObject({
-  id: z.optional(idSchema),
-  seconds: int(1, PERIOD_MAX_SECONDS),
-  payoutRatePpm: int(1, PERIOD_PAYOUT_MAX_PPM),
-  feeRatePpm: int(0, PERIOD_FEE_MAX_PPM),
-  minStake: amountOrZeroSchema.check(z.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' })),
-  maxStake: amountOrZeroSchema.check(z.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' })),
-  enabled: bool(),
-  sort: sortSchema,
-}).check(z.superRefine(minNotAboveMax('minStake', 'maxStake')));
+export const periodSaveSchema = z
+  .strictObject({
+    id: z.optional(idSchema),
+    seconds: int(1, PERIOD_MAX_SECONDS),
+    payoutRatePpm: int(1, PERIOD_PAYOUT_MAX_PPM),
+    feeRatePpm: int(0, PERIOD_FEE_MAX_PPM),
+    minStake: amountOrZeroSchema.check(
+      z.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' }),
+    ),
+    maxStake: amountOrZeroSchema.check(
+      z.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' }),
+    ),
+    enabled: bool(),
+    sort: sortSchema,
+  })
+  .check(z.superRefine(minNotAboveMax('minStake', 'maxStake')));
 export type PeriodSave = z.infer<typeof periodSaveSchema>;
 
 // ---------------------------------------------------------------------------------------
@@ -177,12 +187,13 @@ export const payeeAccountSaveSchema = z.strictObject({
   bankName: plainText(80),
   accountName: plainText(80),
   /** Digits, spaces and dashes as printed on the card or statement. */
-  accountNumber: z.string({ error: 'validation.required' }).check(
-    z.trim(),
-    z.regex(/^\d[\d -]{5,38}\d$/, { error: 'validation.account_number' }),
-  ),
+  accountNumber: z
+    .string({ error: 'validation.required' })
+    .check(z.trim(), z.regex(/^\d[\d -]{5,38}\d$/, { error: 'validation.account_number' })),
   phone: z._default(
-    z.string({ error: 'validation.invalid_value' }).check(z.trim(), z.regex(/^(\+?[\d -]{5,24})?$/, { error: 'validation.phone_invalid' })),
+    z
+      .string({ error: 'validation.invalid_value' })
+      .check(z.trim(), z.regex(/^(\+?[\d -]{5,24})?$/, { error: 'validation.phone_invalid' })),
     '',
   ),
   enabled: bool(),
@@ -225,23 +236,33 @@ export type AdminLoanProduct = z.infer<typeof adminLoanProductSchema>;
 export const adminLoanProductListSchema = z.object({ items: z.array(adminLoanProductSchema) });
 
 /** Create (no `id`) or edit a loan product. Loans already applied for keep their terms. */
-export const loanProductSaveSchema = z.strictObject({
-  id: z.optional(idSchema),
-  slug: z.string({ error: 'validation.required' }).check(z.regex(/^[a-z0-9-]{1,64}$/, { error: 'validation.invalid_value' })),
-  name: localizedSchema(80),
-  institution: localizedSchema(80),
-  description: localizedSchema(4000),
-  minAmount: amountOrZeroSchema.check(z.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' })),
-  maxAmount: amountOrZeroSchema.check(z.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' })),
-  periods: z.array(int(1, LOAN_PERIOD_MAX_DAYS), { error: 'validation.invalid_value' }).check(
-    z.minLength(1, { error: 'validation.required' }),
-    z.maxLength(12, { error: 'validation.too_big' }),
-    z.refine((values) => new Set(values).size === values.length, { error: 'validation.duplicate_values' }),
-  ),
-  dailyRatePpm: int(1, LOAN_DAILY_RATE_MAX_PPM),
-  overdueRatePpm: int(1, LOAN_OVERDUE_RATE_MAX_PPM),
-  method: z.enum(LOAN_METHODS, { error: 'validation.invalid_value' }),
-  enabled: bool(),
-  sort: sortSchema,
-}).check(z.superRefine(minNotAboveMax('minAmount', 'maxAmount')));
+export const loanProductSaveSchema = z
+  .strictObject({
+    id: z.optional(idSchema),
+    slug: z
+      .string({ error: 'validation.required' })
+      .check(z.regex(/^[a-z0-9-]{1,64}$/, { error: 'validation.invalid_value' })),
+    name: localizedSchema(80),
+    institution: localizedSchema(80),
+    description: localizedSchema(4000),
+    minAmount: amountOrZeroSchema.check(
+      z.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' }),
+    ),
+    maxAmount: amountOrZeroSchema.check(
+      z.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' }),
+    ),
+    periods: z.array(int(1, LOAN_PERIOD_MAX_DAYS), { error: 'validation.invalid_value' }).check(
+      z.minLength(1, { error: 'validation.required' }),
+      z.maxLength(12, { error: 'validation.too_big' }),
+      z.refine((values) => new Set(values).size === values.length, {
+        error: 'validation.duplicate_values',
+      }),
+    ),
+    dailyRatePpm: int(1, LOAN_DAILY_RATE_MAX_PPM),
+    overdueRatePpm: int(1, LOAN_OVERDUE_RATE_MAX_PPM),
+    method: z.enum(LOAN_METHODS, { error: 'validation.invalid_value' }),
+    enabled: bool(),
+    sort: sortSchema,
+  })
+  .check(z.superRefine(minNotAboveMax('minAmount', 'maxAmount')));
 export type LoanProductSave = z.infer<typeof loanProductSaveSchema>;

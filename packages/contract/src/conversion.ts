@@ -6,22 +6,28 @@ import { QUOTE_ASSET, assetSchema, balancesSchema } from './wallet.ts';
 export const QUOTE_TTL_MS = 10_000;
 
 /** Quote ids are 22 random base64url characters (128 bits): not guessable, not enumerable. */
-export const quoteIdSchema = z.string({ error: 'validation.required' }).check(z.regex(/^[A-Za-z0-9_-]{22}$/, { error: 'validation.invalid_value' }));
+export const quoteIdSchema = z
+  .string({ error: 'validation.required' })
+  .check(z.regex(/^[A-Za-z0-9_-]{22}$/, { error: 'validation.invalid_value' }));
 
 /**
  * What to convert: `amount` of `from` (what the user pays). Spec §5: only between a coin
  * and USDT, never directly between two coins.
  */
-export const quoteRequestSchema = z.strictObject({
-  from: assetSchema,
-  to: assetSchema,
-  amount: amountSchema,
-}).check(
-  z.superRefine((value, ctx) => {
-    if (value.from === value.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'validation.convert_same_asset' });
-    else if (value.from !== QUOTE_ASSET && value.to !== QUOTE_ASSET) ctx.addIssue({ code: 'custom', path: ['to'], message: 'validation.convert_via_usdt' });
-  }),
-);
+export const quoteRequestSchema = z
+  .strictObject({
+    from: assetSchema,
+    to: assetSchema,
+    amount: amountSchema,
+  })
+  .check(
+    z.superRefine((value, ctx) => {
+      if (value.from === value.to)
+        ctx.addIssue({ code: 'custom', path: ['to'], message: 'validation.convert_same_asset' });
+      else if (value.from !== QUOTE_ASSET && value.to !== QUOTE_ASSET)
+        ctx.addIssue({ code: 'custom', path: ['to'], message: 'validation.convert_via_usdt' });
+    }),
+  );
 export type QuoteRequest = z.infer<typeof quoteRequestSchema>;
 
 export const quoteSchema = z.object({

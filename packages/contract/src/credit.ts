@@ -37,7 +37,10 @@ export function creditRule(kind: CreditEventKind): CreditRule {
 
 /** The score: the base plus every recorded event's points, kept within the bounds. */
 export function creditScoreOf(eventPointsTotal: number): number {
-  return Math.min(CREDIT_MAX_SCORE, Math.max(CREDIT_MIN_SCORE, CREDIT_BASE_SCORE + eventPointsTotal));
+  return Math.min(
+    CREDIT_MAX_SCORE,
+    Math.max(CREDIT_MIN_SCORE, CREDIT_BASE_SCORE + eventPointsTotal),
+  );
 }
 
 export const creditEventKindSchema = z.enum(CREDIT_EVENT_KINDS);
@@ -47,7 +50,21 @@ export const creditSchema = z.object({
   base: z.number().check(z.int()),
   min: z.number().check(z.int()),
   max: z.number().check(z.int()),
-  rules: z.array(z.object({ kind: creditEventKindSchema, points: z.number().check(z.int()), oncePerUser: z.boolean(), active: z.boolean() })),
-  events: z.array(z.object({ id: z.string(), kind: creditEventKindSchema, points: z.number().check(z.int()), createdAt: z.iso.datetime() })),
+  rules: z.array(
+    z.object({
+      kind: creditEventKindSchema,
+      points: z.number().check(z.int()),
+      oncePerUser: z.boolean(),
+      active: z.boolean(),
+    }),
+  ),
+  events: z.array(
+    z.object({
+      id: z.string(),
+      kind: creditEventKindSchema,
+      points: z.number().check(z.int()),
+      createdAt: z.iso.datetime(),
+    }),
+  ),
 });
 export type Credit = z.infer<typeof creditSchema>;

@@ -40,7 +40,11 @@ export const dashboardHouseDaySchema = z.object({
   net: decimal,
 });
 
-export const dashboardHouseSchema = z.object({ asset: z.string(), scale: z.number().check(z.int()), days: z.array(dashboardHouseDaySchema) });
+export const dashboardHouseSchema = z.object({
+  asset: z.string(),
+  scale: z.number().check(z.int()),
+  days: z.array(dashboardHouseDaySchema),
+});
 
 export const dashboardQueuesSchema = z.object({
   kyc: z.number().check(z.int()),

@@ -30,10 +30,9 @@ export const DEPOSIT_REJECT_REASON_KEYS: Record<DepositRejectReason, string> = {
 /** A TRON address as typed: 34 base58 characters starting with T (the checksum is checked by the server). */
 export const TRON_ADDRESS_PATTERN = /^T[1-9A-HJ-NP-Za-km-z]{33}$/;
 
-export const tronAddressSchema = z.string({ error: 'validation.required' }).check(
-  z.trim(),
-  z.regex(TRON_ADDRESS_PATTERN, { error: 'validation.tron_address' }),
-);
+export const tronAddressSchema = z
+  .string({ error: 'validation.required' })
+  .check(z.trim(), z.regex(TRON_ADDRESS_PATTERN, { error: 'validation.tron_address' }));
 
 /** `GET /api/v1/deposit/address`: the caller's own address, created on the first call. */
 export const depositAddressSchema = z.object({
@@ -56,13 +55,17 @@ export const DEPOSIT_PAGE_MAX = 50;
 
 export const depositHistoryQuerySchema = z.strictObject({
   /** The `nextCursor` of the previous page. */
-  cursor: z.optional(z.string().check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }))),
+  cursor: z.optional(
+    z.string().check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' })),
+  ),
   limit: z._default(
-    z.coerce.number({ error: 'validation.invalid_type' }).check(
-      z.int({ error: 'validation.invalid_value' }),
-      z.gte(1, { error: 'validation.too_small' }),
-      z.lte(DEPOSIT_PAGE_MAX, { error: 'validation.too_big' }),
-    ),
+    z.coerce
+      .number({ error: 'validation.invalid_type' })
+      .check(
+        z.int({ error: 'validation.invalid_value' }),
+        z.gte(1, { error: 'validation.too_small' }),
+        z.lte(DEPOSIT_PAGE_MAX, { error: 'validation.too_big' }),
+      ),
     20,
   ),
 });
@@ -109,11 +112,13 @@ export const devChainTransferSchema = z.object({
 
 /** Demo mode only: `POST /api/v1/dev/chain/mine` moves the simulated chain forward. */
 export const devChainMineRequestSchema = z.strictObject({
-  blocks: z.number({ error: 'validation.invalid_type' }).check(
-    z.int({ error: 'validation.invalid_value' }),
-    z.gte(1, { error: 'validation.too_small' }),
-    z.lte(1000, { error: 'validation.too_big' }),
-  ),
+  blocks: z
+    .number({ error: 'validation.invalid_type' })
+    .check(
+      z.int({ error: 'validation.invalid_value' }),
+      z.gte(1, { error: 'validation.too_small' }),
+      z.lte(1000, { error: 'validation.too_big' }),
+    ),
 });
 
 export const devChainHeightSchema = z.object({ blockNumber: z.number().check(z.int()) });

@@ -171,7 +171,10 @@ export type ErrorName = keyof typeof ERROR_CODES;
 export type ErrorCode = (typeof ERROR_CODES)[ErrorName];
 
 /** Codes after which the client drops the token and goes to /Login without a message (spec §8). */
-export const SESSION_END_CODES: readonly number[] = [ERROR_CODES.UNAUTHORIZED, ERROR_CODES.SESSION_EXPIRED];
+export const SESSION_END_CODES: readonly number[] = [
+  ERROR_CODES.UNAUTHORIZED,
+  ERROR_CODES.SESSION_EXPIRED,
+];
 
 const NAMES_BY_CODE = new Map<number, ErrorName>(
   Object.entries(ERROR_CODES).map(([name, code]) => [code, name as ErrorName]),

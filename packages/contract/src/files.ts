@@ -9,7 +9,10 @@ import * as z from 'zod/mini';
 
 export const FILE_PURPOSES = ['kyc', 'card_deposit', 'avatar', 'loan'] as const;
 export type FilePurpose = (typeof FILE_PURPOSES)[number];
-export const filePurposeSchema = z.enum(FILE_PURPOSES, { error: (issue) => (issue.input === undefined ? 'validation.required' : 'validation.invalid_value') });
+export const filePurposeSchema = z.enum(FILE_PURPOSES, {
+  error: (issue) =>
+    issue.input === undefined ? 'validation.required' : 'validation.invalid_value',
+});
 
 export const FILE_VISIBILITIES = ['private', 'public'] as const;
 export type FileVisibility = (typeof FILE_VISIBILITIES)[number];
@@ -25,11 +28,13 @@ export const DEFAULT_UPLOAD_MAX_BYTES = 8 * 1024 * 1024;
 export const UPLOAD_FIELDS = { file: 'file', purpose: 'purpose' } as const;
 
 /** A file id as a form field: digits, as the upload returned it. */
-export const fileIdSchema = z.string({ error: 'validation.required' }).check(
-  z.trim(),
-  z.minLength(1, { error: 'validation.required' }),
-  z.regex(/^\d{1,18}$/, { error: 'validation.file_id' }),
-);
+export const fileIdSchema = z
+  .string({ error: 'validation.required' })
+  .check(
+    z.trim(),
+    z.minLength(1, { error: 'validation.required' }),
+    z.regex(/^\d{1,18}$/, { error: 'validation.file_id' }),
+  );
 
 export const uploadedFileSchema = z.object({
   id: z.string(),

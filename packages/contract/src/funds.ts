@@ -16,7 +16,8 @@ const DAY_MS = 86_400_000;
 const DST_SLACK_MS = 3_600_000;
 export const FUNDS_MAX_RANGE_MS = FUNDS_MAX_RANGE_DAYS * DAY_MS + DST_SLACK_MS;
 
-export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export const XLSX_CONTENT_TYPE =
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 export const entryTypeSchema = z.enum(ENTRY_TYPES, { error: 'validation.invalid_value' });
 
@@ -26,9 +27,16 @@ const filterShape = {
   /** Repeated `type` keys (`type=deposit&type=withdraw`) or one. */
   type: z.pipe(
     z.optional(
-      z.union([entryTypeSchema, z.array(entryTypeSchema).check(z.maxLength(ENTRY_TYPES.length, { error: 'validation.invalid_value' }))]),
+      z.union([
+        entryTypeSchema,
+        z
+          .array(entryTypeSchema)
+          .check(z.maxLength(ENTRY_TYPES.length, { error: 'validation.invalid_value' })),
+      ]),
     ),
-    z.transform((value) => (value === undefined ? undefined : Array.isArray(value) ? value : [value])),
+    z.transform((value) =>
+      value === undefined ? undefined : Array.isArray(value) ? value : [value],
+    ),
   ),
   asset: z.optional(assetSchema),
   wallet: z.optional(walletSchema),
@@ -38,29 +46,44 @@ const filterShape = {
   to: z.optional(instant),
 };
 
-function checkRange(value: { from?: string | undefined; to?: string | undefined }, ctx: z.core.$RefinementCtx): void {
+function checkRange(
+  value: { from?: string | undefined; to?: string | undefined },
+  ctx: z.core.$RefinementCtx,
+): void {
   if ((value.from === undefined) !== (value.to === undefined)) {
-    ctx.addIssue({ code: 'custom', path: [value.from === undefined ? 'from' : 'to'], message: 'validation.range_incomplete' });
+    ctx.addIssue({
+      code: 'custom',
+      path: [value.from === undefined ? 'from' : 'to'],
+      message: 'validation.range_incomplete',
+    });
     return;
   }
   if (value.from === undefined || value.to === undefined) return;
   const span = Date.parse(value.to) - Date.parse(value.from);
-  if (!(span > 0)) ctx.addIssue({ code: 'custom', path: ['to'], message: 'validation.range_order' });
-  else if (span > FUNDS_MAX_RANGE_MS) ctx.addIssue({ code: 'custom', path: ['to'], message: 'validation.range_max_days' });
+  if (!(span > 0))
+    ctx.addIssue({ code: 'custom', path: ['to'], message: 'validation.range_order' });
+  else if (span > FUNDS_MAX_RANGE_MS)
+    ctx.addIssue({ code: 'custom', path: ['to'], message: 'validation.range_max_days' });
 }
 
 export const fundsFilterSchema = z.strictObject(filterShape).check(z.superRefine(checkRange));
 export type FundsFilter = z.infer<typeof fundsFilterSchema>;
 
-export const fundsQuerySchema = z.strictObject({
-  ...filterShape,
-  /** The last id of the previous page. */
-  cursor: z.optional(z.string().check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }))),
-  limit: z._default(
-    z.coerce.number().check(z.int({ error: 'validation.invalid_value' }), z.gte(1), z.lte(FUNDS_PAGE_SIZE_MAX)),
-    FUNDS_PAGE_SIZE_DEFAULT,
-  ),
-}).check(z.superRefine(checkRange));
+export const fundsQuerySchema = z
+  .strictObject({
+    ...filterShape,
+    /** The last id of the previous page. */
+    cursor: z.optional(
+      z.string().check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' })),
+    ),
+    limit: z._default(
+      z.coerce
+        .number()
+        .check(z.int({ error: 'validation.invalid_value' }), z.gte(1), z.lte(FUNDS_PAGE_SIZE_MAX)),
+      FUNDS_PAGE_SIZE_DEFAULT,
+    ),
+  })
+  .check(z.superRefine(checkRange));
 export type FundsQuery = z.infer<typeof fundsQuerySchema>;
 
 export const fundsPostingSchema = z.object({

@@ -37,7 +37,12 @@ export const IEO_STATUS_NAMES: Record<IeoStatus, string> = {
   7: 'completed',
   8: 'cancelled',
 };
-export const ieoStatusSchema = z.union(Object.values(IeoStatus).map((code) => z.literal(code)) as unknown as [z.ZodMiniLiteral<IeoStatus>, ...z.ZodMiniLiteral<IeoStatus>[]]);
+export const ieoStatusSchema = z.union(
+  Object.values(IeoStatus).map((code) => z.literal(code)) as unknown as [
+    z.ZodMiniLiteral<IeoStatus>,
+    ...z.ZodMiniLiteral<IeoStatus>[],
+  ],
+);
 
 /** Progress is shown bounded 0 to 100 (spec §9). */
 export function boundedProgress(subscribed: bigint, supply: bigint): number {
@@ -47,15 +52,14 @@ export function boundedProgress(subscribed: bigint, supply: bigint): number {
 }
 
 /** Token codes: upper-case letters and digits, as exchanges write them. */
-export const tokenCodeSchema = z.string({ error: 'validation.required' }).check(
-  z.regex(/^[A-Z][A-Z0-9]{1,9}$/, { error: 'validation.invalid_value' }),
-);
+export const tokenCodeSchema = z
+  .string({ error: 'validation.required' })
+  .check(z.regex(/^[A-Z][A-Z0-9]{1,9}$/, { error: 'validation.invalid_value' }));
 
 /** Whole tokens (allocation never splits a token). */
-export const tokenQuantitySchema = z.string({ error: 'validation.required' }).check(
-  z.trim(),
-  z.regex(/^[1-9]\d{0,14}$/, { error: 'validation.ieo_quantity' }),
-);
+export const tokenQuantitySchema = z
+  .string({ error: 'validation.required' })
+  .check(z.trim(), z.regex(/^[1-9]\d{0,14}$/, { error: 'validation.ieo_quantity' }));
 
 export const IEO_LIST_MAX = 50;
 export const IEO_HISTORY_MAX = 100;
@@ -99,7 +103,8 @@ export function allocate(input: AllocationInput): Allocation[] {
     given.set(app.id, 0n);
   }
   const totalLimit = [...limit.values()].reduce((a, b) => a + b, 0n);
-  const result = () => input.applications.map((a) => ({ id: a.id, quantity: given.get(a.id) as bigint }));
+  const result = () =>
+    input.applications.map((a) => ({ id: a.id, quantity: given.get(a.id) as bigint }));
   if (totalLimit <= supply) {
     for (const [id, l] of limit) given.set(id, l);
     return result();
@@ -196,17 +201,27 @@ export type IeoApplication = z.infer<typeof ieoApplicationSchema>;
 export const ieoApplicationListSchema = z.object({ items: z.array(ieoApplicationSchema) });
 
 export const ieoDetailQuerySchema = z.strictObject({ id: idSchema });
-export const ieoDetailSchema = z.object({ project: ieoProjectSchema, application: z.nullable(ieoApplicationSchema) });
+export const ieoDetailSchema = z.object({
+  project: ieoProjectSchema,
+  application: z.nullable(ieoApplicationSchema),
+});
 export type IeoDetail = z.infer<typeof ieoDetailSchema>;
 
-export const ieoSubscribeRequestSchema = z.strictObject({ projectId: idSchema, price: amountSchema, quantity: tokenQuantitySchema });
+export const ieoSubscribeRequestSchema = z.strictObject({
+  projectId: idSchema,
+  price: amountSchema,
+  quantity: tokenQuantitySchema,
+});
 export type IeoSubscribeRequest = z.infer<typeof ieoSubscribeRequestSchema>;
 
 /* Operator */
 
-const localizedTextSchema = z.partialRecord(z.enum(['en', 'zh_CN', 'zh_TW', 'de', 'fr', 'es', 'it']), z.string().check(z.trim(), z.minLength(1), z.maxLength(4000))).check(
-  z.refine((value) => typeof value.en === 'string', { error: 'validation.required' }),
-);
+const localizedTextSchema = z
+  .partialRecord(
+    z.enum(['en', 'zh_CN', 'zh_TW', 'de', 'fr', 'es', 'it']),
+    z.string().check(z.trim(), z.minLength(1), z.maxLength(4000)),
+  )
+  .check(z.refine((value) => typeof value.en === 'string', { error: 'validation.required' }));
 
 export const ieoProjectInputSchema = z.strictObject({
   slug: z.string().check(z.regex(/^[a-z0-9-]{3,60}$/, { error: 'validation.invalid_value' })),
@@ -226,10 +241,16 @@ export const ieoProjectInputSchema = z.strictObject({
 });
 export type IeoProjectInput = z.infer<typeof ieoProjectInputSchema>;
 
-export const ieoProjectEditSchema = z.extend(z.partial(z.omit(ieoProjectInputSchema, { slug: true, token: true, tokenName: true })), { id: idSchema });
+export const ieoProjectEditSchema = z.extend(
+  z.partial(z.omit(ieoProjectInputSchema, { slug: true, token: true, tokenName: true })),
+  { id: idSchema },
+);
 export type IeoProjectEdit = z.infer<typeof ieoProjectEditSchema>;
 
-export const ieoCancelRequestSchema = z.strictObject({ id: idSchema, reason: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)) });
+export const ieoCancelRequestSchema = z.strictObject({
+  id: idSchema,
+  reason: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)),
+});
 export const ieoActionRequestSchema = z.strictObject({ id: idSchema });
 export const ieoActionResultSchema = z.object({ project: ieoProjectSchema, ran: z.boolean() });
 

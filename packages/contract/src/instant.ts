@@ -34,7 +34,11 @@ export const ORDER_DISPLAY_STATUSES = ['in_progress', 'ended', 'completed'] as c
 export type OrderDisplayStatus = (typeof ORDER_DISPLAY_STATUSES)[number];
 
 /** The pure rule, shared by settlement, the replay endpoint and the screens. */
-export function outcomeOf(direction: Direction, openMinor: bigint, closeMinor: bigint | null): Outcome {
+export function outcomeOf(
+  direction: Direction,
+  openMinor: bigint,
+  closeMinor: bigint | null,
+): Outcome {
   if (closeMinor === null) return 'void';
   if (closeMinor === openMinor) return 'tie';
   const up = closeMinor > openMinor;
@@ -87,12 +91,19 @@ export const contractConfigSchema = z.object({
 export type ContractConfig = z.infer<typeof contractConfigSchema>;
 
 /** A rate as the config shows it: a decimal with at most six places ("0.85", "0.002"). */
-const rateSchema = z.string({ error: 'validation.required' }).check(z.regex(/^\d{1,6}(\.\d{1,6})?$/, { error: 'validation.invalid_value' }));
+const rateSchema = z
+  .string({ error: 'validation.required' })
+  .check(z.regex(/^\d{1,6}(\.\d{1,6})?$/, { error: 'validation.invalid_value' }));
 
 export const placeOrderRequestSchema = z.strictObject({
   symbol: instrumentSymbolSchema,
   direction: z.enum(DIRECTIONS, { error: 'validation.invalid_value' }),
-  periodId: z.number({ error: 'validation.invalid_type' }).check(z.int({ error: 'validation.invalid_value' }), z.positive({ error: 'validation.invalid_value' })),
+  periodId: z
+    .number({ error: 'validation.invalid_type' })
+    .check(
+      z.int({ error: 'validation.invalid_value' }),
+      z.positive({ error: 'validation.invalid_value' }),
+    ),
   /** The stake in USDT; the fee comes on top. */
   amount: amountSchema,
   /** Required when the user has set a trading password. */
@@ -132,7 +143,9 @@ export const orderTickSchema = z.object({
    * accumulator update cut to the feed, hex), for the browser to check against the
    * source's published keys (packages/contract pyth-proof.ts `verifyPythUpdate`).
    */
-  proofs: z.optional(z.array(z.object({ source: z.string(), feedId: z.string(), update: z.string() }))),
+  proofs: z.optional(
+    z.array(z.object({ source: z.string(), feedId: z.string(), update: z.string() })),
+  ),
 });
 export type OrderTick = z.infer<typeof orderTickSchema>;
 
@@ -179,21 +192,30 @@ export const ordersQuerySchema = z.strictObject({
   /** `open` (in progress or ended) or `settled`. */
   state: z.enum(ORDER_STATES, { error: 'validation.invalid_value' }),
   symbol: z.optional(instrumentSymbolSchema),
-  cursor: z.optional(z.string().check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }))),
+  cursor: z.optional(
+    z.string().check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' })),
+  ),
   limit: z._default(
-    z.coerce.number({ error: 'validation.invalid_type' }).check(
-      z.int({ error: 'validation.invalid_value' }),
-      z.gte(1, { error: 'validation.too_small' }),
-      z.lte(ORDERS_PAGE_MAX, { error: 'validation.too_big' }),
-    ),
+    z.coerce
+      .number({ error: 'validation.invalid_type' })
+      .check(
+        z.int({ error: 'validation.invalid_value' }),
+        z.gte(1, { error: 'validation.too_small' }),
+        z.lte(ORDERS_PAGE_MAX, { error: 'validation.too_big' }),
+      ),
     20,
   ),
 });
 export type OrdersQuery = z.infer<typeof ordersQuerySchema>;
-export const ordersSchema = z.object({ items: z.array(orderSchema), nextCursor: z.nullable(z.string()) });
+export const ordersSchema = z.object({
+  items: z.array(orderSchema),
+  nextCursor: z.nullable(z.string()),
+});
 export type Orders = z.infer<typeof ordersSchema>;
 
-export const orderQuerySchema = z.strictObject({ id: z.string().check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' })) });
+export const orderQuerySchema = z.strictObject({
+  id: z.string().check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' })),
+});
 
 export const contractSettingsRequestSchema = z.strictObject({
   /** Null removes the limit. */
@@ -201,7 +223,9 @@ export const contractSettingsRequestSchema = z.strictObject({
 });
 export type ContractSettingsRequest = z.infer<typeof contractSettingsRequestSchema>;
 
-export const replayQuerySchema = z.strictObject({ publicId: z.string().check(z.regex(/^[A-Za-z0-9_-]{22}$/, { error: 'validation.invalid_value' })) });
+export const replayQuerySchema = z.strictObject({
+  publicId: z.string().check(z.regex(/^[A-Za-z0-9_-]{22}$/, { error: 'validation.invalid_value' })),
+});
 
 /**
  * GET /contracts/replay (public): the order's settlement recomputed from the recorded ticks
@@ -219,7 +243,11 @@ export const replaySchema = z.object({
   closeTick: z.nullable(orderTickSchema),
   outcome: z.enum(OUTCOMES),
   payout: z.string(),
-  stored: z.object({ closeTickId: z.nullable(z.string()), outcome: z.enum(OUTCOMES), payout: z.string() }),
+  stored: z.object({
+    closeTickId: z.nullable(z.string()),
+    outcome: z.enum(OUTCOMES),
+    payout: z.string(),
+  }),
   /** Each tick's price is the median of the source quotes recorded with it, recomputed. */
   indexAgrees: z.boolean(),
   agrees: z.boolean(),

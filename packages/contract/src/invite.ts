@@ -43,13 +43,17 @@ export type InviteSummary = z.infer<typeof inviteSummarySchema>;
 
 export const inviteesQuerySchema = z.strictObject({
   /** The `nextCursor` of the previous page. */
-  cursor: z.optional(z.string().check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }))),
+  cursor: z.optional(
+    z.string().check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' })),
+  ),
   limit: z._default(
-    z.coerce.number({ error: 'validation.invalid_type' }).check(
-      z.int({ error: 'validation.invalid_value' }),
-      z.gte(1, { error: 'validation.too_small' }),
-      z.lte(INVITEES_PAGE_MAX, { error: 'validation.too_big' }),
-    ),
+    z.coerce
+      .number({ error: 'validation.invalid_type' })
+      .check(
+        z.int({ error: 'validation.invalid_value' }),
+        z.gte(1, { error: 'validation.too_small' }),
+        z.lte(INVITEES_PAGE_MAX, { error: 'validation.too_big' }),
+      ),
     20,
   ),
 });
@@ -71,11 +75,13 @@ export const inviteesSchema = z.object({
 export type Invitees = z.infer<typeof inviteesSchema>;
 
 /** Letters, digits and dashes; stored upper-case, so users may type it in any case. */
-export const bonusCodeSchema = z.string({ error: 'validation.required' }).check(
-  z.trim(),
-  z.toUpperCase(),
-  z.regex(/^[A-Z0-9][A-Z0-9-]{2,30}[A-Z0-9]$/, { error: 'validation.bonus_code_format' }),
-);
+export const bonusCodeSchema = z
+  .string({ error: 'validation.required' })
+  .check(
+    z.trim(),
+    z.toUpperCase(),
+    z.regex(/^[A-Z0-9][A-Z0-9-]{2,30}[A-Z0-9]$/, { error: 'validation.bonus_code_format' }),
+  );
 
 export const redeemBonusCodeRequestSchema = z.strictObject({ code: bonusCodeSchema });
 export type RedeemBonusCodeRequest = z.infer<typeof redeemBonusCodeRequestSchema>;
@@ -95,35 +101,43 @@ export const BONUS_CODE_MAX_REDEMPTIONS = 1_000_000;
 export const BONUS_CODE_MAX_PER_USER = 100;
 export const BONUS_CODE_LIST_MAX = 100;
 
-export const createBonusCodeRequestSchema = z.strictObject({
-  code: bonusCodeSchema,
-  asset: assetSchema,
-  /** Credited per redemption, a decimal string in the asset's scale. */
-  amount: amountSchema,
-  maxRedemptions: z.coerce.number({ error: 'validation.invalid_type' }).check(
-    z.int({ error: 'validation.invalid_value' }),
-    z.gte(1, { error: 'validation.too_small' }),
-    z.lte(BONUS_CODE_MAX_REDEMPTIONS, { error: 'validation.too_big' }),
-  ),
-  perUserLimit: z._default(
-    z.coerce.number({ error: 'validation.invalid_type' }).check(
-      z.int({ error: 'validation.invalid_value' }),
-      z.gte(1, { error: 'validation.too_small' }),
-      z.lte(BONUS_CODE_MAX_PER_USER, { error: 'validation.too_big' }),
+export const createBonusCodeRequestSchema = z
+  .strictObject({
+    code: bonusCodeSchema,
+    asset: assetSchema,
+    /** Credited per redemption, a decimal string in the asset's scale. */
+    amount: amountSchema,
+    maxRedemptions: z.coerce
+      .number({ error: 'validation.invalid_type' })
+      .check(
+        z.int({ error: 'validation.invalid_value' }),
+        z.gte(1, { error: 'validation.too_small' }),
+        z.lte(BONUS_CODE_MAX_REDEMPTIONS, { error: 'validation.too_big' }),
+      ),
+    perUserLimit: z._default(
+      z.coerce
+        .number({ error: 'validation.invalid_type' })
+        .check(
+          z.int({ error: 'validation.invalid_value' }),
+          z.gte(1, { error: 'validation.too_small' }),
+          z.lte(BONUS_CODE_MAX_PER_USER, { error: 'validation.too_big' }),
+        ),
+      1,
     ),
-    1,
-  ),
-  /** Defaults to now. */
-  startsAt: z.optional(z.iso.datetime({ error: 'validation.invalid_value' })),
-  expiresAt: z.iso.datetime({ error: 'validation.invalid_value' }),
-  verifiedOnly: z._default(z.boolean({ error: 'validation.invalid_type' }), false),
-  reason: z.optional(z.string().check(z.trim(), z.maxLength(500, { error: 'validation.too_long' }))),
-}).check(
-  z.refine(
-    (value) => !value.startsAt || Date.parse(value.expiresAt) > Date.parse(value.startsAt),
-    { path: ['expiresAt'], error: 'validation.invalid_value' },
-  ),
-);
+    /** Defaults to now. */
+    startsAt: z.optional(z.iso.datetime({ error: 'validation.invalid_value' })),
+    expiresAt: z.iso.datetime({ error: 'validation.invalid_value' }),
+    verifiedOnly: z._default(z.boolean({ error: 'validation.invalid_type' }), false),
+    reason: z.optional(
+      z.string().check(z.trim(), z.maxLength(500, { error: 'validation.too_long' })),
+    ),
+  })
+  .check(
+    z.refine(
+      (value) => !value.startsAt || Date.parse(value.expiresAt) > Date.parse(value.startsAt),
+      { path: ['expiresAt'], error: 'validation.invalid_value' },
+    ),
+  );
 export type CreateBonusCodeRequest = z.infer<typeof createBonusCodeRequestSchema>;
 
 export const bonusCodeViewSchema = z.object({

@@ -13,11 +13,23 @@ import { decisionSchema, queueUserSchema } from './operator.ts';
  */
 
 /** spec §4 loan statuses. The i18n key is `loans.status.<name>`. */
-export const LOAN_STATUS = { under_review: 0, pending_disbursement: 1, disbursed: 2, repaid: 3, rejected: 4, overdue: 5 } as const;
+export const LOAN_STATUS = {
+  under_review: 0,
+  pending_disbursement: 1,
+  disbursed: 2,
+  repaid: 3,
+  rejected: 4,
+  overdue: 5,
+} as const;
 export type LoanStatus = keyof typeof LOAN_STATUS;
 export const LOAN_STATUSES = Object.keys(LOAN_STATUS) as LoanStatus[];
 /** The statuses that block a new application ("current loan unsettled"). */
-export const LOAN_UNSETTLED_STATUSES: readonly LoanStatus[] = ['under_review', 'pending_disbursement', 'disbursed', 'overdue'];
+export const LOAN_UNSETTLED_STATUSES: readonly LoanStatus[] = [
+  'under_review',
+  'pending_disbursement',
+  'disbursed',
+  'overdue',
+];
 
 export function loanStatusName(code: number): LoanStatus {
   const name = LOAN_STATUSES.find((n) => LOAN_STATUS[n] === code);
@@ -50,11 +62,15 @@ export function interestOf(amountMinor: bigint, ratePpm: number, days: number): 
 /** A ppm rate as a decimal fraction string: 500 → "0.0005". */
 export function loanRateText(ppm: number): string {
   const whole = Math.floor(ppm / 1_000_000);
-  const frac = String(ppm % 1_000_000).padStart(6, '0').replace(/0+$/, '');
+  const frac = String(ppm % 1_000_000)
+    .padStart(6, '0')
+    .replace(/0+$/, '');
   return frac ? `${whole}.${frac}` : String(whole);
 }
 
-const idSchema = z.string({ error: 'validation.required' }).check(z.regex(/^[1-9]\d{0,17}$/, { error: 'validation.invalid_value' }));
+const idSchema = z
+  .string({ error: 'validation.required' })
+  .check(z.regex(/^[1-9]\d{0,17}$/, { error: 'validation.invalid_value' }));
 
 export const loanProductSchema = z.object({
   id: z.string(),
@@ -75,7 +91,13 @@ export const loanProductListSchema = z.object({ items: z.array(loanProductSchema
 export const loanApplyRequestSchema = z.strictObject({
   productId: idSchema,
   amount: amountSchema,
-  periodDays: z.coerce.number({ error: 'validation.invalid_value' }).check(z.int({ error: 'validation.invalid_value' }), z.gte(1, { error: 'validation.too_small' }), z.lte(3650, { error: 'validation.too_big' })),
+  periodDays: z.coerce
+    .number({ error: 'validation.invalid_value' })
+    .check(
+      z.int({ error: 'validation.invalid_value' }),
+      z.gte(1, { error: 'validation.too_small' }),
+      z.lte(3650, { error: 'validation.too_big' }),
+    ),
   frontFileId: idSchema,
   backFileId: idSchema,
   holdingFileId: idSchema,
@@ -112,7 +134,10 @@ export const loanSchema = z.object({
   repaidAt: z.nullable(z.iso.datetime()),
 });
 export type Loan = z.infer<typeof loanSchema>;
-export const loanListSchema = z.object({ items: z.array(loanSchema), nextCursor: z.nullable(z.string()) });
+export const loanListSchema = z.object({
+  items: z.array(loanSchema),
+  nextCursor: z.nullable(z.string()),
+});
 export type LoanList = z.infer<typeof loanListSchema>;
 export const loanListQuerySchema = z.strictObject({ cursor: z.optional(idSchema) });
 export const loanQuerySchema = z.strictObject({ id: idSchema });
@@ -120,13 +145,25 @@ export const loanRepayRequestSchema = z.strictObject({ id: idSchema });
 
 // Operator side.
 
-export const loanDecideRequestSchema = z.strictObject({ id: idSchema, ...decisionSchema.shape }).check(
-  z.superRefine((value, ctx) => {
-    if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
-  }),
-);
+export const loanDecideRequestSchema = z
+  .strictObject({ id: idSchema, ...decisionSchema.shape })
+  .check(
+    z.superRefine((value, ctx) => {
+      if (value.decision === 'reject' && !value.reason)
+        ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
+    }),
+  );
 export type LoanDecideRequest = z.infer<typeof loanDecideRequestSchema>;
 export const loanDisburseRequestSchema = z.strictObject({ id: idSchema });
-export const loanQueueItemSchema = z.extend(loanSchema, { uid: z.string(), user: queueUserSchema, frontFileId: z.string(), backFileId: z.string(), holdingFileId: z.string() });
-export const loanQueueSchema = z.object({ items: z.array(loanQueueItemSchema), nextCursor: z.nullable(z.string()) });
+export const loanQueueItemSchema = z.extend(loanSchema, {
+  uid: z.string(),
+  user: queueUserSchema,
+  frontFileId: z.string(),
+  backFileId: z.string(),
+  holdingFileId: z.string(),
+});
+export const loanQueueSchema = z.object({
+  items: z.array(loanQueueItemSchema),
+  nextCursor: z.nullable(z.string()),
+});
 export const loanQueueQuerySchema = z.strictObject({ cursor: z.optional(idSchema) });

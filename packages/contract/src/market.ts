@@ -27,23 +27,159 @@ interface InstrumentDef {
  * `/icons/instruments/<symbol>.svg` on the web app, falling back to the base's initials.
  */
 export const INSTRUMENTS = {
-  BTCUSDT: { kind: 'crypto', base: 'BTC', quote: 'USDT', priceScale: 2, tradable: true, recommended: true, popular: true },
-  ETHUSDT: { kind: 'crypto', base: 'ETH', quote: 'USDT', priceScale: 2, tradable: true, recommended: true, popular: true },
-  BNBUSDT: { kind: 'crypto', base: 'BNB', quote: 'USDT', priceScale: 2, tradable: true, recommended: true, popular: false },
-  SOLUSDT: { kind: 'crypto', base: 'SOL', quote: 'USDT', priceScale: 2, tradable: true, recommended: false, popular: true },
-  XRPUSDT: { kind: 'crypto', base: 'XRP', quote: 'USDT', priceScale: 4, tradable: true, recommended: false, popular: true },
-  DOGEUSDT: { kind: 'crypto', base: 'DOGE', quote: 'USDT', priceScale: 5, tradable: true, recommended: false, popular: true },
-  TRXUSDT: { kind: 'crypto', base: 'TRX', quote: 'USDT', priceScale: 5, tradable: true, recommended: false, popular: false },
-  LTCUSDT: { kind: 'crypto', base: 'LTC', quote: 'USDT', priceScale: 2, tradable: true, recommended: false, popular: false },
-  WTIUSD: { kind: 'commodity', base: 'WTI', quote: 'USD', priceScale: 2, tradable: true, recommended: false, popular: false },
-  NGASUSD: { kind: 'commodity', base: 'NGAS', quote: 'USD', priceScale: 3, tradable: true, recommended: false, popular: false },
-  COPPERUSD: { kind: 'commodity', base: 'COPPER', quote: 'USD', priceScale: 4, tradable: true, recommended: false, popular: false },
-  EURUSD: { kind: 'forex', base: 'EUR', quote: 'USD', priceScale: 5, tradable: true, recommended: false, popular: false },
-  GBPUSD: { kind: 'forex', base: 'GBP', quote: 'USD', priceScale: 5, tradable: true, recommended: false, popular: false },
-  USDJPY: { kind: 'forex', base: 'USD', quote: 'JPY', priceScale: 3, tradable: true, recommended: false, popular: false },
-  AUDUSD: { kind: 'forex', base: 'AUD', quote: 'USD', priceScale: 5, tradable: true, recommended: false, popular: false },
-  XAUUSD: { kind: 'metal', base: 'XAU', quote: 'USD', priceScale: 2, tradable: true, recommended: false, popular: false },
-  XAGUSD: { kind: 'metal', base: 'XAG', quote: 'USD', priceScale: 3, tradable: true, recommended: false, popular: false },
+  BTCUSDT: {
+    kind: 'crypto',
+    base: 'BTC',
+    quote: 'USDT',
+    priceScale: 2,
+    tradable: true,
+    recommended: true,
+    popular: true,
+  },
+  ETHUSDT: {
+    kind: 'crypto',
+    base: 'ETH',
+    quote: 'USDT',
+    priceScale: 2,
+    tradable: true,
+    recommended: true,
+    popular: true,
+  },
+  BNBUSDT: {
+    kind: 'crypto',
+    base: 'BNB',
+    quote: 'USDT',
+    priceScale: 2,
+    tradable: true,
+    recommended: true,
+    popular: false,
+  },
+  SOLUSDT: {
+    kind: 'crypto',
+    base: 'SOL',
+    quote: 'USDT',
+    priceScale: 2,
+    tradable: true,
+    recommended: false,
+    popular: true,
+  },
+  XRPUSDT: {
+    kind: 'crypto',
+    base: 'XRP',
+    quote: 'USDT',
+    priceScale: 4,
+    tradable: true,
+    recommended: false,
+    popular: true,
+  },
+  DOGEUSDT: {
+    kind: 'crypto',
+    base: 'DOGE',
+    quote: 'USDT',
+    priceScale: 5,
+    tradable: true,
+    recommended: false,
+    popular: true,
+  },
+  TRXUSDT: {
+    kind: 'crypto',
+    base: 'TRX',
+    quote: 'USDT',
+    priceScale: 5,
+    tradable: true,
+    recommended: false,
+    popular: false,
+  },
+  LTCUSDT: {
+    kind: 'crypto',
+    base: 'LTC',
+    quote: 'USDT',
+    priceScale: 2,
+    tradable: true,
+    recommended: false,
+    popular: false,
+  },
+  WTIUSD: {
+    kind: 'commodity',
+    base: 'WTI',
+    quote: 'USD',
+    priceScale: 2,
+    tradable: true,
+    recommended: false,
+    popular: false,
+  },
+  NGASUSD: {
+    kind: 'commodity',
+    base: 'NGAS',
+    quote: 'USD',
+    priceScale: 3,
+    tradable: true,
+    recommended: false,
+    popular: false,
+  },
+  COPPERUSD: {
+    kind: 'commodity',
+    base: 'COPPER',
+    quote: 'USD',
+    priceScale: 4,
+    tradable: true,
+    recommended: false,
+    popular: false,
+  },
+  EURUSD: {
+    kind: 'forex',
+    base: 'EUR',
+    quote: 'USD',
+    priceScale: 5,
+    tradable: true,
+    recommended: false,
+    popular: false,
+  },
+  GBPUSD: {
+    kind: 'forex',
+    base: 'GBP',
+    quote: 'USD',
+    priceScale: 5,
+    tradable: true,
+    recommended: false,
+    popular: false,
+  },
+  USDJPY: {
+    kind: 'forex',
+    base: 'USD',
+    quote: 'JPY',
+    priceScale: 3,
+    tradable: true,
+    recommended: false,
+    popular: false,
+  },
+  AUDUSD: {
+    kind: 'forex',
+    base: 'AUD',
+    quote: 'USD',
+    priceScale: 5,
+    tradable: true,
+    recommended: false,
+    popular: false,
+  },
+  XAUUSD: {
+    kind: 'metal',
+    base: 'XAU',
+    quote: 'USD',
+    priceScale: 2,
+    tradable: true,
+    recommended: false,
+    popular: false,
+  },
+  XAGUSD: {
+    kind: 'metal',
+    base: 'XAG',
+    quote: 'USD',
+    priceScale: 3,
+    tradable: true,
+    recommended: false,
+    popular: false,
+  },
 } as const satisfies Record<string, InstrumentDef>;
 export type InstrumentSymbol = keyof typeof INSTRUMENTS;
 export const INSTRUMENT_SYMBOLS = Object.keys(INSTRUMENTS) as InstrumentSymbol[];
@@ -61,7 +197,10 @@ export function instrumentOf(asset: AssetCode): InstrumentSymbol | undefined {
 /** Typed as the symbols it lets through: mini's `refine` does not narrow the type as classic's did. */
 export const instrumentSymbolSchema = z
   .string({ error: 'validation.required' })
-  .check(z.refine(isInstrumentSymbol, { error: 'validation.unknown_instrument' })) as z.ZodMiniType<InstrumentSymbol, string>;
+  .check(z.refine(isInstrumentSymbol, { error: 'validation.unknown_instrument' })) as z.ZodMiniType<
+  InstrumentSymbol,
+  string
+>;
 
 /** A price older than this is never used: no quote, no valuation, no settlement on it. */
 export const PRICE_MAX_AGE_MS = 5_000;
@@ -153,19 +292,39 @@ export const klinesQuerySchema = z.strictObject({
   symbol: instrumentSymbolSchema,
   interval: z.enum(KLINE_INTERVALS, { error: 'validation.invalid_value' }),
   /** Candles opening before this time (ms), for paging back; default now. */
-  before: z.optional(z.coerce.number({ error: 'validation.invalid_value' }).check(z.int({ error: 'validation.invalid_value' }), z.positive({ error: 'validation.invalid_value' }))),
+  before: z.optional(
+    z.coerce
+      .number({ error: 'validation.invalid_value' })
+      .check(
+        z.int({ error: 'validation.invalid_value' }),
+        z.positive({ error: 'validation.invalid_value' }),
+      ),
+  ),
   limit: z.optional(
-    z.coerce.number({ error: 'validation.invalid_value' }).check(z.int({ error: 'validation.invalid_value' }), z.gte(1, { error: 'validation.invalid_value' }), z.lte(KLINE_MAX_LIMIT, { error: 'validation.invalid_value' })),
+    z.coerce
+      .number({ error: 'validation.invalid_value' })
+      .check(
+        z.int({ error: 'validation.invalid_value' }),
+        z.gte(1, { error: 'validation.invalid_value' }),
+        z.lte(KLINE_MAX_LIMIT, { error: 'validation.invalid_value' }),
+      ),
   ),
 });
 export type KlinesQuery = z.infer<typeof klinesQuerySchema>;
 /** Oldest first. */
-export const klinesSchema = z.object({ symbol: z.string(), interval: z.enum(KLINE_INTERVALS), items: z.array(candleSchema) });
+export const klinesSchema = z.object({
+  symbol: z.string(),
+  interval: z.enum(KLINE_INTERVALS),
+  items: z.array(candleSchema),
+});
 export type Klines = z.infer<typeof klinesSchema>;
 
 export const favoritesSchema = z.object({ symbols: z.array(z.string()) });
 export type Favorites = z.infer<typeof favoritesSchema>;
-export const favoriteRequestSchema = z.strictObject({ symbol: instrumentSymbolSchema, favorite: z.boolean({ error: 'validation.invalid_value' }) });
+export const favoriteRequestSchema = z.strictObject({
+  symbol: instrumentSymbolSchema,
+  favorite: z.boolean({ error: 'validation.invalid_value' }),
+});
 export type FavoriteRequest = z.infer<typeof favoriteRequestSchema>;
 
 /**
@@ -174,6 +333,11 @@ export type FavoriteRequest = z.infer<typeof favoriteRequestSchema>;
  * the current candle of that interval changes. Messages are `{channel, data}`.
  */
 export const tickerChannel = (symbol: string) => `ticker.${symbol}`;
-export const klineChannel = (symbol: string, interval: KlineInterval) => `kline.${symbol}.${interval}`;
-export const klineMessageSchema = z.object({ symbol: z.string(), interval: z.enum(KLINE_INTERVALS), candle: candleSchema });
+export const klineChannel = (symbol: string, interval: KlineInterval) =>
+  `kline.${symbol}.${interval}`;
+export const klineMessageSchema = z.object({
+  symbol: z.string(),
+  interval: z.enum(KLINE_INTERVALS),
+  candle: candleSchema,
+});
 export type KlineMessage = z.infer<typeof klineMessageSchema>;

@@ -55,7 +55,11 @@ export const messageSchema = z.object({
 export type Message = z.infer<typeof messageSchema>;
 
 export const messageListQuerySchema = z.strictObject({ cursor: z.optional(idSchema) });
-export const messageListSchema = z.object({ items: z.array(messageSchema), nextCursor: z.nullable(z.string()), unread: z.number().check(z.int(), z.nonnegative()) });
+export const messageListSchema = z.object({
+  items: z.array(messageSchema),
+  nextCursor: z.nullable(z.string()),
+  unread: z.number().check(z.int(), z.nonnegative()),
+});
 export type MessageList = z.infer<typeof messageListSchema>;
 
 export const messageIdQuerySchema = z.strictObject({ id: idSchema });
@@ -74,8 +78,19 @@ export interface MessageCreatedEvent {
 /** A text in several languages; English is required and is the fallback. */
 export const localizedTextSchema = (max: number) =>
   z.strictObject({
-    en: z.string().check(z.trim(), z.minLength(1, { error: 'validation.required' }), z.maxLength(max, { error: 'validation.too_long' })),
-    ...Object.fromEntries(LANGUAGES.filter((l) => l !== 'en').map((l) => [l, z.optional(z.string().check(z.trim(), z.maxLength(max, { error: 'validation.too_long' })))])),
+    en: z
+      .string()
+      .check(
+        z.trim(),
+        z.minLength(1, { error: 'validation.required' }),
+        z.maxLength(max, { error: 'validation.too_long' }),
+      ),
+    ...Object.fromEntries(
+      LANGUAGES.filter((l) => l !== 'en').map((l) => [
+        l,
+        z.optional(z.string().check(z.trim(), z.maxLength(max, { error: 'validation.too_long' }))),
+      ]),
+    ),
   });
 
 export const broadcastRequestSchema = z.strictObject({
@@ -83,7 +98,10 @@ export const broadcastRequestSchema = z.strictObject({
   body: localizedTextSchema(MESSAGE_BODY_MAX),
 });
 export type BroadcastRequest = z.infer<typeof broadcastRequestSchema>;
-export const broadcastResultSchema = z.object({ broadcastId: z.string(), recipients: z.number().check(z.int(), z.nonnegative()) });
+export const broadcastResultSchema = z.object({
+  broadcastId: z.string(),
+  recipients: z.number().check(z.int(), z.nonnegative()),
+});
 
 // News and notices.
 
@@ -108,8 +126,14 @@ export type ArticleSummary = z.infer<typeof articleSummarySchema>;
 export const articleSchema = z.extend(articleSummarySchema, { body: z.string() });
 export type Article = z.infer<typeof articleSchema>;
 
-export const articleListQuerySchema = z.strictObject({ kind: z.enum(ARTICLE_KINDS), cursor: z.optional(idSchema) });
-export const articleListSchema = z.object({ items: z.array(articleSummarySchema), nextCursor: z.nullable(z.string()) });
+export const articleListQuerySchema = z.strictObject({
+  kind: z.enum(ARTICLE_KINDS),
+  cursor: z.optional(idSchema),
+});
+export const articleListSchema = z.object({
+  items: z.array(articleSummarySchema),
+  nextCursor: z.nullable(z.string()),
+});
 export type ArticleList = z.infer<typeof articleListSchema>;
 export const articleIdQuerySchema = z.strictObject({ id: idSchema });
 
@@ -121,11 +145,23 @@ export const articleSaveRequestSchema = z.strictObject({
   summary: localizedTextSchema(ARTICLE_SUMMARY_MAX),
   body: localizedTextSchema(ARTICLE_BODY_MAX),
   /** An image URL (https, or a path on this site such as /api/v1/files/…), or null. */
-  cover: z.nullable(z.string().check(z.maxLength(500), z.regex(/^(https:\/\/|\/)[^\s"'<>]*$/, { error: 'validation.invalid_value' }))),
+  cover: z.nullable(
+    z
+      .string()
+      .check(
+        z.maxLength(500),
+        z.regex(/^(https:\/\/|\/)[^\s"'<>]*$/, { error: 'validation.invalid_value' }),
+      ),
+  ),
   publishedAt: z.iso.datetime(),
 });
 export type ArticleSaveRequest = z.infer<typeof articleSaveRequestSchema>;
-export const articleAdminSchema = z.object({ id: z.string(), kind: z.enum(ARTICLE_KINDS), title: z.string(), publishedAt: z.iso.datetime() });
+export const articleAdminSchema = z.object({
+  id: z.string(),
+  kind: z.enum(ARTICLE_KINDS),
+  title: z.string(),
+  publishedAt: z.iso.datetime(),
+});
 
 /* Operators: news and notices, broadcasts (the console's content pages). */
 
@@ -146,7 +182,10 @@ export const ARTICLE_STATES = ['scheduled', 'published', 'unpublished'] as const
 export type ArticleState = (typeof ARTICLE_STATES)[number];
 
 export const ARTICLE_ADMIN_PAGE_SIZE = 50;
-export const articleAdminListQuerySchema = z.strictObject({ kind: z.optional(z.enum(ARTICLE_KINDS, { error: 'validation.invalid_value' })), cursor: z.optional(idSchema) });
+export const articleAdminListQuerySchema = z.strictObject({
+  kind: z.optional(z.enum(ARTICLE_KINDS, { error: 'validation.invalid_value' })),
+  cursor: z.optional(idSchema),
+});
 export const articleAdminItemSchema = z.object({
   id: z.string(),
   kind: z.enum(ARTICLE_KINDS),
@@ -160,18 +199,29 @@ export const articleAdminItemSchema = z.object({
   updatedAt: z.iso.datetime(),
 });
 export type ArticleAdminItem = z.infer<typeof articleAdminItemSchema>;
-export const articleAdminListSchema = z.object({ items: z.array(articleAdminItemSchema), nextCursor: z.nullable(z.string()) });
+export const articleAdminListSchema = z.object({
+  items: z.array(articleAdminItemSchema),
+  nextCursor: z.nullable(z.string()),
+});
 export type ArticleAdminList = z.infer<typeof articleAdminListSchema>;
 
 /** Everything an editor needs: every language's title, summary and (sanitised) body. */
-export const articleAdminDetailSchema = z.extend(z.omit(articleAdminItemSchema, { title: true, languages: true }), {
-  title: localizedTextViewSchema,
-  summary: localizedTextViewSchema,
-  body: localizedTextViewSchema,
-});
+export const articleAdminDetailSchema = z.extend(
+  z.omit(articleAdminItemSchema, { title: true, languages: true }),
+  {
+    title: localizedTextViewSchema,
+    summary: localizedTextViewSchema,
+    body: localizedTextViewSchema,
+  },
+);
 export type ArticleAdminDetail = z.infer<typeof articleAdminDetailSchema>;
 
-export const articleUnpublishRequestSchema = z.strictObject({ id: idSchema, reason: z.optional(z.string().check(z.trim(), z.maxLength(500, { error: 'validation.too_long' }))) });
+export const articleUnpublishRequestSchema = z.strictObject({
+  id: idSchema,
+  reason: z.optional(
+    z.string().check(z.trim(), z.maxLength(500, { error: 'validation.too_long' })),
+  ),
+});
 export const articleRepublishRequestSchema = z.strictObject({ id: idSchema });
 
 export const BROADCAST_LIST_MAX = 50;
@@ -187,5 +237,10 @@ export type BroadcastView = z.infer<typeof broadcastViewSchema>;
 export const broadcastListSchema = z.object({ items: z.array(broadcastViewSchema) });
 
 /** `POST /api/admin/v1/news/cover` (multipart, one `file`): a public image for an article's cover. */
-export const articleCoverSchema = z.object({ id: z.string(), url: z.string(), width: z.number().check(z.int()), height: z.number().check(z.int()) });
+export const articleCoverSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  width: z.number().check(z.int()),
+  height: z.number().check(z.int()),
+});
 export type ArticleCover = z.infer<typeof articleCoverSchema>;

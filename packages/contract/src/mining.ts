@@ -10,7 +10,12 @@ import { decisionSchema, queueUserSchema } from './operator.ts';
  */
 
 /** spec §4 miner statuses, by their codes 0–3. The i18n key is `mining.status.<name>`. */
-export const MINING_RENTAL_STATUS = { under_review: 0, active: 1, completed: 2, rejected: 3 } as const;
+export const MINING_RENTAL_STATUS = {
+  under_review: 0,
+  active: 1,
+  completed: 2,
+  rejected: 3,
+} as const;
 export type MiningRentalStatus = keyof typeof MINING_RENTAL_STATUS;
 export const MINING_RENTAL_STATUSES = Object.keys(MINING_RENTAL_STATUS) as MiningRentalStatus[];
 export type MiningRentalStatusCode = (typeof MINING_RENTAL_STATUS)[MiningRentalStatus];
@@ -33,7 +38,9 @@ export const MINING_PERIOD_MAX_DAYS = 3_650;
 /** The daily rate in parts per million: 3000 is 0.3 % a day. */
 export const MINING_DAILY_RATE_MAX_PPM = 100_000;
 
-const idSchema = z.string({ error: 'validation.required' }).check(z.regex(/^[1-9]\d{0,17}$/, { error: 'validation.invalid_value' }));
+const idSchema = z
+  .string({ error: 'validation.required' })
+  .check(z.regex(/^[1-9]\d{0,17}$/, { error: 'validation.invalid_value' }));
 
 export const miningProductSchema = z.object({
   id: z.string(),
@@ -62,13 +69,23 @@ export const miningProductQuerySchema = z.strictObject({ id: idSchema });
 
 export const rentRequestSchema = z.strictObject({
   productId: idSchema,
-  quantity: z.coerce.number({ error: 'validation.invalid_value' }).check(z.int({ error: 'validation.invalid_value' }), z.gte(1, { error: 'validation.too_small' }), z.lte(1_000_000, { error: 'validation.too_big' })),
+  quantity: z.coerce
+    .number({ error: 'validation.invalid_value' })
+    .check(
+      z.int({ error: 'validation.invalid_value' }),
+      z.gte(1, { error: 'validation.too_small' }),
+      z.lte(1_000_000, { error: 'validation.too_big' }),
+    ),
   /** What the user agreed to pay (quantity × unit price as shown); a different price is refused. */
   amount: amountSchema,
 });
 export type RentRequest = z.infer<typeof rentRequestSchema>;
 
-export const miningPayoutSchema = z.object({ day: z.number().check(z.int(), z.positive()), amount: z.string(), paidAt: z.iso.datetime() });
+export const miningPayoutSchema = z.object({
+  day: z.number().check(z.int(), z.positive()),
+  amount: z.string(),
+  paidAt: z.iso.datetime(),
+});
 export type MiningPayout = z.infer<typeof miningPayoutSchema>;
 
 export const miningRentalSchema = z.object({
@@ -100,7 +117,9 @@ export const miningRentalSchema = z.object({
 });
 export type MiningRental = z.infer<typeof miningRentalSchema>;
 
-export const miningRentalDetailSchema = z.extend(miningRentalSchema, { payouts: z.array(miningPayoutSchema) });
+export const miningRentalDetailSchema = z.extend(miningRentalSchema, {
+  payouts: z.array(miningPayoutSchema),
+});
 export type MiningRentalDetail = z.infer<typeof miningRentalDetailSchema>;
 
 /** /MiningHis tabs. */
@@ -110,26 +129,46 @@ export const miningRentalListQuerySchema = z.strictObject({
   tab: z._default(z.enum(MINING_HISTORY_TABS, { error: 'validation.invalid_value' }), 'all'),
   cursor: z.optional(idSchema),
 });
-export const miningRentalListSchema = z.object({ items: z.array(miningRentalSchema), nextCursor: z.nullable(z.string()) });
+export const miningRentalListSchema = z.object({
+  items: z.array(miningRentalSchema),
+  nextCursor: z.nullable(z.string()),
+});
 export type MiningRentalList = z.infer<typeof miningRentalListSchema>;
 export const miningRentalQuerySchema = z.strictObject({ id: idSchema });
 
 // Operator side.
 
-export const miningDecideRequestSchema = z.strictObject({ id: idSchema, ...decisionSchema.shape }).check(
-  z.superRefine((value, ctx) => {
-    if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
-  }),
-);
+export const miningDecideRequestSchema = z
+  .strictObject({ id: idSchema, ...decisionSchema.shape })
+  .check(
+    z.superRefine((value, ctx) => {
+      if (value.decision === 'reject' && !value.reason)
+        ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
+    }),
+  );
 export type MiningDecideRequest = z.infer<typeof miningDecideRequestSchema>;
 
-export const miningQueueItemSchema = z.extend(miningRentalSchema, { uid: z.string(), user: queueUserSchema });
-export const miningQueueSchema = z.object({ items: z.array(miningQueueItemSchema), nextCursor: z.nullable(z.string()) });
+export const miningQueueItemSchema = z.extend(miningRentalSchema, {
+  uid: z.string(),
+  user: queueUserSchema,
+});
+export const miningQueueSchema = z.object({
+  items: z.array(miningQueueItemSchema),
+  nextCursor: z.nullable(z.string()),
+});
 export const miningQueueQuerySchema = z.strictObject({ cursor: z.optional(idSchema) });
 
-const text = (max: number) => z.string({ error: 'validation.required' }).check(z.trim(), z.minLength(1, { error: 'validation.required' }), z.maxLength(max, { error: 'validation.too_long' }));
+const text = (max: number) =>
+  z
+    .string({ error: 'validation.required' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'validation.required' }),
+      z.maxLength(max, { error: 'validation.too_long' }),
+    );
 /** Plain text (tags are refused rather than stored, so nothing is ever rendered as HTML). */
-const plain = (max: number) => text(max).check(z.refine((value) => !/[<>]/.test(value), { error: 'validation.plain_text' }));
+const plain = (max: number) =>
+  text(max).check(z.refine((value) => !/[<>]/.test(value), { error: 'validation.plain_text' }));
 /** Plain text per language; `en` is required and stands in for a missing one. */
 export const localizedSchema = (max: number) =>
   z.strictObject({
@@ -145,19 +184,44 @@ export const localizedSchema = (max: number) =>
 /** Create (no `id`) or edit (with `id`) a product; an edit never changes existing rentals, which keep the terms they were rented at. */
 export const miningProductInputSchema = z.strictObject({
   id: z.optional(idSchema),
-  slug: z.string({ error: 'validation.required' }).check(z.regex(/^[a-z0-9-]{1,64}$/, { error: 'validation.invalid_value' })),
+  slug: z
+    .string({ error: 'validation.required' })
+    .check(z.regex(/^[a-z0-9-]{1,64}$/, { error: 'validation.invalid_value' })),
   name: localizedSchema(80),
   description: localizedSchema(4000),
-  output: z.string({ error: 'validation.required' }).check(z.regex(/^[A-Z0-9]{2,10}$/, { error: 'validation.invalid_value' })),
+  output: z
+    .string({ error: 'validation.required' })
+    .check(z.regex(/^[A-Z0-9]{2,10}$/, { error: 'validation.invalid_value' })),
   hashrate: plain(40),
   power: plain(40),
-  periodDays: z.number({ error: 'validation.invalid_value' }).check(z.int({ error: 'validation.invalid_value' }), z.gte(1, { error: 'validation.too_small' }), z.lte(MINING_PERIOD_MAX_DAYS, { error: 'validation.too_big' })),
+  periodDays: z
+    .number({ error: 'validation.invalid_value' })
+    .check(
+      z.int({ error: 'validation.invalid_value' }),
+      z.gte(1, { error: 'validation.too_small' }),
+      z.lte(MINING_PERIOD_MAX_DAYS, { error: 'validation.too_big' }),
+    ),
   unitPrice: amountSchema,
   minInvestment: amountSchema,
-  maxQuantity: z.number({ error: 'validation.invalid_value' }).check(z.int({ error: 'validation.invalid_value' }), z.gte(1, { error: 'validation.too_small' }), z.lte(1_000_000, { error: 'validation.too_big' })),
-  dailyRatePpm: z.number({ error: 'validation.invalid_value' }).check(z.int({ error: 'validation.invalid_value' }), z.gte(1, { error: 'validation.too_small' }), z.lte(MINING_DAILY_RATE_MAX_PPM, { error: 'validation.too_big' })),
+  maxQuantity: z
+    .number({ error: 'validation.invalid_value' })
+    .check(
+      z.int({ error: 'validation.invalid_value' }),
+      z.gte(1, { error: 'validation.too_small' }),
+      z.lte(1_000_000, { error: 'validation.too_big' }),
+    ),
+  dailyRatePpm: z
+    .number({ error: 'validation.invalid_value' })
+    .check(
+      z.int({ error: 'validation.invalid_value' }),
+      z.gte(1, { error: 'validation.too_small' }),
+      z.lte(MINING_DAILY_RATE_MAX_PPM, { error: 'validation.too_big' }),
+    ),
   enabled: z._default(z.boolean({ error: 'validation.invalid_value' }), true),
-  sort: z._default(z.number({ error: 'validation.invalid_value' }).check(z.int(), z.gte(0), z.lte(10_000)), 0),
+  sort: z._default(
+    z.number({ error: 'validation.invalid_value' }).check(z.int(), z.gte(0), z.lte(10_000)),
+    0,
+  ),
 });
 export type MiningProductInput = z.infer<typeof miningProductInputSchema>;
 const localizedTextSchema = z.catchall(z.object({ en: z.string() }), z.optional(z.string()));

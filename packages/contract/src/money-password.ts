@@ -25,7 +25,10 @@ export const MONEY_PASSWORD_PROOFS = ['login_password', 'code'] as const;
 export type MoneyPasswordProof = (typeof MONEY_PASSWORD_PROOFS)[number];
 
 /** The code purpose (auth `CODE_PURPOSES`) for each kind. */
-export const MONEY_PASSWORD_CODE_PURPOSE = { withdraw: 'withdraw_password', trade: 'trade_password' } as const;
+export const MONEY_PASSWORD_CODE_PURPOSE = {
+  withdraw: 'withdraw_password',
+  trade: 'trade_password',
+} as const;
 
 const RUNS = ['0123456789', '9876543210'];
 
@@ -35,7 +38,9 @@ export function isTrivialPin(pin: string): boolean {
   return RUNS.some((run) => run.includes(pin));
 }
 
-export const moneyPasswordKindSchema = z.enum(MONEY_PASSWORD_KINDS, { error: 'validation.invalid_value' });
+export const moneyPasswordKindSchema = z.enum(MONEY_PASSWORD_KINDS, {
+  error: 'validation.invalid_value',
+});
 
 /** A new money password: the rule above. */
 export const newMoneyPasswordSchema = z.string({ error: 'validation.required' }).check(
@@ -44,35 +49,49 @@ export const newMoneyPasswordSchema = z.string({ error: 'validation.required' })
 );
 
 /** A money password typed to authorise something: only its shape is checked here. */
-export const moneyPasswordInputSchema = z.string({ error: 'validation.required' }).check(
-  z.minLength(1, { error: 'validation.required', abort: true }),
-  z.regex(/^\d{6}$/, { error: 'validation.money_password_format' }),
-);
+export const moneyPasswordInputSchema = z
+  .string({ error: 'validation.required' })
+  .check(
+    z.minLength(1, { error: 'validation.required', abort: true }),
+    z.regex(/^\d{6}$/, { error: 'validation.money_password_format' }),
+  );
 
-export const setMoneyPasswordRequestSchema = z.strictObject({
-  kind: moneyPasswordKindSchema,
-  proof: z.enum(MONEY_PASSWORD_PROOFS, { error: 'validation.invalid_value' }),
-  /** With `proof: login_password`. */
-  loginPassword: z.optional(z.string().check(z.maxLength(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' }))),
-  /** With `proof: code`: where the code was sent (the account's own address on that channel). */
-  channel: z.optional(z.enum(CHANNELS, { error: 'validation.invalid_value' })),
-  code: z.optional(codeSchema),
-  password: newMoneyPasswordSchema,
-  confirmPassword: z.string({ error: 'validation.required' }).check(z.maxLength(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' })),
-}).check(
-  z.superRefine((value, ctx) => {
-    if (value.proof === 'login_password' && !value.loginPassword) {
-      ctx.addIssue({ code: 'custom', path: ['loginPassword'], message: 'validation.required' });
-    }
-    if (value.proof === 'code') {
-      if (!value.channel) ctx.addIssue({ code: 'custom', path: ['channel'], message: 'validation.required' });
-      if (!value.code) ctx.addIssue({ code: 'custom', path: ['code'], message: 'validation.required' });
-    }
-    if (value.password !== value.confirmPassword) {
-      ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: 'validation.passwords_mismatch' });
-    }
-  }),
-);
+export const setMoneyPasswordRequestSchema = z
+  .strictObject({
+    kind: moneyPasswordKindSchema,
+    proof: z.enum(MONEY_PASSWORD_PROOFS, { error: 'validation.invalid_value' }),
+    /** With `proof: login_password`. */
+    loginPassword: z.optional(
+      z.string().check(z.maxLength(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' })),
+    ),
+    /** With `proof: code`: where the code was sent (the account's own address on that channel). */
+    channel: z.optional(z.enum(CHANNELS, { error: 'validation.invalid_value' })),
+    code: z.optional(codeSchema),
+    password: newMoneyPasswordSchema,
+    confirmPassword: z
+      .string({ error: 'validation.required' })
+      .check(z.maxLength(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' })),
+  })
+  .check(
+    z.superRefine((value, ctx) => {
+      if (value.proof === 'login_password' && !value.loginPassword) {
+        ctx.addIssue({ code: 'custom', path: ['loginPassword'], message: 'validation.required' });
+      }
+      if (value.proof === 'code') {
+        if (!value.channel)
+          ctx.addIssue({ code: 'custom', path: ['channel'], message: 'validation.required' });
+        if (!value.code)
+          ctx.addIssue({ code: 'custom', path: ['code'], message: 'validation.required' });
+      }
+      if (value.password !== value.confirmPassword) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['confirmPassword'],
+          message: 'validation.passwords_mismatch',
+        });
+      }
+    }),
+  );
 export type SetMoneyPasswordRequest = z.infer<typeof setMoneyPasswordRequestSchema>;
 
 export const sendMoneyPasswordCodeRequestSchema = z.strictObject({

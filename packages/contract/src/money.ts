@@ -52,7 +52,7 @@ export function formatFixed(minor: bigint, scale: number, decimals: number): str
 /** Integer division rounding down (toward negative infinity): the house's side of a split. */
 export function divFloor(a: bigint, b: bigint): bigint {
   const q = a / b;
-  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
 /** Integer division rounding up: what the user pays when a fee is split. */

@@ -10,30 +10,56 @@ export const CATALOG_ROLES: OperatorRole[] = ['catalog', 'admin'];
 export const ADMIN_ROLES: OperatorRole[] = ['admin'];
 
 export const operatorLoginSchema = z.strictObject({
-  username: z.string({ error: 'validation.required' }).check(z.trim(), z.minLength(1, { error: 'validation.required' }), z.maxLength(64, { error: 'validation.too_long' })),
-  password: z.string({ error: 'validation.required' }).check(z.minLength(1, { error: 'validation.required' }), z.maxLength(128, { error: 'validation.too_long' })),
+  username: z
+    .string({ error: 'validation.required' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'validation.required' }),
+      z.maxLength(64, { error: 'validation.too_long' }),
+    ),
+  password: z
+    .string({ error: 'validation.required' })
+    .check(
+      z.minLength(1, { error: 'validation.required' }),
+      z.maxLength(128, { error: 'validation.too_long' }),
+    ),
   /** The authenticator's 6-digit code: every operator signs in with TOTP. */
-  code: z.string({ error: 'validation.required' }).check(z.regex(/^\d{6}$/, { error: 'validation.code_format' })),
+  code: z
+    .string({ error: 'validation.required' })
+    .check(z.regex(/^\d{6}$/, { error: 'validation.code_format' })),
 });
 
-export const operatorSessionSchema = z.object({ token: z.string(), role: z.enum(OPERATOR_ROLES), expiresAt: z.iso.datetime() });
+export const operatorSessionSchema = z.object({
+  token: z.string(),
+  role: z.enum(OPERATOR_ROLES),
+  expiresAt: z.iso.datetime(),
+});
 
 /** A reason is required to reject, and recorded with every decision. */
-export const decisionSchema = z.strictObject({
-  decision: z.enum(['approve', 'reject'], { error: 'validation.invalid_value' }),
-  reason: z.optional(z.string().check(z.trim(), z.maxLength(500, { error: 'validation.too_long' }))),
-}).check(
-  z.superRefine((value, ctx) => {
-    if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
-  }),
-);
+export const decisionSchema = z
+  .strictObject({
+    decision: z.enum(['approve', 'reject'], { error: 'validation.invalid_value' }),
+    reason: z.optional(
+      z.string().check(z.trim(), z.maxLength(500, { error: 'validation.too_long' })),
+    ),
+  })
+  .check(
+    z.superRefine((value, ctx) => {
+      if (value.decision === 'reject' && !value.reason)
+        ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
+    }),
+  );
 export type Decision = z.infer<typeof decisionSchema>;
 
 /**
  * Whose a queue item is, with what a reviewer weighs before deciding: identity verified,
  * account frozen. Their history is on the console's user page, `/admin/users/<uid>`.
  */
-export const queueUserSchema = z.object({ uid: z.string(), verified: z.boolean(), frozen: z.boolean() });
+export const queueUserSchema = z.object({
+  uid: z.string(),
+  verified: z.boolean(),
+  frozen: z.boolean(),
+});
 export type QueueUser = z.infer<typeof queueUserSchema>;
 
 export const auditEntrySchema = z.object({
@@ -68,27 +94,49 @@ export const operatorListSchema = z.object({ items: z.array(operatorSchema) });
 
 /** Letters, digits, dot, dash and underscore: a name that reads the same in the audit log and a shell. */
 export const operatorCreateSchema = z.strictObject({
-  username: z.string({ error: 'validation.required' }).check(
-    z.trim(),
-    z.minLength(3, { error: 'validation.too_short' }),
-    z.maxLength(64, { error: 'validation.too_long' }),
-    z.regex(/^[A-Za-z0-9._-]+$/, { error: 'validation.invalid_value' }),
-  ),
+  username: z
+    .string({ error: 'validation.required' })
+    .check(
+      z.trim(),
+      z.minLength(3, { error: 'validation.too_short' }),
+      z.maxLength(64, { error: 'validation.too_long' }),
+      z.regex(/^[A-Za-z0-9._-]+$/, { error: 'validation.invalid_value' }),
+    ),
   role: z.enum(OPERATOR_ROLES, { error: 'validation.invalid_value' }),
 });
 
 /** Shown once: the generated password and the TOTP secret to put in an authenticator. */
-export const operatorCreatedSchema = z.object({ id: z.number().check(z.int()), username: z.string(), role: z.enum(OPERATOR_ROLES), password: z.string(), totpSecret: z.string(), otpauthUri: z.string() });
+export const operatorCreatedSchema = z.object({
+  id: z.number().check(z.int()),
+  username: z.string(),
+  role: z.enum(OPERATOR_ROLES),
+  password: z.string(),
+  totpSecret: z.string(),
+  otpauthUri: z.string(),
+});
 
 export const operatorDisableSchema = z.strictObject({
   id: z.number({ error: 'validation.required' }).check(z.int(), z.positive()),
   disabled: z.boolean({ error: 'validation.required' }),
-  reason: z.string({ error: 'validation.reason_required' }).check(z.trim(), z.minLength(1, { error: 'validation.reason_required' }), z.maxLength(500, { error: 'validation.too_long' })),
+  reason: z
+    .string({ error: 'validation.reason_required' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'validation.reason_required' }),
+      z.maxLength(500, { error: 'validation.too_long' }),
+    ),
 });
 
 /** The server's settings as administrators see them: read from the environment at start, secrets hidden. */
 export const settingsSchema = z.object({
-  items: z.array(z.object({ name: z.string(), value: z.nullable(z.string()), fromEnv: z.boolean(), secret: z.boolean() })),
+  items: z.array(
+    z.object({
+      name: z.string(),
+      value: z.nullable(z.string()),
+      fromEnv: z.boolean(),
+      secret: z.boolean(),
+    }),
+  ),
   version: z.string(),
   startedAt: z.iso.datetime(),
 });

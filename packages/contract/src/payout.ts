@@ -35,7 +35,12 @@ export function winPayoutOf(stakeMinor: bigint, payoutRatePpm: number): bigint {
  * What settlement credits back to the available balance: the win payout on a win, nothing on
  * a loss, the stake on a tie (the fee is kept), stake and fee on a void (nothing was traded).
  */
-export function payoutOf(outcome: Outcome, stakeMinor: bigint, feeMinor: bigint, payoutRatePpm: number): bigint {
+export function payoutOf(
+  outcome: Outcome,
+  stakeMinor: bigint,
+  feeMinor: bigint,
+  payoutRatePpm: number,
+): bigint {
   switch (outcome) {
     case 'win':
       return winPayoutOf(stakeMinor, payoutRatePpm);
@@ -49,6 +54,11 @@ export function payoutOf(outcome: Outcome, stakeMinor: bigint, feeMinor: bigint,
 }
 
 /** The order's result for its owner: payout less stake and fee (a tie costs the fee, a void nothing). */
-export function profitOf(outcome: Outcome, stakeMinor: bigint, feeMinor: bigint, payoutRatePpm: number): bigint {
+export function profitOf(
+  outcome: Outcome,
+  stakeMinor: bigint,
+  feeMinor: bigint,
+  payoutRatePpm: number,
+): bigint {
   return payoutOf(outcome, stakeMinor, feeMinor, payoutRatePpm) - stakeMinor - feeMinor;
 }

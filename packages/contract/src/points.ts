@@ -95,7 +95,11 @@ export const checkinStateSchema = z.object({
 export type CheckinState = z.infer<typeof checkinStateSchema>;
 
 export const checkinResultSchema = z.extend(checkinStateSchema, {
-  awarded: z.object({ checkin: z.number().check(z.int()), bonus: z.number().check(z.int()), total: z.number().check(z.int()) }),
+  awarded: z.object({
+    checkin: z.number().check(z.int()),
+    bonus: z.number().check(z.int()),
+    total: z.number().check(z.int()),
+  }),
 });
 export type CheckinResult = z.infer<typeof checkinResultSchema>;
 
@@ -103,13 +107,17 @@ export const POINTS_PAGE_MAX = 50;
 
 export const pointsHistoryQuerySchema = z.strictObject({
   /** The `nextCursor` of the previous page. */
-  cursor: z.optional(z.string().check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }))),
+  cursor: z.optional(
+    z.string().check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' })),
+  ),
   limit: z._default(
-    z.coerce.number({ error: 'validation.invalid_type' }).check(
-      z.int({ error: 'validation.invalid_value' }),
-      z.gte(1, { error: 'validation.too_small' }),
-      z.lte(POINTS_PAGE_MAX, { error: 'validation.too_big' }),
-    ),
+    z.coerce
+      .number({ error: 'validation.invalid_type' })
+      .check(
+        z.int({ error: 'validation.invalid_value' }),
+        z.gte(1, { error: 'validation.too_small' }),
+        z.lte(POINTS_PAGE_MAX, { error: 'validation.too_big' }),
+      ),
     20,
   ),
 });

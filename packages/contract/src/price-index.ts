@@ -29,14 +29,26 @@ export interface IndexResult {
  * The quotes that may count at `atMs`: per source the latest one stamped at or before the
  * instant and not older than INDEX_FRESH_MS, never a quarantined one.
  */
-export function freshQuotes(quotes: readonly SourceQuote[], atMs: number, freshMs: number = INDEX_FRESH_MS): SourceQuote[] {
+export function freshQuotes(
+  quotes: readonly SourceQuote[],
+  atMs: number,
+  freshMs: number = INDEX_FRESH_MS,
+): SourceQuote[] {
   const latest = new Map<string, SourceQuote>();
   for (const quote of quotes) {
-    if (quote.quarantined || quote.sourceTimeMs > atMs || quote.sourceTimeMs < atMs - freshMs || quote.priceMinor <= 0n) continue;
+    if (
+      quote.quarantined ||
+      quote.sourceTimeMs > atMs ||
+      quote.sourceTimeMs < atMs - freshMs ||
+      quote.priceMinor <= 0n
+    )
+      continue;
     const held = latest.get(quote.source);
     if (!held || quote.sourceTimeMs > held.sourceTimeMs) latest.set(quote.source, quote);
   }
-  return [...latest.values()].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+  return [...latest.values()].sort((a, b) =>
+    a.source < b.source ? -1 : a.source > b.source ? 1 : 0,
+  );
 }
 
 /**
@@ -52,7 +64,11 @@ export function medianPrice(prices: readonly bigint[]): bigint | null {
 }
 
 /** The index at `atMs`, or null when no source is fresh (an order due then is voided and refunded). */
-export function indexPrice(quotes: readonly SourceQuote[], atMs: number, freshMs: number = INDEX_FRESH_MS): IndexResult | null {
+export function indexPrice(
+  quotes: readonly SourceQuote[],
+  atMs: number,
+  freshMs: number = INDEX_FRESH_MS,
+): IndexResult | null {
   const used = freshQuotes(quotes, atMs, freshMs);
   const priceMinor = medianPrice(used.map((quote) => quote.priceMinor));
   return priceMinor === null ? null : { priceMinor, used };
@@ -61,7 +77,8 @@ export function indexPrice(quotes: readonly SourceQuote[], atMs: number, freshMs
 /** Parts per million a price is away from a reference (absolute). */
 export function deviationPpm(priceMinor: bigint, referenceMinor: bigint): bigint {
   if (referenceMinor <= 0n) return 0n;
-  const difference = priceMinor > referenceMinor ? priceMinor - referenceMinor : referenceMinor - priceMinor;
+  const difference =
+    priceMinor > referenceMinor ? priceMinor - referenceMinor : referenceMinor - priceMinor;
   return (difference * 1_000_000n) / referenceMinor;
 }
 

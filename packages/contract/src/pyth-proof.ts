@@ -225,7 +225,9 @@ export const PYTH_PRO_COMPATIBLE_TRUST: PythTrust = {
       ],
     },
   ],
-  dataSources: [{ chain: 26, emitter: '507974686e6574507974686e6574507974686e6574507974686e657450797468' }],
+  dataSources: [
+    { chain: 26, emitter: '507974686e6574507974686e6574507974686e6574507974686e657450797468' },
+  ],
 };
 
 /** Every publisher a settled tick may come from; the emitter in the signed body picks which one applies. */
@@ -405,13 +407,20 @@ export function parseAccumulatorUpdate(bytes: Uint8Array): PythAccumulatorUpdate
  * fraction of the size when Hermes packs many feeds into one update. Null if the update is
  * unreadable or does not carry the feed.
  */
-export function sliceAccumulatorUpdate(update: Uint8Array | string, feedId: string): Uint8Array | null {
+export function sliceAccumulatorUpdate(
+  update: Uint8Array | string,
+  feedId: string,
+): Uint8Array | null {
   try {
     const parsed = parseAccumulatorUpdate(toBytes(update));
     const wanted = normalizeHex(feedId);
-    const entry = parsed.updates.find(({ message }) => parsePriceMessage(message)?.feedId === wanted);
+    const entry = parsed.updates.find(
+      ({ message }) => parsePriceMessage(message)?.feedId === wanted,
+    );
     if (!entry) return null;
-    const out = new Uint8Array(parsed.header.length + 2 + parsed.vaa.length + 1 + entry.encoded.length);
+    const out = new Uint8Array(
+      parsed.header.length + 2 + parsed.vaa.length + 1 + entry.encoded.length,
+    );
     let offset = 0;
     out.set(parsed.header, offset);
     offset += parsed.header.length;
@@ -453,12 +462,18 @@ export function parseVaa(bytes: Uint8Array): PythVaa {
 
 /** The number of signatures a set of `size` signers needs, as Pyth's receivers compute it. */
 export function quorumOf(size: number, quorum: PythSignerSet['quorum']): number {
-  return quorum === 'half' ? Math.floor(size / 2) + 1 : Math.floor(Math.floor((size * 10) / 3) * 2 / 10) + 1;
+  return quorum === 'half'
+    ? Math.floor(size / 2) + 1
+    : Math.floor((Math.floor((size * 10) / 3) * 2) / 10) + 1;
 }
 
 /** The Ethereum-style address (hex) of the key that produced `signature` over `digest`. */
 function recoverAddress(digest: Uint8Array, signature: PythVaaSignature): string {
-  const point = new secp256k1.Signature(signature.r, signature.s, signature.recovery).recoverPublicKey(digest);
+  const point = new secp256k1.Signature(
+    signature.r,
+    signature.s,
+    signature.recovery,
+  ).recoverPublicKey(digest);
   return bytesToHex(keccak_256(point.toBytes(false).subarray(1)).subarray(12));
 }
 
@@ -487,7 +502,10 @@ export function verifyVaaSignatures(vaa: PythVaa, set: PythSignerSet): PythProof
 }
 
 function merkleHash(...parts: (Uint8Array | number)[]): Uint8Array {
-  const length = parts.reduce<number>((sum, part) => sum + (typeof part === 'number' ? 1 : part.length), 0);
+  const length = parts.reduce<number>(
+    (sum, part) => sum + (typeof part === 'number' ? 1 : part.length),
+    0,
+  );
   const input = new Uint8Array(length);
   let offset = 0;
   for (const part of parts) {
@@ -522,7 +540,8 @@ export function merkleRootOf(message: Uint8Array, proof: readonly Uint8Array[]):
 export function parseMerklePayload(payload: Uint8Array): { slot: bigint; root: Uint8Array } {
   try {
     const reader = new Reader(payload);
-    if (reader.u32() !== WORMHOLE_MERKLE_MAGIC || reader.u8() !== UPDATE_TYPE_WORMHOLE_MERKLE) throw new ProofError('bad_payload');
+    if (reader.u32() !== WORMHOLE_MERKLE_MAGIC || reader.u8() !== UPDATE_TYPE_WORMHOLE_MERKLE)
+      throw new ProofError('bad_payload');
     const slot = reader.u64();
     reader.u32(); // ring size
     // Later fields may follow the root; they are not part of what is checked.
@@ -578,7 +597,9 @@ function verify(bytes: Uint8Array, feedId: string, trusts: readonly PythTrust[])
   const update = parseAccumulatorUpdate(bytes);
   const vaa = parseVaa(update.vaa);
   const trust = trusts.find((candidate) =>
-    candidate.dataSources.some((source) => source.chain === vaa.emitterChain && normalizeHex(source.emitter) === vaa.emitter),
+    candidate.dataSources.some(
+      (source) => source.chain === vaa.emitterChain && normalizeHex(source.emitter) === vaa.emitter,
+    ),
   );
   if (!trust) return { ok: false, reason: 'unknown_emitter' };
   const set = signerSetFor(trust, vaa);
@@ -590,8 +611,17 @@ function verify(bytes: Uint8Array, feedId: string, trusts: readonly PythTrust[])
   for (const { message, proof } of update.updates) {
     const price = parsePriceMessage(message);
     if (price?.feedId !== wanted) continue;
-    if (compareBytes(merkleRootOf(message, proof), root) !== 0) return { ok: false, reason: 'bad_merkle_proof' };
-    return { ok: true, ...price, source: trust.name, signedBy: set.index, signatures: vaa.signatures.length, vaaTimestamp: vaa.timestamp, slot };
+    if (compareBytes(merkleRootOf(message, proof), root) !== 0)
+      return { ok: false, reason: 'bad_merkle_proof' };
+    return {
+      ok: true,
+      ...price,
+      source: trust.name,
+      signedBy: set.index,
+      signatures: vaa.signatures.length,
+      vaaTimestamp: vaa.timestamp,
+      slot,
+    };
   }
   return { ok: false, reason: 'feed_not_in_update' };
 }
@@ -601,7 +631,11 @@ function verify(bytes: Uint8Array, feedId: string, trusts: readonly PythTrust[])
  * signer set, comes from a trusted emitter, and its Merkle root proves the feed's price
  * message. Returns the proven price or why not; never throws on bad input.
  */
-export function verifyPythUpdate(update: Uint8Array | string, feedId: string, trusts: readonly PythTrust[] = PYTH_TRUSTS): PythProofResult {
+export function verifyPythUpdate(
+  update: Uint8Array | string,
+  feedId: string,
+  trusts: readonly PythTrust[] = PYTH_TRUSTS,
+): PythProofResult {
   try {
     return verify(toBytes(update), feedId, trusts);
   } catch (error) {
@@ -614,7 +648,8 @@ export function verifyPythUpdate(update: Uint8Array | string, feedId: string, tr
 export const MAX_PYTH_EXPO = 32;
 
 function assertExpo(expo: number): void {
-  if (!Number.isInteger(expo) || Math.abs(expo) > MAX_PYTH_EXPO) throw new RangeError(`Pyth exponent out of range: ${expo}`);
+  if (!Number.isInteger(expo) || Math.abs(expo) > MAX_PYTH_EXPO)
+    throw new RangeError(`Pyth exponent out of range: ${expo}`);
 }
 
 /**

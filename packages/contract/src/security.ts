@@ -20,10 +20,18 @@ export const ANTI_PHISHING_MAX_LENGTH = 20;
 export const RECOVERY_CODE_PATTERN = /^[a-z2-7]{5}-[a-z2-7]{5}$/;
 
 /** A code the user types: the 6 digits of their app, or one of their recovery codes. */
-export const secondFactorSchema = z.pipe(
-  z.string({ error: 'validation.required' }).check(z.trim(), z.toLowerCase()),
-  z.transform((value) => (value.includes('-') ? value.replace(/0/g, 'o').replace(/1/g, 'l') : value)),
-).check(z.refine((value) => /^\d{6}$/.test(value) || RECOVERY_CODE_PATTERN.test(value), { error: 'validation.two_factor_format' }));
+export const secondFactorSchema = z
+  .pipe(
+    z.string({ error: 'validation.required' }).check(z.trim(), z.toLowerCase()),
+    z.transform((value) =>
+      value.includes('-') ? value.replace(/0/g, 'o').replace(/1/g, 'l') : value,
+    ),
+  )
+  .check(
+    z.refine((value) => /^\d{6}$/.test(value) || RECOVERY_CODE_PATTERN.test(value), {
+      error: 'validation.two_factor_format',
+    }),
+  );
 
 /** Where an IP address is, without asking anyone: the coarse hint the device list shows. */
 export const NETWORK_KINDS = ['loopback', 'private', 'public', 'unknown'] as const;
@@ -31,7 +39,9 @@ export type NetworkKind = (typeof NETWORK_KINDS)[number];
 
 function ipv4Parts(ip: string): number[] | undefined {
   const parts = ip.split('.').map(Number);
-  return parts.length === 4 && parts.every((p) => Number.isInteger(p) && p >= 0 && p <= 255) ? parts : undefined;
+  return parts.length === 4 && parts.every((p) => Number.isInteger(p) && p >= 0 && p <= 255)
+    ? parts
+    : undefined;
 }
 
 /**
@@ -46,7 +56,13 @@ export function networkHint(rawIp: string): { kind: NetworkKind; prefix: string 
     const [a = 0, b = 0, c = 0] = v4;
     const prefix = `${a}.${b}.${c}.0/24`;
     if (a === 127) return { kind: 'loopback', prefix };
-    if (a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254) || (a === 100 && b >= 64 && b <= 127)) {
+    if (
+      a === 10 ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 169 && b === 254) ||
+      (a === 100 && b >= 64 && b <= 127)
+    ) {
       return { kind: 'private', prefix };
     }
     return { kind: 'public', prefix };
@@ -76,7 +92,13 @@ export const securitySessionSchema = z.object({
 });
 export type SecuritySession = z.infer<typeof securitySessionSchema>;
 
-export const SIGN_IN_RESULTS = ['success', 'wrong_password', 'wrong_code', 'frozen', 'awaiting_code'] as const;
+export const SIGN_IN_RESULTS = [
+  'success',
+  'wrong_password',
+  'wrong_code',
+  'frozen',
+  'awaiting_code',
+] as const;
 export type SignInResult = (typeof SIGN_IN_RESULTS)[number];
 
 export const signInEventSchema = z.object({
@@ -91,10 +113,17 @@ export const signInEventSchema = z.object({
 });
 export type SignInEvent = z.infer<typeof signInEventSchema>;
 
-export const WITHDRAWAL_LOCK_REASONS = ['password_changed', 'password_reset', 'two_factor_enabled', 'two_factor_disabled'] as const;
+export const WITHDRAWAL_LOCK_REASONS = [
+  'password_changed',
+  'password_reset',
+  'two_factor_enabled',
+  'two_factor_disabled',
+] as const;
 export type WithdrawalLockReason = (typeof WITHDRAWAL_LOCK_REASONS)[number];
 
-export const withdrawalLockSchema = z.nullable(z.object({ until: z.iso.datetime(), reason: z.enum(WITHDRAWAL_LOCK_REASONS) }));
+export const withdrawalLockSchema = z.nullable(
+  z.object({ until: z.iso.datetime(), reason: z.enum(WITHDRAWAL_LOCK_REASONS) }),
+);
 export type WithdrawalLock = z.infer<typeof withdrawalLockSchema>;
 
 export const securityOverviewSchema = z.object({
@@ -117,23 +146,26 @@ export type TwoFactorSetup = z.infer<typeof twoFactorSetupSchema>;
 
 /** Enrolment, step 2: a code from the app proves it holds the secret. */
 export const twoFactorEnableRequestSchema = z.strictObject({ code: codeSchema });
-export const twoFactorEnableResponseSchema = z.object({ recoveryCodes: z.array(z.string()), withdrawalLock: withdrawalLockSchema });
+export const twoFactorEnableResponseSchema = z.object({
+  recoveryCodes: z.array(z.string()),
+  withdrawalLock: withdrawalLockSchema,
+});
 
 export const twoFactorDisableRequestSchema = z.strictObject({ code: secondFactorSchema });
 
 export const antiPhishingRequestSchema = z.strictObject({
-  code: z.union(
-    [
-      z.string({ error: 'validation.required' }).check(
+  code: z.union([
+    z
+      .string({ error: 'validation.required' })
+      .check(
         z.trim(),
         z.regex(
           new RegExp(`^[A-Za-z0-9]{${ANTI_PHISHING_MIN_LENGTH},${ANTI_PHISHING_MAX_LENGTH}}$`),
           { error: 'validation.anti_phishing_format' },
         ),
       ),
-      z.literal(''),
-    ],
-  ),
+    z.literal(''),
+  ]),
 });
 export type AntiPhishingRequest = z.infer<typeof antiPhishingRequestSchema>;
 
@@ -146,7 +178,9 @@ export const loginChallengeSchema = z.object({
 export type LoginChallenge = z.infer<typeof loginChallengeSchema>;
 
 export const loginSecondStepRequestSchema = z.strictObject({
-  challenge: z.string({ error: 'validation.required' }).check(z.regex(/^[A-Za-z0-9_-]{43}$/, { error: 'validation.invalid_value' })),
+  challenge: z
+    .string({ error: 'validation.required' })
+    .check(z.regex(/^[A-Za-z0-9_-]{43}$/, { error: 'validation.invalid_value' })),
   code: secondFactorSchema,
 });
 export type LoginSecondStepRequest = z.infer<typeof loginSecondStepRequestSchema>;

@@ -15,20 +15,39 @@ export const USER_DETAIL_PAGE_SIZE_MAX = 50;
 export const USER_DETAIL_PAGE_SIZE_DEFAULT = 20;
 export const ADMIN_REASON_MAX_LENGTH = 500;
 
-const idText = z.string({ error: 'validation.required' }).check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }));
+const idText = z
+  .string({ error: 'validation.required' })
+  .check(z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }));
 const cursor = z.optional(idText);
-const limit = z._default(z.coerce.number().check(z.int({ error: 'validation.invalid_value' }), z.gte(1), z.lte(USER_DETAIL_PAGE_SIZE_MAX)), USER_DETAIL_PAGE_SIZE_DEFAULT);
+const limit = z._default(
+  z.coerce
+    .number()
+    .check(
+      z.int({ error: 'validation.invalid_value' }),
+      z.gte(1),
+      z.lte(USER_DETAIL_PAGE_SIZE_MAX),
+    ),
+  USER_DETAIL_PAGE_SIZE_DEFAULT,
+);
 
 /** A reason an operator writes: required, trimmed, at most 500 characters. */
-export const adminReasonSchema = z.string({ error: 'validation.required' }).check(
-  z.trim(),
-  z.minLength(1, { error: 'validation.reason_required' }),
-  z.maxLength(ADMIN_REASON_MAX_LENGTH, { error: 'validation.too_long' }),
-);
+export const adminReasonSchema = z
+  .string({ error: 'validation.required' })
+  .check(
+    z.trim(),
+    z.minLength(1, { error: 'validation.reason_required' }),
+    z.maxLength(ADMIN_REASON_MAX_LENGTH, { error: 'validation.too_long' }),
+  );
 
 /** `q` matches a uid exactly, or an email, phone or nickname by substring (case-insensitive). */
 export const userSearchQuerySchema = z.strictObject({
-  q: z.string({ error: 'validation.required' }).check(z.trim(), z.minLength(1, { error: 'validation.required' }), z.maxLength(100, { error: 'validation.too_long' })),
+  q: z
+    .string({ error: 'validation.required' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'validation.required' }),
+      z.maxLength(100, { error: 'validation.too_long' }),
+    ),
   /** The last uid of the previous page (results are newest first). */
   cursor,
 });
@@ -45,7 +64,10 @@ export const userSummarySchema = z.object({
 });
 export type UserSummary = z.infer<typeof userSummarySchema>;
 
-export const userSearchSchema = z.object({ items: z.array(userSummarySchema), nextCursor: z.nullable(z.string()) });
+export const userSearchSchema = z.object({
+  items: z.array(userSummarySchema),
+  nextCursor: z.nullable(z.string()),
+});
 export type UserSearch = z.infer<typeof userSearchSchema>;
 
 export const adminUserQuerySchema = z.strictObject({ uid: idText });
@@ -83,7 +105,12 @@ export const adminKycRecordSchema = z.object({
   decidedAt: z.nullable(z.iso.datetime()),
 });
 
-export const adminBalanceSchema = z.object({ wallet: walletSchema, asset: z.string(), available: z.string(), locked: z.string() });
+export const adminBalanceSchema = z.object({
+  wallet: walletSchema,
+  asset: z.string(),
+  available: z.string(),
+  locked: z.string(),
+});
 
 export const MONEY_FLOW_KINDS = ['deposit', 'withdrawal', 'card_deposit'] as const;
 /** Deposits, withdrawals and card deposits, counted and summed per kind, status and asset. */
@@ -106,7 +133,10 @@ export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
 
 export const adminUserPageQuerySchema = z.strictObject({ uid: idText, cursor, limit });
 
-export const adminPostingsSchema = z.object({ items: z.array(fundsPostingSchema), nextCursor: z.nullable(z.string()) });
+export const adminPostingsSchema = z.object({
+  items: z.array(fundsPostingSchema),
+  nextCursor: z.nullable(z.string()),
+});
 
 export const adminOrderSchema = z.object({
   id: z.string(),
@@ -121,7 +151,10 @@ export const adminOrderSchema = z.object({
   createdAt: z.iso.datetime(),
   deliverAt: z.iso.datetime(),
 });
-export const adminOrdersSchema = z.object({ items: z.array(adminOrderSchema), nextCursor: z.nullable(z.string()) });
+export const adminOrdersSchema = z.object({
+  items: z.array(adminOrderSchema),
+  nextCursor: z.nullable(z.string()),
+});
 
 export const freezeRequestSchema = z.strictObject({ uid: idText, reason: adminReasonSchema });
 export type FreezeRequest = z.infer<typeof freezeRequestSchema>;
@@ -141,19 +174,22 @@ export const signedAmountSchema = z.string({ error: 'validation.required' }).che
   z.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' }),
 );
 
-export const adjustmentRequestSchema = z.strictObject({
-  uid: idText,
-  wallet: walletSchema,
-  asset: assetSchema,
-  amount: signedAmountSchema,
-  /** Shown to the user in their funds detail. */
-  reason: adminReasonSchema,
-}).check(
-  z.superRefine((value, ctx) => {
-    // The futures wallet holds USDT only (contract margin).
-    if (value.wallet === 'futures' && value.asset !== 'USDT') ctx.addIssue({ code: 'custom', path: ['asset'], message: 'validation.invalid_value' });
-  }),
-);
+export const adjustmentRequestSchema = z
+  .strictObject({
+    uid: idText,
+    wallet: walletSchema,
+    asset: assetSchema,
+    amount: signedAmountSchema,
+    /** Shown to the user in their funds detail. */
+    reason: adminReasonSchema,
+  })
+  .check(
+    z.superRefine((value, ctx) => {
+      // The futures wallet holds USDT only (contract margin).
+      if (value.wallet === 'futures' && value.asset !== 'USDT')
+        ctx.addIssue({ code: 'custom', path: ['asset'], message: 'validation.invalid_value' });
+    }),
+  );
 export type AdjustmentRequest = z.infer<typeof adjustmentRequestSchema>;
 
 export const ADJUSTMENT_STATUSES = ['pending', 'approved', 'rejected'] as const;
@@ -183,18 +219,28 @@ export const adjustmentListQuerySchema = z.strictObject({
   uid: z.optional(idText),
   cursor,
 });
-export const adjustmentListSchema = z.object({ items: z.array(adjustmentSchema), nextCursor: z.nullable(z.string()) });
+export const adjustmentListSchema = z.object({
+  items: z.array(adjustmentSchema),
+  nextCursor: z.nullable(z.string()),
+});
 
 /** Approve, or reject with a reason; the approver must not be the requester. */
-export const adjustmentDecisionSchema = z.strictObject({
-  id: idText,
-  decision: z.enum(['approve', 'reject'], { error: 'validation.invalid_value' }),
-  reason: z.optional(z.string().check(z.trim(), z.maxLength(ADMIN_REASON_MAX_LENGTH, { error: 'validation.too_long' }))),
-}).check(
-  z.superRefine((value, ctx) => {
-    if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
-  }),
-);
+export const adjustmentDecisionSchema = z
+  .strictObject({
+    id: idText,
+    decision: z.enum(['approve', 'reject'], { error: 'validation.invalid_value' }),
+    reason: z.optional(
+      z
+        .string()
+        .check(z.trim(), z.maxLength(ADMIN_REASON_MAX_LENGTH, { error: 'validation.too_long' })),
+    ),
+  })
+  .check(
+    z.superRefine((value, ctx) => {
+      if (value.decision === 'reject' && !value.reason)
+        ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
+    }),
+  );
 export type AdjustmentDecision = z.infer<typeof adjustmentDecisionSchema>;
 
 export const isAdjustableAsset = (asset: string): asset is AssetCode => asset in ASSETS;

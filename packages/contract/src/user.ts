@@ -30,25 +30,40 @@ export const NICKNAME_MAX_LENGTH = 20;
 const NICKNAME_PATTERN = /^[\p{L}\p{N}](?:[\p{L}\p{N}\p{M}_.-]| (?! ))*$/u;
 
 export const nicknameSchema = z.pipe(
-  z.pipe(z.string({ error: 'validation.required' }), z.transform((value) => value.normalize('NFC').trim())),
+  z.pipe(
+    z.string({ error: 'validation.required' }),
+    z.transform((value) => value.normalize('NFC').trim()),
+  ),
   z.string().check(
     z.refine((value) => value.length > 0, { error: 'validation.required', abort: true }),
-    z.refine((value) => [...value].length >= NICKNAME_MIN_LENGTH, { error: 'validation.nickname_too_short', abort: true }),
-    z.refine((value) => [...value].length <= NICKNAME_MAX_LENGTH, { error: 'validation.nickname_too_long', abort: true }),
+    z.refine((value) => [...value].length >= NICKNAME_MIN_LENGTH, {
+      error: 'validation.nickname_too_short',
+      abort: true,
+    }),
+    z.refine((value) => [...value].length <= NICKNAME_MAX_LENGTH, {
+      error: 'validation.nickname_too_long',
+      abort: true,
+    }),
     z.refine((value) => NICKNAME_PATTERN.test(value), { error: 'validation.nickname_chars' }),
   ),
 );
 
 /** `POST /api/v1/user/profile`: change the nickname, the avatar (an uploaded `avatar` file), or both. */
-export const updateProfileRequestSchema = z.strictObject({
-  nickname: z.optional(nicknameSchema),
-  avatarFileId: z.optional(z.string({ error: 'validation.required' }).check(z.regex(/^\d{1,18}$/, { error: 'validation.file_id' }))),
-}).check(
-  z.refine(
-    (value) => value.nickname !== undefined || value.avatarFileId !== undefined,
-    { error: 'validation.required', path: ['nickname'] },
-  ),
-);
+export const updateProfileRequestSchema = z
+  .strictObject({
+    nickname: z.optional(nicknameSchema),
+    avatarFileId: z.optional(
+      z
+        .string({ error: 'validation.required' })
+        .check(z.regex(/^\d{1,18}$/, { error: 'validation.file_id' })),
+    ),
+  })
+  .check(
+    z.refine((value) => value.nickname !== undefined || value.avatarFileId !== undefined, {
+      error: 'validation.required',
+      path: ['nickname'],
+    }),
+  );
 export type UpdateProfileRequest = z.infer<typeof updateProfileRequestSchema>;
 
 /** Side of the square an avatar is cropped and resized to. */
@@ -58,5 +73,7 @@ export const AVATAR_SIDE_PX = 256;
  * The interface language the user chose: messages (in-site, e-mail) are written in it when
  * they are created, so the server keeps it, not only the browser's `lang`.
  */
-export const setLanguageRequestSchema = z.strictObject({ language: z.enum(LANGUAGES, { error: 'validation.invalid_value' }) });
+export const setLanguageRequestSchema = z.strictObject({
+  language: z.enum(LANGUAGES, { error: 'validation.invalid_value' }),
+});
 export type SetLanguageRequest = z.infer<typeof setLanguageRequestSchema>;

@@ -8,19 +8,34 @@ export type MessageParams = Record<string, string | number>;
  * `input` is what was validated, so a missing value says "required" and a value of the
  * wrong type says so.
  */
-export function issueMessageKey(issue: z.core.$ZodIssue, input: unknown): { key: string; params: MessageParams } {
+export function issueMessageKey(
+  issue: z.core.$ZodIssue,
+  input: unknown,
+): { key: string; params: MessageParams } {
   const params: MessageParams = {};
   if ('minimum' in issue) params.minimum = Number(issue.minimum);
   if ('maximum' in issue) params.maximum = Number(issue.maximum);
   if (issue.code === 'invalid_type') {
-    return { key: valueAt(input, issue.path) === undefined ? 'validation.required' : 'validation.invalid_type', params };
+    return {
+      key:
+        valueAt(input, issue.path) === undefined
+          ? 'validation.required'
+          : 'validation.invalid_type',
+      params,
+    };
   }
   if (issue.message.startsWith('validation.')) return { key: issue.message, params };
   switch (issue.code) {
     case 'too_small':
-      return { key: issue.origin === 'string' ? 'validation.too_short' : 'validation.too_small', params };
+      return {
+        key: issue.origin === 'string' ? 'validation.too_short' : 'validation.too_small',
+        params,
+      };
     case 'too_big':
-      return { key: issue.origin === 'string' ? 'validation.too_long' : 'validation.too_big', params };
+      return {
+        key: issue.origin === 'string' ? 'validation.too_long' : 'validation.too_big',
+        params,
+      };
     case 'invalid_format':
       return { key: 'validation.invalid_format', params };
     case 'unrecognized_keys':
@@ -58,7 +73,8 @@ export function issuesToFieldErrors(
     const message = translate(key, params);
     const base = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys') {
-      for (const name of issue.keys.slice(0, 20)) add(base ? `${base}.${name}` : name.slice(0, 64), message);
+      for (const name of issue.keys.slice(0, 20))
+        add(base ? `${base}.${name}` : name.slice(0, 64), message);
     } else {
       add(base || ROOT_FIELD, message);
     }

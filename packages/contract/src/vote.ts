@@ -54,32 +54,53 @@ export function votePercent(count: number, total: number): number {
 
 const pollText = (max: number) =>
   z.strictObject({
-    en: z.string({ error: 'validation.required' }).check(z.trim(), z.minLength(1, { error: 'validation.required' }), z.maxLength(max, { error: 'validation.too_long' })),
-    ...Object.fromEntries(LANGUAGES.filter((l) => l !== 'en').map((l) => [l, z.optional(z.string().check(z.trim(), z.maxLength(max, { error: 'validation.too_long' })))])),
+    en: z
+      .string({ error: 'validation.required' })
+      .check(
+        z.trim(),
+        z.minLength(1, { error: 'validation.required' }),
+        z.maxLength(max, { error: 'validation.too_long' }),
+      ),
+    ...Object.fromEntries(
+      LANGUAGES.filter((l) => l !== 'en').map((l) => [
+        l,
+        z.optional(z.string().check(z.trim(), z.maxLength(max, { error: 'validation.too_long' }))),
+      ]),
+    ),
   });
 
 export const VOTE_TITLE_MAX = 160;
 export const VOTE_DESCRIPTION_MAX = 1000;
 export const VOTE_OPTION_MAX = 80;
 
-export const votePollCreateSchema = z.strictObject({
-  title: pollText(VOTE_TITLE_MAX),
-  description: pollText(VOTE_DESCRIPTION_MAX),
-  options: z.array(z.strictObject({ label: pollText(VOTE_OPTION_MAX) })).check(
-    z.minLength(2, { error: 'validation.invalid_value' }),
-    z.maxLength(VOTE_OPTIONS_MAX, { error: 'validation.invalid_value' }),
-  ),
-  /** Absent: opens at once. */
-  startsAt: z.optional(z.iso.datetime({ error: 'validation.invalid_value' })),
-  endsAt: z.iso.datetime({ error: 'validation.invalid_value' }),
-}).check(
-  z.superRefine((value, ctx) => {
-    if (value.startsAt && Date.parse(value.endsAt) <= Date.parse(value.startsAt)) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'validation.invalid_value' });
-  }),
-);
+export const votePollCreateSchema = z
+  .strictObject({
+    title: pollText(VOTE_TITLE_MAX),
+    description: pollText(VOTE_DESCRIPTION_MAX),
+    options: z
+      .array(z.strictObject({ label: pollText(VOTE_OPTION_MAX) }))
+      .check(
+        z.minLength(2, { error: 'validation.invalid_value' }),
+        z.maxLength(VOTE_OPTIONS_MAX, { error: 'validation.invalid_value' }),
+      ),
+    /** Absent: opens at once. */
+    startsAt: z.optional(z.iso.datetime({ error: 'validation.invalid_value' })),
+    endsAt: z.iso.datetime({ error: 'validation.invalid_value' }),
+  })
+  .check(
+    z.superRefine((value, ctx) => {
+      if (value.startsAt && Date.parse(value.endsAt) <= Date.parse(value.startsAt))
+        ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'validation.invalid_value' });
+    }),
+  );
 export type VotePollCreate = z.infer<typeof votePollCreateSchema>;
 
-export const votePollCloseSchema = z.strictObject({ id: idSchema, reason: z.optional(z.string().check(z.trim(), z.maxLength(500, { error: 'validation.too_long' }))) });
+export const votePollCloseSchema = z.strictObject({
+  id: idSchema,
+  reason: z.optional(
+    z.string().check(z.trim(), z.maxLength(500, { error: 'validation.too_long' })),
+  ),
+});
 
 export const votePollAdminSchema = z.object({
   id: z.string(),
@@ -88,7 +109,13 @@ export const votePollAdminSchema = z.object({
   status: votePollStatusSchema,
   startsAt: z.iso.datetime(),
   endsAt: z.iso.datetime(),
-  options: z.array(z.object({ id: z.string(), label: localizedTextViewSchema, count: z.number().check(z.int(), z.nonnegative()) })),
+  options: z.array(
+    z.object({
+      id: z.string(),
+      label: localizedTextViewSchema,
+      count: z.number().check(z.int(), z.nonnegative()),
+    }),
+  ),
   total: z.number().check(z.int(), z.nonnegative()),
   createdAt: z.iso.datetime(),
 });

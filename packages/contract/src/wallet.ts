@@ -24,7 +24,9 @@ export function isAssetCode(value: unknown): value is AssetCode {
   return typeof value === 'string' && value in ASSETS;
 }
 
-export const assetSchema = z.enum(ASSET_CODES as [AssetCode, ...AssetCode[]], { error: 'validation.invalid_value' });
+export const assetSchema = z.enum(ASSET_CODES as [AssetCode, ...AssetCode[]], {
+  error: 'validation.invalid_value',
+});
 
 export const WALLETS = ['spot', 'futures'] as const;
 export type Wallet = (typeof WALLETS)[number];
@@ -90,16 +92,19 @@ export const balancesSchema = z.object({
 });
 export type Balances = z.infer<typeof balancesSchema>;
 
-export const transferRequestSchema = z.strictObject({
-  from: walletSchema,
-  to: walletSchema,
-  asset: z.literal('USDT', { error: 'validation.transfer_asset' }),
-  amount: amountSchema,
-}).check(
-  z.superRefine((value, ctx) => {
-    if (value.from === value.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'validation.transfer_same_account' });
-  }),
-);
+export const transferRequestSchema = z
+  .strictObject({
+    from: walletSchema,
+    to: walletSchema,
+    asset: z.literal('USDT', { error: 'validation.transfer_asset' }),
+    amount: amountSchema,
+  })
+  .check(
+    z.superRefine((value, ctx) => {
+      if (value.from === value.to)
+        ctx.addIssue({ code: 'custom', path: ['to'], message: 'validation.transfer_same_account' });
+    }),
+  );
 export type TransferRequest = z.infer<typeof transferRequestSchema>;
 
 export const transferResponseSchema = z.object({

@@ -47,7 +47,8 @@ function checkBtcBase58(address: string): AddressCheck {
   if (!/^[13][1-9A-HJ-NP-Za-km-z]{24,33}$/.test(address)) return { ok: false, problem: 'format' };
   const payload = base58Payload(address);
   if (typeof payload === 'string') return { ok: false, problem: payload };
-  if (payload.length !== 21 || (payload[0] !== 0x00 && payload[0] !== 0x05)) return { ok: false, problem: 'format' };
+  if (payload.length !== 21 || (payload[0] !== 0x00 && payload[0] !== 0x05))
+    return { ok: false, problem: 'format' };
   return { ok: true };
 }
 
@@ -56,7 +57,8 @@ function checkBtcBase58(address: string): AddressCheck {
  * 0 in bech32 with a 20- or 32-byte program, versions 1–16 in bech32m with 2–40 bytes.
  */
 function checkBtcSegwit(address: string): AddressCheck {
-  if (address !== address.toLowerCase() && address !== address.toUpperCase()) return { ok: false, problem: 'format' };
+  if (address !== address.toLowerCase() && address !== address.toUpperCase())
+    return { ok: false, problem: 'format' };
   const lower = address.toLowerCase();
   if (!/^bc1[02-9ac-hj-np-z]{8,87}$/.test(lower)) return { ok: false, problem: 'format' };
   for (const [coder, isBech32m] of [
@@ -70,7 +72,8 @@ function checkBtcSegwit(address: string): AddressCheck {
     if (!program || version > 16) return { ok: false, problem: 'format' };
     // Version 0 must be bech32, every later version bech32m: the wrong one is a corrupted address.
     if ((version === 0) === isBech32m) return { ok: false, problem: 'checksum' };
-    if (version === 0 && program.length !== 20 && program.length !== 32) return { ok: false, problem: 'format' };
+    if (version === 0 && program.length !== 20 && program.length !== 32)
+      return { ok: false, problem: 'format' };
     if (program.length < 2 || program.length > 40) return { ok: false, problem: 'format' };
     return { ok: true };
   }
@@ -105,7 +108,11 @@ function checkEth(address: string): AddressCheck {
   return toChecksumAddress(address) === address ? { ok: true } : { ok: false, problem: 'checksum' };
 }
 
-const CHECKS: Record<WithdrawalNetwork, (address: string) => AddressCheck> = { TRC20: checkTron, BTC: checkBtc, ETH: checkEth };
+const CHECKS: Record<WithdrawalNetwork, (address: string) => AddressCheck> = {
+  TRC20: checkTron,
+  BTC: checkBtc,
+  ETH: checkEth,
+};
 
 /**
  * Checks a receiving address for a network. An address that is valid on one of the
@@ -113,10 +120,13 @@ const CHECKS: Record<WithdrawalNetwork, (address: string) => AddressCheck> = { T
  * rather than the address.
  */
 export function checkAddress(network: WithdrawalNetwork, address: string): AddressCheck {
-  if (address.length === 0 || address.length > ADDRESS_MAX_LENGTH) return { ok: false, problem: 'format' };
+  if (address.length === 0 || address.length > ADDRESS_MAX_LENGTH)
+    return { ok: false, problem: 'format' };
   const result = CHECKS[network](address);
   if (result.ok || result.problem === 'checksum') return result;
-  const elsewhere = WITHDRAWAL_NETWORKS.some((other) => other !== network && CHECKS[other](address).ok);
+  const elsewhere = WITHDRAWAL_NETWORKS.some(
+    (other) => other !== network && CHECKS[other](address).ok,
+  );
   return elsewhere ? { ok: false, problem: 'network' } : result;
 }
 

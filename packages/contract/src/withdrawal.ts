@@ -5,7 +5,13 @@ import { amountSchema } from './money.ts';
 import { moneyPasswordInputSchema } from './money-password.ts';
 import { queueUserSchema } from './operator.ts';
 import { withdrawalLockSchema } from './security.ts';
-import { ADDRESS_MAX_LENGTH, ADDRESS_PROBLEM_MESSAGES, WITHDRAWAL_NETWORKS, type WithdrawalNetwork, checkAddress } from './withdrawal-address.ts';
+import {
+  ADDRESS_MAX_LENGTH,
+  ADDRESS_PROBLEM_MESSAGES,
+  WITHDRAWAL_NETWORKS,
+  type WithdrawalNetwork,
+  checkAddress,
+} from './withdrawal-address.ts';
 
 /**
  * Withdrawals (spec §3, §4, §5, §9): crypto to an address, or USDT to a linked bank card.
@@ -18,7 +24,11 @@ export { WITHDRAWAL_NETWORKS, type WithdrawalNetwork };
 /** What can be withdrawn, and on which network (spec §5: deposits are USDT-TRC20; BTC and ETH leave on their own chains). */
 export const WITHDRAWAL_ASSETS = ['USDT', 'BTC', 'ETH'] as const;
 export type WithdrawalAsset = (typeof WITHDRAWAL_ASSETS)[number];
-export const NETWORKS_BY_ASSET: Record<WithdrawalAsset, readonly WithdrawalNetwork[]> = { USDT: ['TRC20'], BTC: ['BTC'], ETH: ['ETH'] };
+export const NETWORKS_BY_ASSET: Record<WithdrawalAsset, readonly WithdrawalNetwork[]> = {
+  USDT: ['TRC20'],
+  BTC: ['BTC'],
+  ETH: ['ETH'],
+};
 
 /** Card withdrawals pay out USDT's value in the bank's currency; the ledger side is USDT. */
 export const CARD_WITHDRAWAL_ASSET = 'USDT' as const;
@@ -36,10 +46,16 @@ export const WITHDRAWAL_STATUS = {
   REVIEW_FAILED: 'review_failed',
   FAILED: 'failed',
 } as const;
-export const WITHDRAWAL_STATUSES = Object.values(WITHDRAWAL_STATUS) as [WithdrawalStatus, ...WithdrawalStatus[]];
+export const WITHDRAWAL_STATUSES = Object.values(WITHDRAWAL_STATUS) as [
+  WithdrawalStatus,
+  ...WithdrawalStatus[],
+];
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUS)[keyof typeof WITHDRAWAL_STATUS];
 /** Statuses whose amount + fee are still locked in the user's account. */
-export const OPEN_WITHDRAWAL_STATUSES: readonly WithdrawalStatus[] = [WITHDRAWAL_STATUS.UNDER_REVIEW, WITHDRAWAL_STATUS.PROCESSING];
+export const OPEN_WITHDRAWAL_STATUSES: readonly WithdrawalStatus[] = [
+  WITHDRAWAL_STATUS.UNDER_REVIEW,
+  WITHDRAWAL_STATUS.PROCESSING,
+];
 /** The i18n key that labels a status. */
 export const withdrawalStatusKey = (status: WithdrawalStatus) => `withdrawal_status.${status}`;
 
@@ -49,36 +65,53 @@ export type WithdrawalKind = (typeof WITHDRAWAL_KINDS)[number];
 /** spec §9: "A withdrawal should arrive within 12 hours; otherwise contact customer service." */
 export const WITHDRAWAL_ARRIVAL_HOURS = 12;
 
-export const withdrawalAssetSchema = z.enum(WITHDRAWAL_ASSETS, { error: 'validation.invalid_value' });
+export const withdrawalAssetSchema = z.enum(WITHDRAWAL_ASSETS, {
+  error: 'validation.invalid_value',
+});
 
 /** A fee as the options showed it (a plain decimal, 0 allowed). */
-const feeShownSchema = z.string({ error: 'validation.required' }).check(z.regex(/^\d{1,30}(\.\d{1,18})?$/, { error: 'validation.amount_format' }));
+const feeShownSchema = z
+  .string({ error: 'validation.required' })
+  .check(z.regex(/^\d{1,30}(\.\d{1,18})?$/, { error: 'validation.amount_format' }));
 
-export const cryptoWithdrawalRequestSchema = z.strictObject({
-  asset: withdrawalAssetSchema,
-  network: z.enum(WITHDRAWAL_NETWORKS, { error: 'validation.invalid_value' }),
-  address: z.string({ error: 'validation.required' }).check(
-    z.trim(),
-    z.minLength(1, { error: 'validation.required', abort: true }),
-    z.maxLength(ADDRESS_MAX_LENGTH, { error: 'validation.address_invalid', abort: true }),
-  ),
-  amount: amountSchema,
-  /** The fee as the user was shown it: if it changed since, the request is refused and nothing is locked. The app always sends it. */
-  fee: z.optional(feeShownSchema),
-  /** The withdrawal password. */
-  password: moneyPasswordInputSchema,
-  /** The authenticator code, required once two-factor is on (security centre). */
-  totpCode: z.optional(codeSchema),
-}).check(
-  z.superRefine((value, ctx) => {
-    if (!NETWORKS_BY_ASSET[value.asset].includes(value.network)) {
-      ctx.addIssue({ code: 'custom', path: ['network'], message: 'validation.network_unsupported' });
-      return;
-    }
-    const check = checkAddress(value.network, value.address);
-    if (!check.ok) ctx.addIssue({ code: 'custom', path: ['address'], message: ADDRESS_PROBLEM_MESSAGES[check.problem] });
-  }),
-);
+export const cryptoWithdrawalRequestSchema = z
+  .strictObject({
+    asset: withdrawalAssetSchema,
+    network: z.enum(WITHDRAWAL_NETWORKS, { error: 'validation.invalid_value' }),
+    address: z
+      .string({ error: 'validation.required' })
+      .check(
+        z.trim(),
+        z.minLength(1, { error: 'validation.required', abort: true }),
+        z.maxLength(ADDRESS_MAX_LENGTH, { error: 'validation.address_invalid', abort: true }),
+      ),
+    amount: amountSchema,
+    /** The fee as the user was shown it: if it changed since, the request is refused and nothing is locked. The app always sends it. */
+    fee: z.optional(feeShownSchema),
+    /** The withdrawal password. */
+    password: moneyPasswordInputSchema,
+    /** The authenticator code, required once two-factor is on (security centre). */
+    totpCode: z.optional(codeSchema),
+  })
+  .check(
+    z.superRefine((value, ctx) => {
+      if (!NETWORKS_BY_ASSET[value.asset].includes(value.network)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['network'],
+          message: 'validation.network_unsupported',
+        });
+        return;
+      }
+      const check = checkAddress(value.network, value.address);
+      if (!check.ok)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['address'],
+          message: ADDRESS_PROBLEM_MESSAGES[check.problem],
+        });
+    }),
+  );
 export type CryptoWithdrawalRequest = z.infer<typeof cryptoWithdrawalRequestSchema>;
 
 export const cardWithdrawalRequestSchema = z.strictObject({
@@ -97,7 +130,9 @@ export const withdrawalSchema = z.object({
   network: z.nullable(z.string()),
   address: z.nullable(z.string()),
   /** For card withdrawals: the card as it was linked. */
-  card: z.nullable(z.object({ bankName: z.string(), accountMasked: z.string(), holderName: z.string() })),
+  card: z.nullable(
+    z.object({ bankName: z.string(), accountMasked: z.string(), holderName: z.string() }),
+  ),
   /** What arrives. */
   amount: z.string(),
   fee: z.string(),
@@ -119,7 +154,10 @@ export const withdrawalListQuerySchema = z.strictObject({
   beforeId: z.optional(idSchema),
 });
 export const WITHDRAWAL_PAGE_SIZE = 20;
-export const withdrawalListSchema = z.object({ items: z.array(withdrawalSchema), hasMore: z.boolean() });
+export const withdrawalListSchema = z.object({
+  items: z.array(withdrawalSchema),
+  hasMore: z.boolean(),
+});
 
 export const withdrawalDetailQuerySchema = z.strictObject({ id: idSchema });
 
@@ -141,7 +179,14 @@ export const withdrawalOptionsSchema = z.object({
   /** KYC passed (spec §5: needed before any withdrawal). */
   verified: z.boolean(),
   withdrawPasswordSet: z.boolean(),
-  cards: z.array(z.object({ id: z.string(), bankName: z.string(), accountMasked: z.string(), holderName: z.string() })),
+  cards: z.array(
+    z.object({
+      id: z.string(),
+      bankName: z.string(),
+      accountMasked: z.string(),
+      holderName: z.string(),
+    }),
+  ),
   arrivalHours: z.number().check(z.int()),
   /** Two-factor is on: every request carries `totpCode`. */
   twoFactorEnabled: z.boolean(),
@@ -152,37 +197,54 @@ export type WithdrawalOptions = z.infer<typeof withdrawalOptionsSchema>;
 
 /* Operators */
 
-export const withdrawalReviewRequestSchema = z.strictObject({
-  id: idSchema,
-  decision: z.enum(['approve', 'reject'], { error: 'validation.invalid_value' }),
-  reason: z.optional(z.string().check(z.trim(), z.maxLength(500, { error: 'validation.too_long' }))),
-}).check(
-  z.superRefine((value, ctx) => {
-    if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
-  }),
-);
+export const withdrawalReviewRequestSchema = z
+  .strictObject({
+    id: idSchema,
+    decision: z.enum(['approve', 'reject'], { error: 'validation.invalid_value' }),
+    reason: z.optional(
+      z.string().check(z.trim(), z.maxLength(500, { error: 'validation.too_long' })),
+    ),
+  })
+  .check(
+    z.superRefine((value, ctx) => {
+      if (value.decision === 'reject' && !value.reason)
+        ctx.addIssue({ code: 'custom', path: ['reason'], message: 'validation.reason_required' });
+    }),
+  );
 export type WithdrawalReviewRequest = z.infer<typeof withdrawalReviewRequestSchema>;
 
 export const withdrawalCompleteRequestSchema = z.strictObject({
   id: idSchema,
   /** Chain transaction id (64 hex digits, "0x" allowed on ETH) or, for a card, the bank's reference. */
-  txid: z.string({ error: 'validation.required' }).check(
-    z.trim(),
-    z.minLength(1, { error: 'validation.required', abort: true }),
-    z.maxLength(128, { error: 'validation.too_long', abort: true }),
-    z.regex(/^[A-Za-z0-9._:/-]+$/, { error: 'validation.txid_format' }),
-  ),
+  txid: z
+    .string({ error: 'validation.required' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'validation.required', abort: true }),
+      z.maxLength(128, { error: 'validation.too_long', abort: true }),
+      z.regex(/^[A-Za-z0-9._:/-]+$/, { error: 'validation.txid_format' }),
+    ),
 });
 export type WithdrawalCompleteRequest = z.infer<typeof withdrawalCompleteRequestSchema>;
 
 export const withdrawalFailRequestSchema = z.strictObject({
   id: idSchema,
-  reason: z.string({ error: 'validation.reason_required' }).check(z.trim(), z.minLength(1, { error: 'validation.reason_required' }), z.maxLength(500, { error: 'validation.too_long' })),
+  reason: z
+    .string({ error: 'validation.reason_required' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'validation.reason_required' }),
+      z.maxLength(500, { error: 'validation.too_long' }),
+    ),
 });
 export type WithdrawalFailRequest = z.infer<typeof withdrawalFailRequestSchema>;
 
 export const withdrawalQueueQuerySchema = z.strictObject({
-  status: z.optional(z.enum([WITHDRAWAL_STATUS.UNDER_REVIEW, WITHDRAWAL_STATUS.PROCESSING], { error: 'validation.invalid_value' })),
+  status: z.optional(
+    z.enum([WITHDRAWAL_STATUS.UNDER_REVIEW, WITHDRAWAL_STATUS.PROCESSING], {
+      error: 'validation.invalid_value',
+    }),
+  ),
   /** Paging, oldest first: items after this id. */
   afterId: z.optional(idSchema),
 });

@@ -26,11 +26,19 @@ describe('account normalisation', () => {
   });
 
   it('the register schema needs the code in code mode and the invitation code in invite mode', () => {
-    const base = { channel: 'email', account: 'a@example.com', password: 'password1', confirmPassword: 'password1' };
+    const base = {
+      channel: 'email',
+      account: 'a@example.com',
+      password: 'password1',
+      confirmPassword: 'password1',
+    };
     const codeMode = registerRequestSchema.safeParse({ ...base, mode: 'code' });
     expect(codeMode.error?.issues.map((i) => i.path.join('.'))).toEqual(['code']);
     const inviteMode = registerRequestSchema.safeParse({ ...base, mode: 'invite' });
     expect(inviteMode.error?.issues.map((i) => i.path.join('.'))).toEqual(['inviteCode']);
-    expect(registerRequestSchema.safeParse({ ...base, mode: 'invite', inviteCode: 'abcd2345' }).data?.inviteCode).toBe('ABCD2345');
+    expect(
+      registerRequestSchema.safeParse({ ...base, mode: 'invite', inviteCode: 'abcd2345' }).data
+        ?.inviteCode,
+    ).toBe('ABCD2345');
   });
 });

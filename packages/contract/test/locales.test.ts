@@ -11,7 +11,9 @@ const CATALOGUE_DIRS = [
   'packages/contract/src/i18n',
   ...subdirs('packages/contract/src/i18n'),
   'apps/web/src/locales',
-  ...subdirs('apps/web/src/features').map((dir) => `${dir}/locales`).filter((dir) => fs.existsSync(path.join(root, dir))),
+  ...subdirs('apps/web/src/features')
+    .map((dir) => `${dir}/locales`)
+    .filter((dir) => fs.existsSync(path.join(root, dir))),
 ];
 
 function subdirs(dir: string): string[] {
@@ -39,26 +41,40 @@ function flatten(node: unknown, prefix = ''): Map<string, string> {
   return out;
 }
 
-const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}|<(\w+)>/g)].map((m) => m[0]).sort();
+const placeholders = (text: string) =>
+  [...text.matchAll(/\{\{\s*(\w+)\s*\}\}|<(\w+)>/g)].map((m) => m[0]).sort();
 
 describe.each(CATALOGUE_DIRS)('locales in %s', (dir) => {
-  const load = (language: string) => flatten(JSON.parse(fs.readFileSync(path.join(root, dir, `${language}.json`), 'utf8')));
+  const load = (language: string) =>
+    flatten(JSON.parse(fs.readFileSync(path.join(root, dir, `${language}.json`), 'utf8')));
   const english = load('en');
 
-  it.each(LANGUAGES.filter((l) => l !== 'en'))('%s has the same keys as en, none empty, placeholders kept', (language) => {
-    const catalogue = load(language);
-    expect([...catalogue.keys()].sort()).toEqual([...english.keys()].sort());
-    for (const [key, value] of catalogue) {
-      expect(value.trim(), `${language} ${key}`).not.toBe('');
-      expect(placeholders(value), `${language} ${key}`).toEqual(placeholders(english.get(key) ?? ''));
-    }
-  });
+  it.each(LANGUAGES.filter((l) => l !== 'en'))(
+    '%s has the same keys as en, none empty, placeholders kept',
+    (language) => {
+      const catalogue = load(language);
+      expect([...catalogue.keys()].sort()).toEqual([...english.keys()].sort());
+      for (const [key, value] of catalogue) {
+        expect(value.trim(), `${language} ${key}`).not.toBe('');
+        expect(placeholders(value), `${language} ${key}`).toEqual(
+          placeholders(english.get(key) ?? ''),
+        );
+      }
+    },
+  );
 
-  it.each(LANGUAGES.filter((l) => l !== 'en'))('%s leaves no English sentence untranslated', (language) => {
-    const catalogue = load(language);
-    // A value with no word outside its placeholders ("{{min}} – {{max}}") has nothing to translate.
-    const hasWords = (value: string) => /\p{L}{2,}/u.test(value.replace(/\{\{\s*\w+\s*\}\}/g, ''));
-    const untranslated = [...catalogue].filter(([key, value]) => value === english.get(key) && hasWords(value) && !SAME_AS_ENGLISH_OK.test(value));
-    expect(untranslated).toEqual([]);
-  });
+  it.each(LANGUAGES.filter((l) => l !== 'en'))(
+    '%s leaves no English sentence untranslated',
+    (language) => {
+      const catalogue = load(language);
+      // A value with no word outside its placeholders ("{{min}} – {{max}}") has nothing to translate.
+      const hasWords = (value: string) =>
+        /\p{L}{2,}/u.test(value.replace(/\{\{\s*\w+\s*\}\}/g, ''));
+      const untranslated = [...catalogue].filter(
+        ([key, value]) =>
+          value === english.get(key) && hasWords(value) && !SAME_AS_ENGLISH_OK.test(value),
+      );
+      expect(untranslated).toEqual([]);
+    },
+  );
 });

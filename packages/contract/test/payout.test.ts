@@ -21,7 +21,12 @@ describe('the fee and payout rule', () => {
     expect(payoutOf('loss', stake, fee, 850_000)).toBe(0n);
     expect(payoutOf('tie', stake, fee, 850_000)).toBe(stake);
     expect(payoutOf('void', stake, fee, 850_000)).toBe(stake + fee);
-    expect(OUTCOMES.map((outcome) => profitOf(outcome, stake, fee, 850_000))).toEqual([84_800_000n, -100_200_000n, -200_000n, 0n]);
+    expect(OUTCOMES.map((outcome) => profitOf(outcome, stake, fee, 850_000))).toEqual([
+      84_800_000n,
+      -100_200_000n,
+      -200_000n,
+      0n,
+    ]);
   });
 
   it('reads a rate as the API shows it, and refuses anything else', () => {
@@ -30,19 +35,24 @@ describe('the fee and payout rule', () => {
     expect(ratePpm('0.000001')).toBe(1);
     expect(ratePpm('1')).toBe(1_000_000);
     expect(ratePpm('1.5')).toBe(1_500_000);
-    for (const bad of ['', '.5', '0.1234567', '-0.1', '1e-3', 'abc', '0,5']) expect(() => ratePpm(bad), bad).toThrow(/not a rate/);
+    for (const bad of ['', '.5', '0.1234567', '-0.1', '1e-3', 'abc', '0,5'])
+      expect(() => ratePpm(bad), bad).toThrow(/not a rate/);
   });
 
   it('the house never pays a fraction of a unit: winnings ≤ stake × rate, fee ≥ stake × rate', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 1n, max: 10n ** 15n }), fc.integer({ min: 0, max: 2_000_000 }), (stake, ppm) => {
-        const winnings = winPayoutOf(stake, ppm) - stake;
-        expect(winnings * 1_000_000n <= stake * BigInt(ppm)).toBe(true);
-        expect((winnings + 1n) * 1_000_000n > stake * BigInt(ppm)).toBe(true);
-        const fee = feeOf(stake, ppm);
-        expect(fee * 1_000_000n >= stake * BigInt(ppm)).toBe(true);
-        expect((fee - 1n) * 1_000_000n < stake * BigInt(ppm)).toBe(true);
-      }),
+      fc.property(
+        fc.bigInt({ min: 1n, max: 10n ** 15n }),
+        fc.integer({ min: 0, max: 2_000_000 }),
+        (stake, ppm) => {
+          const winnings = winPayoutOf(stake, ppm) - stake;
+          expect(winnings * 1_000_000n <= stake * BigInt(ppm)).toBe(true);
+          expect((winnings + 1n) * 1_000_000n > stake * BigInt(ppm)).toBe(true);
+          const fee = feeOf(stake, ppm);
+          expect(fee * 1_000_000n >= stake * BigInt(ppm)).toBe(true);
+          expect((fee - 1n) * 1_000_000n < stake * BigInt(ppm)).toBe(true);
+        },
+      ),
     );
   });
 });

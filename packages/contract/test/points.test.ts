@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { checkinReward, checkinView, currentStreak, nextStreak, previousUtcDay, utcDay } from '../src/points.ts';
+import {
+  checkinReward,
+  checkinView,
+  currentStreak,
+  nextStreak,
+  previousUtcDay,
+  utcDay,
+} from '../src/points.ts';
 
 describe('points rule', () => {
   it('a UTC day starts at 00:00:00 UTC', () => {
@@ -38,9 +45,29 @@ describe('points rule', () => {
   });
 
   it('the card: today’s reward and the days until the next bonus', () => {
-    expect(checkinView(null, '2026-05-10')).toEqual({ checkedInToday: false, streak: 0, todayReward: 10, nextBonusInDays: 6 });
-    expect(checkinView({ day: '2026-05-09', streak: 6 }, '2026-05-10')).toEqual({ checkedInToday: false, streak: 6, todayReward: 60, nextBonusInDays: 0 });
-    expect(checkinView({ day: '2026-05-10', streak: 7 }, '2026-05-10')).toEqual({ checkedInToday: true, streak: 7, todayReward: 60, nextBonusInDays: 7 });
-    expect(checkinView({ day: '2026-05-10', streak: 2 }, '2026-05-10')).toEqual({ checkedInToday: true, streak: 2, todayReward: 10, nextBonusInDays: 5 });
+    expect(checkinView(null, '2026-05-10')).toEqual({
+      checkedInToday: false,
+      streak: 0,
+      todayReward: 10,
+      nextBonusInDays: 6,
+    });
+    expect(checkinView({ day: '2026-05-09', streak: 6 }, '2026-05-10')).toEqual({
+      checkedInToday: false,
+      streak: 6,
+      todayReward: 60,
+      nextBonusInDays: 0,
+    });
+    expect(checkinView({ day: '2026-05-10', streak: 7 }, '2026-05-10')).toEqual({
+      checkedInToday: true,
+      streak: 7,
+      todayReward: 60,
+      nextBonusInDays: 7,
+    });
+    expect(checkinView({ day: '2026-05-10', streak: 2 }, '2026-05-10')).toEqual({
+      checkedInToday: true,
+      streak: 2,
+      todayReward: 10,
+      nextBonusInDays: 5,
+    });
   });
 });

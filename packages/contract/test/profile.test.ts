@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { CREDIT_BASE_SCORE, CREDIT_EVENT_KINDS, CREDIT_RULES, creditScoreOf } from '../src/credit.ts';
+import {
+  CREDIT_BASE_SCORE,
+  CREDIT_EVENT_KINDS,
+  CREDIT_RULES,
+  creditScoreOf,
+} from '../src/credit.ts';
 import { nicknameSchema, updateProfileRequestSchema } from '../src/user.ts';
 
 describe('nickname rules (shared by the form and the server)', () => {
-  it.each(['Ab', 'Trader42', 'Anna_M. de-Vries', '小明', 'Zoë', 'Ōsaka-99', 'a'.repeat(20)])('%j is accepted', (value) => {
-    expect(nicknameSchema.safeParse(value).success).toBe(true);
-  });
+  it.each(['Ab', 'Trader42', 'Anna_M. de-Vries', '小明', 'Zoë', 'Ōsaka-99', 'a'.repeat(20)])(
+    '%j is accepted',
+    (value) => {
+      expect(nicknameSchema.safeParse(value).success).toBe(true);
+    },
+  );
 
   it.each([
     ['a', 'validation.nickname_too_short'],

@@ -1,7 +1,12 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { createBase58check } from '@scure/base';
 import { describe, expect, it } from 'vitest';
-import { type AddressProblem, type WithdrawalNetwork, checkAddress, toChecksumAddress } from '../src/withdrawal-address.ts';
+import {
+  type AddressProblem,
+  type WithdrawalNetwork,
+  checkAddress,
+  toChecksumAddress,
+} from '../src/withdrawal-address.ts';
 import { cryptoWithdrawalRequestSchema } from '../src/withdrawal.ts';
 
 const base58check = createBase58check(sha256);
@@ -78,38 +83,71 @@ describe('receiving addresses', () => {
   });
 
   it('EIP-55 spells the checksum from keccak-256 of the lower-case hex', () => {
-    expect(toChecksumAddress('0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed')).toBe('0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed');
-    expect(toChecksumAddress('0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359')).toBe('0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359');
+    expect(toChecksumAddress('0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed')).toBe(
+      '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+    );
+    expect(toChecksumAddress('0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359')).toBe(
+      '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+    );
   });
 });
 
 describe('the withdrawal request schema', () => {
-  const base = { asset: 'USDT', network: 'TRC20', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', amount: '10', password: '480316' };
+  const base = {
+    asset: 'USDT',
+    network: 'TRC20',
+    address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+    amount: '10',
+    password: '480316',
+  };
   const messages = (value: unknown) => {
     const result = cryptoWithdrawalRequestSchema.safeParse(value);
-    return result.success ? [] : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    return result.success
+      ? []
+      : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
   };
 
   it('accepts a valid request and trims the address', () => {
     expect(messages({ ...base, address: `  ${base.address} ` })).toEqual([]);
-    expect(cryptoWithdrawalRequestSchema.parse({ ...base, address: ` ${base.address}` }).address).toBe(base.address);
+    expect(
+      cryptoWithdrawalRequestSchema.parse({ ...base, address: ` ${base.address}` }).address,
+    ).toBe(base.address);
   });
 
   it('explains a refused address with the problem', () => {
-    expect(messages({ ...base, address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u' })).toEqual(['address: validation.address_checksum']);
-    expect(messages({ ...base, address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' })).toEqual(['address: validation.address_wrong_network']);
-    expect(messages({ ...base, address: 'hello' })).toEqual(['address: validation.address_invalid']);
+    expect(messages({ ...base, address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6u' })).toEqual([
+      'address: validation.address_checksum',
+    ]);
+    expect(messages({ ...base, address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' })).toEqual([
+      'address: validation.address_wrong_network',
+    ]);
+    expect(messages({ ...base, address: 'hello' })).toEqual([
+      'address: validation.address_invalid',
+    ]);
   });
 
   it('USDT leaves on TRC20 only; BTC and ETH on their own chains', () => {
-    expect(messages({ ...base, network: 'ETH' })).toEqual(['network: validation.network_unsupported']);
-    expect(messages({ ...base, asset: 'BTC', network: 'TRC20' })).toEqual(['network: validation.network_unsupported']);
-    expect(messages({ ...base, asset: 'ETH', network: 'ETH', address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed' })).toEqual([]);
+    expect(messages({ ...base, network: 'ETH' })).toEqual([
+      'network: validation.network_unsupported',
+    ]);
+    expect(messages({ ...base, asset: 'BTC', network: 'TRC20' })).toEqual([
+      'network: validation.network_unsupported',
+    ]);
+    expect(
+      messages({
+        ...base,
+        asset: 'ETH',
+        network: 'ETH',
+        address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+      }),
+    ).toEqual([]);
     expect(messages({ ...base, asset: 'DOGE' })).toEqual(['asset: validation.invalid_value']);
   });
 
   it('the password is 6 digits', () => {
-    expect(messages({ ...base, password: '12345' })).toEqual(['password: validation.money_password_format']);
+    expect(messages({ ...base, password: '12345' })).toEqual([
+      'password: validation.money_password_format',
+    ]);
     expect(messages({ ...base, password: '' })).toEqual(['password: validation.required']);
   });
 });

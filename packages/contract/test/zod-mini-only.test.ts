@@ -15,30 +15,47 @@ const CLASSIC = /^zod(\/v4(\/classic)?|\/v3)?(\/index(\.js)?)?$/;
 
 /** Every module a file imports or re-exports, statically or with `import()`. */
 function importedModules(source: string): string[] {
-  return [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g)].map((match) => match[1] as string);
+  return [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g)].map(
+    (match) => match[1] as string,
+  );
 }
 
 function sourceFiles(dir: string): string[] {
   return fs
     .readdirSync(dir, { withFileTypes: true })
-    .flatMap((entry) => (entry.isDirectory() ? sourceFiles(path.join(dir, entry.name)) : /\.(ts|tsx|js|mjs)$/.test(entry.name) ? [path.join(dir, entry.name)] : []));
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? sourceFiles(path.join(dir, entry.name))
+        : /\.(ts|tsx|js|mjs)$/.test(entry.name)
+          ? [path.join(dir, entry.name)]
+          : [],
+    );
 }
 
 describe('the contract imports zod/mini only', () => {
   it('finds an import of classic in any form', () => {
-    const classic = (source: string) => importedModules(source).filter((name) => CLASSIC.test(name));
+    const classic = (source: string) =>
+      importedModules(source).filter((name) => CLASSIC.test(name));
     expect(classic("import { z } from 'zod';")).toEqual(['zod']);
     expect(classic('import type { z } from "zod";')).toEqual(['zod']);
-    expect(classic("import * as z from 'zod/v4';\nexport { string } from 'zod/v4/classic';")).toEqual(['zod/v4', 'zod/v4/classic']);
+    expect(
+      classic("import * as z from 'zod/v4';\nexport { string } from 'zod/v4/classic';"),
+    ).toEqual(['zod/v4', 'zod/v4/classic']);
     expect(classic("const { z } = await import('zod');")).toEqual(['zod']);
     expect(classic("import 'zod';")).toEqual(['zod']);
-    expect(classic("import * as z from 'zod/mini';\nimport type { $ZodType } from 'zod/v4/core';")).toEqual([]);
+    expect(
+      classic("import * as z from 'zod/mini';\nimport type { $ZodType } from 'zod/v4/core';"),
+    ).toEqual([]);
   });
 
   it('no file of packages/contract/src imports zod classic', () => {
     const files = sourceFiles(src);
     expect(files.length).toBeGreaterThan(30);
-    const offenders = files.flatMap((file) => importedModules(fs.readFileSync(file, 'utf8')).filter((name) => CLASSIC.test(name)).map((name) => `${path.relative(src, file)}: ${name}`));
+    const offenders = files.flatMap((file) =>
+      importedModules(fs.readFileSync(file, 'utf8'))
+        .filter((name) => CLASSIC.test(name))
+        .map((name) => `${path.relative(src, file)}: ${name}`),
+    );
     expect(offenders).toEqual([]);
   });
 });

@@ -30,5 +30,9 @@ export class ApiError extends Error {
  * "could not load" with a retry for those instead of "does not exist".
  */
 export function isNotFound(error: unknown, domainCode?: number): boolean {
-  return error instanceof ApiError && (error.code === ERROR_CODES.NOT_FOUND || (domainCode !== undefined && error.code === domainCode));
+  return (
+    error instanceof ApiError &&
+    (error.code === ERROR_CODES.NOT_FOUND ||
+      (domainCode !== undefined && error.code === domainCode))
+  );
 }

@@ -113,8 +113,14 @@ async function readEnvelope(response: Response, type: string): Promise<Envelope 
  * envelope names another reason (a sign-in paused for wrong passwords): that one is its own error.
  */
 function isRateLimited(response: Response, envelope: Envelope | undefined): boolean {
-  const otherReason = typeof envelope?.code === 'number' && envelope.code !== 0 && envelope.code !== ERROR_CODES.RATE_LIMITED;
-  return (response.status === ERROR_CODES.RATE_LIMITED && !otherReason) || envelope?.code === ERROR_CODES.RATE_LIMITED;
+  const otherReason =
+    typeof envelope?.code === 'number' &&
+    envelope.code !== 0 &&
+    envelope.code !== ERROR_CODES.RATE_LIMITED;
+  return (
+    (response.status === ERROR_CODES.RATE_LIMITED && !otherReason) ||
+    envelope?.code === ERROR_CODES.RATE_LIMITED
+  );
 }
 
 export function createEnvelopeClient(deps: EnvelopeClientDeps): HttpClient {
@@ -134,7 +140,10 @@ export function createEnvelopeClient(deps: EnvelopeClientDeps): HttpClient {
   }
 
   function baseHeaders(): Record<string, string> {
-    const headers: Record<string, string> = { accept: 'application/json', 'accept-language': deps.language() };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'accept-language': deps.language(),
+    };
     const token = deps.token();
     if (token) headers.authorization = `Bearer ${token}`;
     return headers;
@@ -144,7 +153,11 @@ export function createEnvelopeClient(deps: EnvelopeClientDeps): HttpClient {
     const headers = baseHeaders();
     for (const url of urls) {
       if (earlyReplies.has(url)) continue;
-      const response = doFetch(`${deps.baseUrl}${url}`, { method: 'GET', headers, signal: AbortSignal.timeout(timeoutMs) });
+      const response = doFetch(`${deps.baseUrl}${url}`, {
+        method: 'GET',
+        headers,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       // Its failure belongs to the request that takes it, if one does.
       response.catch(() => undefined);
       const entry = { headers: JSON.stringify(headers), response };
@@ -165,7 +178,13 @@ export function createEnvelopeClient(deps: EnvelopeClientDeps): HttpClient {
     return entry.response;
   }
 
-  async function send(method: 'GET' | 'POST', url: string, body: unknown, options: RequestOptions<unknown>, retried = false): Promise<unknown> {
+  async function send(
+    method: 'GET' | 'POST',
+    url: string,
+    body: unknown,
+    options: RequestOptions<unknown>,
+    retried = false,
+  ): Promise<unknown> {
     const headers: Record<string, string> = { ...baseHeaders(), ...options.headers };
     let payload: BodyInit | undefined;
     if (method === 'POST' && body !== undefined) {
@@ -180,7 +199,12 @@ export function createEnvelopeClient(deps: EnvelopeClientDeps): HttpClient {
     let response: Response;
     try {
       response = await ((method === 'GET' && !retried ? takeEarly(path, headers) : undefined) ??
-        doFetch(`${deps.baseUrl}${path}`, { method, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) }));
+        doFetch(`${deps.baseUrl}${path}`, {
+          method,
+          headers,
+          body: payload,
+          signal: AbortSignal.timeout(timeoutMs),
+        }));
     } catch (error) {
       // Network failure, timeout or abort: the platform's own error, with a localized toast.
       toast(deps.networkErrorMessage());
@@ -201,7 +225,8 @@ export function createEnvelopeClient(deps: EnvelopeClientDeps): HttpClient {
       }
       // Without a wait to tell, the server's own (localized) message says it best.
       const serverMessage = typeof envelope?.message === 'string' ? envelope.message : '';
-      const text = waitS === undefined && serverMessage ? serverMessage : deps.rateLimitedMessage(waitS);
+      const text =
+        waitS === undefined && serverMessage ? serverMessage : deps.rateLimitedMessage(waitS);
       toastRateLimited(text);
       throw new ApiError(ERROR_CODES.RATE_LIMITED, text);
     }
@@ -210,8 +235,10 @@ export function createEnvelopeClient(deps: EnvelopeClientDeps): HttpClient {
       throw new ApiError(response.status || ERROR_CODES.INTERNAL, deps.networkErrorMessage());
     }
     const message = typeof envelope.message === 'string' ? envelope.message : '';
-    if (envelope.code === 0 && response.ok) return options.schema ? options.schema.parse(envelope.data) : envelope.data;
-    if (envelope.code === ERROR_CODES.VALIDATION_FAILED) throw new ApiError(envelope.code, message, envelope.errors ?? {});
+    if (envelope.code === 0 && response.ok)
+      return options.schema ? options.schema.parse(envelope.data) : envelope.data;
+    if (envelope.code === ERROR_CODES.VALIDATION_FAILED)
+      throw new ApiError(envelope.code, message, envelope.errors ?? {});
     if (SESSION_END_CODES.includes(envelope.code)) {
       deps.onSessionEnd(url);
       throw new ApiError(envelope.code, message);
@@ -220,8 +247,18 @@ export function createEnvelopeClient(deps: EnvelopeClientDeps): HttpClient {
     throw new ApiError(envelope.code, message);
   }
 
-  function request<T>(method: 'GET' | 'POST', url: string, body: unknown, options: RequestOptions<T> = {}): Promise<T> {
-    const key = JSON.stringify([method, url, serializeParams(options.params), body instanceof FormData ? null : (body ?? null)]);
+  function request<T>(
+    method: 'GET' | 'POST',
+    url: string,
+    body: unknown,
+    options: RequestOptions<T> = {},
+  ): Promise<T> {
+    const key = JSON.stringify([
+      method,
+      url,
+      serializeParams(options.params),
+      body instanceof FormData ? null : (body ?? null),
+    ]);
     const shareable = !(body instanceof FormData);
     let shared = shareable ? inFlight.get(key) : undefined;
     if (!shared) {

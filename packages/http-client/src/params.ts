@@ -1,4 +1,7 @@
-export type Params = Record<string, string | number | boolean | null | undefined | readonly (string | number | boolean)[]>;
+export type Params = Record<
+  string,
+  string | number | boolean | null | undefined | readonly (string | number | boolean)[]
+>;
 
 /** A query string (`?a=1&b=2`, or '' when empty); arrays become repeated keys (`a=1&a=2`), not indexed ones. */
 export function serializeParams(params: Params | undefined): string {

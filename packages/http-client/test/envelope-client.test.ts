@@ -13,11 +13,24 @@ type Reply = { status: number; body: unknown; type?: string };
 
 /** A fetch that answers each call with the next reply (the last one repeats), and the requests it got. */
 function scriptedFetch(replies: Reply[]) {
-  const calls: { url: string; method: string; headers: Record<string, string>; body: string | null }[] = [];
+  const calls: {
+    url: string;
+    method: string;
+    headers: Record<string, string>;
+    body: string | null;
+  }[] = [];
   const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     const reply = replies[Math.min(calls.length, replies.length - 1)] as Reply;
-    calls.push({ url: String(input), method: init?.method ?? 'GET', headers: { ...(init?.headers as Record<string, string>) }, body: typeof init?.body === 'string' ? init.body : null });
-    return new Response(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body), { status: reply.status, headers: { 'content-type': reply.type ?? 'application/json' } });
+    calls.push({
+      url: String(input),
+      method: init?.method ?? 'GET',
+      headers: { ...(init?.headers as Record<string, string>) },
+      body: typeof init?.body === 'string' ? init.body : null,
+    });
+    return new Response(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body), {
+      status: reply.status,
+      headers: { 'content-type': reply.type ?? 'application/json' },
+    });
   };
   return { fetch: fetch as typeof globalThis.fetch, calls };
 }
@@ -55,26 +68,43 @@ describe('envelope client, as the console uses it', () => {
     c.setToken(null);
     c.setLanguage('en');
     await c.client.post('/auth/login', { username: 'root' });
-    expect(c.calls[0]).toMatchObject({ url: '/api/admin/v1/kyc/queue?cursor=abc', method: 'GET', headers: { authorization: 'Bearer op-token', 'accept-language': 'zh-CN' } });
+    expect(c.calls[0]).toMatchObject({
+      url: '/api/admin/v1/kyc/queue?cursor=abc',
+      method: 'GET',
+      headers: { authorization: 'Bearer op-token', 'accept-language': 'zh-CN' },
+    });
     expect(c.calls[1]?.headers.authorization).toBeUndefined();
-    expect(c.calls[1]).toMatchObject({ method: 'POST', headers: { 'accept-language': 'en', 'content-type': 'application/json' }, body: '{"username":"root"}' });
+    expect(c.calls[1]).toMatchObject({
+      method: 'POST',
+      headers: { 'accept-language': 'en', 'content-type': 'application/json' },
+      body: '{"username":"root"}',
+    });
   });
 
   it('parses the data with the schema it is given', async () => {
     const c = consoleLikeClient([ok({ n: '2' })]);
-    const parsed = await c.client.get('/x', { schema: { parse: (data) => Number((data as { n: string }).n) } });
+    const parsed = await c.client.get('/x', {
+      schema: { parse: (data) => Number((data as { n: string }).n) },
+    });
     expect(parsed).toBe(2);
   });
 
-  it.each([ERROR_CODES.UNAUTHORIZED, ERROR_CODES.SESSION_EXPIRED])('a session end (%i) is told with the URL that met it, and rejects', async (code) => {
-    const c = consoleLikeClient([{ status: 401, body: { code, message: '会话已结束', data: null } }]);
-    const error = await c.client.get('/dashboard').catch((e: unknown) => e);
-    expect(error).toMatchObject({ code, message: '会话已结束' });
-    expect(c.ended).toEqual(['/dashboard']);
-  });
+  it.each([ERROR_CODES.UNAUTHORIZED, ERROR_CODES.SESSION_EXPIRED])(
+    'a session end (%i) is told with the URL that met it, and rejects',
+    async (code) => {
+      const c = consoleLikeClient([
+        { status: 401, body: { code, message: '会话已结束', data: null } },
+      ]);
+      const error = await c.client.get('/dashboard').catch((e: unknown) => e);
+      expect(error).toMatchObject({ code, message: '会话已结束' });
+      expect(c.ended).toEqual(['/dashboard']);
+    },
+  );
 
   it('without a toast, a business failure is only thrown, with the server message', async () => {
-    const c = consoleLikeClient([{ status: 400, body: { code: 1001, message: '账号或密码错误。', data: null } }]);
+    const c = consoleLikeClient([
+      { status: 400, body: { code: 1001, message: '账号或密码错误。', data: null } },
+    ]);
     const error = await c.client.post('/auth/login', {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: 1001, message: '账号或密码错误。' });
@@ -82,8 +112,20 @@ describe('envelope client, as the console uses it', () => {
   });
 
   it('a 422 carries its field errors, and `detail` is the first field message', async () => {
-    const c = consoleLikeClient([{ status: 422, body: { code: 422, message: 'Check the fields', data: null, errors: { txid: ['Not a transaction id.'], other: ['x'] } } }]);
-    const error = (await c.client.post('/withdrawals/complete', { id: '1', txid: 'zz' }).catch((e: unknown) => e)) as ApiError;
+    const c = consoleLikeClient([
+      {
+        status: 422,
+        body: {
+          code: 422,
+          message: 'Check the fields',
+          data: null,
+          errors: { txid: ['Not a transaction id.'], other: ['x'] },
+        },
+      },
+    ]);
+    const error = (await c.client
+      .post('/withdrawals/complete', { id: '1', txid: 'zz' })
+      .catch((e: unknown) => e)) as ApiError;
     expect(error.errors).toEqual({ txid: ['Not a transaction id.'], other: ['x'] });
     expect(error.isValidation).toBe(true);
     expect(error.detail).toBe('Not a transaction id.');
@@ -92,15 +134,22 @@ describe('envelope client, as the console uses it', () => {
 
   it('a reply that is not an envelope rejects with the localized network error', async () => {
     const toasts: string[] = [];
-    const c = consoleLikeClient([{ status: 502, body: '<h1>Bad gateway</h1>', type: 'text/html' }], { toast: (message) => toasts.push(message) });
+    const c = consoleLikeClient(
+      [{ status: 502, body: '<h1>Bad gateway</h1>', type: 'text/html' }],
+      { toast: (message) => toasts.push(message) },
+    );
     const error = await c.client.get('/dashboard').catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 502, message: '网络错误' });
     expect(toasts).toEqual(['网络错误']);
   });
 
   it('a POST refused with 429 rejects at once with the server message and is not sent again', async () => {
-    const c = consoleLikeClient([{ status: 429, body: { code: 429, message: 'Too many requests', data: null } }]);
-    const error = await c.client.post('/kyc/decide', { id: '1', decision: 'approve' }).catch((e: unknown) => e);
+    const c = consoleLikeClient([
+      { status: 429, body: { code: 429, message: 'Too many requests', data: null } },
+    ]);
+    const error = await c.client
+      .post('/kyc/decide', { id: '1', decision: 'approve' })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: ERROR_CODES.RATE_LIMITED, message: 'Too many requests' });
     expect(c.calls).toHaveLength(1);
   });

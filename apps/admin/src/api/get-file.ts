@@ -5,5 +5,10 @@ import { http } from './http.ts';
 export const getFile = (id: string) => http.get<string>('/files/content', { params: { id } });
 
 export function useFile(id: string) {
-  return useQuery({ queryKey: ['admin', 'file', id], queryFn: () => getFile(id), staleTime: Infinity, gcTime: 60_000 });
+  return useQuery({
+    queryKey: ['admin', 'file', id],
+    queryFn: () => getFile(id),
+    staleTime: Infinity,
+    gcTime: 60_000,
+  });
 }

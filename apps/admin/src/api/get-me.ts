@@ -11,5 +11,11 @@ export const getMe = () => http.get('/me', { schema: meSchema });
 
 /** The signed-in operator; undefined while loading or when there is no session. */
 export function useMe() {
-  return useQuery({ queryKey: meQueryKey, queryFn: getMe, enabled: getSessionToken() !== null, retry: false, staleTime: 60_000 });
+  return useQuery({
+    queryKey: meQueryKey,
+    queryFn: getMe,
+    enabled: getSessionToken() !== null,
+    retry: false,
+    staleTime: 60_000,
+  });
 }

@@ -13,5 +13,8 @@ export interface QueueDecision {
  */
 export function useQueueAction<I>(queueKey: QueryKey, action: (input: I) => Promise<unknown>) {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: action, onSettled: () => queryClient.invalidateQueries({ queryKey: queueKey }) });
+  return useMutation({
+    mutationFn: action,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queueKey }),
+  });
 }

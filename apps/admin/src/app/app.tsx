@@ -11,7 +11,10 @@ import { PAGES } from './pages.ts';
 import { HomeRedirect, RequireRole, Shell } from './shell.tsx';
 
 const queryClient = new QueryClient({
-  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false }, mutations: { retry: false } },
+  defaultOptions: {
+    queries: { retry: 1, refetchOnWindowFocus: false },
+    mutations: { retry: false },
+  },
 });
 
 /** After a 401/411 the console forgets everything it loaded and goes to the sign-in screen. */
@@ -31,7 +34,10 @@ function SessionEndRedirect() {
 export function App() {
   const language = useLanguage();
   return (
-    <ConfigProvider locale={language === 'zh-CN' ? zhCN : enUS} theme={{ token: { colorPrimary: '#1f6feb', borderRadius: 6 } }}>
+    <ConfigProvider
+      locale={language === 'zh-CN' ? zhCN : enUS}
+      theme={{ token: { colorPrimary: '#1f6feb', borderRadius: 6 } }}
+    >
       <AntApp>
         <QueryClientProvider client={queryClient}>
           <BrowserRouter basename="/admin">

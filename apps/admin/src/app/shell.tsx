@@ -55,14 +55,28 @@ export function Shell() {
   const roleName = useRoleName();
   if (!getSessionToken()) return <Navigate to="/login" replace />;
   if (me.isPending) return <Spin fullscreen />;
-  if (me.isError || !me.data) return <Result status="error" title={t('loadFailed')} extra={<Link to="/login">{t('signOut')}</Link>} />;
+  if (me.isError || !me.data)
+    return (
+      <Result
+        status="error"
+        title={t('loadFailed')}
+        extra={<Link to="/login">{t('signOut')}</Link>}
+      />
+    );
   const pages = visibleTo(me.data.role).filter((page) => !page.hidden);
-  const selected = pages.find((page) => location.pathname === href(page) || location.pathname.startsWith(`${href(page)}/`));
+  const selected = pages.find(
+    (page) => location.pathname === href(page) || location.pathname.startsWith(`${href(page)}/`),
+  );
   const items = PAGE_GROUPS.map((group) => ({
     key: group,
     type: 'group' as const,
     label: t(group),
-    children: pages.filter((page) => page.group === group).map((page) => ({ key: href(page), label: <Link to={href(page)}>{page.label[language]}</Link> })),
+    children: pages
+      .filter((page) => page.group === group)
+      .map((page) => ({
+        key: href(page),
+        label: <Link to={href(page)}>{page.label[language]}</Link>,
+      })),
   })).filter((group) => group.children.length > 0);
 
   async function signOut() {
@@ -73,14 +87,34 @@ export function Shell() {
 
   return (
     <Layout style={{ minHeight: '100vh' }} data-testid="admin-shell">
-      <Layout.Sider width={220} theme="light" breakpoint="lg" collapsedWidth={0} style={{ borderRight: '1px solid #f0f0f0' }}>
+      <Layout.Sider
+        width={220}
+        theme="light"
+        breakpoint="lg"
+        collapsedWidth={0}
+        style={{ borderRight: '1px solid #f0f0f0' }}
+      >
         <Typography.Title level={5} style={{ padding: '16px 20px', margin: 0 }}>
           {t('title')}
         </Typography.Title>
-        <Menu mode="inline" items={items} selectedKeys={selected ? [href(selected)] : []} style={{ borderInlineEnd: 'none' }} />
+        <Menu
+          mode="inline"
+          items={items}
+          selectedKeys={selected ? [href(selected)] : []}
+          style={{ borderInlineEnd: 'none' }}
+        />
       </Layout.Sider>
       <Layout>
-        <Layout.Header style={{ background: '#fff', borderBottom: '1px solid #f0f0f0', display: 'flex', justifyContent: 'flex-end', alignItems: 'center', paddingInline: 24 }}>
+        <Layout.Header
+          style={{
+            background: '#fff',
+            borderBottom: '1px solid #f0f0f0',
+            display: 'flex',
+            justifyContent: 'flex-end',
+            alignItems: 'center',
+            paddingInline: 24,
+          }}
+        >
           <Space size="middle">
             <span data-testid="admin-operator">
               {me.data.username} <Tag>{roleName(me.data.role)}</Tag>
@@ -127,5 +161,9 @@ export function HomeRedirect() {
   const me = useMe();
   if (!me.data) return null;
   const first = visibleTo(me.data.role).find((page) => !page.hidden && !page.path.includes(':'));
-  return first ? <Navigate to={href(first)} replace /> : <Result status="info" title={t('nothing')} />;
+  return first ? (
+    <Navigate to={href(first)} replace />
+  ) : (
+    <Result status="info" title={t('nothing')} />
+  );
 }

@@ -6,8 +6,26 @@ import { errorText, showFieldErrors } from '@/lib/form-errors.ts';
 import { defineStrings } from '@/lib/i18n.ts';
 
 const useT = defineStrings({
-  en: { create: 'New', edit: 'Edit', save: 'Save', cancel: 'Cancel', saved: 'Saved.', fix: 'Fix the highlighted fields.', on: 'On', off: 'Off' },
-  'zh-CN': { create: '新建', edit: '编辑', save: '保存', cancel: '取消', saved: '已保存。', fix: '请修正标出的字段。', on: '开', off: '关' },
+  en: {
+    create: 'New',
+    edit: 'Edit',
+    save: 'Save',
+    cancel: 'Cancel',
+    saved: 'Saved.',
+    fix: 'Fix the highlighted fields.',
+    on: 'On',
+    off: 'Off',
+  },
+  'zh-CN': {
+    create: '新建',
+    edit: '编辑',
+    save: '保存',
+    cancel: '取消',
+    saved: '已保存。',
+    fix: '请修正标出的字段。',
+    on: '开',
+    off: '关',
+  },
 });
 
 export interface CatalogEditorProps<Row extends object, Values extends object> {
@@ -34,7 +52,9 @@ export interface CatalogEditorProps<Row extends object, Values extends object> {
  * The form's rules mirror the contract's schema; the server's field errors land on the fields,
  * anything else is a message. Nothing changes unless the server accepts the whole save.
  */
-export function CatalogEditor<Row extends object, Values extends object>(props: CatalogEditorProps<Row, Values>) {
+export function CatalogEditor<Row extends object, Values extends object>(
+  props: CatalogEditorProps<Row, Values>,
+) {
   const t = useT();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
@@ -68,7 +88,11 @@ export function CatalogEditor<Row extends object, Values extends object>(props: 
       key: 'edit',
       width: 80,
       render: (_: unknown, row: Row) => (
-        <Button size="small" onClick={() => open(row)} data-testid={`${props.testId}-edit-${props.rowKey(row)}`}>
+        <Button
+          size="small"
+          onClick={() => open(row)}
+          data-testid={`${props.testId}-edit-${props.rowKey(row)}`}
+        >
           {t('edit')}
         </Button>
       ),
@@ -80,14 +104,28 @@ export function CatalogEditor<Row extends object, Values extends object>(props: 
       {props.note}
       {props.blank && (
         <Space style={{ marginBottom: 16 }}>
-          <Button type="primary" onClick={() => open(undefined)} data-testid={`${props.testId}-create`}>
+          <Button
+            type="primary"
+            onClick={() => open(undefined)}
+            data-testid={`${props.testId}-create`}
+          >
             {t('create')}
           </Button>
         </Space>
       )}
-      {list.isError && <Alert type="error" title={(list.error as Error).message} style={{ marginBottom: 16 }} />}
+      {list.isError && (
+        <Alert type="error" title={(list.error as Error).message} style={{ marginBottom: 16 }} />
+      )}
       <div data-testid={`${props.testId}-table`}>
-        <Table<Row> rowKey={props.rowKey} loading={list.isPending} dataSource={list.data?.items} pagination={false} columns={columns} size="middle" scroll={{ x: 'max-content' }} />
+        <Table<Row>
+          rowKey={props.rowKey}
+          loading={list.isPending}
+          dataSource={list.data?.items}
+          pagination={false}
+          columns={columns}
+          size="middle"
+          scroll={{ x: 'max-content' }}
+        />
       </div>
       <Drawer
         open={editing !== undefined}
@@ -99,13 +137,23 @@ export function CatalogEditor<Row extends object, Values extends object>(props: 
         extra={
           <Space>
             <Button onClick={() => setEditing(undefined)}>{t('cancel')}</Button>
-            <Button type="primary" loading={save.isPending} onClick={() => form.submit()} data-testid={`${props.testId}-save`}>
+            <Button
+              type="primary"
+              loading={save.isPending}
+              onClick={() => form.submit()}
+              data-testid={`${props.testId}-save`}
+            >
               {t('save')}
             </Button>
           </Space>
         }
       >
-        <Form<Values> form={form} layout="vertical" onFinish={(values) => save.mutate(values)} onFinishFailed={() => void message.error(t('fix'))}>
+        <Form<Values>
+          form={form}
+          layout="vertical"
+          onFinish={(values) => save.mutate(values)}
+          onFinishFailed={() => void message.error(t('fix'))}
+        >
           {props.fields(form)}
         </Form>
       </Drawer>
@@ -125,12 +173,20 @@ export const notAbove =
   ({ getFieldValue }: { getFieldValue: (name: string) => unknown }) => ({
     validator(_: unknown, value: unknown) {
       const max = getFieldValue(other);
-      if (typeof value !== 'string' || typeof max !== 'string' || !/^\d+(\.\d+)?$/.test(value) || !/^\d+(\.\d+)?$/.test(max)) return Promise.resolve();
+      if (
+        typeof value !== 'string' ||
+        typeof max !== 'string' ||
+        !/^\d+(\.\d+)?$/.test(value) ||
+        !/^\d+(\.\d+)?$/.test(max)
+      )
+        return Promise.resolve();
       const scale = Math.max(value.split('.')[1]?.length ?? 0, max.split('.')[1]?.length ?? 0);
-      const toMinor = (s: string) => BigInt((s.split('.')[0] ?? '0') + (s.split('.')[1] ?? '').padEnd(scale, '0'));
+      const toMinor = (s: string) =>
+        BigInt((s.split('.')[0] ?? '0') + (s.split('.')[1] ?? '').padEnd(scale, '0'));
       return toMinor(value) > toMinor(max) ? Promise.reject(new Error(text)) : Promise.resolve();
     },
   });
 
 /** A decimal amount pattern with at most `decimals` places. */
-export const decimalPattern = (decimals: number) => (decimals > 0 ? new RegExp(`^\\d{1,30}(\\.\\d{1,${decimals}})?$`) : /^\d{1,30}$/);
+export const decimalPattern = (decimals: number) =>
+  decimals > 0 ? new RegExp(`^\\d{1,30}(\\.\\d{1,${decimals}})?$`) : /^\d{1,30}$/;

@@ -38,7 +38,12 @@ export interface DecisionButtonsProps {
 }
 
 /** Approve, or reject with a reason the user will see (the server requires it too). */
-export function DecisionButtons({ onDecide, approveLabel, rejectLabel, disabled }: DecisionButtonsProps) {
+export function DecisionButtons({
+  onDecide,
+  approveLabel,
+  rejectLabel,
+  disabled,
+}: DecisionButtonsProps) {
   const t = useT();
   const { message } = App.useApp();
   const [busy, setBusy] = useState<'approve' | 'reject'>();
@@ -60,10 +65,21 @@ export function DecisionButtons({ onDecide, approveLabel, rejectLabel, disabled 
   return (
     <>
       <Space>
-        <Button type="primary" loading={busy === 'approve'} disabled={disabled || busy !== undefined} onClick={() => decide('approve')} data-testid="decision-approve">
+        <Button
+          type="primary"
+          loading={busy === 'approve'}
+          disabled={disabled || busy !== undefined}
+          onClick={() => decide('approve')}
+          data-testid="decision-approve"
+        >
           {approveLabel ?? t('approve')}
         </Button>
-        <Button danger disabled={disabled || busy !== undefined} onClick={() => setRejecting(true)} data-testid="decision-reject">
+        <Button
+          danger
+          disabled={disabled || busy !== undefined}
+          onClick={() => setRejecting(true)}
+          data-testid="decision-reject"
+        >
           {rejectLabel ?? t('reject')}
         </Button>
       </Space>

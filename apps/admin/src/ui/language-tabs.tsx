@@ -4,8 +4,14 @@ import type { ReactNode } from 'react';
 import { defineStrings } from '@/lib/i18n.ts';
 
 const useT = defineStrings({
-  en: { required: 'English is required: it is what readers see when their language is missing.', fallback: 'Empty: readers in this language see English.' },
-  'zh-CN': { required: '必须填写英文：读者的语言缺失时显示英文。', fallback: '留空：该语言的读者将看到英文。' },
+  en: {
+    required: 'English is required: it is what readers see when their language is missing.',
+    fallback: 'Empty: readers in this language see English.',
+  },
+  'zh-CN': {
+    required: '必须填写英文：读者的语言缺失时显示英文。',
+    fallback: '留空：该语言的读者将看到英文。',
+  },
 });
 
 /** A text in the languages it was written in, as the tabs edit it. */
@@ -40,7 +46,9 @@ export function LanguageTabs({ fields, testId }: { fields: LanguageField[]; test
             label={field.label}
             extra={language === 'en' ? undefined : t('fallback')}
             rules={[
-              ...(language === 'en' ? [{ required: true, whitespace: true, message: t('required') }] : []),
+              ...(language === 'en'
+                ? [{ required: true, whitespace: true, message: t('required') }]
+                : []),
               { max: field.max },
             ]}
           >
@@ -53,7 +61,9 @@ export function LanguageTabs({ fields, testId }: { fields: LanguageField[]; test
 }
 
 /** Drops empty translations before sending (the server treats a missing language as English). */
-export function compactTexts(text: Partial<Record<Language, string | undefined>> | undefined): { en: string } & Partial<Record<Language, string>> {
+export function compactTexts(
+  text: Partial<Record<Language, string | undefined>> | undefined,
+): { en: string } & Partial<Record<Language, string>> {
   const out: Partial<Record<Language, string>> = {};
   for (const language of LANGUAGES) {
     const value = text?.[language]?.trim();

@@ -2,7 +2,10 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { Alert, Button, Space, Table, type TableProps } from 'antd';
 import type { ReactNode } from 'react';
 
-export interface QueryTableProps<Row extends object> extends Omit<TableProps<Row>, 'dataSource' | 'loading'> {
+export interface QueryTableProps<Row extends object> extends Omit<
+  TableProps<Row>,
+  'dataSource' | 'loading'
+> {
   /** The list as the server sends it: `{ items }`. */
   query: UseQueryResult<{ items: Row[] }>;
   /** The "new …" button above the table. */
@@ -12,7 +15,12 @@ export interface QueryTableProps<Row extends object> extends Omit<TableProps<Row
 }
 
 /** A page's list: its "new …" button, the load error if any, and the table of every row (no paging). */
-export function QueryTable<Row extends object>({ query, create, toolbar, ...table }: QueryTableProps<Row>) {
+export function QueryTable<Row extends object>({
+  query,
+  create,
+  toolbar,
+  ...table
+}: QueryTableProps<Row>) {
   return (
     <>
       {create || toolbar ? (
@@ -26,7 +34,13 @@ export function QueryTable<Row extends object>({ query, create, toolbar, ...tabl
         </Space>
       ) : null}
       {query.isError && <Alert type="error" title={(query.error as Error).message} />}
-      <Table<Row> rowKey="id" loading={query.isPending} dataSource={query.data?.items} pagination={false} {...table} />
+      <Table<Row>
+        rowKey="id"
+        loading={query.isPending}
+        dataSource={query.data?.items}
+        pagination={false}
+        {...table}
+      />
     </>
   );
 }

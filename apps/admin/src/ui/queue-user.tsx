@@ -4,8 +4,18 @@ import { Link } from 'react-router';
 import { defineStrings } from '@/lib/i18n.ts';
 
 const useT = defineStrings({
-  en: { verified: 'Verified', unverified: 'Not verified', frozen: 'Frozen', history: 'Open the user’s page (history)' },
-  'zh-CN': { verified: '已实名', unverified: '未实名', frozen: '已冻结', history: '打开用户页面（历史记录）' },
+  en: {
+    verified: 'Verified',
+    unverified: 'Not verified',
+    frozen: 'Frozen',
+    history: 'Open the user’s page (history)',
+  },
+  'zh-CN': {
+    verified: '已实名',
+    unverified: '未实名',
+    frozen: '已冻结',
+    history: '打开用户页面（历史记录）',
+  },
 });
 
 /**
@@ -16,7 +26,12 @@ export function QueueUser({ user }: { user: QueueUserData }) {
   const t = useT();
   return (
     <Space size={4} wrap>
-      <Link to={`/users/${user.uid}`} title={t('history')} data-testid="queue-user-link" onClick={(event) => event.stopPropagation()}>
+      <Link
+        to={`/users/${user.uid}`}
+        title={t('history')}
+        data-testid="queue-user-link"
+        onClick={(event) => event.stopPropagation()}
+      >
         {user.uid}
       </Link>
       {user.verified ? <Tag color="green">{t('verified')}</Tag> : <Tag>{t('unverified')}</Tag>}

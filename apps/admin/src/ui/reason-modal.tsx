@@ -29,7 +29,10 @@ export function ReasonModal(props: ReasonModalProps) {
       open={props.open}
       title={props.title}
       okText={props.okText}
-      okButtonProps={{ danger: props.danger, ...(props.testIds ? { 'data-testid': props.testIds.confirm } : {}) }}
+      okButtonProps={{
+        danger: props.danger,
+        ...(props.testIds ? { 'data-testid': props.testIds.confirm } : {}),
+      }}
       cancelText={props.cancelText}
       confirmLoading={props.loading}
       onCancel={props.onCancel}
@@ -37,8 +40,20 @@ export function ReasonModal(props: ReasonModalProps) {
       afterClose={() => form.resetFields()}
     >
       <Typography.Paragraph type="secondary">{props.help}</Typography.Paragraph>
-      <Form form={form} layout="vertical" onFinish={({ reason }) => props.onSubmit(reason?.trim() || undefined)}>
-        <Form.Item name="reason" label={props.label} rules={props.requiredText ? [{ required: true, whitespace: true, message: props.requiredText }] : []}>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={({ reason }) => props.onSubmit(reason?.trim() || undefined)}
+      >
+        <Form.Item
+          name="reason"
+          label={props.label}
+          rules={
+            props.requiredText
+              ? [{ required: true, whitespace: true, message: props.requiredText }]
+              : []
+          }
+        >
           <Input.TextArea rows={3} maxLength={500} showCount data-testid={props.testIds?.reason} />
         </Form.Item>
       </Form>

@@ -76,7 +76,11 @@ export function ReviewQueue<T extends QueueItem>(props: ReviewQueueProps<T>) {
   const open = queue.data?.pages.flatMap((page) => page.items).find((item) => item.id === openId);
   const columns: TableColumnsType<T> = [
     { title: '#', dataIndex: 'id', width: 80 },
-    { title: props.timeLabel, dataIndex: 'createdAt', render: (value: string) => formatTime(value) },
+    {
+      title: props.timeLabel,
+      dataIndex: 'createdAt',
+      render: (value: string) => formatTime(value),
+    },
     { title: t('user'), key: 'user', render: (_, item) => <QueueUser user={item.user} /> },
     ...props.columns,
   ];
@@ -91,11 +95,24 @@ export function ReviewQueue<T extends QueueItem>(props: ReviewQueueProps<T>) {
         size="middle"
         columns={columns}
         locale={{ emptyText: t('empty') }}
-        onRow={(item) => ({ onClick: () => setOpenId(item.id), style: { cursor: 'pointer' }, 'data-testid': `${testId}-row-${item.id}` }) as HTMLAttributes<HTMLElement>}
+        onRow={(item) =>
+          ({
+            onClick: () => setOpenId(item.id),
+            style: { cursor: 'pointer' },
+            'data-testid': `${testId}-row-${item.id}`,
+          }) as HTMLAttributes<HTMLElement>
+        }
         data-testid={`${testId}-table`}
         scroll={{ x: 'max-content' }}
       />
-      <Drawer open={open !== undefined} onClose={() => setOpenId(undefined)} size="large" title={open ? props.itemTitle(open) : null} destroyOnHidden data-testid={`${testId}-drawer`}>
+      <Drawer
+        open={open !== undefined}
+        onClose={() => setOpenId(undefined)}
+        size="large"
+        title={open ? props.itemTitle(open) : null}
+        destroyOnHidden
+        data-testid={`${testId}-drawer`}
+      >
         {open ? <ItemDetail {...props} item={open} /> : null}
       </Drawer>
     </Space>
@@ -106,7 +123,10 @@ export function ReviewQueue<T extends QueueItem>(props: ReviewQueueProps<T>) {
 function ItemDetail<T extends QueueItem>({ item, ...props }: ReviewQueueProps<T> & { item: T }) {
   const t = useT();
   const details = props.details(item).filter((row): row is QueueDetail => row !== false);
-  const files = props.files?.of(item).filter((file): file is QueueFile & { fileId: string } => Boolean(file.fileId)) ?? [];
+  const files =
+    props.files
+      ?.of(item)
+      .filter((file): file is QueueFile & { fileId: string } => Boolean(file.fileId)) ?? [];
   const decide = props.decide;
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }}>
@@ -127,8 +147,14 @@ function ItemDetail<T extends QueueItem>({ item, ...props }: ReviewQueueProps<T>
           <Space wrap align="start" size="middle">
             {files.map((file) => (
               <figure key={file.fileId} style={{ margin: 0 }}>
-                <PrivateImage fileId={file.fileId} alt={file.caption ?? props.files?.title ?? ''} width={props.files?.width ?? 200} />
-                {file.caption ? <figcaption style={{ color: '#888', marginTop: 4 }}>{file.caption}</figcaption> : null}
+                <PrivateImage
+                  fileId={file.fileId}
+                  alt={file.caption ?? props.files?.title ?? ''}
+                  width={props.files?.width ?? 200}
+                />
+                {file.caption ? (
+                  <figcaption style={{ color: '#888', marginTop: 4 }}>{file.caption}</figcaption>
+                ) : null}
               </figure>
             ))}
           </Space>
@@ -136,7 +162,12 @@ function ItemDetail<T extends QueueItem>({ item, ...props }: ReviewQueueProps<T>
       ) : null}
       {props.notice?.(item)}
       {decide && (props.canDecide?.(item) ?? true) ? (
-        <DecisionButtons approveLabel={props.approveLabel?.(item)} onDecide={(decision, reason) => decide({ id: item.id, decision, ...(reason ? { reason } : {}) })} />
+        <DecisionButtons
+          approveLabel={props.approveLabel?.(item)}
+          onDecide={(decision, reason) =>
+            decide({ id: item.id, decision, ...(reason ? { reason } : {}) })
+          }
+        />
       ) : (
         props.actions?.(item)
       )}

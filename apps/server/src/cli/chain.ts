@@ -21,7 +21,12 @@ interface Envelope {
   errors?: Record<string, string[]>;
 }
 
-async function call(server: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Record<string, unknown>> {
+async function call(
+  server: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<Record<string, unknown>> {
   let response: Response;
   try {
     response = await fetch(`${server}${path}`, {
@@ -31,13 +36,18 @@ async function call(server: string, method: 'GET' | 'POST', path: string, body?:
       signal: AbortSignal.timeout(10_000),
     });
   } catch {
-    throw new Error(`no server at ${server}: start it with \`npm start\` (demo mode) or pass --server URL`);
+    throw new Error(
+      `no server at ${server}: start it with \`npm start\` (demo mode) or pass --server URL`,
+    );
   }
   const envelope = (await response.json().catch(() => null)) as Envelope | null;
   if (!envelope) throw new Error(`${server} did not answer with JSON`);
-  if (response.status === 404) throw new Error(`${server} has no simulated chain: is DEMO_MODE on?`);
+  if (response.status === 404)
+    throw new Error(`${server} has no simulated chain: is DEMO_MODE on?`);
   if (envelope.code !== 0) {
-    const fields = Object.entries(envelope.errors ?? {}).map(([field, messages]) => `${field}: ${messages.join(' ')}`);
+    const fields = Object.entries(envelope.errors ?? {}).map(
+      ([field, messages]) => `${field}: ${messages.join(' ')}`,
+    );
     throw new Error(fields.length > 0 ? fields.join('\n') : envelope.message);
   }
   return envelope.data as Record<string, unknown>;
@@ -45,8 +55,11 @@ async function call(server: string, method: 'GET' | 'POST', path: string, body?:
 
 async function main(argv: string[]): Promise<string> {
   const serverIndex = argv.indexOf('--server');
-  const server = (serverIndex >= 0 ? argv[serverIndex + 1] : undefined) ?? `http://127.0.0.1:${process.env.PORT || 3000}`;
-  const args = serverIndex >= 0 ? argv.filter((_, i) => i !== serverIndex && i !== serverIndex + 1) : argv;
+  const server =
+    (serverIndex >= 0 ? argv[serverIndex + 1] : undefined) ??
+    `http://127.0.0.1:${process.env.PORT || 3000}`;
+  const args =
+    serverIndex >= 0 ? argv.filter((_, i) => i !== serverIndex && i !== serverIndex + 1) : argv;
   const [command, ...rest] = args;
   switch (command) {
     case 'send': {

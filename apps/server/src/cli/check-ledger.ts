@@ -3,7 +3,12 @@
 // process opens the database, which on PGlite needs DATA_DIR to itself.
 import { ledgerReport } from '../modules/ledger/ops.ts';
 import { LOCKED_FUND_OBLIGATIONS } from '../obligations.ts';
-import { type AdminReply, adminSocketPath, askAdminSocket, databaseIdentity } from '../platform/admin-socket.ts';
+import {
+  type AdminReply,
+  adminSocketPath,
+  askAdminSocket,
+  databaseIdentity,
+} from '../platform/admin-socket.ts';
 import { loadConfig } from '../platform/config.ts';
 import { type DataLock, DataDirInUseError, acquireDataLock } from '../platform/data-lock.ts';
 import { openDatabase } from '../platform/db.ts';
@@ -21,7 +26,10 @@ async function checkHere(): Promise<AdminReply> {
     }
   }
   try {
-    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    const database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+    });
     try {
       await database.migrate();
       const report = await ledgerReport(database.db, LOCKED_FUND_OBLIGATIONS);
@@ -36,7 +44,12 @@ async function checkHere(): Promise<AdminReply> {
 
 const socketPath = adminSocketPath(config.dataDir);
 const reply =
-  (await askAdminSocket(socketPath, { command: 'ledger:check', options: {}, positionals: [], database: databaseIdentity(config.databaseUrl) }).catch((error: unknown) => ({
+  (await askAdminSocket(socketPath, {
+    command: 'ledger:check',
+    options: {},
+    positionals: [],
+    database: databaseIdentity(config.databaseUrl),
+  }).catch((error: unknown) => ({
     ok: false as const,
     error: `cannot reach the server on ${socketPath}: ${error instanceof Error ? error.message : String(error)}`,
   }))) ?? (await checkHere());

@@ -7,7 +7,12 @@ import { buildApp } from '../app.ts';
 import type { OpsContext } from '../modules/operator/ops-commands.ts';
 import { OPS_COMMANDS } from '../ops-commands.ts';
 import { findOperator } from '../modules/operator/service.ts';
-import { type AdminReply, adminSocketPath, askAdminSocket, databaseIdentity } from '../platform/admin-socket.ts';
+import {
+  type AdminReply,
+  adminSocketPath,
+  askAdminSocket,
+  databaseIdentity,
+} from '../platform/admin-socket.ts';
 import { loadConfig } from '../platform/config.ts';
 import { type DataLock, DataDirInUseError, acquireDataLock } from '../platform/data-lock.ts';
 import { openDatabase } from '../platform/db.ts';
@@ -38,7 +43,8 @@ const [name] = positionals;
 const command = name ? OPS_COMMANDS.get(name) : undefined;
 if (!command) {
   console.log('usage: npm run ops -- <command> [options] --operator USERNAME [--reason "…"]\n');
-  for (const [commandName, c] of [...OPS_COMMANDS].sort()) console.log(`  ${commandName}: ${c.usage}`);
+  for (const [commandName, c] of [...OPS_COMMANDS].sort())
+    console.log(`  ${commandName}: ${c.usage}`);
   process.exit(name ? 1 : 0);
 }
 
@@ -61,13 +67,19 @@ async function runHere(run: NonNullable<typeof command>): Promise<void> {
     }
   }
   try {
-    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    const database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+    });
     try {
       await database.migrate();
       const app = await buildApp({ config, database, logger: false });
       try {
-        const operator = options.operator ? await findOperator(database.db, options.operator) : undefined;
-        if (run.needsOperator && !operator) throw new Error('name an existing operator with --operator USERNAME');
+        const operator = options.operator
+          ? await findOperator(database.db, options.operator)
+          : undefined;
+        if (run.needsOperator && !operator)
+          throw new Error('name an existing operator with --operator USERNAME');
         const context: OpsContext = { ...app.services, db: database.db, operator, args };
         console.log(await run.run(context, options));
       } catch (error) {
@@ -85,7 +97,12 @@ async function runHere(run: NonNullable<typeof command>): Promise<void> {
 }
 
 const socketPath = adminSocketPath(config.dataDir);
-const reply: AdminReply | undefined = await askAdminSocket(socketPath, { command: name as string, options, positionals: args, database: databaseIdentity(config.databaseUrl) }).catch((error: unknown) => ({
+const reply: AdminReply | undefined = await askAdminSocket(socketPath, {
+  command: name as string,
+  options,
+  positionals: args,
+  database: databaseIdentity(config.databaseUrl),
+}).catch((error: unknown) => ({
   ok: false,
   error: `cannot reach the server on ${socketPath}: ${error instanceof Error ? error.message : String(error)}`,
 }));

@@ -53,7 +53,12 @@ export function databaseIdentity(databaseUrl: string | undefined): string {
 }
 
 function isStringRecord(value: unknown): value is Record<string, string> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => typeof v === 'string')
+  );
 }
 
 /** Parses a request, or returns why it is not one. */
@@ -65,12 +70,20 @@ export function parseAdminRequest(text: string): AdminRequest | string {
     return 'the request is not JSON';
   }
   const request = value as Partial<AdminRequest> | null;
-  if (typeof request !== 'object' || request === null || typeof request.command !== 'string') return 'the request names no command';
+  if (typeof request !== 'object' || request === null || typeof request.command !== 'string')
+    return 'the request names no command';
   if (!isStringRecord(request.options ?? {})) return 'options must be strings';
   const positionals = request.positionals ?? [];
-  if (!Array.isArray(positionals) || !positionals.every((p) => typeof p === 'string')) return 'positionals must be strings';
-  if (request.database !== undefined && typeof request.database !== 'string') return 'database must be a string';
-  return { command: request.command, options: request.options ?? {}, positionals, ...(request.database === undefined ? {} : { database: request.database }) };
+  if (!Array.isArray(positionals) || !positionals.every((p) => typeof p === 'string'))
+    return 'positionals must be strings';
+  if (request.database !== undefined && typeof request.database !== 'string')
+    return 'database must be a string';
+  return {
+    command: request.command,
+    options: request.options ?? {},
+    positionals,
+    ...(request.database === undefined ? {} : { database: request.database }),
+  };
 }
 
 /** Whether a server answers on `socketPath` (a connection is accepted). */
@@ -91,9 +104,16 @@ function answers(socketPath: string): Promise<boolean> {
  * live process already answers there (several processes on one PostgreSQL database may share
  * DATA_DIR, and any of them runs a command the same way) or the path is too long for a socket.
  */
-export async function serveAdminSocket(socketPath: string, handle: (request: AdminRequest) => Promise<AdminReply>, log: AdminLog): Promise<AdminSocketServer | undefined> {
+export async function serveAdminSocket(
+  socketPath: string,
+  handle: (request: AdminRequest) => Promise<AdminReply>,
+  log: AdminLog,
+): Promise<AdminSocketServer | undefined> {
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH_BYTES) {
-    log.warn({ socketPath }, 'admin channel off: the path is too long for a Unix socket (use a shorter DATA_DIR); npm run ops cannot reach this server');
+    log.warn(
+      { socketPath },
+      'admin channel off: the path is too long for a Unix socket (use a shorter DATA_DIR); npm run ops cannot reach this server',
+    );
     return undefined;
   }
   if (fs.existsSync(socketPath)) {
@@ -126,7 +146,9 @@ export async function serveAdminSocket(socketPath: string, handle: (request: Adm
       socket.setTimeout(0);
       const request = parseAdminRequest(Buffer.concat(chunks).toString('utf8'));
       if (typeof request === 'string') return reply({ ok: false, error: request });
-      handle(request).then(reply, (error: unknown) => reply({ ok: false, error: error instanceof Error ? error.message : String(error) }));
+      handle(request).then(reply, (error: unknown) =>
+        reply({ ok: false, error: error instanceof Error ? error.message : String(error) }),
+      );
     });
   });
   server.maxConnections = MAX_CONNECTIONS;
@@ -165,7 +187,10 @@ export async function serveAdminSocket(socketPath: string, handle: (request: Adm
  * Sends `request` to the server on `socketPath` and resolves with its reply, or with undefined
  * when no server answers there (no socket file, or a crashed server's).
  */
-export function askAdminSocket(socketPath: string, request: AdminRequest): Promise<AdminReply | undefined> {
+export function askAdminSocket(
+  socketPath: string,
+  request: AdminRequest,
+): Promise<AdminReply | undefined> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(socketPath);
     const chunks: Buffer[] = [];
@@ -177,12 +202,17 @@ export function askAdminSocket(socketPath: string, request: AdminRequest): Promi
     });
     socket.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_REPLY_BYTES) socket.destroy(new Error(`the server's reply is larger than ${MAX_REPLY_BYTES} bytes`));
+      if (size > MAX_REPLY_BYTES)
+        socket.destroy(new Error(`the server's reply is larger than ${MAX_REPLY_BYTES} bytes`));
       else chunks.push(chunk);
     });
     socket.on('error', (error: NodeJS.ErrnoException) => {
       // ENOTSOCK/ENAMETOOLONG: DATA_DIR holds something else there, or the server could not listen either.
-      if (!connected && ['ENOENT', 'ECONNREFUSED', 'ENOTSOCK', 'ENAMETOOLONG'].includes(error.code ?? '')) resolve(undefined);
+      if (
+        !connected &&
+        ['ENOENT', 'ECONNREFUSED', 'ENOTSOCK', 'ENAMETOOLONG'].includes(error.code ?? '')
+      )
+        resolve(undefined);
       else reject(error);
     });
     socket.on('end', () => {

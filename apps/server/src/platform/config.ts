@@ -23,7 +23,10 @@ function isAccountXpub(value: string): boolean {
 /** Withdrawals of more than this (per asset) need a second operator's approval. */
 export const DEFAULT_WITHDRAWAL_SECOND_APPROVAL = 'USDT:10000,BTC:0.2,ETH:3';
 
-const positiveInt = z.coerce.number({ error: 'must be a number' }).int('must be a whole number').positive('must be positive');
+const positiveInt = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .positive('must be positive');
 
 /**
  * Every setting the server reads, with its default. docs/configuration.md's table
@@ -44,7 +47,10 @@ const envSchema = z.object({
   IMG_BASE_URL: z.string().min(1).default('/files'),
   WEB_DIST: z.string().min(1).default('apps/web/dist'),
   ADMIN_DIST: z.string().min(1).default('apps/admin/dist'),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
   SMTP_FROM: z.string().min(3).default('Tradewind <no-reply@tradewind.local>'),
   SMS_WEBHOOK_URL: z.url({ error: 'must be a URL' }).optional(),
   SESSION_TTL_DAYS: positiveInt.max(365).default(30),
@@ -61,50 +67,101 @@ const envSchema = z.object({
   TRON_XPUB: z
     .string()
     .trim()
-    .refine(isAccountXpub, "must be the account-level extended public key (xpub… at m/44'/195'/0'), never a private key")
+    .refine(
+      isAccountXpub,
+      "must be the account-level extended public key (xpub… at m/44'/195'/0'), never a private key",
+    )
     .optional(),
   TRON_API_URL: z.url({ error: 'must be a URL' }).default('https://api.trongrid.io'),
   TRON_API_KEY: z.string().min(1).optional(),
   DEPOSIT_MIN_USDT: z
     .string()
-    .refine((value) => (parseAmount(value, 6) ?? 0n) > 0n, 'must be a positive USDT amount with at most 6 decimals')
+    .refine(
+      (value) => (parseAmount(value, 6) ?? 0n) > 0n,
+      'must be a positive USDT amount with at most 6 decimals',
+    )
     .default('1'),
   DEPOSIT_WATCH_INTERVAL_MS: positiveInt.min(200, 'must be at least 200').default(3000),
-  UPLOAD_MAX_BYTES: positiveInt.max(64 * 1024 * 1024, 'must be at most 64 MiB').default(DEFAULT_UPLOAD_MAX_BYTES),
-  UPLOAD_MAX_SIDE_PX: positiveInt.min(256, 'must be at least 256').max(8192, 'must be at most 8192').default(3000),
+  UPLOAD_MAX_BYTES: positiveInt
+    .max(64 * 1024 * 1024, 'must be at most 64 MiB')
+    .default(DEFAULT_UPLOAD_MAX_BYTES),
+  UPLOAD_MAX_SIDE_PX: positiveInt
+    .min(256, 'must be at least 256')
+    .max(8192, 'must be at most 8192')
+    .default(3000),
   CARD_PAYEE_BANK: z.string().trim().min(1).max(100).optional(),
   CARD_PAYEE_NUMBER: z.string().trim().min(1).max(64).optional(),
   CARD_PAYEE_NAME: z.string().trim().min(1).max(100).optional(),
   CARD_PAYEE_PHONE: z.string().trim().min(1).max(32).optional(),
-  CARD_DEPOSIT_FEE_BPS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0).max(5000, 'must be at most 5000 (50%)').default(0),
-  CARD_DEPOSIT_MIN_USDT: z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a USDT amount such as 10 or 0.5').default('10'),
-  CARD_DEPOSIT_MAX_USDT: z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a USDT amount such as 100000').default('100000'),
+  CARD_DEPOSIT_FEE_BPS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(0)
+    .max(5000, 'must be at most 5000 (50%)')
+    .default(0),
+  CARD_DEPOSIT_MIN_USDT: z
+    .string()
+    .regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a USDT amount such as 10 or 0.5')
+    .default('10'),
+  CARD_DEPOSIT_MAX_USDT: z
+    .string()
+    .regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a USDT amount such as 100000')
+    .default('100000'),
   /** Kept for older settings: `binance` means MARKET_SOURCES=binance, `simulated` means none (demo only). */
   MARKET_FEED: z.enum(['simulated', 'binance']).optional(),
   /** The real price sources, comma-separated (binance, pyth); unset: none in demo mode, both otherwise. */
   MARKET_SOURCES: z
     .string()
     .trim()
-    .regex(/^((binance|pyth)(\s*,\s*(binance|pyth))*)?$/, 'must be a comma-separated list of binance and pyth, e.g. binance,pyth')
+    .regex(
+      /^((binance|pyth)(\s*,\s*(binance|pyth))*)?$/,
+      'must be a comma-separated list of binance and pyth, e.g. binance,pyth',
+    )
     .optional(),
-  PYTH_HERMES_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, e.g. https://hermes.pyth.network' }).default('https://hermes.pyth.network'),
+  PYTH_HERMES_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: 'must be an http:// or https:// URL, e.g. https://hermes.pyth.network',
+    })
+    .default('https://hermes.pyth.network'),
   PYTH_API_KEY: z.string().trim().min(1).optional(),
   /** A source quote further than this from the other sources (or alone, its own last minute) is quarantined. */
-  MARKET_QUARANTINE_BAND_PPM: positiveInt.max(500_000, 'must be at most 500000 (50%)').default(10_000),
+  MARKET_QUARANTINE_BAND_PPM: positiveInt
+    .max(500_000, 'must be at most 500000 (50%)')
+    .default(10_000),
   MARKET_FEED_URL: z
     .string()
-    .regex(/^wss?:\/\/[^\s?#]+$/, 'must be a ws:// or wss:// URL without a query, e.g. wss://stream.binance.com:9443/stream')
+    .regex(
+      /^wss?:\/\/[^\s?#]+$/,
+      'must be a ws:// or wss:// URL without a query, e.g. wss://stream.binance.com:9443/stream',
+    )
     .default('wss://stream.binance.com:9443/stream'),
   /** Unset: 3 days on the embedded PGlite, 30 on PostgreSQL (`tickRetentionDefault`). */
   TICK_RETENTION_DAYS: positiveInt.max(36_500).optional(),
-  CONVERT_FEE_BPS: z.coerce.number({ error: 'must be a number' }).int('must be a whole number').min(0, 'must be 0 or more').max(1000, 'must be at most 1000').default(20),
+  CONVERT_FEE_BPS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 or more')
+    .max(1000, 'must be at most 1000')
+    .default(20),
   CONTRACT_MAX_OPEN_ORDERS: positiveInt.max(1000, 'must be at most 1000').default(20),
   MINING_DAY_SECONDS: positiveInt.max(86_400, 'must be at most 86400').default(86_400),
   MINING_AUTO_APPROVE: flag.default(false),
   WITHDRAWAL_SECOND_APPROVAL: z.string().trim().default(DEFAULT_WITHDRAWAL_SECOND_APPROVAL),
-  CHAT_SCRIPT_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, e.g. https://chat.example.com/packs/js/sdk.js' }).optional(),
-  CHAT_SITE_TOKEN: z.string().trim().regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be the website token (letters, digits, - and _)').optional(),
-  CHAT_BASE_URL: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).optional(),
+  CHAT_SCRIPT_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: 'must be an http:// or https:// URL, e.g. https://chat.example.com/packs/js/sdk.js',
+    })
+    .optional(),
+  CHAT_SITE_TOKEN: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,128}$/, 'must be the website token (letters, digits, - and _)')
+    .optional(),
+  CHAT_BASE_URL: z
+    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+    .optional(),
 });
 
 /** Never repeated in an error line: a private key pasted into TRON_XPUB by mistake must not reach a log. */
@@ -135,14 +192,23 @@ function redact(name: string, value: string): string {
 
 /** Every setting's effective value (set or default), with keys, tokens and credentials hidden. */
 function describeSettings(present: Record<string, string | undefined>): SettingView[] {
-  const defaults = { ...envSchema.parse({}), DEMO_MODE: present.DATABASE_URL === undefined, TICK_RETENTION_DAYS: tickRetentionDefault(present.DATABASE_URL) } as Record<string, unknown>;
+  const defaults = {
+    ...envSchema.parse({}),
+    DEMO_MODE: present.DATABASE_URL === undefined,
+    TICK_RETENTION_DAYS: tickRetentionDefault(present.DATABASE_URL),
+  } as Record<string, unknown>;
   return Object.keys(envSchema.shape)
     .sort()
     .map((name) => {
       const given = present[name];
       const fallback = defaults[name];
       const raw = given ?? (fallback === undefined ? null : String(fallback));
-      return { name, value: raw === null ? null : redact(name, raw), fromEnv: given !== undefined, secret: SECRET_SETTINGS.has(name) };
+      return {
+        name,
+        value: raw === null ? null : redact(name, raw),
+        fromEnv: given !== undefined,
+        secret: SECRET_SETTINGS.has(name),
+      };
     });
 }
 
@@ -171,7 +237,12 @@ export interface Config {
   trustProxy: boolean;
   shutdownTimeoutMs: number;
   /** WebSocket limits: open and new-a-minute sockets per client address; inbound messages a second (also the burst) and channels, per socket. */
-  ws: { maxPerAddress: number; maxNewPerMinute: number; maxMessagesPerSecond: number; maxSubscriptions: number };
+  ws: {
+    maxPerAddress: number;
+    maxNewPerMinute: number;
+    maxMessagesPerSecond: number;
+    maxSubscriptions: number;
+  };
   deposit: DepositConfig;
   uploads: { maxBytes: number; maxSidePx: number };
   cardDeposit: CardDepositConfig;
@@ -218,8 +289,15 @@ export const REAL_PRICE_SOURCES = ['binance', 'pyth'] as const;
 export type RealPriceSource = (typeof REAL_PRICE_SOURCES)[number];
 
 /** MARKET_SOURCES as a list; unset, MARKET_FEED's older meaning, else none in demo mode and all otherwise. */
-function marketSources(list: string | undefined, feed: 'simulated' | 'binance' | undefined, demoMode: boolean): RealPriceSource[] {
-  if (list !== undefined) return REAL_PRICE_SOURCES.filter((source) => list.split(',').some((item) => item.trim() === source));
+function marketSources(
+  list: string | undefined,
+  feed: 'simulated' | 'binance' | undefined,
+  demoMode: boolean,
+): RealPriceSource[] {
+  if (list !== undefined)
+    return REAL_PRICE_SOURCES.filter((source) =>
+      list.split(',').some((item) => item.trim() === source),
+    );
   if (feed !== undefined) return feed === 'binance' ? ['binance'] : [];
   return demoMode ? [] : [...REAL_PRICE_SOURCES];
 }
@@ -286,24 +364,33 @@ export class ConfigError extends Error {
 
 /** Reads the environment (empty strings count as unset). Throws ConfigError listing every bad value. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) {
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
         const name = String(issue.path[0]);
-        const got = NEVER_ECHOED.has(name) ? 'a value that is not shown' : JSON.stringify(present[name] ?? null);
+        const got = NEVER_ECHOED.has(name)
+          ? 'a value that is not shown'
+          : JSON.stringify(present[name] ?? null);
         return `${issue.path.join('.') || 'environment'}: ${issue.message} (got ${got})`;
       }),
     );
   }
   // Demo mode publishes verification codes and credits made-up deposits: it is the default only
   // where nobody's money can be, the embedded database; on PostgreSQL it must be asked for.
-  const e = { ...parsed.data, DEMO_MODE: parsed.data.DEMO_MODE ?? parsed.data.DATABASE_URL === undefined };
+  const e = {
+    ...parsed.data,
+    DEMO_MODE: parsed.data.DEMO_MODE ?? parsed.data.DATABASE_URL === undefined,
+  };
   const chain = e.DEPOSIT_CHAIN ?? (e.DEMO_MODE ? 'simulated' : 'tron');
   // A simulated chain credits transfers nobody made: it must never run where money is real.
   if (chain === 'simulated' && !e.DEMO_MODE) {
-    throw new ConfigError(['DEPOSIT_CHAIN: the simulated chain exists only in demo mode (got "simulated" with DEMO_MODE=false)']);
+    throw new ConfigError([
+      'DEPOSIT_CHAIN: the simulated chain exists only in demo mode (got "simulated" with DEMO_MODE=false)',
+    ]);
   }
   const sources = marketSources(e.MARKET_SOURCES, e.MARKET_FEED, e.DEMO_MODE);
   // Contracts settle on recorded prices: a made-up price must never settle real money.
@@ -316,11 +403,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   // A shorter day pays a rental's yield sooner than its terms say: a demonstration, never real money.
   if (e.MINING_DAY_SECONDS !== 86_400 && !e.DEMO_MODE) {
-    throw new ConfigError([`MINING_DAY_SECONDS: a mining day is 86400 seconds outside demo mode (got ${e.MINING_DAY_SECONDS} with DEMO_MODE=false)`]);
+    throw new ConfigError([
+      `MINING_DAY_SECONDS: a mining day is 86400 seconds outside demo mode (got ${e.MINING_DAY_SECONDS} with DEMO_MODE=false)`,
+    ]);
   }
   // Review is how an operator vets a rental; skipping it is for a demo with nobody to review.
   if (e.MINING_AUTO_APPROVE && !e.DEMO_MODE) {
-    throw new ConfigError(['MINING_AUTO_APPROVE: rentals skip review only in demo mode (got true with DEMO_MODE=false)']);
+    throw new ConfigError([
+      'MINING_AUTO_APPROVE: rentals skip review only in demo mode (got true with DEMO_MODE=false)',
+    ]);
   }
   const cardDeposit = cardDepositConfig(e);
   const chat = chatConfig(e);
@@ -344,7 +435,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimit: { enabled: e.RATE_LIMIT_ENABLED, perMinute: e.RATE_LIMIT_PER_MINUTE },
     trustProxy: e.TRUST_PROXY,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    ws: { maxPerAddress: e.WS_MAX_PER_ADDRESS, maxNewPerMinute: e.WS_MAX_NEW_PER_MINUTE, maxMessagesPerSecond: e.WS_MAX_MESSAGES_PER_SECOND, maxSubscriptions: e.WS_MAX_SUBSCRIPTIONS },
+    ws: {
+      maxPerAddress: e.WS_MAX_PER_ADDRESS,
+      maxNewPerMinute: e.WS_MAX_NEW_PER_MINUTE,
+      maxMessagesPerSecond: e.WS_MAX_MESSAGES_PER_SECOND,
+      maxSubscriptions: e.WS_MAX_SUBSCRIPTIONS,
+    },
     deposit: {
       chain,
       tronXpub: e.TRON_XPUB,
@@ -393,7 +489,9 @@ export function secondApprovalThresholds(text: string): Record<WithdrawalAsset, 
     }
     const asset = match[1].toUpperCase() as WithdrawalAsset;
     if (!WITHDRAWAL_ASSETS.includes(asset)) {
-      problems.push(`${name}: ${match[1]} is not a withdrawal asset (${WITHDRAWAL_ASSETS.join(', ')})`);
+      problems.push(
+        `${name}: ${match[1]} is not a withdrawal asset (${WITHDRAWAL_ASSETS.join(', ')})`,
+      );
       continue;
     }
     if (found.has(asset)) {
@@ -402,13 +500,18 @@ export function secondApprovalThresholds(text: string): Record<WithdrawalAsset, 
     }
     const amount = parseAmount(match[2], ASSETS[asset].scale);
     if (amount === undefined || amount <= 0n) {
-      problems.push(`${name}: ${asset} needs a positive amount with at most ${ASSETS[asset].scale} decimals (got ${JSON.stringify(match[2])})`);
+      problems.push(
+        `${name}: ${asset} needs a positive amount with at most ${ASSETS[asset].scale} decimals (got ${JSON.stringify(match[2])})`,
+      );
       continue;
     }
     found.set(asset, amount);
   }
   const missing = WITHDRAWAL_ASSETS.filter((asset) => !found.has(asset));
-  if (problems.length === 0 && missing.length > 0) problems.push(`${name}: give a threshold for every withdrawal asset; missing ${missing.join(', ')} (${example})`);
+  if (problems.length === 0 && missing.length > 0)
+    problems.push(
+      `${name}: give a threshold for every withdrawal asset; missing ${missing.join(', ')} (${example})`,
+    );
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.fromEntries(found) as Record<WithdrawalAsset, bigint>;
 }
@@ -417,7 +520,9 @@ function chatConfig(e: z.output<typeof envSchema>): ChatConfig | null {
   if (e.CHAT_SCRIPT_URL === undefined && e.CHAT_SITE_TOKEN === undefined) return null;
   // A script without its token (or the reverse) would load a widget that cannot open a conversation.
   if (e.CHAT_SCRIPT_URL === undefined || e.CHAT_SITE_TOKEN === undefined) {
-    throw new ConfigError(['CHAT_SCRIPT_URL, CHAT_SITE_TOKEN: set both to turn the chat widget on, or neither']);
+    throw new ConfigError([
+      'CHAT_SCRIPT_URL, CHAT_SITE_TOKEN: set both to turn the chat widget on, or neither',
+    ]);
   }
   return {
     scriptUrl: e.CHAT_SCRIPT_URL,
@@ -431,16 +536,36 @@ function cardDepositConfig(e: z.output<typeof envSchema>): CardDepositConfig {
   const set = parts.filter((part) => part !== undefined).length;
   const problems: string[] = [];
   // Half a payee would send users' money to an account nobody can identify.
-  if (set !== 0 && set !== parts.length) problems.push('CARD_PAYEE_*: set all four of CARD_PAYEE_BANK, CARD_PAYEE_NUMBER, CARD_PAYEE_NAME and CARD_PAYEE_PHONE, or none');
+  if (set !== 0 && set !== parts.length)
+    problems.push(
+      'CARD_PAYEE_*: set all four of CARD_PAYEE_BANK, CARD_PAYEE_NUMBER, CARD_PAYEE_NAME and CARD_PAYEE_PHONE, or none',
+    );
   const minMinor = parseAmount(e.CARD_DEPOSIT_MIN_USDT, 6) ?? 0n;
   const maxMinor = parseAmount(e.CARD_DEPOSIT_MAX_USDT, 6) ?? 0n;
-  if (minMinor <= 0n) problems.push(`CARD_DEPOSIT_MIN_USDT: must be greater than zero (got ${JSON.stringify(e.CARD_DEPOSIT_MIN_USDT)})`);
-  if (maxMinor < minMinor) problems.push(`CARD_DEPOSIT_MAX_USDT: must not be below CARD_DEPOSIT_MIN_USDT (got ${JSON.stringify(e.CARD_DEPOSIT_MAX_USDT)})`);
+  if (minMinor <= 0n)
+    problems.push(
+      `CARD_DEPOSIT_MIN_USDT: must be greater than zero (got ${JSON.stringify(e.CARD_DEPOSIT_MIN_USDT)})`,
+    );
+  if (maxMinor < minMinor)
+    problems.push(
+      `CARD_DEPOSIT_MAX_USDT: must not be below CARD_DEPOSIT_MIN_USDT (got ${JSON.stringify(e.CARD_DEPOSIT_MAX_USDT)})`,
+    );
   if (problems.length > 0) throw new ConfigError(problems);
   const configured =
     set === parts.length
-      ? { bank: e.CARD_PAYEE_BANK as string, cardNumber: e.CARD_PAYEE_NUMBER as string, name: e.CARD_PAYEE_NAME as string, phone: e.CARD_PAYEE_PHONE as string }
+      ? {
+          bank: e.CARD_PAYEE_BANK as string,
+          cardNumber: e.CARD_PAYEE_NUMBER as string,
+          name: e.CARD_PAYEE_NAME as string,
+          phone: e.CARD_PAYEE_PHONE as string,
+        }
       : null;
   const payee = configured ?? (e.DEMO_MODE ? DEMO_CARD_PAYEE : null);
-  return { payee, demoPayee: configured === null && payee !== null, feeBps: e.CARD_DEPOSIT_FEE_BPS, minMinor, maxMinor };
+  return {
+    payee,
+    demoPayee: configured === null && payee !== null,
+    feeBps: e.CARD_DEPOSIT_FEE_BPS,
+    minMinor,
+    maxMinor,
+  };
 }

@@ -121,7 +121,12 @@ export function acquireDataLock(dataDir: string): DataLock {
   const file = path.join(absolute, DATA_LOCK_FILE);
   if (held.has(file)) throw new DataDirInUseError(absolute, process.pid);
   fs.mkdirSync(absolute, { recursive: true });
-  const mine: LockRecord = { pid: process.pid, startTicks: processStartTicks(process.pid), hostname: os.hostname(), startedAt: new Date().toISOString() };
+  const mine: LockRecord = {
+    pid: process.pid,
+    startTicks: processStartTicks(process.pid),
+    hostname: os.hostname(),
+    startedAt: new Date().toISOString(),
+  };
   const text = `${JSON.stringify(mine)}\n`;
   let takenOverFrom: number | undefined;
 
@@ -145,7 +150,8 @@ export function acquireDataLock(dataDir: string): DataLock {
     }
     const existing = readRecord(file);
     if (!existing) continue;
-    if (existing.record && holderAlive(existing.record)) throw new DataDirInUseError(absolute, existing.record.pid);
+    if (existing.record && holderAlive(existing.record))
+      throw new DataDirInUseError(absolute, existing.record.pid);
     // Move the stale file aside rather than delete it: if another process replaced it in the
     // meantime, what we moved is its live lock, and it goes back.
     const aside = `${file}.stale-${process.pid}`;

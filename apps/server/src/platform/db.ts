@@ -42,12 +42,18 @@ interface RawClient {
 }
 
 /** Runs a named statement on the database or inside a transaction; returns its rows. */
-export async function runNamed<T>(executor: Executor, statement: NamedStatement, values: unknown[]): Promise<T[]> {
+export async function runNamed<T>(
+  executor: Executor,
+  statement: NamedStatement,
+  values: unknown[],
+): Promise<T[]> {
   // Drizzle keeps the driver's client (a pg pool or pool client, or PGlite) on its session.
   const client = (executor as unknown as { session: { client: RawClient } }).session.client;
   const isNodePg = 'release' in client || 'totalCount' in client;
   const named = isNodePg && !statement.planEachRun;
-  const result = named ? await client.query({ name: statement.name, text: statement.text, values }) : await client.query(statement.text, values);
+  const result = named
+    ? await client.query({ name: statement.name, text: statement.text, values })
+    : await client.query(statement.text, values);
   return result.rows as T[];
 }
 
@@ -83,7 +89,10 @@ function executorOn(client: pg.PoolClient): Db {
  * whether to commit belongs in the statement (it raises). Elsewhere (PGlite) it is an
  * ordinary transaction that awaits the writes before it commits.
  */
-export async function pipelinedTransaction<T>(db: Db, work: (tx: Executor) => Promise<PipelinedWork<T>>): Promise<T> {
+export async function pipelinedTransaction<T>(
+  db: Db,
+  work: (tx: Executor) => Promise<PipelinedWork<T>>,
+): Promise<T> {
   const pool = pipelinePools.get(db);
   if (!pool) {
     return db.transaction(async (tx) => {
@@ -101,7 +110,8 @@ export async function pipelinedTransaction<T>(db: Db, work: (tx: Executor) => Pr
       const { value, writes } = await work(executorOn(client));
       const commit = client.query('commit');
       const [, , committed] = await Promise.all([begin, writes, commit]);
-      if (committed.command !== 'COMMIT') throw new Error(`the transaction ended with ${committed.command}, not COMMIT`);
+      if (committed.command !== 'COMMIT')
+        throw new Error(`the transaction ended with ${committed.command}, not COMMIT`);
       return value;
     } catch (error) {
       // Behind every statement already written: when it answers, they all have.
@@ -115,7 +125,10 @@ export async function pipelinedTransaction<T>(db: Db, work: (tx: Executor) => Pr
   }
 }
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+export const MIGRATIONS_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../drizzle',
+);
 
 export interface Database {
   db: Db;
@@ -140,13 +153,20 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 20 });
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 20,
+    });
     pool.on('error', () => {
       // An idle client lost its connection; the pool replaces it on next use.
     });
     const db = drizzleNodePg({ client: pool }) as unknown as Db;
     // A few connections for pipelined transactions (the order batches run two at a time).
-    const pipelined = new pg.Pool({ connectionString: options.databaseUrl, max: 4, pipeline: true });
+    const pipelined = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 4,
+      pipeline: true,
+    });
     pipelined.on('error', () => {
       // As above.
     });
@@ -157,7 +177,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await client.connect();
       return client;
     };
-    return { db, kind: 'postgres', migrate: () => migratePostgres(pool), connectDedicated, close: () => Promise.all([pool.end(), pipelined.end()]).then(() => undefined) };
+    return {
+      db,
+      kind: 'postgres',
+      migrate: () => migratePostgres(pool),
+      connectDedicated,
+      close: () => Promise.all([pool.end(), pipelined.end()]).then(() => undefined),
+    };
   }
   const dataDir = options.dataDir ?? 'memory://';
   if (!dataDir.startsWith('memory://')) fs.mkdirSync(dataDir, { recursive: true });

@@ -53,7 +53,9 @@ export class RequestValidationError extends Error {
 }
 
 export function fieldErrors(error: RequestValidationError, language: Language): FieldErrors {
-  return issuesToFieldErrors(error.issues, error.input, (key, params) => translate(language, key, params));
+  return issuesToFieldErrors(error.issues, error.input, (key, params) =>
+    translate(language, key, params),
+  );
 }
 
 /** Fastify's own 4xx errors (bad JSON, wrong content type, oversize body, rate limit) mapped to our codes. */
@@ -84,7 +86,9 @@ function frameworkError(error: FastifyError): ErrorName | undefined {
 /** "Too many requests", with the wait when the reply names one (`Retry-After`, seconds). */
 function rateLimitedMessage(language: Language, reply: FastifyReply): string {
   const seconds = Number(reply.getHeader('retry-after'));
-  return Number.isInteger(seconds) && seconds > 0 ? translate(language, 'rate_limit.retry_in', { seconds }) : translate(language, 'errors.RATE_LIMITED');
+  return Number.isInteger(seconds) && seconds > 0
+    ? translate(language, 'rate_limit.retry_in', { seconds })
+    : translate(language, 'errors.RATE_LIMITED');
 }
 
 /** The one error handler: every failure leaves as an envelope; 5xx details stay in the log. */
@@ -103,23 +107,43 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (error instanceof AppError && error.field) {
       const message = translate(language, `errors.${error.errorName}`, error.paramsFor(language));
-      return reply.status(422).send({ code: ERROR_CODES.VALIDATION_FAILED, message, data: null, errors: { [error.field]: [message] } });
+      return reply.status(422).send({
+        code: ERROR_CODES.VALIDATION_FAILED,
+        message,
+        data: null,
+        errors: { [error.field]: [message] },
+      });
     }
     if (error instanceof AppError) {
       if (error.retryAfterS !== undefined) reply.header('retry-after', String(error.retryAfterS));
       return reply.status(error.httpStatus).send({
         code: error.code,
-        message: error.errorName === 'RATE_LIMITED' ? rateLimitedMessage(language, reply) : translate(language, `errors.${error.errorName}`, error.paramsFor(language)),
+        message:
+          error.errorName === 'RATE_LIMITED'
+            ? rateLimitedMessage(language, reply)
+            : translate(language, `errors.${error.errorName}`, error.paramsFor(language)),
         data: null,
       });
     }
     const name = frameworkError(error);
     if (name) {
       const status = name === 'BAD_REQUEST' ? 400 : ERROR_CODES[name];
-      if (name === 'RATE_LIMITED') reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
-      return reply.status(status).send({ code: ERROR_CODES[name], message: name === 'RATE_LIMITED' ? rateLimitedMessage(language, reply) : translate(language, `errors.${name}`), data: null });
+      if (name === 'RATE_LIMITED')
+        reply.header('retry-after', reply.getHeader('retry-after') ?? '60');
+      return reply.status(status).send({
+        code: ERROR_CODES[name],
+        message:
+          name === 'RATE_LIMITED'
+            ? rateLimitedMessage(language, reply)
+            : translate(language, `errors.${name}`),
+        data: null,
+      });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ code: ERROR_CODES.INTERNAL, message: translate(language, 'errors.INTERNAL'), data: null });
+    return reply.status(500).send({
+      code: ERROR_CODES.INTERNAL,
+      message: translate(language, 'errors.INTERNAL'),
+      data: null,
+    });
   });
 }

@@ -1,4 +1,9 @@
-import { fileContentQuerySchema, filePurposeSchema, UPLOAD_FIELDS, uploadedFileSchema } from '@tradewind/contract/files';
+import {
+  fileContentQuerySchema,
+  filePurposeSchema,
+  UPLOAD_FIELDS,
+  uploadedFileSchema,
+} from '@tradewind/contract/files';
 import { REVIEW_ROLES } from '@tradewind/contract/operator';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -17,7 +22,11 @@ export function multipartError(error: unknown, maxBytes: number): Error {
   if (error instanceof AppError || error instanceof RequestValidationError) return error;
   switch ((error as { code?: string }).code) {
     case 'FST_REQ_FILE_TOO_LARGE':
-      return new AppError('FILE_TOO_LARGE', { maxMb: Math.round((maxBytes / 1_048_576) * 10) / 10 }, 413);
+      return new AppError(
+        'FILE_TOO_LARGE',
+        { maxMb: Math.round((maxBytes / 1_048_576) * 10) / 10 },
+        413,
+      );
     case 'FST_FILES_LIMIT':
       return new AppError('FILE_ONE_ONLY', {}, 422);
     case 'FST_PARTS_LIMIT':
@@ -33,7 +42,10 @@ export function multipartError(error: unknown, maxBytes: number): Error {
  * Reads `purpose` and one `file` from a multipart body, in any order. The file is held in
  * memory up to the size limit; a larger one is cut off by the parser and refused.
  */
-async function readUpload(request: FastifyRequest, maxBytes: number): Promise<{ purpose: z.output<typeof filePurposeSchema>; bytes: Buffer }> {
+async function readUpload(
+  request: FastifyRequest,
+  maxBytes: number,
+): Promise<{ purpose: z.output<typeof filePurposeSchema>; bytes: Buffer }> {
   if (!request.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', {}, 415);
   const fields: Record<string, unknown> = {};
   let bytes: Buffer | undefined;
@@ -59,31 +71,50 @@ async function readUpload(request: FastifyRequest, maxBytes: number): Promise<{ 
 }
 
 function sendImage(reply: FastifyReply, file: { row: { id: number; mime: string }; data: Buffer }) {
-  return reply
-    .header('content-type', file.row.mime)
-    .header('content-length', file.data.length)
-    .header('content-disposition', `inline; filename="file-${file.row.id}.jpg"`)
-    // Private: never kept by a shared cache; opened directly, it can run nothing.
-    .header('cache-control', 'private, no-store')
-    .header('content-security-policy', "default-src 'none'; img-src 'self'; sandbox")
-    .send(file.data);
+  return (
+    reply
+      .header('content-type', file.row.mime)
+      .header('content-length', file.data.length)
+      .header('content-disposition', `inline; filename="file-${file.row.id}.jpg"`)
+      // Private: never kept by a shared cache; opened directly, it can run nothing.
+      .header('cache-control', 'private, no-store')
+      .header('content-security-policy', "default-src 'none'; img-src 'self'; sandbox")
+      .send(file.data)
+  );
 }
 
 /** A GET that answers with bytes, not an envelope; listed in the route table like any other. */
 function binaryRoute(
   app: FastifyInstance,
   spec: { url: string; auth: AuthMode; roles?: readonly OperatorAuth['role'][]; summary: string },
-  handler: (request: FastifyRequest, query: z.output<typeof fileContentQuerySchema>, reply: FastifyReply) => Promise<unknown>,
+  handler: (
+    request: FastifyRequest,
+    query: z.output<typeof fileContentQuerySchema>,
+    reply: FastifyReply,
+  ) => Promise<unknown>,
 ): void {
   // Stored images are always re-encoded to JPEG (images.ts), so a success is one.
-  app.routeTable.push({ method: 'GET', url: spec.url, auth: spec.auth, query: fileContentQuerySchema, roles: spec.roles, produces: 'image/jpeg' });
+  app.routeTable.push({
+    method: 'GET',
+    url: spec.url,
+    auth: spec.auth,
+    query: fileContentQuerySchema,
+    roles: spec.roles,
+    produces: 'image/jpeg',
+  });
   app.route({
     method: 'GET',
     url: spec.url,
-    schema: { summary: spec.summary, tags, querystring: fileContentQuerySchema, security: [{ bearer: [] }] },
+    schema: {
+      summary: spec.summary,
+      tags,
+      querystring: fileContentQuerySchema,
+      security: [{ bearer: [] }],
+    },
     config: { auth: spec.auth },
     ...authHooks(app, spec),
-    handler: (request, reply) => handler(request, request.query as z.output<typeof fileContentQuerySchema>, reply),
+    handler: (request, reply) =>
+      handler(request, request.query as z.output<typeof fileContentQuerySchema>, reply),
   });
 }
 
@@ -101,7 +132,8 @@ export function registerFileRoutes(app: FastifyInstance, deps: FileDeps): void {
       method: 'POST',
       url: '/api/v1/files',
       auth: 'user',
-      summary: 'Upload one image (multipart/form-data: purpose, file); JPEG, PNG or WebP, re-encoded without metadata',
+      summary:
+        'Upload one image (multipart/form-data: purpose, file); JPEG, PNG or WebP, re-encoded without metadata',
       tags,
       response: uploadedFileSchema,
       rateLimit: { max: 30, timeWindow: 60_000 },
@@ -119,29 +151,47 @@ export function registerFileRoutes(app: FastifyInstance, deps: FileDeps): void {
     config: { auth: 'none' },
     handler: async (request, reply) => {
       const file = await readPublicFile(deps, (request.params as { name: string }).name);
-      return reply
-        .header('content-type', file.row.mime)
-        .header('content-length', file.data.length)
-        // A public file's name is random and its bytes never change: any cache may keep it.
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .header('content-security-policy', "default-src 'none'; img-src 'self'; sandbox")
-        .header('cross-origin-resource-policy', 'cross-origin')
-        .send(file.data);
+      return (
+        reply
+          .header('content-type', file.row.mime)
+          .header('content-length', file.data.length)
+          // A public file's name is random and its bytes never change: any cache may keep it.
+          .header('cache-control', 'public, max-age=31536000, immutable')
+          .header('content-security-policy', "default-src 'none'; img-src 'self'; sandbox")
+          .header('cross-origin-resource-policy', 'cross-origin')
+          .send(file.data)
+      );
     },
-  });
-
-  binaryRoute(app, { url: '/api/v1/files/content', auth: 'user', summary: 'One of your own uploaded images (image/jpeg)' }, async (request, query, reply) => {
-    const userId = request.auth?.userId;
-    if (userId === undefined) throw new AppError('UNAUTHORIZED');
-    return sendImage(reply, await readFileContent(deps, { id: query.id, ownerId: userId }));
   });
 
   binaryRoute(
     app,
-    { url: '/api/admin/v1/files/content', auth: 'operator', roles: REVIEW_ROLES, summary: 'Operators: any uploaded image, for review (image/jpeg)' },
+    {
+      url: '/api/v1/files/content',
+      auth: 'user',
+      summary: 'One of your own uploaded images (image/jpeg)',
+    },
+    async (request, query, reply) => {
+      const userId = request.auth?.userId;
+      if (userId === undefined) throw new AppError('UNAUTHORIZED');
+      return sendImage(reply, await readFileContent(deps, { id: query.id, ownerId: userId }));
+    },
+  );
+
+  binaryRoute(
+    app,
+    {
+      url: '/api/admin/v1/files/content',
+      auth: 'operator',
+      roles: REVIEW_ROLES,
+      summary: 'Operators: any uploaded image, for review (image/jpeg)',
+    },
     async (request, query, reply) => {
       const file = await readFileContent(deps, { id: query.id, ownerId: null });
-      request.log.info({ operator: request.operator?.username, fileId: file.row.id, purpose: file.row.purpose }, 'operator read an uploaded file');
+      request.log.info(
+        { operator: request.operator?.username, fileId: file.row.id, purpose: file.row.purpose },
+        'operator read an uploaded file',
+      );
       return sendImage(reply, file);
     },
   );

@@ -77,7 +77,12 @@ export function createFileStore(config: Config): FileStore {
 }
 
 /** Who can see a purpose's files: identity documents and payment proofs are private. */
-const VISIBILITY: Record<FilePurpose, FileVisibility> = { kyc: 'private', card_deposit: 'private', avatar: 'public', loan: 'private' };
+const VISIBILITY: Record<FilePurpose, FileVisibility> = {
+  kyc: 'private',
+  card_deposit: 'private',
+  avatar: 'public',
+  loan: 'private',
+};
 
 /** The name a public file is served under from the image host (`imgBaseUrl`/<name>). */
 export function publicFileName(storageKey: string): string {
@@ -111,17 +116,27 @@ function toUploaded(row: FileRow): UploadedFile {
  * FILE_EMPTY, FILE_TYPE_UNSUPPORTED, FILE_CORRUPT, FILE_NOT_PLAIN_IMAGE,
  * FILE_PIXELS_TOO_MANY. Nothing is stored when it raises.
  */
-export async function storeUpload(deps: FileDeps, input: { ownerId: number; purpose: FilePurpose; bytes: Buffer }): Promise<UploadedFile> {
+export async function storeUpload(
+  deps: FileDeps,
+  input: { ownerId: number; purpose: FilePurpose; bytes: Buffer },
+): Promise<UploadedFile> {
   const now = deps.clock.now();
   const [recent] = await deps.db
     .select({ n: count() })
     .from(files)
-    .where(and(eq(files.ownerId, input.ownerId), gte(files.createdAt, new Date(now.getTime() - 3_600_000))));
+    .where(
+      and(
+        eq(files.ownerId, input.ownerId),
+        gte(files.createdAt, new Date(now.getTime() - 3_600_000)),
+      ),
+    );
   if ((recent?.n ?? 0) >= UPLOADS_PER_HOUR) throw new AppError('UPLOAD_QUOTA_EXCEEDED', {}, 429);
 
   const format = inspectImage(input.bytes);
   const image =
-    input.purpose === 'avatar' ? await reencodeImage(input.bytes, format, AVATAR_SIDE_PX, 'square') : await reencodeImage(input.bytes, format, deps.config.uploads.maxSidePx);
+    input.purpose === 'avatar'
+      ? await reencodeImage(input.bytes, format, AVATAR_SIDE_PX, 'square')
+      : await reencodeImage(input.bytes, format, deps.config.uploads.maxSidePx);
   const storageKey = newStorageKey();
   await deps.fileStore.put(storageKey, image.data);
   try {
@@ -153,7 +168,10 @@ export async function storeUpload(deps: FileDeps, input: { ownerId: number; purp
  * file uploaded for another purpose are all a field error on `field` (FILE_NOT_FOUND,
  * FILE_WRONG_PURPOSE), so a form never learns whether someone else's file exists.
  */
-export async function requireOwnFile(executor: Executor, input: { ownerId: number; id: string; purpose: FilePurpose; field: string }): Promise<FileRow> {
+export async function requireOwnFile(
+  executor: Executor,
+  input: { ownerId: number; id: string; purpose: FilePurpose; field: string },
+): Promise<FileRow> {
   const [row] = await executor
     .select()
     .from(files)
@@ -165,7 +183,10 @@ export async function requireOwnFile(executor: Executor, input: { ownerId: numbe
 }
 
 /** A file's bytes for its owner (ownerId given) or for an operator (ownerId null). NOT_FOUND otherwise. */
-export async function readFileContent(deps: Pick<FileDeps, 'db' | 'fileStore'>, input: { id: string; ownerId: number | null }): Promise<{ row: FileRow; data: Buffer }> {
+export async function readFileContent(
+  deps: Pick<FileDeps, 'db' | 'fileStore'>,
+  input: { id: string; ownerId: number | null },
+): Promise<{ row: FileRow; data: Buffer }> {
   const conditions = [eq(files.id, Number(input.id))];
   if (input.ownerId !== null) conditions.push(eq(files.ownerId, input.ownerId));
   const [row] = await deps.db
@@ -185,7 +206,10 @@ const PUBLIC_NAME_PATTERN = /^([0-9a-f]{48})\.jpg$/;
  * A public file (an avatar) by its served name, for anyone: NOT_FOUND for a private file,
  * an unknown name or anything else, so the public host never reveals private uploads.
  */
-export async function readPublicFile(deps: Pick<FileDeps, 'db' | 'fileStore'>, name: string): Promise<{ row: FileRow; data: Buffer }> {
+export async function readPublicFile(
+  deps: Pick<FileDeps, 'db' | 'fileStore'>,
+  name: string,
+): Promise<{ row: FileRow; data: Buffer }> {
   const storageKey = PUBLIC_NAME_PATTERN.exec(name)?.[1];
   if (!storageKey) throw new AppError('NOT_FOUND');
   const [row] = await deps.db

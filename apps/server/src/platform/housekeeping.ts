@@ -21,9 +21,18 @@ export class IdempotencyKeyPruner {
 
   constructor(
     private readonly deps: { db: Db; clock: Clock; log?: Log },
-    private readonly options: { intervalMs?: number; batch?: number; statementsPerRound?: number } = {},
+    private readonly options: {
+      intervalMs?: number;
+      batch?: number;
+      statementsPerRound?: number;
+    } = {},
   ) {
-    this.sweeper = new Sweeper('idempotency key prune', () => this.runOnce(), options.intervalMs ?? KEY_PRUNE_INTERVAL_MS, deps.log);
+    this.sweeper = new Sweeper(
+      'idempotency key prune',
+      () => this.runOnce(),
+      options.intervalMs ?? KEY_PRUNE_INTERVAL_MS,
+      deps.log,
+    );
   }
 
   /** One round: batches until one comes back short or the round's limit is reached. Returns how many keys went. */
@@ -63,7 +72,12 @@ export class EmbeddedUpkeep {
     private readonly deps: { db: Db; log?: Log },
     intervalMs: number = EMBEDDED_UPKEEP_INTERVAL_MS,
   ) {
-    this.sweeper = new Sweeper('embedded database upkeep', () => this.runOnce(), intervalMs, deps.log);
+    this.sweeper = new Sweeper(
+      'embedded database upkeep',
+      () => this.runOnce(),
+      intervalMs,
+      deps.log,
+    );
   }
 
   async runOnce(): Promise<void> {
@@ -81,9 +95,15 @@ export class EmbeddedUpkeep {
 }
 
 /** The housekeeping workers of this process (ROLE `all` or `worker`): the key prune, and the embedded engine's upkeep on PGlite. */
-export function registerHousekeepingWorker(app: FastifyInstance, deps: { db: Db; clock: Clock; config: Pick<Config, 'databaseUrl'> }): IdempotencyKeyPruner {
+export function registerHousekeepingWorker(
+  app: FastifyInstance,
+  deps: { db: Db; clock: Clock; config: Pick<Config, 'databaseUrl'> },
+): IdempotencyKeyPruner {
   const pruner = new IdempotencyKeyPruner({ db: deps.db, clock: deps.clock, log: app.log });
-  const upkeep = deps.config.databaseUrl === undefined ? new EmbeddedUpkeep({ db: deps.db, log: app.log }) : null;
+  const upkeep =
+    deps.config.databaseUrl === undefined
+      ? new EmbeddedUpkeep({ db: deps.db, log: app.log })
+      : null;
   app.addHook('onReady', async () => {
     pruner.start();
     upkeep?.start();

@@ -7,7 +7,12 @@ import * as z from 'zod/mini';
 import type { Tx } from './db.ts';
 import { AppError, RequestValidationError } from './errors.ts';
 import { translate } from './i18n.ts';
-import { IDEMPOTENCY_HEADER, isValidIdempotencyKey, requestHash, runIdempotent } from './idempotency.ts';
+import {
+  IDEMPOTENCY_HEADER,
+  isValidIdempotencyKey,
+  requestHash,
+  runIdempotent,
+} from './idempotency.ts';
 
 export type AuthMode = 'none' | 'user' | 'operator';
 
@@ -60,7 +65,11 @@ export interface RouteEntry {
   produces?: string;
 }
 
-export interface RouteSpec<B extends Schema | undefined, Q extends Schema | undefined, R extends Schema> {
+export interface RouteSpec<
+  B extends Schema | undefined,
+  Q extends Schema | undefined,
+  R extends Schema,
+> {
   method: 'GET' | 'POST';
   url: string;
   auth: AuthMode;
@@ -69,7 +78,11 @@ export interface RouteSpec<B extends Schema | undefined, Q extends Schema | unde
   body?: B;
   query?: Q;
   response: R;
-  rateLimit?: { max: number; timeWindow: number; keyGenerator?: (request: FastifyRequest) => string };
+  rateLimit?: {
+    max: number;
+    timeWindow: number;
+    keyGenerator?: (request: FastifyRequest) => string;
+  };
   /** Moves money: needs an Idempotency-Key header, and the handler runs in the transaction `tx` exactly once per key. */
   money?: boolean;
   /** Operator routes: the roles allowed (others get 403). */
@@ -168,9 +181,21 @@ export function route<B extends Schema | undefined, Q extends Schema | undefined
 export function route<B extends Schema | undefined, Q extends Schema | undefined, R extends Schema>(
   app: FastifyInstance,
   spec: RouteSpec<B, Q, R>,
-  handler: (ctx: MoneyHandlerContext<Infer<B>, Infer<Q>> & OperatorHandlerContext<Infer<B>, Infer<Q>> & OwnIdempotencyHandlerContext<Infer<B>, Infer<Q>>) => Promise<z.input<R>>,
+  handler: (
+    ctx: MoneyHandlerContext<Infer<B>, Infer<Q>> &
+      OperatorHandlerContext<Infer<B>, Infer<Q>> &
+      OwnIdempotencyHandlerContext<Infer<B>, Infer<Q>>,
+  ) => Promise<z.input<R>>,
 ): void {
-  app.routeTable.push({ method: spec.method, url: spec.url, auth: spec.auth, body: spec.body, query: spec.query, money: spec.money, roles: spec.roles });
+  app.routeTable.push({
+    method: spec.method,
+    url: spec.url,
+    auth: spec.auth,
+    body: spec.body,
+    query: spec.query,
+    money: spec.money,
+    roles: spec.roles,
+  });
   app.route({
     method: spec.method,
     url: spec.url,
@@ -199,17 +224,33 @@ export function route<B extends Schema | undefined, Q extends Schema | undefined
       };
       if (!spec.money) return ok(request.lang, await handler(ctx as Parameters<typeof handler>[0]));
       const key = request.headers[IDEMPOTENCY_HEADER];
-      if (!isValidIdempotencyKey(key)) throw new AppError('IDEMPOTENCY_KEY_REQUIRED', {}, 422, 'Idempotency-Key');
-      if (spec.precheck) await spec.precheck(ctx as Parameters<NonNullable<typeof spec.precheck>>[0]);
+      if (!isValidIdempotencyKey(key))
+        throw new AppError('IDEMPOTENCY_KEY_REQUIRED', {}, 422, 'Idempotency-Key');
+      if (spec.precheck)
+        await spec.precheck(ctx as Parameters<NonNullable<typeof spec.precheck>>[0]);
       const { database, clock } = app.services;
-      const hashed = spec.secretFields ? withoutFields(request.body, spec.secretFields) : request.body;
+      const hashed = spec.secretFields
+        ? withoutFields(request.body, spec.secretFields)
+        : request.body;
       const hash = requestHash(spec.method, spec.url, hashed);
-      if (spec.ownIdempotency) return ok(request.lang, await handler({ ...ctx, idempotency: { key, hash } } as Parameters<typeof handler>[0]));
+      if (spec.ownIdempotency)
+        return ok(
+          request.lang,
+          await handler({ ...ctx, idempotency: { key, hash } } as Parameters<typeof handler>[0]),
+        );
       const committed: (() => void)[] = [];
-      const data = await runIdempotent({ db: database.db, clock }, { userId: ctx.auth.userId, key, hash }, (tx) => {
-        committed.length = 0; // a retried attempt starts over
-        return handler({ ...ctx, tx, afterCommit: (fn: () => void) => void committed.push(fn) } as unknown as Parameters<typeof handler>[0]);
-      });
+      const data = await runIdempotent(
+        { db: database.db, clock },
+        { userId: ctx.auth.userId, key, hash },
+        (tx) => {
+          committed.length = 0; // a retried attempt starts over
+          return handler({
+            ...ctx,
+            tx,
+            afterCommit: (fn: () => void) => void committed.push(fn),
+          } as unknown as Parameters<typeof handler>[0]);
+        },
+      );
       for (const fn of committed) fn();
       return ok(request.lang, data);
     },
@@ -222,8 +263,13 @@ function withoutFields(body: unknown, fields: readonly string[]): unknown {
 }
 
 /** The auth step of `route`, for routes that reply with something other than an envelope (file bytes). */
-export function preHandlerFor(app: FastifyInstance, spec: { auth: AuthMode; roles?: readonly OperatorAuth['role'][] }) {
-  if (spec.auth === 'user') return async (request: FastifyRequest) => void (request.auth = await app.authenticate(request.headers.authorization));
+export function preHandlerFor(
+  app: FastifyInstance,
+  spec: { auth: AuthMode; roles?: readonly OperatorAuth['role'][] },
+) {
+  if (spec.auth === 'user')
+    return async (request: FastifyRequest) =>
+      void (request.auth = await app.authenticate(request.headers.authorization));
   if (spec.auth === 'operator') {
     return async (request: FastifyRequest) => {
       const operator = await app.authenticateOperator(request.headers.authorization);
@@ -240,7 +286,10 @@ export function preHandlerFor(app: FastifyInstance, spec: { auth: AuthMode; role
  * refused as such (401/403) and never learns what the route's input looks like. User routes
  * validate first, as they always have: a malformed request costs no session lookup.
  */
-export function authHooks(app: FastifyInstance, spec: { auth: AuthMode; roles?: readonly OperatorAuth['role'][] }) {
+export function authHooks(
+  app: FastifyInstance,
+  spec: { auth: AuthMode; roles?: readonly OperatorAuth['role'][] },
+) {
   const hook = preHandlerFor(app, spec);
   if (!hook) return {};
   return spec.auth === 'operator' ? { preValidation: hook } : { preHandler: hook };
@@ -274,7 +323,13 @@ export function fileRoute<Q extends Schema | undefined>(
   spec: FileRouteSpec<Q>,
   handler: (ctx: UserHandlerContext<undefined, Infer<Q>>) => Promise<FileReply>,
 ): void {
-  app.routeTable.push({ method: spec.method, url: spec.url, auth: spec.auth, query: spec.query, produces: spec.produces });
+  app.routeTable.push({
+    method: spec.method,
+    url: spec.url,
+    auth: spec.auth,
+    query: spec.query,
+    produces: spec.produces,
+  });
   app.route({
     method: spec.method,
     url: spec.url,
@@ -300,7 +355,11 @@ export function fileRoute<Q extends Schema | undefined>(
         .header('content-type', file.contentType)
         .header('content-disposition', `attachment; filename="${filename}"`)
         .header('cache-control', 'no-store')
-        .send(file.body instanceof Uint8Array ? Buffer.from(file.body.buffer, file.body.byteOffset, file.body.byteLength) : file.body);
+        .send(
+          file.body instanceof Uint8Array
+            ? Buffer.from(file.body.buffer, file.body.byteOffset, file.body.byteLength)
+            : file.body,
+        );
     },
   });
 }
@@ -310,9 +369,22 @@ export function zodValidatorCompiler({ schema }: { schema: unknown }) {
   const zodSchema = schema as Schema;
   return (data: unknown) => {
     const nul = nulCharacterPaths(data);
-    if (nul.length > 0) return { error: new RequestValidationError(nul.map((path) => ({ code: 'custom', path, message: 'validation.invalid_format', input: undefined })), data) };
+    if (nul.length > 0)
+      return {
+        error: new RequestValidationError(
+          nul.map((path) => ({
+            code: 'custom',
+            path,
+            message: 'validation.invalid_format',
+            input: undefined,
+          })),
+          data,
+        ),
+      };
     const result = z.safeParse(zodSchema, data);
-    return result.success ? { value: result.data } : { error: new RequestValidationError(result.error.issues, data) };
+    return result.success
+      ? { value: result.data }
+      : { error: new RequestValidationError(result.error.issues, data) };
   };
 }
 
@@ -324,7 +396,10 @@ export function zodValidatorCompiler({ schema }: { schema: unknown }) {
 function nulCharacterPaths(data: unknown, path: PropertyKey[] = []): PropertyKey[][] {
   if (typeof data === 'string') return data.includes('\u0000') ? [path] : [];
   if (typeof data !== 'object' || data === null) return [];
-  return Object.entries(data).flatMap(([key, value]) => [...(key.includes('\u0000') ? [[...path, key]] : []), ...nulCharacterPaths(value, [...path, key])]);
+  return Object.entries(data).flatMap(([key, value]) => [
+    ...(key.includes('\u0000') ? [[...path, key]] : []),
+    ...nulCharacterPaths(value, [...path, key]),
+  ]);
 }
 
 /** Replies are built from our own types; serialise them as they are (the schema documents them). */

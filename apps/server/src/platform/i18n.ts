@@ -9,27 +9,36 @@ type Catalogue = Record<string, unknown>;
  * The shared messages: `packages/contract/src/i18n/<lang>.json` plus one file per domain,
  * `packages/contract/src/i18n/<domain>/<lang>.json`, merged (each domain owns its keys).
  */
-const I18N_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../packages/contract/src/i18n');
+const I18N_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../packages/contract/src/i18n',
+);
 
 function merge(target: Catalogue, source: Catalogue): Catalogue {
   for (const [key, value] of Object.entries(source)) {
     const existing = target[key];
-    if (value && typeof value === 'object' && existing && typeof existing === 'object') merge(existing as Catalogue, value as Catalogue);
+    if (value && typeof value === 'object' && existing && typeof existing === 'object')
+      merge(existing as Catalogue, value as Catalogue);
     else target[key] = value;
   }
   return target;
 }
 
 function loadCatalogue(language: Language): Catalogue {
-  const catalogue: Catalogue = JSON.parse(fs.readFileSync(path.join(I18N_DIR, `${language}.json`), 'utf8'));
+  const catalogue: Catalogue = JSON.parse(
+    fs.readFileSync(path.join(I18N_DIR, `${language}.json`), 'utf8'),
+  );
   for (const entry of fs.readdirSync(I18N_DIR, { withFileTypes: true })) {
     const file = path.join(I18N_DIR, entry.name, `${language}.json`);
-    if (entry.isDirectory() && fs.existsSync(file)) merge(catalogue, JSON.parse(fs.readFileSync(file, 'utf8')));
+    if (entry.isDirectory() && fs.existsSync(file))
+      merge(catalogue, JSON.parse(fs.readFileSync(file, 'utf8')));
   }
   return catalogue;
 }
 
-const CATALOGUES = Object.fromEntries(LANGUAGES.map((language) => [language, loadCatalogue(language)])) as Record<Language, Catalogue>;
+const CATALOGUES = Object.fromEntries(
+  LANGUAGES.map((language) => [language, loadCatalogue(language)]),
+) as Record<Language, Catalogue>;
 
 function lookup(catalogue: Catalogue, key: string): string | undefined {
   let node: unknown = catalogue;
@@ -60,7 +69,9 @@ export type Params = Record<string, string | number>;
 
 /** Translates a shared message key (`errors.X`, `validation.x`, `ok`) with `{{name}}` parameters. */
 export function translate(language: Language, key: string, params: Params = {}): string {
-  return template(language, key).replace(/\{\{\s*(\w+)\s*\}\}/g, (match, name: string) => (name in params ? String(params[name]) : match));
+  return template(language, key).replace(/\{\{\s*(\w+)\s*\}\}/g, (match, name: string) =>
+    name in params ? String(params[name]) : match,
+  );
 }
 
 export function hasMessage(key: string): boolean {

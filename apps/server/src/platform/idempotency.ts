@@ -25,7 +25,10 @@ export function isValidIdempotencyKey(value: unknown): value is string {
 }
 
 export function requestHash(method: string, url: string, body: unknown): string {
-  return crypto.createHash('sha256').update(JSON.stringify([method, url.split('?')[0], body ?? null])).digest('hex');
+  return crypto
+    .createHash('sha256')
+    .update(JSON.stringify([method, url.split('?')[0], body ?? null]))
+    .digest('hex');
 }
 
 /**
@@ -58,11 +61,15 @@ export async function runIdempotent<T>(
     const where = and(eq(idempotencyKeys.userId, input.userId), eq(idempotencyKeys.key, input.key));
     if (inserted.length === 0) {
       const [stored] = await tx.select().from(idempotencyKeys).where(where).limit(1);
-      if (!stored || stored.requestHash !== input.hash) throw new AppError('IDEMPOTENCY_KEY_REUSED', {}, 409);
+      if (!stored || stored.requestHash !== input.hash)
+        throw new AppError('IDEMPOTENCY_KEY_REUSED', {}, 409);
       return JSON.parse(stored.response ?? 'null') as T;
     }
     const result = await work(tx as Tx);
-    await tx.update(idempotencyKeys).set({ response: JSON.stringify(result) }).where(where);
+    await tx
+      .update(idempotencyKeys)
+      .set({ response: JSON.stringify(result) })
+      .where(where);
     return result;
   });
 }
@@ -85,7 +92,8 @@ export interface BatchKey {
   hash: string;
 }
 
-export type StoredKey = { kind: 'new' } | { kind: 'replay'; response: unknown } | { kind: 'reused' };
+export type StoredKey =
+  { kind: 'new' } | { kind: 'replay'; response: unknown } | { kind: 'reused' };
 
 export class KeyTakenError extends Error {
   constructor() {
@@ -116,7 +124,10 @@ export function insertKeysText(first: number): string {
 }
 
 /** The values for `insertKeysText`, in its order. */
-export function insertKeysValues(now: Date, entries: readonly (BatchKey & { response: unknown })[]): unknown[] {
+export function insertKeysValues(
+  now: Date,
+  entries: readonly (BatchKey & { response: unknown })[],
+): unknown[] {
   return [
     entries.map((e) => String(e.userId)),
     entries.map((e) => e.key),
@@ -146,12 +157,17 @@ export interface StoredKeyRow {
  * What each key of the batch already holds at `now`, in the order of `keys`, from the rows
  * read for them (in the batch's own statement). An expired row is no key: the request is new.
  */
-export function storedKeysFrom(keys: readonly { userId: number; key: string; hash: string }[], rows: readonly StoredKeyRow[], now?: Date): StoredKey[] {
+export function storedKeysFrom(
+  keys: readonly { userId: number; key: string; hash: string }[],
+  rows: readonly StoredKeyRow[],
+  now?: Date,
+): StoredKey[] {
   const stored = new Map(rows.map((row) => [keyId(Number(row.user_id), row.key), row]));
   const cutoffMs = now ? keyExpiryCutoff(now).getTime() : null;
   return keys.map((k): StoredKey => {
     const row = stored.get(keyId(k.userId, k.key));
-    if (!row || (cutoffMs !== null && row.created_ms !== undefined && row.created_ms <= cutoffMs)) return { kind: 'new' };
+    if (!row || (cutoffMs !== null && row.created_ms !== undefined && row.created_ms <= cutoffMs))
+      return { kind: 'new' };
     if (row.request_hash !== k.hash) return { kind: 'reused' };
     return { kind: 'replay', response: JSON.parse(row.response ?? 'null') };
   });
@@ -165,7 +181,11 @@ export const PRUNE_BATCH = 1_000;
  * returns how many. A key a request is taking over at this moment is locked and skipped, and
  * the age is checked again on the row as it stands when deleted: a key renewed meanwhile stays.
  */
-export async function pruneExpiredKeys(db: Db, now: Date, batch: number = PRUNE_BATCH): Promise<number> {
+export async function pruneExpiredKeys(
+  db: Db,
+  now: Date,
+  batch: number = PRUNE_BATCH,
+): Promise<number> {
   const cutoff = keyExpiryCutoff(now).toISOString();
   const [row] = await queryRows<{ deleted: number }>(
     db,

@@ -17,9 +17,15 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 
 /** The format the first bytes announce, or undefined for anything else (PDF, SVG, text, GIF…). */
 export function sniffFormat(bytes: Buffer): ImageFormat | undefined {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'jpeg';
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff)
+    return 'jpeg';
   if (bytes.length >= 8 && bytes.subarray(0, 8).equals(PNG_SIGNATURE)) return 'png';
-  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'webp';
+  if (
+    bytes.length >= 12 &&
+    bytes.toString('latin1', 0, 4) === 'RIFF' &&
+    bytes.toString('latin1', 8, 12) === 'WEBP'
+  )
+    return 'webp';
   return undefined;
 }
 
@@ -97,13 +103,25 @@ function webpLayout(b: Buffer): Layout | undefined {
     const size = b.readUInt32LE(i + 4);
     const dataStart = i + 8;
     if (dataStart + size > end) return undefined;
-    if (!['VP8 ', 'VP8L', 'ALPH', 'ANMF'].includes(type)) metadata.push([dataStart, dataStart + size]);
+    if (!['VP8 ', 'VP8L', 'ALPH', 'ANMF'].includes(type))
+      metadata.push([dataStart, dataStart + size]);
     i = dataStart + size + (size % 2);
   }
   return { end, metadata };
 }
 
-const MARKUP = [/<\s*script/i, /<\s*html/i, /<!doctype/i, /<\?php/i, /<\s*iframe/i, /<\s*svg/i, /<\s*body/i, /javascript:/i, /<\s*object/i, /<\s*embed/i];
+const MARKUP = [
+  /<\s*script/i,
+  /<\s*html/i,
+  /<!doctype/i,
+  /<\?php/i,
+  /<\s*iframe/i,
+  /<\s*svg/i,
+  /<\s*body/i,
+  /javascript:/i,
+  /<\s*object/i,
+  /<\s*embed/i,
+];
 
 function hasMarkup(text: string): boolean {
   return MARKUP.some((pattern) => pattern.test(text));
@@ -119,13 +137,15 @@ export function inspectImage(bytes: Buffer): ImageFormat {
   if (bytes.length === 0) throw new AppError('FILE_EMPTY', {}, 422);
   const format = sniffFormat(bytes);
   if (!format) throw new AppError('FILE_TYPE_UNSUPPORTED', {}, 415);
-  const layout = format === 'jpeg' ? jpegLayout(bytes) : format === 'png' ? pngLayout(bytes) : webpLayout(bytes);
+  const layout =
+    format === 'jpeg' ? jpegLayout(bytes) : format === 'png' ? pngLayout(bytes) : webpLayout(bytes);
   if (!layout) throw new AppError('FILE_CORRUPT', {}, 422);
   const trailing = bytes.subarray(layout.end);
   // Some encoders pad with zeros; anything else after the image is a second payload.
   if (trailing.some((byte) => byte !== 0)) throw new AppError('FILE_NOT_PLAIN_IMAGE', {}, 422);
   for (const [start, end] of layout.metadata) {
-    if (hasMarkup(bytes.toString('latin1', start, end))) throw new AppError('FILE_NOT_PLAIN_IMAGE', {}, 422);
+    if (hasMarkup(bytes.toString('latin1', start, end)))
+      throw new AppError('FILE_NOT_PLAIN_IMAGE', {}, 422);
   }
   return format;
 }
@@ -155,16 +175,29 @@ function loadSharp(): Promise<typeof SharpModule> {
  * thread pool (4 threads by default), which already caps how many images decode at once:
  * 16 concurrent 12-megapixel uploads peaked at about 0.6 GB RSS on a 2-core machine.
  */
-export async function reencodeImage(bytes: Buffer, format: ImageFormat, maxSidePx: number, shape: 'inside' | 'square' = 'inside'): Promise<CleanImage> {
+export async function reencodeImage(
+  bytes: Buffer,
+  format: ImageFormat,
+  maxSidePx: number,
+  shape: 'inside' | 'square' = 'inside',
+): Promise<CleanImage> {
   try {
     const sharp = await loadSharp();
-    const image = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'warning', animated: false });
+    const image = sharp(bytes, {
+      limitInputPixels: MAX_INPUT_PIXELS,
+      failOn: 'warning',
+      animated: false,
+    });
     const meta = await image.metadata();
     if (meta.format !== format) throw new AppError('FILE_CORRUPT', {}, 422);
     const { data, info } = await image
       .rotate()
       // A square (avatars) is the centre of the picture, cropped and scaled to exactly maxSidePx.
-      .resize(shape === 'square' ? { width: maxSidePx, height: maxSidePx, fit: 'cover', position: 'centre' } : { width: maxSidePx, height: maxSidePx, fit: 'inside', withoutEnlargement: true })
+      .resize(
+        shape === 'square'
+          ? { width: maxSidePx, height: maxSidePx, fit: 'cover', position: 'centre' }
+          : { width: maxSidePx, height: maxSidePx, fit: 'inside', withoutEnlargement: true },
+      )
       .flatten({ background: '#ffffff' })
       .jpeg({ quality: 88, chromaSubsampling: '4:4:4' })
       .toBuffer({ resolveWithObject: true });

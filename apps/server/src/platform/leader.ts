@@ -38,7 +38,10 @@ export class AdvisoryLeader implements Leadership {
         await this.client.query('select 1');
         return true;
       }
-      const result = await this.client.query<{ locked: boolean }>('select pg_try_advisory_lock($1) as locked', [this.options.lockId]);
+      const result = await this.client.query<{ locked: boolean }>(
+        'select pg_try_advisory_lock($1) as locked',
+        [this.options.lockId],
+      );
       if (result.rows[0]?.locked) this.change(true);
       return this.held;
     } catch {
@@ -49,7 +52,10 @@ export class AdvisoryLeader implements Leadership {
 
   async release(): Promise<void> {
     const client = this.client;
-    if (client && this.held) await client.query('select pg_advisory_unlock($1)', [this.options.lockId]).catch(() => undefined);
+    if (client && this.held)
+      await client
+        .query('select pg_advisory_unlock($1)', [this.options.lockId])
+        .catch(() => undefined);
     await this.drop();
   }
 

@@ -46,7 +46,10 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     if (message.channel !== 'email' || !deps.antiPhishingCode) return message;
     const code = await deps.antiPhishingCode(message.to);
     if (!code) return message;
-    return { ...message, body: `${message.body}\n\n${translate(language, 'notify.anti_phishing', { code })}` };
+    return {
+      ...message,
+      body: `${message.body}\n\n${translate(language, 'notify.anti_phishing', { code })}`,
+    };
   }
   const mailer = config.smtpUrl ? nodemailer.createTransport(config.smtpUrl) : undefined;
 
@@ -59,10 +62,18 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       const notification = await render(original);
       if (config.demoMode) {
         await db.insert(devOutbox).values({ ...notification, createdAt: clock.now() });
-        log.info({ channel: notification.channel, to: notification.to, body: notification.body }, 'dev outbox');
+        log.info(
+          { channel: notification.channel, to: notification.to, body: notification.body },
+          'dev outbox',
+        );
       }
       if (notification.channel === 'email' && mailer) {
-        await mailer.sendMail({ from: config.smtpFrom, to: notification.to, subject: notification.subject, text: notification.body });
+        await mailer.sendMail({
+          from: config.smtpFrom,
+          to: notification.to,
+          subject: notification.subject,
+          text: notification.body,
+        });
       } else if (notification.channel === 'phone' && config.smsWebhookUrl) {
         const response = await fetch(config.smsWebhookUrl, {
           method: 'POST',

@@ -31,7 +31,9 @@ const COUNTER_CACHE = 100_000;
  * (rendered-home.ts) asks in-process; a liveness probe is never refused.
  */
 export function isLimited(request: FastifyRequest): boolean {
-  return request.url.startsWith('/api/') && !UNLIMITED.has(request.url) && !isRenderRequest(request);
+  return (
+    request.url.startsWith('/api/') && !UNLIMITED.has(request.url) && !isRenderRequest(request)
+  );
 }
 
 /** A load balancer's liveness probe must never be told to wait: it would take the node out. */
@@ -45,7 +47,8 @@ function bearerToken(request: FastifyRequest): string | undefined {
 }
 
 /** A counter's key for a token: its hash, so the counters (in memory or Redis) hold no secret. */
-const tokenKey = (token: string) => crypto.createHash('sha256').update(token).digest('base64url').slice(0, 22);
+const tokenKey = (token: string) =>
+  crypto.createHash('sha256').update(token).digest('base64url').slice(0, 22);
 
 interface LimitResult {
   isAllowed: boolean;
@@ -77,12 +80,27 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
     // After the route's authentication: a signed-in route's own limit is per user.
     hook: 'preHandler',
     cache: COUNTER_CACHE,
-    keyGenerator: (request) => (request.auth ? `user:${request.auth.userId}` : request.operator ? `operator:${request.operator.operatorId}` : `ip:${request.ip}`),
+    keyGenerator: (request) =>
+      request.auth
+        ? `user:${request.auth.userId}`
+        : request.operator
+          ? `operator:${request.operator.operatorId}`
+          : `ip:${request.ip}`,
   });
   const perMinute = { max: config.rateLimit.perMinute, timeWindow: MINUTE_MS };
-  const byAddress = app.createRateLimit({ ...perMinute, keyGenerator: (request) => `ip:${request.ip}` });
-  const byToken = app.createRateLimit({ ...perMinute, keyGenerator: (request) => `token:${tokenKey(bearerToken(request) ?? '')}` });
-  const unknownTokens = app.createRateLimit({ max: UNKNOWN_TOKENS_PER_MINUTE, timeWindow: MINUTE_MS, keyGenerator: (request) => `unknown-token:${request.ip}` });
+  const byAddress = app.createRateLimit({
+    ...perMinute,
+    keyGenerator: (request) => `ip:${request.ip}`,
+  });
+  const byToken = app.createRateLimit({
+    ...perMinute,
+    keyGenerator: (request) => `token:${tokenKey(bearerToken(request) ?? '')}`,
+  });
+  const unknownTokens = app.createRateLimit({
+    max: UNKNOWN_TOKENS_PER_MINUTE,
+    timeWindow: MINUTE_MS,
+    keyGenerator: (request) => `unknown-token:${request.ip}`,
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     if (!isLimited(request)) return;
@@ -95,6 +113,7 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
     if (!result.isAllowed && result.isExceeded) throw refuse(reply, result);
   });
   app.addHook('onResponse', async (request, reply) => {
-    if (reply.statusCode === 401 && isLimited(request) && bearerToken(request) !== undefined) await unknownTokens(request);
+    if (reply.statusCode === 401 && isLimited(request) && bearerToken(request) !== undefined)
+      await unknownTokens(request);
   });
 }

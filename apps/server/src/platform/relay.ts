@@ -103,7 +103,9 @@ function frameOf(topic: string, payload: string): Frame {
 }
 
 /** Splits a notification back into its events; null when it is not in the packed format. */
-export function unpack(notification: string): { origin: string; events: { topic: string; payload: string }[] } | null {
+export function unpack(
+  notification: string,
+): { origin: string; events: { topic: string; payload: string }[] } | null {
   const head = `${FORMAT}\n`;
   if (!notification.startsWith(head)) return null;
   let at = notification.indexOf('\n', head.length);
@@ -116,8 +118,12 @@ export function unpack(notification: string): { origin: string; events: { topic:
     const lengthEnd = topicEnd < 0 ? -1 : notification.indexOf('\n', topicEnd + 1);
     if (lengthEnd < 0) return null;
     const length = Number(notification.slice(topicEnd + 1, lengthEnd));
-    if (!Number.isInteger(length) || length < 0 || lengthEnd + 1 + length > notification.length) return null;
-    events.push({ topic: notification.slice(at, topicEnd), payload: notification.slice(lengthEnd + 1, lengthEnd + 1 + length) });
+    if (!Number.isInteger(length) || length < 0 || lengthEnd + 1 + length > notification.length)
+      return null;
+    events.push({
+      topic: notification.slice(at, topicEnd),
+      payload: notification.slice(lengthEnd + 1, lengthEnd + 1 + length),
+    });
     at = lengthEnd + 1 + length;
   }
   return { origin, events };
@@ -199,11 +205,17 @@ export class PgRelay extends BaseRelay implements Relay {
     const frame = frameOf(topic, payload);
     const bytes = Buffer.byteLength(this.head) + frame.bytes;
     if (bytes > MAX_NOTIFY_BYTES) {
-      this.log?.warn({ topic, bytes }, 'relay: event too large for NOTIFY, delivered in this process only');
+      this.log?.warn(
+        { topic, bytes },
+        'relay: event too large for NOTIFY, delivered in this process only',
+      );
       return;
     }
     if (frame.text.includes(SEPARATOR)) {
-      this.log?.warn({ topic }, 'relay: event contains the record separator, delivered in this process only');
+      this.log?.warn(
+        { topic },
+        'relay: event contains the record separator, delivered in this process only',
+      );
       return;
     }
     if (this.closed) return;
@@ -232,7 +244,12 @@ export class PgRelay extends BaseRelay implements Relay {
     const client = this.client;
     // The others stop sending for this process now rather than when its heartbeat expires.
     if (client && this.listens && !this.closed) {
-      await client.query('select pg_notify($1, $2)', [NOTIFY_CHANNEL, `${this.head}${frameOf(PEER_TOPIC, 'bye').text}`]).catch(() => undefined);
+      await client
+        .query('select pg_notify($1, $2)', [
+          NOTIFY_CHANNEL,
+          `${this.head}${frameOf(PEER_TOPIC, 'bye').text}`,
+        ])
+        .catch(() => undefined);
     }
     this.closed = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
@@ -269,7 +286,12 @@ export class PgRelay extends BaseRelay implements Relay {
   }
 
   private onNotification(message: pg.Notification): void {
-    if (message.channel !== NOTIFY_CHANNEL || !message.payload || message.payload.startsWith(this.head)) return;
+    if (
+      message.channel !== NOTIFY_CHANNEL ||
+      !message.payload ||
+      message.payload.startsWith(this.head)
+    )
+      return;
     const packed = unpack(message.payload);
     if (!packed) return;
     for (const { topic, payload } of packed.events) {
@@ -319,8 +341,17 @@ export class PgRelay extends BaseRelay implements Relay {
     this.flushing = true;
     // unnest yields the batch in order, and NOTIFY keeps a transaction's order.
     client
-      .query('select pg_notify($1, m) from unnest(string_to_array($2::text, $3::text)) as m', [NOTIFY_CHANNEL, batch.join(SEPARATOR), SEPARATOR])
-      .catch((error: unknown) => this.log?.warn({ err: error, dropped: batch.length }, 'relay: NOTIFY failed; other processes miss these events'))
+      .query('select pg_notify($1, m) from unnest(string_to_array($2::text, $3::text)) as m', [
+        NOTIFY_CHANNEL,
+        batch.join(SEPARATOR),
+        SEPARATOR,
+      ])
+      .catch((error: unknown) =>
+        this.log?.warn(
+          { err: error, dropped: batch.length },
+          'relay: NOTIFY failed; other processes miss these events',
+        ),
+      )
       .finally(() => {
         this.flushing = false;
         this.flush();

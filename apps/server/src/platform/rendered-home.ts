@@ -18,7 +18,11 @@ export const HOME_RENDER_TTL_MS = 2_000;
 /** What the build's server renderer offers (apps/web/src/prerender.tsx, bundled into apps/web/build-ssr/prerender.js). */
 interface PageRenderer {
   HOME_PUBLIC_REQUESTS: readonly string[];
-  renderHome(language: Language, replies: Record<string, unknown>, now?: number): Promise<{ head: string; markup: string; queries: unknown[] }>;
+  renderHome(
+    language: Language,
+    replies: Record<string, unknown>,
+    now?: number,
+  ): Promise<{ head: string; markup: string; queries: unknown[] }>;
 }
 
 /** A rendered page with its compressed copies, made once per render. */
@@ -37,7 +41,8 @@ const RENDER_HEADER = 'x-tradewind-render';
 const renderToken = randomBytes(16).toString('hex');
 
 /** Whether `request` is one of Home's render's own GETs. */
-export const isRenderRequest = (request: FastifyRequest): boolean => request.headers[RENDER_HEADER] === renderToken;
+export const isRenderRequest = (request: FastifyRequest): boolean =>
+  request.headers[RENDER_HEADER] === renderToken;
 
 /** JSON inside a `<script type="application/json">`: no `<` can end the element or open a comment in it. */
 const jsonInHtml = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
@@ -53,7 +58,11 @@ const jsonInHtml = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u0
  * Null without a build that has the templates and the renderer. One render per language serves
  * `HOME_RENDER_TTL_MS`; requests during a render share it; a failed render is not kept.
  */
-export function renderedHome(app: FastifyInstance, webDist: string, now: () => number = Date.now): ((language: Language) => Promise<RenderedPage>) | null {
+export function renderedHome(
+  app: FastifyInstance,
+  webDist: string,
+  now: () => number = Date.now,
+): ((language: Language) => Promise<RenderedPage>) | null {
   const rendererFile = path.join(webDist, '..', 'build-ssr', 'prerender.js');
   const templates = new Map<Language, string>();
   for (const language of LANGUAGES) {
@@ -69,9 +78,19 @@ export function renderedHome(app: FastifyInstance, webDist: string, now: () => n
     const { HOME_PUBLIC_REQUESTS, renderHome } = await renderer;
     const answers = await Promise.all(
       HOME_PUBLIC_REQUESTS.map(async (url) => {
-        const reply = await app.inject({ method: 'GET', url, headers: { accept: 'application/json', 'accept-language': language, [RENDER_HEADER]: renderToken } });
+        const reply = await app.inject({
+          method: 'GET',
+          url,
+          headers: {
+            accept: 'application/json',
+            'accept-language': language,
+            [RENDER_HEADER]: renderToken,
+          },
+        });
         const envelope = reply.json<{ code?: unknown; data?: unknown }>();
-        return reply.statusCode === 200 && envelope.code === 0 ? [[url, envelope.data] as const] : [];
+        return reply.statusCode === 200 && envelope.code === 0
+          ? [[url, envelope.data] as const]
+          : [];
       }),
     );
     const replies = Object.fromEntries(answers.flat());
@@ -81,7 +100,11 @@ export function renderedHome(app: FastifyInstance, webDist: string, now: () => n
     const html = template
       .replace(MARKS.head, () => page.head)
       .replace(MARKS.root, () => page.markup)
-      .replace(MARKS.state, () => `<script type="application/json" id="tw-state">${jsonInHtml({ queries: page.queries })}</script>`);
+      .replace(
+        MARKS.state,
+        () =>
+          `<script type="application/json" id="tw-state">${jsonInHtml({ queries: page.queries })}</script>`,
+      );
     return {
       html,
       br: zlib.brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }),

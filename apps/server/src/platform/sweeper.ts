@@ -34,7 +34,9 @@ export class Sweeper {
 
   private next(): void {
     this.current = this.round()
-      .catch((error: unknown) => this.log?.error({ err: error }, `${this.name}: a round failed; retrying`))
+      .catch((error: unknown) =>
+        this.log?.error({ err: error }, `${this.name}: a round failed; retrying`),
+      )
       .finally(() => {
         this.current = null;
         if (this.running) this.timer = setTimeout(() => this.next(), this.intervalMs);

@@ -40,7 +40,10 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 
 /** The rendered page in the best encoding the request accepts. */
 function sendRendered(reply: FastifyReply, page: RenderedPage, acceptEncoding: string | undefined) {
-  reply.header('cache-control', 'no-cache').header('vary', 'Cookie, Accept-Encoding').type('text/html; charset=utf-8');
+  reply
+    .header('cache-control', 'no-cache')
+    .header('vary', 'Cookie, Accept-Encoding')
+    .type('text/html; charset=utf-8');
   // Each coding named, unless with q=0 (refused).
   const accepted = (acceptEncoding ?? '').split(',').flatMap((part) => {
     const [coding = '', ...params] = part.split(';').map((piece) => piece.trim());
@@ -61,9 +64,14 @@ function sendRendered(reply: FastifyReply, page: RenderedPage, acceptEncoding: s
 export function registerWebApp(app: FastifyInstance, config: Config): void {
   const hasWebApp = fs.existsSync(path.join(config.webDist, 'index.html'));
   const hasAdminApp = fs.existsSync(path.join(config.adminDist, 'index.html'));
-  const prerendered = hasWebApp ? prerenderedPages(config.webDist) : new Map<string, Map<string, string>>();
+  const prerendered = hasWebApp
+    ? prerenderedPages(config.webDist)
+    : new Map<string, Map<string, string>>();
   const home = hasWebApp ? renderedHome(app, config.webDist) : null;
-  const cacheHeaders = (res: { setHeader: (name: string, value: string) => void }, filePath: string) => {
+  const cacheHeaders = (
+    res: { setHeader: (name: string, value: string) => void },
+    filePath: string,
+  ) => {
     const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
     res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
   };
@@ -79,12 +87,21 @@ export function registerWebApp(app: FastifyInstance, config: Config): void {
         cacheHeaders(res, filePath);
         // The service worker is revalidated on every check, so a deploy reaches users on their next visit;
         // it sits at the root and controls the whole app.
-        if (filePath === path.join(config.webDist, 'sw.js')) res.setHeader('service-worker-allowed', '/');
+        if (filePath === path.join(config.webDist, 'sw.js'))
+          res.setHeader('service-worker-allowed', '/');
       },
     });
   }
   if (hasAdminApp) {
-    app.register(fastifyStatic, { root: config.adminDist, prefix: '/admin/', decorateReply: false, wildcard: true, index: 'index.html', cacheControl: false, setHeaders: cacheHeaders });
+    app.register(fastifyStatic, {
+      root: config.adminDist,
+      prefix: '/admin/',
+      decorateReply: false,
+      wildcard: true,
+      index: 'index.html',
+      cacheControl: false,
+      setHeaders: cacheHeaders,
+    });
   }
   /** A page of the client: rendered, prerendered or the plain index.html, by path and cookies. */
   async function sendPage(request: FastifyRequest, reply: FastifyReply, url: string) {
@@ -92,7 +109,11 @@ export function registerWebApp(app: FastifyInstance, config: Config): void {
     const language = cookieValue(cookies, LANGUAGE_COOKIE);
     if (home && routeKey(url) === '/' && cookieValue(cookies, SIGNED_IN_COOKIE) === '1') {
       try {
-        return sendRendered(reply, await home(isLanguage(language) ? language : 'en'), request.headers['accept-encoding']);
+        return sendRendered(
+          reply,
+          await home(isLanguage(language) ? language : 'en'),
+          request.headers['accept-encoding'],
+        );
       } catch (error) {
         request.log.warn({ err: error }, 'Home could not be rendered: sent the plain page');
       }
@@ -100,25 +121,39 @@ export function registerWebApp(app: FastifyInstance, config: Config): void {
     const byLanguage = prerendered.get(routeKey(url));
     if (byLanguage) {
       const file = byLanguage.get(language ?? 'en') ?? byLanguage.get('en');
-      if (file) return reply.header('cache-control', 'no-cache').header('vary', 'Cookie').type('text/html').sendFile(file);
+      if (file)
+        return reply
+          .header('cache-control', 'no-cache')
+          .header('vary', 'Cookie')
+          .type('text/html')
+          .sendFile(file);
     }
     return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
   }
   // Before the static files' index.html: `/` may be rendered.
-  if (hasWebApp) app.get('/', { schema: { hide: true } }, (request, reply) => sendPage(request, reply, '/'));
+  if (hasWebApp)
+    app.get('/', { schema: { hide: true } }, (request, reply) => sendPage(request, reply, '/'));
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     const isApi = url.startsWith('/api/') || url === '/api' || url.startsWith('/ws');
     const isAdmin = url === '/admin' || url.startsWith('/admin/');
     // A navigation (the browser asks for HTML) always gets a page, even for a path that looks like
     // a file: a JSON envelope in the address bar is a broken screen, not an error message.
-    const navigation = request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
+    const navigation =
+      request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
     if (!isApi && request.method === 'GET' && (navigation || !path.extname(url))) {
       if (isAdmin && hasAdminApp) {
-        return reply.header('cache-control', 'no-cache').type('text/html').send(fs.createReadStream(path.join(config.adminDist, 'index.html')));
+        return reply
+          .header('cache-control', 'no-cache')
+          .type('text/html')
+          .send(fs.createReadStream(path.join(config.adminDist, 'index.html')));
       }
       if (!isAdmin && hasWebApp) return sendPage(request, reply, url);
     }
-    return reply.status(404).send({ code: ERROR_CODES.NOT_FOUND, message: translate(request.lang, 'errors.NOT_FOUND'), data: null });
+    return reply.status(404).send({
+      code: ERROR_CODES.NOT_FOUND,
+      message: translate(request.lang, 'errors.NOT_FOUND'),
+      data: null,
+    });
   });
 }

@@ -153,9 +153,21 @@ export class Hub {
    * Serves one socket. `nowMs` times its message budget: the app's clock, so tests move time
    * instead of sleeping.
    */
-  attach(socket: WebSocket, authenticate: (token: string) => Promise<AuthContext>, limits: SocketLimits = DEFAULT_SOCKET_LIMITS, nowMs: () => number = Date.now): void {
+  attach(
+    socket: WebSocket,
+    authenticate: (token: string) => Promise<AuthContext>,
+    limits: SocketLimits = DEFAULT_SOCKET_LIMITS,
+    nowMs: () => number = Date.now,
+  ): void {
     const rate = limits.messagesPerSecond;
-    const client: Client = { socket, channels: new Set(), auth: null, tokens: rate, tokensAtMs: nowMs(), refused: false };
+    const client: Client = {
+      socket,
+      channels: new Set(),
+      auth: null,
+      tokens: rate,
+      tokensAtMs: nowMs(),
+      refused: false,
+    };
     const reply = (message: object) => socket.send(JSON.stringify(message));
     socket.on('message', async (raw, isBinary) => {
       // A flood costs one comparison per message from here on: nothing is decoded or parsed.
@@ -171,19 +183,28 @@ export class Hub {
         return;
       }
       const text = raw.toString();
-      if (isBinary || text.length > MAX_MESSAGE_BYTES) return reply({ op: 'error', error: 'bad_message' });
-      let message: { op?: unknown; channel?: unknown; channels?: unknown; token?: unknown; id?: unknown };
+      if (isBinary || text.length > MAX_MESSAGE_BYTES)
+        return reply({ op: 'error', error: 'bad_message' });
+      let message: {
+        op?: unknown;
+        channel?: unknown;
+        channels?: unknown;
+        token?: unknown;
+        id?: unknown;
+      };
       try {
         message = JSON.parse(text);
       } catch {
         return reply({ op: 'error', error: 'bad_json' });
       }
-      const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined;
+      const id =
+        typeof message.id === 'string' || typeof message.id === 'number' ? message.id : undefined;
       switch (message.op) {
         case 'ping':
           return reply({ op: 'pong', id });
         case 'auth': {
-          if (typeof message.token !== 'string') return reply({ op: 'error', id, error: 'bad_token' });
+          if (typeof message.token !== 'string')
+            return reply({ op: 'error', id, error: 'bad_token' });
           try {
             const auth = await authenticate(`Bearer ${message.token}`);
             if (client.auth) this.leave(client, `user.${client.auth.userId}`);
@@ -199,25 +220,43 @@ export class Hub {
           // `channels` names several at once so that a screen change costs one message of the
           // budget, not one per channel. A batch is applied whole or not at all.
           const batched = message.channels !== undefined;
-          const named: unknown[] | null = batched ? (Array.isArray(message.channels) ? message.channels : null) : [message.channel];
+          const named: unknown[] | null = batched
+            ? Array.isArray(message.channels)
+              ? message.channels
+              : null
+            : [message.channel];
           // More channels than a socket may hold could never all be held (nor were they all subscribed).
-          if (named === null || named.length === 0 || named.length > limits.subscriptions || (batched && message.channel !== undefined)) {
+          if (
+            named === null ||
+            named.length === 0 ||
+            named.length > limits.subscriptions ||
+            (batched && message.channel !== undefined)
+          ) {
             return reply({ op: 'error', id, error: 'bad_message' });
           }
           const unknown = named.filter((channel) => !this.isPublic(channel));
           if (unknown.length > 0) {
             // A batch's refusal names what was wrong, so a client can ask again for the rest.
-            return reply(batched ? { op: 'error', id, error: 'unknown_channel', channels: unknown } : { op: 'error', id, error: 'unknown_channel' });
+            return reply(
+              batched
+                ? { op: 'error', id, error: 'unknown_channel', channels: unknown }
+                : { op: 'error', id, error: 'unknown_channel' },
+            );
           }
           const channels = named as string[];
           if (message.op === 'subscribe') {
             const added = new Set(channels.filter((channel) => !client.channels.has(channel))).size;
-            if (client.channels.size + added > limits.subscriptions) return reply({ op: 'error', id, error: 'too_many_subscriptions' });
+            if (client.channels.size + added > limits.subscriptions)
+              return reply({ op: 'error', id, error: 'too_many_subscriptions' });
             for (const channel of channels) this.join(client, channel);
           } else {
             for (const channel of channels) this.leave(client, channel);
           }
-          return reply(batched ? { op: message.op, id, channels, ok: true } : { op: message.op, id, channel: channels[0], ok: true });
+          return reply(
+            batched
+              ? { op: message.op, id, channels, ok: true }
+              : { op: message.op, id, channel: channels[0], ok: true },
+          );
         }
         default:
           return reply({ op: 'error', id, error: 'unknown_op' });
@@ -230,7 +269,12 @@ export class Hub {
 
   /** A channel a socket may subscribe to by name: a known public one, never a user's. */
   private isPublic(channel: unknown): channel is string {
-    return typeof channel === 'string' && CHANNEL_PATTERN.test(channel) && !channel.startsWith('user.') && this.guards.some((g) => g(channel));
+    return (
+      typeof channel === 'string' &&
+      CHANNEL_PATTERN.test(channel) &&
+      !channel.startsWith('user.') &&
+      this.guards.some((g) => g(channel))
+    );
   }
 
   private join(client: Client, channel: string): void {
@@ -304,7 +348,11 @@ export class NewSocketBudget {
       this.window = window;
     }
     const count = this.counts.get(address) ?? 0;
-    if (count >= this.maxPerMinute) return { ok: false, retryAfterS: Math.max(1, Math.ceil(((window + 1) * NEW_SOCKETS_WINDOW_MS - nowMs) / 1000)) };
+    if (count >= this.maxPerMinute)
+      return {
+        ok: false,
+        retryAfterS: Math.max(1, Math.ceil(((window + 1) * NEW_SOCKETS_WINDOW_MS - nowMs) / 1000)),
+      };
     if (count > 0 || this.counts.size < MAX_COUNTED_ADDRESSES) this.counts.set(address, count + 1);
     return { ok: true };
   }
@@ -317,7 +365,10 @@ export class NewSocketBudget {
 
 export function registerWebSocket(app: FastifyInstance, hub: Hub, isLive: LiveSessions): void {
   const { config, clock } = app.services;
-  const limits: SocketLimits = { messagesPerSecond: config.ws.maxMessagesPerSecond, subscriptions: config.ws.maxSubscriptions };
+  const limits: SocketLimits = {
+    messagesPerSecond: config.ws.maxMessagesPerSecond,
+    subscriptions: config.ws.maxSubscriptions,
+  };
   const slots = new AddressSlots(config.ws.maxPerAddress);
   const newSockets = new NewSocketBudget(config.ws.maxNewPerMinute);
   const nowMs = () => clock.now().getTime();
@@ -356,7 +407,9 @@ export function registerWebSocket(app: FastifyInstance, hub: Hub, isLive: LiveSe
   let timer: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
     timer = setInterval(() => {
-      hub.dropEndedSessions(isLive).catch((error: unknown) => app.log.error({ err: error }, 'ws: session re-check failed'));
+      hub
+        .dropEndedSessions(isLive)
+        .catch((error: unknown) => app.log.error({ err: error }, 'ws: session re-check failed'));
     }, SESSION_RECHECK_MS);
     timer.unref();
   });

@@ -30,9 +30,14 @@ export interface ClientDeps {
 }
 
 /** "Too many requests. Try again in 12 s." (under a minute), "… in 2 min." (rounded up) or, with no wait known, "… in a moment.", in the language of `t`. */
-export function rateLimitedText(t: (key: string, values?: Record<string, number>) => string, waitS: number | undefined): string {
+export function rateLimitedText(
+  t: (key: string, values?: Record<string, number>) => string,
+  waitS: number | undefined,
+): string {
   if (waitS === undefined) return t('common.rate_limited');
-  return waitS < 60 ? t('common.rate_limited_s', { seconds: Math.max(1, waitS) }) : t('common.rate_limited_min', { minutes: Math.ceil(waitS / 60) });
+  return waitS < 60
+    ? t('common.rate_limited_s', { seconds: Math.max(1, waitS) })
+    : t('common.rate_limited_min', { minutes: Math.ceil(waitS / 60) });
 }
 
 export function createClient({ storage, onSessionEnd, ...deps }: ClientDeps): HttpClient {

@@ -9,7 +9,8 @@ import { BROADCAST_CHANNEL, unreadQueryKey } from './query-keys.ts';
  * arrive over the socket (`message.new` on the user's channel, or the broadcast channel),
  * which refreshes every ['messages', …] query (api/realtime-cache.ts).
  */
-export const getUnreadCount = () => http.get('/api/v1/messages/unread', { schema: unreadCountSchema });
+export const getUnreadCount = () =>
+  http.get('/api/v1/messages/unread', { schema: unreadCountSchema });
 
 export function useUnreadCount() {
   useChannel(BROADCAST_CHANNEL);

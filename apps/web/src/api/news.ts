@@ -4,8 +4,10 @@ import { useTranslation } from '@/lib/i18n.ts';
 import { http } from './http.ts';
 
 /** News and notices: Home lists them, /NewsDetail and /NoticeDetail show one. Texts come in the request's language. */
-export const articlesQueryKey = (kind: ArticleKind, language: string) => ['news', 'list', kind, language] as const;
-export const articleQueryKey = (id: string, language: string) => ['news', 'detail', id, language] as const;
+export const articlesQueryKey = (kind: ArticleKind, language: string) =>
+  ['news', 'list', kind, language] as const;
+export const articleQueryKey = (id: string, language: string) =>
+  ['news', 'detail', id, language] as const;
 
 export function useArticles(kind: ArticleKind) {
   const { i18n } = useTranslation();
@@ -20,7 +22,8 @@ export function useArticle(id: string | null) {
   const { i18n } = useTranslation();
   return useQuery({
     queryKey: articleQueryKey(id ?? '', i18n.language),
-    queryFn: () => http.get('/api/v1/news/detail', { params: { id: id ?? '' }, schema: articleSchema }),
+    queryFn: () =>
+      http.get('/api/v1/news/detail', { params: { id: id ?? '' }, schema: articleSchema }),
     enabled: id !== null,
     retry: false,
   });

@@ -1,13 +1,28 @@
 import { type Order, type Orders, userEventSchema } from '@tradewind/contract/instant';
-import { type Klines, type Ticker, klineMessageSchema, tickerSchema } from '@tradewind/contract/market';
+import {
+  type Klines,
+  type Ticker,
+  klineMessageSchema,
+  tickerSchema,
+} from '@tradewind/contract/market';
 import { type InfiniteData, type QueryClient, notifyManager } from '@tanstack/react-query';
 import { learnServerTime } from '@/lib/server-clock.ts';
-import { balancesQueryKey, BROADCAST_CHANNEL, klinesQueryKey, messagesQueryRoot, orderQueryKey, ordersQueryKey, tickerQueryKey, tickersQueryKey } from './query-keys.ts';
+import {
+  balancesQueryKey,
+  BROADCAST_CHANNEL,
+  klinesQueryKey,
+  messagesQueryRoot,
+  orderQueryKey,
+  ordersQueryKey,
+  tickerQueryKey,
+  tickersQueryKey,
+} from './query-keys.ts';
 
 /** The chart keeps at most this many candles in memory as live ones are appended. */
 export const MAX_CANDLES = 1000;
 
-const newer = (next: Ticker, current: Ticker | undefined) => !current?.ts || !next.ts || next.ts >= current.ts;
+const newer = (next: Ticker, current: Ticker | undefined) =>
+  !current?.ts || !next.ts || next.ts >= current.ts;
 
 /** A ticker message replaces the instrument's ticker, in its own query and in the list. */
 export function applyTicker(queryClient: QueryClient, ticker: Ticker): void {
@@ -31,7 +46,8 @@ export function applyTicker(queryClient: QueryClient, ticker: Ticker): void {
 export function mergeCandle(klines: Klines, candle: Klines['items'][number]): Klines {
   const items = klines.items;
   const last = items[items.length - 1];
-  if (!last || candle.t > last.t) return { ...klines, items: [...items, candle].slice(-MAX_CANDLES) };
+  if (!last || candle.t > last.t)
+    return { ...klines, items: [...items, candle].slice(-MAX_CANDLES) };
   if (candle.t === last.t) return { ...klines, items: [...items.slice(0, -1), candle] };
   const index = items.findIndex((item) => item.t === candle.t);
   if (index < 0) return klines; // older than what the chart holds
@@ -40,9 +56,18 @@ export function mergeCandle(klines: Klines, candle: Klines['items'][number]): Kl
   return { ...klines, items: copy };
 }
 
-function removeFromPages(data: InfiniteData<Orders> | undefined, id: string): InfiniteData<Orders> | undefined {
+function removeFromPages(
+  data: InfiniteData<Orders> | undefined,
+  id: string,
+): InfiniteData<Orders> | undefined {
   if (!data) return data;
-  return { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.filter((item) => item.id !== id) })) };
+  return {
+    ...data,
+    pages: data.pages.map((page) => ({
+      ...page,
+      items: page.items.filter((item) => item.id !== id),
+    })),
+  };
 }
 
 function applyOrder(queryClient: QueryClient, order: Order): void {
@@ -94,7 +119,11 @@ export function cacheFeed(queryClient: QueryClient): (channel: string, data: unk
  * What a real-time message does to the query cache: tickers and candles are written in,
  * the user's events refresh the lists and balances they change.
  */
-export function applyRealtimeMessage(queryClient: QueryClient, channel: string, data: unknown): void {
+export function applyRealtimeMessage(
+  queryClient: QueryClient,
+  channel: string,
+  data: unknown,
+): void {
   if (channel.startsWith('ticker.')) {
     const ticker = tickerSchema.safeParse(data);
     if (ticker.success) applyTicker(queryClient, ticker.data);
@@ -104,15 +133,23 @@ export function applyRealtimeMessage(queryClient: QueryClient, channel: string, 
     const message = klineMessageSchema.safeParse(data);
     if (!message.success) return;
     const { symbol, interval, candle } = message.data;
-    queryClient.setQueryData<Klines>(klinesQueryKey(symbol, interval), (klines) => (klines ? mergeCandle(klines, candle) : klines));
+    queryClient.setQueryData<Klines>(klinesQueryKey(symbol, interval), (klines) =>
+      klines ? mergeCandle(klines, candle) : klines,
+    );
     return;
   }
-  if (channel === BROADCAST_CHANNEL || (channel.startsWith('user.') && (data as { type?: unknown } | null)?.type === 'message.new')) {
+  if (
+    channel === BROADCAST_CHANNEL ||
+    (channel.startsWith('user.') && (data as { type?: unknown } | null)?.type === 'message.new')
+  ) {
     // A new message: the badge, the list and the details refetch; and what the message is
     // about, so the screen that shows it is current too (the verified tag, a loan's status).
     void queryClient.invalidateQueries({ queryKey: messagesQueryRoot });
     const kind = (data as { message?: { kind?: unknown } } | null)?.message?.kind;
-    for (const key of typeof kind === 'string' ? (REFRESHED_BY_MESSAGE[kind.split('.')[0] ?? ''] ?? []) : []) void queryClient.invalidateQueries({ queryKey: key });
+    for (const key of typeof kind === 'string'
+      ? (REFRESHED_BY_MESSAGE[kind.split('.')[0] ?? ''] ?? [])
+      : [])
+      void queryClient.invalidateQueries({ queryKey: key });
     return;
   }
   if (channel.startsWith('user.')) {
@@ -127,7 +164,9 @@ export function applyRealtimeMessage(queryClient: QueryClient, channel: string, 
       case 'order.settled': {
         const { order } = userEvent;
         applyOrder(queryClient, order);
-        queryClient.setQueryData<InfiniteData<Orders>>(ordersQueryKey('open'), (pages) => removeFromPages(pages, order.id));
+        queryClient.setQueryData<InfiniteData<Orders>>(ordersQueryKey('open'), (pages) =>
+          removeFromPages(pages, order.id),
+        );
         void queryClient.invalidateQueries({ queryKey: ['contracts', 'orders'] });
         void queryClient.invalidateQueries({ queryKey: ['contracts', 'config'] });
         break;

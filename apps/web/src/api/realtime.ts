@@ -5,7 +5,9 @@ import { getToken } from '@/lib/storage.ts';
 
 /** `/ws` on the API's host: the page's own unless the build points the API elsewhere. */
 function socketUrl(): string {
-  const base = import.meta.env.VITE_API_BASE_URL ? new URL(import.meta.env.VITE_API_BASE_URL as string, window.location.href) : new URL(window.location.href);
+  const base = import.meta.env.VITE_API_BASE_URL
+    ? new URL(import.meta.env.VITE_API_BASE_URL as string, window.location.href)
+    : new URL(window.location.href);
   return `${base.protocol === 'https:' ? 'wss:' : 'ws:'}//${base.host}/ws`;
 }
 

@@ -1,5 +1,10 @@
 import { ERROR_CODES, SESSION_END_CODES } from '@tradewind/contract/errors';
-import { type FilePurpose, UPLOAD_FIELDS, type UploadedFile, uploadedFileSchema } from '@tradewind/contract/files';
+import {
+  type FilePurpose,
+  UPLOAD_FIELDS,
+  type UploadedFile,
+  uploadedFileSchema,
+} from '@tradewind/contract/files';
 import { ApiError } from '@tradewind/http-client/api-error';
 import { REQUEST_TIMEOUT_MS } from '@tradewind/http-client/envelope-client';
 import { endSession } from './http.ts';
@@ -24,7 +29,8 @@ export function uploadImage(
     const token = localStorage.getItem('token');
     if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
     xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) options.onProgress?.(Math.min(100, Math.round((event.loaded / event.total) * 100)));
+      if (event.lengthComputable)
+        options.onProgress?.(Math.min(100, Math.round((event.loaded / event.total) * 100)));
     };
     const fail = (reason: string) => () => reject(new Error(reason));
     xhr.onerror = fail('network error');
@@ -38,11 +44,14 @@ export function uploadImage(
       } catch {
         envelope = undefined;
       }
-      if (!envelope || typeof envelope.code !== 'number') return reject(new ApiError(xhr.status || ERROR_CODES.INTERNAL, ''));
+      if (!envelope || typeof envelope.code !== 'number')
+        return reject(new ApiError(xhr.status || ERROR_CODES.INTERNAL, ''));
       const message = typeof envelope.message === 'string' ? envelope.message : '';
       if (envelope.code === 0 && xhr.status >= 200 && xhr.status < 300) {
         const parsed = uploadedFileSchema.safeParse(envelope.data);
-        return parsed.success ? resolve(parsed.data) : reject(new ApiError(ERROR_CODES.INTERNAL, ''));
+        return parsed.success
+          ? resolve(parsed.data)
+          : reject(new ApiError(ERROR_CODES.INTERNAL, ''));
       }
       if (SESSION_END_CODES.includes(envelope.code)) endSession();
       reject(new ApiError(envelope.code, message));

@@ -2,7 +2,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useSyncExternalStore } from 'react';
 import { BrowserRouter } from '@/lib/router.tsx';
 import { ApiError } from '@tradewind/http-client/api-error';
-import { getUpdateState, registerServiceWorker, subscribeUpdate } from '@/features/pwa/app-update.ts';
+import {
+  getUpdateState,
+  registerServiceWorker,
+  subscribeUpdate,
+} from '@/features/pwa/app-update.ts';
 import { connectRealtime } from '@/api/realtime.ts';
 import { AntdLocale } from '@/ui/antd-locale.tsx';
 import { AppRoutes } from './router.tsx';
@@ -48,7 +52,8 @@ export interface AnsweredQuery {
 
 /** Puts the server's answers in the cache before the app hydrates the page rendered with them. */
 export function restoreQueries(queries: readonly AnsweredQuery[]): void {
-  for (const query of queries) queryClient.setQueryData(query.key, query.data, { updatedAt: query.updatedAt });
+  for (const query of queries)
+    queryClient.setQueryData(query.key, query.data, { updatedAt: query.updatedAt });
 }
 
 interface AppProps {

@@ -4,7 +4,9 @@ import { Link, useLocation } from '@/lib/router.tsx';
 
 /** The address of the file a failed dynamic import names (Chromium and Firefox put it in the message; Vite's CSS preload too). */
 export function failedFileUrl(error: unknown): string | undefined {
-  return error instanceof Error ? /https?:\/\/[^\s'"]+?\.(?:js|css)\b/.exec(error.message)?.[0] : undefined;
+  return error instanceof Error
+    ? /https?:\/\/[^\s'"]+?\.(?:js|css)\b/.exec(error.message)?.[0]
+    : undefined;
 }
 
 /**
@@ -17,7 +19,11 @@ async function fileGone(error: unknown): Promise<boolean> {
   if (!url) return false;
   try {
     const response = await fetch(url, { method: 'HEAD', cache: 'no-store' });
-    return response.status === 404 || response.status === 410 || (response.ok && !/javascript|css/.test(response.headers.get('content-type') ?? ''));
+    return (
+      response.status === 404 ||
+      response.status === 410 ||
+      (response.ok && !/javascript|css/.test(response.headers.get('content-type') ?? ''))
+    );
   } catch {
     return false;
   }
@@ -79,7 +85,13 @@ export function PageLoadFailed({ onRetry }: { onRetry: () => Promise<void> }) {
       </svg>
       <h1>{t('common.page_load_failed')}</h1>
       <p className="tw-muted">{t('common.check_connection')}</p>
-      <button type="button" className="tw-retry-button" onClick={retry} disabled={busy} aria-busy={busy}>
+      <button
+        type="button"
+        className="tw-retry-button"
+        onClick={retry}
+        disabled={busy}
+        aria-busy={busy}
+      >
         {t('common.retry')}
       </button>
       {pathname !== '/' && (

@@ -26,7 +26,10 @@ export function page<M extends Record<string, unknown>>(
   let loaded: ComponentType | undefined;
   /** The download under way, shared by the preload and the render that asks for it meanwhile. */
   let loading: Promise<M> | undefined;
-  const attempt = () => (options.firstScreen ? load() : Promise.all([load(), loadAllMessages()]).then(([module]) => module));
+  const attempt = () =>
+    options.firstScreen
+      ? load()
+      : Promise.all([load(), loadAllMessages()]).then(([module]) => module);
   const preload = () => {
     loading ??= withRetries(attempt, PAGE_RETRY_DELAYS_MS).then(
       (module) => {
@@ -45,7 +48,12 @@ export function page<M extends Record<string, unknown>>(
   // dehydrated after the commit, and an update reaching it first (the config's reply, read by
   // Shell) makes React throw the page's HTML away, and with it what the visitor had typed or
   // submitted there, without a word. A browser test (shell.e2e.ts) checks it under a slow CPU.
-  const lazyPage = () => lazy(() => (loaded ? fulfilled({ default: loaded }) : preload().then((module) => ({ default: module[name] as ComponentType }))));
+  const lazyPage = () =>
+    lazy(() =>
+      loaded
+        ? fulfilled({ default: loaded })
+        : preload().then((module) => ({ default: module[name] as ComponentType })),
+    );
   let PageLazy = lazyPage();
   // React keeps a lazy's failure for good: after one, the page's next render takes a new lazy.
   const renew = () => {
@@ -66,7 +74,11 @@ export function page<M extends Record<string, unknown>>(
 
 /** `run`, and again after each pause while it fails; the last failure is the result. */
 function withRetries<T>(run: () => Promise<T>, delaysMs: readonly number[]): Promise<T> {
-  return delaysMs.reduce<Promise<T>>((result, delayMs) => result.catch(() => new Promise((resolve) => setTimeout(resolve, delayMs)).then(run)), run());
+  return delaysMs.reduce<Promise<T>>(
+    (result, delayMs) =>
+      result.catch(() => new Promise((resolve) => setTimeout(resolve, delayMs)).then(run)),
+    run(),
+  );
 }
 
 /** A thenable that calls back at once, which `lazy` reads in the same render (a promise calls back in a microtask). */

@@ -1,5 +1,12 @@
 import 'antd-mobile/es/components/spin-loading/spin-loading.css';
-import { type CSSProperties, Suspense, createContext, useContext, useEffect, useLayoutEffect } from 'react';
+import {
+  type CSSProperties,
+  Suspense,
+  createContext,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+} from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from '@/lib/router.tsx';
 import { setSessionEndHandler } from '@/api/http.ts';
 import { useConfig } from '@/api/config.ts';
@@ -18,9 +25,22 @@ const SPIN_CIRCUMFERENCE = 15 * Math.PI * 2;
 export function PageFallback() {
   return (
     <div style={{ display: 'flex', justifyContent: 'center', paddingTop: '40vh' }}>
-      <div className="adm-spin-loading tw-spin" style={{ '--color': 'var(--adm-color-primary)' } as CSSProperties} aria-label="loading">
+      <div
+        className="adm-spin-loading tw-spin"
+        style={{ '--color': 'var(--adm-color-primary)' } as CSSProperties}
+        aria-label="loading"
+      >
         <svg className="adm-spin-loading-svg" viewBox="0 0 32 32">
-          <circle className="adm-spin-loading-fill" fill="transparent" strokeWidth="2" strokeDasharray={SPIN_CIRCUMFERENCE} strokeLinecap="square" r={15} cx={16} cy={16} />
+          <circle
+            className="adm-spin-loading-fill"
+            fill="transparent"
+            strokeWidth="2"
+            strokeDasharray={SPIN_CIRCUMFERENCE}
+            strokeLinecap="square"
+            r={15}
+            cx={16}
+            cy={16}
+          />
         </svg>
       </div>
     </div>

@@ -25,7 +25,12 @@ export function TabLayout() {
         {TABS.map((tab) => {
           const active = location.pathname === tab.key;
           return (
-            <Link key={tab.key} to={tab.key} className="tw-tabbar-item" aria-current={active ? 'page' : undefined}>
+            <Link
+              key={tab.key}
+              to={tab.key}
+              className="tw-tabbar-item"
+              aria-current={active ? 'page' : undefined}
+            >
               <span className="tw-tabbar-icon" aria-hidden>
                 {tab.icon}
               </span>

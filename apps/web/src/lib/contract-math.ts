@@ -1,4 +1,9 @@
-import { CONTRACT_ASSET, type Direction, type Outcome, outcomeOf } from '@tradewind/contract/instant';
+import {
+  CONTRACT_ASSET,
+  type Direction,
+  type Outcome,
+  outcomeOf,
+} from '@tradewind/contract/instant';
 import { formatAmount, parseAmount } from '@tradewind/contract/money';
 import { feeOf, profitOf, ratePpm, winPayoutOf } from '@tradewind/contract/payout';
 import { ASSETS } from '@tradewind/contract/wallet';
@@ -36,7 +41,10 @@ export interface OrderQuote {
 }
 
 /** The popup's figures for a stake typed by the user; null while it is not a valid USDT amount. */
-export function quoteOrder(amount: string, period: { payoutRate: string; feeRate: string }): OrderQuote | null {
+export function quoteOrder(
+  amount: string,
+  period: { payoutRate: string; feeRate: string },
+): OrderQuote | null {
   const stake = parseAmount(amount.trim(), STAKE_SCALE);
   if (stake === undefined || stake <= 0n) return null;
   const fee = feeMinor(stake, period.feeRate);
@@ -66,7 +74,8 @@ export function outcomeAt(direction: Direction, openPrice: string, price: string
   const places = Math.max(openPrice.split('.')[1]?.length ?? 0, price.split('.')[1]?.length ?? 0);
   const open = parseAmount(openPrice, places);
   const close = parseAmount(price, places);
-  if (open === undefined || close === undefined) throw new Error(`not a price: ${openPrice}, ${price}`);
+  if (open === undefined || close === undefined)
+    throw new Error(`not a price: ${openPrice}, ${price}`);
   return outcomeOf(direction, open, close);
 }
 
@@ -75,7 +84,13 @@ export function outcomeAt(direction: Direction, openPrice: string, price: string
  * a win earns the payout less stake and fee, a tie costs the fee, a loss stake and fee.
  */
 export function pnlAt(
-  order: { direction: Direction; stake: string; fee: string; payoutRate: string; openTick: { price: string } },
+  order: {
+    direction: Direction;
+    stake: string;
+    fee: string;
+    payoutRate: string;
+    openTick: { price: string };
+  },
   price: string,
 ): string {
   const stake = parseAmount(order.stake, STAKE_SCALE);

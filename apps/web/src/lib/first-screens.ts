@@ -30,17 +30,29 @@ export function localeFiles(language: string): string[] {
   const features = path.join(web, 'src/features');
   const files = [
     path.join(contract, `${language}.json`),
-    ...fs.readdirSync(contract, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(contract, e.name, `${language}.json`)),
+    ...fs
+      .readdirSync(contract, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => path.join(contract, e.name, `${language}.json`)),
     path.join(web, 'src/locales', `${language}.json`),
-    ...fs.readdirSync(features).map((name) => path.join(features, name, 'locales', `${language}.json`)),
+    ...fs
+      .readdirSync(features)
+      .map((name) => path.join(features, name, 'locales', `${language}.json`)),
   ];
-  return files.filter((file) => fs.existsSync(file)).sort((a, b) => path.relative(path.join(web, 'src/lib'), a).localeCompare(path.relative(path.join(web, 'src/lib'), b)));
+  return files
+    .filter((file) => fs.existsSync(file))
+    .sort((a, b) =>
+      path
+        .relative(path.join(web, 'src/lib'), a)
+        .localeCompare(path.relative(path.join(web, 'src/lib'), b)),
+    );
 }
 
 export function mergeInto(target: Catalogue, source: Catalogue): Catalogue {
   for (const [key, value] of Object.entries(source)) {
     const existing = target[key];
-    if (value && typeof value === 'object' && existing && typeof existing === 'object') mergeInto(existing as Catalogue, value as Catalogue);
+    if (value && typeof value === 'object' && existing && typeof existing === 'object')
+      mergeInto(existing as Catalogue, value as Catalogue);
     else target[key] = value;
   }
   return target;
@@ -64,7 +76,10 @@ export const FIRST_SCREEN_NAMESPACES: ReadonlySet<string> = new Set([
 ]);
 
 /** Texts only the server writes (e-mails and SMS, the in-site messages' templates): never shipped. */
-const SERVER_ONLY: Readonly<Record<string, readonly string[] | true>> = { notify: true, messages: ['templates'] };
+const SERVER_ONLY: Readonly<Record<string, readonly string[] | true>> = {
+  notify: true,
+  messages: ['templates'],
+};
 
 export function localeParts(catalogue: Catalogue): { first: Catalogue; rest: Catalogue } {
   const first: Catalogue = {};
@@ -72,7 +87,10 @@ export function localeParts(catalogue: Catalogue): { first: Catalogue; rest: Cat
   for (const [namespace, value] of Object.entries(catalogue)) {
     const dropped = SERVER_ONLY[namespace];
     if (dropped === true) continue;
-    const kept = dropped && value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).filter(([key]) => !dropped.includes(key))) : value;
+    const kept =
+      dropped && value && typeof value === 'object'
+        ? Object.fromEntries(Object.entries(value).filter(([key]) => !dropped.includes(key)))
+        : value;
     (FIRST_SCREEN_NAMESPACES.has(namespace) ? first : rest)[namespace] = kept;
   }
   return { first, rest };

@@ -16,9 +16,15 @@ const numberFormat = (tag: string, options: Intl.NumberFormatOptions = {}) =>
   once(`number ${tag} ${JSON.stringify(options)}`, () => new Intl.NumberFormat(tag, options));
 
 /** The language's date-time formatter for these options (made once, like the number formats). */
-function dateTimeFormat(language: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+function dateTimeFormat(
+  language: string,
+  options: Intl.DateTimeFormatOptions,
+): Intl.DateTimeFormat {
   const tag = LANGUAGE_TAGS[normalizeLanguage(language)];
-  return once(`date ${tag} ${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(tag, options));
+  return once(
+    `date ${tag} ${JSON.stringify(options)}`,
+    () => new Intl.DateTimeFormat(tag, options),
+  );
 }
 
 /**
@@ -32,13 +38,23 @@ export function formatDecimal(value: string, language: string, minDecimals = 0):
   const [, sign = '', whole = '0', fraction = ''] = match;
   const tag = LANGUAGE_TAGS[normalizeLanguage(language)];
   const grouped = numberFormat(tag, { useGrouping: true }).format(BigInt(whole));
-  const separator = once(`separator ${tag}`, () => numberFormat(tag).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.');
+  const separator = once(
+    `separator ${tag}`,
+    () =>
+      numberFormat(tag)
+        .formatToParts(1.5)
+        .find((part) => part.type === 'decimal')?.value ?? '.',
+  );
   const padded = fraction.padEnd(minDecimals, '0');
   return `${sign}${grouped}${padded ? `${separator}${padded}` : ''}`;
 }
 
 /** A timestamp from the API in the user's language (display only). */
-export function formatDateTime(iso: string, language: string, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' }): string {
+export function formatDateTime(
+  iso: string,
+  language: string,
+  options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' },
+): string {
   return dateTimeFormat(language, options).format(new Date(iso));
 }
 
@@ -52,7 +68,9 @@ export function truncateDecimal(value: string, places: number): string {
 /** A signed amount with its sign always shown ("+84.8", "-100.2", "0"), grouped for the language. */
 export function formatSigned(value: string, language: string, minDecimals = 0): string {
   const text = formatDecimal(value, language, minDecimals);
-  return /^-/.test(value) || !/[1-9]/.test(value) ? text.replace(/^-(?=[0.,\s]*$)/, '') : `+${text}`;
+  return /^-/.test(value) || !/[1-9]/.test(value)
+    ? text.replace(/^-(?=[0.,\s]*$)/, '')
+    : `+${text}`;
 }
 
 /** A recorded tick's time to the millisecond, for the verification section. */
@@ -70,8 +88,18 @@ export function formatTickTime(iso: string, language: string): string {
 }
 
 /** A percentage already in percent ("12.5" → "12.5%" in en, "12,5 %" in de), the language's own spacing. */
-export function formatPercent(value: string, language: string, minDecimals = 0, signed = false): string {
-  const number = signed ? formatSigned(value, language, minDecimals) : formatDecimal(value, language, minDecimals);
+export function formatPercent(
+  value: string,
+  language: string,
+  minDecimals = 0,
+  signed = false,
+): string {
+  const number = signed
+    ? formatSigned(value, language, minDecimals)
+    : formatDecimal(value, language, minDecimals);
   const tag = LANGUAGE_TAGS[normalizeLanguage(language)];
-  return once(`percent ${tag}`, () => numberFormat(tag, { style: 'percent' }).format(0.5)).replace('50', number);
+  return once(`percent ${tag}`, () => numberFormat(tag, { style: 'percent' }).format(0.5)).replace(
+    '50',
+    number,
+  );
 }

@@ -1,5 +1,13 @@
 import { LANGUAGE_TAGS, type Language } from '@tradewind/contract/languages';
-import { type ReactElement, type ReactNode, cloneElement, createElement, Fragment, useMemo, useSyncExternalStore } from 'react';
+import {
+  type ReactElement,
+  type ReactNode,
+  cloneElement,
+  createElement,
+  Fragment,
+  useMemo,
+  useSyncExternalStore,
+} from 'react';
 import { storeLanguage, storedLanguage } from './storage.ts';
 
 /** One language's messages, or a part of them: namespaces of nested keys, texts at the leaves. */
@@ -21,13 +29,34 @@ type Loader = () => Promise<{ default: Catalogue }>;
  * wait for (`loadAllMessages`); see `localeBundles()` in vite.config.ts and first-screens.ts.
  */
 const CATALOGUES: Record<Language, { first: Loader; rest: Loader }> = {
-  en: { first: () => import('virtual:tradewind-locale/en'), rest: () => import('virtual:tradewind-locale/en/rest') },
-  zh_TW: { first: () => import('virtual:tradewind-locale/zh_TW'), rest: () => import('virtual:tradewind-locale/zh_TW/rest') },
-  zh_CN: { first: () => import('virtual:tradewind-locale/zh_CN'), rest: () => import('virtual:tradewind-locale/zh_CN/rest') },
-  es: { first: () => import('virtual:tradewind-locale/es'), rest: () => import('virtual:tradewind-locale/es/rest') },
-  fr: { first: () => import('virtual:tradewind-locale/fr'), rest: () => import('virtual:tradewind-locale/fr/rest') },
-  it: { first: () => import('virtual:tradewind-locale/it'), rest: () => import('virtual:tradewind-locale/it/rest') },
-  de: { first: () => import('virtual:tradewind-locale/de'), rest: () => import('virtual:tradewind-locale/de/rest') },
+  en: {
+    first: () => import('virtual:tradewind-locale/en'),
+    rest: () => import('virtual:tradewind-locale/en/rest'),
+  },
+  zh_TW: {
+    first: () => import('virtual:tradewind-locale/zh_TW'),
+    rest: () => import('virtual:tradewind-locale/zh_TW/rest'),
+  },
+  zh_CN: {
+    first: () => import('virtual:tradewind-locale/zh_CN'),
+    rest: () => import('virtual:tradewind-locale/zh_CN/rest'),
+  },
+  es: {
+    first: () => import('virtual:tradewind-locale/es'),
+    rest: () => import('virtual:tradewind-locale/es/rest'),
+  },
+  fr: {
+    first: () => import('virtual:tradewind-locale/fr'),
+    rest: () => import('virtual:tradewind-locale/fr/rest'),
+  },
+  it: {
+    first: () => import('virtual:tradewind-locale/it'),
+    rest: () => import('virtual:tradewind-locale/it/rest'),
+  },
+  de: {
+    first: () => import('virtual:tradewind-locale/de'),
+    rest: () => import('virtual:tradewind-locale/de/rest'),
+  },
 };
 
 /** What `t` takes: placeholder values, `count` for plurals (a number; a string is only shown), `defaultValue` for a key that may be missing. */
@@ -58,9 +87,16 @@ function pluralOf(language: Language, count: number): string {
 }
 
 /** A key of `language`'s catalogue, with its placeholders filled. */
-export function translateFrom(catalogue: Catalogue | undefined, language: Language, key: string, options: TOptions = {}): string {
+export function translateFrom(
+  catalogue: Catalogue | undefined,
+  language: Language,
+  key: string,
+  options: TOptions = {},
+): string {
   const template =
-    (typeof options.count === 'number' ? lookup(catalogue, `${key}_${pluralOf(language, options.count)}`) : undefined) ??
+    (typeof options.count === 'number'
+      ? lookup(catalogue, `${key}_${pluralOf(language, options.count)}`)
+      : undefined) ??
     lookup(catalogue, key) ??
     (typeof options.defaultValue === 'string' ? options.defaultValue : key);
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_match, name: string) => {
@@ -99,10 +135,12 @@ function loadFirst(language: Language): Promise<Catalogue> {
 function loadRest(language: Language): Promise<void> {
   let loading = restOf.get(language);
   if (!loading) {
-    loading = Promise.all([loadFirst(language), CATALOGUES[language].rest()]).then(([catalogue, rest]) => {
-      Object.assign(catalogue, rest.default);
-      if (language === current) changed();
-    });
+    loading = Promise.all([loadFirst(language), CATALOGUES[language].rest()]).then(
+      ([catalogue, rest]) => {
+        Object.assign(catalogue, rest.default);
+        if (language === current) changed();
+      },
+    );
     // A failed download is tried again by the next page that needs it.
     loading.catch(() => restOf.delete(language));
     restOf.set(language, loading);
@@ -114,7 +152,8 @@ function translateIn(language: Language, key: string, options?: TOptions): strin
   const catalogue = catalogues.get(language);
   // A namespace beyond the first screens' (they split by namespace), asked for before a page
   // loaded the rest: fetch the rest now; the component renders again when it arrives.
-  if (catalogue && !restOf.has(language) && !((key.split('.', 1)[0] as string) in catalogue)) void loadRest(language).catch(() => undefined);
+  if (catalogue && !restOf.has(language) && !((key.split('.', 1)[0] as string) in catalogue))
+    void loadRest(language).catch(() => undefined);
   return translateFrom(catalogue, language, key, options);
 }
 
@@ -167,14 +206,28 @@ export async function changeLanguage(language: Language): Promise<void> {
 export function useTranslation(): { t: TFunction; i18n: typeof i18n } {
   const seen = useSyncExternalStore(subscribe, snapshot, snapshot);
   // A new `t` for each change, so memoised children that take it render again too.
-  return useMemo(() => ({ t: (key: string, options?: TOptions) => translateIn(seen.language, key, options), i18n }), [seen]);
+  return useMemo(
+    () => ({
+      t: (key: string, options?: TOptions) => translateIn(seen.language, key, options),
+      i18n,
+    }),
+    [seen],
+  );
 }
 
 /**
  * A message whose `<name>…</name>` parts become the given elements with that text inside
  * (the legal line's links). Tags do not nest; an unknown tag shows its text alone.
  */
-export function Trans({ i18nKey, components, values }: { i18nKey: string; components: Record<string, ReactElement>; values?: TOptions }): ReactNode {
+export function Trans({
+  i18nKey,
+  components,
+  values,
+}: {
+  i18nKey: string;
+  components: Record<string, ReactElement>;
+  values?: TOptions;
+}): ReactNode {
   const { t } = useTranslation();
   const parts = tagged(t(i18nKey, values)).map((part, i) => {
     if (typeof part === 'string') return part;

@@ -11,7 +11,10 @@ import { getToken, storedLanguage } from './storage.ts';
  */
 if (typeof Worker !== 'undefined' && getToken() !== null) {
   try {
-    const worker = new Worker(new URL('./intl-warm.worker.ts', import.meta.url), { type: 'module', name: 'intl-warm' });
+    const worker = new Worker(new URL('./intl-warm.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'intl-warm',
+    });
     worker.postMessage(LANGUAGE_TAGS[storedLanguage()]);
   } catch {
     // No worker: the first format pays on the main thread, as it would without this file.

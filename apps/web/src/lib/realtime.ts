@@ -70,7 +70,12 @@ const MAX_PENDING_BATCHES = 64;
  * "equal jitter" (half fixed, half random) so clients dropped together do not all return
  * in the same instant, and none of them retries in a tight loop.
  */
-export function backoffDelayMs(attempt: number, random: () => number, baseMs = BACKOFF_BASE_MS, maxMs = BACKOFF_MAX_MS): number {
+export function backoffDelayMs(
+  attempt: number,
+  random: () => number,
+  baseMs = BACKOFF_BASE_MS,
+  maxMs = BACKOFF_MAX_MS,
+): number {
   const ceiling = Math.min(maxMs, baseMs * 2 ** Math.min(attempt, 30));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
@@ -196,7 +201,13 @@ export class RealtimeClient {
 
   /** Reconnects at once if the socket is down (the browser came back online, the tab is visible). */
   reconnectNow(): void {
-    if (this.stopped || this.state === 'open' || this.state === 'connecting' || this.state === 'idle') return;
+    if (
+      this.stopped ||
+      this.state === 'open' ||
+      this.state === 'connecting' ||
+      this.state === 'idle'
+    )
+      return;
     this.attempt = 0;
     this.clear('reconnect');
     this.connect();
@@ -247,7 +258,8 @@ export class RealtimeClient {
     };
     socket.onclose = (event) => {
       if (socket !== this.socket) return;
-      if (event.code === CLOSE_POLICY) this.attempt = Math.max(this.attempt, POLICY_CLOSE_MIN_ATTEMPT);
+      if (event.code === CLOSE_POLICY)
+        this.attempt = Math.max(this.attempt, POLICY_CLOSE_MIN_ATTEMPT);
       this.lost();
     };
     // A failed connect fires error then close; the close does the work.
@@ -256,7 +268,14 @@ export class RealtimeClient {
 
   private dispatch(raw: unknown): void {
     if (typeof raw !== 'string') return;
-    let message: { channel?: unknown; data?: unknown; op?: unknown; id?: unknown; channels?: unknown; error?: unknown };
+    let message: {
+      channel?: unknown;
+      data?: unknown;
+      op?: unknown;
+      id?: unknown;
+      channels?: unknown;
+      error?: unknown;
+    };
     try {
       message = JSON.parse(raw) as typeof message;
     } catch {
@@ -266,7 +285,9 @@ export class RealtimeClient {
     if (typeof message.channel !== 'string') return; // other replies to ops (pong, auth)
     const channel = message.channel;
     for (const sink of this.sinks) sink(message.data, channel);
-    const subscribers = channel.startsWith('user.') ? this.userHandlers : this.channels.get(channel);
+    const subscribers = channel.startsWith('user.')
+      ? this.userHandlers
+      : this.channels.get(channel);
     for (const entry of subscribers ? [...subscribers] : []) entry.handler?.(message.data, channel);
   }
 
@@ -283,7 +304,8 @@ export class RealtimeClient {
    * several channels from several components, one call each.
    */
   private scheduleFlush(): void {
-    if (this.flushTimer === null && this.state === 'open') this.flushTimer = this.deps.setTimer(() => this.flush(), 0);
+    if (this.flushTimer === null && this.state === 'open')
+      this.flushTimer = this.deps.setTimer(() => this.flush(), 0);
   }
 
   /**
@@ -293,9 +315,12 @@ export class RealtimeClient {
   private flush(): void {
     this.clear('flush');
     if (!this.isOpen()) return;
-    for (const channel of this.refusedChannels) if (!this.channels.has(channel)) this.refusedChannels.delete(channel);
+    for (const channel of this.refusedChannels)
+      if (!this.channels.has(channel)) this.refusedChannels.delete(channel);
     const leaving = [...this.serverChannels].filter((channel) => !this.channels.has(channel));
-    const joining = [...this.channels.keys()].filter((channel) => !this.serverChannels.has(channel) && !this.refusedChannels.has(channel));
+    const joining = [...this.channels.keys()].filter(
+      (channel) => !this.serverChannels.has(channel) && !this.refusedChannels.has(channel),
+    );
     // Places are freed before new ones are taken: the server caps the channels a socket holds.
     this.sendBatches('unsubscribe', leaving);
     this.sendBatches('subscribe', joining);
@@ -306,7 +331,8 @@ export class RealtimeClient {
       const batch = channels.slice(start, start + MAX_CHANNELS_PER_MESSAGE);
       const id = this.nextBatchId++;
       // The server answers every batch, so only a reply lost to a bug could leave one here for good.
-      if (this.batches.size >= MAX_PENDING_BATCHES) this.batches.delete(this.batches.keys().next().value as number);
+      if (this.batches.size >= MAX_PENDING_BATCHES)
+        this.batches.delete(this.batches.keys().next().value as number);
       this.batches.set(id, { op, channels: batch });
       for (const channel of batch) {
         if (op === 'subscribe') this.serverChannels.add(channel);
@@ -321,12 +347,16 @@ export class RealtimeClient {
    * as they were, and the ones the server named as unknown are left out of the next try so
    * that one bad channel does not cost a screen all the others.
    */
-  private settleBatch(id: number, reply: { op?: unknown; channels?: unknown; error?: unknown }): void {
+  private settleBatch(
+    id: number,
+    reply: { op?: unknown; channels?: unknown; error?: unknown },
+  ): void {
     const batch = this.batches.get(id);
     if (!batch) return;
     this.batches.delete(id);
     if (reply.op !== 'error') return;
-    const named = reply.error === 'unknown_channel' && Array.isArray(reply.channels) ? reply.channels : [];
+    const named =
+      reply.error === 'unknown_channel' && Array.isArray(reply.channels) ? reply.channels : [];
     const unknown = batch.channels.filter((channel) => named.includes(channel));
     // With no channel named, or another refusal (too many channels), the same batch would only be refused again.
     const refused = new Set(unknown.length > 0 ? unknown : batch.channels);
@@ -365,7 +395,12 @@ export class RealtimeClient {
   private scheduleReconnect(): void {
     this.clear('reconnect');
     this.setState('closed');
-    const delay = backoffDelayMs(this.attempt, this.deps.random, this.deps.baseDelayMs, this.deps.maxDelayMs);
+    const delay = backoffDelayMs(
+      this.attempt,
+      this.deps.random,
+      this.deps.baseDelayMs,
+      this.deps.maxDelayMs,
+    );
     this.attempt += 1;
     this.reconnectTimer = this.deps.setTimer(() => this.connect(), delay);
   }

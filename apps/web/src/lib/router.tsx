@@ -86,10 +86,21 @@ function useLocationContext(): Location {
  * window: the build's prerender of the sign-in page (src/prerender.tsx); the browser then
  * follows the window as always.
  */
-export function BrowserRouter({ children, location: fixed }: { children: ReactNode; location?: string }) {
-  const [location, setLocation] = useState(() => (fixed === undefined ? currentLocation() : { pathname: fixed, search: '', hash: '', key: 'default' }));
+export function BrowserRouter({
+  children,
+  location: fixed,
+}: {
+  children: ReactNode;
+  location?: string;
+}) {
+  const [location, setLocation] = useState(() =>
+    fixed === undefined
+      ? currentLocation()
+      : { pathname: fixed, search: '', hash: '', key: 'default' },
+  );
   useLayoutEffect(() => {
-    const listener = (next: Location) => startTransition(() => setLocation((shown) => (sameLocation(shown, next) ? shown : next)));
+    const listener = (next: Location) =>
+      startTransition(() => setLocation((shown) => (sameLocation(shown, next) ? shown : next)));
     listeners.add(listener);
     if (listeners.size === 1) window.addEventListener('popstate', onPopState);
     // A navigation between the first render and this effect.
@@ -111,13 +122,19 @@ export function useNavigate(): NavigateFunction {
   return navigateTo;
 }
 
-export function useSearchParams(): [URLSearchParams, (next: Record<string, string> | URLSearchParams, options?: NavigateOptions) => void] {
+export function useSearchParams(): [
+  URLSearchParams,
+  (next: Record<string, string> | URLSearchParams, options?: NavigateOptions) => void,
+] {
   const { pathname, search } = useLocationContext();
   const params = useMemo(() => new URLSearchParams(search), [search]);
-  const setParams = useCallback((next: Record<string, string> | URLSearchParams, options?: NavigateOptions) => {
-    const text = new URLSearchParams(next).toString();
-    navigateTo(`${pathname}${text ? `?${text}` : ''}`, options);
-  }, [pathname]);
+  const setParams = useCallback(
+    (next: Record<string, string> | URLSearchParams, options?: NavigateOptions) => {
+      const text = new URLSearchParams(next).toString();
+      navigateTo(`${pathname}${text ? `?${text}` : ''}`, options);
+    },
+    [pathname],
+  );
   return [params, setParams];
 }
 
@@ -132,13 +149,22 @@ export function Outlet(): ReactNode {
   return useContext(OutletContext);
 }
 
-type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & { to: string; replace?: boolean };
+type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & {
+  to: string;
+  replace?: boolean;
+};
 
 /** An `<a href>` (so it opens in a new tab, and crawlers follow it) that navigates in place on a plain click. */
 export function Link({ to, replace, onClick, target, ...rest }: LinkProps) {
   const click = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
-    const plain = event.button === 0 && !event.metaKey && !event.altKey && !event.ctrlKey && !event.shiftKey && (!target || target === '_self');
+    const plain =
+      event.button === 0 &&
+      !event.metaKey &&
+      !event.altKey &&
+      !event.ctrlKey &&
+      !event.shiftKey &&
+      (!target || target === '_self');
     if (event.defaultPrevented || !plain) return;
     event.preventDefault();
     navigateTo(to, { replace });
@@ -158,7 +184,11 @@ function joinPath(parent: string, path: string): string {
 }
 
 /** The routes from the outermost layout to the page that `pathname` shows, or none. */
-export function matchRoutes(routes: RouteObject[], pathname: string, parent = '/'): RouteObject[] | null {
+export function matchRoutes(
+  routes: RouteObject[],
+  pathname: string,
+  parent = '/',
+): RouteObject[] | null {
   const target = normalizePath(pathname);
   for (const route of routes) {
     const full = route.path === undefined ? parent : joinPath(parent, route.path);
@@ -167,7 +197,12 @@ export function matchRoutes(routes: RouteObject[], pathname: string, parent = '/
       if (inner) return [route, ...inner];
       continue;
     }
-    if (route.index ? normalizePath(parent) === target : route.path === '*' || normalizePath(full) === target) return [route];
+    if (
+      route.index
+        ? normalizePath(parent) === target
+        : route.path === '*' || normalizePath(full) === target
+    )
+      return [route];
   }
   return null;
 }
@@ -176,5 +211,10 @@ export function matchRoutes(routes: RouteObject[], pathname: string, parent = '/
 export function useRoutes(routes: RouteObject[]): ReactNode {
   const { pathname } = useLocationContext();
   const matched = matchRoutes(routes, pathname) ?? [];
-  return matched.reduceRight<ReactNode>((outlet, route) => <OutletContext.Provider value={outlet}>{route.element ?? outlet}</OutletContext.Provider>, null);
+  return matched.reduceRight<ReactNode>(
+    (outlet, route) => (
+      <OutletContext.Provider value={outlet}>{route.element ?? outlet}</OutletContext.Provider>
+    ),
+    null,
+  );
 }

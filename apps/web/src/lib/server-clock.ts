@@ -7,7 +7,10 @@
 let offsetMs = 0;
 
 /** Server time minus phone time, learned from an order with time still to run. */
-export function learnServerTime(order: { deliverAt: string; remainingMs: number }, receivedAtMs: number = Date.now()): void {
+export function learnServerTime(
+  order: { deliverAt: string; remainingMs: number },
+  receivedAtMs: number = Date.now(),
+): void {
   if (order.remainingMs <= 0) return;
   offsetMs = Date.parse(order.deliverAt) - order.remainingMs - receivedAtMs;
 }

@@ -1,4 +1,9 @@
-import { LANGUAGE_COOKIE, SIGNED_IN_COOKIE, normalizeLanguage, type Language } from '@tradewind/contract/languages';
+import {
+  LANGUAGE_COOKIE,
+  SIGNED_IN_COOKIE,
+  normalizeLanguage,
+  type Language,
+} from '@tradewind/contract/languages';
 
 /** The local-storage keys of spec §3, exactly. */
 export const STORAGE_KEYS = {
@@ -31,7 +36,10 @@ export function clearSession(): void {
 
 /** Whether a session is stored, for the server (apps/server/src/platform/web-app.ts): set or cleared to match. */
 export function mirrorSession(): void {
-  document.cookie = getToken() === null ? `${SIGNED_IN_COOKIE}=; path=/; max-age=0; samesite=lax` : `${SIGNED_IN_COOKIE}=1; path=/; max-age=31536000; samesite=lax`;
+  document.cookie =
+    getToken() === null
+      ? `${SIGNED_IN_COOKIE}=; path=/; max-age=0; samesite=lax`
+      : `${SIGNED_IN_COOKIE}=1; path=/; max-age=31536000; samesite=lax`;
 }
 
 /** An unknown stored value falls back to en. */

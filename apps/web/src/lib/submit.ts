@@ -24,7 +24,9 @@ export function validateWith<S extends z.ZodMiniType>(
 ): { data: z.output<S>; errors?: undefined } | { data?: undefined; errors: FieldErrors } {
   const result = schema.safeParse(values);
   if (result.success) return { data: result.data };
-  return { errors: issuesToFieldErrors(result.error.issues, values, (key, params) => t(key, params)) };
+  return {
+    errors: issuesToFieldErrors(result.error.issues, values, (key, params) => t(key, params)),
+  };
 }
 
 /** Puts messages under their fields; any left over (or for the whole form) are toasted. */
@@ -33,14 +35,17 @@ export function showFieldErrors(form: FieldsForm, errors: FieldErrors): void {
   const known = new Set(Object.keys(form.getFieldsValue()));
   const onFields = Object.entries(errors).filter(([field]) => known.has(field));
   form.setFields(onFields.map(([name, messages]) => ({ name, errors: messages })));
-  const rest = Object.entries(errors).filter(([field]) => !known.has(field) || field === ROOT_FIELD);
+  const rest = Object.entries(errors).filter(
+    ([field]) => !known.has(field) || field === ROOT_FIELD,
+  );
   const first = rest[0]?.[1][0];
   if (first) showToast({ content: first, duration: 2000 });
 }
 
 /** A 422 from the server goes to the form; other errors were already toasted by the client. */
 export function handleSubmitError(form: FieldsForm, error: unknown): void {
-  if (error instanceof ApiError && error.isValidation && error.errors) showFieldErrors(form, error.errors);
+  if (error instanceof ApiError && error.isValidation && error.errors)
+    showFieldErrors(form, error.errors);
 }
 
 export function clearFieldErrors(form: FieldsForm): void {
@@ -58,7 +63,12 @@ export type SchemaSource<S extends z.ZodMiniType> = S | (() => Promise<S>);
  * The submit flow every form shares: validate with the shared schema (messages under the
  * fields), send, and put a server 422 back on the fields; other errors were toasted.
  */
-export function useSubmit<S extends z.ZodMiniType, R>(form: FieldsForm, schema: SchemaSource<S>, send: (data: z.output<S>) => Promise<R>, onDone: (result: R) => void) {
+export function useSubmit<S extends z.ZodMiniType, R>(
+  form: FieldsForm,
+  schema: SchemaSource<S>,
+  send: (data: z.output<S>) => Promise<R>,
+  onDone: (result: R) => void,
+) {
   const { t } = useTranslation();
   const [submitting, setSubmitting] = useState(false);
   const submit = async (request: unknown) => {
@@ -82,6 +92,7 @@ export function useSubmit<S extends z.ZodMiniType, R>(form: FieldsForm, schema: 
     }
   };
   /** Pass as the form's `onValuesChange`: a field's message goes away once it is edited. */
-  const clearEdited = (changed: Record<string, unknown>) => form.setFields(Object.keys(changed).map((name) => ({ name, errors: [] })));
+  const clearEdited = (changed: Record<string, unknown>) =>
+    form.setFields(Object.keys(changed).map((name) => ({ name, errors: [] })));
   return { submitting, submit, clearEdited };
 }

@@ -32,7 +32,11 @@ function luminance(hex: string): number {
 
 const DARK_TEXT = '#14171f';
 /** White letters on dark badges, dark letters on light ones (BTC's orange, BNB's yellow): whichever reads at AA. */
-const letterColour = (background: string) => ((luminance(background) + 0.05) / (luminance(DARK_TEXT) + 0.05) > 1.05 / (luminance(background) + 0.05) ? DARK_TEXT : '#fff');
+const letterColour = (background: string) =>
+  (luminance(background) + 0.05) / (luminance(DARK_TEXT) + 0.05) >
+  1.05 / (luminance(background) + 0.05)
+    ? DARK_TEXT
+    : '#fff';
 
 export function AssetIcon({ asset, size = 32 }: { asset: string; size?: number }) {
   const background = COLOURS[asset] ?? '#8a93a6';

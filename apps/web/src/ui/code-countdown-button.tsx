@@ -41,7 +41,14 @@ export function CodeCountdownButton({ send, disabled = false }: CodeCountdownBut
   };
 
   return (
-    <Button size="small" color="primary" fill="none" disabled={disabled || secondsLeft > 0} loading={sending} onClick={onClick}>
+    <Button
+      size="small"
+      color="primary"
+      fill="none"
+      disabled={disabled || secondsLeft > 0}
+      loading={sending}
+      onClick={onClick}
+    >
       {secondsLeft > 0 ? t('auth.resend_in', { seconds: secondsLeft }) : t('auth.send_code')}
     </Button>
   );

@@ -47,12 +47,17 @@ export function ImageUpload({ purpose, label, hint, value, onChange, name }: Ima
     onChange?.(undefined);
     try {
       const body = await shrinkImage(file, DEFAULT_UPLOAD_MAX_BYTES);
-      const uploaded = await uploadImage(body, purpose, { filename: file.name, onProgress: setProgress });
+      const uploaded = await uploadImage(body, purpose, {
+        filename: file.name,
+        onProgress: setProgress,
+      });
       setStatus('done');
       onChange?.(uploaded.id);
     } catch (failure) {
       setStatus('failed');
-      setError(failure instanceof ApiError && failure.message ? failure.message : t('upload.failed'));
+      setError(
+        failure instanceof ApiError && failure.message ? failure.message : t('upload.failed'),
+      );
     }
   };
 
@@ -70,8 +75,23 @@ export function ImageUpload({ purpose, label, hint, value, onChange, name }: Ima
 
   return (
     <div className="tw-upload" data-status={status}>
-      <input ref={input} id={inputId} name={name} type="file" accept={ACCEPT} onChange={onPick} aria-label={label} hidden />
-      <button type="button" className="tw-upload-tile" onClick={choose} aria-label={preview ? t('upload.replace_label', { label }) : label} disabled={status === 'uploading'}>
+      <input
+        ref={input}
+        id={inputId}
+        name={name}
+        type="file"
+        accept={ACCEPT}
+        onChange={onPick}
+        aria-label={label}
+        hidden
+      />
+      <button
+        type="button"
+        className="tw-upload-tile"
+        onClick={choose}
+        aria-label={preview ? t('upload.replace_label', { label }) : label}
+        disabled={status === 'uploading'}
+      >
         {preview ? (
           <img src={preview} alt={label} className="tw-upload-preview" />
         ) : (

@@ -24,7 +24,12 @@ export function makeWidgetsKeyboardOperable(root: HTMLElement): void {
     if (scheduled) return;
     scheduled = true;
     requestAnimationFrame(mark);
-  }).observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
+  }).observe(root, {
+    childList: true,
+    subtree: true,
+    attributes: true,
+    attributeFilter: ['class'],
+  });
   mark();
   root.addEventListener('keydown', (event) => {
     if (event.key !== 'Enter' && event.key !== ' ') return;

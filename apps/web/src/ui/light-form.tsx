@@ -1,6 +1,15 @@
 import 'antd-mobile/es/components/list/list.css';
 import 'antd-mobile/es/components/form/index.css';
-import { type FormEvent, type ReactElement, type ReactNode, cloneElement, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  type FormEvent,
+  type ReactElement,
+  type ReactNode,
+  cloneElement,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import type { FieldsForm } from '@/lib/submit.ts';
 
 /**
@@ -18,8 +27,13 @@ export interface LightForm extends FieldsForm {
   change(name: string, value: string): void;
 }
 
-export function useLightForm(names: readonly string[], onValuesChange?: (changed: Record<string, string>) => void): LightForm {
-  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(names.map((name) => [name, ''])));
+export function useLightForm(
+  names: readonly string[],
+  onValuesChange?: (changed: Record<string, string>) => void,
+): LightForm {
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    Object.fromEntries(names.map((name) => [name, ''])),
+  );
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   // The submit flow reads the values right after a change, before React renders again.
   const latest = useRef(values);
@@ -32,11 +46,18 @@ export function useLightForm(names: readonly string[], onValuesChange?: (changed
       latest.current = { ...latest.current, ...changed };
       setValues(latest.current);
       // An edited field's old message goes away, as on every form (`clearEdited`).
-      setErrors((shown) => ({ ...shown, ...Object.fromEntries(Object.keys(changed).map((name) => [name, []])) }));
+      setErrors((shown) => ({
+        ...shown,
+        ...Object.fromEntries(Object.keys(changed).map((name) => [name, []])),
+      }));
     };
     return {
       getFieldsValue: () => ({ ...latest.current }),
-      setFields: (fields) => setErrors((shown) => ({ ...shown, ...Object.fromEntries(fields.map((field) => [field.name, field.errors])) })),
+      setFields: (fields) =>
+        setErrors((shown) => ({
+          ...shown,
+          ...Object.fromEntries(fields.map((field) => [field.name, field.errors])),
+        })),
       resetFields: (reset) => put(Object.fromEntries(reset.map((name) => [name, '']))),
       // The latest value, not this render's: a submit right after the caught-up values of a
       // prerendered form went in (before the render that shows them) reads them too.
@@ -59,7 +80,17 @@ export function useLightForm(names: readonly string[], onValuesChange?: (changed
  * `data-pending-submit`). Once the app has taken the form over, both are caught up: the inputs'
  * values go into the state, and a held submit is made again.
  */
-export function LightFormView({ form, onFinish, footer, children }: { form: LightForm; onFinish: () => void; footer: ReactNode; children: ReactNode }) {
+export function LightFormView({
+  form,
+  onFinish,
+  footer,
+  children,
+}: {
+  form: LightForm;
+  onFinish: () => void;
+  footer: ReactNode;
+  children: ReactNode;
+}) {
   const ref = useRef<HTMLFormElement>(null);
   const replay = useRef(false);
   const submit = (event: FormEvent) => {
@@ -110,10 +141,24 @@ interface FieldControl {
 }
 
 /** One vertical `Form.Item`: the label for the control, the control (given `id`, `value`, `onChange`), the description and the messages. */
-export function LightField({ form, name, label, description, children }: { form: LightForm; name: string; label: ReactNode; description?: ReactNode; children: ReactElement<FieldControl> }) {
+export function LightField({
+  form,
+  name,
+  label,
+  description,
+  children,
+}: {
+  form: LightForm;
+  name: string;
+  label: ReactNode;
+  description?: ReactNode;
+  children: ReactElement<FieldControl>;
+}) {
   const errors = form.errors(name);
   return (
-    <div className={`adm-list-item adm-form-item adm-form-item-vertical${errors.length ? ' adm-form-item-has-error' : ''}`}>
+    <div
+      className={`adm-list-item adm-form-item adm-form-item-vertical${errors.length ? ' adm-form-item-has-error' : ''}`}
+    >
       <div className="adm-list-item-content">
         <div className="adm-list-item-content-main">
           <div className="adm-list-item-title">
@@ -122,7 +167,13 @@ export function LightField({ form, name, label, description, children }: { form:
             </label>
           </div>
           <div className="adm-form-item-child adm-form-item-child-position-normal">
-            <div className="adm-form-item-child-inner">{cloneElement(children, { id: name, value: form.value(name), onChange: (value: string) => form.change(name, value) })}</div>
+            <div className="adm-form-item-child-inner">
+              {cloneElement(children, {
+                id: name,
+                value: form.value(name),
+                onChange: (value: string) => form.change(name, value),
+              })}
+            </div>
           </div>
           <div className="adm-list-item-description">
             {description}

@@ -18,10 +18,23 @@ interface LoadFailedProps {
  */
 export function LoadFailed({ error, title, onRetry, retrying = false }: LoadFailedProps) {
   const { t } = useTranslation();
-  const description = error instanceof ApiError && error.message ? error.message : t('common.check_connection');
+  const description =
+    error instanceof ApiError && error.message ? error.message : t('common.check_connection');
   return (
-    <ErrorBlock status="disconnected" title={title ?? t('common.load_failed')} description={description} style={{ '--image-height': '120px', paddingTop: 24 }} data-testid="load-failed">
-      <Button color="primary" fill="outline" loading={retrying} onClick={onRetry} style={{ marginTop: 12 }}>
+    <ErrorBlock
+      status="disconnected"
+      title={title ?? t('common.load_failed')}
+      description={description}
+      style={{ '--image-height': '120px', paddingTop: 24 }}
+      data-testid="load-failed"
+    >
+      <Button
+        color="primary"
+        fill="outline"
+        loading={retrying}
+        onClick={onRetry}
+        style={{ marginTop: 12 }}
+      >
         {t('common.retry')}
       </Button>
     </ErrorBlock>

@@ -9,7 +9,9 @@ import { useNow } from '@/lib/use-now.ts';
 
 /** BTCUSDT → BTC/USDT, from the contract's instrument list (no request needed). */
 export function symbolName(symbol: string): string {
-  return isInstrumentSymbol(symbol) ? `${INSTRUMENTS[symbol].base}/${INSTRUMENTS[symbol].quote}` : symbol;
+  return isInstrumentSymbol(symbol)
+    ? `${INSTRUMENTS[symbol].base}/${INSTRUMENTS[symbol].quote}`
+    : symbol;
 }
 
 /** "Up" in green or "Down" in red, as a small tag. */
@@ -26,7 +28,8 @@ export function DirectionTag({ direction }: { direction: Order['direction'] }) {
 export function StatusTag({ order, remainingMs }: { order: Order; remainingMs: number }) {
   const { t } = useTranslation();
   // Past delivery but not yet settled reads "ended" even before the list is refreshed.
-  const status = order.displayStatus === 'in_progress' && remainingMs <= 0 ? 'ended' : order.displayStatus;
+  const status =
+    order.displayStatus === 'in_progress' && remainingMs <= 0 ? 'ended' : order.displayStatus;
   return (
     <span className="tw-status" data-status={status}>
       {t(`positions.status_${status}`)}
@@ -47,7 +50,9 @@ export function OrderRow({ order }: { order: Order }) {
         <span className="tw-order-title">
           <strong>{symbolName(order.symbol)}</strong>
           <DirectionTag direction={order.direction} />
-          <span className="tw-muted">{t('positions.period_s', { seconds: order.periodSeconds })}</span>
+          <span className="tw-muted">
+            {t('positions.period_s', { seconds: order.periodSeconds })}
+          </span>
         </span>
         <span className="tw-muted">
           {fmt(order.stake)} USDT · {formatDateTime(order.createdAt, i18n.language)}
@@ -56,7 +61,11 @@ export function OrderRow({ order }: { order: Order }) {
       <span className="tw-order-side">
         {open ? (
           <>
-            <span className="tw-order-countdown" aria-label={t('positions.remaining')} data-testid="order-countdown">
+            <span
+              className="tw-order-countdown"
+              aria-label={t('positions.remaining')}
+              data-testid="order-countdown"
+            >
               {formatCountdown(remainingMs)}
             </span>
             <StatusTag order={order} remainingMs={remainingMs} />
@@ -66,7 +75,11 @@ export function OrderRow({ order }: { order: Order }) {
             <span className="tw-pnl" data-sign={signOf(order.profit)}>
               {order.profit === null ? '—' : `${formatSigned(order.profit, i18n.language, 2)}`}
             </span>
-            <span className="tw-muted">{order.outcome ? t(`positions.outcome_${order.outcome}`) : t(`positions.status_${order.displayStatus}`)}</span>
+            <span className="tw-muted">
+              {order.outcome
+                ? t(`positions.outcome_${order.outcome}`)
+                : t(`positions.status_${order.displayStatus}`)}
+            </span>
           </>
         )}
       </span>

@@ -21,13 +21,19 @@ interface PageProps {
 export function Page({ title, children, backTo = '/', right, noBack = false }: PageProps) {
   const navigate = useNavigate();
   const { t } = useTranslation();
-  const back = () => (window.history.state?.idx > 0 ? navigate(-1) : navigate(backTo, { replace: true }));
+  const back = () =>
+    window.history.state?.idx > 0 ? navigate(-1) : navigate(backTo, { replace: true });
   return (
     <div className="tw-page">
       <header className="tw-nav-bar" style={{ background: 'var(--tw-surface)' }}>
         <div className="tw-nav-bar-side">
           {noBack ? null : (
-            <button type="button" className="tw-back-button" onClick={back} aria-label={t('common.back')}>
+            <button
+              type="button"
+              className="tw-back-button"
+              onClick={back}
+              aria-label={t('common.back')}
+            >
               <LeftOutline aria-hidden />
             </button>
           )}

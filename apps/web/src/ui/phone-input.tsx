@@ -2,7 +2,44 @@ import { Input } from 'antd-mobile';
 import { useState } from 'react';
 
 /** Calling codes offered first; the number is sent as E.164 ("+" code number). */
-const CALLING_CODES = ['1', '44', '86', '852', '853', '886', '34', '33', '39', '49', '41', '43', '31', '32', '351', '7', '81', '82', '65', '60', '62', '63', '66', '84', '91', '61', '64', '55', '52', '54', '57', '971', '966', '90', '27', '234'];
+const CALLING_CODES = [
+  '1',
+  '44',
+  '86',
+  '852',
+  '853',
+  '886',
+  '34',
+  '33',
+  '39',
+  '49',
+  '41',
+  '43',
+  '31',
+  '32',
+  '351',
+  '7',
+  '81',
+  '82',
+  '65',
+  '60',
+  '62',
+  '63',
+  '66',
+  '84',
+  '91',
+  '61',
+  '64',
+  '55',
+  '52',
+  '54',
+  '57',
+  '971',
+  '966',
+  '90',
+  '27',
+  '234',
+];
 
 interface PhoneInputProps {
   value?: string;
@@ -13,7 +50,9 @@ interface PhoneInputProps {
 }
 
 export function PhoneInput({ value = '', onChange, placeholder, codeLabel, id }: PhoneInputProps) {
-  const [dial, setDial] = useState(() => CALLING_CODES.find((code) => value.startsWith(`+${code}`)) ?? '1');
+  const [dial, setDial] = useState(
+    () => CALLING_CODES.find((code) => value.startsWith(`+${code}`)) ?? '1',
+  );
   const national = value.startsWith(`+${dial}`) ? value.slice(dial.length + 1) : '';
   return (
     <div className="tw-phone">

@@ -5,7 +5,17 @@ import { qrModules } from '@/lib/qr.ts';
 const QUIET_ZONE = 4;
 
 /** A QR code as crisp SVG (deposit address, invitation link, two-factor enrolment). */
-export function QrCode({ value, label, sizePx = 184, testId }: { value: string; label: string; sizePx?: number; testId?: string }) {
+export function QrCode({
+  value,
+  label,
+  sizePx = 184,
+  testId,
+}: {
+  value: string;
+  label: string;
+  sizePx?: number;
+  testId?: string;
+}) {
   const qr = useMemo(() => qrModules(value), [value]);
   const side = qr.size + QUIET_ZONE * 2;
   return (

@@ -7,10 +7,15 @@ import { formatDecimal } from '@/lib/format.ts';
 import { AssetIcon } from './asset-icon.tsx';
 import { ChangeTag } from './change-tag.tsx';
 
-export const pairName = (instrument: Pick<Instrument, 'base' | 'quote'>) => `${instrument.base}/${instrument.quote}`;
+export const pairName = (instrument: Pick<Instrument, 'base' | 'quote'>) =>
+  `${instrument.base}/${instrument.quote}`;
 
 /** A price at its instrument's scale, grouped for the language; a dash when none is fresh. */
-export function formatPrice(price: string | null | undefined, instrument: Pick<Instrument, 'priceScale'> | undefined, language: string): string {
+export function formatPrice(
+  price: string | null | undefined,
+  instrument: Pick<Instrument, 'priceScale'> | undefined,
+  language: string,
+): string {
   if (!price) return '—';
   return formatDecimal(price, language, instrument?.priceScale ?? 0);
 }
@@ -21,11 +26,19 @@ export function formatPrice(price: string | null | undefined, instrument: Pick<I
  */
 export function SourceNote({ tickers }: { tickers: readonly (Ticker | undefined)[] }) {
   const { t } = useTranslation();
-  const sources = [...new Set(tickers.map((ticker) => ticker?.source).filter((source): source is string => !!source))];
+  const sources = [
+    ...new Set(
+      tickers.map((ticker) => ticker?.source).filter((source): source is string => !!source),
+    ),
+  ];
   if (sources.length === 0) return null;
   return (
     <p className="tw-source-note" data-testid="price-source">
-      {t('quotes.source', { source: sources.map((source) => t(`market.sources.${source}`, { defaultValue: source })).join(', ') })}
+      {t('quotes.source', {
+        source: sources
+          .map((source) => t(`market.sources.${source}`, { defaultValue: source }))
+          .join(', '),
+      })}
     </p>
   );
 }
@@ -53,12 +66,18 @@ export function QuoteList({ instruments, tickers, label, live = true }: QuoteLis
         const ticker = tickers.get(instrument.symbol);
         return (
           <li key={instrument.symbol}>
-            <Link to={`/Detail?symbol=${instrument.symbol}`} className="tw-quote-row" data-symbol={instrument.symbol}>
+            <Link
+              to={`/Detail?symbol=${instrument.symbol}`}
+              className="tw-quote-row"
+              data-symbol={instrument.symbol}
+            >
               <span className="tw-quote-name">
                 <AssetIcon asset={instrument.base} size={30} />
                 <span>
                   <strong>{pairName(instrument)}</strong>
-                  {instrument.name !== pairName(instrument) && <span className="tw-muted">{instrument.name}</span>}
+                  {instrument.name !== pairName(instrument) && (
+                    <span className="tw-muted">{instrument.name}</span>
+                  )}
                 </span>
               </span>
               <span className="tw-quote-price" data-testid={`price-${instrument.symbol}`}>

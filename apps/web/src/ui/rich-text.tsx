@@ -6,9 +6,50 @@ import { type ReactNode, createElement, useMemo } from 'react';
  * attribute is not listed is dropped (its text kept), and links and images keep only
  * http(s), mailto and site-relative addresses.
  */
-const TAGS = new Set(['p', 'br', 'strong', 'b', 'em', 'i', 'u', 's', 'h2', 'h3', 'h4', 'ul', 'ol', 'li', 'blockquote', 'a', 'img', 'hr', 'span', 'table', 'thead', 'tbody', 'tr', 'th', 'td']);
-const DROP_WITH_CONTENT = new Set(['script', 'style', 'iframe', 'object', 'embed', 'template', 'noscript', 'svg', 'math']);
-const ATTRIBUTES: Record<string, string[]> = { a: ['href', 'title'], img: ['src', 'alt', 'width', 'height'], td: ['colSpan', 'rowSpan'], th: ['colSpan', 'rowSpan'] };
+const TAGS = new Set([
+  'p',
+  'br',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'u',
+  's',
+  'h2',
+  'h3',
+  'h4',
+  'ul',
+  'ol',
+  'li',
+  'blockquote',
+  'a',
+  'img',
+  'hr',
+  'span',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+]);
+const DROP_WITH_CONTENT = new Set([
+  'script',
+  'style',
+  'iframe',
+  'object',
+  'embed',
+  'template',
+  'noscript',
+  'svg',
+  'math',
+]);
+const ATTRIBUTES: Record<string, string[]> = {
+  a: ['href', 'title'],
+  img: ['src', 'alt', 'width', 'height'],
+  td: ['colSpan', 'rowSpan'],
+  th: ['colSpan', 'rowSpan'],
+};
 const VOID = new Set(['br', 'hr', 'img']);
 
 export function safeUrl(value: string, image: boolean): string | null {
@@ -16,7 +57,8 @@ export function safeUrl(value: string, image: boolean): string | null {
   if (url.startsWith('/') && !url.startsWith('//')) return url;
   try {
     const { protocol } = new URL(url);
-    if (protocol === 'https:' || protocol === 'http:' || (!image && protocol === 'mailto:')) return url;
+    if (protocol === 'https:' || protocol === 'http:' || (!image && protocol === 'mailto:'))
+      return url;
   } catch {
     // Not an absolute URL and not site-relative: dropped.
   }
@@ -43,7 +85,8 @@ function convert(node: Node, key: string): ReactNode {
     }
   }
   if (tag === 'a') Object.assign(props, { target: '_blank', rel: 'noopener noreferrer nofollow' });
-  if (tag === 'img') Object.assign(props, { loading: 'lazy', style: { maxWidth: '100%', height: 'auto' } });
+  if (tag === 'img')
+    Object.assign(props, { loading: 'lazy', style: { maxWidth: '100%', height: 'auto' } });
   return VOID.has(tag) ? createElement(tag, props) : createElement(tag, props, ...children);
 }
 

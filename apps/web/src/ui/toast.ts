@@ -20,6 +20,9 @@ export function isRepeatToast(content: string, durationMs: number, nowMs = Date.
  * reply or a tap, so the wait for the chunk (cached after the first) goes unnoticed.
  */
 export function showToast(props: ToastShowProps): void {
-  if (typeof props.content === 'string' && isRepeatToast(props.content, props.duration ?? 2000)) return;
-  void Promise.all([import('antd-mobile/es/components/toast'), import('./antd-render.ts')]).then(([{ default: Toast }]) => Toast.show(props));
+  if (typeof props.content === 'string' && isRepeatToast(props.content, props.duration ?? 2000))
+    return;
+  void Promise.all([import('antd-mobile/es/components/toast'), import('./antd-render.ts')]).then(
+    ([{ default: Toast }]) => Toast.show(props),
+  );
 }

@@ -10,9 +10,25 @@ import { formatDateTime } from '@/lib/format.ts';
 export function WithdrawalLockBanner({ lock }: { lock: WithdrawalLock }) {
   const { t, i18n } = useTranslation();
   if (!lock) return null;
-  const text = t('errors.WITHDRAWALS_LOCKED', { until: formatDateTime(lock.until, i18n.language), reason: t(`security.lock_reason.${lock.reason}`) });
+  const text = t('errors.WITHDRAWALS_LOCKED', {
+    until: formatDateTime(lock.until, i18n.language),
+    reason: t(`security.lock_reason.${lock.reason}`),
+  });
   return (
-    <section className="tw-card" role="alert" data-testid="withdrawal-lock" style={{ background: '#fff7e6', border: '1px solid #ffd591', display: 'flex', gap: 8, fontSize: 14, color: '#7a4b00', lineHeight: 1.5 }}>
+    <section
+      className="tw-card"
+      role="alert"
+      data-testid="withdrawal-lock"
+      style={{
+        background: '#fff7e6',
+        border: '1px solid #ffd591',
+        display: 'flex',
+        gap: 8,
+        fontSize: 14,
+        color: '#7a4b00',
+        lineHeight: 1.5,
+      }}
+    >
       <LockOutline style={{ flex: 'none', marginTop: 3 }} aria-hidden />
       <span>{text}</span>
     </section>

@@ -58,23 +58,59 @@ export function LoginPage() {
   }
 
   return (
-    <div style={{ minHeight: '100vh', display: 'grid', placeItems: 'center', background: '#f5f7fa', padding: 16 }}>
+    <div
+      style={{
+        minHeight: '100vh',
+        display: 'grid',
+        placeItems: 'center',
+        background: '#f5f7fa',
+        padding: 16,
+      }}
+    >
       <Card style={{ width: 380, maxWidth: '100%' }}>
         <Typography.Title level={3} style={{ marginTop: 0 }}>
           {t('title')}
         </Typography.Title>
         <Typography.Paragraph type="secondary">{t('subtitle')}</Typography.Paragraph>
-        {params.get('expired') && <Alert type="info" showIcon title={t('expired')} style={{ marginBottom: 16 }} />}
-        {error && <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} data-testid="login-error" />}
+        {params.get('expired') && (
+          <Alert type="info" showIcon title={t('expired')} style={{ marginBottom: 16 }} />
+        )}
+        {error && (
+          <Alert
+            type="error"
+            showIcon
+            title={error}
+            style={{ marginBottom: 16 }}
+            data-testid="login-error"
+          />
+        )}
         <Form<SignInForm> layout="vertical" onFinish={submit} requiredMark={false}>
-          <Form.Item name="username" label={t('username')} rules={[{ required: true, whitespace: true, message: t('required') }]}>
+          <Form.Item
+            name="username"
+            label={t('username')}
+            rules={[{ required: true, whitespace: true, message: t('required') }]}
+          >
             <Input autoComplete="username" data-testid="login-username" />
           </Form.Item>
-          <Form.Item name="password" label={t('password')} rules={[{ required: true, message: t('required') }]}>
+          <Form.Item
+            name="password"
+            label={t('password')}
+            rules={[{ required: true, message: t('required') }]}
+          >
             <Input.Password autoComplete="current-password" data-testid="login-password" />
           </Form.Item>
-          <Form.Item name="code" label={t('code')} extra={t('codeHelp')} rules={[{ required: true, pattern: /^\d{6}$/, message: t('codeFormat') }]}>
-            <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} data-testid="login-code" />
+          <Form.Item
+            name="code"
+            label={t('code')}
+            extra={t('codeHelp')}
+            rules={[{ required: true, pattern: /^\d{6}$/, message: t('codeFormat') }]}
+          >
+            <Input
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              data-testid="login-code"
+            />
           </Form.Item>
           <Button type="primary" htmlType="submit" block loading={busy} data-testid="login-submit">
             {t('submit')}

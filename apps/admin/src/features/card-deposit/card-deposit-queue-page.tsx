@@ -6,7 +6,8 @@ import { useCardDepositQueue } from './api/get-card-deposit-queue.ts';
 
 const useT = defineStrings({
   en: {
-    intro: 'Reported payments, oldest first. Confirm only a payment you find on the payee account’s statement; the user is then credited the amount after the fee.',
+    intro:
+      'Reported payments, oldest first. Confirm only a payment you find on the payee account’s statement; the user is then credited the amount after the fee.',
     reported: 'Reported',
     amount: 'Amount paid',
     fee: 'Fee',
@@ -17,7 +18,8 @@ const useT = defineStrings({
     drawer: 'Bank-card deposit #{id}',
   },
   'zh-CN': {
-    intro: '用户已报告的付款，最早的在前。只有在收款账户流水中找到该笔付款时才确认；确认后将扣除手续费后的金额入账给用户。',
+    intro:
+      '用户已报告的付款，最早的在前。只有在收款账户流水中找到该笔付款时才确认；确认后将扣除手续费后的金额入账给用户。',
     reported: '报告时间',
     amount: '付款金额',
     fee: '手续费',
@@ -41,16 +43,33 @@ export function CardDepositQueuePage() {
       queue={queue}
       timeLabel={t('reported')}
       columns={[
-        { title: t('amount'), key: 'amount', align: 'right', render: (_, item) => <Amount value={item.amount} asset={item.asset} /> },
-        { title: t('credited'), key: 'credited', align: 'right', render: (_, item) => <Amount value={item.actualAmount} asset={item.asset} /> },
-        { title: t('payee'), key: 'payee', render: (_, item) => `${item.payee.bank} ${item.payee.cardNumber}` },
+        {
+          title: t('amount'),
+          key: 'amount',
+          align: 'right',
+          render: (_, item) => <Amount value={item.amount} asset={item.asset} />,
+        },
+        {
+          title: t('credited'),
+          key: 'credited',
+          align: 'right',
+          render: (_, item) => <Amount value={item.actualAmount} asset={item.asset} />,
+        },
+        {
+          title: t('payee'),
+          key: 'payee',
+          render: (_, item) => `${item.payee.bank} ${item.payee.cardNumber}`,
+        },
       ]}
       itemTitle={(item) => t('drawer', { id: item.id })}
       details={(item) => [
         { label: t('amount'), value: <Amount value={item.amount} asset={item.asset} /> },
         { label: t('fee'), value: <Amount value={item.fee} asset={item.asset} /> },
         { label: t('credited'), value: <Amount value={item.actualAmount} asset={item.asset} /> },
-        { label: t('payee'), value: `${item.payee.bank} · ${item.payee.cardNumber} · ${item.payee.name}` },
+        {
+          label: t('payee'),
+          value: `${item.payee.bank} · ${item.payee.cardNumber} · ${item.payee.name}`,
+        },
       ]}
       files={{ title: t('proof'), width: 260, of: (item) => [{ fileId: item.screenshotFileId }] }}
       decide={decide.mutateAsync}

@@ -15,7 +15,7 @@ const useT = defineStrings({
     sort: 'Order',
     create: 'New payee account',
     edit: 'Edit the {bank} account',
-    note: 'Users are shown the first enabled account in this order; with none enabled, card deposits are unavailable. Deposits already reported keep the account they were shown. With no accounts at all, the server\'s configured payee (CARD_PAYEE_*, or the demo payee in demo mode) applies.',
+    note: "Users are shown the first enabled account in this order; with none enabled, card deposits are unavailable. Deposits already reported keep the account they were shown. With no accounts at all, the server's configured payee (CARD_PAYEE_*, or the demo payee in demo mode) applies.",
     textRule: '1–80 characters, without < or >.',
     numberRule: 'Digits, spaces or dashes (7–40).',
     phoneRule: 'A phone number, or empty.',
@@ -43,13 +43,17 @@ type Values = Omit<PayeeAccountSave, 'id'>;
 /** Card-deposit payee accounts: where users pay a bank-card deposit. */
 export function PayeeAccountsPage() {
   const t = useT();
-  const text = [{ required: true, whitespace: true, max: 80, pattern: /^[^<>]*$/, message: t('textRule') }];
+  const text = [
+    { required: true, whitespace: true, max: 80, pattern: /^[^<>]*$/, message: t('textRule') },
+  ];
   return (
     <CatalogEditor<AdminPayeeAccount, Values>
       testId="payees"
       queryKey={payeeAccountsQueryKey}
       load={() => getPayeeAccounts()}
-      save={(values, row) => savePayeeAccount({ ...values, phone: values.phone ?? '', ...(row ? { id: row.id } : {}) })}
+      save={(values, row) =>
+        savePayeeAccount({ ...values, phone: values.phone ?? '', ...(row ? { id: row.id } : {}) })
+      }
       rowKey={(row) => row.id}
       note={<Alert type="info" title={t('note')} style={{ marginBottom: 16 }} showIcon />}
       columns={[
@@ -61,7 +65,14 @@ export function PayeeAccountsPage() {
         { title: t('sort'), dataIndex: 'sort' },
       ]}
       toForm={({ id: _id, ...row }) => row}
-      blank={{ bankName: '', accountName: '', accountNumber: '', phone: '', enabled: true, sort: 0 }}
+      blank={{
+        bankName: '',
+        accountName: '',
+        accountNumber: '',
+        phone: '',
+        enabled: true,
+        sort: 0,
+      }}
       title={(row) => (row ? t('edit', { bank: row.bankName }) : t('create'))}
       fields={() => (
         <>
@@ -71,16 +82,32 @@ export function PayeeAccountsPage() {
           <Form.Item name="accountName" label={t('accountName')} rules={text}>
             <Input data-testid="payee-name" />
           </Form.Item>
-          <Form.Item name="accountNumber" label={t('accountNumber')} rules={[{ required: true, pattern: /^\s*\d[\d -]{5,38}\d\s*$/, message: t('numberRule') }]}>
+          <Form.Item
+            name="accountNumber"
+            label={t('accountNumber')}
+            rules={[
+              { required: true, pattern: /^\s*\d[\d -]{5,38}\d\s*$/, message: t('numberRule') },
+            ]}
+          >
             <Input data-testid="payee-number" />
           </Form.Item>
-          <Form.Item name="phone" label={t('phone')} rules={[{ pattern: /^\s*(\+?[\d -]{5,24})?\s*$/, message: t('phoneRule') }]}>
+          <Form.Item
+            name="phone"
+            label={t('phone')}
+            rules={[{ pattern: /^\s*(\+?[\d -]{5,24})?\s*$/, message: t('phoneRule') }]}
+          >
             <Input />
           </Form.Item>
           <Form.Item name="enabled" label={t('enabled')} valuePropName="checked">
             <Switch />
           </Form.Item>
-          <Form.Item name="sort" label={t('sort')} rules={[{ required: true, type: 'integer', min: 0, max: 10_000, message: t('sortRule') }]}>
+          <Form.Item
+            name="sort"
+            label={t('sort')}
+            rules={[
+              { required: true, type: 'integer', min: 0, max: 10_000, message: t('sortRule') },
+            ]}
+          >
             <InputNumber precision={0} style={{ width: 160 }} />
           </Form.Item>
         </>

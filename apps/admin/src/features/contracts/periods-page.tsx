@@ -1,4 +1,10 @@
-import { type AdminPeriod, PERIOD_FEE_MAX_PPM, PERIOD_MAX_SECONDS, PERIOD_PAYOUT_MAX_PPM, type PeriodSave } from '@tradewind/contract/catalog';
+import {
+  type AdminPeriod,
+  PERIOD_FEE_MAX_PPM,
+  PERIOD_MAX_SECONDS,
+  PERIOD_PAYOUT_MAX_PPM,
+  type PeriodSave,
+} from '@tradewind/contract/catalog';
 import { Alert, Form, Input, InputNumber, Switch } from 'antd';
 import { defineStrings } from '@/lib/i18n.ts';
 import { Amount } from '@/ui/amount.tsx';
@@ -58,7 +64,11 @@ type Values = Omit<PeriodSave, 'id'>;
 /** Contract periods: duration, payout and fee rates, stake limits, enabled. */
 export function PeriodsPage() {
   const t = useT();
-  const stakeRules = (extra: object[] = []) => [{ required: true, pattern: decimalPattern(6), message: t('stakeRule') }, { pattern: /[1-9]/, message: t('stakeRule') }, ...extra];
+  const stakeRules = (extra: object[] = []) => [
+    { required: true, pattern: decimalPattern(6), message: t('stakeRule') },
+    { pattern: /[1-9]/, message: t('stakeRule') },
+    ...extra,
+  ];
   return (
     <CatalogEditor<AdminPeriod, Values>
       testId="periods"
@@ -69,38 +79,105 @@ export function PeriodsPage() {
       note={<Alert type="info" title={t('note')} style={{ marginBottom: 16 }} showIcon />}
       columns={[
         { title: t('seconds'), dataIndex: 'seconds' },
-        { title: t('payout'), dataIndex: 'payoutRatePpm', render: (ppm: number) => `${ppmPercent(ppm)} %` },
-        { title: t('fee'), dataIndex: 'feeRatePpm', render: (ppm: number) => `${ppmPercent(ppm)} %` },
-        { title: t('minStake'), dataIndex: 'minStake', render: (v: string) => <Amount value={v} /> },
-        { title: t('maxStake'), dataIndex: 'maxStake', render: (v: string) => <Amount value={v} /> },
+        {
+          title: t('payout'),
+          dataIndex: 'payoutRatePpm',
+          render: (ppm: number) => `${ppmPercent(ppm)} %`,
+        },
+        {
+          title: t('fee'),
+          dataIndex: 'feeRatePpm',
+          render: (ppm: number) => `${ppmPercent(ppm)} %`,
+        },
+        {
+          title: t('minStake'),
+          dataIndex: 'minStake',
+          render: (v: string) => <Amount value={v} />,
+        },
+        {
+          title: t('maxStake'),
+          dataIndex: 'maxStake',
+          render: (v: string) => <Amount value={v} />,
+        },
         { title: t('enabled'), dataIndex: 'enabled', render: (on: boolean) => <OnOff on={on} /> },
         { title: t('sort'), dataIndex: 'sort' },
       ]}
       toForm={({ id: _id, ...row }) => row}
-      blank={{ seconds: 180, payoutRatePpm: 850_000, feeRatePpm: 2_000, minStake: '10', maxStake: '10000', enabled: false, sort: 10 }}
+      blank={{
+        seconds: 180,
+        payoutRatePpm: 850_000,
+        feeRatePpm: 2_000,
+        minStake: '10',
+        maxStake: '10000',
+        enabled: false,
+        sort: 10,
+      }}
       title={(row) => (row ? t('edit', { s: row.seconds }) : t('create'))}
       fields={(form) => (
         <>
-          <Form.Item name="seconds" label={t('seconds')} rules={[{ required: true, type: 'integer', min: 1, max: PERIOD_MAX_SECONDS, message: t('secondsRule', { max: PERIOD_MAX_SECONDS }) }]}>
+          <Form.Item
+            name="seconds"
+            label={t('seconds')}
+            rules={[
+              {
+                required: true,
+                type: 'integer',
+                min: 1,
+                max: PERIOD_MAX_SECONDS,
+                message: t('secondsRule', { max: PERIOD_MAX_SECONDS }),
+              },
+            ]}
+          >
             <InputNumber precision={0} style={{ width: 200 }} data-testid="period-seconds" />
           </Form.Item>
           <Form.Item
             name="payoutRatePpm"
             label={t('payout')}
-            extra={<Form.Item noStyle shouldUpdate>{() => t('ppm', { pct: ppmPercent(Number(form.getFieldValue('payoutRatePpm')) || 0) })}</Form.Item>}
-            rules={[{ required: true, type: 'integer', min: 1, max: PERIOD_PAYOUT_MAX_PPM, message: t('payoutRule', { max: PERIOD_PAYOUT_MAX_PPM }) }]}
+            extra={
+              <Form.Item noStyle shouldUpdate>
+                {() =>
+                  t('ppm', { pct: ppmPercent(Number(form.getFieldValue('payoutRatePpm')) || 0) })
+                }
+              </Form.Item>
+            }
+            rules={[
+              {
+                required: true,
+                type: 'integer',
+                min: 1,
+                max: PERIOD_PAYOUT_MAX_PPM,
+                message: t('payoutRule', { max: PERIOD_PAYOUT_MAX_PPM }),
+              },
+            ]}
           >
             <InputNumber precision={0} style={{ width: 200 }} data-testid="period-payout" />
           </Form.Item>
           <Form.Item
             name="feeRatePpm"
             label={t('fee')}
-            extra={<Form.Item noStyle shouldUpdate>{() => t('ppm', { pct: ppmPercent(Number(form.getFieldValue('feeRatePpm')) || 0) })}</Form.Item>}
-            rules={[{ required: true, type: 'integer', min: 0, max: PERIOD_FEE_MAX_PPM, message: t('feeRule', { max: PERIOD_FEE_MAX_PPM }) }]}
+            extra={
+              <Form.Item noStyle shouldUpdate>
+                {() => t('ppm', { pct: ppmPercent(Number(form.getFieldValue('feeRatePpm')) || 0) })}
+              </Form.Item>
+            }
+            rules={[
+              {
+                required: true,
+                type: 'integer',
+                min: 0,
+                max: PERIOD_FEE_MAX_PPM,
+                message: t('feeRule', { max: PERIOD_FEE_MAX_PPM }),
+              },
+            ]}
           >
             <InputNumber precision={0} style={{ width: 200 }} data-testid="period-fee" />
           </Form.Item>
-          <Form.Item name="minStake" label={t('minStake')} dependencies={['maxStake']} rules={stakeRules([notAbove('maxStake', t('minAboveMax'))])}>
+          <Form.Item
+            name="minStake"
+            label={t('minStake')}
+            dependencies={['maxStake']}
+            rules={stakeRules([notAbove('maxStake', t('minAboveMax'))])}
+          >
             <Input style={{ width: 200 }} data-testid="period-min-stake" />
           </Form.Item>
           <Form.Item name="maxStake" label={t('maxStake')} rules={stakeRules()}>
@@ -109,7 +186,13 @@ export function PeriodsPage() {
           <Form.Item name="enabled" label={t('enabled')} valuePropName="checked">
             <Switch data-testid="period-enabled" />
           </Form.Item>
-          <Form.Item name="sort" label={t('sort')} rules={[{ required: true, type: 'integer', min: 0, max: 10_000, message: t('sortRule') }]}>
+          <Form.Item
+            name="sort"
+            label={t('sort')}
+            rules={[
+              { required: true, type: 'integer', min: 0, max: 10_000, message: t('sortRule') },
+            ]}
+          >
             <InputNumber precision={0} style={{ width: 160 }} />
           </Form.Item>
         </>

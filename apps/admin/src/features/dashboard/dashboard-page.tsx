@@ -1,5 +1,21 @@
 import type { Dashboard as DashboardData } from '@tradewind/contract/dashboard';
-import { Alert, App, Button, Card, Col, Empty, List, Row, Space, Spin, Statistic, Table, type TableColumnsType, Tag, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Card,
+  Col,
+  Empty,
+  List,
+  Row,
+  Space,
+  Spin,
+  Statistic,
+  Table,
+  type TableColumnsType,
+  Tag,
+  Typography,
+} from 'antd';
 import { Link } from 'react-router';
 import { ApiError } from '@tradewind/http-client/api-error';
 import { formatTime } from '@/lib/format.ts';
@@ -34,14 +50,16 @@ const useT = defineStrings({
     runCheck: 'Run check now',
     checkDone: 'Ledger check finished.',
     flows: 'Deposits and withdrawals by day',
-    flowsNote: 'From the ledger: a deposit counts on the day it was credited, a withdrawal on the day it succeeded. Card deposits are gross (fee included).',
+    flowsNote:
+      'From the ledger: a deposit counts on the day it was credited, a withdrawal on the day it succeeded. Card deposits are gross (fee included).',
     noFlows: 'No deposits or withdrawals in the last 30 days.',
     chain: 'On-chain deposits',
     card: 'Card deposits',
     out: 'Withdrawals',
     day: 'Day (UTC)',
     house: 'House result from contracts by day',
-    houseNote: 'What the house accounts gained (+) or lost (−) from settled instant contracts, and their fees.',
+    houseNote:
+      'What the house accounts gained (+) or lost (−) from settled instant contracts, and their fees.',
     settlement: 'Settlement',
     fees: 'Fees',
     net: 'Net',
@@ -108,12 +126,30 @@ type T = ReturnType<typeof useT>;
 const num = (text: string) => Number(text);
 const signed = (text: string) => (text.startsWith('-') || text === '0' ? text : `+${text}`);
 
-function QueueCard({ title, count, to, detail }: { title: string; count: number; to: string; detail?: string }) {
+function QueueCard({
+  title,
+  count,
+  to,
+  detail,
+}: {
+  title: string;
+  count: number;
+  to: string;
+  detail?: string;
+}) {
   return (
     <Link to={to} data-testid={`queue-${to.split('/').pop() ?? to}`}>
       <Card size="small" hoverable style={{ height: '100%' }}>
-        <Statistic title={title} value={count} styles={{ content: { color: count > 0 ? '#d46b08' : undefined } }} />
-        {detail && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{detail}</Typography.Text>}
+        <Statistic
+          title={title}
+          value={count}
+          styles={{ content: { color: count > 0 ? '#d46b08' : undefined } }}
+        />
+        {detail && (
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {detail}
+          </Typography.Text>
+        )}
       </Card>
     </Link>
   );
@@ -163,18 +199,29 @@ function LedgerStatus({ data, t }: { data: DashboardData; t: T }) {
   ) : check.status === 'ok' ? (
     <Tag color="success">{t('ledgerOk')}</Tag>
   ) : (
-    <Tag color="error">{check.status === 'error' ? t('ledgerError') : t('ledgerBroken', { n: check.violations.length })}</Tag>
+    <Tag color="error">
+      {check.status === 'error'
+        ? t('ledgerError')
+        : t('ledgerBroken', { n: check.violations.length })}
+    </Tag>
   );
   return (
     <Card
       size="small"
       title={t('ledger')}
       extra={
-        <Button size="small" loading={run.isPending} onClick={runCheck} data-testid="ledger-check-run">
+        <Button
+          size="small"
+          loading={run.isPending}
+          onClick={runCheck}
+          data-testid="ledger-check-run"
+        >
           {t('runCheck')}
         </Button>
       }
-      style={{ borderColor: check && check.status !== 'ok' ? '#ff4d4f' : check ? '#52c41a' : undefined }}
+      style={{
+        borderColor: check && check.status !== 'ok' ? '#ff4d4f' : check ? '#52c41a' : undefined,
+      }}
       data-testid="ledger-check"
       data-status={check?.status ?? 'never'}
     >
@@ -182,7 +229,14 @@ function LedgerStatus({ data, t }: { data: DashboardData; t: T }) {
         {status}
         {check && (
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-            {t('checkedAt', { time: formatTime(check.startedAt), ms: check.durationMs, trigger: check.trigger === 'schedule' ? t('schedule') : check.trigger.replace(/^operator:/, '') })}
+            {t('checkedAt', {
+              time: formatTime(check.startedAt),
+              ms: check.durationMs,
+              trigger:
+                check.trigger === 'schedule'
+                  ? t('schedule')
+                  : check.trigger.replace(/^operator:/, ''),
+            })}
           </Typography.Text>
         )}
         {check && check.violations.length > 0 && (
@@ -192,7 +246,10 @@ function LedgerStatus({ data, t }: { data: DashboardData; t: T }) {
             renderItem={(v) => (
               <List.Item style={{ paddingInline: 0 }}>
                 <Typography.Text type="danger" style={{ fontSize: 12 }}>
-                  {v.rule}: <Typography.Text code style={{ fontSize: 11 }}>{v.detail}</Typography.Text>
+                  {v.rule}:{' '}
+                  <Typography.Text code style={{ fontSize: 11 }}>
+                    {v.detail}
+                  </Typography.Text>
                 </Typography.Text>
               </List.Item>
             )}
@@ -204,30 +261,60 @@ function LedgerStatus({ data, t }: { data: DashboardData; t: T }) {
 }
 
 function Flows({ data, t }: { data: DashboardData; t: T }) {
-  if (data.flows.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('noFlows')} />;
+  if (data.flows.length === 0)
+    return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('noFlows')} />;
   return (
     <Space orientation="vertical" size="large" style={{ width: '100%' }}>
       {data.flows.map((flow) => {
         const days = flow.days.map((d) => d.day);
-        const active = flow.days.filter((d) => d.chainDeposits !== '0' || d.cardDeposits !== '0' || d.withdrawals !== '0').reverse();
+        const active = flow.days
+          .filter((d) => d.chainDeposits !== '0' || d.cardDeposits !== '0' || d.withdrawals !== '0')
+          .reverse();
         return (
           <div key={flow.asset} data-testid={`flows-${flow.asset}`}>
             <Typography.Text strong>{flow.asset}</Typography.Text>
             <DailyBars
               days={days}
               series={[
-                { label: t('chain'), color: '#1f6feb', values: flow.days.map((d) => num(d.chainDeposits)) },
-                { label: t('card'), color: '#13c2c2', values: flow.days.map((d) => num(d.cardDeposits)) },
-                { label: t('out'), color: '#fa8c16', values: flow.days.map((d) => -num(d.withdrawals)) },
+                {
+                  label: t('chain'),
+                  color: '#1f6feb',
+                  values: flow.days.map((d) => num(d.chainDeposits)),
+                },
+                {
+                  label: t('card'),
+                  color: '#13c2c2',
+                  values: flow.days.map((d) => num(d.cardDeposits)),
+                },
+                {
+                  label: t('out'),
+                  color: '#fa8c16',
+                  values: flow.days.map((d) => -num(d.withdrawals)),
+                },
               ]}
             />
             <DayTable
               rows={active}
               dayTitle={t('day')}
               columns={[
-                { title: t('chain'), dataIndex: 'chainDeposits', align: 'right', render: (v: string) => <Amount value={v} /> },
-                { title: t('card'), dataIndex: 'cardDeposits', align: 'right', render: (v: string) => <Amount value={v} /> },
-                { title: t('out'), dataIndex: 'withdrawals', align: 'right', render: (v: string) => <Amount value={v} /> },
+                {
+                  title: t('chain'),
+                  dataIndex: 'chainDeposits',
+                  align: 'right',
+                  render: (v: string) => <Amount value={v} />,
+                },
+                {
+                  title: t('card'),
+                  dataIndex: 'cardDeposits',
+                  align: 'right',
+                  render: (v: string) => <Amount value={v} />,
+                },
+                {
+                  title: t('out'),
+                  dataIndex: 'withdrawals',
+                  align: 'right',
+                  render: (v: string) => <Amount value={v} />,
+                },
               ]}
             />
           </div>
@@ -240,22 +327,42 @@ function Flows({ data, t }: { data: DashboardData; t: T }) {
 function House({ data, t }: { data: DashboardData; t: T }) {
   const { house } = data;
   const active = house.days.filter((d) => d.settlement !== '0' || d.fees !== '0').reverse();
-  if (active.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('noHouse')} />;
+  if (active.length === 0)
+    return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('noHouse')} />;
   return (
     <div data-testid="house">
       <DailyBars
         days={house.days.map((d) => d.day)}
         series={[
-          { label: `${t('settlement')} (${house.asset})`, color: '#52c41a', negativeColor: '#ff4d4f', values: house.days.map((d) => num(d.settlement)) },
-          { label: `${t('fees')} (${house.asset})`, color: '#722ed1', values: house.days.map((d) => num(d.fees)) },
+          {
+            label: `${t('settlement')} (${house.asset})`,
+            color: '#52c41a',
+            negativeColor: '#ff4d4f',
+            values: house.days.map((d) => num(d.settlement)),
+          },
+          {
+            label: `${t('fees')} (${house.asset})`,
+            color: '#722ed1',
+            values: house.days.map((d) => num(d.fees)),
+          },
         ]}
       />
       <DayTable
         rows={active}
         dayTitle={t('day')}
         columns={[
-          { title: t('settlement'), dataIndex: 'settlement', align: 'right', render: (v: string) => <Amount value={signed(v)} /> },
-          { title: t('fees'), dataIndex: 'fees', align: 'right', render: (v: string) => <Amount value={signed(v)} /> },
+          {
+            title: t('settlement'),
+            dataIndex: 'settlement',
+            align: 'right',
+            render: (v: string) => <Amount value={signed(v)} />,
+          },
+          {
+            title: t('fees'),
+            dataIndex: 'fees',
+            align: 'right',
+            render: (v: string) => <Amount value={signed(v)} />,
+          },
           {
             title: t('net'),
             dataIndex: 'net',
@@ -273,7 +380,8 @@ function House({ data, t }: { data: DashboardData; t: T }) {
 }
 
 function Obligations({ data, t }: { data: DashboardData; t: T }) {
-  if (data.obligations.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('noObligations')} />;
+  if (data.obligations.length === 0)
+    return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('noObligations')} />;
   return (
     <Table
       size="small"
@@ -283,19 +391,56 @@ function Obligations({ data, t }: { data: DashboardData; t: T }) {
       data-testid="obligations"
       columns={[
         { title: t('asset'), dataIndex: 'asset' },
-        { title: t('usersLocked'), dataIndex: 'usersLocked', align: 'right', render: (v: string) => <Amount value={v} /> },
+        {
+          title: t('usersLocked'),
+          dataIndex: 'usersLocked',
+          align: 'right',
+          render: (v: string) => <Amount value={v} />,
+        },
         { title: t('openOrders'), dataIndex: 'openOrders', align: 'right' },
-        { title: t('openStakes'), dataIndex: 'openStakes', align: 'right', render: (v: string) => <Amount value={v} /> },
-        { title: t('openFees'), dataIndex: 'openFees', align: 'right', render: (v: string) => <Amount value={v} /> },
-        { title: t('openMaxPayouts'), dataIndex: 'openMaxPayouts', align: 'right', render: (v: string) => <Amount value={v} /> },
+        {
+          title: t('openStakes'),
+          dataIndex: 'openStakes',
+          align: 'right',
+          render: (v: string) => <Amount value={v} />,
+        },
+        {
+          title: t('openFees'),
+          dataIndex: 'openFees',
+          align: 'right',
+          render: (v: string) => <Amount value={v} />,
+        },
+        {
+          title: t('openMaxPayouts'),
+          dataIndex: 'openMaxPayouts',
+          align: 'right',
+          render: (v: string) => <Amount value={v} />,
+        },
       ]}
     />
   );
 }
 
 /** The figures under a day-by-day chart, for the days that had any, newest first. */
-function DayTable<Row extends { day: string }>({ rows, dayTitle, columns }: { rows: Row[]; dayTitle: string; columns: TableColumnsType<Row> }) {
-  return <Table<Row> size="small" rowKey="day" pagination={false} dataSource={rows} style={{ marginTop: 8 }} columns={[{ title: dayTitle, dataIndex: 'day' }, ...columns]} />;
+function DayTable<Row extends { day: string }>({
+  rows,
+  dayTitle,
+  columns,
+}: {
+  rows: Row[];
+  dayTitle: string;
+  columns: TableColumnsType<Row>;
+}) {
+  return (
+    <Table<Row>
+      size="small"
+      rowKey="day"
+      pagination={false}
+      dataSource={rows}
+      style={{ marginTop: 8 }}
+      columns={[{ title: dayTitle, dataIndex: 'day' }, ...columns]}
+    />
+  );
 }
 
 /** The overview: queues to work on, the ledger's health, money in and out, the house's result, what is locked. */
@@ -303,12 +448,17 @@ export function DashboardPage() {
   const t = useT();
   const board = useDashboard();
   if (board.isPending) return <Spin />;
-  if (board.isError) return <Alert type="error" showIcon title={t('loadFailed')} description={board.error.message} />;
+  if (board.isError)
+    return (
+      <Alert type="error" showIcon title={t('loadFailed')} description={board.error.message} />
+    );
   const data = board.data;
   return (
     <Space orientation="vertical" size="middle" style={{ width: '100%' }} data-testid="dashboard">
       <Space style={{ width: '100%', justifyContent: 'space-between' }}>
-        <Typography.Text type="secondary">{t('generated', { time: formatTime(data.generatedAt), from: data.from, to: data.to })}</Typography.Text>
+        <Typography.Text type="secondary">
+          {t('generated', { time: formatTime(data.generatedAt), from: data.from, to: data.to })}
+        </Typography.Text>
         <Button size="small" onClick={() => void board.refetch()} loading={board.isFetching}>
           {t('refresh')}
         </Button>
@@ -322,7 +472,15 @@ export function DashboardPage() {
       <LedgerStatus data={data} t={t} />
       <Row gutter={[12, 12]}>
         <Col xs={24} xl={12}>
-          <Card size="small" title={t('flows')} extra={<Typography.Text type="secondary" style={{ fontSize: 12 }}>UTC</Typography.Text>}>
+          <Card
+            size="small"
+            title={t('flows')}
+            extra={
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                UTC
+              </Typography.Text>
+            }
+          >
             <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
               {t('flowsNote')}
             </Typography.Paragraph>

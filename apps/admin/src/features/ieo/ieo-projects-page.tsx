@@ -1,6 +1,26 @@
-import { IEO_STATUS_NAMES, type IeoAdminApplication, type IeoAdminProject, IeoStatus } from '@tradewind/contract/ieo';
+import {
+  IEO_STATUS_NAMES,
+  type IeoAdminApplication,
+  type IeoAdminProject,
+  IeoStatus,
+} from '@tradewind/contract/ieo';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Descriptions, Drawer, Form, Input, Modal, Progress, Space, Statistic, Table, Tag, Typography } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Descriptions,
+  Drawer,
+  Form,
+  Input,
+  Modal,
+  Progress,
+  Space,
+  Statistic,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
 import { useState } from 'react';
 import { formatTime } from '@/lib/format.ts';
 import { errorText, showFieldErrors } from '@/lib/form-errors.ts';
@@ -52,7 +72,8 @@ const useT = defineStrings({
     allocateHelp:
       'The published rule decides, not the console: each application gets at most min(requested, per-user cap); when oversubscribed, the supply is shared pro rata to the committed USDT in whole tokens, remainders to the largest fractions. Payments and refunds are ledger entries. It runs once.',
     deliverTitle: 'Deliver the allocated {token} tokens?',
-    deliverHelp: 'Allowed from the listing time; credits every allocated quantity to spot. It runs once.',
+    deliverHelp:
+      'Allowed from the listing time; credits every allocated quantity to spot. It runs once.',
     run: 'Run',
     ran: 'Done.',
     alreadyRan: 'It had already run; nothing changed.',
@@ -150,7 +171,16 @@ const useT = defineStrings({
   },
 });
 
-type StatusKey = 's_applying' | 's_not_started' | 's_subscribing' | 's_drawing' | 's_in_progress' | 's_ended' | 's_applied' | 's_completed' | 's_cancelled';
+type StatusKey =
+  | 's_applying'
+  | 's_not_started'
+  | 's_subscribing'
+  | 's_drawing'
+  | 's_in_progress'
+  | 's_ended'
+  | 's_applied'
+  | 's_completed'
+  | 's_cancelled';
 const statusKey = (status: IeoStatus) => `s_${IEO_STATUS_NAMES[status]}` as StatusKey;
 const STATUS_COLOURS: Partial<Record<IeoStatus, string>> = {
   [IeoStatus.NOT_STARTED]: 'blue',
@@ -188,13 +218,17 @@ export function IeoProjectsPage() {
   const [creating, setCreating] = useState(false);
   const [viewing, setViewing] = useState<string>();
   const [cancelling, setCancelling] = useState<IeoAdminProject>();
-  const [running, setRunning] = useState<{ project: IeoAdminProject; action: 'allocate' | 'list' }>();
+  const [running, setRunning] = useState<{
+    project: IeoAdminProject;
+    action: 'allocate' | 'list';
+  }>();
   const [form] = Form.useForm<ProjectForm>();
   const showError = (error: unknown) => message.error(errorText(error));
   const create = useCreateProject();
   const cancel = useCancelProject();
   const run = useMutation({
-    mutationFn: (input: { id: string; action: 'allocate' | 'list' }) => (input.action === 'allocate' ? allocateProject(input.id) : listProject(input.id)),
+    mutationFn: (input: { id: string; action: 'allocate' | 'list' }) =>
+      input.action === 'allocate' ? allocateProject(input.id) : listProject(input.id),
     onSuccess: (result, input) => {
       setRunning(undefined);
       message.success(result.ran ? t('ran') : t('alreadyRan'));
@@ -257,7 +291,12 @@ export function IeoProjectsPage() {
               </Space>
             ),
           },
-          { title: t('status'), dataIndex: 'status', width: 110, render: (s: IeoStatus) => <Tag color={STATUS_COLOURS[s]}>{t(statusKey(s))}</Tag> },
+          {
+            title: t('status'),
+            dataIndex: 'status',
+            width: 110,
+            render: (s: IeoStatus) => <Tag color={STATUS_COLOURS[s]}>{t(statusKey(s))}</Tag>,
+          },
           {
             title: t('subscribed'),
             key: 'subscribed',
@@ -272,7 +311,12 @@ export function IeoProjectsPage() {
             ),
           },
           { title: t('applications'), dataIndex: 'applications', width: 80 },
-          { title: t('committed'), dataIndex: 'committed', width: 120, render: (v: string) => <Amount value={v} asset="USDT" /> },
+          {
+            title: t('committed'),
+            dataIndex: 'committed',
+            width: 120,
+            render: (v: string) => <Amount value={v} asset="USDT" />,
+          },
           {
             title: t('period'),
             key: 'period',
@@ -299,12 +343,21 @@ export function IeoProjectsPage() {
                   {t('view')}
                 </Button>
                 {p.status === IeoStatus.DRAWING && (
-                  <Button size="small" type="primary" onClick={() => setRunning({ project: p, action: 'allocate' })} data-testid={`ieo-allocate-${p.token}`}>
+                  <Button
+                    size="small"
+                    type="primary"
+                    onClick={() => setRunning({ project: p, action: 'allocate' })}
+                    data-testid={`ieo-allocate-${p.token}`}
+                  >
                     {t('allocate')}
                   </Button>
                 )}
                 {p.status === IeoStatus.IN_PROGRESS && Date.parse(p.listsAt) <= now && (
-                  <Button size="small" type="primary" onClick={() => setRunning({ project: p, action: 'list' })}>
+                  <Button
+                    size="small"
+                    type="primary"
+                    onClick={() => setRunning({ project: p, action: 'list' })}
+                  >
                     {t('deliver')}
                   </Button>
                 )}
@@ -321,7 +374,13 @@ export function IeoProjectsPage() {
       {viewing && <Applications id={viewing} onClose={() => setViewing(undefined)} />}
       <Modal
         open={running !== undefined}
-        title={running ? t(running.action === 'allocate' ? 'allocateTitle' : 'deliverTitle', { token: running.project.token }) : ''}
+        title={
+          running
+            ? t(running.action === 'allocate' ? 'allocateTitle' : 'deliverTitle', {
+                token: running.project.token,
+              })
+            : ''
+        }
         okText={t('run')}
         okButtonProps={{ id: 'ieo-run-confirm' }}
         cancelText={t('back')}
@@ -329,7 +388,9 @@ export function IeoProjectsPage() {
         onCancel={() => setRunning(undefined)}
         onOk={() => running && run.mutate({ id: running.project.id, action: running.action })}
       >
-        <Typography.Paragraph>{running?.action === 'allocate' ? t('allocateHelp') : t('deliverHelp')}</Typography.Paragraph>
+        <Typography.Paragraph>
+          {running?.action === 'allocate' ? t('allocateHelp') : t('deliverHelp')}
+        </Typography.Paragraph>
       </Modal>
       <ReasonModal
         open={cancelling !== undefined}
@@ -342,9 +403,25 @@ export function IeoProjectsPage() {
         requiredText={t('required')}
         loading={cancel.isPending}
         onCancel={() => setCancelling(undefined)}
-        onSubmit={(reason) => cancelling && cancel.mutate({ id: cancelling.id, reason: reason ?? '' }, { onSuccess: () => setCancelling(undefined), onError: showError })}
+        onSubmit={(reason) =>
+          cancelling &&
+          cancel.mutate(
+            { id: cancelling.id, reason: reason ?? '' },
+            { onSuccess: () => setCancelling(undefined), onError: showError },
+          )
+        }
       />
-      <Modal open={creating} width={820} title={t('create')} okText={t('save')} cancelText={t('back')} confirmLoading={create.isPending} onCancel={() => setCreating(false)} onOk={() => form.submit()} destroyOnHidden>
+      <Modal
+        open={creating}
+        width={820}
+        title={t('create')}
+        okText={t('save')}
+        cancelText={t('back')}
+        confirmLoading={create.isPending}
+        onCancel={() => setCreating(false)}
+        onOk={() => form.submit()}
+        destroyOnHidden
+      >
         <Form<ProjectForm>
           form={form}
           layout="vertical"
@@ -357,30 +434,64 @@ export function IeoProjectsPage() {
           }}
         >
           <Space size="middle" wrap>
-            <Form.Item name="token" label={t('token')} rules={[{ required: true, pattern: /^[A-Za-z][A-Za-z0-9]{1,9}$/, message: t('required') }]}>
+            <Form.Item
+              name="token"
+              label={t('token')}
+              rules={[
+                { required: true, pattern: /^[A-Za-z][A-Za-z0-9]{1,9}$/, message: t('required') },
+              ]}
+            >
               <Input style={{ width: 120, textTransform: 'uppercase' }} maxLength={10} />
             </Form.Item>
-            <Form.Item name="tokenName" label={t('tokenName')} rules={[{ required: true, whitespace: true, message: t('required') }]}>
+            <Form.Item
+              name="tokenName"
+              label={t('tokenName')}
+              rules={[{ required: true, whitespace: true, message: t('required') }]}
+            >
               <Input style={{ width: 220 }} maxLength={60} />
             </Form.Item>
-            <Form.Item name="slug" label={t('slug')} rules={[{ required: true, pattern: /^[a-z0-9-]{3,60}$/, message: 'a-z 0-9 -' }]}>
+            <Form.Item
+              name="slug"
+              label={t('slug')}
+              rules={[{ required: true, pattern: /^[a-z0-9-]{3,60}$/, message: 'a-z 0-9 -' }]}
+            >
               <Input style={{ width: 260 }} maxLength={60} />
             </Form.Item>
           </Space>
           <LanguageTabs
             fields={[
-              { name: 'name', label: t('name'), max: 4000, render: () => <Input maxLength={120} /> },
-              { name: 'description', label: t('description'), max: 4000, render: () => <Input.TextArea rows={3} maxLength={4000} /> },
+              {
+                name: 'name',
+                label: t('name'),
+                max: 4000,
+                render: () => <Input maxLength={120} />,
+              },
+              {
+                name: 'description',
+                label: t('description'),
+                max: 4000,
+                render: () => <Input.TextArea rows={3} maxLength={4000} />,
+              },
             ]}
           />
           <Space size="middle" wrap>
             {(['supply', 'perUserCap'] as const).map((name) => (
-              <Form.Item key={name} name={name} label={t(name)} rules={[{ required: true, pattern: /^[1-9]\d{0,14}$/, message: t('required') }]}>
+              <Form.Item
+                key={name}
+                name={name}
+                label={t(name)}
+                rules={[{ required: true, pattern: /^[1-9]\d{0,14}$/, message: t('required') }]}
+              >
                 <Input style={{ width: 160 }} inputMode="numeric" />
               </Form.Item>
             ))}
             {(['unitPrice', 'priceMin', 'priceMax'] as const).map((name) => (
-              <Form.Item key={name} name={name} label={t(name)} rules={[{ required: true, pattern: /^\d+(\.\d+)?$/, message: t('required') }]}>
+              <Form.Item
+                key={name}
+                name={name}
+                label={t(name)}
+                rules={[{ required: true, pattern: /^\d+(\.\d+)?$/, message: t('required') }]}
+              >
                 <Input style={{ width: 150 }} inputMode="decimal" />
               </Form.Item>
             ))}
@@ -389,7 +500,12 @@ export function IeoProjectsPage() {
             {(['announcedAt', 'startsAt', 'endsAt', 'listsAtField'] as const).map((label) => {
               const name = label === 'listsAtField' ? 'listsAt' : label;
               return (
-                <Form.Item key={name} name={name} label={t(label)} rules={[{ required: true, message: t('required') }]}>
+                <Form.Item
+                  key={name}
+                  name={name}
+                  label={t(label)}
+                  rules={[{ required: true, message: t('required') }]}
+                >
                   <Input type="datetime-local" />
                 </Form.Item>
               );
@@ -408,13 +524,21 @@ function Applications({ id, onClose }: { id: string; onClose: () => void }) {
   const detail = useApplications(id);
   const data = detail.data;
   return (
-    <Drawer open size={980} title={data ? `${data.project.token} — ${data.project.name}` : ''} onClose={onClose} data-testid="ieo-applications">
+    <Drawer
+      open
+      size={980}
+      title={data ? `${data.project.token} — ${data.project.name}` : ''}
+      onClose={onClose}
+      data-testid="ieo-applications"
+    >
       {detail.isError && <Alert type="error" title={(detail.error as Error).message} />}
       {data && (
         <>
           <Descriptions size="small" column={3} style={{ marginBottom: 16 }}>
             <Descriptions.Item label={t('status')}>
-              <Tag color={STATUS_COLOURS[data.project.status]}>{t(statusKey(data.project.status))}</Tag>
+              <Tag color={STATUS_COLOURS[data.project.status]}>
+                {t(statusKey(data.project.status))}
+              </Tag>
             </Descriptions.Item>
             <Descriptions.Item label={t('supply')}>{data.project.supply}</Descriptions.Item>
             <Descriptions.Item label={t('perUserCap')}>{data.project.perUserCap}</Descriptions.Item>
@@ -424,7 +548,9 @@ function Applications({ id, onClose }: { id: string; onClose: () => void }) {
             <Descriptions.Item label={t('period')}>
               {formatTime(data.project.startsAt)} – {formatTime(data.project.endsAt)}
             </Descriptions.Item>
-            <Descriptions.Item label={t('listsAt')}>{formatTime(data.project.listsAt)}</Descriptions.Item>
+            <Descriptions.Item label={t('listsAt')}>
+              {formatTime(data.project.listsAt)}
+            </Descriptions.Item>
           </Descriptions>
           <Typography.Title level={5}>{t('result')}</Typography.Title>
           {data.allocation ? (
@@ -438,7 +564,13 @@ function Applications({ id, onClose }: { id: string; onClose: () => void }) {
           ) : (
             <Alert type="info" title={t('notYet')} style={{ marginBottom: 16 }} />
           )}
-          {data.truncated && <Alert type="warning" title={t('truncated', { n: data.items.length })} style={{ marginBottom: 8 }} />}
+          {data.truncated && (
+            <Alert
+              type="warning"
+              title={t('truncated', { n: data.items.length })}
+              style={{ marginBottom: 8 }}
+            />
+          )}
           <Table<IeoAdminApplication>
             rowKey="id"
             size="small"
@@ -446,14 +578,44 @@ function Applications({ id, onClose }: { id: string; onClose: () => void }) {
             pagination={{ pageSize: 50, hideOnSinglePage: true }}
             columns={[
               { title: t('user'), dataIndex: 'userId', width: 90 },
-              { title: t('status'), dataIndex: 'status', width: 110, render: (s: IeoStatus) => <Tag>{t(statusKey(s))}</Tag> },
-              { title: t('price'), dataIndex: 'price', render: (v: string) => <Amount value={v} /> },
+              {
+                title: t('status'),
+                dataIndex: 'status',
+                width: 110,
+                render: (s: IeoStatus) => <Tag>{t(statusKey(s))}</Tag>,
+              },
+              {
+                title: t('price'),
+                dataIndex: 'price',
+                render: (v: string) => <Amount value={v} />,
+              },
               { title: t('quantity'), dataIndex: 'quantity' },
-              { title: t('amount'), dataIndex: 'amount', render: (v: string) => <Amount value={v} /> },
-              { title: t('allocated'), dataIndex: 'allocatedQuantity', render: (v: string | null) => v ?? '—' },
-              { title: t('paid'), dataIndex: 'paidAmount', render: (v: string | null) => (v === null ? '—' : <Amount value={v} />) },
-              { title: t('refund'), dataIndex: 'refundAmount', render: (v: string | null) => (v === null ? '—' : <Amount value={v} />) },
-              { title: t('appliedAt'), dataIndex: 'createdAt', width: 170, render: (v: string) => formatTime(v) },
+              {
+                title: t('amount'),
+                dataIndex: 'amount',
+                render: (v: string) => <Amount value={v} />,
+              },
+              {
+                title: t('allocated'),
+                dataIndex: 'allocatedQuantity',
+                render: (v: string | null) => v ?? '—',
+              },
+              {
+                title: t('paid'),
+                dataIndex: 'paidAmount',
+                render: (v: string | null) => (v === null ? '—' : <Amount value={v} />),
+              },
+              {
+                title: t('refund'),
+                dataIndex: 'refundAmount',
+                render: (v: string | null) => (v === null ? '—' : <Amount value={v} />),
+              },
+              {
+                title: t('appliedAt'),
+                dataIndex: 'createdAt',
+                width: 170,
+                render: (v: string) => formatTime(v),
+              },
             ]}
           />
         </>

@@ -1,6 +1,22 @@
-import { BONUS_CODE_MAX_PER_USER, BONUS_CODE_MAX_REDEMPTIONS, type BonusCodeView } from '@tradewind/contract/invite';
+import {
+  BONUS_CODE_MAX_PER_USER,
+  BONUS_CODE_MAX_REDEMPTIONS,
+  type BonusCodeView,
+} from '@tradewind/contract/invite';
 import { ASSET_CODES, type AssetCode } from '@tradewind/contract/wallet';
-import { Alert, App, Form, Input, InputNumber, Modal, Progress, Select, Space, Switch, Tag } from 'antd';
+import {
+  Alert,
+  App,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Progress,
+  Select,
+  Space,
+  Switch,
+  Tag,
+} from 'antd';
 import { useState } from 'react';
 import { formatTime } from '@/lib/format.ts';
 import { errorText, showFieldErrors } from '@/lib/form-errors.ts';
@@ -39,7 +55,8 @@ const useT = defineStrings({
     cancel: 'Cancel',
     required: 'Required.',
     created: 'Bonus code {code} created.',
-    moneyNote: 'Each redemption is a ledger entry from the house rewards account to the user’s spot account.',
+    moneyNote:
+      'Each redemption is a ledger entry from the house rewards account to the user’s spot account.',
   },
   'zh-CN': {
     create: '新建奖励码',
@@ -84,12 +101,20 @@ interface CodeForm {
   reason?: string;
 }
 
-function statusOf(code: BonusCodeView, now: number): 'active' | 'scheduled' | 'expired' | 'exhausted' {
+function statusOf(
+  code: BonusCodeView,
+  now: number,
+): 'active' | 'scheduled' | 'expired' | 'exhausted' {
   if (code.redeemedCount >= code.maxRedemptions) return 'exhausted';
   if (Date.parse(code.expiresAt) <= now) return 'expired';
   return Date.parse(code.startsAt) > now ? 'scheduled' : 'active';
 }
-const STATUS_COLOURS = { active: 'green', scheduled: 'blue', expired: 'default', exhausted: 'orange' } as const;
+const STATUS_COLOURS = {
+  active: 'green',
+  scheduled: 'blue',
+  expired: 'default',
+  exhausted: 'orange',
+} as const;
 
 /** Bonus codes with how often each was redeemed; create one (audited on the server). */
 export function BonusCodesPage() {
@@ -133,7 +158,11 @@ export function BonusCodesPage() {
         create={{ label: t('create'), testId: 'bonus-create', onClick: () => setCreating(true) }}
         columns={[
           { title: t('code'), dataIndex: 'code', render: (code: string) => <code>{code}</code> },
-          { title: t('reward'), key: 'reward', render: (_: unknown, row) => <Amount value={row.amount} asset={row.asset} /> },
+          {
+            title: t('reward'),
+            key: 'reward',
+            render: (_: unknown, row) => <Amount value={row.amount} asset={row.asset} />,
+          },
           {
             title: t('redeemed'),
             key: 'redeemed',
@@ -143,13 +172,32 @@ export function BonusCodesPage() {
                 <span style={{ fontVariantNumeric: 'tabular-nums' }}>
                   {row.redeemedCount} / {row.maxRedemptions}
                 </span>
-                <Progress percent={Math.min(100, Math.round((row.redeemedCount * 100) / row.maxRedemptions))} size="small" showInfo={false} style={{ width: 80 }} />
+                <Progress
+                  percent={Math.min(
+                    100,
+                    Math.round((row.redeemedCount * 100) / row.maxRedemptions),
+                  )}
+                  size="small"
+                  showInfo={false}
+                  style={{ width: 80 }}
+                />
               </Space>
             ),
           },
           { title: t('perUserLimit'), dataIndex: 'perUserLimit', width: 90 },
-          { title: t('verifiedOnly'), dataIndex: 'verifiedOnly', width: 130, render: (v: boolean) => (v ? t('yes') : t('no')) },
-          { title: t('window'), key: 'window', width: 330, render: (_: unknown, row) => `${formatTime(row.startsAt)} – ${formatTime(row.expiresAt)}` },
+          {
+            title: t('verifiedOnly'),
+            dataIndex: 'verifiedOnly',
+            width: 130,
+            render: (v: boolean) => (v ? t('yes') : t('no')),
+          },
+          {
+            title: t('window'),
+            key: 'window',
+            width: 330,
+            render: (_: unknown, row) =>
+              `${formatTime(row.startsAt)} – ${formatTime(row.expiresAt)}`,
+          },
           {
             title: t('status'),
             key: 'status',
@@ -161,36 +209,87 @@ export function BonusCodesPage() {
           },
         ]}
       />
-      <Modal open={creating} width={620} title={t('create')} okText={t('save')} cancelText={t('cancel')} confirmLoading={create.isPending} onCancel={() => setCreating(false)} onOk={() => form.submit()} destroyOnHidden>
+      <Modal
+        open={creating}
+        width={620}
+        title={t('create')}
+        okText={t('save')}
+        cancelText={t('cancel')}
+        confirmLoading={create.isPending}
+        onCancel={() => setCreating(false)}
+        onOk={() => form.submit()}
+        destroyOnHidden
+      >
         <Alert type="info" title={t('moneyNote')} style={{ marginBottom: 16 }} />
         <Form<CodeForm>
           form={form}
           layout="vertical"
           onFinish={submit}
-          initialValues={{ asset: 'USDT', maxRedemptions: 1000, perUserLimit: 1, verifiedOnly: false, expiresAt: toLocalInput(now + 30 * 86_400_000) }}
+          initialValues={{
+            asset: 'USDT',
+            maxRedemptions: 1000,
+            perUserLimit: 1,
+            verifiedOnly: false,
+            expiresAt: toLocalInput(now + 30 * 86_400_000),
+          }}
         >
-          <Form.Item name="code" label={t('code')} rules={[{ required: true, pattern: /^[A-Za-z0-9][A-Za-z0-9-]{2,30}[A-Za-z0-9]$/, message: t('codeRule') }]}>
+          <Form.Item
+            name="code"
+            label={t('code')}
+            rules={[
+              {
+                required: true,
+                pattern: /^[A-Za-z0-9][A-Za-z0-9-]{2,30}[A-Za-z0-9]$/,
+                message: t('codeRule'),
+              },
+            ]}
+          >
             <Input data-testid="bonus-code" style={{ textTransform: 'uppercase' }} maxLength={32} />
           </Form.Item>
           <Space size="middle" wrap>
             <Form.Item name="asset" label={t('asset')} rules={[{ required: true }]}>
-              <Select style={{ width: 120 }} options={ASSET_CODES.map((code) => ({ value: code, label: code }))} />
+              <Select
+                style={{ width: 120 }}
+                options={ASSET_CODES.map((code) => ({ value: code, label: code }))}
+              />
             </Form.Item>
-            <Form.Item name="amount" label={t('amount')} rules={[{ required: true, pattern: /^\d+(\.\d+)?$/, message: t('required') }]}>
+            <Form.Item
+              name="amount"
+              label={t('amount')}
+              rules={[{ required: true, pattern: /^\d+(\.\d+)?$/, message: t('required') }]}
+            >
               <Input data-testid="bonus-amount" style={{ width: 160 }} inputMode="decimal" />
             </Form.Item>
-            <Form.Item name="maxRedemptions" label={t('maxRedemptions')} rules={[{ required: true }]}>
-              <InputNumber min={1} max={BONUS_CODE_MAX_REDEMPTIONS} precision={0} style={{ width: 140 }} />
+            <Form.Item
+              name="maxRedemptions"
+              label={t('maxRedemptions')}
+              rules={[{ required: true }]}
+            >
+              <InputNumber
+                min={1}
+                max={BONUS_CODE_MAX_REDEMPTIONS}
+                precision={0}
+                style={{ width: 140 }}
+              />
             </Form.Item>
             <Form.Item name="perUserLimit" label={t('perUserLimit')} rules={[{ required: true }]}>
-              <InputNumber min={1} max={BONUS_CODE_MAX_PER_USER} precision={0} style={{ width: 100 }} />
+              <InputNumber
+                min={1}
+                max={BONUS_CODE_MAX_PER_USER}
+                precision={0}
+                style={{ width: 100 }}
+              />
             </Form.Item>
           </Space>
           <Space size="middle" wrap>
             <Form.Item name="startsAt" label={t('startsAt')} extra={t('startsHelp')}>
               <Input type="datetime-local" />
             </Form.Item>
-            <Form.Item name="expiresAt" label={t('expiresAt')} rules={[{ required: true, message: t('required') }]}>
+            <Form.Item
+              name="expiresAt"
+              label={t('expiresAt')}
+              rules={[{ required: true, message: t('required') }]}
+            >
               <Input type="datetime-local" />
             </Form.Item>
           </Space>

@@ -7,7 +7,8 @@ import { useKycQueue } from './api/get-kyc-queue.ts';
 
 const useT = defineStrings({
   en: {
-    intro: 'Pending submissions, oldest first. Compare the name and number with the document and the face photo.',
+    intro:
+      'Pending submissions, oldest first. Compare the name and number with the document and the face photo.',
     submitted: 'Submitted',
     name: 'Name',
     country: 'Country',
@@ -56,16 +57,27 @@ export function KycQueuePage() {
       queue={queue}
       timeLabel={t('submitted')}
       columns={[
-        { title: t('name'), key: 'name', render: (_, item) => `${item.lastName} ${item.firstName}` },
+        {
+          title: t('name'),
+          key: 'name',
+          render: (_, item) => `${item.lastName} ${item.firstName}`,
+        },
         { title: t('country'), dataIndex: 'country', render: (value: string) => country(value) },
-        { title: t('document'), dataIndex: 'documentType', render: (value: DocumentType) => documentName(value) },
+        {
+          title: t('document'),
+          dataIndex: 'documentType',
+          render: (value: DocumentType) => documentName(value),
+        },
       ]}
       itemTitle={(item) => t('drawer', { id: item.id })}
       details={(item) => [
         { label: t('name'), value: `${item.lastName} ${item.firstName}` },
         { label: t('country'), value: country(item.country) },
         { label: t('document'), value: documentName(item.documentType) },
-        { label: t('number'), value: <Typography.Text copyable>{item.documentNumber}</Typography.Text> },
+        {
+          label: t('number'),
+          value: <Typography.Text copyable>{item.documentNumber}</Typography.Text>,
+        },
       ]}
       files={{
         title: t('photos'),

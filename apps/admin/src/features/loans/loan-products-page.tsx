@@ -1,4 +1,9 @@
-import { type AdminLoanProduct, LOAN_OVERDUE_RATE_MAX_PPM, LOAN_PERIOD_MAX_DAYS, type LoanProductSave } from '@tradewind/contract/catalog';
+import {
+  type AdminLoanProduct,
+  LOAN_OVERDUE_RATE_MAX_PPM,
+  LOAN_PERIOD_MAX_DAYS,
+  type LoanProductSave,
+} from '@tradewind/contract/catalog';
 import { LOAN_DAILY_RATE_MAX_PPM, LOAN_METHODS } from '@tradewind/contract/loans';
 import { Alert, Form, Input, InputNumber, Select, Switch } from 'antd';
 import { defineStrings, useLanguage } from '@/lib/i18n.ts';
@@ -59,20 +64,35 @@ const useT = defineStrings({
   },
 });
 
-type Values = Omit<LoanProductSave, 'id' | 'name' | 'institution' | 'description'> & { name: LocalizedText; institution: LocalizedText; description: LocalizedText };
+type Values = Omit<LoanProductSave, 'id' | 'name' | 'institution' | 'description'> & {
+  name: LocalizedText;
+  institution: LocalizedText;
+  description: LocalizedText;
+};
 
 /** Loan products: create, edit, enable. */
 export function LoanProductsPage() {
   const t = useT();
   const language = useLanguage();
   const shown = (text: LocalizedText) => (language === 'zh-CN' ? text.zh_CN : undefined) ?? text.en;
-  const int = (min: number, max: number) => [{ required: true, type: 'integer' as const, min, max, message: t('intRule', { min, max }) }];
-  const amount = [{ required: true, pattern: decimalPattern(6), message: t('amountRule') }, { pattern: /[1-9]/, message: t('amountRule') }];
+  const int = (min: number, max: number) => [
+    { required: true, type: 'integer' as const, min, max, message: t('intRule', { min, max }) },
+  ];
+  const amount = [
+    { required: true, pattern: decimalPattern(6), message: t('amountRule') },
+    { pattern: /[1-9]/, message: t('amountRule') },
+  ];
   const periodsRule = {
     validator: (_: unknown, value: unknown) => {
       const days = Array.isArray(value) ? value.map(Number) : [];
-      const ok = days.length >= 1 && days.length <= 12 && new Set(days).size === days.length && days.every((d) => Number.isInteger(d) && d >= 1 && d <= LOAN_PERIOD_MAX_DAYS);
-      return ok ? Promise.resolve() : Promise.reject(new Error(t('periodsRule', { max: LOAN_PERIOD_MAX_DAYS })));
+      const ok =
+        days.length >= 1 &&
+        days.length <= 12 &&
+        new Set(days).size === days.length &&
+        days.every((d) => Number.isInteger(d) && d >= 1 && d <= LOAN_PERIOD_MAX_DAYS);
+      return ok
+        ? Promise.resolve()
+        : Promise.reject(new Error(t('periodsRule', { max: LOAN_PERIOD_MAX_DAYS })));
     },
   };
   return (
@@ -94,42 +114,111 @@ export function LoanProductsPage() {
       note={<Alert type="info" title={t('note')} style={{ marginBottom: 16 }} showIcon />}
       columns={[
         { title: t('name'), key: 'name', render: (_: unknown, row) => shown(row.name) },
-        { title: t('institution'), key: 'institution', render: (_: unknown, row) => shown(row.institution) },
-        { title: t('minAmount'), dataIndex: 'minAmount', render: (v: string) => <Amount value={v} /> },
-        { title: t('maxAmount'), dataIndex: 'maxAmount', render: (v: string) => <Amount value={v} /> },
+        {
+          title: t('institution'),
+          key: 'institution',
+          render: (_: unknown, row) => shown(row.institution),
+        },
+        {
+          title: t('minAmount'),
+          dataIndex: 'minAmount',
+          render: (v: string) => <Amount value={v} />,
+        },
+        {
+          title: t('maxAmount'),
+          dataIndex: 'maxAmount',
+          render: (v: string) => <Amount value={v} />,
+        },
         { title: t('periods'), dataIndex: 'periods', render: (days: number[]) => days.join(', ') },
         { title: t('dailyRate'), dataIndex: 'dailyRatePpm' },
         { title: t('enabled'), dataIndex: 'enabled', render: (on: boolean) => <OnOff on={on} /> },
         { title: t('sort'), dataIndex: 'sort' },
       ]}
       toForm={({ id: _id, ...row }) => row}
-      blank={{ slug: '', name: { en: '' }, institution: { en: '' }, description: { en: '' }, minAmount: '100', maxAmount: '10000', periods: [7, 30], dailyRatePpm: 500, overdueRatePpm: 1_000, method: 'interest_first', enabled: false, sort: 10 }}
+      blank={{
+        slug: '',
+        name: { en: '' },
+        institution: { en: '' },
+        description: { en: '' },
+        minAmount: '100',
+        maxAmount: '10000',
+        periods: [7, 30],
+        dailyRatePpm: 500,
+        overdueRatePpm: 1_000,
+        method: 'interest_first',
+        enabled: false,
+        sort: 10,
+      }}
       title={(row) => (row ? t('edit', { name: shown(row.name) }) : t('create'))}
       fields={() => (
         <>
-          <Form.Item name="slug" label={t('slug')} rules={[{ required: true, pattern: /^[a-z0-9-]{1,64}$/, message: t('slugRule') }]}>
+          <Form.Item
+            name="slug"
+            label={t('slug')}
+            rules={[{ required: true, pattern: /^[a-z0-9-]{1,64}$/, message: t('slugRule') }]}
+          >
             <Input data-testid="loan-slug" />
           </Form.Item>
-          <LocalizedInputs name="name" label={t('name')} max={80} requiredText={t('textRule')} testId="loan-name" />
-          <LocalizedInputs name="institution" label={t('institution')} max={80} requiredText={t('textRule')} />
-          <LocalizedInputs name="description" label={t('description')} max={4000} rows={3} requiredText={t('textRule')} />
-          <Form.Item name="minAmount" label={t('minAmount')} dependencies={['maxAmount']} rules={[...amount, notAbove('maxAmount', t('minAboveMax'))]}>
+          <LocalizedInputs
+            name="name"
+            label={t('name')}
+            max={80}
+            requiredText={t('textRule')}
+            testId="loan-name"
+          />
+          <LocalizedInputs
+            name="institution"
+            label={t('institution')}
+            max={80}
+            requiredText={t('textRule')}
+          />
+          <LocalizedInputs
+            name="description"
+            label={t('description')}
+            max={4000}
+            rows={3}
+            requiredText={t('textRule')}
+          />
+          <Form.Item
+            name="minAmount"
+            label={t('minAmount')}
+            dependencies={['maxAmount']}
+            rules={[...amount, notAbove('maxAmount', t('minAboveMax'))]}
+          >
             <Input style={{ width: 220 }} />
           </Form.Item>
           <Form.Item name="maxAmount" label={t('maxAmount')} rules={amount}>
             <Input style={{ width: 220 }} />
           </Form.Item>
-          <Form.Item name="periods" label={t('periods')} rules={[periodsRule]} normalize={(value: unknown[]) => value.map((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v))}>
+          <Form.Item
+            name="periods"
+            label={t('periods')}
+            rules={[periodsRule]}
+            normalize={(value: unknown[]) =>
+              value.map((v) => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v))
+            }
+          >
             <Select mode="tags" style={{ width: 320 }} tokenSeparators={[',', ' ']} open={false} />
           </Form.Item>
-          <Form.Item name="dailyRatePpm" label={t('dailyRate')} rules={int(1, LOAN_DAILY_RATE_MAX_PPM)}>
+          <Form.Item
+            name="dailyRatePpm"
+            label={t('dailyRate')}
+            rules={int(1, LOAN_DAILY_RATE_MAX_PPM)}
+          >
             <InputNumber precision={0} style={{ width: 160 }} />
           </Form.Item>
-          <Form.Item name="overdueRatePpm" label={t('overdueRate')} rules={int(1, LOAN_OVERDUE_RATE_MAX_PPM)}>
+          <Form.Item
+            name="overdueRatePpm"
+            label={t('overdueRate')}
+            rules={int(1, LOAN_OVERDUE_RATE_MAX_PPM)}
+          >
             <InputNumber precision={0} style={{ width: 160 }} />
           </Form.Item>
           <Form.Item name="method" label={t('method')} rules={[{ required: true }]}>
-            <Select style={{ width: 220 }} options={LOAN_METHODS.map((m) => ({ value: m, label: t(m) }))} />
+            <Select
+              style={{ width: 220 }}
+              options={LOAN_METHODS.map((m) => ({ value: m, label: t(m) }))}
+            />
           </Form.Item>
           <Form.Item name="enabled" label={t('enabled')} valuePropName="checked">
             <Switch />

@@ -13,7 +13,8 @@ type Item = z.infer<typeof loanQueueItemSchema>;
 
 const useT = defineStrings({
   en: {
-    intro: 'Applications under review and approved loans waiting for disbursement, oldest first. Repayment is the borrower’s own: no one here marks a loan repaid.',
+    intro:
+      'Applications under review and approved loans waiting for disbursement, oldest first. Repayment is the borrower’s own: no one here marks a loan repaid.',
     applied: 'Applied',
     product: 'Product',
     amount: 'Amount',
@@ -36,7 +37,8 @@ const useT = defineStrings({
     drawer: 'Loan #{id}',
   },
   'zh-CN': {
-    intro: '审核中的申请和已批准待放款的贷款，最早的在前。还款只能由借款人本人完成：这里无人能将贷款标记为已还清。',
+    intro:
+      '审核中的申请和已批准待放款的贷款，最早的在前。还款只能由借款人本人完成：这里无人能将贷款标记为已还清。',
     applied: '申请时间',
     product: '产品',
     amount: '金额',
@@ -60,7 +62,8 @@ const useT = defineStrings({
   },
 });
 
-const percent = (rate: string) => `${(Number(rate) * 100).toLocaleString(undefined, { maximumFractionDigits: 4 })} %`;
+const percent = (rate: string) =>
+  `${(Number(rate) * 100).toLocaleString(undefined, { maximumFractionDigits: 4 })} %`;
 
 /** Loans: approve or reject an application, then disburse an approved one. */
 export function LoanQueuePage() {
@@ -68,7 +71,13 @@ export function LoanQueuePage() {
   const queue = useLoanQueue();
   const decide = useDecideLoan();
   const statusTag = (status: LoanStatus) =>
-    status === 'under_review' ? <Tag color="gold">{t('under_review')}</Tag> : status === 'pending_disbursement' ? <Tag color="blue">{t('pending_disbursement')}</Tag> : <Tag>{status}</Tag>;
+    status === 'under_review' ? (
+      <Tag color="gold">{t('under_review')}</Tag>
+    ) : status === 'pending_disbursement' ? (
+      <Tag color="blue">{t('pending_disbursement')}</Tag>
+    ) : (
+      <Tag>{status}</Tag>
+    );
   return (
     <ReviewQueue
       testId="loans"
@@ -77,9 +86,22 @@ export function LoanQueuePage() {
       timeLabel={t('applied')}
       columns={[
         { title: t('product'), dataIndex: 'productName' },
-        { title: t('amount'), key: 'amount', align: 'right', render: (_, item) => <Amount value={item.amount} asset={item.asset} /> },
-        { title: t('period'), dataIndex: 'periodDays', render: (value: number) => t('days', { n: value }) },
-        { title: t('status'), dataIndex: 'status', render: (value: LoanStatus) => statusTag(value) },
+        {
+          title: t('amount'),
+          key: 'amount',
+          align: 'right',
+          render: (_, item) => <Amount value={item.amount} asset={item.asset} />,
+        },
+        {
+          title: t('period'),
+          dataIndex: 'periodDays',
+          render: (value: number) => t('days', { n: value }),
+        },
+        {
+          title: t('status'),
+          dataIndex: 'status',
+          render: (value: LoanStatus) => statusTag(value),
+        },
       ]}
       itemTitle={(item) => t('drawer', { id: item.id })}
       details={(item) => [

@@ -51,7 +51,11 @@ const useT = defineStrings({
 });
 
 /** The form's values: the save's fields, plus the catalogues' name for the hint (not sent). */
-type Values = Omit<InstrumentSave, 'displayName' | 'symbol'> & { symbol: string; displayName: string; defaultName: string };
+type Values = Omit<InstrumentSave, 'displayName' | 'symbol'> & {
+  symbol: string;
+  displayName: string;
+  defaultName: string;
+};
 
 /** Instruments: tradable flag, Home's recommended and popular marks, a display name and the order. Never a price. */
 export function InstrumentsPage() {
@@ -63,19 +67,33 @@ export function InstrumentsPage() {
       testId="instruments"
       queryKey={instrumentsQueryKey(language)}
       load={() => getInstruments()}
-      save={({ defaultName: _defaultName, ...values }) => saveInstrument({ ...values, displayName: values.displayName.trim() || null })}
+      save={({ defaultName: _defaultName, ...values }) =>
+        saveInstrument({ ...values, displayName: values.displayName.trim() || null })
+      }
       rowKey={(row) => row.symbol}
       note={<Alert type="info" title={t('note')} style={{ marginBottom: 16 }} showIcon />}
       columns={[
         { title: t('symbol'), dataIndex: 'symbol' },
         { title: t('kind'), dataIndex: 'kind', render: (kind: AdminInstrument['kind']) => t(kind) },
-        { title: t('name'), key: 'name', render: (_: unknown, row) => row.displayName ?? row.defaultName },
+        {
+          title: t('name'),
+          key: 'name',
+          render: (_: unknown, row) => row.displayName ?? row.defaultName,
+        },
         { title: t('tradable'), dataIndex: 'tradable', render: flag },
         { title: t('recommended'), dataIndex: 'recommended', render: flag },
         { title: t('popular'), dataIndex: 'popular', render: flag },
         { title: t('sort'), dataIndex: 'sort' },
       ]}
-      toForm={(row) => ({ symbol: row.symbol, defaultName: row.defaultName, displayName: row.displayName ?? '', tradable: row.tradable, recommended: row.recommended, popular: row.popular, sort: row.sort })}
+      toForm={(row) => ({
+        symbol: row.symbol,
+        defaultName: row.defaultName,
+        displayName: row.displayName ?? '',
+        tradable: row.tradable,
+        recommended: row.recommended,
+        popular: row.popular,
+        sort: row.sort,
+      })}
       title={(row) => t('edit', { symbol: row?.symbol ?? '' })}
       fields={(form) => (
         <>
@@ -102,7 +120,13 @@ export function InstrumentsPage() {
           <Form.Item name="popular" label={t('popular')} valuePropName="checked">
             <Switch data-testid="instrument-popular" />
           </Form.Item>
-          <Form.Item name="sort" label={t('sort')} rules={[{ required: true, type: 'integer', min: 0, max: 10_000, message: t('sortRule') }]}>
+          <Form.Item
+            name="sort"
+            label={t('sort')}
+            rules={[
+              { required: true, type: 'integer', min: 0, max: 10_000, message: t('sortRule') },
+            ]}
+          >
             <InputNumber precision={0} style={{ width: 160 }} />
           </Form.Item>
         </>

@@ -1,5 +1,9 @@
 import { LANGUAGES, LANGUAGE_NAMES } from '@tradewind/contract/languages';
-import { MESSAGE_BODY_MAX, MESSAGE_TITLE_MAX, type BroadcastView } from '@tradewind/contract/messages';
+import {
+  MESSAGE_BODY_MAX,
+  MESSAGE_TITLE_MAX,
+  type BroadcastView,
+} from '@tradewind/contract/messages';
 import { App, Button, Card, Form, Input, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { formatTime } from '@/lib/format.ts';
@@ -17,7 +21,8 @@ const useT = defineStrings({
     body: 'Message',
     send: 'Send to every user…',
     confirmTitle: 'Send this message to every user?',
-    confirmHelp: 'Each user gets it in their language ({languages}), English otherwise. A sent message cannot be recalled.',
+    confirmHelp:
+      'Each user gets it in their language ({languages}), English otherwise. A sent message cannot be recalled.',
     confirm: 'Send now',
     cancel: 'Cancel',
     sent: 'Sent to {n} users.',
@@ -45,7 +50,6 @@ const useT = defineStrings({
   },
 });
 
-
 /** A message to every user, per language, sent only after a confirmation; the list of what was sent. */
 export function BroadcastPage() {
   const t = useT();
@@ -69,7 +73,10 @@ export function BroadcastPage() {
         },
       },
     );
-  const languagesOf = (text: Texts) => LANGUAGES.filter((l) => text[l]?.trim()).map((l) => LANGUAGE_NAMES[l]).join(' · ');
+  const languagesOf = (text: Texts) =>
+    LANGUAGES.filter((l) => text[l]?.trim())
+      .map((l) => LANGUAGE_NAMES[l])
+      .join(' · ');
 
   return (
     <>
@@ -77,8 +84,27 @@ export function BroadcastPage() {
         <Form form={form} layout="vertical" onFinish={(values) => setConfirming(values)}>
           <LanguageTabs
             fields={[
-              { name: 'title', label: t('title'), max: MESSAGE_TITLE_MAX, render: (l) => <Input data-testid={`broadcast-title-${l}`} maxLength={MESSAGE_TITLE_MAX} /> },
-              { name: 'body', label: t('body'), max: MESSAGE_BODY_MAX, render: (l) => <Input.TextArea data-testid={`broadcast-body-${l}`} rows={4} maxLength={MESSAGE_BODY_MAX} showCount /> },
+              {
+                name: 'title',
+                label: t('title'),
+                max: MESSAGE_TITLE_MAX,
+                render: (l) => (
+                  <Input data-testid={`broadcast-title-${l}`} maxLength={MESSAGE_TITLE_MAX} />
+                ),
+              },
+              {
+                name: 'body',
+                label: t('body'),
+                max: MESSAGE_BODY_MAX,
+                render: (l) => (
+                  <Input.TextArea
+                    data-testid={`broadcast-body-${l}`}
+                    rows={4}
+                    maxLength={MESSAGE_BODY_MAX}
+                    showCount
+                  />
+                ),
+              },
             ]}
           />
           <Button type="primary" danger htmlType="submit" data-testid="broadcast-send">
@@ -89,13 +115,28 @@ export function BroadcastPage() {
       <Typography.Title level={5}>{t('history')}</Typography.Title>
       <QueryTable<BroadcastView>
         query={list}
-        expandable={{ expandedRowRender: (row) => <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{row.body.en}</Typography.Paragraph> }}
+        expandable={{
+          expandedRowRender: (row) => (
+            <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>
+              {row.body.en}
+            </Typography.Paragraph>
+          ),
+        }}
         columns={[
           { title: t('title'), key: 'title', render: (_: unknown, row) => row.title.en },
-          { title: t('languages'), key: 'languages', render: (_: unknown, row) => languagesOf(row.title) },
+          {
+            title: t('languages'),
+            key: 'languages',
+            render: (_: unknown, row) => languagesOf(row.title),
+          },
           { title: t('recipients'), dataIndex: 'recipients', width: 110 },
           { title: t('operator'), dataIndex: 'operator', width: 160 },
-          { title: t('at'), dataIndex: 'createdAt', width: 180, render: (at: string) => formatTime(at) },
+          {
+            title: t('at'),
+            dataIndex: 'createdAt',
+            width: 180,
+            render: (at: string) => formatTime(at),
+          },
         ]}
       />
       <Modal
@@ -111,8 +152,12 @@ export function BroadcastPage() {
         {confirming && (
           <>
             <Typography.Paragraph strong>{confirming.title.en}</Typography.Paragraph>
-            <Typography.Paragraph style={{ whiteSpace: 'pre-wrap' }}>{confirming.body.en}</Typography.Paragraph>
-            <Typography.Paragraph type="secondary">{t('confirmHelp', { languages: languagesOf(confirming.title) })}</Typography.Paragraph>
+            <Typography.Paragraph style={{ whiteSpace: 'pre-wrap' }}>
+              {confirming.body.en}
+            </Typography.Paragraph>
+            <Typography.Paragraph type="secondary">
+              {t('confirmHelp', { languages: languagesOf(confirming.title) })}
+            </Typography.Paragraph>
           </>
         )}
       </Modal>

@@ -1,4 +1,9 @@
-import { MINING_DAILY_RATE_MAX_PPM, MINING_PERIOD_MAX_DAYS, type MiningProductInput, type miningAdminProductSchema } from '@tradewind/contract/mining';
+import {
+  MINING_DAILY_RATE_MAX_PPM,
+  MINING_PERIOD_MAX_DAYS,
+  type MiningProductInput,
+  type miningAdminProductSchema,
+} from '@tradewind/contract/mining';
 import { Alert, Form, Input, InputNumber, Switch } from 'antd';
 import type { z } from 'zod';
 import { defineStrings, useLanguage } from '@/lib/i18n.ts';
@@ -62,16 +67,26 @@ const useT = defineStrings({
 });
 
 type Row = z.infer<typeof miningAdminProductSchema>;
-type Values = Omit<MiningProductInput, 'id' | 'name' | 'description'> & { name: LocalizedText; description: LocalizedText };
+type Values = Omit<MiningProductInput, 'id' | 'name' | 'description'> & {
+  name: LocalizedText;
+  description: LocalizedText;
+};
 
 /** Miner products: create, edit, enable. */
 export function MinerProductsPage() {
   const t = useT();
   const language = useLanguage();
   const shown = (text: LocalizedText) => (language === 'zh-CN' ? text.zh_CN : undefined) ?? text.en;
-  const int = (min: number, max: number) => [{ required: true, type: 'integer' as const, min, max, message: t('intRule', { min, max }) }];
-  const amount = [{ required: true, pattern: decimalPattern(6), message: t('amountRule') }, { pattern: /[1-9]/, message: t('amountRule') }];
-  const plain = [{ required: true, whitespace: true, max: 40, pattern: /^[^<>]*$/, message: t('plainRule') }];
+  const int = (min: number, max: number) => [
+    { required: true, type: 'integer' as const, min, max, message: t('intRule', { min, max }) },
+  ];
+  const amount = [
+    { required: true, pattern: decimalPattern(6), message: t('amountRule') },
+    { pattern: /[1-9]/, message: t('amountRule') },
+  ];
+  const plain = [
+    { required: true, whitespace: true, max: 40, pattern: /^[^<>]*$/, message: t('plainRule') },
+  ];
   return (
     <CatalogEditor<Row, Values>
       testId="miners"
@@ -91,8 +106,16 @@ export function MinerProductsPage() {
         { title: t('name'), key: 'name', render: (_: unknown, row) => shown(row.texts.name) },
         { title: t('output'), dataIndex: 'output' },
         { title: t('periodDays'), dataIndex: 'periodDays' },
-        { title: t('unitPrice'), dataIndex: 'unitPrice', render: (v: string) => <Amount value={v} /> },
-        { title: t('minInvestment'), dataIndex: 'minInvestment', render: (v: string) => <Amount value={v} /> },
+        {
+          title: t('unitPrice'),
+          dataIndex: 'unitPrice',
+          render: (v: string) => <Amount value={v} />,
+        },
+        {
+          title: t('minInvestment'),
+          dataIndex: 'minInvestment',
+          render: (v: string) => <Amount value={v} />,
+        },
         { title: t('dailyRate'), dataIndex: 'dailyRatePpm' },
         { title: t('enabled'), dataIndex: 'enabled', render: (on: boolean) => <OnOff on={on} /> },
         { title: t('sort'), dataIndex: 'sort' },
@@ -112,16 +135,51 @@ export function MinerProductsPage() {
         enabled: row.enabled,
         sort: row.sort,
       })}
-      blank={{ slug: '', name: { en: '' }, description: { en: '' }, output: 'BTC', hashrate: '', power: '', periodDays: 30, unitPrice: '100', minInvestment: '100', maxQuantity: 10, dailyRatePpm: 3_000, enabled: false, sort: 10 }}
+      blank={{
+        slug: '',
+        name: { en: '' },
+        description: { en: '' },
+        output: 'BTC',
+        hashrate: '',
+        power: '',
+        periodDays: 30,
+        unitPrice: '100',
+        minInvestment: '100',
+        maxQuantity: 10,
+        dailyRatePpm: 3_000,
+        enabled: false,
+        sort: 10,
+      }}
       title={(row) => (row ? t('edit', { name: shown(row.texts.name) }) : t('create'))}
       fields={() => (
         <>
-          <Form.Item name="slug" label={t('slug')} rules={[{ required: true, pattern: /^[a-z0-9-]{1,64}$/, message: t('slugRule') }]}>
+          <Form.Item
+            name="slug"
+            label={t('slug')}
+            rules={[{ required: true, pattern: /^[a-z0-9-]{1,64}$/, message: t('slugRule') }]}
+          >
             <Input data-testid="miner-slug" />
           </Form.Item>
-          <LocalizedInputs name="name" label={t('name')} max={80} requiredText={t('textRule')} testId="miner-name" />
-          <LocalizedInputs name="description" label={t('description')} max={4000} rows={3} requiredText={t('textRule')} testId="miner-description" />
-          <Form.Item name="output" label={t('output')} rules={[{ required: true, pattern: /^[A-Z0-9]{2,10}$/, message: t('outputRule') }]}>
+          <LocalizedInputs
+            name="name"
+            label={t('name')}
+            max={80}
+            requiredText={t('textRule')}
+            testId="miner-name"
+          />
+          <LocalizedInputs
+            name="description"
+            label={t('description')}
+            max={4000}
+            rows={3}
+            requiredText={t('textRule')}
+            testId="miner-description"
+          />
+          <Form.Item
+            name="output"
+            label={t('output')}
+            rules={[{ required: true, pattern: /^[A-Z0-9]{2,10}$/, message: t('outputRule') }]}
+          >
             <Input style={{ width: 160 }} />
           </Form.Item>
           <Form.Item name="hashrate" label={t('hashrate')} rules={plain}>
@@ -130,7 +188,11 @@ export function MinerProductsPage() {
           <Form.Item name="power" label={t('power')} rules={plain}>
             <Input style={{ width: 220 }} data-testid="miner-power" />
           </Form.Item>
-          <Form.Item name="periodDays" label={t('periodDays')} rules={int(1, MINING_PERIOD_MAX_DAYS)}>
+          <Form.Item
+            name="periodDays"
+            label={t('periodDays')}
+            rules={int(1, MINING_PERIOD_MAX_DAYS)}
+          >
             <InputNumber precision={0} style={{ width: 160 }} />
           </Form.Item>
           <Form.Item name="unitPrice" label={t('unitPrice')} rules={amount}>
@@ -142,7 +204,11 @@ export function MinerProductsPage() {
           <Form.Item name="maxQuantity" label={t('maxQuantity')} rules={int(1, 1_000_000)}>
             <InputNumber precision={0} style={{ width: 160 }} />
           </Form.Item>
-          <Form.Item name="dailyRatePpm" label={t('dailyRate')} rules={int(1, MINING_DAILY_RATE_MAX_PPM)}>
+          <Form.Item
+            name="dailyRatePpm"
+            label={t('dailyRate')}
+            rules={int(1, MINING_DAILY_RATE_MAX_PPM)}
+          >
             <InputNumber precision={0} style={{ width: 160 }} />
           </Form.Item>
           <Form.Item name="enabled" label={t('enabled')} valuePropName="checked">

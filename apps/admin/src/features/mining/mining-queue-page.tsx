@@ -6,7 +6,8 @@ import { useRentalQueue } from './api/get-rental-queue.ts';
 
 const useT = defineStrings({
   en: {
-    intro: 'Rentals under review, oldest first. The user has paid; approving starts the rental now, rejecting refunds the payment at once.',
+    intro:
+      'Rentals under review, oldest first. The user has paid; approving starts the rental now, rejecting refunds the payment at once.',
     rented: 'Rented',
     product: 'Miner',
     quantity: 'Units',
@@ -47,8 +48,17 @@ export function MiningQueuePage() {
       columns={[
         { title: t('product'), dataIndex: 'productName' },
         { title: t('quantity'), dataIndex: 'quantity', align: 'right' },
-        { title: t('amount'), key: 'amount', align: 'right', render: (_, item) => <Amount value={item.amount} asset={item.asset} /> },
-        { title: t('period'), dataIndex: 'periodDays', render: (value: number) => t('days', { n: value }) },
+        {
+          title: t('amount'),
+          key: 'amount',
+          align: 'right',
+          render: (_, item) => <Amount value={item.amount} asset={item.asset} />,
+        },
+        {
+          title: t('period'),
+          dataIndex: 'periodDays',
+          render: (value: number) => t('days', { n: value }),
+        },
       ]}
       itemTitle={(item) => t('drawer', { id: item.id })}
       details={(item) => [

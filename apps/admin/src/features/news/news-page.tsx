@@ -1,7 +1,34 @@
-import { LANGUAGES, LANGUAGE_NAMES, LANGUAGE_TAGS, type Language } from '@tradewind/contract/languages';
-import { ARTICLE_BODY_MAX, ARTICLE_SUMMARY_MAX, ARTICLE_TITLE_MAX, type ArticleAdminItem, type ArticleKind, type ArticleState } from '@tradewind/contract/messages';
+import {
+  LANGUAGES,
+  LANGUAGE_NAMES,
+  LANGUAGE_TAGS,
+  type Language,
+} from '@tradewind/contract/languages';
+import {
+  ARTICLE_BODY_MAX,
+  ARTICLE_SUMMARY_MAX,
+  ARTICLE_TITLE_MAX,
+  type ArticleAdminItem,
+  type ArticleKind,
+  type ArticleState,
+} from '@tradewind/contract/messages';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Drawer, Form, Image, Input, Modal, Radio, Segmented, Space, Tag, Tooltip, Upload } from 'antd';
+import {
+  Alert,
+  App,
+  Button,
+  Drawer,
+  Form,
+  Image,
+  Input,
+  Modal,
+  Radio,
+  Segmented,
+  Space,
+  Tag,
+  Tooltip,
+  Upload,
+} from 'antd';
 import { useState } from 'react';
 import { formatTime } from '@/lib/format.ts';
 import { errorText, showFieldErrors } from '@/lib/form-errors.ts';
@@ -49,7 +76,8 @@ const useT = defineStrings({
     cancel: 'Cancel',
     saved: 'Saved: {title}',
     preview: 'Preview',
-    previewTitle: 'Preview — what readers will see (the server removes anything its allow-list does not allow)',
+    previewTitle:
+      'Preview — what readers will see (the server removes anything its allow-list does not allow)',
     editTitle: 'Edit article',
     newTitle: 'New article',
     required: 'Required.',
@@ -93,7 +121,11 @@ const useT = defineStrings({
   },
 });
 
-const STATE_COLOURS: Record<ArticleState, string> = { scheduled: 'blue', published: 'green', unpublished: 'default' };
+const STATE_COLOURS: Record<ArticleState, string> = {
+  scheduled: 'blue',
+  published: 'green',
+  unpublished: 'default',
+};
 
 interface EditorValues {
   kind: ArticleKind;
@@ -116,7 +148,10 @@ export function NewsPage() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: articlesQueryKey });
 
   const setState = useMutation({
-    mutationFn: (input: { id: string; publish: boolean; reason?: string }) => (input.publish ? republishArticle(input.id) : unpublishArticle({ id: input.id, reason: input.reason })),
+    mutationFn: (input: { id: string; publish: boolean; reason?: string }) =>
+      input.publish
+        ? republishArticle(input.id)
+        : unpublishArticle({ id: input.id, reason: input.reason }),
     onSuccess: () => {
       setUnpublishing(undefined);
       void refresh();
@@ -147,12 +182,25 @@ export function NewsPage() {
             dataIndex: 'title',
             render: (title: string, row) => (
               <Space>
-                {row.cover && <Image src={row.cover} width={48} height={30} style={{ objectFit: 'cover', borderRadius: 4 }} preview={false} />}
+                {row.cover && (
+                  <Image
+                    src={row.cover}
+                    width={48}
+                    height={30}
+                    style={{ objectFit: 'cover', borderRadius: 4 }}
+                    preview={false}
+                  />
+                )}
                 {title}
               </Space>
             ),
           },
-          { title: t('kind'), dataIndex: 'kind', width: 80, render: (value: ArticleKind) => <Tag>{t(value)}</Tag> },
+          {
+            title: t('kind'),
+            dataIndex: 'kind',
+            width: 80,
+            render: (value: ArticleKind) => <Tag>{t(value)}</Tag>,
+          },
           {
             title: t('languages'),
             dataIndex: 'languages',
@@ -167,8 +215,18 @@ export function NewsPage() {
               </Space>
             ),
           },
-          { title: t('state'), dataIndex: 'state', width: 110, render: (state: ArticleState) => <Tag color={STATE_COLOURS[state]}>{t(state)}</Tag> },
-          { title: t('publishedAt'), dataIndex: 'publishedAt', width: 180, render: (at: string) => formatTime(at) },
+          {
+            title: t('state'),
+            dataIndex: 'state',
+            width: 110,
+            render: (state: ArticleState) => <Tag color={STATE_COLOURS[state]}>{t(state)}</Tag>,
+          },
+          {
+            title: t('publishedAt'),
+            dataIndex: 'publishedAt',
+            width: 180,
+            render: (at: string) => formatTime(at),
+          },
           {
             title: '',
             key: 'actions',
@@ -179,7 +237,11 @@ export function NewsPage() {
                   {t('edit')}
                 </Button>
                 {row.state === 'unpublished' ? (
-                  <Button size="small" loading={setState.isPending} onClick={() => setState.mutate({ id: row.id, publish: true })}>
+                  <Button
+                    size="small"
+                    loading={setState.isPending}
+                    onClick={() => setState.mutate({ id: row.id, publish: true })}
+                  >
                     {t('republish')}
                   </Button>
                 ) : (
@@ -213,13 +275,23 @@ export function NewsPage() {
         cancelText={t('cancel')}
         loading={setState.isPending}
         onCancel={() => setUnpublishing(undefined)}
-        onSubmit={(reason) => unpublishing && setState.mutate({ id: unpublishing.id, publish: false, reason })}
+        onSubmit={(reason) =>
+          unpublishing && setState.mutate({ id: unpublishing.id, publish: false, reason })
+        }
       />
     </>
   );
 }
 
-function ArticleEditor({ id, onClose, onSaved }: { id?: string; onClose: () => void; onSaved: (title: string) => void }) {
+function ArticleEditor({
+  id,
+  onClose,
+  onSaved,
+}: {
+  id?: string;
+  onClose: () => void;
+  onSaved: (title: string) => void;
+}) {
   const t = useT();
   const { message } = App.useApp();
   const [form] = Form.useForm<EditorValues>();
@@ -239,7 +311,13 @@ function ArticleEditor({ id, onClose, onSaved }: { id?: string; onClose: () => v
         summary: detail.data.summary,
         body: detail.data.body,
       }
-    : { kind: 'news', publishedAt: toLocalInput(new Date().toISOString()), title: {}, summary: {}, body: {} };
+    : {
+        kind: 'news',
+        publishedAt: toLocalInput(new Date().toISOString()),
+        title: {},
+        summary: {},
+        body: {},
+      };
 
   const save = useMutation({
     mutationFn: (values: EditorValues) =>
@@ -271,7 +349,12 @@ function ArticleEditor({ id, onClose, onSaved }: { id?: string; onClose: () => v
           <Button onClick={() => setPreviewing(true)} data-testid="news-preview">
             {t('preview')}
           </Button>
-          <Button type="primary" loading={save.isPending} onClick={() => form.submit()} data-testid="news-save">
+          <Button
+            type="primary"
+            loading={save.isPending}
+            onClick={() => form.submit()}
+            data-testid="news-save"
+          >
             {t('save')}
           </Button>
         </Space>
@@ -279,7 +362,13 @@ function ArticleEditor({ id, onClose, onSaved }: { id?: string; onClose: () => v
     >
       {detail.isError && <Alert type="error" title={(detail.error as Error).message} />}
       {initial && (
-        <Form<EditorValues> form={form} layout="vertical" initialValues={initial} onFinish={(values) => save.mutate(values)} scrollToFirstError>
+        <Form<EditorValues>
+          form={form}
+          layout="vertical"
+          initialValues={initial}
+          onFinish={(values) => save.mutate(values)}
+          scrollToFirstError
+        >
           <Space size="large" align="start" wrap>
             <Form.Item name="kind" label={t('kind')}>
               <Radio.Group
@@ -290,13 +379,40 @@ function ArticleEditor({ id, onClose, onSaved }: { id?: string; onClose: () => v
                 ]}
               />
             </Form.Item>
-            <Form.Item name="publishedAt" label={t('publishedAt')} extra={t('publishHelp')} rules={[{ required: true, message: t('required') }]}>
+            <Form.Item
+              name="publishedAt"
+              label={t('publishedAt')}
+              extra={t('publishHelp')}
+              rules={[{ required: true, message: t('required') }]}
+            >
               <Input type="datetime-local" data-testid="news-published-at" style={{ width: 220 }} />
             </Form.Item>
           </Space>
           <Form.Item label={t('cover')}>
             <Space align="start">
-              {cover ? <Image src={cover} width={160} height={90} style={{ objectFit: 'cover', borderRadius: 6 }} /> : <div style={{ width: 160, height: 90, background: '#fafafa', border: '1px dashed #d9d9d9', borderRadius: 6, display: 'grid', placeItems: 'center', color: '#999' }}>{t('coverNone')}</div>}
+              {cover ? (
+                <Image
+                  src={cover}
+                  width={160}
+                  height={90}
+                  style={{ objectFit: 'cover', borderRadius: 6 }}
+                />
+              ) : (
+                <div
+                  style={{
+                    width: 160,
+                    height: 90,
+                    background: '#fafafa',
+                    border: '1px dashed #d9d9d9',
+                    borderRadius: 6,
+                    display: 'grid',
+                    placeItems: 'center',
+                    color: '#999',
+                  }}
+                >
+                  {t('coverNone')}
+                </div>
+              )}
               <Space orientation="vertical">
                 <Upload
                   accept="image/jpeg,image/png,image/webp"
@@ -325,19 +441,51 @@ function ArticleEditor({ id, onClose, onSaved }: { id?: string; onClose: () => v
           <LanguageTabs
             testId="news-languages"
             fields={[
-              { name: 'title', label: t('title'), max: ARTICLE_TITLE_MAX, render: (language) => <Input data-testid={`news-title-${language}`} maxLength={ARTICLE_TITLE_MAX} /> },
-              { name: 'summary', label: t('summary'), max: ARTICLE_SUMMARY_MAX, render: (language) => <Input.TextArea data-testid={`news-summary-${language}`} rows={2} maxLength={ARTICLE_SUMMARY_MAX} /> },
-              { name: 'body', label: t('body'), max: ARTICLE_BODY_MAX, render: (language) => <RichTextEditor testId={`news-body-${language}`} /> },
+              {
+                name: 'title',
+                label: t('title'),
+                max: ARTICLE_TITLE_MAX,
+                render: (language) => (
+                  <Input data-testid={`news-title-${language}`} maxLength={ARTICLE_TITLE_MAX} />
+                ),
+              },
+              {
+                name: 'summary',
+                label: t('summary'),
+                max: ARTICLE_SUMMARY_MAX,
+                render: (language) => (
+                  <Input.TextArea
+                    data-testid={`news-summary-${language}`}
+                    rows={2}
+                    maxLength={ARTICLE_SUMMARY_MAX}
+                  />
+                ),
+              },
+              {
+                name: 'body',
+                label: t('body'),
+                max: ARTICLE_BODY_MAX,
+                render: (language) => <RichTextEditor testId={`news-body-${language}`} />,
+              },
             ]}
           />
         </Form>
       )}
-      <Modal open={previewing} title={t('previewTitle')} footer={null} width={520} onCancel={() => setPreviewing(false)}>
+      <Modal
+        open={previewing}
+        title={t('previewTitle')}
+        footer={null}
+        width={520}
+        onCancel={() => setPreviewing(false)}
+      >
         <Segmented<Language>
           style={{ marginBottom: 12 }}
           value={previewLanguage}
           onChange={setPreviewLanguage}
-          options={LANGUAGES.filter((l) => l === 'en' || bodies?.[l]).map((l) => ({ value: l, label: LANGUAGE_NAMES[l] }))}
+          options={LANGUAGES.filter((l) => l === 'en' || bodies?.[l]).map((l) => ({
+            value: l,
+            label: LANGUAGE_NAMES[l],
+          }))}
         />
         <RichTextPreview html={bodies?.[previewLanguage] || bodies?.en || ''} />
       </Modal>

@@ -3,8 +3,28 @@ import { useEffect, useRef, useState } from 'react';
 import { defineStrings } from '@/lib/i18n.ts';
 
 const useT = defineStrings({
-  en: { bold: 'Bold', italic: 'Italic', heading: 'Heading', bullets: 'Bulleted list', numbers: 'Numbered list', link: 'Link', unlink: 'Remove link', add: 'Add', url: 'https://…' },
-  'zh-CN': { bold: '粗体', italic: '斜体', heading: '标题', bullets: '项目符号列表', numbers: '编号列表', link: '链接', unlink: '移除链接', add: '添加', url: 'https://…' },
+  en: {
+    bold: 'Bold',
+    italic: 'Italic',
+    heading: 'Heading',
+    bullets: 'Bulleted list',
+    numbers: 'Numbered list',
+    link: 'Link',
+    unlink: 'Remove link',
+    add: 'Add',
+    url: 'https://…',
+  },
+  'zh-CN': {
+    bold: '粗体',
+    italic: '斜体',
+    heading: '标题',
+    bullets: '项目符号列表',
+    numbers: '编号列表',
+    link: '链接',
+    unlink: '移除链接',
+    add: '添加',
+    url: 'https://…',
+  },
 });
 
 /** The editor's HTML, or '' when it holds no text and no image (an empty paragraph is no body). */
@@ -18,7 +38,15 @@ function htmlOf(element: HTMLElement): string {
  * heading, lists and links. What it produces is only a draft: the server keeps what its
  * allow-list allows (sanitize-html) and the editor shows the saved result when reopened.
  */
-export function RichTextEditor({ value, onChange, testId }: { value?: string; onChange?: (html: string) => void; testId?: string }) {
+export function RichTextEditor({
+  value,
+  onChange,
+  testId,
+}: {
+  value?: string;
+  onChange?: (html: string) => void;
+  testId?: string;
+}) {
   const t = useT();
   const area = useRef<HTMLDivElement>(null);
   const [linking, setLinking] = useState(false);
@@ -68,7 +96,15 @@ export function RichTextEditor({ value, onChange, testId }: { value?: string; on
         <ToolButton label={t('unlink')} text={t('unlink')} onClick={() => run('unlink')} />
         {linking && (
           <Space.Compact size="small">
-            <Input size="small" value={url} onChange={(event) => setUrl(event.target.value)} onPressEnter={addLink} placeholder={t('url')} style={{ width: 260 }} autoFocus />
+            <Input
+              size="small"
+              value={url}
+              onChange={(event) => setUrl(event.target.value)}
+              onPressEnter={addLink}
+              placeholder={t('url')}
+              style={{ width: 260 }}
+              autoFocus
+            />
             <Button size="small" type="primary" onClick={addLink}>
               {t('add')}
             </Button>
@@ -85,17 +121,37 @@ export function RichTextEditor({ value, onChange, testId }: { value?: string; on
         aria-multiline="true"
         onInput={emit}
         onBlur={emit}
-        style={{ minHeight: 180, maxHeight: 360, overflowY: 'auto', padding: '8px 12px', outline: 'none', lineHeight: 1.6 }}
+        style={{
+          minHeight: 180,
+          maxHeight: 360,
+          overflowY: 'auto',
+          padding: '8px 12px',
+          outline: 'none',
+          lineHeight: 1.6,
+        }}
       />
     </div>
   );
 }
 
 /** A toolbar button that keeps the editor's selection (mouse down would otherwise take the focus). */
-function ToolButton({ label, text, onClick }: { label: string; text: string; onClick: () => void }) {
+function ToolButton({
+  label,
+  text,
+  onClick,
+}: {
+  label: string;
+  text: string;
+  onClick: () => void;
+}) {
   return (
     <Tooltip title={label}>
-      <Button size="small" aria-label={label} onMouseDown={(event) => event.preventDefault()} onClick={onClick}>
+      <Button
+        size="small"
+        aria-label={label}
+        onMouseDown={(event) => event.preventDefault()}
+        onClick={onClick}
+      >
         {text}
       </Button>
     </Tooltip>
@@ -105,5 +161,18 @@ function ToolButton({ label, text, onClick }: { label: string; text: string; onC
 /** The body as readers will get it, drawn in a sandbox: nothing in it can run. */
 export function RichTextPreview({ html }: { html: string }) {
   const document = `<!doctype html><meta charset="utf-8"><style>body{font:14px/1.6 system-ui,sans-serif;margin:12px;color:#222;max-width:390px}img{max-width:100%}</style>${html}`;
-  return <iframe title="preview" sandbox="" srcDoc={document} style={{ width: '100%', height: 360, border: '1px solid #f0f0f0', borderRadius: 6, background: '#fff' }} />;
+  return (
+    <iframe
+      title="preview"
+      sandbox=""
+      srcDoc={document}
+      style={{
+        width: '100%',
+        height: 360,
+        border: '1px solid #f0f0f0',
+        borderRadius: 6,
+        background: '#fff',
+      }}
+    />
+  );
 }

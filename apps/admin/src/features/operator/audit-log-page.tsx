@@ -41,7 +41,14 @@ const useT = defineStrings({
 
 type Entry = z.infer<typeof auditListSchema>['items'][number];
 
-const json = (text: string | null) => (text ? <Typography.Text code style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontSize: 12 }}>{text}</Typography.Text> : '—');
+const json = (text: string | null) =>
+  text ? (
+    <Typography.Text code style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontSize: 12 }}>
+      {text}
+    </Typography.Text>
+  ) : (
+    '—'
+  );
 
 /** Who did what, when, to what, before and after, and why; newest first, filterable. */
 export function AuditLogPage() {
@@ -56,7 +63,15 @@ export function AuditLogPage() {
         form={form}
         layout="inline"
         style={{ marginBottom: 16, rowGap: 8 }}
-        onFinish={(values) => setFilter(Object.fromEntries(Object.entries(values).filter(([, v]) => typeof v === 'string' && v.trim() !== '').map(([k, v]) => [k, (v as string).trim()])))}
+        onFinish={(values) =>
+          setFilter(
+            Object.fromEntries(
+              Object.entries(values)
+                .filter(([, v]) => typeof v === 'string' && v.trim() !== '')
+                .map(([k, v]) => [k, (v as string).trim()]),
+            ),
+          )
+        }
       >
         <Form.Item name="action" label={t('action')}>
           <Input placeholder="kyc.approve" allowClear data-testid="audit-action" />
@@ -93,13 +108,28 @@ export function AuditLogPage() {
         pagination={false}
         data-testid="audit-table"
         columns={[
-          { title: t('when'), dataIndex: 'createdAt', width: 170, render: (at: string) => formatTime(at) },
+          {
+            title: t('when'),
+            dataIndex: 'createdAt',
+            width: 170,
+            render: (at: string) => formatTime(at),
+          },
           { title: t('operator'), dataIndex: 'operator', width: 140 },
           { title: t('action'), dataIndex: 'action', width: 170 },
-          { title: t('target'), key: 'target', width: 150, render: (_: unknown, row) => `${row.targetType} #${row.targetId}` },
+          {
+            title: t('target'),
+            key: 'target',
+            width: 150,
+            render: (_: unknown, row) => `${row.targetType} #${row.targetId}`,
+          },
           { title: t('before'), dataIndex: 'before', render: json },
           { title: t('after'), dataIndex: 'after', render: json },
-          { title: t('reason'), dataIndex: 'reason', width: 180, render: (reason: string | null) => reason ?? '—' },
+          {
+            title: t('reason'),
+            dataIndex: 'reason',
+            width: 180,
+            render: (reason: string | null) => reason ?? '—',
+          },
         ]}
       />
       <div style={{ marginTop: 16 }}>

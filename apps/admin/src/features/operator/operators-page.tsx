@@ -1,4 +1,9 @@
-import { OPERATOR_ROLES, type Operator, type OperatorRole, type operatorCreatedSchema } from '@tradewind/contract/operator';
+import {
+  OPERATOR_ROLES,
+  type Operator,
+  type OperatorRole,
+  type operatorCreatedSchema,
+} from '@tradewind/contract/operator';
 import { App, Button, Form, Input, Modal, QRCode, Select, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import type { z } from 'zod';
@@ -100,7 +105,12 @@ export function OperatorsPage() {
           { title: t('username'), dataIndex: 'username' },
           { title: t('role'), dataIndex: 'role', render: (role: OperatorRole) => roleName(role) },
           { title: t('created'), dataIndex: 'createdAt', render: (at: string) => formatTime(at) },
-          { title: t('status'), dataIndex: 'disabledAt', render: (at: string | null) => (at ? <Tag color="red">{t('disabled')}</Tag> : <Tag color="green">{t('active')}</Tag>) },
+          {
+            title: t('status'),
+            dataIndex: 'disabledAt',
+            render: (at: string | null) =>
+              at ? <Tag color="red">{t('disabled')}</Tag> : <Tag color="green">{t('active')}</Tag>,
+          },
           {
             title: '',
             key: 'action',
@@ -112,17 +122,39 @@ export function OperatorsPage() {
           },
         ]}
       />
-      <Modal open={creating} title={t('create')} okText={t('save')} cancelText={t('cancel')} confirmLoading={create.isPending} onCancel={() => setCreating(false)} onOk={() => form.submit()}>
+      <Modal
+        open={creating}
+        title={t('create')}
+        okText={t('save')}
+        cancelText={t('cancel')}
+        confirmLoading={create.isPending}
+        onCancel={() => setCreating(false)}
+        onOk={() => form.submit()}
+      >
         <Form form={form} layout="vertical" onFinish={submit} initialValues={{ role: 'reviewer' }}>
-          <Form.Item name="username" label={t('username')} rules={[{ required: true, pattern: /^[A-Za-z0-9._-]{3,64}$/, message: t('usernameRule') }]}>
+          <Form.Item
+            name="username"
+            label={t('username')}
+            rules={[
+              { required: true, pattern: /^[A-Za-z0-9._-]{3,64}$/, message: t('usernameRule') },
+            ]}
+          >
             <Input data-testid="operator-username" />
           </Form.Item>
           <Form.Item name="role" label={t('role')} rules={[{ required: true }]}>
-            <Select options={OPERATOR_ROLES.map((role) => ({ value: role, label: roleName(role) }))} />
+            <Select
+              options={OPERATOR_ROLES.map((role) => ({ value: role, label: roleName(role) }))}
+            />
           </Form.Item>
         </Form>
       </Modal>
-      <Modal open={created !== undefined} title={created ? t('onceTitle', { name: created.username }) : ''} closable={false} maskClosable={false} footer={<Button onClick={() => setCreated(undefined)}>{t('close')}</Button>}>
+      <Modal
+        open={created !== undefined}
+        title={created ? t('onceTitle', { name: created.username }) : ''}
+        closable={false}
+        maskClosable={false}
+        footer={<Button onClick={() => setCreated(undefined)}>{t('close')}</Button>}
+      >
         {created && (
           <Space orientation="vertical" size="middle" style={{ width: '100%' }}>
             <div>
@@ -144,7 +176,11 @@ export function OperatorsPage() {
       </Modal>
       <ReasonModal
         open={toggling !== undefined}
-        title={toggling ? t(toggling.disabledAt ? 'enableTitle' : 'disableTitle', { name: toggling.username }) : ''}
+        title={
+          toggling
+            ? t(toggling.disabledAt ? 'enableTitle' : 'disableTitle', { name: toggling.username })
+            : ''
+        }
         help={t('disableHelp')}
         label={t('reason')}
         okText={toggling?.disabledAt ? t('enable') : t('disable')}
@@ -155,7 +191,13 @@ export function OperatorsPage() {
         onCancel={() => setToggling(undefined)}
         onSubmit={(reason) =>
           toggling &&
-          toggle.mutate({ id: toggling.id, disabled: !toggling.disabledAt, reason: reason ?? '' }, { onSuccess: () => setToggling(undefined), onError: (error) => message.error(errorText(error)) })
+          toggle.mutate(
+            { id: toggling.id, disabled: !toggling.disabledAt, reason: reason ?? '' },
+            {
+              onSuccess: () => setToggling(undefined),
+              onError: (error) => message.error(errorText(error)),
+            },
+          )
         }
       />
     </>

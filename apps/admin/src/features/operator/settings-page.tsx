@@ -6,7 +6,8 @@ import { useSettings } from './api/get-settings.ts';
 
 const useT = defineStrings({
   en: {
-    intro: 'Settings are read from the environment when the server starts (see docs/configuration.md). Change them in the deployment and restart; nothing here edits them.',
+    intro:
+      'Settings are read from the environment when the server starts (see docs/configuration.md). Change them in the deployment and restart; nothing here edits them.',
     version: 'Version {version}, started {at}',
     name: 'Setting',
     value: 'Value in effect',
@@ -18,7 +19,8 @@ const useT = defineStrings({
     search: 'Filter settings',
   },
   'zh-CN': {
-    intro: '设置在服务启动时从环境变量读取（见 docs/configuration.md）。请在部署中修改并重启；此处不能编辑。',
+    intro:
+      '设置在服务启动时从环境变量读取（见 docs/configuration.md）。请在部署中修改并重启；此处不能编辑。',
     version: '版本 {version}，启动于 {at}',
     name: '设置项',
     value: '当前值',
@@ -43,9 +45,22 @@ export function SettingsPage() {
       <Typography.Paragraph type="secondary" style={{ maxWidth: 760 }}>
         {t('intro')}
       </Typography.Paragraph>
-      {settings.data && <Typography.Paragraph>{t('version', { version: settings.data.version, at: formatTime(settings.data.startedAt) })}</Typography.Paragraph>}
+      {settings.data && (
+        <Typography.Paragraph>
+          {t('version', {
+            version: settings.data.version,
+            at: formatTime(settings.data.startedAt),
+          })}
+        </Typography.Paragraph>
+      )}
       {settings.isError && <Alert type="error" title={(settings.error as Error).message} />}
-      <Input.Search allowClear placeholder={t('search')} aria-label={t('search')} onChange={(event) => setFilter(event.target.value)} style={{ maxWidth: 320, marginBottom: 16 }} />
+      <Input.Search
+        allowClear
+        placeholder={t('search')}
+        aria-label={t('search')}
+        onChange={(event) => setFilter(event.target.value)}
+        style={{ maxWidth: 320, marginBottom: 16 }}
+      />
       <Table
         rowKey="name"
         size="small"
@@ -53,14 +68,31 @@ export function SettingsPage() {
         dataSource={rows}
         pagination={false}
         columns={[
-          { title: t('name'), dataIndex: 'name', render: (name: string) => <Typography.Text code>{name}</Typography.Text> },
+          {
+            title: t('name'),
+            dataIndex: 'name',
+            render: (name: string) => <Typography.Text code>{name}</Typography.Text>,
+          },
           {
             title: t('value'),
             key: 'value',
             render: (_: unknown, row) =>
-              row.value === null ? <Typography.Text type="secondary">{t('unset')}</Typography.Text> : <span>{row.value}{row.secret && <Tag style={{ marginLeft: 8 }}>{t('hidden')}</Tag>}</span>,
+              row.value === null ? (
+                <Typography.Text type="secondary">{t('unset')}</Typography.Text>
+              ) : (
+                <span>
+                  {row.value}
+                  {row.secret && <Tag style={{ marginLeft: 8 }}>{t('hidden')}</Tag>}
+                </span>
+              ),
           },
-          { title: t('source'), dataIndex: 'fromEnv', width: 140, render: (fromEnv: boolean) => (fromEnv ? <Tag color="blue">{t('env')}</Tag> : <Tag>{t('default')}</Tag>) },
+          {
+            title: t('source'),
+            dataIndex: 'fromEnv',
+            width: 140,
+            render: (fromEnv: boolean) =>
+              fromEnv ? <Tag color="blue">{t('env')}</Tag> : <Tag>{t('default')}</Tag>,
+          },
         ]}
       />
     </>

@@ -1,4 +1,8 @@
-import { ADJUSTMENT_STATUSES, type Adjustment, type AdjustmentStatus } from '@tradewind/contract/user-admin';
+import {
+  ADJUSTMENT_STATUSES,
+  type Adjustment,
+  type AdjustmentStatus,
+} from '@tradewind/contract/user-admin';
 import { Empty, Segmented, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { Link } from 'react-router';
@@ -11,7 +15,11 @@ import { useAdjustments } from './api/get-adjustments.ts';
 import { timeOrDash, userPath } from './format.ts';
 import { useT } from './strings.ts';
 
-const STATUS_COLOR: Record<AdjustmentStatus, string> = { pending: 'gold', approved: 'green', rejected: 'red' };
+const STATUS_COLOR: Record<AdjustmentStatus, string> = {
+  pending: 'gold',
+  approved: 'green',
+  rejected: 'red',
+};
 
 /** Adjustment requests; a second admin approves (one `system` ledger entry) or rejects with a reason. */
 export function AdjustmentsPage() {
@@ -38,8 +46,18 @@ export function AdjustmentsPage() {
         locale={{ emptyText: <Empty description={t('adjustmentsEmpty')} /> }}
         columns={[
           { title: '#', dataIndex: 'id', width: 56 },
-          { title: t('uid'), dataIndex: 'uid', width: 110, render: (uid: string) => <Link to={userPath(uid)}>{uid}</Link> },
-          { title: t('wallet'), dataIndex: 'wallet', width: 90, render: (w: 'spot' | 'futures') => t(`wallet_${w}`) },
+          {
+            title: t('uid'),
+            dataIndex: 'uid',
+            width: 110,
+            render: (uid: string) => <Link to={userPath(uid)}>{uid}</Link>,
+          },
+          {
+            title: t('wallet'),
+            dataIndex: 'wallet',
+            width: 90,
+            render: (w: 'spot' | 'futures') => t(`wallet_${w}`),
+          },
           {
             title: t('amount'),
             key: 'amount',
@@ -47,12 +65,20 @@ export function AdjustmentsPage() {
             width: 150,
             render: (_, a) => (
               <Typography.Text type={a.amount.startsWith('-') ? 'danger' : 'success'}>
-                <Amount value={a.amount.startsWith('-') ? a.amount : `+${a.amount}`} asset={a.asset} />
+                <Amount
+                  value={a.amount.startsWith('-') ? a.amount : `+${a.amount}`}
+                  asset={a.asset}
+                />
               </Typography.Text>
             ),
           },
           { title: t('reasonUserSees'), dataIndex: 'reason' },
-          { title: t('requestedBy'), key: 'requested', width: 220, render: (_, a) => `${a.requestedBy} · ${timeOrDash(a.requestedAt)}` },
+          {
+            title: t('requestedBy'),
+            key: 'requested',
+            width: 220,
+            render: (_, a) => `${a.requestedBy} · ${timeOrDash(a.requestedAt)}`,
+          },
           ...(status === 'pending'
             ? [
                 {
@@ -63,14 +89,33 @@ export function AdjustmentsPage() {
                     a.requestedBy === me.data?.username ? (
                       <Tag>{t('yourRequest')}</Tag>
                     ) : (
-                      <DecisionButtons onDecide={(decision, reason) => decide.mutateAsync({ id: a.id, decision, ...(reason ? { reason } : {}) })} />
+                      <DecisionButtons
+                        onDecide={(decision, reason) =>
+                          decide.mutateAsync({ id: a.id, decision, ...(reason ? { reason } : {}) })
+                        }
+                      />
                     ),
                 },
               ]
             : [
-                { title: t('status'), dataIndex: 'status', render: (s: AdjustmentStatus) => <Tag color={STATUS_COLOR[s]}>{t(`status_${s}`)}</Tag> },
-                { title: t('decidedBy'), key: 'decided', render: (_: unknown, a: Adjustment) => (a.decidedBy ? `${a.decidedBy} · ${timeOrDash(a.decidedAt)}` : '—') },
-                { title: t('decisionReason'), dataIndex: 'decisionReason', render: (v: string | null) => v ?? '—' },
+                {
+                  title: t('status'),
+                  dataIndex: 'status',
+                  render: (s: AdjustmentStatus) => (
+                    <Tag color={STATUS_COLOR[s]}>{t(`status_${s}`)}</Tag>
+                  ),
+                },
+                {
+                  title: t('decidedBy'),
+                  key: 'decided',
+                  render: (_: unknown, a: Adjustment) =>
+                    a.decidedBy ? `${a.decidedBy} · ${timeOrDash(a.decidedAt)}` : '—',
+                },
+                {
+                  title: t('decisionReason'),
+                  dataIndex: 'decisionReason',
+                  render: (v: string | null) => v ?? '—',
+                },
               ]),
         ]}
       />

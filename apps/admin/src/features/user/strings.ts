@@ -41,7 +41,8 @@ export const useT = defineStrings({
     unfreeze: 'Unfreeze account',
     freezeTitle: 'Freeze user {uid}',
     unfreezeTitle: 'Unfreeze user {uid}',
-    freezeExplain: 'The user is signed out everywhere, cannot sign in, and cannot move money. Balances are not changed.',
+    freezeExplain:
+      'The user is signed out everywhere, cannot sign in, and cannot move money. Balances are not changed.',
     unfreezeExplain: 'The user can sign in and move money again.',
     reason: 'Reason',
     reasonRequired: 'A reason is required.',
@@ -49,7 +50,8 @@ export const useT = defineStrings({
     unfrozenDone: 'Account unfrozen.',
     requestAdjustment: 'Request adjustment',
     adjustmentTitle: 'Request an adjustment for user {uid}',
-    adjustmentExplain: 'A second administrator must approve. Approval posts one "system" ledger entry; the reason is shown to the user in their funds detail.',
+    adjustmentExplain:
+      'A second administrator must approve. Approval posts one "system" ledger entry; the reason is shown to the user in their funds detail.',
     wallet: 'Wallet',
     wallet_spot: 'Spot',
     wallet_futures: 'Futures',
@@ -95,7 +97,8 @@ export const useT = defineStrings({
     ordersEmpty: 'No orders.',
     seconds: '{n} s',
     adjustmentsTitle: 'Adjustments',
-    adjustmentsHint: 'Manual adjustments requested by one administrator wait here for another. You cannot decide your own request.',
+    adjustmentsHint:
+      'Manual adjustments requested by one administrator wait here for another. You cannot decide your own request.',
     adjustmentsEmpty: 'No adjustment requests.',
     status_pending: 'Pending',
     status_approved: 'Approved',
@@ -156,7 +159,8 @@ export const useT = defineStrings({
     unfrozenDone: '账户已解冻。',
     requestAdjustment: '申请调账',
     adjustmentTitle: '为用户 {uid} 申请调账',
-    adjustmentExplain: '须由另一位管理员审批。审批通过后记一笔“system”类型的账本分录；原因会显示在用户的资金明细中。',
+    adjustmentExplain:
+      '须由另一位管理员审批。审批通过后记一笔“system”类型的账本分录；原因会显示在用户的资金明细中。',
     wallet: '账户',
     wallet_spot: '现货',
     wallet_futures: '合约',

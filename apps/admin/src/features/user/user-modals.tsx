@@ -7,7 +7,15 @@ import { useRequestAdjustment } from './api/request-adjustment.ts';
 import { useT } from './strings.ts';
 
 /** Freeze or unfreeze, with a reason (required: the server refuses an empty one as well). */
-export function FreezeModal({ uid, frozen, onClose }: { uid: string; frozen: boolean; onClose: () => void }) {
+export function FreezeModal({
+  uid,
+  frozen,
+  onClose,
+}: {
+  uid: string;
+  frozen: boolean;
+  onClose: () => void;
+}) {
   const t = useT();
   const { message } = App.useApp();
   const [form] = Form.useForm<{ reason: string }>();
@@ -30,13 +38,23 @@ export function FreezeModal({ uid, frozen, onClose }: { uid: string; frozen: boo
       title={t(frozen ? 'freezeTitle' : 'unfreezeTitle', { uid })}
       okText={t(frozen ? 'freeze' : 'unfreeze')}
       cancelText={t('cancel')}
-      okButtonProps={{ danger: frozen, loading: mutation.isPending, 'data-testid': 'freeze-confirm' }}
+      okButtonProps={{
+        danger: frozen,
+        loading: mutation.isPending,
+        'data-testid': 'freeze-confirm',
+      }}
       onOk={() => void submit()}
       onCancel={onClose}
     >
-      <Typography.Paragraph type="secondary">{t(frozen ? 'freezeExplain' : 'unfreezeExplain')}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">
+        {t(frozen ? 'freezeExplain' : 'unfreezeExplain')}
+      </Typography.Paragraph>
       <Form form={form} layout="vertical">
-        <Form.Item name="reason" label={t('reason')} rules={[{ required: true, whitespace: true, message: t('reasonRequired') }]}>
+        <Form.Item
+          name="reason"
+          label={t('reason')}
+          rules={[{ required: true, whitespace: true, message: t('reasonRequired') }]}
+        >
           <Input.TextArea rows={3} maxLength={500} showCount data-testid="freeze-reason" />
         </Form.Item>
       </Form>
@@ -62,7 +80,13 @@ export function AdjustmentModal({ uid, onClose }: { uid: string; onClose: () => 
   async function submit() {
     const values = await form.validateFields();
     try {
-      await mutation.mutateAsync({ uid, wallet: values.wallet, asset: values.asset, amount: values.amount.trim(), reason: values.reason.trim() });
+      await mutation.mutateAsync({
+        uid,
+        wallet: values.wallet,
+        asset: values.asset,
+        amount: values.amount.trim(),
+        reason: values.reason.trim(),
+      });
       message.success(t('requested'));
       onClose();
     } catch (error) {
@@ -101,17 +125,32 @@ export function AdjustmentModal({ uid, onClose }: { uid: string; onClose: () => 
           />
         </Form.Item>
         <Form.Item name="asset" label={t('asset')} rules={[{ required: true }]}>
-          <Select data-testid="adjust-asset" disabled={wallet === 'futures'} options={ASSET_CODES.map((code) => ({ value: code, label: code }))} />
+          <Select
+            data-testid="adjust-asset"
+            disabled={wallet === 'futures'}
+            options={ASSET_CODES.map((code) => ({ value: code, label: code }))}
+          />
         </Form.Item>
         <Form.Item
           name="amount"
           label={t('amount')}
           extra={t('amountHelp')}
-          rules={[{ validator: async (_, value: string | undefined) => (signedAmountSchema.safeParse(value ?? '').success ? undefined : Promise.reject(new Error(t('amountInvalid')))) }]}
+          rules={[
+            {
+              validator: async (_, value: string | undefined) =>
+                signedAmountSchema.safeParse(value ?? '').success
+                  ? undefined
+                  : Promise.reject(new Error(t('amountInvalid'))),
+            },
+          ]}
         >
           <Input data-testid="adjust-amount" inputMode="decimal" maxLength={40} />
         </Form.Item>
-        <Form.Item name="reason" label={t('reasonUserSees')} rules={[{ required: true, whitespace: true, message: t('reasonRequired') }]}>
+        <Form.Item
+          name="reason"
+          label={t('reasonUserSees')}
+          rules={[{ required: true, whitespace: true, message: t('reasonRequired') }]}
+        >
           <Input.TextArea rows={3} maxLength={500} showCount data-testid="adjust-reason" />
         </Form.Item>
       </Form>

@@ -35,7 +35,11 @@ export function UserSearchPage() {
           size="middle"
           locale={{ emptyText: <Empty description={t('noResults', { q })} /> }}
           columns={[
-            { title: t('uid'), dataIndex: 'uid', render: (uid: string) => <Link to={userPath(uid)}>{uid}</Link> },
+            {
+              title: t('uid'),
+              dataIndex: 'uid',
+              render: (uid: string) => <Link to={userPath(uid)}>{uid}</Link>,
+            },
             { title: t('nickname'), dataIndex: 'nickname' },
             { title: t('email'), dataIndex: 'email', render: (v: string | null) => v ?? t('none') },
             { title: t('phone'), dataIndex: 'phone', render: (v: string | null) => v ?? t('none') },
@@ -44,13 +48,29 @@ export function UserSearchPage() {
               key: 'status',
               render: (_, user) => (
                 <Space size={4}>
-                  {user.frozen ? <Tag color="red">{t('frozen')}</Tag> : <Tag color="green">{t('active')}</Tag>}
-                  {user.verified ? <Tag color="blue">{t('verified')}</Tag> : <Tag>{t('notVerified')}</Tag>}
+                  {user.frozen ? (
+                    <Tag color="red">{t('frozen')}</Tag>
+                  ) : (
+                    <Tag color="green">{t('active')}</Tag>
+                  )}
+                  {user.verified ? (
+                    <Tag color="blue">{t('verified')}</Tag>
+                  ) : (
+                    <Tag>{t('notVerified')}</Tag>
+                  )}
                 </Space>
               ),
             },
-            { title: t('registered'), dataIndex: 'createdAt', render: (v: string) => timeOrDash(v) },
-            { title: '', key: 'open', render: (_, user) => <Link to={userPath(user.uid)}>{t('open')}</Link> },
+            {
+              title: t('registered'),
+              dataIndex: 'createdAt',
+              render: (v: string) => timeOrDash(v),
+            },
+            {
+              title: '',
+              key: 'open',
+              render: (_, user) => <Link to={userPath(user.uid)}>{t('open')}</Link>,
+            },
           ]}
         />
       )}

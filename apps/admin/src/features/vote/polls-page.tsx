@@ -1,4 +1,12 @@
-import { VOTE_DESCRIPTION_MAX, VOTE_OPTIONS_MAX, VOTE_OPTION_MAX, VOTE_TITLE_MAX, type VotePollAdmin, type VotePollStatus, votePercent } from '@tradewind/contract/vote';
+import {
+  VOTE_DESCRIPTION_MAX,
+  VOTE_OPTIONS_MAX,
+  VOTE_OPTION_MAX,
+  VOTE_TITLE_MAX,
+  type VotePollAdmin,
+  type VotePollStatus,
+  votePercent,
+} from '@tradewind/contract/vote';
 import { App, Button, Card, Form, Input, Modal, Progress, Space, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { formatTime } from '@/lib/format.ts';
@@ -69,7 +77,11 @@ const useT = defineStrings({
   },
 });
 
-const STATUS_COLOURS: Record<VotePollStatus, string> = { upcoming: 'blue', open: 'green', ended: 'default' };
+const STATUS_COLOURS: Record<VotePollStatus, string> = {
+  upcoming: 'blue',
+  open: 'green',
+  ended: 'default',
+};
 interface PollForm {
   title: Texts;
   description: Texts;
@@ -118,7 +130,14 @@ export function PollsPage() {
         create={{ label: t('create'), testId: 'poll-create', onClick: () => setCreating(true) }}
         columns={[
           { title: t('title'), key: 'title', render: (_: unknown, poll) => poll.title.en },
-          { title: t('status'), dataIndex: 'status', width: 110, render: (status: VotePollStatus) => <Tag color={STATUS_COLOURS[status]}>{t(status)}</Tag> },
+          {
+            title: t('status'),
+            dataIndex: 'status',
+            width: 110,
+            render: (status: VotePollStatus) => (
+              <Tag color={STATUS_COLOURS[status]}>{t(status)}</Tag>
+            ),
+          },
           { title: t('votes'), dataIndex: 'total', width: 80 },
           {
             title: t('results'),
@@ -127,7 +146,15 @@ export function PollsPage() {
             render: (_: unknown, poll) => (
               <div data-testid={`poll-results-${poll.id}`}>
                 {poll.options.map((option) => (
-                  <div key={option.id} style={{ display: 'grid', gridTemplateColumns: '110px 1fr 40px', gap: 8, alignItems: 'center' }}>
+                  <div
+                    key={option.id}
+                    style={{
+                      display: 'grid',
+                      gridTemplateColumns: '110px 1fr 40px',
+                      gap: 8,
+                      alignItems: 'center',
+                    }}
+                  >
                     <Typography.Text ellipsis>{option.label.en}</Typography.Text>
                     <Progress percent={votePercent(option.count, poll.total)} size="small" />
                     <Typography.Text type="secondary" style={{ textAlign: 'right' }}>
@@ -138,7 +165,18 @@ export function PollsPage() {
               </div>
             ),
           },
-          { title: t('period'), key: 'period', width: 180, render: (_: unknown, poll) => <span style={{ fontSize: 12 }}>{formatTime(poll.startsAt)}<br />{formatTime(poll.endsAt)}</span> },
+          {
+            title: t('period'),
+            key: 'period',
+            width: 180,
+            render: (_: unknown, poll) => (
+              <span style={{ fontSize: 12 }}>
+                {formatTime(poll.startsAt)}
+                <br />
+                {formatTime(poll.endsAt)}
+              </span>
+            ),
+          },
           {
             title: '',
             key: 'actions',
@@ -152,17 +190,40 @@ export function PollsPage() {
           },
         ]}
       />
-      <Modal open={creating} width={760} title={t('create')} okText={t('save')} cancelText={t('cancel')} confirmLoading={create.isPending} onCancel={() => setCreating(false)} onOk={() => form.submit()} destroyOnHidden>
+      <Modal
+        open={creating}
+        width={760}
+        title={t('create')}
+        okText={t('save')}
+        cancelText={t('cancel')}
+        confirmLoading={create.isPending}
+        onCancel={() => setCreating(false)}
+        onOk={() => form.submit()}
+        destroyOnHidden
+      >
         <Form<PollForm>
           form={form}
           layout="vertical"
           onFinish={submit}
-          initialValues={{ options: [{ label: {} }, { label: {} }], endsAt: toLocalInput(now + 7 * 86_400_000) }}
+          initialValues={{
+            options: [{ label: {} }, { label: {} }],
+            endsAt: toLocalInput(now + 7 * 86_400_000),
+          }}
         >
           <LanguageTabs
             fields={[
-              { name: 'title', label: t('title'), max: VOTE_TITLE_MAX, render: () => <Input maxLength={VOTE_TITLE_MAX} /> },
-              { name: 'description', label: t('description'), max: VOTE_DESCRIPTION_MAX, render: () => <Input.TextArea rows={2} maxLength={VOTE_DESCRIPTION_MAX} /> },
+              {
+                name: 'title',
+                label: t('title'),
+                max: VOTE_TITLE_MAX,
+                render: () => <Input maxLength={VOTE_TITLE_MAX} />,
+              },
+              {
+                name: 'description',
+                label: t('description'),
+                max: VOTE_DESCRIPTION_MAX,
+                render: () => <Input.TextArea rows={2} maxLength={VOTE_DESCRIPTION_MAX} />,
+              },
             ]}
           />
           <Typography.Text strong>{t('options', { n: VOTE_OPTIONS_MAX })}</Typography.Text>
@@ -183,7 +244,11 @@ export function PollsPage() {
                       )
                     }
                   >
-                    <Form.Item name={[field.name, 'label', 'en']} rules={[{ required: true, whitespace: true, message: t('required') }]} style={{ marginBottom: 8 }}>
+                    <Form.Item
+                      name={[field.name, 'label', 'en']}
+                      rules={[{ required: true, whitespace: true, message: t('required') }]}
+                      style={{ marginBottom: 8 }}
+                    >
                       <Input addonBefore="English" maxLength={VOTE_OPTION_MAX} />
                     </Form.Item>
                     <Form.Item name={[field.name, 'label', 'zh_CN']} style={{ marginBottom: 0 }}>
@@ -203,7 +268,11 @@ export function PollsPage() {
             <Form.Item name="startsAt" label={t('startsAt')} extra={t('startsHelp')}>
               <Input type="datetime-local" />
             </Form.Item>
-            <Form.Item name="endsAt" label={t('endsAt')} rules={[{ required: true, message: t('required') }]}>
+            <Form.Item
+              name="endsAt"
+              label={t('endsAt')}
+              rules={[{ required: true, message: t('required') }]}
+            >
               <Input type="datetime-local" />
             </Form.Item>
           </Space>
@@ -219,7 +288,16 @@ export function PollsPage() {
         cancelText={t('cancel')}
         loading={close.isPending}
         onCancel={() => setClosing(undefined)}
-        onSubmit={(reason) => closing && close.mutate({ id: closing.id, reason }, { onSuccess: () => setClosing(undefined), onError: (error) => message.error(errorText(error)) })}
+        onSubmit={(reason) =>
+          closing &&
+          close.mutate(
+            { id: closing.id, reason },
+            {
+              onSuccess: () => setClosing(undefined),
+              onError: (error) => message.error(errorText(error)),
+            },
+          )
+        }
       />
     </>
   );

@@ -1,4 +1,8 @@
-import { ASSET_MAX_CONFIRMATIONS, type AdminAsset, type AssetSave } from '@tradewind/contract/catalog';
+import {
+  ASSET_MAX_CONFIRMATIONS,
+  type AdminAsset,
+  type AssetSave,
+} from '@tradewind/contract/catalog';
 import { Alert, Form, Input, InputNumber, Switch } from 'antd';
 import { defineStrings } from '@/lib/i18n.ts';
 import { Amount } from '@/ui/amount.tsx';
@@ -53,16 +57,34 @@ export function AssetsPage() {
         { title: t('code'), dataIndex: 'code' },
         { title: t('deposit'), dataIndex: 'depositEnabled', render: onOff },
         { title: t('withdraw'), dataIndex: 'withdrawEnabled', render: onOff },
-        { title: t('withdrawFee'), dataIndex: 'withdrawFee', render: (v: string) => <Amount value={v} /> },
-        { title: t('withdrawMin'), dataIndex: 'withdrawMin', render: (v: string) => <Amount value={v} /> },
-        { title: t('depositMin'), dataIndex: 'depositMin', render: (v: string) => <Amount value={v} /> },
+        {
+          title: t('withdrawFee'),
+          dataIndex: 'withdrawFee',
+          render: (v: string) => <Amount value={v} />,
+        },
+        {
+          title: t('withdrawMin'),
+          dataIndex: 'withdrawMin',
+          render: (v: string) => <Amount value={v} />,
+        },
+        {
+          title: t('depositMin'),
+          dataIndex: 'depositMin',
+          render: (v: string) => <Amount value={v} />,
+        },
         { title: t('confirmations'), dataIndex: 'confirmations' },
       ]}
       toForm={({ name: _name, ...row }) => row}
       title={(row) => t('edit', { code: row?.code ?? '' })}
       fields={(form) => {
         const scale = Number(form.getFieldValue('scale') ?? 8);
-        const amountRules = [{ required: true, pattern: decimalPattern(scale), message: t('amountRule', { n: scale }) }];
+        const amountRules = [
+          {
+            required: true,
+            pattern: decimalPattern(scale),
+            message: t('amountRule', { n: scale }),
+          },
+        ];
         return (
           <>
             <Form.Item name="code" hidden>
@@ -86,7 +108,19 @@ export function AssetsPage() {
             <Form.Item name="depositMin" label={t('depositMin')} rules={amountRules}>
               <Input style={{ width: 220 }} />
             </Form.Item>
-            <Form.Item name="confirmations" label={t('confirmations')} rules={[{ required: true, type: 'integer', min: 0, max: ASSET_MAX_CONFIRMATIONS, message: t('confirmationsRule', { max: ASSET_MAX_CONFIRMATIONS }) }]}>
+            <Form.Item
+              name="confirmations"
+              label={t('confirmations')}
+              rules={[
+                {
+                  required: true,
+                  type: 'integer',
+                  min: 0,
+                  max: ASSET_MAX_CONFIRMATIONS,
+                  message: t('confirmationsRule', { max: ASSET_MAX_CONFIRMATIONS }),
+                },
+              ]}
+            >
               <InputNumber precision={0} style={{ width: 160 }} />
             </Form.Item>
           </>

@@ -15,7 +15,8 @@ import { useReviewWithdrawal } from './api/review-withdrawal.ts';
 
 const useT = defineStrings({
   en: {
-    intro: 'Review requests, then send the approved transfers and record them. A rejection or a failure releases the user’s funds at once and shows them the reason.',
+    intro:
+      'Review requests, then send the approved transfers and record them. A rejection or a failure releases the user’s funds at once and shows them the reason.',
     under_review: 'To review',
     processing: 'To send (processing)',
     requested: 'Requested',
@@ -32,7 +33,8 @@ const useT = defineStrings({
     approvals: 'Approvals',
     twoNeeded: 'Needs two approvals',
     awaiting: 'Needs second approval (first: {operator})',
-    awaitingDetail: 'First approved by {operator} at {time}. A different operator must approve it before it can be sent.',
+    awaitingDetail:
+      'First approved by {operator} at {time}. A different operator must approve it before it can be sent.',
     aboveThreshold: 'Above {threshold} {asset}: it needs approvals from two different operators.',
     approvedBy: 'Approved by {operator}',
     secondApprove: 'Give the second approval',
@@ -98,8 +100,12 @@ export function WithdrawalQueuePage() {
   const [status, setStatus] = useState<QueueStatus>('under_review');
   const queue = useWithdrawalQueue(status);
   const review = useReviewWithdrawal();
-  const destination = (item: AdminWithdrawal) => (item.kind === 'card' ? `${item.card?.bankName ?? ''} ${item.card?.accountMasked ?? ''}` : `${item.network ?? ''} ${item.address ?? ''}`);
-  const approvers = (item: AdminWithdrawal) => [item.firstApprovedBy, item.secondApprovedBy].filter(Boolean).join(' + ');
+  const destination = (item: AdminWithdrawal) =>
+    item.kind === 'card'
+      ? `${item.card?.bankName ?? ''} ${item.card?.accountMasked ?? ''}`
+      : `${item.network ?? ''} ${item.address ?? ''}`;
+  const approvers = (item: AdminWithdrawal) =>
+    [item.firstApprovedBy, item.secondApprovedBy].filter(Boolean).join(' + ');
   const where = (item: AdminWithdrawal): QueueDetail[] =>
     item.kind === 'crypto'
       ? [
@@ -115,7 +121,10 @@ export function WithdrawalQueuePage() {
         ]
       : [
           { label: t('bank'), value: `${t('card')} · ${item.card?.bankName ?? ''}` },
-          { label: t('account'), value: <Typography.Text copyable>{item.cardAccountNumber}</Typography.Text> },
+          {
+            label: t('account'),
+            value: <Typography.Text copyable>{item.cardAccountNumber}</Typography.Text>,
+          },
           { label: t('branch'), value: item.cardBranch },
           { label: t('holder'), value: item.card?.holderName },
         ];
@@ -138,7 +147,12 @@ export function WithdrawalQueuePage() {
       queue={queue}
       timeLabel={t('requested')}
       columns={[
-        { title: t('amount'), key: 'amount', align: 'right', render: (_, item) => <Amount value={item.amount} asset={item.asset} /> },
+        {
+          title: t('amount'),
+          key: 'amount',
+          align: 'right',
+          render: (_, item) => <Amount value={item.amount} asset={item.asset} />,
+        },
         {
           title: t('destination'),
           key: 'destination',
@@ -154,7 +168,11 @@ export function WithdrawalQueuePage() {
           width: 240,
           render: (_, item) =>
             item.awaitingSecondApproval ? (
-              <Tag color="orange" style={{ whiteSpace: 'normal' }} data-testid="withdrawal-awaiting-second">
+              <Tag
+                color="orange"
+                style={{ whiteSpace: 'normal' }}
+                data-testid="withdrawal-awaiting-second"
+              >
                 {t('awaiting', { operator: item.firstApprovedBy ?? '' })}
               </Tag>
             ) : item.status === 'processing' && item.reviewedBy ? (
@@ -178,11 +196,21 @@ export function WithdrawalQueuePage() {
             type="warning"
             showIcon
             message={t('awaiting', { operator: item.firstApprovedBy ?? '' })}
-            description={t('awaitingDetail', { operator: item.firstApprovedBy ?? '', time: item.firstApprovedAt ? formatTime(item.firstApprovedAt) : '' })}
+            description={t('awaitingDetail', {
+              operator: item.firstApprovedBy ?? '',
+              time: item.firstApprovedAt ? formatTime(item.firstApprovedAt) : '',
+            })}
             data-testid="withdrawal-second-approval"
           />
         ) : item.secondApprovalRequired && item.status === 'under_review' ? (
-          <Alert type="info" showIcon message={t('aboveThreshold', { threshold: item.secondApprovalThreshold, asset: item.asset })} />
+          <Alert
+            type="info"
+            showIcon
+            message={t('aboveThreshold', {
+              threshold: item.secondApprovalThreshold,
+              asset: item.asset,
+            })}
+          />
         ) : null
       }
       decide={review.mutateAsync}
@@ -223,11 +251,20 @@ function PayOut({ item }: { item: AdminWithdrawal }) {
           }
         }}
       >
-        <Form.Item name="txid" label={t('txid')} rules={[{ required: true, whitespace: true, message: t('txidRequired') }]}>
+        <Form.Item
+          name="txid"
+          label={t('txid')}
+          rules={[{ required: true, whitespace: true, message: t('txidRequired') }]}
+        >
           <Input placeholder={t('txidPlaceholder')} maxLength={128} data-testid="withdrawal-txid" />
         </Form.Item>
         <Space>
-          <Button type="primary" htmlType="submit" loading={complete.isPending} data-testid="withdrawal-complete">
+          <Button
+            type="primary"
+            htmlType="submit"
+            loading={complete.isPending}
+            data-testid="withdrawal-complete"
+          >
             {t('complete')}
           </Button>
           <Button danger onClick={() => setFailing(true)} data-testid="withdrawal-fail">

@@ -41,7 +41,10 @@ export interface IssueCodeInput {
  * code for the same address and purpose, RATE_LIMITED past the hourly cap per address,
  * CHANNEL_UNAVAILABLE when nothing can deliver on that channel.
  */
-export async function issueCode(deps: { db: Db; clock: Clock; notifier: Notifier }, input: IssueCodeInput): Promise<void> {
+export async function issueCode(
+  deps: { db: Db; clock: Clock; notifier: Notifier },
+  input: IssueCodeInput,
+): Promise<void> {
   const { db, clock, notifier } = deps;
   if (!notifier.available(input.channel)) throw new AppError('CHANNEL_UNAVAILABLE');
   const code = String(crypto.randomInt(0, 1_000_000)).padStart(6, '0');
@@ -53,24 +56,41 @@ export async function issueCode(deps: { db: Db; clock: Clock; notifier: Notifier
     const [latest] = await tx
       .select({ createdAt: verificationCodes.createdAt })
       .from(verificationCodes)
-      .where(and(eq(verificationCodes.target, input.target), eq(verificationCodes.purpose, input.purpose)))
+      .where(
+        and(
+          eq(verificationCodes.target, input.target),
+          eq(verificationCodes.purpose, input.purpose),
+        ),
+      )
       .orderBy(desc(verificationCodes.createdAt))
       .limit(1);
     if (latest) {
       const waitMs = latest.createdAt.getTime() + CODE_RESEND_COOLDOWN_MS - now.getTime();
-      if (waitMs > 0) throw new AppError('CODE_COOLDOWN', { seconds: Math.ceil(waitMs / 1000) }, 429);
+      if (waitMs > 0)
+        throw new AppError('CODE_COOLDOWN', { seconds: Math.ceil(waitMs / 1000) }, 429);
     }
     const [recent] = await tx
       .select({ n: count() })
       .from(verificationCodes)
-      .where(and(eq(verificationCodes.target, input.target), gt(verificationCodes.createdAt, new Date(now.getTime() - 3_600_000))));
+      .where(
+        and(
+          eq(verificationCodes.target, input.target),
+          gt(verificationCodes.createdAt, new Date(now.getTime() - 3_600_000)),
+        ),
+      );
     if ((recent?.n ?? 0) >= CODE_MAX_PER_TARGET_PER_HOUR) throw new AppError('RATE_LIMITED');
 
     // A new code supersedes the older ones: only the newest can be used.
     await tx
       .update(verificationCodes)
       .set({ consumedAt: now })
-      .where(and(eq(verificationCodes.target, input.target), eq(verificationCodes.purpose, input.purpose), isNull(verificationCodes.consumedAt)));
+      .where(
+        and(
+          eq(verificationCodes.target, input.target),
+          eq(verificationCodes.purpose, input.purpose),
+          isNull(verificationCodes.consumedAt),
+        ),
+      );
     const salt = crypto.randomBytes(16).toString('hex');
     await tx.insert(verificationCodes).values({
       channel: input.channel,
@@ -107,7 +127,13 @@ export async function consumeCode(
   const [row] = await tx
     .select()
     .from(verificationCodes)
-    .where(and(eq(verificationCodes.target, input.target), eq(verificationCodes.purpose, input.purpose), isNull(verificationCodes.consumedAt)))
+    .where(
+      and(
+        eq(verificationCodes.target, input.target),
+        eq(verificationCodes.purpose, input.purpose),
+        isNull(verificationCodes.consumedAt),
+      ),
+    )
     .orderBy(desc(verificationCodes.createdAt))
     .limit(1)
     .for('update');
@@ -119,6 +145,9 @@ export async function consumeCode(
     await tx.update(verificationCodes).set({ attempts }).where(eq(verificationCodes.id, row.id));
     return attempts >= CODE_MAX_ATTEMPTS ? 'CODE_ATTEMPTS_EXCEEDED' : 'CODE_INVALID';
   }
-  await tx.update(verificationCodes).set({ consumedAt: now }).where(eq(verificationCodes.id, row.id));
+  await tx
+    .update(verificationCodes)
+    .set({ consumedAt: now })
+    .where(eq(verificationCodes.id, row.id));
   return null;
 }

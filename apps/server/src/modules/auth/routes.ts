@@ -13,18 +13,35 @@ import { okSchema } from '@tradewind/contract/envelope';
 import { loginResponseSchema, revokeOthersResponseSchema } from '@tradewind/contract/security';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { route } from '#platform/http.ts';
-import { type AuthDeps, type RequestMeta, changePassword, login, logout, register, resetPassword, revokeOtherSessions, revokeSession, sendCode } from './service.ts';
+import {
+  type AuthDeps,
+  type RequestMeta,
+  changePassword,
+  login,
+  logout,
+  register,
+  resetPassword,
+  revokeOtherSessions,
+  revokeSession,
+  sendCode,
+} from './service.ts';
 import { authenticateToken, listSessions } from './sessions.ts';
 
 const MINUTE_MS = 60_000;
 const tags = ['auth'];
 
 function meta(request: FastifyRequest): RequestMeta {
-  return { ip: request.ip, device: String(request.headers['user-agent'] ?? ''), language: request.lang };
+  return {
+    ip: request.ip,
+    device: String(request.headers['user-agent'] ?? ''),
+    language: request.lang,
+  };
 }
 
 export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
-  app.decorate('authenticate', (authorization: string | undefined) => authenticateToken(deps, authorization));
+  app.decorate('authenticate', (authorization: string | undefined) =>
+    authenticateToken(deps, authorization),
+  );
 
   route(
     app,
@@ -62,7 +79,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
       method: 'POST',
       url: '/api/v1/auth/login',
       auth: 'none',
-      summary: 'Sign in with email or phone and password (with two-factor on: a challenge for /auth/login/2fa)',
+      summary:
+        'Sign in with email or phone and password (with two-factor on: a challenge for /auth/login/2fa)',
       tags,
       body: loginRequestSchema,
       response: loginResponseSchema,
@@ -109,7 +127,14 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
 
   route(
     app,
-    { method: 'POST', url: '/api/v1/auth/logout', auth: 'user', summary: 'Sign out this device', tags, response: okSchema },
+    {
+      method: 'POST',
+      url: '/api/v1/auth/logout',
+      auth: 'user',
+      summary: 'Sign out this device',
+      tags,
+      response: okSchema,
+    },
     async ({ auth }) => {
       await logout(deps, auth);
       return { ok: true as const };
@@ -118,7 +143,14 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
 
   route(
     app,
-    { method: 'GET', url: '/api/v1/auth/sessions', auth: 'user', summary: 'Signed-in devices', tags, response: sessionListSchema },
+    {
+      method: 'GET',
+      url: '/api/v1/auth/sessions',
+      auth: 'user',
+      summary: 'Signed-in devices',
+      tags,
+      response: sessionListSchema,
+    },
     async ({ auth }) => ({ items: await listSessions(deps, auth) }),
   );
 
@@ -141,7 +173,14 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthDeps): void {
 
   route(
     app,
-    { method: 'POST', url: '/api/v1/auth/sessions/revoke-others', auth: 'user', summary: 'Sign out every device but this one', tags, response: revokeOthersResponseSchema },
+    {
+      method: 'POST',
+      url: '/api/v1/auth/sessions/revoke-others',
+      auth: 'user',
+      summary: 'Sign out every device but this one',
+      tags,
+      response: revokeOthersResponseSchema,
+    },
     async ({ auth }) => ({ revoked: await revokeOtherSessions(deps, auth) }),
   );
 }

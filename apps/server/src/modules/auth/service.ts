@@ -71,20 +71,35 @@ function maskedNickname(channel: Channel, target: string): string {
   return `${local.slice(0, 2)}***@${domain}`.slice(0, 40);
 }
 
-async function findUserId(db: Executor, channel: Channel, target: string): Promise<number | undefined> {
+async function findUserId(
+  db: Executor,
+  channel: Channel,
+  target: string,
+): Promise<number | undefined> {
   const column = channel === 'email' ? users.email : users.phone;
   const [row] = await db.select({ id: users.id }).from(users).where(eq(column, target)).limit(1);
   return row?.id;
 }
 
 /** Raises ACCOUNT_EXISTS (register), CODE_COOLDOWN, RATE_LIMITED, CHANNEL_UNAVAILABLE. */
-export async function sendCode(deps: AuthDeps, input: SendCodeRequest, meta: RequestMeta): Promise<SendCodeResponse> {
+export async function sendCode(
+  deps: AuthDeps,
+  input: SendCodeRequest,
+  meta: RequestMeta,
+): Promise<SendCodeResponse> {
   const target = accountOf(input.channel, input.account);
   const existing = await findUserId(deps.db, input.channel, target);
   if (input.purpose === 'register' && existing !== undefined) throw new AppError('ACCOUNT_EXISTS');
   // A reset for an unknown address answers exactly like a real one, so addresses cannot be probed.
   const deliver = input.purpose === 'register' || existing !== undefined;
-  await issueCode(deps, { channel: input.channel, target, purpose: input.purpose, ip: meta.ip, language: meta.language, deliver });
+  await issueCode(deps, {
+    channel: input.channel,
+    target,
+    purpose: input.purpose,
+    ip: meta.ip,
+    language: meta.language,
+    deliver,
+  });
   return { resendAfterS: CODE_RESEND_COOLDOWN_MS / 1000, expiresInS: CODE_TTL_MS / 1000 };
 }
 
@@ -93,48 +108,67 @@ export async function sendCode(deps: AuthDeps, input: SendCodeRequest, meta: Req
  * unproven until a code confirms it) and signs the new user in. Raises CODE_*,
  * INVITE_CODE_INVALID, ACCOUNT_EXISTS.
  */
-export async function register(deps: AuthDeps, input: RegisterRequest, meta: RequestMeta): Promise<SessionResponse> {
+export async function register(
+  deps: AuthDeps,
+  input: RegisterRequest,
+  meta: RequestMeta,
+): Promise<SessionResponse> {
   const target = accountOf(input.channel, input.account);
-  if ((await findUserId(deps.db, input.channel, target)) !== undefined) throw new AppError('ACCOUNT_EXISTS');
+  if ((await findUserId(deps.db, input.channel, target)) !== undefined)
+    throw new AppError('ACCOUNT_EXISTS');
   const passwordHash = await hashPassword(input.password);
   const now = deps.clock.now();
 
-  const outcome = await deps.db.transaction(async (tx): Promise<SessionResponse | ErrorName> => {
-    let inviterId: number | null = null;
-    if (input.inviteCode) {
-      const [inviter] = await tx.select({ id: users.id }).from(users).where(eq(users.inviteCode, input.inviteCode)).limit(1);
-      if (!inviter) return 'INVITE_CODE_INVALID';
-      inviterId = inviter.id;
-    }
-    const proven = input.mode === 'code';
-    if (proven) {
-      const failure = await consumeCode(tx, now, { target, purpose: 'register', code: input.code ?? '' });
-      if (failure) return failure;
-    }
-    const [user] = await tx
-      .insert(users)
-      .values({
-        email: input.channel === 'email' ? target : null,
-        phone: input.channel === 'phone' ? target : null,
-        emailVerified: input.channel === 'email' && proven,
-        phoneVerified: input.channel === 'phone' && proven,
-        passwordHash,
-        nickname: maskedNickname(input.channel, target),
-        inviteCode: newInviteCode(),
-        inviterId,
-        language: meta.language,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning({ id: users.id });
-    if (!user) throw new Error('insert returned no row');
-    return createSession(tx, { userId: user.id, now, ttlMs: deps.config.sessionTtlMs, meta });
-  }).catch((error: unknown) => {
-    if (isUniqueViolation(error, 'users_email_key') || isUniqueViolation(error, 'users_phone_key')) return 'ACCOUNT_EXISTS' as const;
-    // 32^8 codes make a clash rare; the user simply tries again.
-    if (isUniqueViolation(error, 'users_invite_code_key')) return 'CONFLICT' as const;
-    throw error;
-  });
+  const outcome = await deps.db
+    .transaction(async (tx): Promise<SessionResponse | ErrorName> => {
+      let inviterId: number | null = null;
+      if (input.inviteCode) {
+        const [inviter] = await tx
+          .select({ id: users.id })
+          .from(users)
+          .where(eq(users.inviteCode, input.inviteCode))
+          .limit(1);
+        if (!inviter) return 'INVITE_CODE_INVALID';
+        inviterId = inviter.id;
+      }
+      const proven = input.mode === 'code';
+      if (proven) {
+        const failure = await consumeCode(tx, now, {
+          target,
+          purpose: 'register',
+          code: input.code ?? '',
+        });
+        if (failure) return failure;
+      }
+      const [user] = await tx
+        .insert(users)
+        .values({
+          email: input.channel === 'email' ? target : null,
+          phone: input.channel === 'phone' ? target : null,
+          emailVerified: input.channel === 'email' && proven,
+          phoneVerified: input.channel === 'phone' && proven,
+          passwordHash,
+          nickname: maskedNickname(input.channel, target),
+          inviteCode: newInviteCode(),
+          inviterId,
+          language: meta.language,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: users.id });
+      if (!user) throw new Error('insert returned no row');
+      return createSession(tx, { userId: user.id, now, ttlMs: deps.config.sessionTtlMs, meta });
+    })
+    .catch((error: unknown) => {
+      if (
+        isUniqueViolation(error, 'users_email_key') ||
+        isUniqueViolation(error, 'users_phone_key')
+      )
+        return 'ACCOUNT_EXISTS' as const;
+      // 32^8 codes make a clash rare; the user simply tries again.
+      if (isUniqueViolation(error, 'users_invite_code_key')) return 'CONFLICT' as const;
+      throw error;
+    });
   if (typeof outcome === 'string') throw new AppError(outcome);
   return outcome;
 }
@@ -145,7 +179,11 @@ export async function register(deps: AuthDeps, input: RegisterRequest, meta: Req
  * step (security/login.ts), not a session. Every attempt on an existing account is
  * recorded in its sign-in history.
  */
-export async function login(deps: AuthDeps, input: LoginRequest, meta: RequestMeta): Promise<LoginResponse> {
+export async function login(
+  deps: AuthDeps,
+  input: LoginRequest,
+  meta: RequestMeta,
+): Promise<LoginResponse> {
   const target = accountOf(input.channel, input.account);
   const subject = userSubject(input.channel, target);
   const attempt = await admitAttempt(deps.db, subject, deps.clock.now());
@@ -158,7 +196,13 @@ export async function login(deps: AuthDeps, input: LoginRequest, meta: RequestMe
   const valid = await verify(user?.passwordHash ?? DUMMY_HASH, input.password);
   if (!user) throw new AppError('INVALID_CREDENTIALS');
   const now = deps.clock.now();
-  const event = { userId: user.id, method: 'password' as const, device: meta.device, ip: meta.ip, now };
+  const event = {
+    userId: user.id,
+    method: 'password' as const,
+    device: meta.device,
+    ip: meta.ip,
+    now,
+  };
   if (!valid) {
     await recordSignIn(deps.db, { ...event, result: 'wrong_password' });
     // The run just reached its first wait: the owner hears of it once, here and by email.
@@ -188,9 +232,21 @@ export async function login(deps: AuthDeps, input: LoginRequest, meta: RequestMe
  */
 async function warnOwnerOfThrottle(deps: AuthDeps, userId: number, now: Date): Promise<void> {
   const params = { count: FREE_ATTEMPTS };
-  const created = await createMessages(deps.db, now, [{ userId, kind: 'account.sign_in_throttled', ref: `sign-in:${now.getTime()}`, params, link: '/Security' }]);
+  const created = await createMessages(deps.db, now, [
+    {
+      userId,
+      kind: 'account.sign_in_throttled',
+      ref: `sign-in:${now.getTime()}`,
+      params,
+      link: '/Security',
+    },
+  ]);
   publishMessages(deps.hub, created);
-  const [owner] = await deps.db.select({ email: users.email, phone: users.phone, language: users.language }).from(users).where(eq(users.id, userId)).limit(1);
+  const [owner] = await deps.db
+    .select({ email: users.email, phone: users.phone, language: users.language })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
   const channel: Channel | undefined = owner?.email ? 'email' : owner?.phone ? 'phone' : undefined;
   if (!owner || !channel || !deps.notifier.available(channel)) return;
   const language = languageOf(owner.language);
@@ -204,7 +260,9 @@ async function warnOwnerOfThrottle(deps: AuthDeps, userId: number, now: Date): P
       body: translate(language, 'notify.sign_in_throttled_body', params),
       language,
     })
-    .catch((error: unknown) => deps.log?.warn({ err: error, userId }, 'the sign-in pause notice could not be sent'));
+    .catch((error: unknown) =>
+      deps.log?.warn({ err: error, userId }, 'the sign-in pause notice could not be sent'),
+    );
 }
 
 /** Sets a new password with a code sent to the address, signs out every device, pauses withdrawals for 24 h. Raises CODE_*. */
@@ -213,13 +271,21 @@ export async function resetPassword(deps: AuthDeps, input: ResetPasswordRequest)
   const passwordHash = await hashPassword(input.password);
   const now = deps.clock.now();
   const failure = await deps.db.transaction(async (tx): Promise<ErrorName | null> => {
-    const failed = await consumeCode(tx, now, { target, purpose: 'reset_password', code: input.code });
+    const failed = await consumeCode(tx, now, {
+      target,
+      purpose: 'reset_password',
+      code: input.code,
+    });
     if (failed) return failed;
     const userId = await findUserId(tx, input.channel, target);
     // Codes for unknown addresses are issued but never sent, so this cannot be reached by a real code.
     if (userId === undefined) return 'CODE_INVALID';
-    const verifiedColumn = input.channel === 'email' ? { emailVerified: true } : { phoneVerified: true };
-    await tx.update(users).set({ passwordHash, updatedAt: now, ...verifiedColumn }).where(eq(users.id, userId));
+    const verifiedColumn =
+      input.channel === 'email' ? { emailVerified: true } : { phoneVerified: true };
+    await tx
+      .update(users)
+      .set({ passwordHash, updatedAt: now, ...verifiedColumn })
+      .where(eq(users.id, userId));
     await revokeSessions(tx, { userId, now, reason: 'password_reset' });
     await lockWithdrawals(tx, userId, now, 'password_reset');
     return null;
@@ -228,29 +294,62 @@ export async function resetPassword(deps: AuthDeps, input: ResetPasswordRequest)
 }
 
 /** Needs the current password; signs out every other device and pauses withdrawals for 24 h. Raises PASSWORD_INCORRECT. */
-export async function changePassword(deps: AuthDeps, auth: AuthContext, input: ChangePasswordRequest): Promise<void> {
-  const [user] = await deps.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, auth.userId)).limit(1);
-  if (!user || !(await verify(user.passwordHash, input.oldPassword))) throw new AppError('PASSWORD_INCORRECT');
+export async function changePassword(
+  deps: AuthDeps,
+  auth: AuthContext,
+  input: ChangePasswordRequest,
+): Promise<void> {
+  const [user] = await deps.db
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, auth.userId))
+    .limit(1);
+  if (!user || !(await verify(user.passwordHash, input.oldPassword)))
+    throw new AppError('PASSWORD_INCORRECT');
   const passwordHash = await hashPassword(input.password);
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, auth.userId));
-    await revokeSessions(tx, { userId: auth.userId, now, reason: 'password_changed', exceptSessionId: auth.sessionId });
+    await revokeSessions(tx, {
+      userId: auth.userId,
+      now,
+      reason: 'password_changed',
+      exceptSessionId: auth.sessionId,
+    });
     await lockWithdrawals(tx, auth.userId, now, 'password_changed');
   });
 }
 
 export async function logout(deps: AuthDeps, auth: AuthContext): Promise<void> {
-  await revokeSessions(deps.db, { userId: auth.userId, now: deps.clock.now(), reason: 'signed_out', onlySessionId: auth.sessionId });
+  await revokeSessions(deps.db, {
+    userId: auth.userId,
+    now: deps.clock.now(),
+    reason: 'signed_out',
+    onlySessionId: auth.sessionId,
+  });
 }
 
 /** Revokes one of the user's own sessions. Raises SESSION_NOT_FOUND for any id that is not theirs. */
-export async function revokeSession(deps: AuthDeps, auth: AuthContext, sessionId: number): Promise<void> {
-  const count = await revokeSessions(deps.db, { userId: auth.userId, now: deps.clock.now(), reason: 'revoked', onlySessionId: sessionId });
+export async function revokeSession(
+  deps: AuthDeps,
+  auth: AuthContext,
+  sessionId: number,
+): Promise<void> {
+  const count = await revokeSessions(deps.db, {
+    userId: auth.userId,
+    now: deps.clock.now(),
+    reason: 'revoked',
+    onlySessionId: sessionId,
+  });
   if (count === 0) throw new AppError('SESSION_NOT_FOUND');
 }
 
 /** Signs out every device but this one; returns how many were signed out. */
 export async function revokeOtherSessions(deps: AuthDeps, auth: AuthContext): Promise<number> {
-  return revokeSessions(deps.db, { userId: auth.userId, now: deps.clock.now(), reason: 'revoked', exceptSessionId: auth.sessionId });
+  return revokeSessions(deps.db, {
+    userId: auth.userId,
+    now: deps.clock.now(),
+    reason: 'revoked',
+    exceptSessionId: auth.sessionId,
+  });
 }

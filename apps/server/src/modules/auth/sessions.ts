@@ -71,7 +71,8 @@ class SessionLookups {
       runNamed<SessionRow>(this.db, SESSIONS_BY_TOKEN, [chunk]).then(
         (rows) => {
           const byHash = new Map(rows.map((row) => [row.token_hash, row]));
-          for (const hash of chunk) for (const resolve of waiting.get(hash) ?? []) resolve(byHash.get(hash));
+          for (const hash of chunk)
+            for (const resolve of waiting.get(hash) ?? []) resolve(byHash.get(hash));
         },
         (error: unknown) => {
           for (const hash of chunk) for (const reject of failures.get(hash) ?? []) reject(error);
@@ -94,7 +95,10 @@ export interface SessionMeta {
   device: string;
 }
 
-export async function createSession(tx: Executor, input: { userId: number; now: Date; ttlMs: number; meta: SessionMeta }): Promise<SessionResponse> {
+export async function createSession(
+  tx: Executor,
+  input: { userId: number; now: Date; ttlMs: number; meta: SessionMeta },
+): Promise<SessionResponse> {
   const token = crypto.randomBytes(32).toString('base64url');
   const expiresAt = new Date(input.now.getTime() + input.ttlMs);
   await tx.insert(sessions).values({
@@ -113,7 +117,10 @@ export async function createSession(tx: Executor, input: { userId: number; now: 
  * Resolves a bearer token. UNAUTHORIZED (401) when there is none or it is unknown;
  * SESSION_EXPIRED (411) when it expired or was revoked (signed out, password changed).
  */
-export async function authenticateToken(deps: { db: Db; clock: Clock }, header: string | undefined): Promise<AuthContext> {
+export async function authenticateToken(
+  deps: { db: Db; clock: Clock },
+  header: string | undefined,
+): Promise<AuthContext> {
   const match = header?.match(/^Bearer ([^\s]+)$/i);
   const token = match?.[1];
   if (!token || !TOKEN_PATTERN.test(token)) throw new AppError('UNAUTHORIZED');
@@ -122,14 +129,23 @@ export async function authenticateToken(deps: { db: Db; clock: Clock }, header: 
   const now = deps.clock.now();
   if (row.revoked || row.expires_ms <= now.getTime()) throw new AppError('SESSION_EXPIRED');
   if (now.getTime() - row.last_used_ms > TOUCH_INTERVAL_MS) {
-    await deps.db.update(sessions).set({ lastUsedAt: now }).where(eq(sessions.id, Number(row.id)));
+    await deps.db
+      .update(sessions)
+      .set({ lastUsedAt: now })
+      .where(eq(sessions.id, Number(row.id)));
   }
   return { userId: Number(row.user_id), sessionId: Number(row.id) };
 }
 
 export async function revokeSessions(
   tx: Executor,
-  input: { userId: number; now: Date; reason: string; exceptSessionId?: number; onlySessionId?: number },
+  input: {
+    userId: number;
+    now: Date;
+    reason: string;
+    exceptSessionId?: number;
+    onlySessionId?: number;
+  },
 ): Promise<number> {
   const conditions = [eq(sessions.userId, input.userId), isNull(sessions.revokedAt)];
   if (input.exceptSessionId !== undefined) conditions.push(ne(sessions.id, input.exceptSessionId));
@@ -148,16 +164,29 @@ const LIVE_SESSIONS: NamedStatement = {
 };
 
 /** Of the given session ids, those still signed in at `now`. */
-export async function liveSessions(db: Executor, sessionIds: number[], now: Date): Promise<Set<number>> {
+export async function liveSessions(
+  db: Executor,
+  sessionIds: number[],
+  now: Date,
+): Promise<Set<number>> {
   const rows = await runNamed<{ id: string }>(db, LIVE_SESSIONS, [sessionIds.map(String), now]);
   return new Set(rows.map((row) => Number(row.id)));
 }
 
-export async function listSessions(deps: { db: Db; clock: Clock }, auth: AuthContext): Promise<DeviceSession[]> {
+export async function listSessions(
+  deps: { db: Db; clock: Clock },
+  auth: AuthContext,
+): Promise<DeviceSession[]> {
   const rows = await deps.db
     .select()
     .from(sessions)
-    .where(and(eq(sessions.userId, auth.userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, deps.clock.now())))
+    .where(
+      and(
+        eq(sessions.userId, auth.userId),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, deps.clock.now()),
+      ),
+    )
     .orderBy(desc(sessions.lastUsedAt))
     .limit(MAX_LISTED_SESSIONS);
   return rows.map((row) => ({

@@ -52,7 +52,10 @@ export class SignInThrottledError extends AppError {
 
   /** The wait in seconds up to two minutes, then in whole minutes (rounded up), in the reader's units. */
   override paramsFor(language: Language): Params {
-    const wait = this.waitS >= 120 ? translate(language, 'security.wait_minutes', { n: Math.ceil(this.waitS / 60) }) : translate(language, 'security.wait_seconds', { n: this.waitS });
+    const wait =
+      this.waitS >= 120
+        ? translate(language, 'security.wait_minutes', { n: Math.ceil(this.waitS / 60) })
+        : translate(language, 'security.wait_seconds', { n: this.waitS });
     return { wait };
   }
 }
@@ -63,9 +66,17 @@ export class SignInThrottledError extends AppError {
  */
 export async function admitAttempt(db: Db, subject: string, now: Date): Promise<Attempt> {
   const outcome = await db.transaction(async (tx): Promise<Attempt | { waitS: number }> => {
-    await tx.insert(signInThrottles).values({ subject, failures: 0, lastAttemptAt: now }).onConflictDoNothing();
-    const [row] = await tx.select().from(signInThrottles).where(eq(signInThrottles.subject, subject)).for('update');
-    if (!row) throw new Error(`sign-in throttle row for ${subject} vanished inside its transaction`);
+    await tx
+      .insert(signInThrottles)
+      .values({ subject, failures: 0, lastAttemptAt: now })
+      .onConflictDoNothing();
+    const [row] = await tx
+      .select()
+      .from(signInThrottles)
+      .where(eq(signInThrottles.subject, subject))
+      .for('update');
+    if (!row)
+      throw new Error(`sign-in throttle row for ${subject} vanished inside its transaction`);
     if (row.lockedUntil && row.lockedUntil.getTime() > now.getTime()) {
       return { waitS: Math.ceil((row.lockedUntil.getTime() - now.getTime()) / 1000) };
     }
@@ -74,7 +85,11 @@ export async function admitAttempt(db: Db, subject: string, now: Date): Promise<
     const waitS = waitAfterS(number);
     await tx
       .update(signInThrottles)
-      .set({ failures: number, lastAttemptAt: now, lockedUntil: waitS > 0 ? new Date(now.getTime() + waitS * 1000) : null })
+      .set({
+        failures: number,
+        lastAttemptAt: now,
+        lockedUntil: waitS > 0 ? new Date(now.getTime() + waitS * 1000) : null,
+      })
       .where(eq(signInThrottles.subject, subject));
     return { number };
   });
@@ -97,8 +112,16 @@ export async function pruneThrottles(db: Db, now: Date): Promise<number> {
 }
 
 /** An hourly prune of forgotten runs (ROLE `all` or `worker`): the table holds only the last day's attempts. */
-export function registerSignInThrottlePrune(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
-  const sweeper = new Sweeper('sign-in throttle prune', () => pruneThrottles(deps.db, deps.clock.now()), 3_600_000, app.log);
+export function registerSignInThrottlePrune(
+  app: FastifyInstance,
+  deps: { db: Db; clock: Clock },
+): void {
+  const sweeper = new Sweeper(
+    'sign-in throttle prune',
+    () => pruneThrottles(deps.db, deps.clock.now()),
+    3_600_000,
+    app.log,
+  );
   app.addHook('onReady', async () => sweeper.start());
   app.addHook('onClose', () => sweeper.stop());
 }

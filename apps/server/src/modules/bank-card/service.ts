@@ -1,4 +1,9 @@
-import { type AddBankCardRequest, BANK_CARD_MAX, type BankCard, maskAccountNumber } from '@tradewind/contract/bank-card';
+import {
+  type AddBankCardRequest,
+  BANK_CARD_MAX,
+  type BankCard,
+  maskAccountNumber,
+} from '@tradewind/contract/bank-card';
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Executor } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
@@ -26,7 +31,11 @@ export async function listBankCards(db: Executor, userId: number): Promise<BankC
 }
 
 /** One of the user's linked cards, or undefined: another user's card is never returned. */
-export async function findBankCard(db: Executor, userId: number, id: number): Promise<BankCardRow | undefined> {
+export async function findBankCard(
+  db: Executor,
+  userId: number,
+  id: number,
+): Promise<BankCardRow | undefined> {
   const [row] = await db
     .select()
     .from(bankCards)
@@ -41,13 +50,19 @@ export async function bankCardById(db: Executor, id: number): Promise<BankCardRo
   return row;
 }
 
-export async function addBankCard(db: Db, now: Date, userId: number, input: AddBankCardRequest): Promise<BankCardRow> {
+export async function addBankCard(
+  db: Db,
+  now: Date,
+  userId: number,
+  input: AddBankCardRequest,
+): Promise<BankCardRow> {
   return db
     .transaction(async (tx) => {
       // One add at a time per user, so two concurrent adds cannot both pass the count.
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`bank-card:${userId}`}))`);
       const [linked] = await tx.select({ n: count() }).from(bankCards).where(active(userId));
-      if ((linked?.n ?? 0) >= BANK_CARD_MAX) throw new AppError('BANK_CARD_LIMIT', { max: BANK_CARD_MAX }, 409);
+      if ((linked?.n ?? 0) >= BANK_CARD_MAX)
+        throw new AppError('BANK_CARD_LIMIT', { max: BANK_CARD_MAX }, 409);
       const [row] = await tx
         .insert(bankCards)
         .values({ userId, ...input, createdAt: now })
@@ -56,13 +71,19 @@ export async function addBankCard(db: Db, now: Date, userId: number, input: AddB
       return row;
     })
     .catch((error: unknown) => {
-      if (isUniqueViolation(error, 'bank_cards_user_account_key')) throw new AppError('BANK_CARD_EXISTS', {}, 409, 'accountNumber');
+      if (isUniqueViolation(error, 'bank_cards_user_account_key'))
+        throw new AppError('BANK_CARD_EXISTS', {}, 409, 'accountNumber');
       throw error;
     });
 }
 
 /** Unlinks one of the user's own cards; any other id is NOT_FOUND. */
-export async function deleteBankCard(db: Executor, now: Date, userId: number, id: number): Promise<void> {
+export async function deleteBankCard(
+  db: Executor,
+  now: Date,
+  userId: number,
+  id: number,
+): Promise<void> {
   const deleted = await db
     .update(bankCards)
     .set({ deletedAt: now })

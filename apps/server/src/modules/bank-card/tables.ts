@@ -25,7 +25,9 @@ export const bankCards = pgTable(
   (t) => [
     index('bank_cards_user_idx').on(t.userId, t.id),
     // The same account once per user among the cards still linked.
-    uniqueIndex('bank_cards_user_account_key').on(t.userId, t.accountNumber).where(sql`${t.deletedAt} is null`),
+    uniqueIndex('bank_cards_user_account_key')
+      .on(t.userId, t.accountNumber)
+      .where(sql`${t.deletedAt} is null`),
   ],
 );
 

@@ -9,7 +9,11 @@ import {
   cardDepositRequestSchema,
   cardDepositSchema,
 } from '@tradewind/contract/card-deposit';
-import { adminPayeeAccountListSchema, adminPayeeAccountSchema, payeeAccountSaveSchema } from '@tradewind/contract/catalog';
+import {
+  adminPayeeAccountListSchema,
+  adminPayeeAccountSchema,
+  payeeAccountSaveSchema,
+} from '@tradewind/contract/catalog';
 import { CATALOG_ROLES, REVIEW_ROLES } from '@tradewind/contract/operator';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
@@ -19,17 +23,34 @@ import { route } from '#platform/http.ts';
 import type { Hub } from '#platform/ws.ts';
 import type { Ledger } from '../ledger/service.ts';
 import { type CreatedMessage, publishMessages } from '../messages/service.ts';
-import { cardDepositConfig, createCardDeposit, decideCardDeposit, listCardDepositQueue, listCardDeposits } from './service.ts';
+import {
+  cardDepositConfig,
+  createCardDeposit,
+  decideCardDeposit,
+  listCardDepositQueue,
+  listCardDeposits,
+} from './service.ts';
 import { listPayeeAccounts, savePayeeAccount, seedConfiguredPayee } from './payees.ts';
 
 const tags = ['card-deposit'];
 
-export function registerCardDepositRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; config: Config; ledger: Ledger; hub: Hub }): void {
+export function registerCardDepositRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; clock: Clock; config: Config; ledger: Ledger; hub: Hub },
+): void {
   app.addHook('onReady', () => seedConfiguredPayee(deps.db, deps.clock.now(), deps.config));
 
   route(
     app,
-    { method: 'GET', url: '/api/admin/v1/card-deposits/payees', auth: 'operator', roles: CATALOG_ROLES, summary: 'Payee accounts for bank-card deposits', tags, response: adminPayeeAccountListSchema },
+    {
+      method: 'GET',
+      url: '/api/admin/v1/card-deposits/payees',
+      auth: 'operator',
+      roles: CATALOG_ROLES,
+      summary: 'Payee accounts for bank-card deposits',
+      tags,
+      response: adminPayeeAccountListSchema,
+    },
     async () => ({ items: await listPayeeAccounts(deps.db) }),
   );
 
@@ -40,7 +61,8 @@ export function registerCardDepositRoutes(app: FastifyInstance, deps: { db: Db; 
       url: '/api/admin/v1/card-deposits/payees',
       auth: 'operator',
       roles: CATALOG_ROLES,
-      summary: 'Create (no id) or edit a payee account; the first enabled one is shown to users, deposits already reported keep theirs',
+      summary:
+        'Create (no id) or edit a payee account; the first enabled one is shown to users, deposits already reported keep theirs',
       tags,
       body: payeeAccountSaveSchema,
       response: adminPayeeAccountSchema,
@@ -50,7 +72,14 @@ export function registerCardDepositRoutes(app: FastifyInstance, deps: { db: Db; 
 
   route(
     app,
-    { method: 'GET', url: '/api/v1/card-deposits/config', auth: 'user', summary: 'Payee account, fee rule and limits of bank-card deposits', tags, response: cardDepositConfigSchema },
+    {
+      method: 'GET',
+      url: '/api/v1/card-deposits/config',
+      auth: 'user',
+      summary: 'Payee account, fee rule and limits of bank-card deposits',
+      tags,
+      response: cardDepositConfigSchema,
+    },
     async () => cardDepositConfig(deps.db, deps.config),
   );
 
@@ -75,13 +104,15 @@ export function registerCardDepositRoutes(app: FastifyInstance, deps: { db: Db; 
       url: '/api/v1/card-deposits',
       auth: 'user',
       money: true,
-      summary: 'Report a bank-card payment with its screenshot (credited after an operator confirms it)',
+      summary:
+        'Report a bank-card payment with its screenshot (credited after an operator confirms it)',
       tags,
       body: cardDepositRequestSchema,
       response: cardDepositSchema,
       rateLimit: { max: 20, timeWindow: 60_000 },
     },
-    async ({ auth, body, tx }) => createCardDeposit(tx, deps.clock.now(), deps.config, auth.userId, body),
+    async ({ auth, body, tx }) =>
+      createCardDeposit(tx, deps.clock.now(), deps.config, auth.userId, body),
   );
 
   route(
@@ -113,8 +144,19 @@ export function registerCardDepositRoutes(app: FastifyInstance, deps: { db: Db; 
     },
     async ({ operator, body }) => {
       const created: CreatedMessage[] = [];
-      const decided = await decideCardDeposit(deps.db, deps.ledger, deps.clock.now(), operator, body, created);
-      deps.hub.publishToUser(Number(decided.uid), { type: 'card_deposit.decided', id: decided.id, status: decided.status });
+      const decided = await decideCardDeposit(
+        deps.db,
+        deps.ledger,
+        deps.clock.now(),
+        operator,
+        body,
+        created,
+      );
+      deps.hub.publishToUser(Number(decided.uid), {
+        type: 'card_deposit.decided',
+        id: decided.id,
+        status: decided.status,
+      });
       publishMessages(deps.hub, created);
       return decided;
     },

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { files } from '#platform/tables.ts';
 import { operators } from '../operator/tables.ts';
 import { users } from '../user/tables.ts';
@@ -44,9 +55,14 @@ export const cardDeposits = pgTable(
     // One payment, one proof: a screenshot cannot back two deposits.
     uniqueIndex('card_deposits_screenshot_key').on(t.screenshotFileId),
     index('card_deposits_user_idx').on(t.userId, t.id),
-    index('card_deposits_queue_idx').on(t.id).where(sql`${t.status} = 'pending'`),
+    index('card_deposits_queue_idx')
+      .on(t.id)
+      .where(sql`${t.status} = 'pending'`),
     check('card_deposits_status', sql`${t.status} in ('pending', 'paid', 'rejected')`),
-    check('card_deposits_amounts', sql`${t.feeMinor} >= 0 and ${t.actualMinor} > 0 and ${t.amountMinor} = ${t.feeMinor} + ${t.actualMinor}`),
+    check(
+      'card_deposits_amounts',
+      sql`${t.feeMinor} >= 0 and ${t.actualMinor} > 0 and ${t.amountMinor} = ${t.feeMinor} + ${t.actualMinor}`,
+    ),
     check('card_deposits_fee_bps', sql`${t.feeBps} between 0 and 10000`),
     check('card_deposits_reason', sql`(${t.status} = 'rejected') = (${t.reason} is not null)`),
     check('card_deposits_decided', sql`(${t.status} = 'pending') = (${t.decidedAt} is null)`),
@@ -74,7 +90,11 @@ export const cardDepositPayees = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [index('card_deposit_payees_enabled_idx').on(t.sort, t.id).where(sql`${t.enabled}`)],
+  (t) => [
+    index('card_deposit_payees_enabled_idx')
+      .on(t.sort, t.id)
+      .where(sql`${t.enabled}`),
+  ],
 );
 
 export type CardDepositPayeeRow = typeof cardDepositPayees.$inferSelect;

@@ -1,20 +1,60 @@
-import { CONTRACT_ASSET, type PlaceOrderRequest, type PlaceOrderResponse, type UserEvent } from '@tradewind/contract/instant';
+import {
+  CONTRACT_ASSET,
+  type PlaceOrderRequest,
+  type PlaceOrderResponse,
+  type UserEvent,
+} from '@tradewind/contract/instant';
 import type { Language } from '@tradewind/contract/languages';
-import { INSTRUMENTS, type InstrumentSymbol, PRICE_MAX_AGE_MS, instrumentOf, isInstrumentSymbol } from '@tradewind/contract/market';
+import {
+  INSTRUMENTS,
+  type InstrumentSymbol,
+  PRICE_MAX_AGE_MS,
+  instrumentOf,
+  isInstrumentSymbol,
+} from '@tradewind/contract/market';
 import { formatAmount, parseAmount } from '@tradewind/contract/money';
 import { feeOf } from '@tradewind/contract/payout';
 import type { AssetCode } from '@tradewind/contract/wallet';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
-import { type Db, type Executor, type NamedStatement, type PipelinedWork, pipelinedTransaction, runNamed } from '#platform/db.ts';
+import {
+  type Db,
+  type Executor,
+  type NamedStatement,
+  type PipelinedWork,
+  pipelinedTransaction,
+  runNamed,
+} from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
-import { type BatchKey, KeyTakenError, type StoredKeyRow, insertKeysText, insertKeysValues, storedKeysFrom } from '#platform/idempotency.ts';
+import {
+  type BatchKey,
+  KeyTakenError,
+  type StoredKeyRow,
+  insertKeysText,
+  insertKeysValues,
+  storedKeysFrom,
+} from '#platform/idempotency.ts';
 import type { Hub } from '#platform/ws.ts';
-import { type AccountBalance, type Ledger, type UserBalanceRow, accountName, balancesByUser, userAccount } from '../ledger/service.ts';
+import {
+  type AccountBalance,
+  type Ledger,
+  type UserBalanceRow,
+  accountName,
+  balancesByUser,
+  userAccount,
+} from '../ledger/service.ts';
 import type { RecordedPrice } from '../market/service.ts';
 import { balancesView } from '../wallet/service.ts';
-import { type OrderRecord, type PeriodRow, newPublicId, orderView, placementEntry, tickRefOf, utcDayStart } from './service.ts';
+import {
+  type OrderRecord,
+  type PeriodRow,
+  newPublicId,
+  orderView,
+  placementEntry,
+  tickRefOf,
+  utcDayStart,
+} from './service.ts';
 
 /**
  * Placing orders with group commit (ARCHITECTURE §9). One transaction per order caps
@@ -67,7 +107,12 @@ export interface BatcherOptions {
 }
 
 const MAX_ATTEMPTS = 3;
-const DEFAULT_OPTIONS: BatcherOptions = { maxBatch: 64, windowMs: 1, maxInFlight: 2, maxQueue: 10_000 };
+const DEFAULT_OPTIONS: BatcherOptions = {
+  maxBatch: 64,
+  windowMs: 1,
+  maxInFlight: 2,
+  maxQueue: 10_000,
+};
 
 type Result = { ok: PlaceOrderResponse; placed?: OrderRecord } | { error: AppError };
 
@@ -95,14 +140,16 @@ export class OrderBatcher {
 
   /** Queues one order; resolves with its own reply, or rejects with its own AppError. */
   submit(request: PlaceRequest): Promise<PlaceOrderResponse> {
-    if (this.queue.length >= this.options.maxQueue) return Promise.reject(new AppError('UNAVAILABLE'));
+    if (this.queue.length >= this.options.maxQueue)
+      return Promise.reject(new AppError('UNAVAILABLE'));
     return new Promise((resolve, reject) => {
       this.queue.push({ request, resolve, reject });
       if (this.queue.length >= this.options.maxBatch) this.flush();
-      else this.timer ??= setTimeout(() => {
-        this.timer = null;
-        this.flush();
-      }, this.options.windowMs);
+      else
+        this.timer ??= setTimeout(() => {
+          this.timer = null;
+          this.flush();
+        }, this.options.windowMs);
     });
   }
 
@@ -146,7 +193,14 @@ export class OrderBatcher {
     let now: Date;
     try {
       now = this.deps.clock.now();
-      results = await pipelinedTransaction(this.deps.db, (tx) => placeBatch(this.deps, tx, now, batch.map((p) => p.request)));
+      results = await pipelinedTransaction(this.deps.db, (tx) =>
+        placeBatch(
+          this.deps,
+          tx,
+          now,
+          batch.map((p) => p.request),
+        ),
+      );
       this.stats.batches += 1;
       this.stats.requests += batch.length;
     } catch (error) {
@@ -160,7 +214,10 @@ export class OrderBatcher {
       }
       // Otherwise one request broke the transaction: each runs alone, so it fails alone.
       if (!keyTaken) {
-        this.deps.log?.error({ err: error, size: batch.length }, 'contracts: an order batch failed; retrying its requests one by one');
+        this.deps.log?.error(
+          { err: error, size: batch.length },
+          'contracts: an order batch failed; retrying its requests one by one',
+        );
         this.stats.retriedAlone += batch.length;
       }
       await Promise.all(batch.map((pending) => this.run([pending])));
@@ -270,7 +327,13 @@ const INSERT_ORDERS_AND_KEYS: NamedStatement = {
          select (select count(*) from o)::int4 as orders, (select count(*) from k)::int4 as keys`,
 };
 
-type TickRow = { id: string; instrument: string; price_minor: string; ts_ms: number; source: string };
+type TickRow = {
+  id: string;
+  instrument: string;
+  price_minor: string;
+  ts_ms: number;
+  source: string;
+};
 
 function pricesFrom(rows: TickRow[]): Map<InstrumentSymbol, RecordedPrice> {
   const out = new Map<InstrumentSymbol, RecordedPrice>();
@@ -333,22 +396,36 @@ interface OrderFacts {
 }
 
 /** The business checks of a new order, in order (`place-order.ts` has the whole list): its refusal, or null. */
-function orderRefusal(deps: Pick<PlacementDeps, 'isTradable' | 'maxOpenOrders'>, facts: OrderFacts): AppError | null {
+function orderRefusal(
+  deps: Pick<PlacementDeps, 'isTradable' | 'maxOpenOrders'>,
+  facts: OrderFacts,
+): AppError | null {
   const { symbol, period, user, cost } = facts;
   if (facts.frozen) return new AppError('ACCOUNT_FROZEN', {}, 403);
-  if (!deps.isTradable(symbol) || facts.closed) return new AppError('INSTRUMENT_NOT_TRADABLE', { symbol }, 409);
+  if (!deps.isTradable(symbol) || facts.closed)
+    return new AppError('INSTRUMENT_NOT_TRADABLE', { symbol }, 409);
   if (!period?.active) return new AppError('PERIOD_UNKNOWN', {}, 422);
   // The terms the user saw, or none placed: an operator's change since is never applied silently.
-  if (facts.terms && (parseAmount(facts.terms.payoutRate, 6) !== BigInt(period.payoutRatePpm) || parseAmount(facts.terms.feeRate, 6) !== BigInt(period.feeRatePpm))) {
+  if (
+    facts.terms &&
+    (parseAmount(facts.terms.payoutRate, 6) !== BigInt(period.payoutRatePpm) ||
+      parseAmount(facts.terms.feeRate, 6) !== BigInt(period.feeRatePpm))
+  ) {
     return new AppError('CONTRACT_TERMS_CHANGED', {}, 409);
   }
   if (facts.stake < period.minStakeMinor || facts.stake > period.maxStakeMinor) {
-    return new AppError('STAKE_OUT_OF_RANGE', { min: formatAmount(period.minStakeMinor, 6), max: formatAmount(period.maxStakeMinor, 6) }, 422);
+    return new AppError(
+      'STAKE_OUT_OF_RANGE',
+      { min: formatAmount(period.minStakeMinor, 6), max: formatAmount(period.maxStakeMinor, 6) },
+      422,
+    );
   }
   if (!facts.price) return new AppError('PRICE_UNAVAILABLE', { asset: symbol }, 409);
-  if (user.openCount >= deps.maxOpenOrders) return new AppError('OPEN_ORDER_LIMIT', { max: deps.maxOpenOrders }, 409);
+  if (user.openCount >= deps.maxOpenOrders)
+    return new AppError('OPEN_ORDER_LIMIT', { max: deps.maxOpenOrders }, 409);
   // Worst case: every open order and this one lost, on top of today's realised losses and fees.
-  if (user.lossLimit !== null && user.lossToday + user.exposure + cost > user.lossLimit) return new AppError('DAILY_LOSS_LIMIT', { limit: formatAmount(user.lossLimit, 6) }, 409);
+  if (user.lossLimit !== null && user.lossToday + user.exposure + cost > user.lossLimit)
+    return new AppError('DAILY_LOSS_LIMIT', { limit: formatAmount(user.lossLimit, 6) }, 409);
   if (user.available < cost) return new AppError('INSUFFICIENT_BALANCE', {}, 409);
   return null;
 }
@@ -357,10 +434,36 @@ function orderRefusal(deps: Pick<PlacementDeps, 'isTradable' | 'maxOpenOrders'>,
  * One batch, inside its transaction: returns each request's result, in order. Refusals
  * are results, not exceptions; an exception means the whole transaction failed.
  */
-export async function placeBatch(deps: PlacementDeps, tx: Executor, now: Date, requests: PlaceRequest[]): Promise<PipelinedWork<Result[]>> {
-  type PeriodDbRow = { id: number; seconds: number; payout_rate_ppm: number; fee_rate_ppm: number; min_stake_minor: string; max_stake_minor: string; active: boolean };
-  type StateDbRow = { user_id: string; open_count: number; open_exposure: string; loss_limit: string | null; loss_today: string };
-  type BeforeLockRow = { order_ids: string[]; with_password: string[]; frozen: string[]; closed: string[]; periods: PeriodDbRow[]; ticks: TickRow[] };
+export async function placeBatch(
+  deps: PlacementDeps,
+  tx: Executor,
+  now: Date,
+  requests: PlaceRequest[],
+): Promise<PipelinedWork<Result[]>> {
+  type PeriodDbRow = {
+    id: number;
+    seconds: number;
+    payout_rate_ppm: number;
+    fee_rate_ppm: number;
+    min_stake_minor: string;
+    max_stake_minor: string;
+    active: boolean;
+  };
+  type StateDbRow = {
+    user_id: string;
+    open_count: number;
+    open_exposure: string;
+    loss_limit: string | null;
+    loss_today: string;
+  };
+  type BeforeLockRow = {
+    order_ids: string[];
+    with_password: string[];
+    frozen: string[];
+    closed: string[];
+    periods: PeriodDbRow[];
+    ticks: TickRow[];
+  };
   type AfterLockRow = { keys: StoredKeyRow[]; users: StateDbRow[]; balances: UserBalanceRow[] };
   const results: (Result | undefined)[] = new Array(requests.length);
   const userIds = [...new Set(requests.map((r) => r.userId))];
@@ -371,12 +474,23 @@ export async function placeBatch(deps: PlacementDeps, tx: Executor, now: Date, r
   // concurrent batch with the same user (and perhaps the same key) has committed by then: its
   // key replays here, and its orders count against the limits.
   const [[before], accounts, [after]] = await Promise.all([
-    runNamed<BeforeLockRow>(tx, BEFORE_LOCK, [userIds.map(String), symbols, now, PRICE_MAX_AGE_MS / 1000, requests.length]),
+    runNamed<BeforeLockRow>(tx, BEFORE_LOCK, [
+      userIds.map(String),
+      symbols,
+      now,
+      PRICE_MAX_AGE_MS / 1000,
+      requests.length,
+    ]),
     deps.ledger.lockAccounts(
       tx,
       userIds.map((userId) => userAccount(userId, 'futures', CONTRACT_ASSET)),
     ),
-    runNamed<AfterLockRow>(tx, AFTER_LOCK, [requests.map((r) => String(r.userId)), requests.map((r) => r.key), userIds.map(String), utcDayStart(now)]),
+    runNamed<AfterLockRow>(tx, AFTER_LOCK, [
+      requests.map((r) => String(r.userId)),
+      requests.map((r) => r.key),
+      userIds.map(String),
+      utcDayStart(now),
+    ]),
   ]);
   if (!before || !after) throw new Error('contracts: the batch read no row');
   const orderIds = before.order_ids.map(Number);
@@ -389,19 +503,33 @@ export async function placeBatch(deps: PlacementDeps, tx: Executor, now: Date, r
   const fresh: number[] = [];
   requests.forEach((request, i) => {
     const key = stored[i];
-    if (!key || key.kind === 'reused') results[i] = { error: new AppError('IDEMPOTENCY_KEY_REUSED', {}, 409) };
-    else if (withPassword.has(request.userId) && request.body.tradePassword === undefined) results[i] = { error: new AppError('TRADE_PASSWORD_REQUIRED', {}, 403) };
+    if (!key || key.kind === 'reused')
+      results[i] = { error: new AppError('IDEMPOTENCY_KEY_REUSED', {}, 409) };
+    else if (withPassword.has(request.userId) && request.body.tradePassword === undefined)
+      results[i] = { error: new AppError('TRADE_PASSWORD_REQUIRED', {}, 403) };
     else if (key.kind === 'replay') results[i] = { ok: key.response as PlaceOrderResponse };
     else fresh.push(i);
   });
 
-  const accepted: { index: number; order: OrderRecord; after: { available: bigint; locked: bigint } }[] = [];
+  const accepted: {
+    index: number;
+    order: OrderRecord;
+    after: { available: bigint; locked: bigint };
+  }[] = [];
   let writes: Promise<unknown> = Promise.resolve();
   if (fresh.length > 0) {
     const periods = new Map<number, PeriodRow>(
       before.periods.map((p) => [
         p.id,
-        { id: p.id, seconds: p.seconds, payoutRatePpm: p.payout_rate_ppm, feeRatePpm: p.fee_rate_ppm, minStakeMinor: BigInt(p.min_stake_minor), maxStakeMinor: BigInt(p.max_stake_minor), active: p.active },
+        {
+          id: p.id,
+          seconds: p.seconds,
+          payoutRatePpm: p.payout_rate_ppm,
+          feeRatePpm: p.fee_rate_ppm,
+          minStakeMinor: BigInt(p.min_stake_minor),
+          maxStakeMinor: BigInt(p.max_stake_minor),
+          active: p.active,
+        },
       ]),
     );
     const users = new Map<number, UserState>();
@@ -428,7 +556,17 @@ export async function placeBatch(deps: PlacementDeps, tx: Executor, now: Date, r
       const stake = request.stakeMinor;
       const fee = period ? feeOf(stake, period.feeRatePpm) : 0n;
       const cost = stake + fee;
-      const refusal = orderRefusal(deps, { symbol, frozen: frozen.has(request.userId), closed: closed.has(symbol), period, terms: request.body.terms, price, stake, cost, user });
+      const refusal = orderRefusal(deps, {
+        symbol,
+        frozen: frozen.has(request.userId),
+        closed: closed.has(symbol),
+        period,
+        terms: request.body.terms,
+        price,
+        stake,
+        cost,
+        user,
+      });
       if (refusal || !period || !price) {
         results[i] = { error: refusal ?? new AppError('INTERNAL') };
         continue;
@@ -470,9 +608,19 @@ export async function placeBatch(deps: PlacementDeps, tx: Executor, now: Date, r
       for (const { index, order, after: balance } of accepted) {
         const request = requests[index] as PlaceRequest;
         // The futures balance right after this order (a user's later orders in the batch are not in it yet).
-        const rows: AccountBalance[] = (balances.get(order.userId) ?? []).filter((b) => !(b.wallet === 'futures' && b.asset === CONTRACT_ASSET));
-        rows.push({ wallet: 'futures', asset: CONTRACT_ASSET, available: balance.available, locked: balance.locked });
-        const response: PlaceOrderResponse = { order: orderView(order, now, request.lang, order.openTick), balances: balancesView(rows, priceOf) };
+        const rows: AccountBalance[] = (balances.get(order.userId) ?? []).filter(
+          (b) => !(b.wallet === 'futures' && b.asset === CONTRACT_ASSET),
+        );
+        rows.push({
+          wallet: 'futures',
+          asset: CONTRACT_ASSET,
+          available: balance.available,
+          locked: balance.locked,
+        });
+        const response: PlaceOrderResponse = {
+          order: orderView(order, now, request.lang, order.openTick),
+          balances: balancesView(rows, priceOf),
+        };
         results[index] = { ok: response, placed: order };
         keys.push({ userId: request.userId, key: request.key, hash: request.hash, response });
       }
@@ -480,7 +628,10 @@ export async function placeBatch(deps: PlacementDeps, tx: Executor, now: Date, r
       const entries = orders.map(placementEntry);
       // Resolved before the writes go out (the accounts are known by now: no round trip), so
       // both statements are written before this returns, and COMMIT behind them.
-      const ids = await deps.ledger.resolveAccounts(tx, entries.flatMap((entry) => entry.postings.map((p) => p.account)));
+      const ids = await deps.ledger.resolveAccounts(
+        tx,
+        entries.flatMap((entry) => entry.postings.map((p) => p.account)),
+      );
       const ordersAndKeys = runNamed<{ orders: number; keys: number }>(tx, INSERT_ORDERS_AND_KEYS, [
         orders.map((o) => String(o.id)),
         orders.map((o) => o.publicId),
@@ -498,7 +649,9 @@ export async function placeBatch(deps: PlacementDeps, tx: Executor, now: Date, r
         ...insertKeysValues(now, keys),
       ]).catch((error: unknown) => {
         // A key taken meanwhile (a concurrent duplicate): the batch rolls back and its requests replay.
-        throw isUniqueViolation(error, 'idempotency_keys_user_id_key_pk') ? new KeyTakenError() : error;
+        throw isUniqueViolation(error, 'idempotency_keys_user_id_key_pk')
+          ? new KeyTakenError()
+          : error;
       });
       writes = Promise.all([ordersAndKeys, deps.ledger.postManyResolved(tx, now, entries, ids)]);
     }

@@ -34,12 +34,21 @@ const adminPeriodView = (row: PeriodRow): AdminPeriod => ({
 
 /** Every period, enabled or not, in the order the client lists them. */
 export async function listAdminPeriods(db: Executor): Promise<AdminPeriod[]> {
-  const rows = await db.select().from(contractPeriods).orderBy(asc(contractPeriods.sortOrder), asc(contractPeriods.seconds)).limit(PERIODS_MAX);
+  const rows = await db
+    .select()
+    .from(contractPeriods)
+    .orderBy(asc(contractPeriods.sortOrder), asc(contractPeriods.seconds))
+    .limit(PERIODS_MAX);
   return rows.map(adminPeriodView);
 }
 
 /** Creates (no `id`) or edits a period in one transaction with its audit entry. */
-export async function savePeriod(db: Db, now: Date, operator: OperatorContext, input: PeriodSave): Promise<AdminPeriod> {
+export async function savePeriod(
+  db: Db,
+  now: Date,
+  operator: OperatorContext,
+  input: PeriodSave,
+): Promise<AdminPeriod> {
   const values = {
     seconds: input.seconds,
     payoutRatePpm: input.payoutRatePpm,
@@ -53,15 +62,34 @@ export async function savePeriod(db: Db, now: Date, operator: OperatorContext, i
     if (input.id === undefined) {
       const [created] = await tx.insert(contractPeriods).values(values).returning();
       if (!created) throw new Error('period insert returned no row');
-      await audit(tx, now, operator, { action: 'contract_period.create', targetType: 'contract_period', targetId: created.id, after: adminPeriodView(created) });
+      await audit(tx, now, operator, {
+        action: 'contract_period.create',
+        targetType: 'contract_period',
+        targetId: created.id,
+        after: adminPeriodView(created),
+      });
       return adminPeriodView(created);
     }
     const id = Number(input.id);
-    const [before] = await tx.select().from(contractPeriods).where(eq(contractPeriods.id, id)).for('update');
+    const [before] = await tx
+      .select()
+      .from(contractPeriods)
+      .where(eq(contractPeriods.id, id))
+      .for('update');
     if (!before) throw new AppError('CONTRACT_PERIOD_NOT_FOUND', {}, 404);
-    const [after] = await tx.update(contractPeriods).set(values).where(eq(contractPeriods.id, id)).returning();
+    const [after] = await tx
+      .update(contractPeriods)
+      .set(values)
+      .where(eq(contractPeriods.id, id))
+      .returning();
     if (!after) throw new Error('period update returned no row');
-    await audit(tx, now, operator, { action: 'contract_period.update', targetType: 'contract_period', targetId: id, before: adminPeriodView(before), after: adminPeriodView(after) });
+    await audit(tx, now, operator, {
+      action: 'contract_period.update',
+      targetType: 'contract_period',
+      targetId: id,
+      before: adminPeriodView(before),
+      after: adminPeriodView(after),
+    });
     return adminPeriodView(after);
   });
 }

@@ -28,8 +28,19 @@ export interface ContractsModule {
  * together: the batcher tells the worker of each order it places, so the worker wakes at that
  * order's delivery instead of at its next sweep.
  */
-export function createContractsModule(deps: ContractsDeps, options: { worker: boolean; log: FastifyBaseLogger }): ContractsModule {
-  const settlement = options.worker ? new Settlement({ db: deps.db, clock: deps.clock, ledger: deps.ledger, hub: deps.hub, log: options.log }) : null;
+export function createContractsModule(
+  deps: ContractsDeps,
+  options: { worker: boolean; log: FastifyBaseLogger },
+): ContractsModule {
+  const settlement = options.worker
+    ? new Settlement({
+        db: deps.db,
+        clock: deps.clock,
+        ledger: deps.ledger,
+        hub: deps.hub,
+        log: options.log,
+      })
+    : null;
   const batcher = new OrderBatcher({
     db: deps.db,
     clock: deps.clock,

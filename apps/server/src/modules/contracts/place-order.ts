@@ -48,7 +48,11 @@ export interface OrderPlacer {
 const prechecked = new WeakSet<PlaceOrderRequest>();
 
 /** Before the batch, on every attempt: the trading password, if the user has one and sent it. */
-export async function precheckOrder(deps: Pick<PlaceOrderDeps, 'db' | 'clock'>, userId: number, body: PlaceOrderRequest): Promise<void> {
+export async function precheckOrder(
+  deps: Pick<PlaceOrderDeps, 'db' | 'clock'>,
+  userId: number,
+  body: PlaceOrderRequest,
+): Promise<void> {
   if (body.tradePassword !== undefined && (await isMoneyPasswordSet(deps.db, userId, 'trade'))) {
     await verifyMoneyPassword(deps, userId, 'trade', body.tradePassword, 'tradePassword');
   }
@@ -56,8 +60,19 @@ export async function precheckOrder(deps: Pick<PlaceOrderDeps, 'db' | 'clock'>, 
 }
 
 /** The stake parsed, then the order placed by the next batch: its reply, or its own refusal. */
-export async function placeOrder(deps: Pick<PlaceOrderDeps, 'batcher'>, who: OrderPlacer, body: PlaceOrderRequest): Promise<PlaceOrderResponse> {
+export async function placeOrder(
+  deps: Pick<PlaceOrderDeps, 'batcher'>,
+  who: OrderPlacer,
+  body: PlaceOrderRequest,
+): Promise<PlaceOrderResponse> {
   if (!prechecked.has(body)) throw new Error('an order reached placement without precheckOrder');
   const stakeMinor = amountOf(body.amount, 'USDT');
-  return deps.batcher.submit({ userId: who.userId, key: who.key, hash: who.hash, body, stakeMinor, lang: who.lang });
+  return deps.batcher.submit({
+    userId: who.userId,
+    key: who.key,
+    hash: who.hash,
+    body,
+    stakeMinor,
+    lang: who.lang,
+  });
 }

@@ -10,7 +10,11 @@ import {
   replayQuerySchema,
   replaySchema,
 } from '@tradewind/contract/instant';
-import { adminPeriodListSchema, adminPeriodSchema, periodSaveSchema } from '@tradewind/contract/catalog';
+import {
+  adminPeriodListSchema,
+  adminPeriodSchema,
+  periodSaveSchema,
+} from '@tradewind/contract/catalog';
 import { CATALOG_ROLES } from '@tradewind/contract/operator';
 import type { FastifyInstance } from 'fastify';
 import { route } from '#platform/http.ts';
@@ -34,13 +38,25 @@ declare module 'fastify' {
  * only the settlement worker settles them, by the rule, on recorded ticks (the route-table
  * test checks every route).
  */
-export function registerContractRoutes(app: FastifyInstance, deps: ContractsDeps, module: ContractsModule): void {
+export function registerContractRoutes(
+  app: FastifyInstance,
+  deps: ContractsDeps,
+  module: ContractsModule,
+): void {
   app.decorate('contracts', module);
   app.addHook('onClose', () => module.batcher.drain());
 
   route(
     app,
-    { method: 'GET', url: '/api/admin/v1/contracts/periods', auth: 'operator', roles: CATALOG_ROLES, summary: 'Every contract period, enabled or not', tags, response: adminPeriodListSchema },
+    {
+      method: 'GET',
+      url: '/api/admin/v1/contracts/periods',
+      auth: 'operator',
+      roles: CATALOG_ROLES,
+      summary: 'Every contract period, enabled or not',
+      tags,
+      response: adminPeriodListSchema,
+    },
     async () => ({ items: await listAdminPeriods(deps.db) }),
   );
 
@@ -61,8 +77,23 @@ export function registerContractRoutes(app: FastifyInstance, deps: ContractsDeps
 
   route(
     app,
-    { method: 'GET', url: '/api/v1/contracts/config', auth: 'user', summary: 'Periods with payout and fee rates, stake limits, your limits and the settlement rule', tags, response: contractConfigSchema },
-    async ({ auth, lang }) => contractConfig(deps.db, deps.clock.now(), auth.userId, lang, deps.config.contractMaxOpenOrders),
+    {
+      method: 'GET',
+      url: '/api/v1/contracts/config',
+      auth: 'user',
+      summary:
+        'Periods with payout and fee rates, stake limits, your limits and the settlement rule',
+      tags,
+      response: contractConfigSchema,
+    },
+    async ({ auth, lang }) =>
+      contractConfig(
+        deps.db,
+        deps.clock.now(),
+        auth.userId,
+        lang,
+        deps.config.contractMaxOpenOrders,
+      ),
   );
 
   route(
@@ -71,7 +102,8 @@ export function registerContractRoutes(app: FastifyInstance, deps: ContractsDeps
       method: 'POST',
       url: '/api/v1/contracts/settings',
       auth: 'user',
-      summary: 'Set or remove your daily loss limit (losses and fees since 00:00 UTC, open orders counted as lost)',
+      summary:
+        'Set or remove your daily loss limit (losses and fees since 00:00 UTC, open orders counted as lost)',
       tags,
       body: contractSettingsRequestSchema,
       response: contractConfigSchema,
@@ -91,7 +123,8 @@ export function registerContractRoutes(app: FastifyInstance, deps: ContractsDeps
       auth: 'user',
       money: true,
       ownIdempotency: true,
-      summary: 'Place an instant contract: stake + fee are locked in the futures account until delivery',
+      summary:
+        'Place an instant contract: stake + fee are locked in the futures account until delivery',
       tags,
       body: placeOrderRequestSchema,
       response: placeOrderResponseSchema,
@@ -99,19 +132,42 @@ export function registerContractRoutes(app: FastifyInstance, deps: ContractsDeps
       // The trading password is checked on every attempt, replays too; a wrong one counts toward the lock.
       precheck: ({ body, auth }) => precheckOrder(deps, auth.userId, body),
     },
-    ({ auth, body, idempotency, lang }) => placeOrder(module, { userId: auth.userId, lang, key: idempotency.key, hash: idempotency.hash }, body),
+    ({ auth, body, idempotency, lang }) =>
+      placeOrder(
+        module,
+        { userId: auth.userId, lang, key: idempotency.key, hash: idempotency.hash },
+        body,
+      ),
   );
 
   route(
     app,
-    { method: 'GET', url: '/api/v1/contracts/orders', auth: 'user', summary: 'Your open or settled orders, newest first', tags, query: ordersQuerySchema, response: ordersSchema },
-    async ({ auth, query, lang }) => listOrders(deps.db, deps.clock.now(), auth.userId, query, lang),
+    {
+      method: 'GET',
+      url: '/api/v1/contracts/orders',
+      auth: 'user',
+      summary: 'Your open or settled orders, newest first',
+      tags,
+      query: ordersQuerySchema,
+      response: ordersSchema,
+    },
+    async ({ auth, query, lang }) =>
+      listOrders(deps.db, deps.clock.now(), auth.userId, query, lang),
   );
 
   route(
     app,
-    { method: 'GET', url: '/api/v1/contracts/order', auth: 'user', summary: 'One of your orders, with its open and close ticks', tags, query: orderQuerySchema, response: orderSchema },
-    async ({ auth, query, lang }) => getOrder(deps.db, deps.clock.now(), auth.userId, Number(query.id), lang),
+    {
+      method: 'GET',
+      url: '/api/v1/contracts/order',
+      auth: 'user',
+      summary: 'One of your orders, with its open and close ticks',
+      tags,
+      query: orderQuerySchema,
+      response: orderSchema,
+    },
+    async ({ auth, query, lang }) =>
+      getOrder(deps.db, deps.clock.now(), auth.userId, Number(query.id), lang),
   );
 
   route(
@@ -120,7 +176,8 @@ export function registerContractRoutes(app: FastifyInstance, deps: ContractsDeps
       method: 'GET',
       url: '/api/v1/contracts/replay',
       auth: 'none',
-      summary: "Anyone can recompute a settled order's result from the recorded ticks and compare it with the stored one",
+      summary:
+        "Anyone can recompute a settled order's result from the recorded ticks and compare it with the stored one",
       tags,
       query: replayQuerySchema,
       response: replaySchema,

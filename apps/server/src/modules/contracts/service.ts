@@ -27,7 +27,13 @@ import { type Executor, queryRows } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { translate } from '#platform/i18n.ts';
 import { type EntrySpec, houseAccount, userAccount } from '../ledger/service.ts';
-import { type RecordedPrice, latestPrice, latestPrices, sourceLabel, tickProofs } from '../market/service.ts';
+import {
+  type RecordedPrice,
+  latestPrice,
+  latestPrices,
+  sourceLabel,
+  tickProofs,
+} from '../market/service.ts';
 import { type TickComponent, ticks } from '../market/tables.ts';
 import { isMoneyPasswordSet } from '../money-password/service.ts';
 import { contractOrders, contractPeriods, contractSettings } from './tables.ts';
@@ -75,8 +81,16 @@ export const tickRefOf = (price: RecordedPrice): TickRef => ({
 /** A tick's quotes as the index rule reads them: its components, or (none kept) the tick itself from its one source. */
 export function tickQuotes(tick: TickRef): SourceQuote[] {
   const tsMs = tick.ts.getTime();
-  if (!tick.components) return [{ source: tick.source, priceMinor: tick.priceMinor, sourceTimeMs: tsMs, receivedAtMs: tsMs }];
-  return tick.components.map(([source, price, sourceOffsetMs, receivedOffsetMs]) => ({ source, priceMinor: BigInt(price), sourceTimeMs: tsMs + sourceOffsetMs, receivedAtMs: tsMs + receivedOffsetMs }));
+  if (!tick.components)
+    return [
+      { source: tick.source, priceMinor: tick.priceMinor, sourceTimeMs: tsMs, receivedAtMs: tsMs },
+    ];
+  return tick.components.map(([source, price, sourceOffsetMs, receivedOffsetMs]) => ({
+    source,
+    priceMinor: BigInt(price),
+    sourceTimeMs: tsMs + sourceOffsetMs,
+    receivedAtMs: tsMs + receivedOffsetMs,
+  }));
 }
 
 /** Whether a tick's price is the index of its quotes at its instant (packages/contract price-index.ts). */
@@ -150,7 +164,12 @@ function displayStatus(order: OrderRecord, now: Date): OrderDisplayStatus {
  * The reply shape of an order. `current` is the latest fresh tick of the instrument, for
  * an open order's P/L as if it were delivered now.
  */
-export function orderView(order: OrderRecord, now: Date, lang: Language, current: TickRef | null): Order {
+export function orderView(
+  order: OrderRecord,
+  now: Date,
+  lang: Language,
+  current: TickRef | null,
+): Order {
   const stake = order.stakeMinor;
   const profit = order.payoutMinor === null ? null : order.payoutMinor - stake - order.feeMinor;
   let currentPnl: bigint | null = profit;
@@ -159,7 +178,9 @@ export function orderView(order: OrderRecord, now: Date, lang: Language, current
     currentPnl = profitOf(outcome, stake, order.feeMinor, order.payoutRatePpm);
   }
   const priceScale = INSTRUMENTS[order.instrument].priceScale;
-  const quantity = (stake * 10n ** BigInt(QUANTITY_SCALE + priceScale)) / (order.openTick.priceMinor * 10n ** BigInt(USDT_SCALE));
+  const quantity =
+    (stake * 10n ** BigInt(QUANTITY_SCALE + priceScale)) /
+    (order.openTick.priceMinor * 10n ** BigInt(USDT_SCALE));
   return {
     id: String(order.id),
     publicId: order.publicId,
@@ -192,7 +213,12 @@ export function orderView(order: OrderRecord, now: Date, lang: Language, current
 // releases the lock and pays by the outcome. Each entry's reference names its order, so
 // an order can be opened and settled once each.
 
-export function placementEntry(order: { id: number; userId: number; stakeMinor: bigint; feeMinor: bigint }): EntrySpec {
+export function placementEntry(order: {
+  id: number;
+  userId: number;
+  stakeMinor: bigint;
+  feeMinor: bigint;
+}): EntrySpec {
   const account = userAccount(order.userId, 'futures', CONTRACT_ASSET);
   const amount = order.stakeMinor + order.feeMinor;
   return {
@@ -206,7 +232,11 @@ export function placementEntry(order: { id: number; userId: number; stakeMinor: 
   };
 }
 
-export function settlementEntry(order: { id: number; userId: number; stakeMinor: bigint; feeMinor: bigint }, outcome: Outcome, payoutMinor: bigint): EntrySpec {
+export function settlementEntry(
+  order: { id: number; userId: number; stakeMinor: bigint; feeMinor: bigint },
+  outcome: Outcome,
+  payoutMinor: bigint,
+): EntrySpec {
   const account = userAccount(order.userId, 'futures', CONTRACT_ASSET);
   const contracts = houseAccount('contracts', CONTRACT_ASSET);
   const fees = houseAccount('fees', CONTRACT_ASSET);
@@ -214,21 +244,43 @@ export function settlementEntry(order: { id: number; userId: number; stakeMinor:
   const postings: EntrySpec['postings'] = [];
   if (outcome === 'void') {
     // No fresh price at delivery: nothing was traded, so everything goes back.
-    postings.push({ account, bucket: 'locked', amount: -(stake + fee), type: 'order_refund' }, { account, bucket: 'available', amount: stake + fee, type: 'order_refund' });
+    postings.push(
+      { account, bucket: 'locked', amount: -(stake + fee), type: 'order_refund' },
+      { account, bucket: 'available', amount: stake + fee, type: 'order_refund' },
+    );
   } else {
-    if (fee > 0n) postings.push({ account, bucket: 'locked', amount: -fee, type: 'position_fee' }, { account: fees, amount: fee, type: 'position_fee' });
+    if (fee > 0n)
+      postings.push(
+        { account, bucket: 'locked', amount: -fee, type: 'position_fee' },
+        { account: fees, amount: fee, type: 'position_fee' },
+      );
     if (outcome === 'win') {
       const profit = payoutMinor - stake;
-      postings.push({ account, bucket: 'locked', amount: -stake, type: 'position_close' }, { account, bucket: 'available', amount: payoutMinor, type: 'position_close' });
-      if (profit > 0n) postings.push({ account: contracts, amount: -profit, type: 'position_close' });
+      postings.push(
+        { account, bucket: 'locked', amount: -stake, type: 'position_close' },
+        { account, bucket: 'available', amount: payoutMinor, type: 'position_close' },
+      );
+      if (profit > 0n)
+        postings.push({ account: contracts, amount: -profit, type: 'position_close' });
     } else if (outcome === 'loss') {
-      postings.push({ account, bucket: 'locked', amount: -stake, type: 'position_close' }, { account: contracts, amount: stake, type: 'position_close' });
+      postings.push(
+        { account, bucket: 'locked', amount: -stake, type: 'position_close' },
+        { account: contracts, amount: stake, type: 'position_close' },
+      );
     } else {
       // A tie refunds the stake: neither side moved the price, so neither side won.
-      postings.push({ account, bucket: 'locked', amount: -stake, type: 'order_refund' }, { account, bucket: 'available', amount: stake, type: 'order_refund' });
+      postings.push(
+        { account, bucket: 'locked', amount: -stake, type: 'order_refund' },
+        { account, bucket: 'available', amount: stake, type: 'order_refund' },
+      );
     }
   }
-  return { kind: 'contract_settle', reference: `contract:${order.id}:settle`, userId: order.userId, postings };
+  return {
+    kind: 'contract_settle',
+    reference: `contract:${order.id}:settle`,
+    userId: order.userId,
+    postings,
+  };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -286,10 +338,20 @@ export async function lossToday(db: Executor, userId: number, now: Date): Promis
   return BigInt(row?.loss ?? '0');
 }
 
-export async function contractConfig(db: Executor, now: Date, userId: number, lang: Language, maxOpenOrders: number): Promise<ContractConfig> {
+export async function contractConfig(
+  db: Executor,
+  now: Date,
+  userId: number,
+  lang: Language,
+  maxOpenOrders: number,
+): Promise<ContractConfig> {
   const [periods, settings, loss, tradePasswordRequired] = await Promise.all([
     activePeriods(db),
-    db.select({ limit: contractSettings.dailyLossLimitMinor }).from(contractSettings).where(eq(contractSettings.userId, userId)).limit(1),
+    db
+      .select({ limit: contractSettings.dailyLossLimitMinor })
+      .from(contractSettings)
+      .where(eq(contractSettings.userId, userId))
+      .limit(1),
     lossToday(db, userId, now),
     isMoneyPasswordSet(db, userId, 'trade'),
   ]);
@@ -305,17 +367,26 @@ export async function contractConfig(db: Executor, now: Date, userId: number, la
 }
 
 /** Sets or removes the user's daily loss limit. Raises AMOUNT_PRECISION (field `dailyLossLimit`). */
-export async function saveSettings(db: Executor, now: Date, userId: number, request: ContractSettingsRequest): Promise<void> {
+export async function saveSettings(
+  db: Executor,
+  now: Date,
+  userId: number,
+  request: ContractSettingsRequest,
+): Promise<void> {
   let limit: bigint | null = null;
   if (request.dailyLossLimit !== null) {
     const parsed = parseUsdt(request.dailyLossLimit);
-    if (parsed === undefined) throw new AppError('AMOUNT_PRECISION', { decimals: USDT_SCALE }, 422, 'dailyLossLimit');
+    if (parsed === undefined)
+      throw new AppError('AMOUNT_PRECISION', { decimals: USDT_SCALE }, 422, 'dailyLossLimit');
     limit = parsed;
   }
   await db
     .insert(contractSettings)
     .values({ userId, dailyLossLimitMinor: limit, updatedAt: now })
-    .onConflictDoUpdate({ target: contractSettings.userId, set: { dailyLossLimitMinor: limit, updatedAt: now } });
+    .onConflictDoUpdate({
+      target: contractSettings.userId,
+      set: { dailyLossLimitMinor: limit, updatedAt: now },
+    });
 }
 
 /** A positive USDT amount in minor units, or undefined (more than 6 decimals, zero). */
@@ -356,7 +427,8 @@ type OrderJoinRow = {
 
 function recordOf(row: OrderJoinRow): OrderRecord {
   const o = row.order;
-  if (!isInstrumentSymbol(o.instrument)) throw new Error(`order ${o.id} on unknown instrument ${o.instrument}`);
+  if (!isInstrumentSymbol(o.instrument))
+    throw new Error(`order ${o.id} on unknown instrument ${o.instrument}`);
   return {
     id: o.id,
     publicId: o.publicId,
@@ -368,14 +440,26 @@ function recordOf(row: OrderJoinRow): OrderRecord {
     feeRatePpm: o.feeRatePpm,
     stakeMinor: o.stakeMinor,
     feeMinor: o.feeMinor,
-    openTick: { id: o.openTickId, priceMinor: o.openPriceMinor, ts: row.openTs, source: row.openSource, components: row.openComponents },
+    openTick: {
+      id: o.openTickId,
+      priceMinor: o.openPriceMinor,
+      ts: row.openTs,
+      source: row.openSource,
+      components: row.openComponents,
+    },
     createdAt: o.createdAt,
     deliverAt: o.deliverAt,
     state: o.state as 'open' | 'settled',
     outcome: o.outcome as Outcome | null,
     closeTick:
       o.closeTickId !== null && o.closePriceMinor !== null && row.closeTs && row.closeSource
-        ? { id: o.closeTickId, priceMinor: o.closePriceMinor, ts: row.closeTs, source: row.closeSource, components: row.closeComponents }
+        ? {
+            id: o.closeTickId,
+            priceMinor: o.closePriceMinor,
+            ts: row.closeTs,
+            source: row.closeSource,
+            components: row.closeComponents,
+          }
         : null,
     payoutMinor: o.payoutMinor,
     settledAt: o.settledAt,
@@ -396,7 +480,13 @@ async function currentTicks(db: Executor, now: Date): Promise<Map<InstrumentSymb
 }
 
 /** The user's orders, newest first, a page at a time (`cursor`: the last id of the previous page). */
-export async function listOrders(db: Executor, now: Date, userId: number, query: OrdersQuery, lang: Language): Promise<Orders> {
+export async function listOrders(
+  db: Executor,
+  now: Date,
+  userId: number,
+  query: OrdersQuery,
+  lang: Language,
+): Promise<Orders> {
   const conditions = [eq(contractOrders.userId, userId), eq(contractOrders.state, query.state)];
   if (query.symbol) conditions.push(eq(contractOrders.instrument, query.symbol));
   if (query.cursor) conditions.push(lt(contractOrders.id, Number(query.cursor)));
@@ -405,7 +495,10 @@ export async function listOrders(db: Executor, now: Date, userId: number, query:
     .orderBy(desc(contractOrders.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit).map(recordOf);
-  const current = query.state === 'open' && page.length > 0 ? await currentTicks(db, now) : new Map<InstrumentSymbol, TickRef>();
+  const current =
+    query.state === 'open' && page.length > 0
+      ? await currentTicks(db, now)
+      : new Map<InstrumentSymbol, TickRef>();
   const last = page[page.length - 1];
   return {
     items: page.map((order) => orderView(order, now, lang, current.get(order.instrument) ?? null)),
@@ -414,7 +507,13 @@ export async function listOrders(db: Executor, now: Date, userId: number, query:
 }
 
 /** One of the user's own orders; another user's id is ORDER_NOT_FOUND, the same as no order. */
-export async function getOrder(db: Executor, now: Date, userId: number, id: number, lang: Language): Promise<Order> {
+export async function getOrder(
+  db: Executor,
+  now: Date,
+  userId: number,
+  id: number,
+  lang: Language,
+): Promise<Order> {
   const [row] = await selectOrders(db)
     .where(and(eq(contractOrders.id, id), eq(contractOrders.userId, userId)))
     .limit(1);
@@ -425,7 +524,10 @@ export async function getOrder(db: Executor, now: Date, userId: number, id: numb
 }
 
 /** Adds the signed updates kept with an order's close tick, for the browser to check. */
-async function withCloseProofs<T extends { closeTick: OrderTick | null }>(db: Executor, view: T): Promise<T> {
+async function withCloseProofs<T extends { closeTick: OrderTick | null }>(
+  db: Executor,
+  view: T,
+): Promise<T> {
   if (!view.closeTick) return view;
   const proofs = await tickProofs(db, Number(view.closeTick.id));
   return proofs.length === 0 ? view : { ...view, closeTick: { ...view.closeTick, proofs } };
@@ -440,14 +542,20 @@ export async function replayOrder(db: Executor, publicId: string, lang: Language
   const [row] = await selectOrders(db).where(eq(contractOrders.publicId, publicId)).limit(1);
   if (!row) throw new AppError('ORDER_NOT_FOUND', {}, 404);
   const order = recordOf(row);
-  if (order.state !== 'settled' || order.outcome === null || order.payoutMinor === null) throw new AppError('INVALID_STATE', {}, 409);
+  if (order.state !== 'settled' || order.outcome === null || order.payoutMinor === null)
+    throw new AppError('INVALID_STATE', {}, 409);
   const close = await latestPrice(db, order.instrument, order.deliverAt);
-  const outcome = outcomeOf(order.direction, order.openTick.priceMinor, close ? close.priceMinor : null);
+  const outcome = outcomeOf(
+    order.direction,
+    order.openTick.priceMinor,
+    close ? close.priceMinor : null,
+  );
   const payout = payoutOf(outcome, order.stakeMinor, order.feeMinor, order.payoutRatePpm);
   const storedCloseTickId = order.closeTick ? String(order.closeTick.id) : null;
   const closeTickId = close ? String(close.tickId) : null;
   // Each tick's price recomputed from the source quotes recorded with it, by the index rule.
-  const indexAgrees = tickIndexAgrees(order.openTick) && (close ? tickIndexAgrees(tickRefOf(close)) : true);
+  const indexAgrees =
+    tickIndexAgrees(order.openTick) && (close ? tickIndexAgrees(tickRefOf(close)) : true);
   return withCloseProofs(db, {
     publicId: order.publicId,
     symbol: order.instrument,
@@ -459,20 +567,32 @@ export async function replayOrder(db: Executor, publicId: string, lang: Language
     closeTick: close ? tickView(tickRefOf(close), order.instrument, lang) : null,
     outcome,
     payout: usdt(payout),
-    stored: { closeTickId: storedCloseTickId, outcome: order.outcome, payout: usdt(order.payoutMinor) },
+    stored: {
+      closeTickId: storedCloseTickId,
+      outcome: order.outcome,
+      payout: usdt(order.payoutMinor),
+    },
     indexAgrees,
-    agrees: storedCloseTickId === closeTickId && order.outcome === outcome && order.payoutMinor === payout && indexAgrees,
+    agrees:
+      storedCloseTickId === closeTickId &&
+      order.outcome === outcome &&
+      order.payoutMinor === payout &&
+      indexAgrees,
     rule: translate(lang, 'contracts.rule'),
   });
 }
 
 /** Locked funds the ledger check expects: each user's open orders' stake + fee. */
-export async function openObligations(db: Executor): Promise<{ account: string; amount: bigint }[]> {
+export async function openObligations(
+  db: Executor,
+): Promise<{ account: string; amount: bigint }[]> {
   const rows = await queryRows<{ user_id: string; amount: string }>(
     db,
     sql`select ${contractOrders.userId}::text as user_id, sum(${contractOrders.stakeMinor} + ${contractOrders.feeMinor})::text as amount
         from ${contractOrders} where ${contractOrders.state} = 'open' group by ${contractOrders.userId}`,
   );
-  return rows.map((row) => ({ account: `user:${row.user_id}:futures:${CONTRACT_ASSET}`, amount: BigInt(row.amount) }));
+  return rows.map((row) => ({
+    account: `user:${row.user_id}:futures:${CONTRACT_ASSET}`,
+    amount: BigInt(row.amount),
+  }));
 }
-

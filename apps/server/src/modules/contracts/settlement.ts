@@ -1,4 +1,10 @@
-import { CONTRACT_ASSET, type Direction, type Order, type Outcome, outcomeOf } from '@tradewind/contract/instant';
+import {
+  CONTRACT_ASSET,
+  type Direction,
+  type Order,
+  type Outcome,
+  outcomeOf,
+} from '@tradewind/contract/instant';
 import { INSTRUMENTS, type InstrumentSymbol, isInstrumentSymbol } from '@tradewind/contract/market';
 import { formatAmount } from '@tradewind/contract/money';
 import { payoutOf } from '@tradewind/contract/payout';
@@ -6,8 +12,21 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import { type Db, type NamedStatement, type Tx, runNamed } from '#platform/db.ts';
 import type { Hub } from '#platform/ws.ts';
-import { type EntrySpec, type Ledger, MAX_ENTRIES_PER_BATCH, accountName, houseAccount, userAccount } from '../ledger/service.ts';
-import { type CreatedMessage, type MessageSpec, languageOf, publishMessages, renderMessage } from '../messages/service.ts';
+import {
+  type EntrySpec,
+  type Ledger,
+  MAX_ENTRIES_PER_BATCH,
+  accountName,
+  houseAccount,
+  userAccount,
+} from '../ledger/service.ts';
+import {
+  type CreatedMessage,
+  type MessageSpec,
+  languageOf,
+  publishMessages,
+  renderMessage,
+} from '../messages/service.ts';
 import { type OrderRecord, orderView, settlementEntry } from './service.ts';
 
 /**
@@ -160,14 +179,23 @@ const dateOf = (ms: number) => new Date(Math.round(ms));
 
 /** A claimed order, settled by the rule on its recorded ticks. */
 function settle(row: ClaimRow, now: Date): OrderRecord {
-  if (!isInstrumentSymbol(row.instrument)) throw new Error(`order ${row.id} on unknown instrument ${row.instrument}`);
+  if (!isInstrumentSymbol(row.instrument))
+    throw new Error(`order ${row.id} on unknown instrument ${row.instrument}`);
   const direction = row.direction as Direction;
   const stakeMinor = BigInt(row.stake_minor);
   const feeMinor = BigInt(row.fee_minor);
   const openPrice = BigInt(row.open_price_minor);
   const closeTick =
-    row.close_tick_id !== null && row.close_price_minor !== null && row.close_ts_ms !== null && row.close_source !== null
-      ? { id: Number(row.close_tick_id), priceMinor: BigInt(row.close_price_minor), ts: dateOf(row.close_ts_ms), source: row.close_source }
+    row.close_tick_id !== null &&
+    row.close_price_minor !== null &&
+    row.close_ts_ms !== null &&
+    row.close_source !== null
+      ? {
+          id: Number(row.close_tick_id),
+          priceMinor: BigInt(row.close_price_minor),
+          ts: dateOf(row.close_ts_ms),
+          source: row.close_source,
+        }
       : null;
   const outcome = outcomeOf(direction, openPrice, closeTick ? closeTick.priceMinor : null);
   return {
@@ -181,7 +209,12 @@ function settle(row: ClaimRow, now: Date): OrderRecord {
     feeRatePpm: row.fee_rate_ppm,
     stakeMinor,
     feeMinor,
-    openTick: { id: Number(row.open_tick_id), priceMinor: openPrice, ts: dateOf(row.open_ts_ms), source: row.open_source },
+    openTick: {
+      id: Number(row.open_tick_id),
+      priceMinor: openPrice,
+      ts: dateOf(row.open_ts_ms),
+      source: row.open_source,
+    },
     createdAt: dateOf(row.created_ms),
     deliverAt: dateOf(row.deliver_ms),
     state: 'settled',
@@ -199,14 +232,21 @@ function settledMessage(order: OrderRecord): MessageSpec {
     userId: order.userId,
     kind: 'contract.settled',
     ref: `contract:${order.id}`,
-    params: { symbol: `${instrument.base}/${instrument.quote}`, payout: formatAmount(order.payoutMinor ?? 0n, 6) },
-    keyParams: { direction: `messages.direction.${order.direction}`, outcome: `messages.outcome.${order.outcome}` },
+    params: {
+      symbol: `${instrument.base}/${instrument.quote}`,
+      payout: formatAmount(order.payoutMinor ?? 0n, 6),
+    },
+    keyParams: {
+      direction: `messages.direction.${order.direction}`,
+      outcome: `messages.outcome.${order.outcome}`,
+    },
     link: `/ContractDetail?id=${order.id}`,
   };
 }
 
 /** A settled order's ledger entry, by the rule. */
-const settlementEntryOf = (order: OrderRecord): EntrySpec => settlementEntry(order, order.outcome as Outcome, order.payoutMinor as bigint);
+const settlementEntryOf = (order: OrderRecord): EntrySpec =>
+  settlementEntry(order, order.outcome as Outcome, order.payoutMinor as bigint);
 
 const FEES = houseAccount('fees', CONTRACT_ASSET);
 const CONTRACTS = houseAccount('contracts', CONTRACT_ASSET);
@@ -259,7 +299,10 @@ export class Settlement {
       try {
         settled = await this.settleBatch(now, this.batchSize);
       } catch (error) {
-        this.deps.log?.error({ err: error }, 'contract settlement: a batch failed; settling its orders one by one');
+        this.deps.log?.error(
+          { err: error },
+          'contract settlement: a batch failed; settling its orders one by one',
+        );
         settled = await this.settleOneByOne(now);
       } finally {
         this.inBatch--;
@@ -283,7 +326,10 @@ export class Settlement {
       } catch (error) {
         const [id] = claimed;
         if (id === undefined) throw error;
-        this.deps.log?.error({ err: error, orderId: id }, 'contract settlement: an order failed to settle; set aside for a minute');
+        this.deps.log?.error(
+          { err: error, orderId: id },
+          'contract settlement: an order failed to settle; set aside for a minute',
+        );
         this.setAside.set(id, now.getTime() + SET_ASIDE_MS);
       }
     }
@@ -291,20 +337,34 @@ export class Settlement {
   }
 
   /** One batch: claim, settle, commit, then tell the owners. */
-  async settleBatch(now: Date, limit: number = this.batchSize, claimed: number[] = []): Promise<number> {
+  async settleBatch(
+    now: Date,
+    limit: number = this.batchSize,
+    claimed: number[] = [],
+  ): Promise<number> {
     const readyBefore = new Date(now.getTime() - RECORDING_LATENESS_MS);
     for (const [id, until] of this.setAside) if (until <= now.getTime()) this.setAside.delete(id);
     const excluded = [...this.setAside.keys()].map(String);
     let messages: CreatedMessage[] = [];
     const orders = await this.deps.db.transaction(async (tx) => {
-      const rows = await runNamed<ClaimRow>(tx as Tx, CLAIM_DUE, [now, limit, readyBefore, excluded, CONTRACT_ASSET]);
+      const rows = await runNamed<ClaimRow>(tx as Tx, CLAIM_DUE, [
+        now,
+        limit,
+        readyBefore,
+        excluded,
+        CONTRACT_ASSET,
+      ]);
       claimed.push(...rows.map((row) => Number(row.id)));
       if (rows.length === 0) return [];
       // The owners' futures accounts came with the claim; the house's are known after the first batch.
       const accounts = await this.deps.ledger.resolveAccounts(tx, [FEES, CONTRACTS]);
       for (const row of rows) {
-        if (row.account_id === null) throw new Error(`order ${row.id}: its owner has no futures account`);
-        accounts.set(accountName(userAccount(Number(row.user_id), 'futures', CONTRACT_ASSET)), Number(row.account_id));
+        if (row.account_id === null)
+          throw new Error(`order ${row.id}: its owner has no futures account`);
+        accounts.set(
+          accountName(userAccount(Number(row.user_id), 'futures', CONTRACT_ASSET)),
+          Number(row.account_id),
+        );
       }
       // Stamped when the results are written, not when the orders were claimed.
       const settledAt = this.deps.clock.now();
@@ -330,10 +390,17 @@ export class Settlement {
       // refusal of the entries, thrown or not, fails the batch either way). Last, so the house
       // accounts' rows (locked by the balance trigger when the statement ends) are held only
       // until the commit: parallel batches queue on them that long.
-      const ledgerWritten = (async () => this.deps.ledger.postManyResolved(tx, settledAt, settled.map(settlementEntryOf), accounts))();
+      const ledgerWritten = (async () =>
+        this.deps.ledger.postManyResolved(
+          tx,
+          settledAt,
+          settled.map(settlementEntryOf),
+          accounts,
+        ))();
       const [[result]] = await Promise.all([ordersWritten, ledgerWritten]);
       // Claimed rows are locked by this transaction: each must settle here, or none does.
-      if (result?.settled !== settled.length) throw new Error(`settled ${result?.settled} of ${settled.length} claimed orders`);
+      if (result?.settled !== settled.length)
+        throw new Error(`settled ${result?.settled} of ${settled.length} claimed orders`);
       const byRef = new Map(specs.map((spec, i) => [spec.ref, i]));
       messages = result.messages.map(([id, ref]) => {
         const i = byRef.get(ref) as number;
@@ -341,7 +408,15 @@ export class Settlement {
         const text = texts[i] as { title: string; body: string };
         return {
           userId: spec.userId,
-          message: { id, kind: spec.kind, title: text.title, body: text.body, link: spec.link ?? null, read: false, createdAt: settledAt.toISOString() },
+          message: {
+            id,
+            kind: spec.kind,
+            title: text.title,
+            body: text.body,
+            link: spec.link ?? null,
+            read: false,
+            createdAt: settledAt.toISOString(),
+          },
         };
       });
       return settled;
@@ -402,7 +477,9 @@ export class Settlement {
 
   private round(): void {
     this.current = this.tick()
-      .catch((error: unknown) => this.deps.log?.error({ err: error }, 'contract settlement: a round failed; retrying'))
+      .catch((error: unknown) =>
+        this.deps.log?.error({ err: error }, 'contract settlement: a round failed; retrying'),
+      )
       .finally(() => {
         this.current = null;
       });

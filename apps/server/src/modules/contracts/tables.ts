@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { ticks } from '../market/tables.ts';
 import { users } from '../user/tables.ts';
 
@@ -30,8 +41,14 @@ export const contractPeriods = pgTable(
   },
   (t) => [
     check('contract_periods_seconds', sql`${t.seconds} > 0 and ${t.seconds} <= 86400`),
-    check('contract_periods_rates', sql`${t.payoutRatePpm} > 0 and ${t.payoutRatePpm} <= 10000000 and ${t.feeRatePpm} >= 0 and ${t.feeRatePpm} < 1000000`),
-    check('contract_periods_stakes', sql`${t.minStakeMinor} > 0 and ${t.maxStakeMinor} >= ${t.minStakeMinor}`),
+    check(
+      'contract_periods_rates',
+      sql`${t.payoutRatePpm} > 0 and ${t.payoutRatePpm} <= 10000000 and ${t.feeRatePpm} >= 0 and ${t.feeRatePpm} < 1000000`,
+    ),
+    check(
+      'contract_periods_stakes',
+      sql`${t.minStakeMinor} > 0 and ${t.maxStakeMinor} >= ${t.minStakeMinor}`,
+    ),
   ],
 );
 
@@ -74,15 +91,27 @@ export const contractOrders = pgTable(
     uniqueIndex('contract_orders_public_id_key').on(t.publicId),
     index('contract_orders_user_idx').on(t.userId, t.id),
     // What the settlement worker claims: open orders by delivery time.
-    index('contract_orders_due_idx').on(t.deliverAt).where(sql`${t.state} = 'open'`),
+    index('contract_orders_due_idx')
+      .on(t.deliverAt)
+      .where(sql`${t.state} = 'open'`),
     // Open-order cap and exposure at placement.
-    index('contract_orders_user_open_idx').on(t.userId).where(sql`${t.state} = 'open'`),
+    index('contract_orders_user_open_idx')
+      .on(t.userId)
+      .where(sql`${t.state} = 'open'`),
     // Today's realised losses (daily loss limit).
-    index('contract_orders_user_settled_idx').on(t.userId, t.settledAt).where(sql`${t.state} = 'settled'`),
+    index('contract_orders_user_settled_idx')
+      .on(t.userId, t.settledAt)
+      .where(sql`${t.state} = 'settled'`),
     check('contract_orders_direction', sql`${t.direction} in ('up', 'down')`),
     check('contract_orders_state', sql`${t.state} in ('open', 'settled')`),
-    check('contract_orders_terms', sql`${t.stakeMinor} > 0 and ${t.feeMinor} >= 0 and ${t.openPriceMinor} > 0 and ${t.periodSeconds} > 0 and ${t.payoutRatePpm} > 0 and ${t.feeRatePpm} >= 0`),
-    check('contract_orders_delivery', sql`extract(epoch from ${t.deliverAt} - ${t.createdAt}) = ${t.periodSeconds}`),
+    check(
+      'contract_orders_terms',
+      sql`${t.stakeMinor} > 0 and ${t.feeMinor} >= 0 and ${t.openPriceMinor} > 0 and ${t.periodSeconds} > 0 and ${t.payoutRatePpm} > 0 and ${t.feeRatePpm} >= 0`,
+    ),
+    check(
+      'contract_orders_delivery',
+      sql`extract(epoch from ${t.deliverAt} - ${t.createdAt}) = ${t.periodSeconds}`,
+    ),
     check('contract_orders_public_id', sql`${t.publicId} ~ '^[A-Za-z0-9_-]{22}$'`),
     // Open: nothing of a settlement yet. Settled: an outcome, a payout and a time, at or after delivery.
     check(
@@ -124,5 +153,10 @@ export const contractSettings = pgTable(
     dailyLossLimitMinor: minor('daily_loss_limit_minor'),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [check('contract_settings_limit', sql`${t.dailyLossLimitMinor} is null or ${t.dailyLossLimitMinor} > 0`)],
+  (t) => [
+    check(
+      'contract_settings_limit',
+      sql`${t.dailyLossLimitMinor} is null or ${t.dailyLossLimitMinor} > 0`,
+    ),
+  ],
 );

@@ -1,4 +1,9 @@
-import { convertRequestSchema, convertResponseSchema, quoteRequestSchema, quoteSchema } from '@tradewind/contract/conversion';
+import {
+  convertRequestSchema,
+  convertResponseSchema,
+  quoteRequestSchema,
+  quoteSchema,
+} from '@tradewind/contract/conversion';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import type { Config } from '#platform/config.ts';
@@ -9,21 +14,32 @@ import { createQuote, executeQuote } from './service.ts';
 
 const tags = ['conversion'];
 
-export function registerConversionRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; config: Config; ledger: Ledger }): void {
+export function registerConversionRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; clock: Clock; config: Config; ledger: Ledger },
+): void {
   route(
     app,
     {
       method: 'POST',
       url: '/api/v1/convert/quote',
       auth: 'user',
-      summary: 'Quote a conversion between a coin and USDT at the latest recorded price (valid 10 s)',
+      summary:
+        'Quote a conversion between a coin and USDT at the latest recorded price (valid 10 s)',
       tags,
       body: quoteRequestSchema,
       response: quoteSchema,
       // Each quote is a stored row: a person needs a few a minute, not hundreds.
       rateLimit: { max: 60, timeWindow: 60_000 },
     },
-    async ({ body, auth, lang }) => createQuote({ db: deps.db, feeBps: deps.config.convertFeeBps }, deps.clock.now(), auth.userId, body, lang),
+    async ({ body, auth, lang }) =>
+      createQuote(
+        { db: deps.db, feeBps: deps.config.convertFeeBps },
+        deps.clock.now(),
+        auth.userId,
+        body,
+        lang,
+      ),
   );
 
   route(
@@ -38,6 +54,7 @@ export function registerConversionRoutes(app: FastifyInstance, deps: { db: Db; c
       body: convertRequestSchema,
       response: convertResponseSchema,
     },
-    ({ body, auth, tx, lang }) => executeQuote(deps.ledger, tx, deps.clock.now(), auth.userId, body.quoteId, lang),
+    ({ body, auth, tx, lang }) =>
+      executeQuote(deps.ledger, tx, deps.clock.now(), auth.userId, body.quoteId, lang),
   );
 }

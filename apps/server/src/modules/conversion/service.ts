@@ -1,5 +1,10 @@
 import crypto from 'node:crypto';
-import { type ConvertResponse, QUOTE_TTL_MS, type Quote, type QuoteRequest } from '@tradewind/contract/conversion';
+import {
+  type ConvertResponse,
+  QUOTE_TTL_MS,
+  type Quote,
+  type QuoteRequest,
+} from '@tradewind/contract/conversion';
 import type { Language } from '@tradewind/contract/languages';
 import { INSTRUMENTS, instrumentOf } from '@tradewind/contract/market';
 import { divCeil, formatAmount } from '@tradewind/contract/money';
@@ -7,7 +12,14 @@ import { ASSETS, type AssetCode, QUOTE_ASSET } from '@tradewind/contract/wallet'
 import { and, eq } from 'drizzle-orm';
 import type { Executor, Tx } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
-import { DuplicateEntryError, type Ledger, type PostingSpec, houseAccount, userAccount, userBalances } from '../ledger/service.ts';
+import {
+  DuplicateEntryError,
+  type Ledger,
+  type PostingSpec,
+  houseAccount,
+  userAccount,
+  userBalances,
+} from '../ledger/service.ts';
 import { latestPrice, recordedPriceOf, sourceLabel } from '../market/service.ts';
 import { ticks } from '../market/tables.ts';
 import { amountOf, getBalances } from '../wallet/service.ts';
@@ -36,7 +48,14 @@ export interface ConversionAmounts {
  * The figures of a conversion of `amountMinor` of `from`, with `priceMinor` USDT per coin
  * at `priceScale`. Pure, so the rounding is tested case by case.
  */
-export function computeConversion(input: { from: AssetCode; to: AssetCode; amountMinor: bigint; priceMinor: bigint; priceScale: number; feeBps: number }): ConversionAmounts {
+export function computeConversion(input: {
+  from: AssetCode;
+  to: AssetCode;
+  amountMinor: bigint;
+  priceMinor: bigint;
+  priceScale: number;
+  feeBps: number;
+}): ConversionAmounts {
   const { from, to, amountMinor, priceMinor, priceScale } = input;
   const feeBps = BigInt(input.feeBps);
   const usdtScale = ASSETS.USDT.scale;
@@ -52,7 +71,8 @@ export function computeConversion(input: { from: AssetCode; to: AssetCode; amoun
     const coinScale = ASSETS[to].scale;
     const fee = divCeil(amountMinor * feeBps, BPS);
     const net = amountMinor - fee;
-    const coins = net > 0n ? (net * pow10(coinScale + priceScale)) / (priceMinor * pow10(usdtScale)) : 0n;
+    const coins =
+      net > 0n ? (net * pow10(coinScale + priceScale)) / (priceMinor * pow10(usdtScale)) : 0n;
     return { usdtLegMinor: net, feeMinor: fee, receiveMinor: coins };
   }
   throw new AppError('CONVERSION_VIA_USDT', {}, 422, 'to');
@@ -98,16 +118,28 @@ export async function createQuote(
 ): Promise<Quote> {
   const from = request.from as AssetCode;
   const to = request.to as AssetCode;
-  if (from === to || (from === QUOTE_ASSET) === (to === QUOTE_ASSET)) throw new AppError('CONVERSION_VIA_USDT', {}, 422, 'to');
+  if (from === to || (from === QUOTE_ASSET) === (to === QUOTE_ASSET))
+    throw new AppError('CONVERSION_VIA_USDT', {}, 422, 'to');
   const coin = from === QUOTE_ASSET ? to : from;
   const instrument = instrumentOf(coin);
-  if (!instrument) throw new AppError('ASSET_UNAVAILABLE', {}, 422, from === QUOTE_ASSET ? 'to' : 'from');
+  if (!instrument)
+    throw new AppError('ASSET_UNAVAILABLE', {}, 422, from === QUOTE_ASSET ? 'to' : 'from');
   const amountMinor = amountOf(request.amount, from);
   const price = await latestPrice(deps.db, instrument, now);
   if (!price) throw new AppError('PRICE_UNAVAILABLE', { asset: coin }, 409);
-  const figures = computeConversion({ from, to, amountMinor, priceMinor: price.priceMinor, priceScale: price.priceScale, feeBps: deps.feeBps });
-  if (figures.receiveMinor <= 0n || figures.usdtLegMinor <= 0n) throw new AppError('CONVERSION_TOO_SMALL', {}, 422, 'amount');
-  const available = (await userBalances(deps.db, userId)).find((b) => b.wallet === 'spot' && b.asset === from)?.available ?? 0n;
+  const figures = computeConversion({
+    from,
+    to,
+    amountMinor,
+    priceMinor: price.priceMinor,
+    priceScale: price.priceScale,
+    feeBps: deps.feeBps,
+  });
+  if (figures.receiveMinor <= 0n || figures.usdtLegMinor <= 0n)
+    throw new AppError('CONVERSION_TOO_SMALL', {}, 422, 'amount');
+  const available =
+    (await userBalances(deps.db, userId)).find((b) => b.wallet === 'spot' && b.asset === from)
+      ?.available ?? 0n;
   if (available < amountMinor) throw new AppError('INSUFFICIENT_BALANCE', {}, 422, 'amount');
   const [row] = await deps.db
     .insert(conversionQuotes)
@@ -138,7 +170,11 @@ function conversionPostings(userId: number, row: QuoteRow): PostingSpec[] {
   const fee: PostingSpec[] =
     row.feeMinor > 0n
       ? [
-          { account: userAccount(userId, 'spot', 'USDT'), amount: -row.feeMinor, type: 'conversion_fee' },
+          {
+            account: userAccount(userId, 'spot', 'USDT'),
+            amount: -row.feeMinor,
+            type: 'conversion_fee',
+          },
           { account: houseAccount('fees', 'USDT'), amount: row.feeMinor, type: 'conversion_fee' },
         ]
       : [];
@@ -148,8 +184,16 @@ function conversionPostings(userId: number, row: QuoteRow): PostingSpec[] {
     return [
       { account: userAccount(userId, 'spot', from), amount: -row.amountMinor, type: 'conversion' },
       { account: houseAccount('conversion', from), amount: row.amountMinor, type: 'conversion' },
-      { account: houseAccount('conversion', 'USDT'), amount: -row.usdtLegMinor, type: 'conversion' },
-      { account: userAccount(userId, 'spot', 'USDT'), amount: row.usdtLegMinor, type: 'conversion' },
+      {
+        account: houseAccount('conversion', 'USDT'),
+        amount: -row.usdtLegMinor,
+        type: 'conversion',
+      },
+      {
+        account: userAccount(userId, 'spot', 'USDT'),
+        amount: row.usdtLegMinor,
+        type: 'conversion',
+      },
       ...fee,
     ];
   }
@@ -169,7 +213,14 @@ function conversionPostings(userId: number, row: QuoteRow): PostingSpec[] {
  * when it was executed already, QUOTE_EXPIRED at or after its expiry, INSUFFICIENT_BALANCE
  * when the funds are no longer there (nothing changes then), ACCOUNT_FROZEN.
  */
-export async function executeQuote(ledger: Ledger, tx: Tx, now: Date, userId: number, quoteId: string, language: Language): Promise<ConvertResponse> {
+export async function executeQuote(
+  ledger: Ledger,
+  tx: Tx,
+  now: Date,
+  userId: number,
+  quoteId: string,
+  language: Language,
+): Promise<ConvertResponse> {
   await assertCanMoveMoney(tx, userId);
   const [row] = await tx
     .select()
@@ -182,13 +233,30 @@ export async function executeQuote(ledger: Ledger, tx: Tx, now: Date, userId: nu
   if (now.getTime() >= row.expiresAt.getTime()) throw new AppError('QUOTE_EXPIRED', {}, 409);
   let entryId: number;
   try {
-    entryId = await ledger.post(tx, now, { kind: 'conversion', reference: `conversion:${row.id}`, userId, postings: conversionPostings(userId, row) });
+    entryId = await ledger.post(tx, now, {
+      kind: 'conversion',
+      reference: `conversion:${row.id}`,
+      userId,
+      postings: conversionPostings(userId, row),
+    });
   } catch (error) {
     if (error instanceof DuplicateEntryError) throw new AppError('QUOTE_USED', {}, 409);
     throw error;
   }
-  const [updated] = await tx.update(conversionQuotes).set({ executedAt: now, entryId }).where(eq(conversionQuotes.id, row.id)).returning();
-  const [tick] = await tx.select({ ts: ticks.ts, source: ticks.source }).from(ticks).where(eq(ticks.id, row.tickId)).limit(1);
+  const [updated] = await tx
+    .update(conversionQuotes)
+    .set({ executedAt: now, entryId })
+    .where(eq(conversionQuotes.id, row.id))
+    .returning();
+  const [tick] = await tx
+    .select({ ts: ticks.ts, source: ticks.source })
+    .from(ticks)
+    .where(eq(ticks.id, row.tickId))
+    .limit(1);
   if (!updated || !tick) throw new Error(`quote ${row.id} vanished while executing`);
-  return { entryId: String(entryId), quote: quoteView(updated, tick, language), balances: await getBalances(tx, userId, await recordedPriceOf(tx, now)) };
+  return {
+    entryId: String(entryId),
+    quote: quoteView(updated, tick, language),
+    balances: await getBalances(tx, userId, await recordedPriceOf(tx, now)),
+  };
 }

@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, numeric, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 import { ticks } from '../market/tables.ts';
 import { users } from '../user/tables.ts';
 
@@ -42,7 +51,10 @@ export const conversionQuotes = pgTable(
     index('conversion_quotes_user_idx').on(t.userId, t.createdAt),
     // Spec §5: a coin and USDT, never two coins.
     check('conversion_quotes_via_usdt', sql`(${t.fromAsset} = 'USDT') <> (${t.toAsset} = 'USDT')`),
-    check('conversion_quotes_amounts', sql`${t.amountMinor} > 0 and ${t.receiveMinor} > 0 and ${t.usdtLegMinor} > 0 and ${t.feeMinor} >= 0`),
+    check(
+      'conversion_quotes_amounts',
+      sql`${t.amountMinor} > 0 and ${t.receiveMinor} > 0 and ${t.usdtLegMinor} > 0 and ${t.feeMinor} >= 0`,
+    ),
     check('conversion_quotes_executed', sql`(${t.executedAt} is null) = (${t.entryId} is null)`),
   ],
 );

@@ -1,4 +1,14 @@
-import { CREDIT_BASE_SCORE, CREDIT_EVENT_KINDS, CREDIT_MAX_SCORE, CREDIT_MIN_SCORE, CREDIT_RULES, type Credit, type CreditEventKind, creditRule, creditScoreOf } from '@tradewind/contract/credit';
+import {
+  CREDIT_BASE_SCORE,
+  CREDIT_EVENT_KINDS,
+  CREDIT_MAX_SCORE,
+  CREDIT_MIN_SCORE,
+  CREDIT_RULES,
+  type Credit,
+  type CreditEventKind,
+  creditRule,
+  creditScoreOf,
+} from '@tradewind/contract/credit';
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '#platform/db.ts';
 import { creditEvents } from './tables.ts';
@@ -18,11 +28,21 @@ export const CREDIT_EVENTS_SHOWN = 50;
  * the KYC approval), with the points its rule gives now. A second event for the same cause
  * (or a second KYC approval) changes nothing. Returns whether it was recorded.
  */
-export async function recordCreditEvent(tx: Executor, now: Date, input: { userId: number; kind: CreditEventKind; ref: string }): Promise<boolean> {
+export async function recordCreditEvent(
+  tx: Executor,
+  now: Date,
+  input: { userId: number; kind: CreditEventKind; ref: string },
+): Promise<boolean> {
   const rule = creditRule(input.kind);
   const inserted = await tx
     .insert(creditEvents)
-    .values({ userId: input.userId, kind: input.kind, points: rule.points, ref: input.ref, createdAt: now })
+    .values({
+      userId: input.userId,
+      kind: input.kind,
+      points: rule.points,
+      ref: input.ref,
+      createdAt: now,
+    })
     .onConflictDoNothing()
     .returning({ id: creditEvents.id });
   return inserted.length > 0;
@@ -37,19 +57,30 @@ export async function creditScore(db: Executor, userId: number): Promise<number>
 }
 
 function toKind(kind: string): CreditEventKind {
-  if (!(CREDIT_EVENT_KINDS as readonly string[]).includes(kind)) throw new Error(`unknown credit event kind ${kind}`);
+  if (!(CREDIT_EVENT_KINDS as readonly string[]).includes(kind))
+    throw new Error(`unknown credit event kind ${kind}`);
   return kind as CreditEventKind;
 }
 
 /** The user's score, the rules that make it, and their own events (newest first). */
 export async function creditView(db: Executor, userId: number): Promise<Credit> {
-  const rows = await db.select().from(creditEvents).where(eq(creditEvents.userId, userId)).orderBy(desc(creditEvents.id)).limit(CREDIT_EVENTS_SHOWN);
+  const rows = await db
+    .select()
+    .from(creditEvents)
+    .where(eq(creditEvents.userId, userId))
+    .orderBy(desc(creditEvents.id))
+    .limit(CREDIT_EVENTS_SHOWN);
   return {
     score: await creditScore(db, userId),
     base: CREDIT_BASE_SCORE,
     min: CREDIT_MIN_SCORE,
     max: CREDIT_MAX_SCORE,
     rules: CREDIT_RULES.map((rule) => ({ ...rule })),
-    events: rows.map((row) => ({ id: String(row.id), kind: toKind(row.kind), points: row.points, createdAt: row.createdAt.toISOString() })),
+    events: rows.map((row) => ({
+      id: String(row.id),
+      kind: toKind(row.kind),
+      points: row.points,
+      createdAt: row.createdAt.toISOString(),
+    })),
   };
 }

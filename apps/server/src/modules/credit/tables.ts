@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { users } from '../user/tables.ts';
 
 /**
@@ -25,8 +34,13 @@ export const creditEvents = pgTable(
     index('credit_events_user_idx').on(t.userId, t.id),
     uniqueIndex('credit_events_user_kind_ref_key').on(t.userId, t.kind, t.ref),
     // Identity is verified once: however many approvals race, one event counts.
-    uniqueIndex('credit_events_user_kyc_key').on(t.userId).where(sql`${t.kind} = 'kyc_approved'`),
-    check('credit_events_kind', sql`${t.kind} in ('kyc_approved', 'loan_repaid_on_time', 'loan_overdue')`),
+    uniqueIndex('credit_events_user_kyc_key')
+      .on(t.userId)
+      .where(sql`${t.kind} = 'kyc_approved'`),
+    check(
+      'credit_events_kind',
+      sql`${t.kind} in ('kyc_approved', 'loan_repaid_on_time', 'loan_overdue')`,
+    ),
   ],
 );
 

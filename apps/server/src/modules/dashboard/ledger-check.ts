@@ -60,19 +60,28 @@ export async function latestLedgerCheck(db: Executor): Promise<LedgerCheck | nul
 
 /** The newest check an operator asked for (a backward scan from the newest row: checks are few). */
 const lastOperatorRun = (db: Executor) =>
-  db.select({ startedAt: ledgerChecks.startedAt }).from(ledgerChecks).where(ne(ledgerChecks.trigger, 'schedule')).orderBy(desc(ledgerChecks.id)).limit(1);
+  db
+    .select({ startedAt: ledgerChecks.startedAt })
+    .from(ledgerChecks)
+    .where(ne(ledgerChecks.trigger, 'schedule'))
+    .orderBy(desc(ledgerChecks.id))
+    .limit(1);
 
 /**
  * Runs the check and stores its result. Returns null when another check holds the lock
  * (the schedule skips its turn). Raises LEDGER_CHECK_BUSY for an operator when a check is
  * running or ran less than a minute ago.
  */
-export async function runLedgerCheck(deps: LedgerCheckDeps, operator: OperatorContext | null): Promise<LedgerCheck | null> {
+export async function runLedgerCheck(
+  deps: LedgerCheckDeps,
+  operator: OperatorContext | null,
+): Promise<LedgerCheck | null> {
   const startedAt = deps.clock.now();
   if (operator) {
     // Operators' runs, whoever asked, at most once a minute (the schedule's own runs aside: it keeps its pace).
     const [last] = await lastOperatorRun(deps.db);
-    if (last && startedAt.getTime() - last.startedAt.getTime() < LEDGER_CHECK_COOLDOWN_MS) throw new AppError('LEDGER_CHECK_BUSY', {}, 429);
+    if (last && startedAt.getTime() - last.startedAt.getTime() < LEDGER_CHECK_COOLDOWN_MS)
+      throw new AppError('LEDGER_CHECK_BUSY', {}, 429);
   }
   const started = performance.now();
   let status: LedgerCheckStatus;
@@ -80,11 +89,18 @@ export async function runLedgerCheck(deps: LedgerCheckDeps, operator: OperatorCo
   try {
     const result = await deps.db.transaction(
       async (tx) => {
-        const [lock] = await queryRows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${LOCK_KEY}) as locked`);
+        const [lock] = await queryRows<{ locked: boolean }>(
+          tx,
+          sql`select pg_try_advisory_xact_lock(${LOCK_KEY}) as locked`,
+        );
         if (!lock?.locked) return null;
-        await tx.execute(sql.raw(`set local statement_timeout = ${LEDGER_CHECK_STATEMENT_TIMEOUT_MS}`));
+        await tx.execute(
+          sql.raw(`set local statement_timeout = ${LEDGER_CHECK_STATEMENT_TIMEOUT_MS}`),
+        );
         await tx.execute(sql`set local max_parallel_workers_per_gather = 0`);
-        return checkLedger(tx, deps.obligations, { pause: (ms) => sleep(ms * LEDGER_CHECK_PAUSE_FACTOR) });
+        return checkLedger(tx, deps.obligations, {
+          pause: (ms) => sleep(ms * LEDGER_CHECK_PAUSE_FACTOR),
+        });
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },
     );
@@ -98,17 +114,33 @@ export async function runLedgerCheck(deps: LedgerCheckDeps, operator: OperatorCo
     if (error instanceof AppError) throw error;
     // The check itself failed (a timeout, a lost connection): not a clean bill of health.
     status = 'error';
-    violations = [{ rule: 'the check did not finish', detail: error instanceof Error ? error.message : String(error) }];
+    violations = [
+      {
+        rule: 'the check did not finish',
+        detail: error instanceof Error ? error.message : String(error),
+      },
+    ];
   }
   const durationMs = Math.round(performance.now() - started);
   return deps.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(ledgerChecks)
-      .values({ startedAt, durationMs, status, trigger: operator ? `operator:${operator.username}` : 'schedule', violations })
+      .values({
+        startedAt,
+        durationMs,
+        status,
+        trigger: operator ? `operator:${operator.username}` : 'schedule',
+        violations,
+      })
       .returning();
     if (!row) throw new Error('ledger check insert returned no row');
     if (operator) {
-      await audit(tx, deps.clock.now(), operator, { action: 'ledger.check', targetType: 'ledger_check', targetId: row.id, after: { status, violations: violations.length } });
+      await audit(tx, deps.clock.now(), operator, {
+        action: 'ledger.check',
+        targetType: 'ledger_check',
+        targetId: row.id,
+        after: { status, violations: violations.length },
+      });
     }
     return view(row);
   });
@@ -141,7 +173,8 @@ export class LedgerCheckWorker {
   async tick(): Promise<void> {
     try {
       const result = await runLedgerCheck(this.deps, null);
-      if (result && result.status !== 'ok') this.deps.log?.error({ violations: result.violations }, 'ledger check: invariants broken');
+      if (result && result.status !== 'ok')
+        this.deps.log?.error({ violations: result.violations }, 'ledger check: invariants broken');
     } catch (error) {
       this.deps.log?.error({ err: error }, 'ledger check: could not run');
     }

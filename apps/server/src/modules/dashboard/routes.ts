@@ -11,7 +11,15 @@ const tags = ['dashboard'];
 export function registerDashboardRoutes(app: FastifyInstance, deps: LedgerCheckDeps): void {
   route(
     app,
-    { method: 'GET', url: '/api/admin/v1/dashboard', auth: 'operator', roles: OPERATOR_ROLES, summary: 'Daily money in and out, house result, queues, obligations, ledger check', tags, response: dashboardSchema },
+    {
+      method: 'GET',
+      url: '/api/admin/v1/dashboard',
+      auth: 'operator',
+      roles: OPERATOR_ROLES,
+      summary: 'Daily money in and out, house result, queues, obligations, ledger check',
+      tags,
+      response: dashboardSchema,
+    },
     async () => dashboard(deps.db, deps.clock.now()),
   );
 
@@ -34,7 +42,10 @@ export function registerDashboardRoutes(app: FastifyInstance, deps: LedgerCheckD
   );
 }
 
-export function registerLedgerCheckWorker(app: FastifyInstance, deps: LedgerCheckDeps): LedgerCheckWorker {
+export function registerLedgerCheckWorker(
+  app: FastifyInstance,
+  deps: LedgerCheckDeps,
+): LedgerCheckWorker {
   const worker = new LedgerCheckWorker({ ...deps, log: app.log });
   app.addHook('onReady', async () => worker.start());
   app.addHook('onClose', () => worker.stop());

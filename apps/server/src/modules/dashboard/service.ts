@@ -1,4 +1,9 @@
-import { DASHBOARD_DAYS, type Dashboard, type DashboardFlowDay, type DashboardQueues } from '@tradewind/contract/dashboard';
+import {
+  DASHBOARD_DAYS,
+  type Dashboard,
+  type DashboardFlowDay,
+  type DashboardQueues,
+} from '@tradewind/contract/dashboard';
 import { CONTRACT_ASSET } from '@tradewind/contract/instant';
 import { LOAN_STATUS } from '@tradewind/contract/loans';
 import { MINING_RENTAL_STATUS } from '@tradewind/contract/mining';
@@ -28,12 +33,17 @@ export interface DashboardWindow {
 export function dashboardWindow(now: Date): DashboardWindow {
   const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
   const first = today - (DASHBOARD_DAYS - 1) * DAY_MS;
-  const days = Array.from({ length: DASHBOARD_DAYS }, (_, i) => new Date(first + i * DAY_MS).toISOString().slice(0, 10));
+  const days = Array.from({ length: DASHBOARD_DAYS }, (_, i) =>
+    new Date(first + i * DAY_MS).toISOString().slice(0, 10),
+  );
   return { from: new Date(first), to: new Date(today + DAY_MS), days };
 }
 
 async function scales(db: Executor): Promise<Map<string, number>> {
-  const rows = await queryRows<{ code: string; scale: number }>(db, sql`select code, scale from assets`);
+  const rows = await queryRows<{ code: string; scale: number }>(
+    db,
+    sql`select code, scale from assets`,
+  );
   return new Map(rows.map((row) => [row.code, Number(row.scale)]));
 }
 
@@ -47,8 +57,18 @@ const dayOf = sql`to_char(p.created_at at time zone 'UTC', 'YYYY-MM-DD')`;
  * chain watcher), `card_deposit` (an operator's confirmation), `withdrawal` (its `withdraw`
  * postings to the outside: only a completed withdrawal has them; refunds stay inside).
  */
-export async function dailyFlows(db: Executor, window: DashboardWindow): Promise<Dashboard['flows']> {
-  const rows = await queryRows<{ day: string; asset: string; outside: string; type: string; kind: string; amount: string }>(
+export async function dailyFlows(
+  db: Executor,
+  window: DashboardWindow,
+): Promise<Dashboard['flows']> {
+  const rows = await queryRows<{
+    day: string;
+    asset: string;
+    outside: string;
+    type: string;
+    kind: string;
+    amount: string;
+  }>(
     db,
     sql`select ${dayOf} as day, a.asset, split_part(a.name, ':', 2) as outside, p.type, e.kind, sum(p.amount)::text as amount
         from ledger_accounts a
@@ -60,14 +80,17 @@ export async function dailyFlows(db: Executor, window: DashboardWindow): Promise
   );
   const totals = new Map<string, Map<string, { chain: bigint; card: bigint; out: bigint }>>();
   for (const row of rows) {
-    const byDay = totals.get(row.asset) ?? new Map<string, { chain: bigint; card: bigint; out: bigint }>();
+    const byDay =
+      totals.get(row.asset) ?? new Map<string, { chain: bigint; card: bigint; out: bigint }>();
     totals.set(row.asset, byDay);
     const day = byDay.get(row.day) ?? { chain: 0n, card: 0n, out: 0n };
     byDay.set(row.day, day);
     const amount = BigInt(row.amount);
     // The outside account's side of the entry: negative when money came in.
-    if (row.kind === 'deposit' && row.outside === 'chain' && row.type === 'deposit') day.chain -= amount;
-    else if (row.kind === 'card_deposit' && row.outside === 'bank' && row.type === 'deposit') day.card -= amount;
+    if (row.kind === 'deposit' && row.outside === 'chain' && row.type === 'deposit')
+      day.chain -= amount;
+    else if (row.kind === 'card_deposit' && row.outside === 'bank' && row.type === 'deposit')
+      day.card -= amount;
     else if (row.kind === 'withdrawal' && row.type === 'withdraw') day.out += amount;
   }
   const scaleOf = await scales(db);
@@ -79,7 +102,12 @@ export async function dailyFlows(db: Executor, window: DashboardWindow): Promise
       scale,
       days: window.days.map((day): DashboardFlowDay => {
         const value = byDay?.get(day) ?? { chain: 0n, card: 0n, out: 0n };
-        return { day, chainDeposits: formatAmount(value.chain, scale), cardDeposits: formatAmount(value.card, scale), withdrawals: formatAmount(value.out, scale) };
+        return {
+          day,
+          chainDeposits: formatAmount(value.chain, scale),
+          cardDeposits: formatAmount(value.card, scale),
+          withdrawals: formatAmount(value.out, scale),
+        };
       }),
     };
   });
@@ -90,7 +118,10 @@ export async function dailyFlows(db: Executor, window: DashboardWindow): Promise
  * `house:contracts` postings (a lost stake in, a won order's profit out; only settlement
  * posts there) and the `house:fees` postings of type `position_fee` (the fee of each settled order).
  */
-export async function dailyHouseResult(db: Executor, window: DashboardWindow): Promise<Dashboard['house']> {
+export async function dailyHouseResult(
+  db: Executor,
+  window: DashboardWindow,
+): Promise<Dashboard['house']> {
   const contracts = `house:contracts:${CONTRACT_ASSET}`;
   const fees = `house:fees:${CONTRACT_ASSET}`;
   const rows = await queryRows<{ day: string; name: string; amount: string }>(
@@ -114,7 +145,12 @@ export async function dailyHouseResult(db: Executor, window: DashboardWindow): P
     days: window.days.map((day) => {
       const s = settlement.get(day) ?? 0n;
       const f = fee.get(day) ?? 0n;
-      return { day, settlement: formatAmount(s, scale), fees: formatAmount(f, scale), net: formatAmount(s + f, scale) };
+      return {
+        day,
+        settlement: formatAmount(s, scale),
+        fees: formatAmount(f, scale),
+        net: formatAmount(s + f, scale),
+      };
     }),
   };
 }
@@ -153,7 +189,12 @@ export async function openObligations(db: Executor): Promise<Dashboard['obligati
     db,
     sql`select asset, sum(locked)::text as locked from ledger_accounts where kind = 'user' and locked <> 0 group by asset`,
   );
-  const [orders] = await queryRows<{ n: number; stakes: string | null; fees: string | null; payouts: string | null }>(
+  const [orders] = await queryRows<{
+    n: number;
+    stakes: string | null;
+    fees: string | null;
+    payouts: string | null;
+  }>(
     db,
     sql`select count(*)::int4 as n, sum(stake_minor)::text as stakes, sum(fee_minor)::text as fees,
                sum(stake_minor + div(stake_minor * payout_rate_ppm, 1000000))::text as payouts
@@ -168,7 +209,10 @@ export async function openObligations(db: Executor): Promise<Dashboard['obligati
     return {
       asset,
       scale,
-      usersLocked: formatAmount(BigInt(locked.find((row) => row.asset === asset)?.locked ?? '0'), scale),
+      usersLocked: formatAmount(
+        BigInt(locked.find((row) => row.asset === asset)?.locked ?? '0'),
+        scale,
+      ),
       openOrders: contract ? Number(orders.n) : 0,
       openStakes: formatAmount(contract ? BigInt(orders.stakes ?? '0') : 0n, scale),
       openFees: formatAmount(contract ? BigInt(orders.fees ?? '0') : 0n, scale),

@@ -21,6 +21,9 @@ export const ledgerChecks = pgTable(
   },
   (t) => [
     check('ledger_checks_status', sql`${t.status} in ('ok', 'violations', 'error')`),
-    check('ledger_checks_ok_is_clean', sql`(${t.status} = 'ok') = (jsonb_array_length(${t.violations}) = 0)`),
+    check(
+      'ledger_checks_ok_is_clean',
+      sql`(${t.status} = 'ok') = (jsonb_array_length(${t.violations}) = 0)`,
+    ),
   ],
 );

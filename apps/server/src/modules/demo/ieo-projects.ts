@@ -5,7 +5,11 @@ import { createProject, runAllocation, runListing } from '../ieo/service.ts';
 
 const DAY_MS = 86_400_000;
 
-type DemoProject = Omit<IeoProjectInput, 'startsAt' | 'endsAt' | 'listsAt' | 'announcedAt'> & { startDays: number; endDays: number; listDays: number };
+type DemoProject = Omit<IeoProjectInput, 'startsAt' | 'endsAt' | 'listsAt' | 'announcedAt'> & {
+  startDays: number;
+  endDays: number;
+  listDays: number;
+};
 
 /** The demo's projects: one subscribing, one not started, one already listed (clearly demo data). */
 export async function seedDemoIeo(deps: { db: Db; ledger: Ledger }, now: Date): Promise<void> {

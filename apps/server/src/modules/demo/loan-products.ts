@@ -32,15 +32,36 @@ const TERMS: Record<Language, (t: Terms) => string> = {
 
 const percent = (ppm: number) => String(ppm / 10_000);
 const describe = (dailyRatePpm: number, overdueRatePpm: number): LocalizedText =>
-  Object.fromEntries(Object.entries(TERMS).map(([lang, text]) => [lang, text({ percent: percent(dailyRatePpm), overduePercent: percent(overdueRatePpm) })])) as LocalizedText;
+  Object.fromEntries(
+    Object.entries(TERMS).map(([lang, text]) => [
+      lang,
+      text({ percent: percent(dailyRatePpm), overduePercent: percent(overdueRatePpm) }),
+    ]),
+  ) as LocalizedText;
 
 const USDT = 1_000_000n;
 
 export const DEMO_LOAN_PRODUCTS: NewLoanProduct[] = [
   {
     slug: 'demo-quick-loan',
-    name: { en: 'Quick loan', zh_CN: '快捷贷', zh_TW: '快捷貸', de: 'Schnellkredit', fr: 'Prêt rapide', es: 'Préstamo rápido', it: 'Prestito rapido' },
-    institution: { en: 'Tradewind Demo Credit', zh_CN: 'Tradewind 演示信贷', zh_TW: 'Tradewind 演示信貸', de: 'Tradewind Demo-Kredit', fr: 'Tradewind Crédit démo', es: 'Tradewind Crédito demo', it: 'Tradewind Credito demo' },
+    name: {
+      en: 'Quick loan',
+      zh_CN: '快捷贷',
+      zh_TW: '快捷貸',
+      de: 'Schnellkredit',
+      fr: 'Prêt rapide',
+      es: 'Préstamo rápido',
+      it: 'Prestito rapido',
+    },
+    institution: {
+      en: 'Tradewind Demo Credit',
+      zh_CN: 'Tradewind 演示信贷',
+      zh_TW: 'Tradewind 演示信貸',
+      de: 'Tradewind Demo-Kredit',
+      fr: 'Tradewind Crédit démo',
+      es: 'Tradewind Crédito demo',
+      it: 'Tradewind Credito demo',
+    },
     description: describe(1_000, 5_000),
     minAmountMinor: 100n * USDT,
     maxAmountMinor: 5_000n * USDT,
@@ -53,8 +74,24 @@ export const DEMO_LOAN_PRODUCTS: NewLoanProduct[] = [
   },
   {
     slug: 'demo-growth-loan',
-    name: { en: 'Growth loan', zh_CN: '成长贷', zh_TW: '成長貸', de: 'Wachstumskredit', fr: 'Prêt croissance', es: 'Préstamo crecimiento', it: 'Prestito crescita' },
-    institution: { en: 'Northwind Lending (demo)', zh_CN: '北风借贷（演示）', zh_TW: '北風借貸（演示）', de: 'Northwind Lending (Demo)', fr: 'Northwind Lending (démo)', es: 'Northwind Lending (demo)', it: 'Northwind Lending (demo)' },
+    name: {
+      en: 'Growth loan',
+      zh_CN: '成长贷',
+      zh_TW: '成長貸',
+      de: 'Wachstumskredit',
+      fr: 'Prêt croissance',
+      es: 'Préstamo crecimiento',
+      it: 'Prestito crescita',
+    },
+    institution: {
+      en: 'Northwind Lending (demo)',
+      zh_CN: '北风借贷（演示）',
+      zh_TW: '北風借貸（演示）',
+      de: 'Northwind Lending (Demo)',
+      fr: 'Northwind Lending (démo)',
+      es: 'Northwind Lending (demo)',
+      it: 'Northwind Lending (demo)',
+    },
     description: describe(500, 3_000),
     minAmountMinor: 1_000n * USDT,
     maxAmountMinor: 50_000n * USDT,

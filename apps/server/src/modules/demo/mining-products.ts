@@ -48,12 +48,32 @@ function percentOf(ppm: number): string {
   return (Number(rateText(ppm)) * 100).toFixed(2).replace(/\.?0+$/, '');
 }
 
-function product(p: { slug: string; model: string; output: string; hashrate: string; power: string; periodDays: number; unitPrice: bigint; minInvestment: bigint; maxQuantity: number; dailyRatePpm: number; sort: number }): NewProduct {
+function product(p: {
+  slug: string;
+  model: string;
+  output: string;
+  hashrate: string;
+  power: string;
+  periodDays: number;
+  unitPrice: bigint;
+  minInvestment: bigint;
+  maxQuantity: number;
+  dailyRatePpm: number;
+  sort: number;
+}): NewProduct {
   const percent = percentOf(p.dailyRatePpm);
   // The language's own decimal mark: "0.3" in English and Chinese, "0,3" in German, French, Spanish and Italian.
-  const termsIn = (lang: Language) => ({ output: p.output, days: p.periodDays, percent: ['de', 'fr', 'es', 'it'].includes(lang) ? percent.replace('.', ',') : percent });
-  const name = Object.fromEntries(LANGS.map((lang) => [lang, `${p.model} ${CLOUD_MINER[lang]}`])) as LocalizedText;
-  const description = Object.fromEntries(LANGS.map((lang) => [lang, DISCLOSURE[lang](termsIn(lang))])) as LocalizedText;
+  const termsIn = (lang: Language) => ({
+    output: p.output,
+    days: p.periodDays,
+    percent: ['de', 'fr', 'es', 'it'].includes(lang) ? percent.replace('.', ',') : percent,
+  });
+  const name = Object.fromEntries(
+    LANGS.map((lang) => [lang, `${p.model} ${CLOUD_MINER[lang]}`]),
+  ) as LocalizedText;
+  const description = Object.fromEntries(
+    LANGS.map((lang) => [lang, DISCLOSURE[lang](termsIn(lang))]),
+  ) as LocalizedText;
   return {
     slug: p.slug,
     name,
@@ -74,7 +94,43 @@ function product(p: { slug: string; model: string; output: string; hashrate: str
 const USDT = 1_000_000n;
 
 export const DEMO_MINING_PRODUCTS: NewProduct[] = [
-  product({ slug: 'demo-s19-xp', model: 'Antminer S19 XP', output: 'BTC', hashrate: '140 TH/s', power: '3010 W', periodDays: 7, unitPrice: 100n * USDT, minInvestment: 100n * USDT, maxQuantity: 50, dailyRatePpm: 3_000, sort: 1 }),
-  product({ slug: 'demo-l7', model: 'Antminer L7', output: 'LTC', hashrate: '9.5 GH/s', power: '3425 W', periodDays: 30, unitPrice: 200n * USDT, minInvestment: 400n * USDT, maxQuantity: 20, dailyRatePpm: 4_000, sort: 2 }),
-  product({ slug: 'demo-m60s', model: 'Whatsminer M60S', output: 'BTC', hashrate: '186 TH/s', power: '3441 W', periodDays: 90, unitPrice: 500n * USDT, minInvestment: 1_000n * USDT, maxQuantity: 10, dailyRatePpm: 5_000, sort: 3 }),
+  product({
+    slug: 'demo-s19-xp',
+    model: 'Antminer S19 XP',
+    output: 'BTC',
+    hashrate: '140 TH/s',
+    power: '3010 W',
+    periodDays: 7,
+    unitPrice: 100n * USDT,
+    minInvestment: 100n * USDT,
+    maxQuantity: 50,
+    dailyRatePpm: 3_000,
+    sort: 1,
+  }),
+  product({
+    slug: 'demo-l7',
+    model: 'Antminer L7',
+    output: 'LTC',
+    hashrate: '9.5 GH/s',
+    power: '3425 W',
+    periodDays: 30,
+    unitPrice: 200n * USDT,
+    minInvestment: 400n * USDT,
+    maxQuantity: 20,
+    dailyRatePpm: 4_000,
+    sort: 2,
+  }),
+  product({
+    slug: 'demo-m60s',
+    model: 'Whatsminer M60S',
+    output: 'BTC',
+    hashrate: '186 TH/s',
+    power: '3441 W',
+    periodDays: 90,
+    unitPrice: 500n * USDT,
+    minInvestment: 1_000n * USDT,
+    maxQuantity: 10,
+    dailyRatePpm: 5_000,
+    sort: 3,
+  }),
 ];

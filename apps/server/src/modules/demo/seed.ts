@@ -5,7 +5,12 @@ import { parseAmount } from '@tradewind/contract/money';
 import { ASSETS, type AssetCode } from '@tradewind/contract/wallet';
 import { hashPassword } from '../auth/passwords.ts';
 import { seedDemoIeo } from './ieo-projects.ts';
-import { DuplicateEntryError, type Ledger, externalAccount, userAccount } from '../ledger/service.ts';
+import {
+  DuplicateEntryError,
+  type Ledger,
+  externalAccount,
+  userAccount,
+} from '../ledger/service.ts';
 import { users } from '../user/tables.ts';
 import { seedDemoBonusCode } from '../invite/service.ts';
 import { seedProducts } from '../mining/service.ts';
@@ -18,7 +23,11 @@ import { DEMO_LOAN_PRODUCTS } from './loan-products.ts';
 import { seedLoanProducts } from '../loans/service.ts';
 
 /** The documented demo account (README): exists only in demo mode. */
-export const DEMO_ACCOUNT = { email: 'demo@tradewind.app', password: 'demo-pass-2026', inviteCode: 'DEMO2026' } as const;
+export const DEMO_ACCOUNT = {
+  email: 'demo@tradewind.app',
+  password: 'demo-pass-2026',
+  inviteCode: 'DEMO2026',
+} as const;
 
 /** Demo funds, credited once from the `external:demo` account as a deposit (never a balance edit). */
 const DEMO_FUNDS: { wallet: 'spot' | 'futures'; asset: AssetCode; amount: string }[] = [
@@ -37,7 +46,11 @@ export async function seedDemo(deps: { db: Db; clock: Clock; ledger: Ledger }): 
   await seedProducts(deps.db, now, DEMO_MINING_PRODUCTS);
   await seedDemoIeo(deps, now);
   await seedLoanProducts(deps.db, now, DEMO_LOAN_PRODUCTS);
-  const [demo] = await deps.db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ACCOUNT.email)).limit(1);
+  const [demo] = await deps.db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, DEMO_ACCOUNT.email))
+    .limit(1);
   if (!demo) throw new Error('demo user missing after insert');
   await seedDemoArticles(deps.db, now);
   const [welcomed] = await deps.db
@@ -45,7 +58,10 @@ export async function seedDemo(deps: { db: Db; clock: Clock; ledger: Ledger }): 
     .from(userMessages)
     .where(and(eq(userMessages.userId, demo.id), eq(userMessages.kind, 'welcome')))
     .limit(1);
-  if (!welcomed) await createMessages(deps.db, now, [{ userId: demo.id, kind: 'welcome', ref: 'demo', link: null }]);
+  if (!welcomed)
+    await createMessages(deps.db, now, [
+      { userId: demo.id, kind: 'welcome', ref: 'demo', link: null },
+    ]);
   await deps.db
     .transaction(async (tx) => {
       await deps.ledger.post(tx, now, {
@@ -56,7 +72,11 @@ export async function seedDemo(deps: { db: Db; clock: Clock; ledger: Ledger }): 
           const minor = parseAmount(amount, ASSETS[asset].scale) as bigint;
           return [
             { account: externalAccount('demo', asset), amount: -minor, type: 'deposit' as const },
-            { account: userAccount(demo.id, wallet, asset), amount: minor, type: 'deposit' as const },
+            {
+              account: userAccount(demo.id, wallet, asset),
+              amount: minor,
+              type: 'deposit' as const,
+            },
           ];
         }),
       });
@@ -67,7 +87,11 @@ export async function seedDemo(deps: { db: Db; clock: Clock; ledger: Ledger }): 
 }
 
 async function insertDemoUser(db: Db, now: Date): Promise<void> {
-  const [existing] = await db.select({ id: users.id }).from(users).where(eq(users.email, DEMO_ACCOUNT.email)).limit(1);
+  const [existing] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, DEMO_ACCOUNT.email))
+    .limit(1);
   if (existing) return;
   await db
     .insert(users)

@@ -22,12 +22,22 @@ import { isTronAddress } from './tron.ts';
 
 const tags = ['deposit'];
 
-export function registerDepositRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; config: Config }): void {
+export function registerDepositRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; clock: Clock; config: Config },
+): void {
   const { db, clock, config } = deps;
 
   route(
     app,
-    { method: 'GET', url: '/api/v1/deposit/address', auth: 'user', summary: 'Your USDT-TRC20 deposit address (created on first call)', tags, response: depositAddressSchema },
+    {
+      method: 'GET',
+      url: '/api/v1/deposit/address',
+      auth: 'user',
+      summary: 'Your USDT-TRC20 deposit address (created on first call)',
+      tags,
+      response: depositAddressSchema,
+    },
     async ({ auth }) => depositAddressInfo(db, clock.now(), config, auth.userId),
   );
 
@@ -66,9 +76,16 @@ export function registerDepositRoutes(app: FastifyInstance, deps: { db: Db; cloc
       },
       async ({ body }) => {
         const chain = simulated();
-        if (!isTronAddress(body.address)) throw new AppError('DEPOSIT_ADDRESS_INVALID', {}, 422, 'address');
+        if (!isTronAddress(body.address))
+          throw new AppError('DEPOSIT_ADDRESS_INVALID', {}, 422, 'address');
         const transfer = await chain.send(body.address, amountOf(body.amount, 'USDT'));
-        return { txid: transfer.txid, logIndex: transfer.logIndex, blockNumber: transfer.blockNumber, address: transfer.toAddress, amount: formatAmount(transfer.amountMinor, 6) };
+        return {
+          txid: transfer.txid,
+          logIndex: transfer.logIndex,
+          blockNumber: transfer.blockNumber,
+          address: transfer.toAddress,
+          amount: formatAmount(transfer.amountMinor, 6),
+        };
       },
     );
 
@@ -89,7 +106,14 @@ export function registerDepositRoutes(app: FastifyInstance, deps: { db: Db; cloc
 
     route(
       app,
-      { method: 'GET', url: '/api/v1/dev/chain/height', auth: 'none', summary: 'Demo mode only: the simulated chain height', tags: ['demo'], response: devChainHeightSchema },
+      {
+        method: 'GET',
+        url: '/api/v1/dev/chain/height',
+        auth: 'none',
+        summary: 'Demo mode only: the simulated chain height',
+        tags: ['demo'],
+        response: devChainHeightSchema,
+      },
       async () => ({ blockNumber: await simulated().currentBlock() }),
     );
   }

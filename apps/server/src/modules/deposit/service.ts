@@ -1,4 +1,11 @@
-import { DEPOSIT_ASSET, DEPOSIT_NETWORK, type DepositAddress, type DepositHistory, type DepositHistoryQuery, type DepositRejectReason } from '@tradewind/contract/deposit';
+import {
+  DEPOSIT_ASSET,
+  DEPOSIT_NETWORK,
+  type DepositAddress,
+  type DepositHistory,
+  type DepositHistoryQuery,
+  type DepositRejectReason,
+} from '@tradewind/contract/deposit';
 import { formatAmount } from '@tradewind/contract/money';
 import { ASSETS } from '@tradewind/contract/wallet';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
@@ -10,7 +17,12 @@ import { type ChainAdapter, confirmationsAt } from './chain.ts';
 import { SimulatedChain } from './simulated-chain.ts';
 import { depositAddresses, deposits, depositWatchState } from './tables.ts';
 import { TronApiChain } from './tron-api.ts';
-import { DEMO_TRON_XPUB, MAX_DERIVATION_INDEX, deriveTronAddress, xpubFingerprint } from './tron.ts';
+import {
+  DEMO_TRON_XPUB,
+  MAX_DERIVATION_INDEX,
+  deriveTronAddress,
+  xpubFingerprint,
+} from './tron.ts';
 
 const USDT_SCALE = ASSETS.USDT.scale;
 
@@ -27,7 +39,10 @@ export function depositXpub(config: Config): string | undefined {
 /** The configured chain adapter: simulated (demo mode only, enforced by the config) or the TRON HTTP API. */
 export function createChainAdapter(config: Config, db: Db, clock: Clock): ChainAdapter {
   if (config.deposit.chain === 'simulated') return new SimulatedChain(db, clock);
-  return new TronApiChain({ baseUrl: config.deposit.tronApiUrl, apiKey: config.deposit.tronApiKey });
+  return new TronApiChain({
+    baseUrl: config.deposit.tronApiUrl,
+    apiKey: config.deposit.tronApiKey,
+  });
 }
 
 export interface AssetDepositSettings {
@@ -42,13 +57,22 @@ export interface AssetDepositSettings {
  * Read with SQL: only the ledger module imports ledger tables.
  */
 export async function usdtDepositSettings(db: Executor): Promise<AssetDepositSettings> {
-  const [row] = await queryRows<{ confirmations: number; deposit_enabled: boolean; deposit_min_minor: string | null }>(
+  const [row] = await queryRows<{
+    confirmations: number;
+    deposit_enabled: boolean;
+    deposit_min_minor: string | null;
+  }>(
     db,
     sql`select confirmations, deposit_enabled, deposit_min_minor::text from assets where code = ${DEPOSIT_ASSET}`,
   );
   if (!row) throw new Error('asset USDT is missing');
-  if (row.deposit_min_minor === null) throw new Error('asset USDT has no deposit minimum (ensureAssets seeds it)');
-  return { confirmations: Number(row.confirmations), depositEnabled: row.deposit_enabled, minDepositMinor: BigInt(row.deposit_min_minor) };
+  if (row.deposit_min_minor === null)
+    throw new Error('asset USDT has no deposit minimum (ensureAssets seeds it)');
+  return {
+    confirmations: Number(row.confirmations),
+    depositEnabled: row.deposit_enabled,
+    minDepositMinor: BigInt(row.deposit_min_minor),
+  };
 }
 
 /** Serialises index allocation so indexes stay gapless (wallets scan addresses in order). */
@@ -59,7 +83,13 @@ const INDEX_LOCK = 7_441_101;
  * the account xpub, stored once (unique user, address and index). Raises DEPOSIT_UNAVAILABLE
  * when no key is configured or USDT deposits are switched off.
  */
-export async function getOrCreateAddress(db: Db, now: Date, config: Config, userId: number, settings?: AssetDepositSettings): Promise<string> {
+export async function getOrCreateAddress(
+  db: Db,
+  now: Date,
+  config: Config,
+  userId: number,
+  settings?: AssetDepositSettings,
+): Promise<string> {
   const xpub = depositXpub(config);
   settings ??= await usdtDepositSettings(db);
   if (!xpub || !settings.depositEnabled) throw new AppError('DEPOSIT_UNAVAILABLE');
@@ -88,11 +118,19 @@ export async function getOrCreateAddress(db: Db, now: Date, config: Config, user
 }
 
 async function findAddress(db: Executor, userId: number): Promise<string | undefined> {
-  const [row] = await db.select({ address: depositAddresses.address }).from(depositAddresses).where(eq(depositAddresses.userId, userId));
+  const [row] = await db
+    .select({ address: depositAddresses.address })
+    .from(depositAddresses)
+    .where(eq(depositAddresses.userId, userId));
   return row?.address;
 }
 
-export async function depositAddressInfo(db: Db, now: Date, config: Config, userId: number): Promise<DepositAddress> {
+export async function depositAddressInfo(
+  db: Db,
+  now: Date,
+  config: Config,
+  userId: number,
+): Promise<DepositAddress> {
   const settings = await usdtDepositSettings(db);
   const address = await getOrCreateAddress(db, now, config, userId, settings);
   return {
@@ -107,16 +145,29 @@ export async function depositAddressInfo(db: Db, now: Date, config: Config, user
 
 /** The last chain head the watcher saw (0 before its first run). */
 export async function lastHead(db: Executor, chain: string): Promise<number> {
-  const [row] = await db.select({ head: depositWatchState.headBlock }).from(depositWatchState).where(eq(depositWatchState.chain, chain));
+  const [row] = await db
+    .select({ head: depositWatchState.headBlock })
+    .from(depositWatchState)
+    .where(eq(depositWatchState.chain, chain));
   return row?.head ?? 0;
 }
 
 /** The user's own deposits, newest first, a page at a time (`cursor` = last id of the previous page). */
-export async function listDeposits(db: Db, config: Config, userId: number, query: DepositHistoryQuery): Promise<DepositHistory> {
+export async function listDeposits(
+  db: Db,
+  config: Config,
+  userId: number,
+  query: DepositHistoryQuery,
+): Promise<DepositHistory> {
   const rows = await db
     .select()
     .from(deposits)
-    .where(and(eq(deposits.userId, userId), query.cursor ? lt(deposits.id, Number(query.cursor)) : undefined))
+    .where(
+      and(
+        eq(deposits.userId, userId),
+        query.cursor ? lt(deposits.id, Number(query.cursor)) : undefined,
+      ),
+    )
     .orderBy(desc(deposits.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
@@ -124,7 +175,8 @@ export async function listDeposits(db: Db, config: Config, userId: number, query
   const { confirmations: required } = await usdtDepositSettings(db);
   return {
     items: page.map((row) => {
-      const pendingRequired = row.status === 'pending_payment' ? required : row.requiredConfirmations;
+      const pendingRequired =
+        row.status === 'pending_payment' ? required : row.requiredConfirmations;
       return {
         id: String(row.id),
         asset: DEPOSIT_ASSET,
@@ -133,12 +185,16 @@ export async function listDeposits(db: Db, config: Config, userId: number, query
         status: row.status as 'pending_payment' | 'paid' | 'rejected',
         reason: (row.reason as DepositRejectReason | null) ?? null,
         txid: row.txid,
-        confirmations: Math.min(pendingRequired, row.status === 'paid' ? row.confirmations : confirmationsAt(head, row.blockNumber)),
+        confirmations: Math.min(
+          pendingRequired,
+          row.status === 'paid' ? row.confirmations : confirmationsAt(head, row.blockNumber),
+        ),
         requiredConfirmations: pendingRequired,
         createdAt: row.createdAt.toISOString(),
         creditedAt: row.creditedAt?.toISOString() ?? null,
       };
     }),
-    nextCursor: rows.length > query.limit && page.length > 0 ? String(page[page.length - 1]?.id) : null,
+    nextCursor:
+      rows.length > query.limit && page.length > 0 ? String(page[page.length - 1]?.id) : null,
   };
 }

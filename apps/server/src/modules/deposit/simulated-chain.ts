@@ -26,23 +26,47 @@ export class SimulatedChain implements ChainAdapter {
   ) {}
 
   async currentBlock(): Promise<number> {
-    const [row] = await this.db.select({ extra: simulatedChain.extraBlocks }).from(simulatedChain).where(eq(simulatedChain.id, 1));
-    return Math.floor((this.clock.now().getTime() - SIM_GENESIS_MS) / SIM_BLOCK_MS) + (row?.extra ?? 0);
+    const [row] = await this.db
+      .select({ extra: simulatedChain.extraBlocks })
+      .from(simulatedChain)
+      .where(eq(simulatedChain.id, 1));
+    return (
+      Math.floor((this.clock.now().getTime() - SIM_GENESIS_MS) / SIM_BLOCK_MS) + (row?.extra ?? 0)
+    );
   }
 
-  async listIncoming(addresses: readonly string[], sinceCursor: string | null): Promise<IncomingPage> {
+  async listIncoming(
+    addresses: readonly string[],
+    sinceCursor: string | null,
+  ): Promise<IncomingPage> {
     const head = await this.currentBlock();
     const from = sinceCursor === null ? 0 : Number(sinceCursor);
     const transfers: ChainTransfer[] = [];
-    for (let i = 0; i < addresses.length && transfers.length < MAX_TRANSFERS_PER_READ; i += ADDRESS_CHUNK) {
+    for (
+      let i = 0;
+      i < addresses.length && transfers.length < MAX_TRANSFERS_PER_READ;
+      i += ADDRESS_CHUNK
+    ) {
       const rows = await this.db
         .select()
         .from(simulatedTransfers)
-        .where(and(inArray(simulatedTransfers.toAddress, addresses.slice(i, i + ADDRESS_CHUNK)), gte(simulatedTransfers.blockNumber, from)))
+        .where(
+          and(
+            inArray(simulatedTransfers.toAddress, addresses.slice(i, i + ADDRESS_CHUNK)),
+            gte(simulatedTransfers.blockNumber, from),
+          ),
+        )
         .orderBy(asc(simulatedTransfers.id))
         .limit(MAX_TRANSFERS_PER_READ);
       for (const row of rows) {
-        transfers.push({ txid: row.txid, logIndex: row.logIndex, toAddress: row.toAddress, fromAddress: row.fromAddress, amountMinor: row.amountMinor, blockNumber: row.blockNumber });
+        transfers.push({
+          txid: row.txid,
+          logIndex: row.logIndex,
+          toAddress: row.toAddress,
+          fromAddress: row.fromAddress,
+          amountMinor: row.amountMinor,
+          blockNumber: row.blockNumber,
+        });
       }
     }
     // A full read moves the cursor to a window behind the head; a truncated one stays put.
@@ -66,9 +90,20 @@ export class SimulatedChain implements ChainAdapter {
   }
 
   /** Sends USDT to an address; it lands in the next block. */
-  async send(toAddress: string, amountMinor: bigint, fromAddress: string | null = null): Promise<ChainTransfer> {
+  async send(
+    toAddress: string,
+    amountMinor: bigint,
+    fromAddress: string | null = null,
+  ): Promise<ChainTransfer> {
     const blockNumber = (await this.currentBlock()) + 1;
-    const transfer: ChainTransfer = { txid: crypto.randomBytes(32).toString('hex'), logIndex: 0, toAddress, fromAddress, amountMinor, blockNumber };
+    const transfer: ChainTransfer = {
+      txid: crypto.randomBytes(32).toString('hex'),
+      logIndex: 0,
+      toAddress,
+      fromAddress,
+      amountMinor,
+      blockNumber,
+    };
     await this.db.insert(simulatedTransfers).values({ ...transfer, createdAt: this.clock.now() });
     return transfer;
   }
@@ -78,7 +113,10 @@ export class SimulatedChain implements ChainAdapter {
     await this.db
       .insert(simulatedChain)
       .values({ id: 1, extraBlocks: blocks })
-      .onConflictDoUpdate({ target: simulatedChain.id, set: { extraBlocks: sql`${simulatedChain.extraBlocks} + ${blocks}` } });
+      .onConflictDoUpdate({
+        target: simulatedChain.id,
+        set: { extraBlocks: sql`${simulatedChain.extraBlocks} + ${blocks}` },
+      });
     return this.currentBlock();
   }
 }

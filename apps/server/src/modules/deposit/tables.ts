@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { users } from '../user/tables.ts';
 
 const minor = (name: string) => numeric(name, { precision: 38, scale: 0, mode: 'bigint' });
@@ -67,7 +77,10 @@ export const deposits = pgTable(
     check('deposits_amount_nonnegative', sql`${t.amountMinor} >= 0`),
     // Paid means credited by exactly one ledger entry; rejected always says why.
     check('deposits_paid_has_entry', sql`(${t.status} = 'paid') = (${t.entryId} is not null)`),
-    check('deposits_rejected_has_reason', sql`(${t.status} = 'rejected') = (${t.reason} is not null)`),
+    check(
+      'deposits_rejected_has_reason',
+      sql`(${t.status} = 'rejected') = (${t.reason} is not null)`,
+    ),
     check('deposits_owner', sql`${t.userId} is not null or ${t.status} = 'rejected'`),
   ],
 );

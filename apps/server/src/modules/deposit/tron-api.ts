@@ -35,7 +35,10 @@ const trc20PageSchema = z.looseObject({
 
 const nowBlockSchema = z.looseObject({
   block_header: z.looseObject({
-    raw_data: z.looseObject({ number: z.number().int().nonnegative(), timestamp: z.number().int().nonnegative() }),
+    raw_data: z.looseObject({
+      number: z.number().int().nonnegative(),
+      timestamp: z.number().int().nonnegative(),
+    }),
   }),
 });
 
@@ -43,7 +46,15 @@ const txInfoSchema = z.looseObject({
   id: z.string().optional(),
   blockNumber: z.number().int().nonnegative().optional(),
   receipt: z.looseObject({ result: z.string().optional() }).optional(),
-  log: z.array(z.looseObject({ address: z.string(), topics: z.array(z.string()).optional(), data: z.string().optional() })).optional(),
+  log: z
+    .array(
+      z.looseObject({
+        address: z.string(),
+        topics: z.array(z.string()).optional(),
+        data: z.string().optional(),
+      }),
+    )
+    .optional(),
 });
 type TxInfo = z.infer<typeof txInfoSchema>;
 
@@ -88,7 +99,10 @@ export class TronApiChain implements ChainAdapter {
     return (await this.nowBlock()).number;
   }
 
-  async listIncoming(addresses: readonly string[], sinceCursor: string | null): Promise<IncomingPage> {
+  async listIncoming(
+    addresses: readonly string[],
+    sinceCursor: string | null,
+  ): Promise<IncomingPage> {
     const now = await this.nowBlock();
     const since = sinceCursor === null ? null : Number(sinceCursor);
     const wanted = new Set(addresses);
@@ -109,7 +123,10 @@ export class TronApiChain implements ChainAdapter {
   async blockOf(transfer: ChainTransfer): Promise<number | null> {
     const info = await this.transactionInfo(transfer.txid, false);
     const same = usdtTransfersOf(transfer.txid, info).find(
-      (t) => t.logIndex === transfer.logIndex && t.toAddress === transfer.toAddress && t.amountMinor === transfer.amountMinor,
+      (t) =>
+        t.logIndex === transfer.logIndex &&
+        t.toAddress === transfer.toAddress &&
+        t.amountMinor === transfer.amountMinor,
     );
     return same ? same.blockNumber : null;
   }
@@ -133,12 +150,21 @@ export class TronApiChain implements ChainAdapter {
       });
       if (since !== null) query.set('min_timestamp', String(since));
       if (fingerprint) query.set('fingerprint', fingerprint);
-      const reply = trc20PageSchema.safeParse(await this.request('GET', `/v1/accounts/${encodeURIComponent(address)}/transactions/trc20?${query}`));
-      if (!reply.success || reply.data.success === false) throw new TronApiError(`unexpected TRC-20 list for ${address}`);
+      const reply = trc20PageSchema.safeParse(
+        await this.request(
+          'GET',
+          `/v1/accounts/${encodeURIComponent(address)}/transactions/trc20?${query}`,
+        ),
+      );
+      if (!reply.success || reply.data.success === false)
+        throw new TronApiError(`unexpected TRC-20 list for ${address}`);
       for (const item of reply.data.data) {
         // The list is a hint; a token other than USDT, or a transfer to someone else, is not ours to look at.
         if (item.token_info.address !== USDT_TRC20_CONTRACT || item.to !== address) continue;
-        if (item.token_info.decimals !== undefined && item.token_info.decimals !== USDT_TRC20_DECIMALS) {
+        if (
+          item.token_info.decimals !== undefined &&
+          item.token_info.decimals !== USDT_TRC20_DECIMALS
+        ) {
           throw new TronApiError(`USDT listed with ${item.token_info.decimals} decimals`);
         }
         txids.push(item.transaction_id);
@@ -154,10 +180,13 @@ export class TronApiChain implements ChainAdapter {
   private async transactionInfo(txid: string, cached: boolean): Promise<TxInfo> {
     const hit = cached ? this.txInfoCache.get(txid) : undefined;
     if (hit) return hit;
-    const reply = txInfoSchema.safeParse(await this.request('POST', '/wallet/gettransactioninfobyid', { value: txid }));
+    const reply = txInfoSchema.safeParse(
+      await this.request('POST', '/wallet/gettransactioninfobyid', { value: txid }),
+    );
     if (!reply.success) throw new TronApiError(`unexpected transaction info for ${txid}`);
     if (reply.data.blockNumber !== undefined) {
-      if (this.txInfoCache.size >= TX_INFO_CACHE_SIZE) this.txInfoCache.delete(this.txInfoCache.keys().next().value as string);
+      if (this.txInfoCache.size >= TX_INFO_CACHE_SIZE)
+        this.txInfoCache.delete(this.txInfoCache.keys().next().value as string);
       this.txInfoCache.set(txid, reply.data);
     }
     return reply.data;
@@ -173,7 +202,10 @@ export class TronApiChain implements ChainAdapter {
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(this.timeoutMs),
     });
-    if (!response.ok) throw new TronApiError(`TRON API answered ${response.status} to ${method} ${path.split('?')[0]}`);
+    if (!response.ok)
+      throw new TronApiError(
+        `TRON API answered ${response.status} to ${method} ${path.split('?')[0]}`,
+      );
     try {
       return await response.json();
     } catch {
@@ -191,8 +223,19 @@ export function usdtTransfersOf(txid: string, info: TxInfo): ChainTransfer[] {
   (info.log ?? []).forEach((log, logIndex) => {
     const [topic, from, to] = log.topics ?? [];
     const contract = log.address.toLowerCase();
-    if ((contract.length === 42 ? contract.slice(2) : contract) !== USDT_CONTRACT_HEX || topic !== TRANSFER_TOPIC) return;
-    if (!from || !to || !/^[0-9a-f]{64}$/.test(from) || !/^[0-9a-f]{64}$/.test(to) || !/^[0-9a-f]{1,64}$/.test(log.data ?? '')) return;
+    if (
+      (contract.length === 42 ? contract.slice(2) : contract) !== USDT_CONTRACT_HEX ||
+      topic !== TRANSFER_TOPIC
+    )
+      return;
+    if (
+      !from ||
+      !to ||
+      !/^[0-9a-f]{64}$/.test(from) ||
+      !/^[0-9a-f]{64}$/.test(to) ||
+      !/^[0-9a-f]{1,64}$/.test(log.data ?? '')
+    )
+      return;
     const toAddress = tronAddressFromHex(to.slice(24));
     if (!isTronAddress(toAddress)) return;
     transfers.push({

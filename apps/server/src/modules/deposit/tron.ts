@@ -77,8 +77,12 @@ function externalChain(accountXpub: string): HDKey {
   let node = externalChains.get(accountXpub);
   if (!node) {
     const account = HDKey.fromExtendedKey(accountXpub);
-    if (account.privateKey) throw new Error('refusing a private extended key: configure the xpub only');
-    if (account.depth !== 3) throw new Error(`expected the account xpub (depth 3, m/44'/195'/0'), got depth ${account.depth}`);
+    if (account.privateKey)
+      throw new Error('refusing a private extended key: configure the xpub only');
+    if (account.depth !== 3)
+      throw new Error(
+        `expected the account xpub (depth 3, m/44'/195'/0'), got depth ${account.depth}`,
+      );
     node = account.deriveChild(0);
     externalChains.set(accountXpub, node);
   }
@@ -87,7 +91,8 @@ function externalChain(accountXpub: string): HDKey {
 
 /** m/44'/195'/0'/0/index from the account xpub m/44'/195'/0' (public derivation). */
 export function deriveTronAddress(accountXpub: string, index: number): string {
-  if (!Number.isInteger(index) || index < 0 || index > MAX_DERIVATION_INDEX) throw new Error(`derivation index out of range: ${index}`);
+  if (!Number.isInteger(index) || index < 0 || index > MAX_DERIVATION_INDEX)
+    throw new Error(`derivation index out of range: ${index}`);
   const child = externalChain(accountXpub).deriveChild(index);
   if (!child.publicKey) throw new Error('derived key has no public key');
   return tronAddressFromPublicKey(child.publicKey);

@@ -5,7 +5,12 @@ import type { Clock } from '#platform/clock.ts';
 import type { Config } from '#platform/config.ts';
 import type { Db } from '#platform/db.ts';
 import type { Hub } from '#platform/ws.ts';
-import { DuplicateEntryError, type Ledger, externalAccount, userAccount } from '../ledger/service.ts';
+import {
+  DuplicateEntryError,
+  type Ledger,
+  externalAccount,
+  userAccount,
+} from '../ledger/service.ts';
 import { type CreatedMessage, createMessages, publishMessages } from '../messages/service.ts';
 import { type ChainAdapter, type ChainTransfer, confirmationsAt } from './chain.ts';
 import { type AssetDepositSettings, usdtDepositSettings } from './service.ts';
@@ -45,11 +50,20 @@ export interface WatchResult {
 export async function runDepositWatcher(deps: WatcherDeps): Promise<WatchResult> {
   const { db, chain } = deps;
   const result: WatchResult = { head: 0, recorded: 0, rejected: 0, credited: 0 };
-  const owners = new Map((await db.select({ address: depositAddresses.address, userId: depositAddresses.userId }).from(depositAddresses)).map((r) => [r.address, r.userId]));
+  const owners = new Map(
+    (
+      await db
+        .select({ address: depositAddresses.address, userId: depositAddresses.userId })
+        .from(depositAddresses)
+    ).map((r) => [r.address, r.userId]),
+  );
   const settings = await usdtDepositSettings(db);
 
   if (owners.size > 0) {
-    const [state] = await db.select({ cursor: depositWatchState.cursor }).from(depositWatchState).where(eq(depositWatchState.chain, chain.name));
+    const [state] = await db
+      .select({ cursor: depositWatchState.cursor })
+      .from(depositWatchState)
+      .where(eq(depositWatchState.chain, chain.name));
     const page = await chain.listIncoming([...owners.keys()], state?.cursor ?? null);
     result.head = await chain.currentBlock();
     const counts = await recordTransfers(deps, page.transfers, owners, settings);
@@ -65,7 +79,12 @@ export async function runDepositWatcher(deps: WatcherDeps): Promise<WatchResult>
   return result;
 }
 
-async function recordTransfers(deps: WatcherDeps, transfers: ChainTransfer[], owners: Map<string, number>, settings: AssetDepositSettings) {
+async function recordTransfers(
+  deps: WatcherDeps,
+  transfers: ChainTransfer[],
+  owners: Map<string, number>,
+  settings: AssetDepositSettings,
+) {
   const required = settings.confirmations;
   const now = deps.clock.now();
   const unique = new Map<string, ChainTransfer>();
@@ -73,7 +92,10 @@ async function recordTransfers(deps: WatcherDeps, transfers: ChainTransfer[], ow
   // Inserted in chain order (block, then key): ids follow the chain, and concurrent watchers
   // take the unique-index locks in the same order.
   const sorted = [...unique.entries()]
-    .sort(([keyA, a], [keyB, b]) => a.blockNumber - b.blockNumber || (keyA < keyB ? -1 : keyA > keyB ? 1 : 0))
+    .sort(
+      ([keyA, a], [keyB, b]) =>
+        a.blockNumber - b.blockNumber || (keyA < keyB ? -1 : keyA > keyB ? 1 : 0),
+    )
     .map(([, transfer]) => transfer);
   let recorded = 0;
   let rejected = 0;
@@ -81,7 +103,11 @@ async function recordTransfers(deps: WatcherDeps, transfers: ChainTransfer[], ow
     const rows = sorted.slice(i, i + INSERT_CHUNK).map((transfer) => {
       const userId = owners.get(transfer.toAddress) ?? null;
       const reason: DepositRejectReason | null =
-        userId === null ? 'unknown_address' : transfer.amountMinor < settings.minDepositMinor ? 'below_minimum' : null;
+        userId === null
+          ? 'unknown_address'
+          : transfer.amountMinor < settings.minDepositMinor
+            ? 'below_minimum'
+            : null;
       return {
         userId,
         asset: 'USDT',
@@ -109,7 +135,13 @@ async function recordTransfers(deps: WatcherDeps, transfers: ChainTransfer[], ow
   return { recorded, rejected };
 }
 
-async function saveState(db: Db, chain: string, cursor: string | null, head: number, now: Date): Promise<void> {
+async function saveState(
+  db: Db,
+  chain: string,
+  cursor: string | null,
+  head: number,
+  now: Date,
+): Promise<void> {
   await db
     .insert(depositWatchState)
     .values({ chain, cursor, headBlock: head, updatedAt: now })
@@ -129,7 +161,12 @@ async function creditConfirmed(deps: WatcherDeps, head: number, required: number
   const due = await db
     .select()
     .from(deposits)
-    .where(and(eq(deposits.status, 'pending_payment'), sql`${deposits.blockNumber} <= ${head - required + 1}`))
+    .where(
+      and(
+        eq(deposits.status, 'pending_payment'),
+        sql`${deposits.blockNumber} <= ${head - required + 1}`,
+      ),
+    )
     .orderBy(asc(deposits.id))
     .limit(MAX_PENDING_PER_RUN);
   let credited = 0;
@@ -145,23 +182,37 @@ async function creditConfirmed(deps: WatcherDeps, head: number, required: number
     // Asked outside any transaction: a network call must not hold a row lock.
     const block = await chain.blockOf(transfer);
     if (block === null) {
-      deps.log?.warn({ txid: row.txid, logIndex: row.logIndex }, 'deposit transfer no longer on chain; left pending');
+      deps.log?.warn(
+        { txid: row.txid, logIndex: row.logIndex },
+        'deposit transfer no longer on chain; left pending',
+      );
       continue;
     }
     if (block !== row.blockNumber) {
       // Moved to another block (a fork resolved): count its confirmations again from there.
-      await db.update(deposits).set({ blockNumber: block }).where(and(eq(deposits.id, row.id), eq(deposits.status, 'pending_payment')));
+      await db
+        .update(deposits)
+        .set({ blockNumber: block })
+        .where(and(eq(deposits.id, row.id), eq(deposits.status, 'pending_payment')));
       if (confirmationsAt(head, block) < required) continue;
     }
     const paid = await creditOne(deps, row.id, head, required).catch((error: unknown) => {
       // The ledger already holds this transfer's credit: never a second one. A bug to look at, not to retry blindly.
       if (!(error instanceof DuplicateEntryError)) throw error;
-      deps.log?.warn({ txid: row.txid, logIndex: row.logIndex }, 'deposit already credited in the ledger but still pending; not credited again');
+      deps.log?.warn(
+        { txid: row.txid, logIndex: row.logIndex },
+        'deposit already credited in the ledger but still pending; not credited again',
+      );
       return null;
     });
     if (paid && row.userId !== null) {
       credited += 1;
-      deps.hub?.publishToUser(row.userId, { type: 'deposit.paid', id: String(row.id), asset: 'USDT', amount: formatAmount(row.amountMinor, 6) });
+      deps.hub?.publishToUser(row.userId, {
+        type: 'deposit.paid',
+        id: String(row.id),
+        asset: 'USDT',
+        amount: formatAmount(row.amountMinor, 6),
+      });
       publishMessages(deps.hub, paid);
     }
   }
@@ -173,7 +224,12 @@ async function creditConfirmed(deps: WatcherDeps, head: number, required: number
  * another watcher) and confirmed, with the owner's "deposit credited" message. Returns the
  * message to push after the commit, or null when nothing was credited.
  */
-async function creditOne(deps: WatcherDeps, id: number, head: number, required: number): Promise<CreatedMessage[] | null> {
+async function creditOne(
+  deps: WatcherDeps,
+  id: number,
+  head: number,
+  required: number,
+): Promise<CreatedMessage[] | null> {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const [row] = await tx
@@ -181,22 +237,39 @@ async function creditOne(deps: WatcherDeps, id: number, head: number, required: 
       .from(deposits)
       .where(and(eq(deposits.id, id), eq(deposits.status, 'pending_payment')))
       .for('update', { skipLocked: true });
-    if (!row || row.userId === null || confirmationsAt(head, row.blockNumber) < required) return null;
+    if (!row || row.userId === null || confirmationsAt(head, row.blockNumber) < required)
+      return null;
     const entryId = await deps.ledger.post(tx, now, {
       kind: 'deposit',
       reference: `deposit:${row.txid}:${row.logIndex}`,
       userId: row.userId,
       postings: [
         { account: externalAccount('chain', 'USDT'), amount: -row.amountMinor, type: 'deposit' },
-        { account: userAccount(row.userId, 'spot', 'USDT'), amount: row.amountMinor, type: 'deposit' },
+        {
+          account: userAccount(row.userId, 'spot', 'USDT'),
+          amount: row.amountMinor,
+          type: 'deposit',
+        },
       ],
     });
     await tx
       .update(deposits)
-      .set({ status: 'paid', entryId, confirmations: confirmationsAt(head, row.blockNumber), requiredConfirmations: required, creditedAt: now })
+      .set({
+        status: 'paid',
+        entryId,
+        confirmations: confirmationsAt(head, row.blockNumber),
+        requiredConfirmations: required,
+        creditedAt: now,
+      })
       .where(eq(deposits.id, row.id));
     return createMessages(tx, now, [
-      { userId: row.userId, kind: 'deposit.credited', ref: `deposit:${row.id}`, params: { amount: formatAmount(row.amountMinor, 6), asset: 'USDT' }, link: '/RechargeHistory' },
+      {
+        userId: row.userId,
+        kind: 'deposit.credited',
+        ref: `deposit:${row.id}`,
+        params: { amount: formatAmount(row.amountMinor, 6), asset: 'USDT' },
+        link: '/RechargeHistory',
+      },
     ]);
   });
 }
@@ -205,7 +278,12 @@ async function creditOne(deps: WatcherDeps, id: number, head: number, required: 
  * Runs the watcher every `intervalMs` until stopped (ROLE all or worker). Runs never
  * overlap within a process; a failed run is logged and the next one tries again.
  */
-export function startDepositWorker(deps: WatcherDeps & { log: { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void } }, intervalMs: number) {
+export function startDepositWorker(
+  deps: WatcherDeps & {
+    log: { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
+  },
+  intervalMs: number,
+) {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();

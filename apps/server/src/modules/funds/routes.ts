@@ -1,4 +1,9 @@
-import { XLSX_CONTENT_TYPE, fundsFilterSchema, fundsPageSchema, fundsQuerySchema } from '@tradewind/contract/funds';
+import {
+  XLSX_CONTENT_TYPE,
+  fundsFilterSchema,
+  fundsPageSchema,
+  fundsQuerySchema,
+} from '@tradewind/contract/funds';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
@@ -34,6 +39,7 @@ export function registerFundsRoutes(app: FastifyInstance, deps: { db: Db; clock:
       produces: XLSX_CONTENT_TYPE,
       rateLimit: { max: 10, timeWindow: 60_000 },
     },
-    async ({ auth, query, lang }) => exportFunds(deps.db, auth.userId, query, lang, deps.clock.now()),
+    async ({ auth, query, lang }) =>
+      exportFunds(deps.db, auth.userId, query, lang, deps.clock.now()),
   );
 }

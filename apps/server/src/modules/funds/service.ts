@@ -1,4 +1,10 @@
-import { FUNDS_EXPORT_MAX_ROWS, type FundsFilter, type FundsPage, type FundsQuery, XLSX_CONTENT_TYPE } from '@tradewind/contract/funds';
+import {
+  FUNDS_EXPORT_MAX_ROWS,
+  type FundsFilter,
+  type FundsPage,
+  type FundsQuery,
+  XLSX_CONTENT_TYPE,
+} from '@tradewind/contract/funds';
 import type { Language } from '@tradewind/contract/languages';
 import { formatAmount } from '@tradewind/contract/money';
 import { ASSETS, type AssetCode } from '@tradewind/contract/wallet';
@@ -6,7 +12,12 @@ import type { Executor } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import type { FileReply } from '#platform/http.ts';
 import { translate } from '#platform/i18n.ts';
-import { type PostingFilter, type UserPosting, countUserPostings, listUserPostings } from '../ledger/postings.ts';
+import {
+  type PostingFilter,
+  type UserPosting,
+  countUserPostings,
+  listUserPostings,
+} from '../ledger/postings.ts';
 import { type Cell, streamXlsx } from './xlsx.ts';
 
 /**
@@ -25,11 +36,21 @@ function postingFilter(filter: FundsFilter, beforeId?: number): PostingFilter {
   };
 }
 
-const amountText = (posting: UserPosting) => formatAmount(posting.amount, ASSETS[posting.asset]?.scale ?? 0);
+const amountText = (posting: UserPosting) =>
+  formatAmount(posting.amount, ASSETS[posting.asset]?.scale ?? 0);
 
 /** One page; `nextCursor` is null when there is no more data (spec §8). */
-export async function listFunds(db: Executor, userId: number, query: FundsQuery): Promise<FundsPage> {
-  const rows = await listUserPostings(db, userId, postingFilter(query, query.cursor ? Number(query.cursor) : undefined), query.limit + 1);
+export async function listFunds(
+  db: Executor,
+  userId: number,
+  query: FundsQuery,
+): Promise<FundsPage> {
+  const rows = await listUserPostings(
+    db,
+    userId,
+    postingFilter(query, query.cursor ? Number(query.cursor) : undefined),
+    query.limit + 1,
+  );
   const page = rows.slice(0, query.limit);
   return {
     items: page.map((p) => ({
@@ -56,9 +77,19 @@ const EXPORT_PAGE_ROWS = 1_000;
  * The user's postings matching the filter, newest first, a page at a time, from the newest
  * id counted before the file started: postings made while it downloads stay out of it.
  */
-async function* postingPages(db: Executor, userId: number, filter: FundsFilter, newestId: number): AsyncGenerator<UserPosting[]> {
-  for (let beforeId = newestId + 1; ; ) {
-    const page = await listUserPostings(db, userId, postingFilter(filter, beforeId), EXPORT_PAGE_ROWS);
+async function* postingPages(
+  db: Executor,
+  userId: number,
+  filter: FundsFilter,
+  newestId: number,
+): AsyncGenerator<UserPosting[]> {
+  for (let beforeId = newestId + 1; ;) {
+    const page = await listUserPostings(
+      db,
+      userId,
+      postingFilter(filter, beforeId),
+      EXPORT_PAGE_ROWS,
+    );
     if (page.length > 0) yield page;
     const last = page[page.length - 1];
     if (!last || page.length < EXPORT_PAGE_ROWS) return;

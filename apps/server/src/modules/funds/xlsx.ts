@@ -49,7 +49,8 @@ interface Sink {
 
 /** Resolves once `sink` has taken in what it was given (or closed), or `output` has: the client went away. */
 function caughtUp(sink: Sink, output: Writable): Promise<void> {
-  if (!sink._writableState?.needDrain || sink.destroyed || output.destroyed) return Promise.resolve();
+  if (!sink._writableState?.needDrain || sink.destroyed || output.destroyed)
+    return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       sink.off('drain', done);
@@ -83,13 +84,22 @@ function sheetSink(worksheet: ExcelJS.Worksheet): Sink | undefined {
  */
 export function streamXlsx(sheet: SheetSpec, pages: AsyncIterable<Cell[][]>): Readable {
   const output = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: output,
+    useStyles: true,
+    useSharedStrings: false,
+  });
   workbook.creator = 'Tradewind';
   workbook.lastModifiedBy = 'Tradewind';
   workbook.created = sheet.createdAt;
   workbook.modified = sheet.createdAt;
-  const worksheet = workbook.addWorksheet(sheetName(sheet.name), { views: [{ state: 'frozen', ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }] });
-  worksheet.columns = sheet.columns.map((column) => ({ header: column.header, width: column.width }));
+  const worksheet = workbook.addWorksheet(sheetName(sheet.name), {
+    views: [{ state: 'frozen', ySplit: 1, topLeftCell: 'A2', activeCell: 'A2' }],
+  });
+  worksheet.columns = sheet.columns.map((column) => ({
+    header: column.header,
+    width: column.width,
+  }));
   worksheet.getRow(1).font = { bold: true };
   worksheet.getRow(1).commit();
 
@@ -102,6 +112,8 @@ export function streamXlsx(sheet: SheetSpec, pages: AsyncIterable<Cell[][]>): Re
     worksheet.commit();
     await workbook.commit();
   };
-  write().catch((error: unknown) => output.destroy(error instanceof Error ? error : new Error(String(error))));
+  write().catch((error: unknown) =>
+    output.destroy(error instanceof Error ? error : new Error(String(error))),
+  );
   return output;
 }

@@ -1,7 +1,14 @@
 import { ieoProjectInputSchema } from '@tradewind/contract/ieo';
 import { translate } from '#platform/i18n.ts';
 import { explainOpsError, type OpsCommands } from '../operator/ops-commands.ts';
-import { cancelProject, createProject, listProjects, runAllocation, runDueIeo, runListing } from './service.ts';
+import {
+  cancelProject,
+  createProject,
+  listProjects,
+  runAllocation,
+  runDueIeo,
+  runListing,
+} from './service.ts';
 
 export const ieoOpsCommands: OpsCommands = {
   'ieo:list': {
@@ -9,29 +16,52 @@ export const ieoOpsCommands: OpsCommands = {
     needsOperator: false,
     async run({ db, clock }) {
       const items = await listProjects(db, clock.now(), 'en');
-      return items.map((p) => `#${p.id} ${p.token} status ${p.status} ${p.subscribed}/${p.supply} ends ${p.endsAt} lists ${p.listsAt} ${p.name}`).join('\n') || 'no projects';
+      return (
+        items
+          .map(
+            (p) =>
+              `#${p.id} ${p.token} status ${p.status} ${p.subscribed}/${p.supply} ends ${p.endsAt} lists ${p.listsAt} ${p.name}`,
+          )
+          .join('\n') || 'no projects'
+      );
     },
   },
 
   'ieo:create': {
-    usage: 'ieo:create --json FILE.json --operator USERNAME  (the body of POST /api/admin/v1/ieo/create)',
+    usage:
+      'ieo:create --json FILE.json --operator USERNAME  (the body of POST /api/admin/v1/ieo/create)',
     needsOperator: true,
     async run({ db, clock, operator }, options) {
       if (!operator || !options.json) throw new Error('need --json FILE and --operator USERNAME');
       const fs = await import('node:fs');
-      const parsed = ieoProjectInputSchema.safeParse(JSON.parse(fs.readFileSync(options.json, 'utf8')));
-      if (!parsed.success) throw new Error(parsed.error.issues.map((i) => `${i.path.join('.')}: ${translate('en', i.message)}`).join('; '));
+      const parsed = ieoProjectInputSchema.safeParse(
+        JSON.parse(fs.readFileSync(options.json, 'utf8')),
+      );
+      if (!parsed.success)
+        throw new Error(
+          parsed.error.issues
+            .map((i) => `${i.path.join('.')}: ${translate('en', i.message)}`)
+            .join('; '),
+        );
       const id = await createProject(db, clock.now(), operator, parsed.data).catch(explainOpsError);
       return `project #${id} (${parsed.data.token}) created`;
     },
   },
 
   'ieo:cancel': {
-    usage: 'ieo:cancel --id ID --reason "…" --operator USERNAME  (before allocation; refunds every application)',
+    usage:
+      'ieo:cancel --id ID --reason "…" --operator USERNAME  (before allocation; refunds every application)',
     needsOperator: true,
     async run({ db, ledger, clock, operator }, options) {
-      if (!operator || !options.id || !options.reason) throw new Error('need --id, --reason and --operator');
-      await cancelProject({ db, ledger }, clock.now(), operator, Number(options.id), options.reason).catch(explainOpsError);
+      if (!operator || !options.id || !options.reason)
+        throw new Error('need --id, --reason and --operator');
+      await cancelProject(
+        { db, ledger },
+        clock.now(),
+        operator,
+        Number(options.id),
+        options.reason,
+      ).catch(explainOpsError);
       return `project #${options.id} cancelled; commitments refunded`;
     },
   },
@@ -41,18 +71,33 @@ export const ieoOpsCommands: OpsCommands = {
     needsOperator: true,
     async run({ db, ledger, clock, operator }, options) {
       if (!operator || !options.id) throw new Error('need --id and --operator');
-      const { ran } = await runAllocation({ db, ledger }, clock.now(), Number(options.id), operator).catch(explainOpsError);
-      return ran ? `project #${options.id} allocated` : `project #${options.id} was already allocated`;
+      const { ran } = await runAllocation(
+        { db, ledger },
+        clock.now(),
+        Number(options.id),
+        operator,
+      ).catch(explainOpsError);
+      return ran
+        ? `project #${options.id} allocated`
+        : `project #${options.id} was already allocated`;
     },
   },
 
   'ieo:list-token': {
-    usage: 'ieo:list-token --id ID --operator USERNAME  (at the listing time: credits the tokens; runs once)',
+    usage:
+      'ieo:list-token --id ID --operator USERNAME  (at the listing time: credits the tokens; runs once)',
     needsOperator: true,
     async run({ db, ledger, clock, operator }, options) {
       if (!operator || !options.id) throw new Error('need --id and --operator');
-      const { ran } = await runListing({ db, ledger }, clock.now(), Number(options.id), operator).catch(explainOpsError);
-      return ran ? `project #${options.id} listed; tokens credited` : `project #${options.id} was already listed`;
+      const { ran } = await runListing(
+        { db, ledger },
+        clock.now(),
+        Number(options.id),
+        operator,
+      ).catch(explainOpsError);
+      return ran
+        ? `project #${options.id} listed; tokens credited`
+        : `project #${options.id} was already listed`;
     },
   },
 

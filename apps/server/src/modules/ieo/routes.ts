@@ -51,19 +51,42 @@ export interface IeoDeps {
 export function registerIeoRoutes(app: FastifyInstance, deps: IeoDeps): void {
   route(
     app,
-    { method: 'GET', url: '/api/v1/ieo/projects', auth: 'user', summary: 'Launchpad projects: subscribing first, then upcoming, then the rest', tags, response: ieoProjectListSchema },
+    {
+      method: 'GET',
+      url: '/api/v1/ieo/projects',
+      auth: 'user',
+      summary: 'Launchpad projects: subscribing first, then upcoming, then the rest',
+      tags,
+      response: ieoProjectListSchema,
+    },
     async ({ lang }) => ({ items: await listProjects(deps.db, deps.clock.now(), lang) }),
   );
 
   route(
     app,
-    { method: 'GET', url: '/api/v1/ieo/detail', auth: 'user', summary: 'A project and your application to it', tags, query: ieoDetailQuerySchema, response: ieoDetailSchema },
-    async ({ auth, query, lang }) => projectDetail(deps.db, deps.clock.now(), auth.userId, Number(query.id), lang),
+    {
+      method: 'GET',
+      url: '/api/v1/ieo/detail',
+      auth: 'user',
+      summary: 'A project and your application to it',
+      tags,
+      query: ieoDetailQuerySchema,
+      response: ieoDetailSchema,
+    },
+    async ({ auth, query, lang }) =>
+      projectDetail(deps.db, deps.clock.now(), auth.userId, Number(query.id), lang),
   );
 
   route(
     app,
-    { method: 'GET', url: '/api/v1/ieo/applications', auth: 'user', summary: 'Your applications, newest first', tags, response: ieoApplicationListSchema },
+    {
+      method: 'GET',
+      url: '/api/v1/ieo/applications',
+      auth: 'user',
+      summary: 'Your applications, newest first',
+      tags,
+      response: ieoApplicationListSchema,
+    },
     async ({ auth, lang }) => ({ items: await listApplications(deps.db, auth.userId, lang) }),
   );
 
@@ -74,20 +97,30 @@ export function registerIeoRoutes(app: FastifyInstance, deps: IeoDeps): void {
       url: '/api/v1/ieo/subscribe',
       auth: 'user',
       money: true,
-      summary: 'Apply for tokens: offer price × quantity is locked in spot USDT until the allocation',
+      summary:
+        'Apply for tokens: offer price × quantity is locked in spot USDT until the allocation',
       tags,
       body: ieoSubscribeRequestSchema,
       response: ieoApplicationSchema,
       rateLimit: { max: 30, timeWindow: 60_000 },
     },
-    async ({ auth, body, tx, lang }) => subscribe(deps.ledger, tx, deps.clock.now(), auth.userId, body, lang),
+    async ({ auth, body, tx, lang }) =>
+      subscribe(deps.ledger, tx, deps.clock.now(), auth.userId, body, lang),
   );
 
   const admin = (url: string) => `/api/admin/v1/ieo/${url}`;
 
   route(
     app,
-    { method: 'GET', url: admin('projects'), auth: 'operator', roles: CATALOG_ROLES, summary: 'Every project, with status and application counts', tags: adminTags, response: ieoAdminProjectListSchema },
+    {
+      method: 'GET',
+      url: admin('projects'),
+      auth: 'operator',
+      roles: CATALOG_ROLES,
+      summary: 'Every project, with status and application counts',
+      tags: adminTags,
+      response: ieoAdminProjectListSchema,
+    },
     async () => ({ items: await listProjectsForOperators(deps.db, deps.clock.now()) }),
   );
 
@@ -108,7 +141,16 @@ export function registerIeoRoutes(app: FastifyInstance, deps: IeoDeps): void {
 
   route(
     app,
-    { method: 'POST', url: admin('create'), auth: 'operator', roles: CATALOG_ROLES, summary: 'Create a project and its token asset', tags: adminTags, body: ieoProjectInputSchema, response: ieoProjectSchema },
+    {
+      method: 'POST',
+      url: admin('create'),
+      auth: 'operator',
+      roles: CATALOG_ROLES,
+      summary: 'Create a project and its token asset',
+      tags: adminTags,
+      body: ieoProjectInputSchema,
+      response: ieoProjectSchema,
+    },
     async ({ body, operator }) => {
       const now = deps.clock.now();
       return operatorProjectView(deps.db, now, await createProject(deps.db, now, operator, body));
@@ -117,7 +159,16 @@ export function registerIeoRoutes(app: FastifyInstance, deps: IeoDeps): void {
 
   route(
     app,
-    { method: 'POST', url: admin('edit'), auth: 'operator', roles: CATALOG_ROLES, summary: 'Edit a project that has not started', tags: adminTags, body: ieoProjectEditSchema, response: ieoProjectSchema },
+    {
+      method: 'POST',
+      url: admin('edit'),
+      auth: 'operator',
+      roles: CATALOG_ROLES,
+      summary: 'Edit a project that has not started',
+      tags: adminTags,
+      body: ieoProjectEditSchema,
+      response: ieoProjectSchema,
+    },
     async ({ body, operator }) => {
       const now = deps.clock.now();
       await editProject(deps.db, now, operator, body);
@@ -127,7 +178,16 @@ export function registerIeoRoutes(app: FastifyInstance, deps: IeoDeps): void {
 
   route(
     app,
-    { method: 'POST', url: admin('cancel'), auth: 'operator', roles: CATALOG_ROLES, summary: 'Cancel a project before its allocation; every commitment is refunded', tags: adminTags, body: ieoCancelRequestSchema, response: ieoProjectSchema },
+    {
+      method: 'POST',
+      url: admin('cancel'),
+      auth: 'operator',
+      roles: CATALOG_ROLES,
+      summary: 'Cancel a project before its allocation; every commitment is refunded',
+      tags: adminTags,
+      body: ieoCancelRequestSchema,
+      response: ieoProjectSchema,
+    },
     async ({ body, operator }) => {
       const now = deps.clock.now();
       await cancelProject(deps, now, operator, Number(body.id), body.reason);
@@ -137,7 +197,16 @@ export function registerIeoRoutes(app: FastifyInstance, deps: IeoDeps): void {
 
   route(
     app,
-    { method: 'POST', url: admin('allocate'), auth: 'operator', roles: CATALOG_ROLES, summary: 'Run the allocation of an ended subscription (once)', tags: adminTags, body: ieoActionRequestSchema, response: ieoActionResultSchema },
+    {
+      method: 'POST',
+      url: admin('allocate'),
+      auth: 'operator',
+      roles: CATALOG_ROLES,
+      summary: 'Run the allocation of an ended subscription (once)',
+      tags: adminTags,
+      body: ieoActionRequestSchema,
+      response: ieoActionResultSchema,
+    },
     async ({ body, operator }) => {
       const now = deps.clock.now();
       const { ran } = await runAllocation(deps, now, Number(body.id), operator);
@@ -147,7 +216,16 @@ export function registerIeoRoutes(app: FastifyInstance, deps: IeoDeps): void {
 
   route(
     app,
-    { method: 'POST', url: admin('list'), auth: 'operator', roles: CATALOG_ROLES, summary: 'Credit allocated tokens at the listing time (once)', tags: adminTags, body: ieoActionRequestSchema, response: ieoActionResultSchema },
+    {
+      method: 'POST',
+      url: admin('list'),
+      auth: 'operator',
+      roles: CATALOG_ROLES,
+      summary: 'Credit allocated tokens at the listing time (once)',
+      tags: adminTags,
+      body: ieoActionRequestSchema,
+      response: ieoActionResultSchema,
+    },
     async ({ body, operator }) => {
       const now = deps.clock.now();
       const { ran } = await runListing(deps, now, Number(body.id), operator);
@@ -158,7 +236,12 @@ export function registerIeoRoutes(app: FastifyInstance, deps: IeoDeps): void {
 
 /** The clock-driven job: allocates ended subscriptions and lists due projects. */
 export function registerIeoWorker(app: FastifyInstance, deps: IeoDeps): void {
-  const sweeper = new Sweeper('ieo job', () => runDueIeo(deps, deps.clock.now()), IEO_JOB_INTERVAL_MS, app.log);
+  const sweeper = new Sweeper(
+    'ieo job',
+    () => runDueIeo(deps, deps.clock.now()),
+    IEO_JOB_INTERVAL_MS,
+    app.log,
+  );
   app.addHook('onReady', async () => sweeper.start());
   app.addHook('onClose', () => sweeper.stop());
 }

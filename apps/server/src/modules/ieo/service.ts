@@ -8,7 +8,14 @@ import type {
   IeoProjectInput,
   IeoSubscribeRequest,
 } from '@tradewind/contract/ieo';
-import { IEO_ADMIN_APPLICATIONS_MAX, IEO_HISTORY_MAX, IEO_LIST_MAX, IeoStatus, allocate, boundedProgress } from '@tradewind/contract/ieo';
+import {
+  IEO_ADMIN_APPLICATIONS_MAX,
+  IEO_HISTORY_MAX,
+  IEO_LIST_MAX,
+  IeoStatus,
+  allocate,
+  boundedProgress,
+} from '@tradewind/contract/ieo';
 import type { Language } from '@tradewind/contract/languages';
 import { formatAmount, parseAmount } from '@tradewind/contract/money';
 import { ASSETS } from '@tradewind/contract/wallet';
@@ -16,11 +23,24 @@ import { and, asc, desc, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
-import { type EntrySpec, type Ledger, accountName, addListedToken, houseAccount, listedToken, userAccount } from '../ledger/service.ts';
+import {
+  type EntrySpec,
+  type Ledger,
+  accountName,
+  addListedToken,
+  houseAccount,
+  listedToken,
+  userAccount,
+} from '../ledger/service.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { users } from '../user/tables.ts';
 import { localized } from '../vote/service.ts';
-import { type IeoApplicationRow, type IeoProjectRow, ieoApplications, ieoProjects } from './tables.ts';
+import {
+  type IeoApplicationRow,
+  type IeoProjectRow,
+  ieoApplications,
+  ieoProjects,
+} from './tables.ts';
 import { assertCanMoveMoney } from '../user/frozen.ts';
 
 /**
@@ -41,14 +61,23 @@ const LEDGER_BATCH = 500;
 /** Locked funds the ledger check expects: applications awaiting allocation hold their commitment in spot USDT. */
 export async function ieoObligations(db: Executor): Promise<{ account: string; amount: bigint }[]> {
   const rows = await db
-    .select({ userId: ieoApplications.userId, total: sql<string>`sum(${ieoApplications.amountMinor})::text` })
+    .select({
+      userId: ieoApplications.userId,
+      total: sql<string>`sum(${ieoApplications.amountMinor})::text`,
+    })
     .from(ieoApplications)
     .where(eq(ieoApplications.status, IeoStatus.APPLYING))
     .groupBy(ieoApplications.userId);
-  return rows.map((row) => ({ account: accountName(userAccount(row.userId, 'spot', 'USDT')), amount: BigInt(row.total) }));
+  return rows.map((row) => ({
+    account: accountName(userAccount(row.userId, 'spot', 'USDT')),
+    amount: BigInt(row.total),
+  }));
 }
 
-export function projectStatus(row: Pick<IeoProjectRow, 'startsAt' | 'endsAt' | 'allocatedAt' | 'listedAt' | 'cancelledAt'>, now: Date): IeoStatus {
+export function projectStatus(
+  row: Pick<IeoProjectRow, 'startsAt' | 'endsAt' | 'allocatedAt' | 'listedAt' | 'cancelledAt'>,
+  now: Date,
+): IeoStatus {
   if (row.cancelledAt) return IeoStatus.CANCELLED;
   if (row.listedAt) return IeoStatus.ENDED;
   if (row.allocatedAt) return IeoStatus.IN_PROGRESS;
@@ -62,14 +91,27 @@ const usdt = (minor: bigint) => formatAmount(minor, USDT_SCALE);
 async function subscribedBy(db: Executor, projectIds: number[]): Promise<Map<number, bigint>> {
   if (projectIds.length === 0) return new Map();
   const rows = await db
-    .select({ projectId: ieoApplications.projectId, total: sql<string>`sum(${ieoApplications.quantity})::text` })
+    .select({
+      projectId: ieoApplications.projectId,
+      total: sql<string>`sum(${ieoApplications.quantity})::text`,
+    })
     .from(ieoApplications)
-    .where(and(inArray(ieoApplications.projectId, projectIds), ne(ieoApplications.status, IeoStatus.CANCELLED)))
+    .where(
+      and(
+        inArray(ieoApplications.projectId, projectIds),
+        ne(ieoApplications.status, IeoStatus.CANCELLED),
+      ),
+    )
     .groupBy(ieoApplications.projectId);
   return new Map(rows.map((r) => [r.projectId, BigInt(r.total)]));
 }
 
-function projectView(row: IeoProjectRow, subscribed: bigint, now: Date, language: Language): IeoProject {
+function projectView(
+  row: IeoProjectRow,
+  subscribed: bigint,
+  now: Date,
+  language: Language,
+): IeoProject {
   return {
     id: String(row.id),
     token: row.token,
@@ -92,7 +134,11 @@ function projectView(row: IeoProjectRow, subscribed: bigint, now: Date, language
   };
 }
 
-function applicationView(row: IeoApplicationRow, project: IeoProjectRow, language: Language): IeoApplication {
+function applicationView(
+  row: IeoApplicationRow,
+  project: IeoProjectRow,
+  language: Language,
+): IeoApplication {
   const allocated = row.allocatedQuantity;
   return {
     id: String(row.id),
@@ -115,14 +161,25 @@ function applicationView(row: IeoApplicationRow, project: IeoProjectRow, languag
 /* Reading */
 
 /** Subscribing first, then upcoming, then the rest, newest first within each. */
-export async function listProjects(db: Executor, now: Date, language: Language): Promise<IeoProject[]> {
-  const rows = await db.select().from(ieoProjects).orderBy(desc(ieoProjects.startsAt), desc(ieoProjects.id)).limit(IEO_LIST_MAX);
+export async function listProjects(
+  db: Executor,
+  now: Date,
+  language: Language,
+): Promise<IeoProject[]> {
+  const rows = await db
+    .select()
+    .from(ieoProjects)
+    .orderBy(desc(ieoProjects.startsAt), desc(ieoProjects.id))
+    .limit(IEO_LIST_MAX);
   const subscribed = await subscribedBy(
     db,
     rows.map((r) => r.id),
   );
-  const rank = (s: IeoStatus) => (s === IeoStatus.SUBSCRIBING ? 0 : s === IeoStatus.NOT_STARTED ? 1 : 2);
-  return rows.map((row) => projectView(row, subscribed.get(row.id) ?? 0n, now, language)).sort((a, b) => rank(a.status) - rank(b.status));
+  const rank = (s: IeoStatus) =>
+    s === IeoStatus.SUBSCRIBING ? 0 : s === IeoStatus.NOT_STARTED ? 1 : 2;
+  return rows
+    .map((row) => projectView(row, subscribed.get(row.id) ?? 0n, now, language))
+    .sort((a, b) => rank(a.status) - rank(b.status));
 }
 
 async function findProject(db: Executor, id: number): Promise<IeoProjectRow> {
@@ -132,7 +189,13 @@ async function findProject(db: Executor, id: number): Promise<IeoProjectRow> {
 }
 
 /** A project and the requesting user's own application to it (or null). */
-export async function projectDetail(db: Executor, now: Date, userId: number, id: number, language: Language): Promise<IeoDetail> {
+export async function projectDetail(
+  db: Executor,
+  now: Date,
+  userId: number,
+  id: number,
+  language: Language,
+): Promise<IeoDetail> {
   const project = await findProject(db, id);
   const subscribed = (await subscribedBy(db, [id])).get(id) ?? 0n;
   const [own] = await db
@@ -140,11 +203,18 @@ export async function projectDetail(db: Executor, now: Date, userId: number, id:
     .from(ieoApplications)
     .where(and(eq(ieoApplications.projectId, id), eq(ieoApplications.userId, userId)))
     .limit(1);
-  return { project: projectView(project, subscribed, now, language), application: own ? applicationView(own, project, language) : null };
+  return {
+    project: projectView(project, subscribed, now, language),
+    application: own ? applicationView(own, project, language) : null,
+  };
 }
 
 /** The user's applications, newest first (spec /IEOHis). */
-export async function listApplications(db: Executor, userId: number, language: Language): Promise<IeoApplication[]> {
+export async function listApplications(
+  db: Executor,
+  userId: number,
+  language: Language,
+): Promise<IeoApplication[]> {
   const rows = await db
     .select({ application: ieoApplications, project: ieoProjects })
     .from(ieoApplications)
@@ -158,9 +228,20 @@ export async function listApplications(db: Executor, userId: number, language: L
 /* Subscribing */
 
 /** Applies for tokens: the offer (price × quantity) moves from available to locked spot USDT. A frozen account gets ACCOUNT_FROZEN. */
-export async function subscribe(ledger: Ledger, tx: Tx, now: Date, userId: number, request: IeoSubscribeRequest, language: Language): Promise<IeoApplication> {
+export async function subscribe(
+  ledger: Ledger,
+  tx: Tx,
+  now: Date,
+  userId: number,
+  request: IeoSubscribeRequest,
+  language: Language,
+): Promise<IeoApplication> {
   await assertCanMoveMoney(tx, userId);
-  const [user] = await tx.select({ verified: users.verified }).from(users).where(eq(users.id, userId)).limit(1);
+  const [user] = await tx
+    .select({ verified: users.verified })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
   if (!user?.verified) throw new AppError('KYC_REQUIRED', {}, 403);
   // FOR SHARE: an allocation or cancellation (which update this row) waits for us, and we for it.
   const [project] = await tx
@@ -170,22 +251,43 @@ export async function subscribe(ledger: Ledger, tx: Tx, now: Date, userId: numbe
     .limit(1)
     .for('share');
   if (!project) throw new AppError('IEO_NOT_FOUND', {}, 404);
-  if (projectStatus(project, now) !== IeoStatus.SUBSCRIBING) throw new AppError('IEO_NOT_SUBSCRIBING', {}, 409);
+  if (projectStatus(project, now) !== IeoStatus.SUBSCRIBING)
+    throw new AppError('IEO_NOT_SUBSCRIBING', {}, 409);
   const price = parseAmount(request.price, USDT_SCALE);
   if (price === undefined || price < project.priceMinMinor || price > project.priceMaxMinor) {
-    throw new AppError('IEO_PRICE_OUT_OF_RANGE', { min: usdt(project.priceMinMinor), max: usdt(project.priceMaxMinor) }, 422, 'price');
+    throw new AppError(
+      'IEO_PRICE_OUT_OF_RANGE',
+      { min: usdt(project.priceMinMinor), max: usdt(project.priceMaxMinor) },
+      422,
+      'price',
+    );
   }
   const quantity = BigInt(request.quantity);
-  if (quantity > project.perUserCap) throw new AppError('IEO_QUANTITY_OVER_CAP', { cap: project.perUserCap.toString() }, 422, 'quantity');
+  if (quantity > project.perUserCap)
+    throw new AppError(
+      'IEO_QUANTITY_OVER_CAP',
+      { cap: project.perUserCap.toString() },
+      422,
+      'quantity',
+    );
   const amount = price * quantity;
   let row: IeoApplicationRow | undefined;
   try {
     [row] = await tx
       .insert(ieoApplications)
-      .values({ projectId: project.id, userId, status: IeoStatus.APPLYING, priceMinor: price, quantity, amountMinor: amount, createdAt: now })
+      .values({
+        projectId: project.id,
+        userId,
+        status: IeoStatus.APPLYING,
+        priceMinor: price,
+        quantity,
+        amountMinor: amount,
+        createdAt: now,
+      })
       .returning();
   } catch (error) {
-    if (isUniqueViolation(error, 'ieo_applications_project_user_key')) throw new AppError('IEO_ALREADY_APPLIED', {}, 409);
+    if (isUniqueViolation(error, 'ieo_applications_project_user_key'))
+      throw new AppError('IEO_ALREADY_APPLIED', {}, 409);
     throw error;
   }
   if (!row) throw new Error('application insert returned no row');
@@ -194,7 +296,12 @@ export async function subscribe(ledger: Ledger, tx: Tx, now: Date, userId: numbe
     reference: `ieo:application:${row.id}:lock`,
     userId,
     postings: [
-      { account: userAccount(userId, 'spot', 'USDT'), bucket: 'available', amount: -amount, type: 'ieo' },
+      {
+        account: userAccount(userId, 'spot', 'USDT'),
+        bucket: 'available',
+        amount: -amount,
+        type: 'ieo',
+      },
       { account: userAccount(userId, 'spot', 'USDT'), bucket: 'locked', amount, type: 'ieo' },
     ],
   });
@@ -203,8 +310,14 @@ export async function subscribe(ledger: Ledger, tx: Tx, now: Date, userId: numbe
 
 /* Allocation, listing, cancellation */
 
-async function postInBatches(ledger: Ledger, tx: Executor, now: Date, specs: EntrySpec[]): Promise<void> {
-  for (let i = 0; i < specs.length; i += LEDGER_BATCH) await ledger.postMany(tx, now, specs.slice(i, i + LEDGER_BATCH));
+async function postInBatches(
+  ledger: Ledger,
+  tx: Executor,
+  now: Date,
+  specs: EntrySpec[],
+): Promise<void> {
+  for (let i = 0; i < specs.length; i += LEDGER_BATCH)
+    await ledger.postMany(tx, now, specs.slice(i, i + LEDGER_BATCH));
 }
 
 /**
@@ -212,12 +325,24 @@ async function postInBatches(ledger: Ledger, tx: Executor, now: Date, specs: Ent
  * update of `allocated_at` lets one caller through; any other (concurrent or later) gets
  * `ran: false` and changes nothing.
  */
-export async function runAllocation(deps: { db: Db; ledger: Ledger }, now: Date, projectId: number, operator: OperatorContext | null): Promise<{ ran: boolean }> {
+export async function runAllocation(
+  deps: { db: Db; ledger: Ledger },
+  now: Date,
+  projectId: number,
+  operator: OperatorContext | null,
+): Promise<{ ran: boolean }> {
   return deps.db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(ieoProjects)
       .set({ allocatedAt: now })
-      .where(and(eq(ieoProjects.id, projectId), isNull(ieoProjects.allocatedAt), isNull(ieoProjects.cancelledAt), lte(ieoProjects.endsAt, now)))
+      .where(
+        and(
+          eq(ieoProjects.id, projectId),
+          isNull(ieoProjects.allocatedAt),
+          isNull(ieoProjects.cancelledAt),
+          lte(ieoProjects.endsAt, now),
+        ),
+      )
       .returning();
     if (!claimed) {
       const project = await findProject(tx, projectId);
@@ -228,12 +353,21 @@ export async function runAllocation(deps: { db: Db; ledger: Ledger }, now: Date,
     const applications = await tx
       .select()
       .from(ieoApplications)
-      .where(and(eq(ieoApplications.projectId, projectId), eq(ieoApplications.status, IeoStatus.APPLYING)))
+      .where(
+        and(
+          eq(ieoApplications.projectId, projectId),
+          eq(ieoApplications.status, IeoStatus.APPLYING),
+        ),
+      )
       .orderBy(asc(ieoApplications.id));
     const result = allocate({
       supply: claimed.supply,
       perUserCap: claimed.perUserCap,
-      applications: applications.map((a) => ({ id: String(a.id), quantity: a.quantity, amount: a.amountMinor })),
+      applications: applications.map((a) => ({
+        id: String(a.id),
+        quantity: a.quantity,
+        amount: a.amountMinor,
+      })),
     });
     const quantities = new Map(result.map((r) => [r.id, r.quantity]));
     const specs: EntrySpec[] = [];
@@ -243,26 +377,69 @@ export async function runAllocation(deps: { db: Db; ledger: Ledger }, now: Date,
       const refund = app.amountMinor - paid;
       await tx
         .update(ieoApplications)
-        .set({ status: IeoStatus.APPLIED, allocatedQuantity: allocated, paidMinor: paid, refundMinor: refund, allocatedAt: now })
+        .set({
+          status: IeoStatus.APPLIED,
+          allocatedQuantity: allocated,
+          paidMinor: paid,
+          refundMinor: refund,
+          allocatedAt: now,
+        })
         .where(eq(ieoApplications.id, app.id));
-      const postings: EntrySpec['postings'] = [{ account: userAccount(app.userId, 'spot', 'USDT'), bucket: 'locked', amount: -app.amountMinor, type: 'ieo' }];
-      if (paid > 0n) postings.push({ account: houseAccount('ieo', 'USDT'), amount: paid, type: 'ieo' });
-      if (refund > 0n) postings.push({ account: userAccount(app.userId, 'spot', 'USDT'), bucket: 'available', amount: refund, type: 'ieo' });
-      specs.push({ kind: 'ieo_allocation', reference: `ieo:application:${app.id}:allocation`, userId: app.userId, postings });
+      const postings: EntrySpec['postings'] = [
+        {
+          account: userAccount(app.userId, 'spot', 'USDT'),
+          bucket: 'locked',
+          amount: -app.amountMinor,
+          type: 'ieo',
+        },
+      ];
+      if (paid > 0n)
+        postings.push({ account: houseAccount('ieo', 'USDT'), amount: paid, type: 'ieo' });
+      if (refund > 0n)
+        postings.push({
+          account: userAccount(app.userId, 'spot', 'USDT'),
+          bucket: 'available',
+          amount: refund,
+          type: 'ieo',
+        });
+      specs.push({
+        kind: 'ieo_allocation',
+        reference: `ieo:application:${app.id}:allocation`,
+        userId: app.userId,
+        postings,
+      });
     }
     await postInBatches(deps.ledger, tx, now, specs);
-    if (operator) await audit(tx, now, operator, { action: 'ieo.allocate', targetType: 'ieo_project', targetId: projectId, after: { applications: applications.length } });
+    if (operator)
+      await audit(tx, now, operator, {
+        action: 'ieo.allocate',
+        targetType: 'ieo_project',
+        targetId: projectId,
+        after: { applications: applications.length },
+      });
     return { ran: true };
   });
 }
 
 /** Credits the allocated tokens to spot at (or after) the listing time, exactly once. */
-export async function runListing(deps: { db: Db; ledger: Ledger }, now: Date, projectId: number, operator: OperatorContext | null): Promise<{ ran: boolean }> {
+export async function runListing(
+  deps: { db: Db; ledger: Ledger },
+  now: Date,
+  projectId: number,
+  operator: OperatorContext | null,
+): Promise<{ ran: boolean }> {
   return deps.db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(ieoProjects)
       .set({ listedAt: now })
-      .where(and(eq(ieoProjects.id, projectId), isNull(ieoProjects.listedAt), sql`${ieoProjects.allocatedAt} is not null`, lte(ieoProjects.listsAt, now)))
+      .where(
+        and(
+          eq(ieoProjects.id, projectId),
+          isNull(ieoProjects.listedAt),
+          sql`${ieoProjects.allocatedAt} is not null`,
+          lte(ieoProjects.listsAt, now),
+        ),
+      )
       .returning();
     if (!claimed) {
       const project = await findProject(tx, projectId);
@@ -274,7 +451,12 @@ export async function runListing(deps: { db: Db; ledger: Ledger }, now: Date, pr
     const applications = await tx
       .select()
       .from(ieoApplications)
-      .where(and(eq(ieoApplications.projectId, projectId), eq(ieoApplications.status, IeoStatus.APPLIED)))
+      .where(
+        and(
+          eq(ieoApplications.projectId, projectId),
+          eq(ieoApplications.status, IeoStatus.APPLIED),
+        ),
+      )
       .orderBy(asc(ieoApplications.id));
     const specs: EntrySpec[] = [];
     for (const app of applications) {
@@ -294,20 +476,43 @@ export async function runListing(deps: { db: Db; ledger: Ledger }, now: Date, pr
     await tx
       .update(ieoApplications)
       .set({ status: IeoStatus.COMPLETED })
-      .where(and(eq(ieoApplications.projectId, projectId), eq(ieoApplications.status, IeoStatus.APPLIED)));
+      .where(
+        and(
+          eq(ieoApplications.projectId, projectId),
+          eq(ieoApplications.status, IeoStatus.APPLIED),
+        ),
+      );
     await postInBatches(deps.ledger, tx, now, specs);
-    if (operator) await audit(tx, now, operator, { action: 'ieo.list', targetType: 'ieo_project', targetId: projectId, after: { credited: specs.length } });
+    if (operator)
+      await audit(tx, now, operator, {
+        action: 'ieo.list',
+        targetType: 'ieo_project',
+        targetId: projectId,
+        after: { credited: specs.length },
+      });
     return { ran: true };
   });
 }
 
 /** Cancels a project before its allocation and refunds every commitment. */
-export async function cancelProject(deps: { db: Db; ledger: Ledger }, now: Date, operator: OperatorContext, projectId: number, reason: string): Promise<void> {
+export async function cancelProject(
+  deps: { db: Db; ledger: Ledger },
+  now: Date,
+  operator: OperatorContext,
+  projectId: number,
+  reason: string,
+): Promise<void> {
   await deps.db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(ieoProjects)
       .set({ cancelledAt: now, cancelReason: reason })
-      .where(and(eq(ieoProjects.id, projectId), isNull(ieoProjects.allocatedAt), isNull(ieoProjects.cancelledAt)))
+      .where(
+        and(
+          eq(ieoProjects.id, projectId),
+          isNull(ieoProjects.allocatedAt),
+          isNull(ieoProjects.cancelledAt),
+        ),
+      )
       .returning();
     if (!claimed) {
       await findProject(tx, projectId);
@@ -316,7 +521,12 @@ export async function cancelProject(deps: { db: Db; ledger: Ledger }, now: Date,
     const applications = await tx
       .update(ieoApplications)
       .set({ status: IeoStatus.CANCELLED })
-      .where(and(eq(ieoApplications.projectId, projectId), eq(ieoApplications.status, IeoStatus.APPLYING)))
+      .where(
+        and(
+          eq(ieoApplications.projectId, projectId),
+          eq(ieoApplications.status, IeoStatus.APPLYING),
+        ),
+      )
       .returning();
     await postInBatches(
       deps.ledger,
@@ -328,28 +538,60 @@ export async function cancelProject(deps: { db: Db; ledger: Ledger }, now: Date,
         userId: app.userId,
         memo: reason,
         postings: [
-          { account: userAccount(app.userId, 'spot', 'USDT'), bucket: 'locked' as const, amount: -app.amountMinor, type: 'ieo' as const },
-          { account: userAccount(app.userId, 'spot', 'USDT'), bucket: 'available' as const, amount: app.amountMinor, type: 'ieo' as const },
+          {
+            account: userAccount(app.userId, 'spot', 'USDT'),
+            bucket: 'locked' as const,
+            amount: -app.amountMinor,
+            type: 'ieo' as const,
+          },
+          {
+            account: userAccount(app.userId, 'spot', 'USDT'),
+            bucket: 'available' as const,
+            amount: app.amountMinor,
+            type: 'ieo' as const,
+          },
         ],
       })),
     );
-    await audit(tx, now, operator, { action: 'ieo.cancel', targetType: 'ieo_project', targetId: projectId, reason, after: { refunded: applications.length } });
+    await audit(tx, now, operator, {
+      action: 'ieo.cancel',
+      targetType: 'ieo_project',
+      targetId: projectId,
+      reason,
+      after: { refunded: applications.length },
+    });
   });
 }
 
 /** Allocates every project whose subscription has ended and lists every one whose listing time came (the clock-driven job); returns their ids. */
-export async function runDueIeo(deps: { db: Db; ledger: Ledger }, now: Date): Promise<{ allocated: number[]; listed: number[] }> {
+export async function runDueIeo(
+  deps: { db: Db; ledger: Ledger },
+  now: Date,
+): Promise<{ allocated: number[]; listed: number[] }> {
   const toAllocate = await deps.db
     .select({ id: ieoProjects.id })
     .from(ieoProjects)
-    .where(and(isNull(ieoProjects.allocatedAt), isNull(ieoProjects.cancelledAt), lte(ieoProjects.endsAt, now)))
+    .where(
+      and(
+        isNull(ieoProjects.allocatedAt),
+        isNull(ieoProjects.cancelledAt),
+        lte(ieoProjects.endsAt, now),
+      ),
+    )
     .limit(IEO_LIST_MAX);
   const allocated: number[] = [];
-  for (const { id } of toAllocate) if ((await runAllocation(deps, now, id, null)).ran) allocated.push(id);
+  for (const { id } of toAllocate)
+    if ((await runAllocation(deps, now, id, null)).ran) allocated.push(id);
   const toList = await deps.db
     .select({ id: ieoProjects.id })
     .from(ieoProjects)
-    .where(and(isNull(ieoProjects.listedAt), sql`${ieoProjects.allocatedAt} is not null`, lte(ieoProjects.listsAt, now)))
+    .where(
+      and(
+        isNull(ieoProjects.listedAt),
+        sql`${ieoProjects.allocatedAt} is not null`,
+        lte(ieoProjects.listsAt, now),
+      ),
+    )
     .limit(IEO_LIST_MAX);
   const listed: number[] = [];
   for (const { id } of toList) if ((await runListing(deps, now, id, null)).ran) listed.push(id);
@@ -360,11 +602,21 @@ export async function runDueIeo(deps: { db: Db; ledger: Ledger }, now: Date): Pr
 
 function priceOf(text: string): bigint {
   const minor = parseAmount(text, USDT_SCALE);
-  if (minor === undefined || minor <= 0n) throw new AppError('AMOUNT_PRECISION', { decimals: USDT_SCALE }, 422, 'unitPrice');
+  if (minor === undefined || minor <= 0n)
+    throw new AppError('AMOUNT_PRECISION', { decimals: USDT_SCALE }, 422, 'unitPrice');
   return minor;
 }
 
-function scheduleValid(p: { startsAt: Date; endsAt: Date; listsAt: Date; priceMinMinor: bigint; unitPriceMinor: bigint; priceMaxMinor: bigint; perUserCap: bigint; supply: bigint }) {
+function scheduleValid(p: {
+  startsAt: Date;
+  endsAt: Date;
+  listsAt: Date;
+  priceMinMinor: bigint;
+  unitPriceMinor: bigint;
+  priceMaxMinor: bigint;
+  perUserCap: bigint;
+  supply: bigint;
+}) {
   return (
     p.endsAt > p.startsAt &&
     p.listsAt >= p.endsAt &&
@@ -380,7 +632,12 @@ function scheduleValid(p: { startsAt: Date; endsAt: Date; listsAt: Date; priceMi
  * operator the action is audit-logged; the demo seed passes none. A slug that exists is left
  * as it is (seeding twice inserts nothing). Returns the project id.
  */
-export async function createProject(db: Db, now: Date, operator: OperatorContext | null, input: IeoProjectInput): Promise<number> {
+export async function createProject(
+  db: Db,
+  now: Date,
+  operator: OperatorContext | null,
+  input: IeoProjectInput,
+): Promise<number> {
   const values = {
     slug: input.slug,
     token: input.token,
@@ -399,19 +656,41 @@ export async function createProject(db: Db, now: Date, operator: OperatorContext
   };
   if (!scheduleValid(values)) throw new AppError('IEO_INVALID_SCHEDULE', {}, 422);
   return db.transaction(async (tx) => {
-    const [existing] = await tx.select({ id: ieoProjects.id }).from(ieoProjects).where(eq(ieoProjects.slug, input.slug)).limit(1);
+    const [existing] = await tx
+      .select({ id: ieoProjects.id })
+      .from(ieoProjects)
+      .where(eq(ieoProjects.slug, input.slug))
+      .limit(1);
     if (existing) return existing.id;
     if (input.token in ASSETS) throw new AppError('IEO_TOKEN_EXISTS', {}, 409);
-    if (!(await addListedToken(tx, { code: input.token, name: input.tokenName, scale: IEO_TOKEN_SCALE }))) throw new AppError('IEO_TOKEN_EXISTS', {}, 409);
+    if (
+      !(await addListedToken(tx, {
+        code: input.token,
+        name: input.tokenName,
+        scale: IEO_TOKEN_SCALE,
+      }))
+    )
+      throw new AppError('IEO_TOKEN_EXISTS', {}, 409);
     const [row] = await tx.insert(ieoProjects).values(values).returning({ id: ieoProjects.id });
     if (!row) throw new Error('project insert returned no row');
-    if (operator) await audit(tx, now, operator, { action: 'ieo.create', targetType: 'ieo_project', targetId: row.id, after: input });
+    if (operator)
+      await audit(tx, now, operator, {
+        action: 'ieo.create',
+        targetType: 'ieo_project',
+        targetId: row.id,
+        after: input,
+      });
     return row.id;
   });
 }
 
 /** Edits a project that has not started yet (afterwards its terms are what users applied to). */
-export async function editProject(db: Db, now: Date, operator: OperatorContext, edit: IeoProjectEdit): Promise<void> {
+export async function editProject(
+  db: Db,
+  now: Date,
+  operator: OperatorContext,
+  edit: IeoProjectEdit,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const [project] = await tx
       .select()
@@ -420,35 +699,58 @@ export async function editProject(db: Db, now: Date, operator: OperatorContext, 
       .limit(1)
       .for('update');
     if (!project) throw new AppError('IEO_NOT_FOUND', {}, 404);
-    if (projectStatus(project, now) !== IeoStatus.NOT_STARTED) throw new AppError('IEO_INVALID_STATE', {}, 409);
+    if (projectStatus(project, now) !== IeoStatus.NOT_STARTED)
+      throw new AppError('IEO_INVALID_STATE', {}, 409);
     const next = {
       name: (edit.name as IeoProjectRow['name'] | undefined) ?? project.name,
-      description: (edit.description as IeoProjectRow['description'] | undefined) ?? project.description,
+      description:
+        (edit.description as IeoProjectRow['description'] | undefined) ?? project.description,
       supply: edit.supply === undefined ? project.supply : BigInt(edit.supply),
-      unitPriceMinor: edit.unitPrice === undefined ? project.unitPriceMinor : priceOf(edit.unitPrice),
+      unitPriceMinor:
+        edit.unitPrice === undefined ? project.unitPriceMinor : priceOf(edit.unitPrice),
       priceMinMinor: edit.priceMin === undefined ? project.priceMinMinor : priceOf(edit.priceMin),
       priceMaxMinor: edit.priceMax === undefined ? project.priceMaxMinor : priceOf(edit.priceMax),
       perUserCap: edit.perUserCap === undefined ? project.perUserCap : BigInt(edit.perUserCap),
       startsAt: edit.startsAt === undefined ? project.startsAt : new Date(edit.startsAt),
       endsAt: edit.endsAt === undefined ? project.endsAt : new Date(edit.endsAt),
       listsAt: edit.listsAt === undefined ? project.listsAt : new Date(edit.listsAt),
-      announcedAt: edit.announcedAt === undefined ? project.announcedAt : new Date(edit.announcedAt),
+      announcedAt:
+        edit.announcedAt === undefined ? project.announcedAt : new Date(edit.announcedAt),
     };
     if (!scheduleValid(next)) throw new AppError('IEO_INVALID_SCHEDULE', {}, 422);
     await tx.update(ieoProjects).set(next).where(eq(ieoProjects.id, project.id));
-    await audit(tx, now, operator, { action: 'ieo.edit', targetType: 'ieo_project', targetId: project.id, before: project, after: next });
+    await audit(tx, now, operator, {
+      action: 'ieo.edit',
+      targetType: 'ieo_project',
+      targetId: project.id,
+      before: project,
+      after: next,
+    });
   });
 }
 
 /** The project as an operator sees it after an action (English texts). */
-export async function operatorProjectView(db: Executor, now: Date, projectId: number): Promise<IeoProject> {
+export async function operatorProjectView(
+  db: Executor,
+  now: Date,
+  projectId: number,
+): Promise<IeoProject> {
   const project = await findProject(db, projectId);
-  return projectView(project, (await subscribedBy(db, [projectId])).get(projectId) ?? 0n, now, 'en');
+  return projectView(
+    project,
+    (await subscribedBy(db, [projectId])).get(projectId) ?? 0n,
+    now,
+    'en',
+  );
 }
 
 /* Operators: the console's view (English texts). */
 
-async function adminProjects(db: Executor, now: Date, rows: IeoProjectRow[]): Promise<IeoAdminProject[]> {
+async function adminProjects(
+  db: Executor,
+  now: Date,
+  rows: IeoProjectRow[],
+): Promise<IeoAdminProject[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const subscribed = await subscribedBy(db, ids);
@@ -476,8 +778,15 @@ async function adminProjects(db: Executor, now: Date, rows: IeoProjectRow[]): Pr
 }
 
 /** Every project, newest start first (bounded by IEO_LIST_MAX), with its application counts. */
-export async function listProjectsForOperators(db: Executor, now: Date): Promise<IeoAdminProject[]> {
-  const rows = await db.select().from(ieoProjects).orderBy(desc(ieoProjects.startsAt), desc(ieoProjects.id)).limit(IEO_LIST_MAX);
+export async function listProjectsForOperators(
+  db: Executor,
+  now: Date,
+): Promise<IeoAdminProject[]> {
+  const rows = await db
+    .select()
+    .from(ieoProjects)
+    .orderBy(desc(ieoProjects.startsAt), desc(ieoProjects.id))
+    .limit(IEO_LIST_MAX);
   return adminProjects(db, now, rows);
 }
 
@@ -485,7 +794,11 @@ export async function listProjectsForOperators(db: Executor, now: Date): Promise
  * A project's applications (largest commitment first, at most IEO_ADMIN_APPLICATIONS_MAX) and,
  * once allocated, the allocation's totals over all of them, as allocate() decided them.
  */
-export async function applicationsForOperators(db: Executor, now: Date, projectId: number): Promise<IeoAdminApplications> {
+export async function applicationsForOperators(
+  db: Executor,
+  now: Date,
+  projectId: number,
+): Promise<IeoAdminApplications> {
   const project = await findProject(db, projectId);
   const [view] = await adminProjects(db, now, [project]);
   if (!view) throw new Error('project view missing');
@@ -504,7 +817,12 @@ export async function applicationsForOperators(db: Executor, now: Date, projectI
         refunded: sql<string>`coalesce(sum(${ieoApplications.refundMinor}), 0)::text`,
       })
       .from(ieoApplications)
-      .where(and(eq(ieoApplications.projectId, projectId), sql`${ieoApplications.allocatedAt} is not null`));
+      .where(
+        and(
+          eq(ieoApplications.projectId, projectId),
+          sql`${ieoApplications.allocatedAt} is not null`,
+        ),
+      );
     const allocated = BigInt(totals?.allocated ?? '0');
     allocation = {
       supply: project.supply.toString(),

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, jsonb, numeric, pgTable, smallint, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  index,
+  jsonb,
+  numeric,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  unique,
+} from 'drizzle-orm/pg-core';
 import { assets } from '../ledger/tables.ts';
 import { users } from '../user/tables.ts';
 import type { LocalizedText } from '../vote/tables.ts';
@@ -41,12 +52,18 @@ export const ieoProjects = pgTable(
   },
   (t) => [
     check('ieo_projects_period', sql`${t.endsAt} > ${t.startsAt} and ${t.listsAt} >= ${t.endsAt}`),
-    check('ieo_projects_prices', sql`${t.priceMinMinor} > 0 and ${t.priceMinMinor} <= ${t.unitPriceMinor} and ${t.unitPriceMinor} <= ${t.priceMaxMinor}`),
+    check(
+      'ieo_projects_prices',
+      sql`${t.priceMinMinor} > 0 and ${t.priceMinMinor} <= ${t.unitPriceMinor} and ${t.unitPriceMinor} <= ${t.priceMaxMinor}`,
+    ),
     check('ieo_projects_supply', sql`${t.supply} > 0 and ${t.perUserCap} > 0`),
     check('ieo_projects_name_en', sql`jsonb_typeof(${t.name} -> 'en') = 'string'`),
     check('ieo_projects_description_en', sql`jsonb_typeof(${t.description} -> 'en') = 'string'`),
     // Listing follows allocation; a cancelled project is never allocated.
-    check('ieo_projects_steps', sql`(${t.listedAt} is null or ${t.allocatedAt} is not null) and (${t.cancelledAt} is null or ${t.allocatedAt} is null)`),
+    check(
+      'ieo_projects_steps',
+      sql`(${t.listedAt} is null or ${t.allocatedAt} is not null) and (${t.cancelledAt} is null or ${t.allocatedAt} is null)`,
+    ),
   ],
 );
 
@@ -78,7 +95,10 @@ export const ieoApplications = pgTable(
     unique('ieo_applications_project_user_key').on(t.projectId, t.userId),
     index('ieo_applications_user_idx').on(t.userId, t.id),
     check('ieo_applications_status', sql`${t.status} in (0, 6, 7, 8)`),
-    check('ieo_applications_amount', sql`${t.quantity} > 0 and ${t.priceMinor} > 0 and ${t.amountMinor} = ${t.quantity} * ${t.priceMinor}`),
+    check(
+      'ieo_applications_amount',
+      sql`${t.quantity} > 0 and ${t.priceMinor} > 0 and ${t.amountMinor} = ${t.quantity} * ${t.priceMinor}`,
+    ),
     check(
       'ieo_applications_allocation',
       sql`${t.allocatedQuantity} is null or (${t.allocatedQuantity} >= 0 and ${t.allocatedQuantity} <= ${t.quantity} and ${t.paidMinor} = ${t.allocatedQuantity} * ${t.priceMinor} and ${t.refundMinor} = ${t.amountMinor} - ${t.paidMinor})`,

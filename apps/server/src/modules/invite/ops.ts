@@ -10,7 +10,10 @@ export const inviteOpsCommands: OpsCommands = {
       const items = await listBonusCodes(db);
       return (
         items
-          .map((c) => `${c.code} ${c.amount} ${c.asset} redeemed ${c.redeemedCount}/${c.maxRedemptions} (≤${c.perUserLimit} per user${c.verifiedOnly ? ', verified only' : ''}) ${c.startsAt} → ${c.expiresAt}`)
+          .map(
+            (c) =>
+              `${c.code} ${c.amount} ${c.asset} redeemed ${c.redeemedCount}/${c.maxRedemptions} (≤${c.perUserLimit} per user${c.verifiedOnly ? ', verified only' : ''}) ${c.startsAt} → ${c.expiresAt}`,
+          )
           .join('\n') || 'no bonus codes'
       );
     },
@@ -34,7 +37,9 @@ export const inviteOpsCommands: OpsCommands = {
         ...(options.reason ? { reason: options.reason } : {}),
       });
       if (!parsed.success) throw new Error(optionIssues(parsed.error));
-      const created = await createBonusCode(db, clock.now(), operator, parsed.data).catch(explainOpsError);
+      const created = await createBonusCode(db, clock.now(), operator, parsed.data).catch(
+        explainOpsError,
+      );
       return `bonus code ${created.code} (#${created.id}) created: ${created.amount} ${created.asset}, ${created.maxRedemptions} in all, ${created.perUserLimit} per user, until ${created.expiresAt}`;
     },
   },

@@ -14,14 +14,30 @@ import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
 import type { Ledger } from '../ledger/service.ts';
-import { createBonusCode, inviteSummary, listBonusCodes, listInvitees, redeemBonusCode } from './service.ts';
+import {
+  createBonusCode,
+  inviteSummary,
+  listBonusCodes,
+  listInvitees,
+  redeemBonusCode,
+} from './service.ts';
 
 const tags = ['invite'];
 
-export function registerInviteRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; ledger: Ledger }): void {
+export function registerInviteRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; clock: Clock; ledger: Ledger },
+): void {
   route(
     app,
-    { method: 'GET', url: '/api/v1/invite', auth: 'user', summary: 'Your invitation code and how many people registered with it', tags, response: inviteSummarySchema },
+    {
+      method: 'GET',
+      url: '/api/v1/invite',
+      auth: 'user',
+      summary: 'Your invitation code and how many people registered with it',
+      tags,
+      response: inviteSummarySchema,
+    },
     async ({ auth }) => inviteSummary(deps.db, auth.userId),
   );
 
@@ -53,12 +69,21 @@ export function registerInviteRoutes(app: FastifyInstance, deps: { db: Db; clock
       // Codes are short: limit guessing.
       rateLimit: { max: 10, timeWindow: 60_000 },
     },
-    async ({ auth, body, lang, tx }) => redeemBonusCode(tx, deps.ledger, deps.clock.now(), auth.userId, body.code, lang),
+    async ({ auth, body, lang, tx }) =>
+      redeemBonusCode(tx, deps.ledger, deps.clock.now(), auth.userId, body.code, lang),
   );
 
   route(
     app,
-    { method: 'GET', url: '/api/admin/v1/bonus-codes', auth: 'operator', roles: CATALOG_ROLES, summary: 'Bonus codes, newest first, with their redemption counts', tags, response: bonusCodeListSchema },
+    {
+      method: 'GET',
+      url: '/api/admin/v1/bonus-codes',
+      auth: 'operator',
+      roles: CATALOG_ROLES,
+      summary: 'Bonus codes, newest first, with their redemption counts',
+      tags,
+      response: bonusCodeListSchema,
+    },
     async () => ({ items: await listBonusCodes(deps.db) }),
   );
 
@@ -69,7 +94,8 @@ export function registerInviteRoutes(app: FastifyInstance, deps: { db: Db; clock
       url: '/api/admin/v1/bonus-codes',
       auth: 'operator',
       roles: CATALOG_ROLES,
-      summary: 'Create a bonus code (amount, total and per-user limits, window, verified users only); audit-logged',
+      summary:
+        'Create a bonus code (amount, total and per-user limits, window, verified users only); audit-logged',
       tags,
       body: createBonusCodeRequestSchema,
       response: bonusCodeViewSchema,

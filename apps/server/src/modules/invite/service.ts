@@ -30,27 +30,54 @@ import { assertCanMoveMoney } from '../user/frozen.ts';
 
 /** The user's own code and how many people registered with it. */
 export async function inviteSummary(db: Executor, userId: number): Promise<InviteSummary> {
-  const [user] = await db.select({ inviteCode: users.inviteCode }).from(users).where(eq(users.id, userId)).limit(1);
+  const [user] = await db
+    .select({ inviteCode: users.inviteCode })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
   if (!user) throw new AppError('UNAUTHORIZED');
   const [counts] = await db
     .select({ invited: count(), verified: sql<string>`count(*) filter (where ${users.verified})` })
     .from(users)
     .where(eq(users.inviterId, userId));
-  return { inviteCode: user.inviteCode, invitedCount: Number(counts?.invited ?? 0), verifiedCount: Number(counts?.verified ?? 0) };
+  return {
+    inviteCode: user.inviteCode,
+    invitedCount: Number(counts?.invited ?? 0),
+    verifiedCount: Number(counts?.verified ?? 0),
+  };
 }
 
 /** The people the user invited, newest first, with their contact masked. Only ever the caller's own. */
-export async function listInvitees(db: Executor, userId: number, query: InviteesQuery): Promise<Invitees> {
+export async function listInvitees(
+  db: Executor,
+  userId: number,
+  query: InviteesQuery,
+): Promise<Invitees> {
   const rows = await db
-    .select({ id: users.id, email: users.email, phone: users.phone, createdAt: users.createdAt, verified: users.verified })
+    .select({
+      id: users.id,
+      email: users.email,
+      phone: users.phone,
+      createdAt: users.createdAt,
+      verified: users.verified,
+    })
     .from(users)
-    .where(and(eq(users.inviterId, userId), query.cursor ? lt(users.id, Number(query.cursor)) : undefined))
+    .where(
+      and(
+        eq(users.inviterId, userId),
+        query.cursor ? lt(users.id, Number(query.cursor)) : undefined,
+      ),
+    )
     .orderBy(desc(users.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
   return {
-    items: page.map((row) => ({ contact: maskContact(row.email ?? row.phone ?? ''), joinedAt: row.createdAt.toISOString(), verified: row.verified })),
+    items: page.map((row) => ({
+      contact: maskContact(row.email ?? row.phone ?? ''),
+      joinedAt: row.createdAt.toISOString(),
+      verified: row.verified,
+    })),
     nextCursor: rows.length > query.limit && last ? String(last.id) : null,
   };
 }
@@ -63,14 +90,29 @@ export async function listInvitees(db: Executor, userId: number, query: Invitees
  * database's constraints (counter ≤ total, unique (code, user, n), n ≤ per-user limit) back
  * the checks up should a path ever skip them. A frozen account gets ACCOUNT_FROZEN.
  */
-export async function redeemBonusCode(tx: Tx, ledger: Ledger, now: Date, userId: number, rawCode: string, language: Language): Promise<RedeemBonusCodeResult> {
+export async function redeemBonusCode(
+  tx: Tx,
+  ledger: Ledger,
+  now: Date,
+  userId: number,
+  rawCode: string,
+  language: Language,
+): Promise<RedeemBonusCodeResult> {
   await assertCanMoveMoney(tx, userId);
-  const [code] = await tx.select().from(bonusCodes).where(eq(bonusCodes.code, rawCode)).for('update');
+  const [code] = await tx
+    .select()
+    .from(bonusCodes)
+    .where(eq(bonusCodes.code, rawCode))
+    .for('update');
   if (!code) throw new AppError('BONUS_CODE_NOT_FOUND', {}, 404);
   if (now < code.startsAt) throw new AppError('BONUS_CODE_NOT_STARTED', {}, 409);
   if (now >= code.expiresAt) throw new AppError('BONUS_CODE_EXPIRED', {}, 409);
   if (code.verifiedOnly) {
-    const [user] = await tx.select({ verified: users.verified }).from(users).where(eq(users.id, userId)).limit(1);
+    const [user] = await tx
+      .select({ verified: users.verified })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1);
     if (!user?.verified) throw new AppError('BONUS_CODE_VERIFIED_ONLY', {}, 403);
   }
   const [mine] = await tx
@@ -79,7 +121,8 @@ export async function redeemBonusCode(tx: Tx, ledger: Ledger, now: Date, userId:
     .where(and(eq(bonusRedemptions.codeId, code.id), eq(bonusRedemptions.userId, userId)));
   const n = Number(mine?.n ?? 0) + 1;
   if (n > code.perUserLimit) throw new AppError('BONUS_CODE_ALREADY_REDEEMED', {}, 409);
-  if (code.redeemedCount >= code.maxRedemptions) throw new AppError('BONUS_CODE_EXHAUSTED', {}, 409);
+  if (code.redeemedCount >= code.maxRedemptions)
+    throw new AppError('BONUS_CODE_EXHAUSTED', {}, 409);
 
   const asset = code.asset as AssetCode;
   let entryId: number;
@@ -94,10 +137,16 @@ export async function redeemBonusCode(tx: Tx, ledger: Ledger, now: Date, userId:
         { account: userAccount(userId, 'spot', asset), amount: code.amountMinor, type: 'reward' },
       ],
     });
-    await tx.insert(bonusRedemptions).values({ codeId: code.id, userId, n, entryId, createdAt: now });
+    await tx
+      .insert(bonusRedemptions)
+      .values({ codeId: code.id, userId, n, entryId, createdAt: now });
   } catch (error) {
     // Unreachable while the code row is locked; kept so a race can only ever refuse.
-    if (error instanceof DuplicateEntryError || isUniqueViolation(error, 'bonus_redemptions_code_user_n_key')) throw new AppError('BONUS_CODE_ALREADY_REDEEMED', {}, 409);
+    if (
+      error instanceof DuplicateEntryError ||
+      isUniqueViolation(error, 'bonus_redemptions_code_user_n_key')
+    )
+      throw new AppError('BONUS_CODE_ALREADY_REDEEMED', {}, 409);
     throw error;
   }
   const bumped = await tx
@@ -108,7 +157,12 @@ export async function redeemBonusCode(tx: Tx, ledger: Ledger, now: Date, userId:
   if (bumped.length === 0) throw new AppError('BONUS_CODE_EXHAUSTED', {}, 409);
 
   const amount = formatAmount(code.amountMinor, ASSETS[asset].scale);
-  return { code: code.code, asset, amount, message: translate(language, 'invite.reward_received', { amount, asset }) };
+  return {
+    code: code.code,
+    asset,
+    amount,
+    message: translate(language, 'invite.reward_received', { amount, asset }),
+  };
 }
 
 function toView(row: BonusCodeRow): BonusCodeView {
@@ -133,9 +187,15 @@ function toView(row: BonusCodeRow): BonusCodeView {
  * in the same transaction; the demo seed passes none. Raises BONUS_CODE_EXISTS, and a 422 on
  * the amount when it has more decimals than the asset allows.
  */
-export async function createBonusCode(db: Db, now: Date, operator: OperatorContext | null, input: CreateBonusCodeRequest): Promise<BonusCodeView> {
+export async function createBonusCode(
+  db: Db,
+  now: Date,
+  operator: OperatorContext | null,
+  input: CreateBonusCodeRequest,
+): Promise<BonusCodeView> {
   const amountMinor = parseAmount(input.amount, ASSETS[input.asset].scale);
-  if (amountMinor === undefined || amountMinor <= 0n) throw new AppError('VALIDATION_FAILED', {}, 422, 'amount');
+  if (amountMinor === undefined || amountMinor <= 0n)
+    throw new AppError('VALIDATION_FAILED', {}, 422, 'amount');
   const startsAt = input.startsAt ? new Date(input.startsAt) : now;
   const expiresAt = new Date(input.expiresAt);
   if (expiresAt <= startsAt) throw new AppError('VALIDATION_FAILED', {}, 422, 'expiresAt');
@@ -158,14 +218,25 @@ export async function createBonusCode(db: Db, now: Date, operator: OperatorConte
       .returning();
     if (!row) throw new AppError('BONUS_CODE_EXISTS', {}, 409);
     const view = toView(row);
-    if (operator) await audit(tx, now, operator, { action: 'bonus_code.create', targetType: 'bonus_code', targetId: row.id, after: view, reason: input.reason ?? null });
+    if (operator)
+      await audit(tx, now, operator, {
+        action: 'bonus_code.create',
+        targetType: 'bonus_code',
+        targetId: row.id,
+        after: view,
+        reason: input.reason ?? null,
+      });
     return view;
   });
 }
 
 /** Bonus codes, newest first, with how often each was redeemed. */
 export async function listBonusCodes(db: Executor): Promise<BonusCodeView[]> {
-  const rows = await db.select().from(bonusCodes).orderBy(desc(bonusCodes.id)).limit(BONUS_CODE_LIST_MAX);
+  const rows = await db
+    .select()
+    .from(bonusCodes)
+    .orderBy(desc(bonusCodes.id))
+    .limit(BONUS_CODE_LIST_MAX);
   return rows.map(toView);
 }
 

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, numeric, pgTable, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+} from 'drizzle-orm/pg-core';
 import { assets, entries } from '../ledger/tables.ts';
 import { operators } from '../operator/tables.ts';
 import { users } from '../user/tables.ts';
@@ -33,7 +44,10 @@ export const bonusCodes = pgTable(
     check('bonus_codes_code_format', sql`${t.code} ~ '^[A-Z0-9][A-Z0-9-]{2,30}[A-Z0-9]$'`),
     check('bonus_codes_amount_positive', sql`${t.amountMinor} > 0`),
     check('bonus_codes_limits', sql`${t.maxRedemptions} >= 1 and ${t.perUserLimit} >= 1`),
-    check('bonus_codes_count_within_limit', sql`${t.redeemedCount} >= 0 and ${t.redeemedCount} <= ${t.maxRedemptions}`),
+    check(
+      'bonus_codes_count_within_limit',
+      sql`${t.redeemedCount} >= 0 and ${t.redeemedCount} <= ${t.maxRedemptions}`,
+    ),
     check('bonus_codes_window', sql`${t.expiresAt} > ${t.startsAt}`),
   ],
 );

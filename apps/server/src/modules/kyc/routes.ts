@@ -1,4 +1,11 @@
-import { kycDecideRequestSchema, kycOverviewSchema, kycQueueItemSchema, kycQueueQuerySchema, kycQueueSchema, kycSubmitRequestSchema } from '@tradewind/contract/kyc';
+import {
+  kycDecideRequestSchema,
+  kycOverviewSchema,
+  kycQueueItemSchema,
+  kycQueueQuerySchema,
+  kycQueueSchema,
+  kycSubmitRequestSchema,
+} from '@tradewind/contract/kyc';
 import { REVIEW_ROLES } from '@tradewind/contract/operator';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
@@ -10,10 +17,20 @@ import { decideKyc, getKycOverview, listKycQueue, submitKyc } from './service.ts
 
 const tags = ['kyc'];
 
-export function registerKycRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; hub: Hub }): void {
+export function registerKycRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; clock: Clock; hub: Hub },
+): void {
   route(
     app,
-    { method: 'GET', url: '/api/v1/kyc', auth: 'user', summary: 'Your verification status and latest submission', tags, response: kycOverviewSchema },
+    {
+      method: 'GET',
+      url: '/api/v1/kyc',
+      auth: 'user',
+      summary: 'Your verification status and latest submission',
+      tags,
+      response: kycOverviewSchema,
+    },
     async ({ auth }) => getKycOverview(deps.db, auth.userId),
   );
 

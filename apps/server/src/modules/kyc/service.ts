@@ -1,5 +1,11 @@
 import type { Decision, QueueUser } from '@tradewind/contract/operator';
-import type { DocumentType, KycOverview, KycStatus, KycSubmission, KycSubmitRequest } from '@tradewind/contract/kyc';
+import type {
+  DocumentType,
+  KycOverview,
+  KycStatus,
+  KycSubmission,
+  KycSubmitRequest,
+} from '@tradewind/contract/kyc';
 import { and, asc, desc, eq, gt } from 'drizzle-orm';
 import type { Db, Executor } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
@@ -34,9 +40,18 @@ function toSubmission(row: KycSubmissionRow): KycSubmission {
 
 /** The user's standing and latest submission (read through the owner). */
 export async function getKycOverview(db: Executor, userId: number): Promise<KycOverview> {
-  const [user] = await db.select({ verified: users.verified }).from(users).where(eq(users.id, userId)).limit(1);
+  const [user] = await db
+    .select({ verified: users.verified })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
   if (!user) throw new AppError('UNAUTHORIZED');
-  const [latest] = await db.select().from(kycSubmissions).where(eq(kycSubmissions.userId, userId)).orderBy(desc(kycSubmissions.id)).limit(1);
+  const [latest] = await db
+    .select()
+    .from(kycSubmissions)
+    .where(eq(kycSubmissions.userId, userId))
+    .orderBy(desc(kycSubmissions.id))
+    .limit(1);
   return {
     verified: user.verified,
     state: user.verified ? 'approved' : ((latest?.status as KycStatus | undefined) ?? 'none'),
@@ -50,9 +65,18 @@ export async function getKycOverview(db: Executor, userId: number): Promise<KycO
  * found"). The user row is locked first, so a submission and a decision on the same user
  * take turns; the partial unique index is the last word on "one pending at a time".
  */
-export async function submitKyc(db: Db, now: Date, userId: number, request: KycSubmitRequest): Promise<KycOverview> {
+export async function submitKyc(
+  db: Db,
+  now: Date,
+  userId: number,
+  request: KycSubmitRequest,
+): Promise<KycOverview> {
   await db.transaction(async (tx) => {
-    const [user] = await tx.select({ verified: users.verified }).from(users).where(eq(users.id, userId)).for('update');
+    const [user] = await tx
+      .select({ verified: users.verified })
+      .from(users)
+      .where(eq(users.id, userId))
+      .for('update');
     if (!user) throw new AppError('UNAUTHORIZED');
     if (user.verified) throw new AppError('KYC_ALREADY_VERIFIED', {}, 409);
     const [pending] = await tx
@@ -61,7 +85,8 @@ export async function submitKyc(db: Db, now: Date, userId: number, request: KycS
       .where(and(eq(kycSubmissions.userId, userId), eq(kycSubmissions.status, 'pending')))
       .limit(1);
     if (pending) throw new AppError('KYC_PENDING_EXISTS', {}, 409);
-    const photo = (id: string, field: string) => requireOwnFile(tx, { ownerId: userId, id, purpose: 'kyc', field });
+    const photo = (id: string, field: string) =>
+      requireOwnFile(tx, { ownerId: userId, id, purpose: 'kyc', field });
     const front = await photo(request.frontFileId, 'frontFileId');
     const back = request.backFileId ? await photo(request.backFileId, 'backFileId') : null;
     const face = await photo(request.faceFileId, 'faceFileId');
@@ -80,7 +105,8 @@ export async function submitKyc(db: Db, now: Date, userId: number, request: KycS
         createdAt: now,
       });
     } catch (error) {
-      if (isUniqueViolation(error, 'kyc_submissions_one_pending')) throw new AppError('KYC_PENDING_EXISTS', {}, 409);
+      if (isUniqueViolation(error, 'kyc_submissions_one_pending'))
+        throw new AppError('KYC_PENDING_EXISTS', {}, 409);
       throw error;
     }
   });
@@ -90,11 +116,20 @@ export async function submitKyc(db: Db, now: Date, userId: number, request: KycS
 export type KycQueueItem = KycSubmission & { uid: string; user: QueueUser };
 
 /** Pending submissions, oldest first, after `cursor`. */
-export async function listKycQueue(db: Executor, cursor?: string, limit = KYC_QUEUE_PAGE): Promise<{ items: KycQueueItem[]; nextCursor: string | null }> {
+export async function listKycQueue(
+  db: Executor,
+  cursor?: string,
+  limit = KYC_QUEUE_PAGE,
+): Promise<{ items: KycQueueItem[]; nextCursor: string | null }> {
   const rows = await db
     .select()
     .from(kycSubmissions)
-    .where(and(eq(kycSubmissions.status, 'pending'), cursor ? gt(kycSubmissions.id, Number(cursor)) : undefined))
+    .where(
+      and(
+        eq(kycSubmissions.status, 'pending'),
+        cursor ? gt(kycSubmissions.id, Number(cursor)) : undefined,
+      ),
+    )
     .orderBy(asc(kycSubmissions.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
@@ -113,23 +148,45 @@ export async function listKycQueue(db: Executor, cursor?: string, limit = KYC_QU
  * Raises NOT_FOUND, INVALID_STATE (already decided, also when two decide at once). The
  * user's result message is written in the same transaction and added to `created`.
  */
-export async function decideKyc(db: Db, now: Date, operator: OperatorContext, input: Decision & { id: string }, created: CreatedMessage[] = []): Promise<KycQueueItem> {
+export async function decideKyc(
+  db: Db,
+  now: Date,
+  operator: OperatorContext,
+  input: Decision & { id: string },
+  created: CreatedMessage[] = [],
+): Promise<KycQueueItem> {
   return db.transaction(async (tx) => {
     const id = Number(input.id);
-    const [before] = await tx.select().from(kycSubmissions).where(eq(kycSubmissions.id, id)).for('update');
+    const [before] = await tx
+      .select()
+      .from(kycSubmissions)
+      .where(eq(kycSubmissions.id, id))
+      .for('update');
     if (!before) throw new AppError('NOT_FOUND');
     if (before.status !== 'pending') throw new AppError('INVALID_STATE', {}, 409);
     const approve = input.decision === 'approve';
     const status: KycStatus = approve ? 'approved' : 'rejected';
     const [after] = await tx
       .update(kycSubmissions)
-      .set({ status, reason: approve ? null : (input.reason ?? null), decidedBy: operator.operatorId, decidedAt: now })
+      .set({
+        status,
+        reason: approve ? null : (input.reason ?? null),
+        decidedBy: operator.operatorId,
+        decidedAt: now,
+      })
       .where(and(eq(kycSubmissions.id, id), eq(kycSubmissions.status, 'pending')))
       .returning();
     if (!after) throw new AppError('INVALID_STATE', {}, 409);
     if (approve) {
-      await tx.update(users).set({ verified: true, updatedAt: now }).where(eq(users.id, before.userId));
-      await recordCreditEvent(tx, now, { userId: before.userId, kind: 'kyc_approved', ref: `kyc_submission:${id}` });
+      await tx
+        .update(users)
+        .set({ verified: true, updatedAt: now })
+        .where(eq(users.id, before.userId));
+      await recordCreditEvent(tx, now, {
+        userId: before.userId,
+        kind: 'kyc_approved',
+        ref: `kyc_submission:${id}`,
+      });
     }
     await audit(tx, now, operator, {
       action: `kyc.${input.decision}`,
@@ -145,7 +202,9 @@ export async function decideKyc(db: Db, now: Date, operator: OperatorContext, in
           userId: before.userId,
           kind: approve ? 'kyc.approved' : 'kyc.rejected',
           ref: `kyc:${id}`,
-          ...(input.reason ? { params: { reason: input.reason } } : { keyParams: { reason: 'messages.no_reason' } }),
+          ...(input.reason
+            ? { params: { reason: input.reason } }
+            : { keyParams: { reason: 'messages.no_reason' } }),
           link: '/RealName',
         },
       ])),

@@ -37,12 +37,22 @@ export const kycSubmissions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [
-    uniqueIndex('kyc_submissions_one_pending').on(t.userId).where(sql`${t.status} = 'pending'`),
+    uniqueIndex('kyc_submissions_one_pending')
+      .on(t.userId)
+      .where(sql`${t.status} = 'pending'`),
     index('kyc_submissions_user_idx').on(t.userId, t.id),
-    index('kyc_submissions_queue_idx').on(t.id).where(sql`${t.status} = 'pending'`),
+    index('kyc_submissions_queue_idx')
+      .on(t.id)
+      .where(sql`${t.status} = 'pending'`),
     check('kyc_submissions_status', sql`${t.status} in ('pending', 'approved', 'rejected')`),
-    check('kyc_submissions_document_type', sql`${t.documentType} in ('id_card', 'passport', 'driving_licence')`),
-    check('kyc_submissions_back_photo', sql`(${t.documentType} = 'passport') = (${t.backFileId} is null)`),
+    check(
+      'kyc_submissions_document_type',
+      sql`${t.documentType} in ('id_card', 'passport', 'driving_licence')`,
+    ),
+    check(
+      'kyc_submissions_back_photo',
+      sql`(${t.documentType} = 'passport') = (${t.backFileId} is null)`,
+    ),
     check('kyc_submissions_reason', sql`(${t.status} = 'rejected') = (${t.reason} is not null)`),
     check('kyc_submissions_decided', sql`(${t.status} = 'pending') = (${t.decidedAt} is null)`),
   ],

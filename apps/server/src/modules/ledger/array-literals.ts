@@ -9,7 +9,8 @@
 /** `{1,-2,3}`, from safe integer numbers and bigints. */
 export function integerArray(values: readonly (number | bigint)[]): string {
   for (const value of values) {
-    if (typeof value !== 'bigint' && !Number.isSafeInteger(value)) throw new Error(`not an integer for an array literal: ${value}`);
+    if (typeof value !== 'bigint' && !Number.isSafeInteger(value))
+      throw new Error(`not an integer for an array literal: ${value}`);
   }
   return `{${values.join(',')}}`;
 }
@@ -19,7 +20,8 @@ const CODE = /^[A-Za-z0-9_]+$/;
 /** `{"available","position_fee"}`, from codes (letters, digits, underscores), each quoted so that a code like NULL stays text. */
 export function codeArray(values: readonly string[]): string {
   for (const value of new Set(values)) {
-    if (!CODE.test(value)) throw new Error(`not a code for an array literal: ${JSON.stringify(value)}`);
+    if (!CODE.test(value))
+      throw new Error(`not a code for an array literal: ${JSON.stringify(value)}`);
   }
   return values.length === 0 ? '{}' : `{"${values.join('","')}"}`;
 }

@@ -29,19 +29,27 @@ const adminAssetView = (row: AssetRow): AdminAsset => ({
 });
 
 export async function listAdminAssets(db: Executor): Promise<AdminAsset[]> {
-  const rows = await db.select().from(assets).orderBy(asc(assets.sortOrder), asc(assets.code)).limit(ASSET_CODES.length);
+  const rows = await db
+    .select()
+    .from(assets)
+    .orderBy(asc(assets.sortOrder), asc(assets.code))
+    .limit(ASSET_CODES.length);
   return rows.map(adminAssetView);
 }
 
 /** An amount exact to the asset's decimals, zero allowed (a fee or a minimum). */
 function minorOf(text: string, code: AssetCode, field: string): bigint {
   const minor = parseAmount(text, ASSETS[code].scale);
-  if (minor === undefined || minor < 0n) throw new AppError('AMOUNT_PRECISION', { decimals: ASSETS[code].scale }, 422, field);
+  if (minor === undefined || minor < 0n)
+    throw new AppError('AMOUNT_PRECISION', { decimals: ASSETS[code].scale }, 422, field);
   return minor;
 }
 
 /** Updates an asset's settings in the caller's transaction (its row locked first); returns the row before and after. */
-export async function updateAssetSettings(tx: Executor, input: AssetSave): Promise<{ before: AdminAsset; after: AdminAsset }> {
+export async function updateAssetSettings(
+  tx: Executor,
+  input: AssetSave,
+): Promise<{ before: AdminAsset; after: AdminAsset }> {
   const values = {
     depositEnabled: input.depositEnabled,
     withdrawEnabled: input.withdrawEnabled,
@@ -52,7 +60,11 @@ export async function updateAssetSettings(tx: Executor, input: AssetSave): Promi
   };
   const [before] = await tx.select().from(assets).where(eq(assets.code, input.code)).for('update');
   if (!before) throw new AppError('NOT_FOUND', {}, 404, 'code');
-  const [after] = await tx.update(assets).set(values).where(eq(assets.code, input.code)).returning();
+  const [after] = await tx
+    .update(assets)
+    .set(values)
+    .where(eq(assets.code, input.code))
+    .returning();
   if (!after) throw new Error('asset update returned no row');
   return { before: adminAssetView(before), after: adminAssetView(after) };
 }

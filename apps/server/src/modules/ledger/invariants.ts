@@ -36,16 +36,28 @@ export interface CheckLedgerOptions {
 }
 
 /** [lo, hi] id ranges of `chunk` ids covering a table's ids (none when it is empty). */
-async function idRanges(db: Executor, table: 'ledger_entries' | 'ledger_accounts', chunk: number): Promise<[number, number][]> {
-  const [row] = await queryRows<{ lo: string | null; hi: string | null }>(db, sql`select min(id)::text as lo, max(id)::text as hi from ${sql.raw(table)}`);
+async function idRanges(
+  db: Executor,
+  table: 'ledger_entries' | 'ledger_accounts',
+  chunk: number,
+): Promise<[number, number][]> {
+  const [row] = await queryRows<{ lo: string | null; hi: string | null }>(
+    db,
+    sql`select min(id)::text as lo, max(id)::text as hi from ${sql.raw(table)}`,
+  );
   if (!row?.lo || !row.hi) return [];
   const ranges: [number, number][] = [];
-  for (let lo = Number(row.lo); lo <= Number(row.hi); lo += chunk) ranges.push([lo, Math.min(lo + chunk - 1, Number(row.hi))]);
+  for (let lo = Number(row.lo); lo <= Number(row.hi); lo += chunk)
+    ranges.push([lo, Math.min(lo + chunk - 1, Number(row.hi))]);
   return ranges;
 }
 
 /** Every invariant; `obligations` are every module's that locks user funds (a missing one reads as unexplained locks). */
-export async function checkLedger(db: Executor, obligations: readonly Obligation[], options: CheckLedgerOptions = {}): Promise<Violation[]> {
+export async function checkLedger(
+  db: Executor,
+  obligations: readonly Obligation[],
+  options: CheckLedgerOptions = {},
+): Promise<Violation[]> {
   const chunk = options.chunk ?? LEDGER_CHECK_CHUNK;
   const found = new Map<string, unknown[]>();
   const paced = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -79,7 +91,9 @@ export async function checkLedger(db: Executor, obligations: readonly Obligation
   }
   add(
     'all balances of an asset sum to zero',
-    await query(sql`select asset, sum(available + locked)::text as sum from ledger_accounts group by asset having sum(available + locked) <> 0`),
+    await query(
+      sql`select asset, sum(available + locked)::text as sum from ledger_accounts group by asset having sum(available + locked) <> 0`,
+    ),
   );
   for (const [lo, hi] of await idRanges(db, 'ledger_accounts', chunk)) {
     add(
@@ -97,21 +111,33 @@ export async function checkLedger(db: Executor, obligations: readonly Obligation
       ),
     );
   }
-  add('no user balance is negative', await query(sql`select name from ledger_accounts where kind = 'user' and (available < 0 or locked < 0)`));
+  add(
+    'no user balance is negative',
+    await query(
+      sql`select name from ledger_accounts where kind = 'user' and (available < 0 or locked < 0)`,
+    ),
+  );
 
   const expected = new Map<string, bigint>();
   for (const obligation of obligations) {
-    for (const { account, amount } of await paced(() => obligation.locked(db))) expected.set(account, (expected.get(account) ?? 0n) + amount);
+    for (const { account, amount } of await paced(() => obligation.locked(db)))
+      expected.set(account, (expected.get(account) ?? 0n) + amount);
   }
-  const lockedRows = await query<{ name: string; locked: string }>(sql`select name, locked::text from ledger_accounts where kind = 'user' and locked <> 0`);
+  const lockedRows = await query<{ name: string; locked: string }>(
+    sql`select name, locked::text from ledger_accounts where kind = 'user' and locked <> 0`,
+  );
   const mismatches: unknown[] = [];
   for (const row of lockedRows) {
     const owed = expected.get(row.name) ?? 0n;
-    if (BigInt(row.locked) !== owed) mismatches.push({ account: row.name, locked: row.locked, obligations: owed.toString() });
+    if (BigInt(row.locked) !== owed)
+      mismatches.push({ account: row.name, locked: row.locked, obligations: owed.toString() });
     expected.delete(row.name);
   }
-  for (const [account, owed] of expected) if (owed !== 0n) mismatches.push({ account, locked: '0', obligations: owed.toString() });
+  for (const [account, owed] of expected)
+    if (owed !== 0n) mismatches.push({ account, locked: '0', obligations: owed.toString() });
   add('locked funds equal open obligations', mismatches);
 
-  return [...found].flatMap(([rule, rows]) => rows.map((row) => ({ rule, detail: JSON.stringify(row) })));
+  return [...found].flatMap(([rule, rows]) =>
+    rows.map((row) => ({ rule, detail: JSON.stringify(row) })),
+  );
 }

@@ -35,7 +35,8 @@ export interface UserPosting {
 /** Which of the user's postings the filter selects: one statement of it for the list and the count. */
 function matching(userId: number, filter: PostingFilter): SQL | undefined {
   const conditions: SQL[] = [eq(postings.userId, userId)];
-  if (filter.types && filter.types.length > 0) conditions.push(inArray(postings.type, [...filter.types]));
+  if (filter.types && filter.types.length > 0)
+    conditions.push(inArray(postings.type, [...filter.types]));
   if (filter.asset) conditions.push(eq(postings.asset, filter.asset));
   if (filter.wallet) conditions.push(eq(postings.wallet, filter.wallet));
   if (filter.from) conditions.push(gte(postings.createdAt, filter.from));
@@ -45,7 +46,12 @@ function matching(userId: number, filter: PostingFilter): SQL | undefined {
 }
 
 /** The user's postings matching the filter, newest first (by id: no ties, so pages neither overlap nor skip). */
-export async function listUserPostings(db: Executor, userId: number, filter: PostingFilter, limit: number): Promise<UserPosting[]> {
+export async function listUserPostings(
+  db: Executor,
+  userId: number,
+  filter: PostingFilter,
+  limit: number,
+): Promise<UserPosting[]> {
   const rows = await db
     .select({
       id: postings.id,
@@ -81,8 +87,19 @@ export async function listUserPostings(db: Executor, userId: number, filter: Pos
  * "more than its limit?" without counting a whole history), and the newest one's id: what
  * `listUserPostings` pages through from there.
  */
-export async function countUserPostings(db: Executor, userId: number, filter: PostingFilter, cap: number): Promise<{ count: number; newestId: number | null }> {
-  const capped = db.select({ id: postings.id }).from(postings).where(matching(userId, filter)).orderBy(desc(postings.id)).limit(cap + 1).as('capped');
+export async function countUserPostings(
+  db: Executor,
+  userId: number,
+  filter: PostingFilter,
+  cap: number,
+): Promise<{ count: number; newestId: number | null }> {
+  const capped = db
+    .select({ id: postings.id })
+    .from(postings)
+    .where(matching(userId, filter))
+    .orderBy(desc(postings.id))
+    .limit(cap + 1)
+    .as('capped');
   const [row] = await db.select({ count: count(), newestId: max(capped.id) }).from(capped);
   return { count: row?.count ?? 0, newestId: row?.newestId ?? null };
 }

@@ -11,7 +11,16 @@ import { accounts, assets, entries, postings } from './tables.ts';
  * the transaction that writes its own business row.
  */
 
-export const HOUSE_ACCOUNTS = ['contracts', 'fees', 'conversion', 'mining', 'ieo', 'loans', 'rewards', 'adjustments'] as const;
+export const HOUSE_ACCOUNTS = [
+  'contracts',
+  'fees',
+  'conversion',
+  'mining',
+  'ieo',
+  'loans',
+  'rewards',
+  'adjustments',
+] as const;
 export type HouseAccount = (typeof HOUSE_ACCOUNTS)[number];
 export const EXTERNAL_ACCOUNTS = ['chain', 'bank', 'demo'] as const;
 export type ExternalAccount = (typeof EXTERNAL_ACCOUNTS)[number];
@@ -53,12 +62,27 @@ export interface EntrySpec {
 export const MAX_POSTINGS_PER_ENTRY = 16;
 
 export function accountName(ref: AccountRef): string {
-  return ref.kind === 'user' ? `user:${ref.userId}:${ref.wallet}:${ref.asset}` : `${ref.kind}:${ref.name}:${ref.asset}`;
+  return ref.kind === 'user'
+    ? `user:${ref.userId}:${ref.wallet}:${ref.asset}`
+    : `${ref.kind}:${ref.name}:${ref.asset}`;
 }
 
-export const userAccount = (userId: number, wallet: Wallet, asset: LedgerAsset): AccountRef => ({ kind: 'user', userId, wallet, asset });
-export const houseAccount = (name: HouseAccount, asset: LedgerAsset): AccountRef => ({ kind: 'house', name, asset });
-export const externalAccount = (name: ExternalAccount, asset: AssetCode): AccountRef => ({ kind: 'external', name, asset });
+export const userAccount = (userId: number, wallet: Wallet, asset: LedgerAsset): AccountRef => ({
+  kind: 'user',
+  userId,
+  wallet,
+  asset,
+});
+export const houseAccount = (name: HouseAccount, asset: LedgerAsset): AccountRef => ({
+  kind: 'house',
+  name,
+  asset,
+});
+export const externalAccount = (name: ExternalAccount, asset: AssetCode): AccountRef => ({
+  kind: 'external',
+  name,
+  asset,
+});
 
 /** The same cause posted twice: the caller already did this work. */
 export class DuplicateEntryError extends Error {
@@ -82,8 +106,10 @@ function assertBalanced(spec: EntrySpec): void {
   }
   const sums = new Map<string, bigint>();
   for (const posting of spec.postings) {
-    if (posting.amount === 0n) throw new UnbalancedEntryError(`${spec.reference} has a zero posting`);
-    if (!(posting.account.asset in ASSETS) && !LEDGER_ASSET_CODE.test(posting.account.asset)) throw new UnbalancedEntryError(`${spec.reference} unknown asset ${posting.account.asset}`);
+    if (posting.amount === 0n)
+      throw new UnbalancedEntryError(`${spec.reference} has a zero posting`);
+    if (!(posting.account.asset in ASSETS) && !LEDGER_ASSET_CODE.test(posting.account.asset))
+      throw new UnbalancedEntryError(`${spec.reference} unknown asset ${posting.account.asset}`);
     sums.set(posting.account.asset, (sums.get(posting.account.asset) ?? 0n) + posting.amount);
   }
   for (const [asset, sum] of sums) {
@@ -92,7 +118,11 @@ function assertBalanced(spec: EntrySpec): void {
 }
 
 function isNegativeBalance(error: unknown): boolean {
-  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    e && depth < 4;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const { code, constraint } = e as { code?: string; constraint?: string };
     if (code === '23514' && constraint === 'ledger_accounts_user_nonnegative') return true;
   }
@@ -147,7 +177,11 @@ const INSERT_ENTRIES_AND_POSTINGS: NamedStatement = {
  * settlement batch of MAX_ENTRIES_PER_BATCH.
  */
 const PLAN_EACH_RUN_ABOVE = 64;
-const INSERT_ENTRIES_AND_POSTINGS_PLANNED: NamedStatement = { ...INSERT_ENTRIES_AND_POSTINGS, name: 'ledger_insert_entries_and_postings_planned', planEachRun: true };
+const INSERT_ENTRIES_AND_POSTINGS_PLANNED: NamedStatement = {
+  ...INSERT_ENTRIES_AND_POSTINGS,
+  name: 'ledger_insert_entries_and_postings_planned',
+  planEachRun: true,
+};
 
 const LOCK_ACCOUNTS: NamedStatement = {
   name: 'ledger_lock_accounts',
@@ -156,7 +190,8 @@ const LOCK_ACCOUNTS: NamedStatement = {
 
 /** What every batch of entries must be: at most MAX_ENTRIES_PER_BATCH, each balanced, no reference twice. */
 function checkBatch(specs: EntrySpec[]): void {
-  if (specs.length > MAX_ENTRIES_PER_BATCH) throw new Error(`postMany: ${specs.length} entries exceed ${MAX_ENTRIES_PER_BATCH}`);
+  if (specs.length > MAX_ENTRIES_PER_BATCH)
+    throw new Error(`postMany: ${specs.length} entries exceed ${MAX_ENTRIES_PER_BATCH}`);
   const references = new Set<string>();
   for (const spec of specs) {
     assertBalanced(spec);
@@ -166,7 +201,11 @@ function checkBatch(specs: EntrySpec[]): void {
 }
 
 function duplicateReference(error: unknown): string | undefined {
-  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+  for (
+    let e: unknown = error, depth = 0;
+    e && depth < 4;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
     const match = /\(reference\)=\((.*)\)/.exec(String((e as { detail?: unknown }).detail ?? ''));
     if (match?.[1]) return match[1];
   }
@@ -188,17 +227,27 @@ export class Ledger {
    */
   async post(tx: Executor, now: Date, spec: EntrySpec): Promise<number> {
     assertBalanced(spec);
-    const ids = await this.resolveAccounts(tx, spec.postings.map((p) => p.account));
+    const ids = await this.resolveAccounts(
+      tx,
+      spec.postings.map((p) => p.account),
+    );
     let entryId: number;
     try {
       const [entry] = await tx
         .insert(entries)
-        .values({ kind: spec.kind, reference: spec.reference, userId: spec.userId ?? null, memo: spec.memo ?? null, createdAt: now })
+        .values({
+          kind: spec.kind,
+          reference: spec.reference,
+          userId: spec.userId ?? null,
+          memo: spec.memo ?? null,
+          createdAt: now,
+        })
         .returning({ id: entries.id });
       if (!entry) throw new Error('entry insert returned no row');
       entryId = entry.id;
     } catch (error) {
-      if (isUniqueViolation(error, 'ledger_entries_reference_key')) throw new DuplicateEntryError(spec.reference);
+      if (isUniqueViolation(error, 'ledger_entries_reference_key'))
+        throw new DuplicateEntryError(spec.reference);
       throw error;
     }
     const rows = spec.postings
@@ -239,7 +288,10 @@ export class Ledger {
   async postMany(tx: Executor, now: Date, specs: EntrySpec[]): Promise<number[]> {
     if (specs.length === 0) return [];
     checkBatch(specs);
-    const ids = await this.resolveAccounts(tx, specs.flatMap((spec) => spec.postings.map((p) => p.account)));
+    const ids = await this.resolveAccounts(
+      tx,
+      specs.flatMap((spec) => spec.postings.map((p) => p.account)),
+    );
     return this.postManyResolved(tx, now, specs, ids);
   }
 
@@ -252,17 +304,29 @@ export class Ledger {
    * cannot drop a row (each posting joins its own entry's place in the batch). If it ever fired after
    * COMMIT, the caller would see a failure for a committed batch, and its requests would replay.
    */
-  postManyResolved(tx: Executor, now: Date, specs: EntrySpec[], ids: Map<string, number>): Promise<number[]> {
+  postManyResolved(
+    tx: Executor,
+    now: Date,
+    specs: EntrySpec[],
+    ids: Map<string, number>,
+  ): Promise<number[]> {
     if (specs.length === 0) return Promise.resolve([]);
     checkBatch(specs);
     // One array per column, filled in one pass: a settlement batch carries thousands of postings.
-    const columns = { entry: [] as number[], accountId: [] as number[], bucket: [] as string[], type: [] as string[], amount: [] as bigint[] };
+    const columns = {
+      entry: [] as number[],
+      accountId: [] as number[],
+      bucket: [] as string[],
+      type: [] as string[],
+      amount: [] as bigint[],
+    };
     const accounts = new Map<number, AccountRef>();
     specs.forEach((spec, i) => {
       for (const posting of spec.postings) {
         const ref = posting.account;
         const accountId = ids.get(accountName(ref));
-        if (accountId === undefined) throw new Error(`postMany: account ${accountName(ref)} was not resolved`);
+        if (accountId === undefined)
+          throw new Error(`postMany: account ${accountName(ref)} was not resolved`);
         if (!accounts.has(accountId)) accounts.set(accountId, ref);
         columns.entry.push(i + 1);
         columns.accountId.push(accountId);
@@ -272,11 +336,14 @@ export class Ledger {
       }
     });
     const accountRefs = [...accounts.values()];
-    const statement = specs.length > PLAN_EACH_RUN_ABOVE ? INSERT_ENTRIES_AND_POSTINGS_PLANNED : INSERT_ENTRIES_AND_POSTINGS;
+    const statement =
+      specs.length > PLAN_EACH_RUN_ABOVE
+        ? INSERT_ENTRIES_AND_POSTINGS_PLANNED
+        : INSERT_ENTRIES_AND_POSTINGS;
     const written = runNamed<{ ids: string | null; postings: number }>(tx, statement, [
       specs.map((s) => s.kind),
       specs.map((s) => s.reference),
-      specs.map((s) => (s.userId ?? null) === null ? null : String(s.userId)),
+      specs.map((s) => ((s.userId ?? null) === null ? null : String(s.userId))),
       specs.map((s) => s.memo ?? null),
       now,
       [...accounts.keys()].map(String),
@@ -292,11 +359,13 @@ export class Ledger {
     return written.then(
       ([row]) => {
         const entryIds = row?.ids ? row.ids.split(',').map(Number) : [];
-        if (entryIds.length !== specs.length || row?.postings !== columns.amount.length) throw new Error('postMany: an entry or posting was not inserted');
+        if (entryIds.length !== specs.length || row?.postings !== columns.amount.length)
+          throw new Error('postMany: an entry or posting was not inserted');
         return entryIds;
       },
       (error: unknown) => {
-        if (isUniqueViolation(error, 'ledger_entries_reference_key')) throw new DuplicateEntryError(duplicateReference(error) ?? specs[0]?.reference ?? '');
+        if (isUniqueViolation(error, 'ledger_entries_reference_key'))
+          throw new DuplicateEntryError(duplicateReference(error) ?? specs[0]?.reference ?? '');
         if (isNegativeBalance(error)) throw new AppError('INSUFFICIENT_BALANCE');
         throw error;
       },
@@ -311,7 +380,11 @@ export class Ledger {
    */
   async lockAccounts(tx: Executor, refs: AccountRef[]): Promise<Map<string, LockedAccount>> {
     const names = [...new Set(refs.map(accountName))];
-    const rows = await runNamed<{ id: string; name: string; available: string; locked: string }>(tx, LOCK_ACCOUNTS, [names]);
+    const rows = await runNamed<{ id: string; name: string; available: string; locked: string }>(
+      tx,
+      LOCK_ACCOUNTS,
+      [names],
+    );
     const out = new Map<string, LockedAccount>();
     for (const row of rows) {
       const id = Number(row.id);
@@ -357,11 +430,20 @@ export class Ledger {
         .values(
           toCreate.map((name) => {
             const ref = byName.get(name) as AccountRef;
-            return { name, kind: ref.kind, userId: ref.kind === 'user' ? ref.userId : null, wallet: ref.kind === 'user' ? ref.wallet : null, asset: ref.asset };
+            return {
+              name,
+              kind: ref.kind,
+              userId: ref.kind === 'user' ? ref.userId : null,
+              wallet: ref.kind === 'user' ? ref.wallet : null,
+              asset: ref.asset,
+            };
           }),
         )
         .onConflictDoNothing();
-      const created = await tx.select({ id: accounts.id, name: accounts.name }).from(accounts).where(inArray(accounts.name, toCreate));
+      const created = await tx
+        .select({ id: accounts.id, name: accounts.name })
+        .from(accounts)
+        .where(inArray(accounts.name, toCreate));
       for (const row of created) ids.set(row.name, row.id);
     }
     return ids;
@@ -380,11 +462,23 @@ export interface AccountBalance {
 /** A user's accounts. A listed token's code comes back typed as an AssetCode; `scale` says how to read it. */
 export async function userBalances(db: Executor, userId: number): Promise<AccountBalance[]> {
   const rows = await db
-    .select({ wallet: accounts.wallet, asset: accounts.asset, available: accounts.available, locked: accounts.locked, scale: assets.scale })
+    .select({
+      wallet: accounts.wallet,
+      asset: accounts.asset,
+      available: accounts.available,
+      locked: accounts.locked,
+      scale: assets.scale,
+    })
     .from(accounts)
     .innerJoin(assets, eq(assets.code, accounts.asset))
     .where(and(eq(accounts.kind, 'user'), eq(accounts.userId, userId)));
-  return rows.map((row) => ({ wallet: row.wallet as Wallet, asset: row.asset as AssetCode, available: row.available, locked: row.locked, scale: row.scale }));
+  return rows.map((row) => ({
+    wallet: row.wallet as Wallet,
+    asset: row.asset as AssetCode,
+    available: row.available,
+    locked: row.locked,
+    scale: row.scale,
+  }));
 }
 
 /** A user balance row as read in SQL (`user_id::text, wallet, asset, available::text, locked::text` of `ledger_accounts`). */
@@ -397,20 +491,57 @@ export interface UserBalanceRow {
 }
 
 /** The balances of several users at once (a batch's replies, read in the batch's own statement), by user id. */
-export function balancesByUser(userIds: number[], rows: UserBalanceRow[]): Map<number, AccountBalance[]> {
+export function balancesByUser(
+  userIds: number[],
+  rows: UserBalanceRow[],
+): Map<number, AccountBalance[]> {
   const out = new Map<number, AccountBalance[]>(userIds.map((id) => [id, []]));
   for (const row of rows) {
-    out.get(Number(row.user_id))?.push({ wallet: row.wallet as Wallet, asset: row.asset as AssetCode, available: BigInt(row.available), locked: BigInt(row.locked) });
+    out.get(Number(row.user_id))?.push({
+      wallet: row.wallet as Wallet,
+      asset: row.asset as AssetCode,
+      available: BigInt(row.available),
+      locked: BigInt(row.locked),
+    });
   }
   return out;
 }
 
 /** Default settings per asset; operators change them later (never the scale). */
-const ASSET_DEFAULTS: Partial<Record<AssetCode, { withdrawMin: bigint; withdrawFee: bigint; confirmations: number; deposit: boolean; withdraw: boolean }>> = {
+const ASSET_DEFAULTS: Partial<
+  Record<
+    AssetCode,
+    {
+      withdrawMin: bigint;
+      withdrawFee: bigint;
+      confirmations: number;
+      deposit: boolean;
+      withdraw: boolean;
+    }
+  >
+> = {
   // spec §5: minimum withdrawal 10 USD, 0.001 BTC, 0.01 ETH.
-  USDT: { withdrawMin: 10_000_000n, withdrawFee: 1_000_000n, confirmations: 19, deposit: true, withdraw: true },
-  BTC: { withdrawMin: 100_000n, withdrawFee: 20_000n, confirmations: 2, deposit: false, withdraw: true },
-  ETH: { withdrawMin: 1_000_000n, withdrawFee: 200_000n, confirmations: 12, deposit: false, withdraw: true },
+  USDT: {
+    withdrawMin: 10_000_000n,
+    withdrawFee: 1_000_000n,
+    confirmations: 19,
+    deposit: true,
+    withdraw: true,
+  },
+  BTC: {
+    withdrawMin: 100_000n,
+    withdrawFee: 20_000n,
+    confirmations: 2,
+    deposit: false,
+    withdraw: true,
+  },
+  ETH: {
+    withdrawMin: 1_000_000n,
+    withdrawFee: 200_000n,
+    confirmations: 12,
+    deposit: false,
+    withdraw: true,
+  },
 };
 
 /**
@@ -418,7 +549,10 @@ const ASSET_DEFAULTS: Partial<Record<AssetCode, { withdrawMin: bigint; withdrawF
  * The deposit minimum moved from configuration into the table (issue 7): an asset without
  * one takes `depositMinMinor` (DEPOSIT_MIN_USDT) for USDT and 0 for the others, once.
  */
-export async function ensureAssets(db: Db, seed: { depositMinMinor: bigint } = { depositMinMinor: 1_000_000n }): Promise<void> {
+export async function ensureAssets(
+  db: Db,
+  seed: { depositMinMinor: bigint } = { depositMinMinor: 1_000_000n },
+): Promise<void> {
   const codes = Object.keys(ASSETS) as AssetCode[];
   await db
     .insert(assets)
@@ -441,14 +575,18 @@ export async function ensureAssets(db: Db, seed: { depositMinMinor: bigint } = {
     .onConflictDoNothing();
   await db
     .update(assets)
-    .set({ depositMinMinor: sql`case when ${assets.code} = 'USDT' then ${seed.depositMinMinor.toString()}::numeric else 0 end` })
+    .set({
+      depositMinMinor: sql`case when ${assets.code} = 'USDT' then ${seed.depositMinMinor.toString()}::numeric else 0 end`,
+    })
     .where(isNull(assets.depositMinMinor));
   // The scale is part of the asset's identity: a mismatch would misread every stored amount.
   const stored = await db.select({ code: assets.code, scale: assets.scale }).from(assets);
   for (const row of stored) {
     const expected = ASSETS[row.code as AssetCode]?.scale;
     if (expected !== undefined && expected !== row.scale) {
-      throw new Error(`asset ${row.code} is stored with scale ${row.scale} but the contract says ${expected}`);
+      throw new Error(
+        `asset ${row.code} is stored with scale ${row.scale} but the contract says ${expected}`,
+      );
     }
   }
 }
@@ -500,9 +638,18 @@ export interface AssetSettings {
 }
 
 /** An asset's withdrawal settings as operators configured them (the `assets` table). */
-export async function getAssetSettings(db: Executor, code: AssetCode): Promise<AssetSettings | undefined> {
+export async function getAssetSettings(
+  db: Executor,
+  code: AssetCode,
+): Promise<AssetSettings | undefined> {
   const [row] = await db
-    .select({ code: assets.code, scale: assets.scale, withdrawMinMinor: assets.withdrawMinMinor, withdrawFeeMinor: assets.withdrawFeeMinor, withdrawEnabled: assets.withdrawEnabled })
+    .select({
+      code: assets.code,
+      scale: assets.scale,
+      withdrawMinMinor: assets.withdrawMinMinor,
+      withdrawFeeMinor: assets.withdrawFeeMinor,
+      withdrawEnabled: assets.withdrawEnabled,
+    })
     .from(assets)
     .where(eq(assets.code, code))
     .limit(1);

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { users } from '../user/tables.ts';
 
 /**
@@ -37,16 +48,26 @@ export const accounts = pgTable(
     asset: text('asset')
       .notNull()
       .references(() => assets.code),
-    available: minor('available').notNull().default(sql`0`),
-    locked: minor('locked').notNull().default(sql`0`),
+    available: minor('available')
+      .notNull()
+      .default(sql`0`),
+    locked: minor('locked')
+      .notNull()
+      .default(sql`0`),
   },
   (t) => [
     uniqueIndex('ledger_accounts_name_key').on(t.name),
     index('ledger_accounts_user_idx').on(t.userId),
     check('ledger_accounts_kind', sql`${t.kind} in ('user', 'house', 'external')`),
-    check('ledger_accounts_user_fields', sql`(${t.kind} = 'user') = (${t.userId} is not null and ${t.wallet} is not null)`),
+    check(
+      'ledger_accounts_user_fields',
+      sql`(${t.kind} = 'user') = (${t.userId} is not null and ${t.wallet} is not null)`,
+    ),
     // A user's balance can never go negative; house and external accounts may.
-    check('ledger_accounts_user_nonnegative', sql`${t.kind} <> 'user' or (${t.available} >= 0 and ${t.locked} >= 0)`),
+    check(
+      'ledger_accounts_user_nonnegative',
+      sql`${t.kind} <> 'user' or (${t.available} >= 0 and ${t.locked} >= 0)`,
+    ),
   ],
 );
 

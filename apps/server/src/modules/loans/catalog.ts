@@ -36,11 +36,20 @@ const adminLoanProductView = (row: LoanProductRow): AdminLoanProduct => ({
 
 /** Every product, enabled or not (the client lists only the enabled ones). */
 export async function listAdminLoanProducts(db: Executor): Promise<AdminLoanProduct[]> {
-  const rows = await db.select().from(loanProducts).orderBy(asc(loanProducts.sort), asc(loanProducts.id)).limit(LOAN_PRODUCTS_MAX);
+  const rows = await db
+    .select()
+    .from(loanProducts)
+    .orderBy(asc(loanProducts.sort), asc(loanProducts.id))
+    .limit(LOAN_PRODUCTS_MAX);
   return rows.map(adminLoanProductView);
 }
 
-export async function saveLoanProduct(db: Db, now: Date, operator: OperatorContext, input: LoanProductSave): Promise<AdminLoanProduct> {
+export async function saveLoanProduct(
+  db: Db,
+  now: Date,
+  operator: OperatorContext,
+  input: LoanProductSave,
+): Promise<AdminLoanProduct> {
   const values = {
     slug: input.slug,
     name: input.name,
@@ -63,11 +72,20 @@ export async function saveLoanProduct(db: Db, now: Date, operator: OperatorConte
           .values({ ...values, createdAt: now, updatedAt: now })
           .returning();
         if (!created) throw new Error('loan product insert returned no row');
-        await audit(tx, now, operator, { action: 'loan_product.create', targetType: 'loan_product', targetId: created.id, after: adminLoanProductView(created) });
+        await audit(tx, now, operator, {
+          action: 'loan_product.create',
+          targetType: 'loan_product',
+          targetId: created.id,
+          after: adminLoanProductView(created),
+        });
         return adminLoanProductView(created);
       }
       const id = Number(input.id);
-      const [before] = await tx.select().from(loanProducts).where(eq(loanProducts.id, id)).for('update');
+      const [before] = await tx
+        .select()
+        .from(loanProducts)
+        .where(eq(loanProducts.id, id))
+        .for('update');
       if (!before) throw new AppError('LOAN_PRODUCT_NOT_FOUND', {}, 404);
       const [after] = await tx
         .update(loanProducts)
@@ -75,11 +93,18 @@ export async function saveLoanProduct(db: Db, now: Date, operator: OperatorConte
         .where(eq(loanProducts.id, id))
         .returning();
       if (!after) throw new Error('loan product update returned no row');
-      await audit(tx, now, operator, { action: 'loan_product.update', targetType: 'loan_product', targetId: id, before: adminLoanProductView(before), after: adminLoanProductView(after) });
+      await audit(tx, now, operator, {
+        action: 'loan_product.update',
+        targetType: 'loan_product',
+        targetId: id,
+        before: adminLoanProductView(before),
+        after: adminLoanProductView(after),
+      });
       return adminLoanProductView(after);
     });
   } catch (error) {
-    if (isUniqueViolation(error, 'loan_products_slug_key')) throw new AppError('LOAN_PRODUCT_SLUG_TAKEN', {}, 409, 'slug');
+    if (isUniqueViolation(error, 'loan_products_slug_key'))
+      throw new AppError('LOAN_PRODUCT_SLUG_TAKEN', {}, 409, 'slug');
     throw error;
   }
 }

@@ -1,5 +1,19 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { files } from '#platform/tables.ts';
 import type { LocalizedText } from '../mining/tables.ts';
 import { operators } from '../operator/tables.ts';
@@ -31,7 +45,10 @@ export const loanProducts = pgTable(
   },
   (t) => [
     check('loan_products_name_en', sql`jsonb_typeof(${t.name} -> 'en') = 'string'`),
-    check('loan_products_terms', sql`${t.minAmountMinor} > 0 and ${t.maxAmountMinor} >= ${t.minAmountMinor} and ${t.dailyRatePpm} > 0 and ${t.overdueRatePpm} > 0 and cardinality(${t.periods}) > 0`),
+    check(
+      'loan_products_terms',
+      sql`${t.minAmountMinor} > 0 and ${t.maxAmountMinor} >= ${t.minAmountMinor} and ${t.dailyRatePpm} > 0 and ${t.overdueRatePpm} > 0 and cardinality(${t.periods}) > 0`,
+    ),
     check('loan_products_method', sql`${t.method} in ('interest_first')`),
   ],
 );
@@ -68,7 +85,9 @@ export const loans = pgTable(
       .references(() => files.id),
     dayMs: bigint('day_ms', { mode: 'number' }).notNull(),
     overdueDays: integer('overdue_days').notNull().default(0),
-    overdueInterestMinor: money('overdue_interest_minor').notNull().default(sql`0`),
+    overdueInterestMinor: money('overdue_interest_minor')
+      .notNull()
+      .default(sql`0`),
     reason: text('reason'),
     createdAt: at('created_at').notNull(),
     decidedAt: at('decided_at'),
@@ -85,15 +104,30 @@ export const loans = pgTable(
     check('loans_status', sql`${t.status} in (0, 1, 2, 3, 4, 5)`),
     check('loans_amount', sql`${t.amountMinor} > 0 and ${t.periodDays} > 0`),
     check('loans_reason', sql`(${t.status} = 4) = (${t.reason} is not null)`),
-    check('loans_disbursed', sql`(${t.status} in (2, 3, 5)) = (${t.disbursedAt} is not null and ${t.dueAt} is not null)`),
+    check(
+      'loans_disbursed',
+      sql`(${t.status} in (2, 3, 5)) = (${t.disbursedAt} is not null and ${t.dueAt} is not null)`,
+    ),
     check('loans_accruing', sql`(${t.status} in (2, 5)) = (${t.nextAccrualAt} is not null)`),
-    check('loans_repaid', sql`(${t.status} = 3) = (${t.repaidAt} is not null and ${t.repaidMinor} is not null)`),
-    check('loans_overdue', sql`${t.overdueDays} >= 0 and ${t.overdueInterestMinor} >= 0 and (${t.overdueDays} = 0 or ${t.status} in (3, 5))`),
+    check(
+      'loans_repaid',
+      sql`(${t.status} = 3) = (${t.repaidAt} is not null and ${t.repaidMinor} is not null)`,
+    ),
+    check(
+      'loans_overdue',
+      sql`${t.overdueDays} >= 0 and ${t.overdueInterestMinor} >= 0 and (${t.overdueDays} = 0 or ${t.status} in (3, 5))`,
+    ),
     // "Current loan unsettled, retry after settlement": the database holds one per user.
-    uniqueIndex('loans_one_unsettled').on(t.userId).where(sql`${t.status} in (0, 1, 2, 5)`),
+    uniqueIndex('loans_one_unsettled')
+      .on(t.userId)
+      .where(sql`${t.status} in (0, 1, 2, 5)`),
     index('loans_user_idx').on(t.userId, t.id),
-    index('loans_due_idx').on(t.nextAccrualAt).where(sql`${t.status} in (2, 5)`),
-    index('loans_queue_idx').on(t.id).where(sql`${t.status} in (0, 1)`),
+    index('loans_due_idx')
+      .on(t.nextAccrualAt)
+      .where(sql`${t.status} in (2, 5)`),
+    index('loans_queue_idx')
+      .on(t.id)
+      .where(sql`${t.status} in (0, 1)`),
   ],
 );
 
@@ -111,7 +145,10 @@ export const loanOverdueDays = pgTable(
     amountMinor: money('amount_minor').notNull(),
     accruedAt: at('accrued_at').notNull(),
   },
-  (t) => [primaryKey({ name: 'loan_overdue_days_loan_day_key', columns: [t.loanId, t.day] }), check('loan_overdue_days_day', sql`${t.day} > 0 and ${t.amountMinor} > 0`)],
+  (t) => [
+    primaryKey({ name: 'loan_overdue_days_loan_day_key', columns: [t.loanId, t.day] }),
+    check('loan_overdue_days_day', sql`${t.day} > 0 and ${t.amountMinor} > 0`),
+  ],
 );
 
 export type LoanProductRow = typeof loanProducts.$inferSelect;

@@ -1,5 +1,10 @@
 import { EventEmitter } from 'node:events';
-import { INSTRUMENTS, INSTRUMENT_SYMBOLS, type InstrumentSymbol, isInstrumentSymbol } from '@tradewind/contract/market';
+import {
+  INSTRUMENTS,
+  INSTRUMENT_SYMBOLS,
+  type InstrumentSymbol,
+  isInstrumentSymbol,
+} from '@tradewind/contract/market';
 import type { FastifyBaseLogger } from 'fastify';
 import WebSocket from 'ws';
 import type { Clock } from '#platform/clock.ts';
@@ -9,9 +14,14 @@ import { type FeedPrice, type MarketFeed, VOLUME_SCALE } from './feed.ts';
 export const BINANCE_STREAM_URL = 'wss://stream.binance.com:9443/stream';
 
 /** The instruments Binance prices: its spot symbols are ours (BTCUSDT, …). The rest stay simulated. */
-export const BINANCE_INSTRUMENTS = INSTRUMENT_SYMBOLS.filter((symbol) => INSTRUMENTS[symbol].kind === 'crypto');
+export const BINANCE_INSTRUMENTS = INSTRUMENT_SYMBOLS.filter(
+  (symbol) => INSTRUMENTS[symbol].kind === 'crypto',
+);
 
-export function binanceStreamUrl(base: string, symbols: readonly InstrumentSymbol[] = BINANCE_INSTRUMENTS): string {
+export function binanceStreamUrl(
+  base: string,
+  symbols: readonly InstrumentSymbol[] = BINANCE_INSTRUMENTS,
+): string {
   return `${base}?streams=${symbols.map((symbol) => `${symbol.toLowerCase()}@aggTrade`).join('/')}`;
 }
 
@@ -53,11 +63,14 @@ export function parseAggTrade(text: string): AggTrade | null {
     return null;
   }
   const wrapped = message as { data?: unknown };
-  const data = (wrapped && typeof wrapped === 'object' && 'data' in wrapped ? wrapped.data : message) as Record<string, unknown> | null;
+  const data = (
+    wrapped && typeof wrapped === 'object' && 'data' in wrapped ? wrapped.data : message
+  ) as Record<string, unknown> | null;
   if (!data || typeof data !== 'object' || data.e !== 'aggTrade') return null;
   const { s: symbol, p: price, q: quantity, T: tradeTime } = data;
   if (!isInstrumentSymbol(symbol) || INSTRUMENTS[symbol].kind !== 'crypto') return null;
-  if (typeof price !== 'string' || typeof quantity !== 'string' || typeof tradeTime !== 'number') return null;
+  if (typeof price !== 'string' || typeof quantity !== 'string' || typeof tradeTime !== 'number')
+    return null;
   const priceMinor = parseDecimal(price, INSTRUMENTS[symbol].priceScale);
   const quantityMinor = parseDecimal(quantity, VOLUME_SCALE);
   if (priceMinor === null || priceMinor <= 0n || quantityMinor === null) return null;
@@ -169,7 +182,14 @@ export class BinanceFeed extends EventEmitter implements MarketFeed {
       const nowMs = this.options.clock.now().getTime();
       for (const [instrument, heard] of this.heard) {
         if (nowMs - heard.receivedAtMs > this.maxTradeAgeMs) continue;
-        out.push({ instrument, priceMinor: heard.priceMinor, source: this.source, volumeMinor: heard.volumeMinor, sourceTimeMs: heard.tradeTimeMs, receivedAtMs: heard.receivedAtMs });
+        out.push({
+          instrument,
+          priceMinor: heard.priceMinor,
+          source: this.source,
+          volumeMinor: heard.volumeMinor,
+          sourceTimeMs: heard.tradeTimeMs,
+          receivedAtMs: heard.receivedAtMs,
+        });
         heard.volumeMinor = 0n;
       }
     }
@@ -191,7 +211,12 @@ export class BinanceFeed extends EventEmitter implements MarketFeed {
         heard.receivedAtMs = this.lastMessageAtMs;
       }
     } else {
-      this.heard.set(trade.symbol, { priceMinor: trade.priceMinor, volumeMinor: trade.quantityMinor, tradeTimeMs: trade.tradeTimeMs, receivedAtMs: this.lastMessageAtMs });
+      this.heard.set(trade.symbol, {
+        priceMinor: trade.priceMinor,
+        volumeMinor: trade.quantityMinor,
+        tradeTimeMs: trade.tradeTimeMs,
+        receivedAtMs: this.lastMessageAtMs,
+      });
     }
     this.emit('trade', trade);
     return trade;
@@ -229,10 +254,14 @@ export class BinanceFeed extends EventEmitter implements MarketFeed {
     this.forget();
     this.cancelWatchdog?.();
     this.cancelWatchdog = null;
-    if (wasOpen && this.options.clock.now().getTime() - this.openedAtMs >= this.backoff.healthyMs) this.attempt = 0;
+    if (wasOpen && this.options.clock.now().getTime() - this.openedAtMs >= this.backoff.healthyMs)
+      this.attempt = 0;
     this.emit('close');
     if (this.stopped) return;
-    const ceiling = Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** Math.min(this.attempt, 20));
+    const ceiling = Math.min(
+      this.backoff.maxMs,
+      this.backoff.baseMs * 2 ** Math.min(this.attempt, 20),
+    );
     this.attempt += 1;
     // Equal jitter: at least half the ceiling, so many clients never reconnect in step.
     const delay = Math.round(ceiling / 2 + this.random() * (ceiling / 2));
@@ -250,15 +279,21 @@ export class BinanceFeed extends EventEmitter implements MarketFeed {
   }
 
   private watch(socket: WebSocket): void {
-    this.cancelWatchdog = this.schedule(() => {
-      this.cancelWatchdog = null;
-      if (this.socket !== socket) return;
-      if (this.options.clock.now().getTime() - this.lastMessageAtMs >= this.silenceMs) {
-        this.options.log?.warn({ silenceMs: this.silenceMs }, 'binance feed: stream silent; reconnecting');
-        socket.terminate();
-        return;
-      }
-      this.watch(socket);
-    }, Math.max(1_000, Math.floor(this.silenceMs / 3)));
+    this.cancelWatchdog = this.schedule(
+      () => {
+        this.cancelWatchdog = null;
+        if (this.socket !== socket) return;
+        if (this.options.clock.now().getTime() - this.lastMessageAtMs >= this.silenceMs) {
+          this.options.log?.warn(
+            { silenceMs: this.silenceMs },
+            'binance feed: stream silent; reconnecting',
+          );
+          socket.terminate();
+          return;
+        }
+        this.watch(socket);
+      },
+      Math.max(1_000, Math.floor(this.silenceMs / 3)),
+    );
   }
 }

@@ -13,7 +13,10 @@ export async function demoWalkKey(db: Db, now: Date): Promise<Uint8Array> {
     .insert(demoWalkKeys)
     .values({ id: 1, keyHex: randomBytes(32).toString('hex'), createdAt: now })
     .onConflictDoNothing();
-  const [row] = await db.select({ keyHex: demoWalkKeys.keyHex }).from(demoWalkKeys).where(eq(demoWalkKeys.id, 1));
+  const [row] = await db
+    .select({ keyHex: demoWalkKeys.keyHex })
+    .from(demoWalkKeys)
+    .where(eq(demoWalkKeys.id, 1));
   if (!row) throw new Error('the demo walk key could not be stored');
   return new Uint8Array(Buffer.from(row.keyHex, 'hex'));
 }

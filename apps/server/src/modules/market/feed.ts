@@ -39,7 +39,10 @@ export interface MarketFeed {
  * Starting prices and per-second volatility of the simulated walk: realistic levels,
  * volatility in parts per billion per second (about 55–100 % a year).
  */
-export const SIMULATED_MARKET: Record<InstrumentSymbol, { start: string; sigmaPpbPerS: number; volumePerS: string }> = {
+export const SIMULATED_MARKET: Record<
+  InstrumentSymbol,
+  { start: string; sigmaPpbPerS: number; volumePerS: string }
+> = {
   // Mean traded volume per second in base units (barrels, MMBtu, pounds, ounces, currency units), roughly a major venue's.
   BTCUSDT: { start: '95000', sigmaPpbPerS: 100_000, volumePerS: '0.25' },
   ETHUSDT: { start: '3300', sigmaPpbPerS: 125_000, volumePerS: '4' },
@@ -71,7 +74,9 @@ const UNIFORMS_PER_DRAW = 13;
 
 /** The demo walk's key from a test's number (tests replay a walk by number; production uses 32 random bytes). */
 export function walkKey(seed: number | Uint8Array): Uint8Array {
-  return typeof seed === 'number' ? new Uint8Array(createHash('sha256').update(`tradewind-demo-walk:${seed}`).digest()) : seed;
+  return typeof seed === 'number'
+    ? new Uint8Array(createHash('sha256').update(`tradewind-demo-walk:${seed}`).digest())
+    : seed;
 }
 
 /**
@@ -137,7 +142,10 @@ export class SimulatedFeed implements MarketFeed {
 
   sample(now: Date): FeedPrice[] {
     const nowMs = now.getTime();
-    const elapsedS = this.lastAtMs === null ? 1 : Math.min(MAX_CATCH_UP_S, Math.max(1, Math.round((nowMs - this.lastAtMs) / 1000)));
+    const elapsedS =
+      this.lastAtMs === null
+        ? 1
+        : Math.min(MAX_CATCH_UP_S, Math.max(1, Math.round((nowMs - this.lastAtMs) / 1000)));
     this.lastAtMs = nowMs;
     const second = Math.floor(nowMs / 1000);
     const out: FeedPrice[] = [];
@@ -164,7 +172,8 @@ function step(walk: WalkState, elapsedS: number, uniforms: readonly number[]): b
   let z = -6;
   for (let i = 0; i < 12; i++) z += uniforms[i] ?? 0;
   const shockPpb = BigInt(Math.round(walk.sigmaPpb * Math.sqrt(elapsedS) * z));
-  const driftPpb = ((walk.start - walk.price) * PPB * BigInt(elapsedS)) / walk.start / BigInt(REVERSION_S);
+  const driftPpb =
+    ((walk.start - walk.price) * PPB * BigInt(elapsedS)) / walk.start / BigInt(REVERSION_S);
   const next = walk.price + (walk.price * (shockPpb + driftPpb)) / PPB;
   return next > 0n ? next : 1n;
 }

@@ -1,4 +1,13 @@
-import { INSTRUMENT_SYMBOLS, type InstrumentSymbol, KLINE_INTERVALS, type KlineInterval, type KlineMessage, isInstrumentSymbol, klineChannel, tickerChannel } from '@tradewind/contract/market';
+import {
+  INSTRUMENT_SYMBOLS,
+  type InstrumentSymbol,
+  KLINE_INTERVALS,
+  type KlineInterval,
+  type KlineMessage,
+  isInstrumentSymbol,
+  klineChannel,
+  tickerChannel,
+} from '@tradewind/contract/market';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
@@ -8,10 +17,15 @@ import { TICKS_TOPIC, type TicksEvent } from './recorder.ts';
 import { currentCandles, tickers } from './service.ts';
 
 const TICKER_CHANNELS = new Set(INSTRUMENT_SYMBOLS.map((symbol) => tickerChannel(symbol)));
-const KLINE_CHANNELS = new Set(INSTRUMENT_SYMBOLS.flatMap((symbol) => KLINE_INTERVALS.map((interval) => klineChannel(symbol, interval))));
+const KLINE_CHANNELS = new Set(
+  INSTRUMENT_SYMBOLS.flatMap((symbol) =>
+    KLINE_INTERVALS.map((interval) => klineChannel(symbol, interval)),
+  ),
+);
 
 /** The market's public channels: `ticker.<symbol>` and `kline.<symbol>.<interval>` of every instrument. */
-export const isMarketChannel = (channel: string) => TICKER_CHANNELS.has(channel) || KLINE_CHANNELS.has(channel);
+export const isMarketChannel = (channel: string) =>
+  TICKER_CHANNELS.has(channel) || KLINE_CHANNELS.has(channel);
 
 /**
  * Turns recorded ticks into live messages for this process's sockets. The recorder (in
@@ -25,7 +39,15 @@ export class MarketBroadcaster {
   private running: Promise<void> | null = null;
   private pending: TicksEvent | null = null;
 
-  constructor(private readonly deps: { db: Db; clock: Clock; hub: Hub; relay: Relay; log?: Pick<FastifyBaseLogger, 'error'> }) {
+  constructor(
+    private readonly deps: {
+      db: Db;
+      clock: Clock;
+      hub: Hub;
+      relay: Relay;
+      log?: Pick<FastifyBaseLogger, 'error'>;
+    },
+  ) {
     deps.relay.on(TICKS_TOPIC, (payload) => {
       try {
         this.enqueue(JSON.parse(payload) as TicksEvent);
@@ -47,7 +69,9 @@ export class MarketBroadcaster {
     }
     this.running = this.broadcast(event)
       .then(() => undefined)
-      .catch((error: unknown) => this.deps.log?.error({ err: error }, 'market: live broadcast failed'))
+      .catch((error: unknown) =>
+        this.deps.log?.error({ err: error }, 'market: live broadcast failed'),
+      )
       .finally(() => {
         this.running = null;
         const next = this.pending;
@@ -61,13 +85,19 @@ export class MarketBroadcaster {
     const { hub, db, clock } = this.deps;
     const symbols = [...new Set(event.items.map((item) => item.symbol))].filter(isInstrumentSymbol);
     const tickerSymbols = symbols.filter((symbol) => hub.hasSubscribers(tickerChannel(symbol)));
-    const klinePairs: { symbol: InstrumentSymbol; interval: KlineInterval }[] = symbols.flatMap((symbol) =>
-      KLINE_INTERVALS.filter((interval) => hub.hasSubscribers(klineChannel(symbol, interval))).map((interval) => ({ symbol, interval })),
+    const klinePairs: { symbol: InstrumentSymbol; interval: KlineInterval }[] = symbols.flatMap(
+      (symbol) =>
+        KLINE_INTERVALS.filter((interval) =>
+          hub.hasSubscribers(klineChannel(symbol, interval)),
+        ).map((interval) => ({ symbol, interval })),
     );
     if (tickerSymbols.length === 0 && klinePairs.length === 0) return [];
     // Another process may record a few milliseconds "ahead" of this one's clock.
     const at = new Date(Math.max(clock.now().getTime(), Date.parse(event.ts)));
-    const [tickerList, candleList] = await Promise.all([tickers(db, at, 'en', tickerSymbols), currentCandles(db, at, klinePairs)]);
+    const [tickerList, candleList] = await Promise.all([
+      tickers(db, at, 'en', tickerSymbols),
+      currentCandles(db, at, klinePairs),
+    ]);
     const sent: string[] = [];
     for (const ticker of tickerList) {
       if (ticker.price === null) continue;

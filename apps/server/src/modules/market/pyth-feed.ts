@@ -25,7 +25,9 @@ export class PythFeed implements MarketFeed {
         source: this.source,
         sourceTimeMs: tick.publishTimeMs,
         receivedAtMs: tick.receivedAtMs,
-        ...(tick.signedUpdate ? { proof: { feedId: tick.sourceId, update: tick.signedUpdate } } : {}),
+        ...(tick.signedUpdate
+          ? { proof: { feedId: tick.sourceId, update: tick.signedUpdate } }
+          : {}),
       });
     }
     return out;

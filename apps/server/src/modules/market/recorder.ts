@@ -1,5 +1,11 @@
 import { type InstrumentSymbol, isInstrumentSymbol } from '@tradewind/contract/market';
-import { type SourceQuote, freshQuotes, indexPrice, medianPrice, outsideBand } from '@tradewind/contract/price-index';
+import {
+  type SourceQuote,
+  freshQuotes,
+  indexPrice,
+  medianPrice,
+  outsideBand,
+} from '@tradewind/contract/price-index';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
@@ -93,14 +99,30 @@ export class MarketRecorder {
    * Takes this round's quotes into the accepted set: duplicates and quotes older than the
    * one held are dropped; a quote outside the band around its reference is quarantined.
    */
-  private admit(prices: readonly (FeedPrice & { source: string })[], ts: number): { quarantined: (SourceQuote & { instrument: InstrumentSymbol; referenceMinor: bigint })[]; volume: Map<InstrumentSymbol, bigint> } {
+  private admit(
+    prices: readonly (FeedPrice & { source: string })[],
+    ts: number,
+  ): {
+    quarantined: (SourceQuote & { instrument: InstrumentSymbol; referenceMinor: bigint })[];
+    volume: Map<InstrumentSymbol, bigint>;
+  } {
     const band = this.deps.quarantineBandPpm ?? DEFAULT_BAND_PPM;
-    const quarantined: (SourceQuote & { instrument: InstrumentSymbol; referenceMinor: bigint })[] = [];
+    const quarantined: (SourceQuote & { instrument: InstrumentSymbol; referenceMinor: bigint })[] =
+      [];
     const volume = new Map<InstrumentSymbol, bigint>();
-    const sorted = [...prices].sort((a, b) => (a.source < b.source ? -1 : a.source > b.source ? 1 : 0));
+    const sorted = [...prices].sort((a, b) =>
+      a.source < b.source ? -1 : a.source > b.source ? 1 : 0,
+    );
     for (const price of sorted) {
-      if (price.volumeMinor) volume.set(price.instrument, (volume.get(price.instrument) ?? 0n) + price.volumeMinor);
-      const quote: HeldQuote = { source: price.source, priceMinor: price.priceMinor, sourceTimeMs: price.sourceTimeMs ?? ts, receivedAtMs: price.receivedAtMs ?? ts, ...(price.proof ? { proof: price.proof } : {}) };
+      if (price.volumeMinor)
+        volume.set(price.instrument, (volume.get(price.instrument) ?? 0n) + price.volumeMinor);
+      const quote: HeldQuote = {
+        source: price.source,
+        priceMinor: price.priceMinor,
+        sourceTimeMs: price.sourceTimeMs ?? ts,
+        receivedAtMs: price.receivedAtMs ?? ts,
+        ...(price.proof ? { proof: price.proof } : {}),
+      };
       let held = this.accepted.get(price.instrument);
       if (!held) this.accepted.set(price.instrument, (held = new Map()));
       const own = held.get(quote.source);
@@ -109,11 +131,24 @@ export class MarketRecorder {
         else this.counts.outOfOrder++;
         continue;
       }
-      const others = freshQuotes([...held.values()].filter((other) => other.source !== quote.source), quote.sourceTimeMs);
-      const reference = others.length > 0 ? medianPrice(others.map((other) => other.priceMinor)) : own && quote.sourceTimeMs - own.sourceTimeMs <= OWN_REFERENCE_MS ? own.priceMinor : null;
+      const others = freshQuotes(
+        [...held.values()].filter((other) => other.source !== quote.source),
+        quote.sourceTimeMs,
+      );
+      const reference =
+        others.length > 0
+          ? medianPrice(others.map((other) => other.priceMinor))
+          : own && quote.sourceTimeMs - own.sourceTimeMs <= OWN_REFERENCE_MS
+            ? own.priceMinor
+            : null;
       if (reference !== null && outsideBand(quote.priceMinor, reference, band)) {
         this.counts.quarantined++;
-        quarantined.push({ ...quote, quarantined: true, instrument: price.instrument, referenceMinor: reference });
+        quarantined.push({
+          ...quote,
+          quarantined: true,
+          instrument: price.instrument,
+          referenceMinor: reference,
+        });
         continue;
       }
       held.set(quote.source, quote);
@@ -125,39 +160,78 @@ export class MarketRecorder {
   async recordOnce(now: Date = this.deps.clock.now()): Promise<number> {
     const ts = new Date(Math.floor(now.getTime() / RECORD_INTERVAL_MS) * RECORD_INTERVAL_MS);
     const tsMs = ts.getTime();
-    const perFeed = await Promise.all(this.feeds.map(async (feed) => (await feed.sample(now)).map((price) => ({ ...price, source: price.source ?? feed.source }))));
+    const perFeed = await Promise.all(
+      this.feeds.map(async (feed) =>
+        (await feed.sample(now)).map((price) => ({
+          ...price,
+          source: price.source ?? feed.source,
+        })),
+      ),
+    );
     // A feed vouches only for what it answers now: a quote it no longer answers (its stream
     // dropped, the price went stale) leaves the index at once, however fresh it was.
     this.feeds.forEach((feed, i) => {
-      const answered = new Set(perFeed[i]?.map((price) => `${price.instrument}\u0000${price.source}`));
+      const answered = new Set(
+        perFeed[i]?.map((price) => `${price.instrument}\u0000${price.source}`),
+      );
       for (const [instrument, held] of this.accepted) {
-        for (const source of held.keys()) if (source === feed.source && !answered.has(`${instrument}\u0000${source}`)) held.delete(source);
+        for (const source of held.keys())
+          if (source === feed.source && !answered.has(`${instrument}\u0000${source}`))
+            held.delete(source);
       }
     });
     const sampled = perFeed.flat();
     const { quarantined, volume } = this.admit(sampled, tsMs);
-    const rows: { instrument: InstrumentSymbol; priceMinor: bigint; source: string; volumeMinor: bigint; components: TickComponent[] | null; proofs: HeldQuote[] }[] = [];
+    const rows: {
+      instrument: InstrumentSymbol;
+      priceMinor: bigint;
+      source: string;
+      volumeMinor: bigint;
+      components: TickComponent[] | null;
+      proofs: HeldQuote[];
+    }[] = [];
     for (const [instrument, held] of this.accepted) {
       const index = indexPrice([...held.values()], tsMs);
       if (!index) continue;
       const [only] = index.used;
-      const plain = index.used.length === 1 && only && only.sourceTimeMs === tsMs && only.receivedAtMs === tsMs;
+      const plain =
+        index.used.length === 1 && only && only.sourceTimeMs === tsMs && only.receivedAtMs === tsMs;
       rows.push({
         instrument,
         priceMinor: index.priceMinor,
         source: index.used.map((quote) => quote.source).join('+'),
         volumeMinor: volume.get(instrument) ?? 0n,
-        components: plain ? null : index.used.map((quote) => [quote.source, quote.priceMinor.toString(), quote.sourceTimeMs - tsMs, quote.receivedAtMs - tsMs]),
+        components: plain
+          ? null
+          : index.used.map((quote) => [
+              quote.source,
+              quote.priceMinor.toString(),
+              quote.sourceTimeMs - tsMs,
+              quote.receivedAtMs - tsMs,
+            ]),
         proofs: (index.used as HeldQuote[]).filter((quote) => quote.proof),
       });
     }
     if (quarantined.length > 0) {
-      this.deps.log?.warn({ quarantined: quarantined.map((q) => ({ instrument: q.instrument, source: q.source, price: q.priceMinor.toString(), reference: q.referenceMinor.toString() })) }, 'market recorder: quotes quarantined, kept out of the index');
+      this.deps.log?.warn(
+        {
+          quarantined: quarantined.map((q) => ({
+            instrument: q.instrument,
+            source: q.source,
+            price: q.priceMinor.toString(),
+            reference: q.referenceMinor.toString(),
+          })),
+        },
+        'market recorder: quotes quarantined, kept out of the index',
+      );
     }
     if (rows.length === 0 && quarantined.length === 0) return 0;
     const input = rows.length
       ? sql.join(
-          rows.map((r) => sql`(${r.instrument}::text, ${r.priceMinor.toString()}::numeric, ${r.source}::text, ${r.volumeMinor.toString()}::numeric, ${r.components === null ? null : JSON.stringify(r.components)}::jsonb)`),
+          rows.map(
+            (r) =>
+              sql`(${r.instrument}::text, ${r.priceMinor.toString()}::numeric, ${r.source}::text, ${r.volumeMinor.toString()}::numeric, ${r.components === null ? null : JSON.stringify(r.components)}::jsonb)`,
+          ),
           sql`, `,
         )
       : sql`(null::text, null::numeric, null::text, null::numeric, null::jsonb)`;
@@ -167,12 +241,22 @@ export class MarketRecorder {
       await tx.execute(sql`select set_config('tradewind.recorder', 'on', true)`);
       if (quarantined.length > 0) {
         const values = sql.join(
-          quarantined.map((q) => sql`(${q.instrument}, ${q.source}, ${q.priceMinor.toString()}::numeric, ${q.referenceMinor.toString()}::numeric, ${new Date(q.sourceTimeMs).toISOString()}::timestamptz, ${new Date(q.receivedAtMs).toISOString()}::timestamptz)`),
+          quarantined.map(
+            (q) =>
+              sql`(${q.instrument}, ${q.source}, ${q.priceMinor.toString()}::numeric, ${q.referenceMinor.toString()}::numeric, ${new Date(q.sourceTimeMs).toISOString()}::timestamptz, ${new Date(q.receivedAtMs).toISOString()}::timestamptz)`,
+          ),
           sql`, `,
         );
-        await tx.execute(sql`insert into market_quarantined_quotes (instrument, source, price_minor, reference_minor, source_time, received_at) values ${values}`);
+        await tx.execute(
+          sql`insert into market_quarantined_quotes (instrument, source, price_minor, reference_minor, source_time, received_at) values ${values}`,
+        );
       }
-      const ticks = await queryRows<{ id: string; instrument: string; price: string; source: string }>(
+      const ticks = await queryRows<{
+        id: string;
+        instrument: string;
+        price: string;
+        source: string;
+      }>(
         tx,
         sql`with input (instrument, price_minor, source, volume_minor, components) as (values ${input}),
             inserted as (
@@ -202,16 +286,31 @@ export class MarketRecorder {
       const tickIds = new Map(ticks.map((tick) => [tick.instrument, tick.id]));
       const proofs = rows.flatMap((row) => {
         const tickId = tickIds.get(row.instrument);
-        return tickId === undefined ? [] : row.proofs.map((quote) => sql`(${tickId}::bigint, ${quote.source}, ${quote.proof?.feedId}, ${quote.proof?.update}, ${ts.toISOString()}::timestamptz)`);
+        return tickId === undefined
+          ? []
+          : row.proofs.map(
+              (quote) =>
+                sql`(${tickId}::bigint, ${quote.source}, ${quote.proof?.feedId}, ${quote.proof?.update}, ${ts.toISOString()}::timestamptz)`,
+            );
       });
-      if (proofs.length > 0) await tx.execute(sql`insert into market_tick_proofs (tick_id, source, feed_id, update, recorded_at) values ${sql.join(proofs, sql`, `)}`);
+      if (proofs.length > 0)
+        await tx.execute(
+          sql`insert into market_tick_proofs (tick_id, source, feed_id, update, recorded_at) values ${sql.join(proofs, sql`, `)}`,
+        );
       return ticks;
     });
     this.counts.recorded += inserted.length;
     if (inserted.length > 0 && this.deps.relay) {
       const event: TicksEvent = {
         ts: ts.toISOString(),
-        items: inserted.filter((row) => isInstrumentSymbol(row.instrument)).map((row) => ({ symbol: row.instrument, tickId: row.id, priceMinor: row.price, source: row.source })),
+        items: inserted
+          .filter((row) => isInstrumentSymbol(row.instrument))
+          .map((row) => ({
+            symbol: row.instrument,
+            tickId: row.id,
+            priceMinor: row.price,
+            source: row.source,
+          })),
       };
       this.deps.relay.send(TICKS_TOPIC, JSON.stringify(event));
     }
@@ -228,10 +327,16 @@ export class MarketRecorder {
     const days = this.deps.tickRetentionDays;
     if (days === undefined) return 0;
     const cutoff = new Date(now.getTime() - days * 86_400_000);
-    const notReferenced = unreferencedTick(await tickReferenceColumns(this.deps.db, this.deps.tickReferences ?? []));
-    const lowerBound = this.prunedBefore ? sql`and t.ts >= ${this.prunedBefore.toISOString()}::timestamptz` : sql``;
+    const notReferenced = unreferencedTick(
+      await tickReferenceColumns(this.deps.db, this.deps.tickReferences ?? []),
+    );
+    const lowerBound = this.prunedBefore
+      ? sql`and t.ts >= ${this.prunedBefore.toISOString()}::timestamptz`
+      : sql``;
     let total = 0;
-    await this.deps.db.execute(sql`delete from market_quarantined_quotes where received_at < ${cutoff.toISOString()}::timestamptz`);
+    await this.deps.db.execute(
+      sql`delete from market_quarantined_quotes where received_at < ${cutoff.toISOString()}::timestamptz`,
+    );
     // Signed updates go after an hour unless an order refers to their tick (then they stay with it).
     await this.deps.db.execute(
       sql`delete from market_tick_proofs p where p.recorded_at < ${new Date(now.getTime() - PROOF_RETENTION_MS).toISOString()}::timestamptz
@@ -239,11 +344,17 @@ export class MarketRecorder {
     );
     for (let batch = 0; batch < PRUNE_BATCHES_PER_RUN; batch++) {
       const result = await this.deps.db.transaction(async (tx) => {
-        const [lock] = await queryRows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${PRUNE_LOCK_ID}) as locked`);
+        const [lock] = await queryRows<{ locked: boolean }>(
+          tx,
+          sql`select pg_try_advisory_xact_lock(${PRUNE_LOCK_ID}) as locked`,
+        );
         if (!lock?.locked) return null;
         await tx.execute(sql`select set_config('tradewind.tick_prune', 'on', true)`);
         // The trigger refuses ticks younger than a day by the database's clock: never ask it to.
-        const [bound] = await queryRows<{ before: Date | string }>(tx, sql`select least(${cutoff.toISOString()}::timestamptz, now() - interval '1 day') as before`);
+        const [bound] = await queryRows<{ before: Date | string }>(
+          tx,
+          sql`select least(${cutoff.toISOString()}::timestamptz, now() - interval '1 day') as before`,
+        );
         const before = new Date(bound?.before ?? cutoff);
         const rows = await queryRows<{ id: string }>(
           tx,
@@ -269,7 +380,10 @@ export class MarketRecorder {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.deps.log?.info({ sources: this.feeds.map((feed) => feed.source) }, 'market recorder started');
+    this.deps.log?.info(
+      { sources: this.feeds.map((feed) => feed.source) },
+      'market recorder started',
+    );
     this.schedule();
   }
 
@@ -291,23 +405,37 @@ export class MarketRecorder {
     const leading = await (this.deps.leadership ?? soleLeader).lead();
     if (leading !== this.leading) {
       this.leading = leading;
-      this.deps.log?.info({ leading }, leading ? 'market recorder: this process records now' : 'market recorder: another process records');
+      this.deps.log?.info(
+        { leading },
+        leading
+          ? 'market recorder: this process records now'
+          : 'market recorder: another process records',
+      );
       // Taking over: continue from what the last leader recorded, with nothing held from before.
       if (leading) {
         this.accepted.clear();
-        await this.resume().catch((error: unknown) => this.deps.log?.error({ err: error }, 'market recorder: resuming failed'));
+        await this.resume().catch((error: unknown) =>
+          this.deps.log?.error({ err: error }, 'market recorder: resuming failed'),
+        );
       }
     }
     if (!leading) return;
-    await this.recordOnce().catch((error: unknown) => this.deps.log?.error({ err: error }, 'market recorder: a second was not recorded'));
+    await this.recordOnce().catch((error: unknown) =>
+      this.deps.log?.error({ err: error }, 'market recorder: a second was not recorded'),
+    );
     const nowMs = this.deps.clock.now().getTime();
-    if (this.deps.tickRetentionDays !== undefined && (this.lastPruneAtMs === null || nowMs - this.lastPruneAtMs >= PRUNE_INTERVAL_MS)) {
+    if (
+      this.deps.tickRetentionDays !== undefined &&
+      (this.lastPruneAtMs === null || nowMs - this.lastPruneAtMs >= PRUNE_INTERVAL_MS)
+    ) {
       this.lastPruneAtMs = nowMs;
       await this.pruneTicks()
         .then((deleted) => {
           if (deleted > 0) this.deps.log?.info({ deleted }, 'market recorder: old ticks pruned');
         })
-        .catch((error: unknown) => this.deps.log?.error({ err: error }, 'market recorder: pruning old ticks failed'));
+        .catch((error: unknown) =>
+          this.deps.log?.error({ err: error }, 'market recorder: pruning old ticks failed'),
+        );
     }
     this.reportCounts(nowMs);
   }

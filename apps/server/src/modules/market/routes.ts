@@ -12,7 +12,11 @@ import {
   tickersSchema,
   INSTRUMENT_SYMBOLS,
 } from '@tradewind/contract/market';
-import { adminInstrumentListSchema, adminInstrumentSchema, instrumentSaveSchema } from '@tradewind/contract/catalog';
+import {
+  adminInstrumentListSchema,
+  adminInstrumentSchema,
+  instrumentSaveSchema,
+} from '@tradewind/contract/catalog';
 import { marketSourcesSchema } from '@tradewind/contract/market-sources';
 import { CATALOG_ROLES } from '@tradewind/contract/operator';
 import type { FastifyInstance } from 'fastify';
@@ -33,7 +37,18 @@ import { MarketRecorder, RECORDER_LOCK_ID } from './recorder.ts';
 import { sourcesView } from './sources-view.ts';
 import { sourcePlan } from './sources.ts';
 import type { TickReference } from './tick-references.ts';
-import { ensureInstruments, instrumentsView, klines, listAdminInstruments, listFavorites, pricesView, saveInstrument, setFavorite, ticker, tickers } from './service.ts';
+import {
+  ensureInstruments,
+  instrumentsView,
+  klines,
+  listAdminInstruments,
+  listFavorites,
+  pricesView,
+  saveInstrument,
+  setFavorite,
+  ticker,
+  tickers,
+} from './service.ts';
 
 const tags = ['market'];
 
@@ -52,7 +67,13 @@ interface MarketDeps {
 export function registerMarketRoutes(app: FastifyInstance, deps: MarketDeps): MarketBroadcaster {
   app.addHook('onReady', () => ensureInstruments(deps.db));
   deps.hub.allow(isMarketChannel);
-  const broadcaster = new MarketBroadcaster({ db: deps.db, clock: deps.clock, hub: deps.hub, relay: deps.relay, log: app.log });
+  const broadcaster = new MarketBroadcaster({
+    db: deps.db,
+    clock: deps.clock,
+    hub: deps.hub,
+    relay: deps.relay,
+    log: app.log,
+  });
 
   route(
     app,
@@ -60,7 +81,8 @@ export function registerMarketRoutes(app: FastifyInstance, deps: MarketDeps): Ma
       method: 'GET',
       url: '/api/v1/market/prices',
       auth: 'none',
-      summary: 'Latest recorded price of each asset in USDT (null when no tick of the last 5 s exists)',
+      summary:
+        'Latest recorded price of each asset in USDT (null when no tick of the last 5 s exists)',
       tags,
       response: marketPricesSchema,
     },
@@ -69,13 +91,29 @@ export function registerMarketRoutes(app: FastifyInstance, deps: MarketDeps): Ma
 
   route(
     app,
-    { method: 'GET', url: '/api/v1/market/instruments', auth: 'none', summary: 'Every instrument with its kind, price scale and marks; names in the request language', tags, response: instrumentsSchema },
+    {
+      method: 'GET',
+      url: '/api/v1/market/instruments',
+      auth: 'none',
+      summary:
+        'Every instrument with its kind, price scale and marks; names in the request language',
+      tags,
+      response: instrumentsSchema,
+    },
     async ({ lang }) => instrumentsView(deps.db, lang, deps.config.market, deps.clock.now()),
   );
 
   route(
     app,
-    { method: 'GET', url: '/api/admin/v1/market/instruments', auth: 'operator', roles: CATALOG_ROLES, summary: 'Every instrument with its marks, display name and order', tags, response: adminInstrumentListSchema },
+    {
+      method: 'GET',
+      url: '/api/admin/v1/market/instruments',
+      auth: 'operator',
+      roles: CATALOG_ROLES,
+      summary: 'Every instrument with its marks, display name and order',
+      tags,
+      response: adminInstrumentListSchema,
+    },
     async ({ lang }) => ({ items: await listAdminInstruments(deps.db, lang) }),
   );
 
@@ -86,7 +124,8 @@ export function registerMarketRoutes(app: FastifyInstance, deps: MarketDeps): Ma
       url: '/api/admin/v1/market/sources',
       auth: 'operator',
       roles: CATALOG_ROLES,
-      summary: "Each instrument's price sources and their ids, and when each last counted (read-only: MARKET_SOURCES)",
+      summary:
+        "Each instrument's price sources and their ids, and when each last counted (read-only: MARKET_SOURCES)",
       tags,
       response: marketSourcesSchema,
     },
@@ -110,14 +149,30 @@ export function registerMarketRoutes(app: FastifyInstance, deps: MarketDeps): Ma
 
   route(
     app,
-    { method: 'GET', url: '/api/v1/market/tickers', auth: 'none', summary: "Every instrument's fresh price with rolling 24 h statistics", tags, response: tickersSchema },
+    {
+      method: 'GET',
+      url: '/api/v1/market/tickers',
+      auth: 'none',
+      summary: "Every instrument's fresh price with rolling 24 h statistics",
+      tags,
+      response: tickersSchema,
+    },
     async ({ lang }) => ({ items: await tickers(deps.db, deps.clock.now(), lang) }),
   );
 
   route(
     app,
-    { method: 'GET', url: '/api/v1/market/ticker', auth: 'none', summary: "One instrument's fresh price with rolling 24 h statistics", tags, query: tickerQuerySchema, response: tickerSchema },
-    async ({ lang, query }) => ticker(deps.db, deps.clock.now(), lang, query.symbol as InstrumentSymbol),
+    {
+      method: 'GET',
+      url: '/api/v1/market/ticker',
+      auth: 'none',
+      summary: "One instrument's fresh price with rolling 24 h statistics",
+      tags,
+      query: tickerQuerySchema,
+      response: tickerSchema,
+    },
+    async ({ lang, query }) =>
+      ticker(deps.db, deps.clock.now(), lang, query.symbol as InstrumentSymbol),
   );
 
   route(
@@ -126,7 +181,8 @@ export function registerMarketRoutes(app: FastifyInstance, deps: MarketDeps): Ma
       method: 'GET',
       url: '/api/v1/market/klines',
       auth: 'none',
-      summary: 'Candles of an interval, oldest first: 1-minute candles as recorded, longer intervals aggregated from them',
+      summary:
+        'Candles of an interval, oldest first: 1-minute candles as recorded, longer intervals aggregated from them',
       tags,
       query: klinesQuerySchema,
       response: klinesSchema,
@@ -136,7 +192,14 @@ export function registerMarketRoutes(app: FastifyInstance, deps: MarketDeps): Ma
 
   route(
     app,
-    { method: 'GET', url: '/api/v1/market/favorites', auth: 'user', summary: "The user's favourite instruments", tags, response: favoritesSchema },
+    {
+      method: 'GET',
+      url: '/api/v1/market/favorites',
+      auth: 'user',
+      summary: "The user's favourite instruments",
+      tags,
+      response: favoritesSchema,
+    },
     async ({ auth }) => listFavorites(deps.db, auth.userId),
   );
 
@@ -151,7 +214,14 @@ export function registerMarketRoutes(app: FastifyInstance, deps: MarketDeps): Ma
       body: favoriteRequestSchema,
       response: favoritesSchema,
     },
-    async ({ auth, body }) => setFavorite(deps.db, deps.clock.now(), auth.userId, body.symbol as InstrumentSymbol, body.favorite),
+    async ({ auth, body }) =>
+      setFavorite(
+        deps.db,
+        deps.clock.now(),
+        auth.userId,
+        body.symbol as InstrumentSymbol,
+        body.favorite,
+      ),
   );
 
   return broadcaster;
@@ -162,29 +232,49 @@ export function registerMarketRoutes(app: FastifyInstance, deps: MarketDeps): Ma
  * starts when the app is ready and stops, finishing the second in progress, when the app
  * closes (before the database does).
  */
-export function registerMarketRecorder(app: FastifyInstance, deps: MarketDeps & { tickReferences: readonly TickReference[] }): MarketRecorder {
+export function registerMarketRecorder(
+  app: FastifyInstance,
+  deps: MarketDeps & { tickReferences: readonly TickReference[] },
+): MarketRecorder {
   const { connectDedicated } = app.services.database;
   const plan = sourcePlan(deps.config.market, deps.clock.now().getTime());
   const feeds: MarketFeed[] = [];
   // A placeholder key until boot reads the stored one (`demoWalkKey`), before the first sample.
-  const walk = plan.simulated.length > 0 ? new SimulatedFeed({ seed: randomBytes(32), instruments: plan.simulated }) : null;
+  const walk =
+    plan.simulated.length > 0
+      ? new SimulatedFeed({ seed: randomBytes(32), instruments: plan.simulated })
+      : null;
   if (walk) feeds.push(walk);
   if (deps.config.market.sources.includes('binance')) {
-    const binance = new BinanceFeed({ url: deps.config.market.feedUrl, clock: deps.clock, log: app.log });
+    const binance = new BinanceFeed({
+      url: deps.config.market.feedUrl,
+      clock: deps.clock,
+      log: app.log,
+    });
     app.addHook('onReady', async () => binance.start());
     app.addHook('onClose', () => binance.stop());
     feeds.push(binance);
   }
   if (deps.config.market.sources.includes('pyth')) {
     const { pythUrl, pythApiKey } = deps.config.market;
-    if (!pythApiKey) app.log.warn('PYTH_API_KEY is not set: Hermes may refuse the stream (see docs/prices.md)');
-    const stream = new PythStream({ clock: deps.clock, baseUrl: pythUrl, ...(pythApiKey ? { apiKey: pythApiKey } : {}), log: app.log });
+    if (!pythApiKey)
+      app.log.warn('PYTH_API_KEY is not set: Hermes may refuse the stream (see docs/prices.md)');
+    const stream = new PythStream({
+      clock: deps.clock,
+      baseUrl: pythUrl,
+      ...(pythApiKey ? { apiKey: pythApiKey } : {}),
+      log: app.log,
+    });
     app.addHook('onReady', async () => stream.start());
     app.addHook('onClose', () => stream.stop());
     feeds.push(new PythFeed(stream));
   }
   const unpriced = INSTRUMENT_SYMBOLS.filter((symbol) => plan.byInstrument[symbol].length === 0);
-  if (unpriced.length > 0) app.log.warn({ unpriced }, 'no configured price source covers these instruments: they have no price and cannot be traded');
+  if (unpriced.length > 0)
+    app.log.warn(
+      { unpriced },
+      'no configured price source covers these instruments: they have no price and cannot be traded',
+    );
   const recorder = new MarketRecorder({
     db: deps.db,
     clock: deps.clock,
@@ -194,7 +284,9 @@ export function registerMarketRecorder(app: FastifyInstance, deps: MarketDeps & 
     tickReferences: deps.tickReferences,
     quarantineBandPpm: deps.config.market.quarantineBandPpm,
     // On PostgreSQL several workers may run: one records, another takes over when it dies.
-    ...(connectDedicated ? { leadership: new AdvisoryLeader({ connect: connectDedicated, lockId: RECORDER_LOCK_ID }) } : {}),
+    ...(connectDedicated
+      ? { leadership: new AdvisoryLeader({ connect: connectDedicated, lockId: RECORDER_LOCK_ID }) }
+      : {}),
     log: app.log,
   });
   app.addHook('onReady', async () => {

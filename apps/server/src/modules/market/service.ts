@@ -28,7 +28,13 @@ import { translate } from '#platform/i18n.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { VOLUME_SCALE } from './feed.ts';
 import { sourcePlan } from './sources.ts';
-import { type TickComponent, favorites, instruments, tickProofs as tickProofsTable, ticks } from './tables.ts';
+import {
+  type TickComponent,
+  favorites,
+  instruments,
+  tickProofs as tickProofsTable,
+  ticks,
+} from './tables.ts';
 
 /** A recorded tick, as the modules that price things use it. */
 export interface RecordedPrice {
@@ -45,29 +51,64 @@ export interface RecordedPrice {
 
 export const priceText = (price: RecordedPrice) => formatAmount(price.priceMinor, price.priceScale);
 
-function toRecorded(row: { id: number; instrument: string; priceMinor: bigint; ts: Date; source: string; components: TickComponent[] | null }): RecordedPrice | null {
+function toRecorded(row: {
+  id: number;
+  instrument: string;
+  priceMinor: bigint;
+  ts: Date;
+  source: string;
+  components: TickComponent[] | null;
+}): RecordedPrice | null {
   if (!isInstrumentSymbol(row.instrument)) return null;
-  return { tickId: row.id, instrument: row.instrument, priceMinor: row.priceMinor, priceScale: INSTRUMENTS[row.instrument].priceScale, ts: row.ts, source: row.source, components: row.components };
+  return {
+    tickId: row.id,
+    instrument: row.instrument,
+    priceMinor: row.priceMinor,
+    priceScale: INSTRUMENTS[row.instrument].priceScale,
+    ts: row.ts,
+    source: row.source,
+    components: row.components,
+  };
 }
 
-const tickColumns = { id: ticks.id, instrument: ticks.instrument, priceMinor: ticks.priceMinor, ts: ticks.ts, source: ticks.source, components: ticks.components };
+const tickColumns = {
+  id: ticks.id,
+  instrument: ticks.instrument,
+  priceMinor: ticks.priceMinor,
+  ts: ticks.ts,
+  source: ticks.source,
+  components: ticks.components,
+};
 
 /**
  * The latest tick of an instrument at or before `now`, if it is at most 5 s old; otherwise
  * nothing. A stale price is never returned: whoever asks must refuse to act instead.
  */
-export async function latestPrice(db: Executor, instrument: InstrumentSymbol, now: Date): Promise<RecordedPrice | null> {
+export async function latestPrice(
+  db: Executor,
+  instrument: InstrumentSymbol,
+  now: Date,
+): Promise<RecordedPrice | null> {
   const [row] = await db
     .select(tickColumns)
     .from(ticks)
-    .where(and(eq(ticks.instrument, instrument), lte(ticks.ts, now), gte(ticks.ts, new Date(now.getTime() - PRICE_MAX_AGE_MS))))
+    .where(
+      and(
+        eq(ticks.instrument, instrument),
+        lte(ticks.ts, now),
+        gte(ticks.ts, new Date(now.getTime() - PRICE_MAX_AGE_MS)),
+      ),
+    )
     .orderBy(desc(ticks.ts))
     .limit(1);
   return row ? toRecorded(row) : null;
 }
 
 /** The fresh latest tick of every instrument that has one. */
-export async function latestPrices(db: Executor, now: Date): Promise<Map<InstrumentSymbol, RecordedPrice>> {
+export async function latestPrices(
+  db: Executor,
+  now: Date,
+): Promise<Map<InstrumentSymbol, RecordedPrice>> {
   const rows = await db
     .selectDistinctOn([ticks.instrument], tickColumns)
     .from(ticks)
@@ -83,15 +124,25 @@ export async function latestPrices(db: Executor, now: Date): Promise<Map<Instrum
 
 /** The last recorded price of every instrument, however old: only for a feed to continue its series. */
 export async function lastRecordedPrices(db: Executor): Promise<Map<InstrumentSymbol, bigint>> {
-  const rows = await db.selectDistinctOn([ticks.instrument], tickColumns).from(ticks).orderBy(ticks.instrument, desc(ticks.ts));
-  return new Map(rows.filter((row) => isInstrumentSymbol(row.instrument)).map((row) => [row.instrument as InstrumentSymbol, row.priceMinor]));
+  const rows = await db
+    .selectDistinctOn([ticks.instrument], tickColumns)
+    .from(ticks)
+    .orderBy(ticks.instrument, desc(ticks.ts));
+  return new Map(
+    rows
+      .filter((row) => isInstrumentSymbol(row.instrument))
+      .map((row) => [row.instrument as InstrumentSymbol, row.priceMinor]),
+  );
 }
 
 /**
  * Prices in USDT for the wallet's valuation at `now`: USDT is 1, a coin is its fresh
  * recorded price, anything else is unpriced (never a stale or guessed price).
  */
-export async function recordedPriceOf(db: Executor, now: Date): Promise<(asset: AssetCode) => string | null> {
+export async function recordedPriceOf(
+  db: Executor,
+  now: Date,
+): Promise<(asset: AssetCode) => string | null> {
   const prices = await latestPrices(db, now);
   return (asset) => {
     if (asset === 'USDT') return '1';
@@ -102,8 +153,19 @@ export async function recordedPriceOf(db: Executor, now: Date): Promise<(asset: 
 }
 
 /** The signed updates kept with a tick, by source (Pyth's, for the browser to check). */
-export async function tickProofs(db: Executor, tickId: number): Promise<{ source: string; feedId: string; update: string }[]> {
-  return db.select({ source: tickProofsTable.source, feedId: tickProofsTable.feedId, update: tickProofsTable.update }).from(tickProofsTable).where(eq(tickProofsTable.tickId, tickId)).orderBy(asc(tickProofsTable.source));
+export async function tickProofs(
+  db: Executor,
+  tickId: number,
+): Promise<{ source: string; feedId: string; update: string }[]> {
+  return db
+    .select({
+      source: tickProofsTable.source,
+      feedId: tickProofsTable.feedId,
+      update: tickProofsTable.update,
+    })
+    .from(tickProofsTable)
+    .where(eq(tickProofsTable.tickId, tickId))
+    .orderBy(asc(tickProofsTable.source));
 }
 
 /** A tick's sources in words: an index of several reads "Binance + Pyth". */
@@ -115,20 +177,26 @@ export function sourceLabel(language: Language, source: string): string {
 }
 
 /** GET /market/prices: every wallet asset's crypto pair against USDT, with its fresh tick or nulls. */
-export async function pricesView(db: Executor, now: Date, language: Language): Promise<MarketPrices> {
+export async function pricesView(
+  db: Executor,
+  now: Date,
+  language: Language,
+): Promise<MarketPrices> {
   const prices = await latestPrices(db, now);
   return {
-    items: INSTRUMENT_SYMBOLS.filter((symbol) => INSTRUMENTS[symbol].kind === 'crypto').map((instrument) => {
-      const price = prices.get(instrument);
-      return {
-        asset: INSTRUMENTS[instrument].base,
-        instrument,
-        price: price ? priceText(price) : null,
-        ts: price ? price.ts.toISOString() : null,
-        source: price?.source ?? null,
-        sourceLabel: price ? sourceLabel(language, price.source) : null,
-      };
-    }),
+    items: INSTRUMENT_SYMBOLS.filter((symbol) => INSTRUMENTS[symbol].kind === 'crypto').map(
+      (instrument) => {
+        const price = prices.get(instrument);
+        return {
+          asset: INSTRUMENTS[instrument].base,
+          instrument,
+          price: price ? priceText(price) : null,
+          ts: price ? price.ts.toISOString() : null,
+          source: price?.source ?? null,
+          sourceLabel: price ? sourceLabel(language, price.source) : null,
+        };
+      },
+    ),
   };
 }
 
@@ -143,15 +211,30 @@ export async function ensureInstruments(db: Db): Promise<void> {
     .values(
       INSTRUMENT_SYMBOLS.map((symbol, index) => {
         const def = INSTRUMENTS[symbol];
-        return { symbol, base: def.base, quote: def.quote, priceScale: def.priceScale, kind: def.kind, tradable: def.tradable, recommended: def.recommended, popular: def.popular, sortOrder: index };
+        return {
+          symbol,
+          base: def.base,
+          quote: def.quote,
+          priceScale: def.priceScale,
+          kind: def.kind,
+          tradable: def.tradable,
+          recommended: def.recommended,
+          popular: def.popular,
+          sortOrder: index,
+        };
       }),
     )
-    .onConflictDoUpdate({ target: instruments.symbol, set: { kind: sql`excluded.kind`, base: sql`excluded.base`, quote: sql`excluded.quote` } });
+    .onConflictDoUpdate({
+      target: instruments.symbol,
+      set: { kind: sql`excluded.kind`, base: sql`excluded.base`, quote: sql`excluded.quote` },
+    });
   // The price scale is part of the instrument: a mismatch would misread every recorded tick.
   const stored = await db.select().from(instruments);
   for (const row of stored) {
     if (isInstrumentSymbol(row.symbol) && INSTRUMENTS[row.symbol].priceScale !== row.priceScale) {
-      throw new Error(`instrument ${row.symbol} is stored with price scale ${row.priceScale} but the contract says ${INSTRUMENTS[row.symbol].priceScale}`);
+      throw new Error(
+        `instrument ${row.symbol} is stored with price scale ${row.priceScale} but the contract says ${INSTRUMENTS[row.symbol].priceScale}`,
+      );
     }
   }
 }
@@ -162,32 +245,64 @@ export async function ensureInstruments(db: Db): Promise<void> {
  * instrument no real source covers has no price, and real money never settles on a made-up
  * one. (An order also needs a fresh price at the instant: see `latestPrice`.)
  */
-export function isTradable(symbol: InstrumentSymbol, market: Pick<MarketConfig, 'sources' | 'simulated'>, now: Date): boolean {
-  return INSTRUMENTS[symbol].tradable && sourcePlan(market, now.getTime()).byInstrument[symbol].length > 0;
+export function isTradable(
+  symbol: InstrumentSymbol,
+  market: Pick<MarketConfig, 'sources' | 'simulated'>,
+  now: Date,
+): boolean {
+  return (
+    INSTRUMENTS[symbol].tradable &&
+    sourcePlan(market, now.getTime()).byInstrument[symbol].length > 0
+  );
 }
 
 type InstrumentRow = typeof instruments.$inferSelect;
 
 /** The instruments of the contract as stored, in the operators' order. */
-async function instrumentRows(db: Executor): Promise<(InstrumentRow & { symbol: InstrumentSymbol })[]> {
-  const rows = await db.select().from(instruments).orderBy(asc(instruments.sortOrder), asc(instruments.symbol));
-  return rows.filter((row): row is InstrumentRow & { symbol: InstrumentSymbol } => isInstrumentSymbol(row.symbol));
+async function instrumentRows(
+  db: Executor,
+): Promise<(InstrumentRow & { symbol: InstrumentSymbol })[]> {
+  const rows = await db
+    .select()
+    .from(instruments)
+    .orderBy(asc(instruments.sortOrder), asc(instruments.symbol));
+  return rows.filter((row): row is InstrumentRow & { symbol: InstrumentSymbol } =>
+    isInstrumentSymbol(row.symbol),
+  );
 }
 
 /** GET /market/instruments: every instrument in the operators' order, its name in the request's language. */
-export async function instrumentsView(db: Executor, language: Language, market: Pick<MarketConfig, 'sources' | 'simulated'>, now: Date): Promise<{ items: Instrument[] }> {
+export async function instrumentsView(
+  db: Executor,
+  language: Language,
+  market: Pick<MarketConfig, 'sources' | 'simulated'>,
+  now: Date,
+): Promise<{ items: Instrument[] }> {
   const rows = await instrumentRows(db);
   return {
     items: rows.map((row) => {
       const { kind, base, quote, priceScale } = INSTRUMENTS[row.symbol];
       const tradable = row.tradable && isTradable(row.symbol, market, now);
       const name = row.displayName ?? translate(language, `market.instruments.${row.symbol}`);
-      return { symbol: row.symbol, kind, base, quote, name, priceScale, tradable, recommended: row.recommended, popular: row.popular };
+      return {
+        symbol: row.symbol,
+        kind,
+        base,
+        quote,
+        name,
+        priceScale,
+        tradable,
+        recommended: row.recommended,
+        popular: row.popular,
+      };
     }),
   };
 }
 
-const adminInstrumentView = (row: InstrumentRow & { symbol: InstrumentSymbol }, language: Language = 'en'): AdminInstrument => {
+const adminInstrumentView = (
+  row: InstrumentRow & { symbol: InstrumentSymbol },
+  language: Language = 'en',
+): AdminInstrument => {
   const { kind, base, quote, priceScale } = INSTRUMENTS[row.symbol];
   return {
     symbol: row.symbol,
@@ -205,7 +320,10 @@ const adminInstrumentView = (row: InstrumentRow & { symbol: InstrumentSymbol }, 
 };
 
 /** Every instrument with its operator settings (the console's Instruments page), default names in `language`. */
-export async function listAdminInstruments(db: Executor, language: Language): Promise<AdminInstrument[]> {
+export async function listAdminInstruments(
+  db: Executor,
+  language: Language,
+): Promise<AdminInstrument[]> {
   return (await instrumentRows(db)).map((row) => adminInstrumentView(row, language));
 }
 
@@ -213,18 +331,42 @@ export async function listAdminInstruments(db: Executor, language: Language): Pr
  * Saves an instrument's marks, display name and order, audit-logged with before and after.
  * There is no price here: prices are recorded by the feed recorder only.
  */
-export async function saveInstrument(db: Db, now: Date, operator: OperatorContext, input: InstrumentSave): Promise<AdminInstrument> {
+export async function saveInstrument(
+  db: Db,
+  now: Date,
+  operator: OperatorContext,
+  input: InstrumentSave,
+): Promise<AdminInstrument> {
   return db.transaction(async (tx) => {
-    const [before] = await tx.select().from(instruments).where(eq(instruments.symbol, input.symbol)).for('update');
-    if (!before || !isInstrumentSymbol(before.symbol)) throw new AppError('NOT_FOUND', {}, 404, 'symbol');
+    const [before] = await tx
+      .select()
+      .from(instruments)
+      .where(eq(instruments.symbol, input.symbol))
+      .for('update');
+    if (!before || !isInstrumentSymbol(before.symbol))
+      throw new AppError('NOT_FOUND', {}, 404, 'symbol');
     const [after] = await tx
       .update(instruments)
-      .set({ displayName: input.displayName, tradable: input.tradable, recommended: input.recommended, popular: input.popular, sortOrder: input.sort })
+      .set({
+        displayName: input.displayName,
+        tradable: input.tradable,
+        recommended: input.recommended,
+        popular: input.popular,
+        sortOrder: input.sort,
+      })
       .where(eq(instruments.symbol, input.symbol))
       .returning();
     if (!after) throw new Error('instrument update returned no row');
-    const view = { before: adminInstrumentView({ ...before, symbol: before.symbol }), after: adminInstrumentView({ ...after, symbol: input.symbol }) };
-    await audit(tx, now, operator, { action: 'instrument.update', targetType: 'instrument', targetId: input.symbol, ...view });
+    const view = {
+      before: adminInstrumentView({ ...before, symbol: before.symbol }),
+      after: adminInstrumentView({ ...after, symbol: input.symbol }),
+    };
+    await audit(tx, now, operator, {
+      action: 'instrument.update',
+      targetType: 'instrument',
+      targetId: input.symbol,
+      ...view,
+    });
     return view.after;
   });
 }
@@ -262,14 +404,30 @@ interface TickerRow {
   volume: string | null;
 }
 
-const emptyTicker = (symbol: string): Ticker => ({ symbol, price: null, ts: null, source: null, sourceLabel: null, open24h: null, high24h: null, low24h: null, volume24h: null, changePct: null });
+const emptyTicker = (symbol: string): Ticker => ({
+  symbol,
+  price: null,
+  ts: null,
+  source: null,
+  sourceLabel: null,
+  open24h: null,
+  high24h: null,
+  low24h: null,
+  volume24h: null,
+  changePct: null,
+});
 
 /**
  * The tickers of `symbols` (default: all) at `now`, in one query: each instrument's fresh
  * latest tick (at most 5 s old, as `latestPrice`) and the rolling 24 h over its 1-minute
  * candles. Without a fresh tick an instrument's ticker is all nulls: no stale price.
  */
-export async function tickers(db: Executor, now: Date, language: Language, symbols: readonly InstrumentSymbol[] = INSTRUMENT_SYMBOLS): Promise<Ticker[]> {
+export async function tickers(
+  db: Executor,
+  now: Date,
+  language: Language,
+  symbols: readonly InstrumentSymbol[] = INSTRUMENT_SYMBOLS,
+): Promise<Ticker[]> {
   if (symbols.length === 0) return [];
   const list = sql`array[${sql.join(
     symbols.map((s) => sql`${s}`),
@@ -315,7 +473,12 @@ export async function tickers(db: Executor, now: Date, language: Language, symbo
   });
 }
 
-export async function ticker(db: Executor, now: Date, language: Language, symbol: InstrumentSymbol): Promise<Ticker> {
+export async function ticker(
+  db: Executor,
+  now: Date,
+  language: Language,
+  symbol: InstrumentSymbol,
+): Promise<Ticker> {
   const [one] = await tickers(db, now, language, [symbol]);
   return one ?? emptyTicker(symbol);
 }
@@ -351,7 +514,8 @@ function toCandle(row: CandleRow, scale: number): Candle {
   };
 }
 
-const intervalSql = (interval: KlineInterval) => sql.raw(`interval '${KLINE_INTERVAL_MS[interval] / 1000} seconds'`);
+const intervalSql = (interval: KlineInterval) =>
+  sql.raw(`interval '${KLINE_INTERVAL_MS[interval] / 1000} seconds'`);
 
 /** The aggregate of 1-minute candles into one candle: first open, highest high, lowest low, last close, summed volume. */
 const AGGREGATE = sql.raw(
@@ -402,7 +566,11 @@ export async function klines(db: Executor, now: Date, query: KlinesQuery): Promi
  * The current candle (the one holding `at`) of each requested instrument and interval, in
  * one query; pairs without any 1-minute candle in their window are left out.
  */
-export async function currentCandles(db: Executor, at: Date, pairs: readonly { symbol: InstrumentSymbol; interval: KlineInterval }[]): Promise<{ symbol: InstrumentSymbol; interval: KlineInterval; candle: Candle }[]> {
+export async function currentCandles(
+  db: Executor,
+  at: Date,
+  pairs: readonly { symbol: InstrumentSymbol; interval: KlineInterval }[],
+): Promise<{ symbol: InstrumentSymbol; interval: KlineInterval; candle: Candle }[]> {
   if (pairs.length === 0) return [];
   const windows = sql.join(
     pairs.map(({ symbol, interval }) => {
@@ -422,7 +590,11 @@ export async function currentCandles(db: Executor, at: Date, pairs: readonly { s
     .filter((row) => isInstrumentSymbol(row.instrument))
     .map((row) => {
       const symbol = row.instrument as InstrumentSymbol;
-      return { symbol, interval: row.interval, candle: toCandle(row, INSTRUMENTS[symbol].priceScale) };
+      return {
+        symbol,
+        interval: row.interval,
+        candle: toCandle(row, INSTRUMENTS[symbol].priceScale),
+      };
     });
 }
 
@@ -445,17 +617,35 @@ export async function listFavorites(db: Executor, userId: number): Promise<Favor
  * Marks or unmarks a favourite; repeating either is harmless. Raises FAVORITES_LIMIT when
  * the user already has `max` favourites.
  */
-export async function setFavorite(db: Db, now: Date, userId: number, symbol: InstrumentSymbol, favorite: boolean, max = FAVORITES_MAX): Promise<Favorites> {
+export async function setFavorite(
+  db: Db,
+  now: Date,
+  userId: number,
+  symbol: InstrumentSymbol,
+  favorite: boolean,
+  max = FAVORITES_MAX,
+): Promise<Favorites> {
   if (!favorite) {
-    await db.delete(favorites).where(and(eq(favorites.userId, userId), eq(favorites.instrument, symbol)));
+    await db
+      .delete(favorites)
+      .where(and(eq(favorites.userId, userId), eq(favorites.instrument, symbol)));
     return listFavorites(db, userId);
   }
   await db.transaction(async (tx) => {
-    const [existing] = await tx.select({ n: count() }).from(favorites).where(and(eq(favorites.userId, userId), eq(favorites.instrument, symbol)));
+    const [existing] = await tx
+      .select({ n: count() })
+      .from(favorites)
+      .where(and(eq(favorites.userId, userId), eq(favorites.instrument, symbol)));
     if ((existing?.n ?? 0) > 0) return;
-    const [total] = await tx.select({ n: count() }).from(favorites).where(eq(favorites.userId, userId));
+    const [total] = await tx
+      .select({ n: count() })
+      .from(favorites)
+      .where(eq(favorites.userId, userId));
     if ((total?.n ?? 0) >= max) throw new AppError('FAVORITES_LIMIT', { max });
-    await tx.insert(favorites).values({ userId, instrument: symbol, createdAt: now }).onConflictDoNothing();
+    await tx
+      .insert(favorites)
+      .values({ userId, instrument: symbol, createdAt: now })
+      .onConflictDoNothing();
   });
   return listFavorites(db, userId);
 }

@@ -9,15 +9,28 @@ import { sourcePlan } from './sources.ts';
 import type { TickComponent } from './tables.ts';
 
 /** GET /admin/market/sources: each instrument's configured sources with their ids, and when each last counted. */
-export async function sourcesView(db: Executor, market: Pick<MarketConfig, 'sources' | 'simulated' | 'quarantineBandPpm'>, now: Date): Promise<MarketSources> {
+export async function sourcesView(
+  db: Executor,
+  market: Pick<MarketConfig, 'sources' | 'simulated' | 'quarantineBandPpm'>,
+  now: Date,
+): Promise<MarketSources> {
   const plan = sourcePlan(market, now.getTime());
-  const pyth = new Map([...pythFeedsAt(now.getTime()).values()].map((feed) => [feed.instrument, feed]));
-  const latest = await queryRows<{ instrument: string; ts: Date | string; source: string; components: TickComponent[] | null }>(
+  const pyth = new Map(
+    [...pythFeedsAt(now.getTime()).values()].map((feed) => [feed.instrument, feed]),
+  );
+  const latest = await queryRows<{
+    instrument: string;
+    ts: Date | string;
+    source: string;
+    components: TickComponent[] | null;
+  }>(
     db,
     sql`select distinct on (instrument) instrument, ts, source, components from market_ticks
         where ts > ${new Date(now.getTime() - 86_400_000).toISOString()}::timestamptz order by instrument, ts desc`,
   );
-  const ticks = new Map(latest.filter((row) => isInstrumentSymbol(row.instrument)).map((row) => [row.instrument, row]));
+  const ticks = new Map(
+    latest.filter((row) => isInstrumentSymbol(row.instrument)).map((row) => [row.instrument, row]),
+  );
   const [quarantined] = await queryRows<{ n: number }>(
     db,
     sql`select count(*)::int as n from market_quarantined_quotes where received_at > ${new Date(now.getTime() - 86_400_000).toISOString()}::timestamptz`,
@@ -30,15 +43,25 @@ export async function sourcesView(db: Executor, market: Pick<MarketConfig, 'sour
         if (!tick || tickMs === null) return null;
         const component = tick.components?.find(([name]) => name === source);
         if (component) return new Date(tickMs + component[2]).toISOString();
-        return tick.components === null && tick.source === source ? new Date(tickMs).toISOString() : null;
+        return tick.components === null && tick.source === source
+          ? new Date(tickMs).toISOString()
+          : null;
       };
       const sources = plan.byInstrument[symbol].map((source): PriceSource => {
         const feed = pyth.get(symbol);
         const [id, label] =
-          source === 'binance' ? [`${symbol.toLowerCase()}@aggTrade`, symbol] : source === 'pyth' && feed ? [feed.feedId, feed.pythSymbol] : [source, source];
+          source === 'binance'
+            ? [`${symbol.toLowerCase()}@aggTrade`, symbol]
+            : source === 'pyth' && feed
+              ? [feed.feedId, feed.pythSymbol]
+              : [source, source];
         return { source, id, label, lastQuoteAt: quotedAt(source) };
       });
-      return { symbol, sources, lastTickAt: tickMs === null ? null : new Date(tickMs).toISOString() };
+      return {
+        symbol,
+        sources,
+        lastTickAt: tickMs === null ? null : new Date(tickMs).toISOString(),
+      };
     }),
     freshMs: INDEX_FRESH_MS,
     quarantineBandPpm: market.quarantineBandPpm,

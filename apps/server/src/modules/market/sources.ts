@@ -12,7 +12,8 @@ export const SIMULATED_SOURCE = 'simulated';
  * off has no Pyth price until new contract ids are added.
  */
 export function coverage(source: RealPriceSource, atMs: number): InstrumentSymbol[] {
-  if (source === 'binance') return INSTRUMENT_SYMBOLS.filter((symbol) => INSTRUMENTS[symbol].kind === 'crypto');
+  if (source === 'binance')
+    return INSTRUMENT_SYMBOLS.filter((symbol) => INSTRUMENTS[symbol].kind === 'crypto');
   const feeds = new Set([...pythFeedsAt(atMs).values()].map((feed) => feed.instrument));
   return INSTRUMENT_SYMBOLS.filter((symbol) => feeds.has(symbol));
 }
@@ -29,8 +30,13 @@ export interface SourcePlan {
  * none covers, so a demo with Binance keeps real crypto prices and walks the rest; outside
  * demo mode an instrument no real source covers has no price and cannot be traded.
  */
-export function sourcePlan(market: { sources: readonly RealPriceSource[]; simulated: boolean }, atMs: number): SourcePlan {
-  const covered = new Map(market.sources.map((source) => [source, new Set(coverage(source, atMs))]));
+export function sourcePlan(
+  market: { sources: readonly RealPriceSource[]; simulated: boolean },
+  atMs: number,
+): SourcePlan {
+  const covered = new Map(
+    market.sources.map((source) => [source, new Set(coverage(source, atMs))]),
+  );
   const byInstrument = {} as Record<InstrumentSymbol, string[]>;
   const simulated: InstrumentSymbol[] = [];
   for (const symbol of INSTRUMENT_SYMBOLS) {

@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { users } from '../user/tables.ts';
 
 /**
@@ -10,7 +23,12 @@ import { users } from '../user/tables.ts';
  */
 
 /** One source's quote within a tick: `[source, price, source time − ts (ms), received − ts (ms)]`. */
-export type TickComponent = [source: string, priceMinor: string, sourceOffsetMs: number, receivedOffsetMs: number];
+export type TickComponent = [
+  source: string,
+  priceMinor: string,
+  sourceOffsetMs: number,
+  receivedOffsetMs: number,
+];
 
 const minor = (name: string) => numeric(name, { precision: 38, scale: 0, mode: 'bigint' });
 
@@ -90,12 +108,18 @@ export const candles1m = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.instrument, t.openTime] }),
-    check('market_candles_1m_minute', sql`${t.openTime} = date_bin('1 minute', ${t.openTime}, timestamptz '2000-01-03 00:00:00+00')`),
+    check(
+      'market_candles_1m_minute',
+      sql`${t.openTime} = date_bin('1 minute', ${t.openTime}, timestamptz '2000-01-03 00:00:00+00')`,
+    ),
     check(
       'market_candles_1m_prices',
       sql`${t.lowMinor} > 0 and ${t.lowMinor} <= ${t.openMinor} and ${t.lowMinor} <= ${t.closeMinor} and ${t.highMinor} >= ${t.openMinor} and ${t.highMinor} >= ${t.closeMinor}`,
     ),
-    check('market_candles_1m_counts', sql`${t.volumeMinor} >= 0 and ${t.tickCount} > 0 and ${t.firstTs} <= ${t.lastTs}`),
+    check(
+      'market_candles_1m_counts',
+      sql`${t.volumeMinor} >= 0 and ${t.tickCount} > 0 and ${t.firstTs} <= ${t.lastTs}`,
+    ),
   ],
 );
 
@@ -125,7 +149,10 @@ export const demoWalkKeys = pgTable(
     keyHex: text('key_hex').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [check('market_demo_walk_key_one', sql`${t.id} = 1`), check('market_demo_walk_key_hex', sql`${t.keyHex} ~ '^[0-9a-f]{64}$'`)],
+  (t) => [
+    check('market_demo_walk_key_one', sql`${t.id} = 1`),
+    check('market_demo_walk_key_hex', sql`${t.keyHex} ~ '^[0-9a-f]{64}$'`),
+  ],
 );
 
 /**
@@ -163,5 +190,8 @@ export const tickProofs = pgTable(
     update: text('update').notNull(),
     recordedAt: timestamp('recorded_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.tickId, t.source] }), index('market_tick_proofs_recorded_at_idx').on(t.recordedAt)],
+  (t) => [
+    primaryKey({ columns: [t.tickId, t.source] }),
+    index('market_tick_proofs_recorded_at_idx').on(t.recordedAt),
+  ],
 );

@@ -16,12 +16,16 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]{0,62}$/;
 
 /** Declares that `table.column` holds tick ids: the retention prune never deletes a tick such a row names. */
 export function tickReference(table: string, column: string): TickReference {
-  if (!IDENTIFIER.test(table) || !IDENTIFIER.test(column)) throw new Error(`not a plain SQL identifier: ${table}.${column}`);
+  if (!IDENTIFIER.test(table) || !IDENTIFIER.test(column))
+    throw new Error(`not a plain SQL identifier: ${table}.${column}`);
   return { table, column };
 }
 
 /** Every column that refers to ticks: the declared ones and every single-column foreign key to market_ticks. */
-export async function tickReferenceColumns(db: Executor, declared: readonly TickReference[]): Promise<TickReference[]> {
+export async function tickReferenceColumns(
+  db: Executor,
+  declared: readonly TickReference[],
+): Promise<TickReference[]> {
   const found = await queryRows<TickReference>(
     db,
     sql`select cl.relname as table, a.attname as column
@@ -31,7 +35,8 @@ export async function tickReferenceColumns(db: Executor, declared: readonly Tick
         where c.contype = 'f' and c.confrelid = 'market_ticks'::regclass and array_length(c.conkey, 1) = 1`,
   );
   const all = new Map<string, TickReference>();
-  for (const ref of [...declared, ...found]) all.set(`${ref.table}.${ref.column}`, { table: ref.table, column: ref.column });
+  for (const ref of [...declared, ...found])
+    all.set(`${ref.table}.${ref.column}`, { table: ref.table, column: ref.column });
   return [...all.values()];
 }
 
@@ -39,7 +44,10 @@ export async function tickReferenceColumns(db: Executor, declared: readonly Tick
 export function unreferencedTick(references: readonly TickReference[]): SQL {
   if (references.length === 0) return sql`true`;
   return sql.join(
-    references.map(({ table, column }) => sql`not exists (select 1 from ${sql.identifier(table)} r where r.${sql.identifier(column)} = t.id)`),
+    references.map(
+      ({ table, column }) =>
+        sql`not exists (select 1 from ${sql.identifier(table)} r where r.${sql.identifier(column)} = t.id)`,
+    ),
     sql` and `,
   );
 }

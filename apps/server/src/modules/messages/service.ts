@@ -68,11 +68,18 @@ export function languageOf(value: string | undefined): Language {
 const templateKey = (kind: MessageKind) => `messages.templates.${kind.replace('.', '_')}`;
 
 /** Renders a message in a language: the template with its parameters, key parameters translated too. */
-export function renderMessage(spec: Pick<MessageSpec, 'kind' | 'params' | 'keyParams'>, language: Language): { title: string; body: string } {
+export function renderMessage(
+  spec: Pick<MessageSpec, 'kind' | 'params' | 'keyParams'>,
+  language: Language,
+): { title: string; body: string } {
   const params: Params = { ...spec.params };
-  for (const [name, key] of Object.entries(spec.keyParams ?? {})) params[name] = translate(language, key);
+  for (const [name, key] of Object.entries(spec.keyParams ?? {}))
+    params[name] = translate(language, key);
   const key = templateKey(spec.kind);
-  return { title: translate(language, `${key}.title`, params), body: translate(language, `${key}.body`, params).slice(0, MESSAGE_BODY_MAX) };
+  return {
+    title: translate(language, `${key}.title`, params),
+    body: translate(language, `${key}.body`, params).slice(0, MESSAGE_BODY_MAX),
+  };
 }
 
 /**
@@ -80,10 +87,19 @@ export function renderMessage(spec: Pick<MessageSpec, 'kind' | 'params' | 'keyPa
  * owners' languages, then one insert). Call it in the event's own transaction: the message
  * then exists exactly when the event does, once.
  */
-export async function createMessages(tx: Executor, now: Date, specs: readonly MessageSpec[]): Promise<CreatedMessage[]> {
+export async function createMessages(
+  tx: Executor,
+  now: Date,
+  specs: readonly MessageSpec[],
+): Promise<CreatedMessage[]> {
   if (specs.length === 0) return [];
   const userIds = [...new Set(specs.map((s) => String(s.userId)))];
-  const languages = new Map((await runNamed<{ id: string; language: string }>(tx, USER_LANGUAGES, [userIds])).map((r) => [Number(r.id), languageOf(r.language)]));
+  const languages = new Map(
+    (await runNamed<{ id: string; language: string }>(tx, USER_LANGUAGES, [userIds])).map((r) => [
+      Number(r.id),
+      languageOf(r.language),
+    ]),
+  );
   const columns: string[][] = [[], [], [], [], [], []];
   const links: (string | null)[] = [];
   for (const spec of specs) {
@@ -93,14 +109,25 @@ export async function createMessages(tx: Executor, now: Date, specs: readonly Me
     row.forEach((value, i) => columns[i]?.push(value));
     links.push(spec.link ?? null);
   }
-  const rows = await runNamed<{ id: string; user_id: string; kind: MessageKind; title: string; body: string; link: string | null }>(tx, INSERT_MESSAGES, [
-    ...columns,
-    links,
-    now,
-  ]);
+  const rows = await runNamed<{
+    id: string;
+    user_id: string;
+    kind: MessageKind;
+    title: string;
+    body: string;
+    link: string | null;
+  }>(tx, INSERT_MESSAGES, [...columns, links, now]);
   return rows.map((r) => ({
     userId: Number(r.user_id),
-    message: { id: r.id, kind: r.kind, title: r.title, body: r.body, link: r.link, read: false, createdAt: now.toISOString() },
+    message: {
+      id: r.id,
+      kind: r.kind,
+      title: r.title,
+      body: r.body,
+      link: r.link,
+      read: false,
+      createdAt: now.toISOString(),
+    },
   }));
 }
 
@@ -139,11 +166,21 @@ export async function unreadCount(db: Executor, userId: number): Promise<number>
 }
 
 /** The user's messages, newest first, a page at a time, with the unread count for the badge. */
-export async function listMessages(db: Executor, userId: number, cursor?: string, limit = MESSAGE_PAGE_SIZE): Promise<MessageList> {
+export async function listMessages(
+  db: Executor,
+  userId: number,
+  cursor?: string,
+  limit = MESSAGE_PAGE_SIZE,
+): Promise<MessageList> {
   const rows = await db
     .select()
     .from(userMessages)
-    .where(and(eq(userMessages.userId, userId), cursor ? lt(userMessages.id, Number(cursor)) : undefined))
+    .where(
+      and(
+        eq(userMessages.userId, userId),
+        cursor ? lt(userMessages.id, Number(cursor)) : undefined,
+      ),
+    )
     .orderBy(desc(userMessages.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
@@ -189,11 +226,23 @@ export async function markAllRead(db: Db, now: Date, userId: number): Promise<nu
  * operator gave none): one set-based insert, the broadcast's record and the audit entry in
  * one transaction. Clients hear it on the public broadcast channel.
  */
-export async function broadcastMessage(db: Db, hub: Hub | undefined, now: Date, operator: OperatorContext, request: BroadcastRequest): Promise<{ broadcastId: string; recipients: number }> {
+export async function broadcastMessage(
+  db: Db,
+  hub: Hub | undefined,
+  now: Date,
+  operator: OperatorContext,
+  request: BroadcastRequest,
+): Promise<{ broadcastId: string; recipients: number }> {
   const result = await db.transaction(async (tx) => {
     const [record] = await tx
       .insert(messageBroadcasts)
-      .values({ title: request.title as LocalizedText, body: request.body as LocalizedText, operatorId: operator.operatorId, recipients: 0, createdAt: now })
+      .values({
+        title: request.title as LocalizedText,
+        body: request.body as LocalizedText,
+        operatorId: operator.operatorId,
+        recipients: 0,
+        createdAt: now,
+      })
       .returning({ id: messageBroadcasts.id });
     if (!record) throw new Error('broadcast insert returned no row');
     const title = JSON.stringify(request.title);
@@ -205,9 +254,21 @@ export async function broadcastMessage(db: Db, hub: Hub | undefined, now: Date, 
              coalesce(nullif(${body}::jsonb ->> u.language, ''), ${body}::jsonb ->> 'en'),
              ${now.toISOString()}::timestamptz
       from users u`);
-    const recipients = Number((inserted as unknown as { rowCount?: number; affectedRows?: number }).rowCount ?? (inserted as { affectedRows?: number }).affectedRows ?? 0);
-    await tx.update(messageBroadcasts).set({ recipients }).where(eq(messageBroadcasts.id, record.id));
-    await audit(tx, now, operator, { action: 'message.broadcast', targetType: 'message_broadcast', targetId: record.id, after: { title: request.title.en, recipients } });
+    const recipients = Number(
+      (inserted as unknown as { rowCount?: number; affectedRows?: number }).rowCount ??
+        (inserted as { affectedRows?: number }).affectedRows ??
+        0,
+    );
+    await tx
+      .update(messageBroadcasts)
+      .set({ recipients })
+      .where(eq(messageBroadcasts.id, record.id));
+    await audit(tx, now, operator, {
+      action: 'message.broadcast',
+      targetType: 'message_broadcast',
+      targetId: record.id,
+      after: { title: request.title.en, recipients },
+    });
     return { broadcastId: String(record.id), recipients };
   });
   hub?.publish(BROADCAST_CHANNEL, { type: 'message.new', broadcast: true });

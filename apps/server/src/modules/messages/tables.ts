@@ -31,7 +31,9 @@ export const userMessages = pgTable(
   (t) => [
     index('user_messages_user_idx').on(t.userId, t.id),
     // The badge counts these: a small partial index keeps the count cheap however many are read.
-    index('user_messages_unread_idx').on(t.userId).where(sql`${t.readAt} is null`),
+    index('user_messages_unread_idx')
+      .on(t.userId)
+      .where(sql`${t.readAt} is null`),
     check('user_messages_title_length', sql`char_length(${t.title}) between 1 and 200`),
     check('user_messages_body_length', sql`char_length(${t.body}) <= 4000`),
   ],

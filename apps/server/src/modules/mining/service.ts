@@ -22,12 +22,25 @@ import { type SQL, and, asc, count, desc, eq, gt, inArray, lt, lte } from 'drizz
 import type { Db, Executor, Tx } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
-import { DuplicateEntryError, type EntrySpec, type Ledger, houseAccount, userAccount } from '../ledger/service.ts';
+import {
+  DuplicateEntryError,
+  type EntrySpec,
+  type Ledger,
+  houseAccount,
+  userAccount,
+} from '../ledger/service.ts';
 import { type CreatedMessage, type MessageSpec, createMessages } from '../messages/service.ts';
 import { withQueueUser, withQueueUsers } from '../operator/queue-user.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { users } from '../user/tables.ts';
-import { type LocalizedText, type MiningProductRow, type MiningRentalRow, miningPayouts, miningProducts, miningRentals } from './tables.ts';
+import {
+  type LocalizedText,
+  type MiningProductRow,
+  type MiningRentalRow,
+  miningPayouts,
+  miningProducts,
+  miningRentals,
+} from './tables.ts';
 import { assertCanMoveMoney } from '../user/frozen.ts';
 
 /**
@@ -71,18 +84,31 @@ export function productView(row: MiningProductRow, language: Language): MiningPr
 
 /** Products users can rent, in the operators' order. */
 export async function listProducts(db: Executor, language: Language): Promise<MiningProduct[]> {
-  const rows = await db.select().from(miningProducts).where(eq(miningProducts.enabled, true)).orderBy(asc(miningProducts.sort), asc(miningProducts.id)).limit(MINING_PRODUCTS_MAX);
+  const rows = await db
+    .select()
+    .from(miningProducts)
+    .where(eq(miningProducts.enabled, true))
+    .orderBy(asc(miningProducts.sort), asc(miningProducts.id))
+    .limit(MINING_PRODUCTS_MAX);
   return rows.map((row) => productView(row, language));
 }
 
 /** One product, also when disabled (a rental's product stays readable). */
-export async function getProduct(db: Executor, id: number, language: Language): Promise<MiningProduct> {
+export async function getProduct(
+  db: Executor,
+  id: number,
+  language: Language,
+): Promise<MiningProduct> {
   const [row] = await db.select().from(miningProducts).where(eq(miningProducts.id, id)).limit(1);
   if (!row) throw new AppError('MINING_PRODUCT_NOT_FOUND', {}, 404);
   return productView(row, language);
 }
 
-function rentalView(row: MiningRentalRow, product: Pick<MiningProductRow, 'name' | 'output'>, language: Language): MiningRental {
+function rentalView(
+  row: MiningRentalRow,
+  product: Pick<MiningProductRow, 'name' | 'output'>,
+  language: Language,
+): MiningRental {
   const iso = (date: Date | null) => date?.toISOString() ?? null;
   return {
     id: String(row.id),
@@ -111,7 +137,12 @@ function rentalView(row: MiningRentalRow, product: Pick<MiningProductRow, 'name'
   };
 }
 
-const entry = (rental: Pick<MiningRentalRow, 'id' | 'userId'>, what: string, userAmount: bigint, type: 'mining_rent' | 'mining_refund' | 'mining_payout' | 'mining_principal'): EntrySpec => ({
+const entry = (
+  rental: Pick<MiningRentalRow, 'id' | 'userId'>,
+  what: string,
+  userAmount: bigint,
+  type: 'mining_rent' | 'mining_refund' | 'mining_payout' | 'mining_principal',
+): EntrySpec => ({
   kind: type,
   reference: `mining:${rental.id}:${what}`,
   userId: rental.userId,
@@ -126,20 +157,39 @@ const entry = (rental: Pick<MiningRentalRow, 'id' | 'userId'>, what: string, use
  * from spot USDT in the caller's transaction; the rental waits for review (or, with
  * MINING_AUTO_APPROVE in demo mode, starts at once). A frozen account gets ACCOUNT_FROZEN.
  */
-export async function rent(tx: Tx, ledger: Ledger, now: Date, settings: { dayMs: number; autoApprove: boolean }, userId: number, request: RentRequest, language: Language): Promise<MiningRental> {
+export async function rent(
+  tx: Tx,
+  ledger: Ledger,
+  now: Date,
+  settings: { dayMs: number; autoApprove: boolean },
+  userId: number,
+  request: RentRequest,
+  language: Language,
+): Promise<MiningRental> {
   await assertCanMoveMoney(tx, userId);
   const { dayMs, autoApprove } = settings;
   const productId = Number(request.productId);
-  const [product] = await tx.select().from(miningProducts).where(eq(miningProducts.id, productId)).limit(1);
+  const [product] = await tx
+    .select()
+    .from(miningProducts)
+    .where(eq(miningProducts.id, productId))
+    .limit(1);
   if (!product) throw new AppError('MINING_PRODUCT_NOT_FOUND', {}, 404);
   if (!product.enabled) throw new AppError('MINING_PRODUCT_UNAVAILABLE', {}, 409);
-  if (request.quantity > product.maxQuantity) throw new AppError('MINING_QUANTITY_RANGE', { max: product.maxQuantity }, 422, 'quantity');
+  if (request.quantity > product.maxQuantity)
+    throw new AppError('MINING_QUANTITY_RANGE', { max: product.maxQuantity }, 422, 'quantity');
   const amountMinor = parseAmount(request.amount, SCALE);
-  if (amountMinor === undefined || amountMinor <= 0n) throw new AppError('AMOUNT_PRECISION', { decimals: SCALE }, 422, 'amount');
+  if (amountMinor === undefined || amountMinor <= 0n)
+    throw new AppError('AMOUNT_PRECISION', { decimals: SCALE }, 422, 'amount');
   const priceMinor = product.unitPriceMinor * BigInt(request.quantity);
   const dailyYieldMinor = dailyYieldOf(priceMinor, product.dailyRatePpm);
   if (priceMinor < product.minInvestmentMinor || dailyYieldMinor <= 0n) {
-    throw new AppError('MINING_BELOW_MINIMUM', { min: usdt(product.minInvestmentMinor) }, 422, 'quantity');
+    throw new AppError(
+      'MINING_BELOW_MINIMUM',
+      { min: usdt(product.minInvestmentMinor) },
+      422,
+      'quantity',
+    );
   }
   if (amountMinor !== priceMinor) throw new AppError('MINING_PRICE_CHANGED', {}, 409);
 
@@ -150,8 +200,14 @@ export async function rent(tx: Tx, ledger: Ledger, now: Date, settings: { dayMs:
   const [open] = await tx
     .select({ n: count() })
     .from(miningRentals)
-    .where(and(eq(miningRentals.userId, userId), inArray(miningRentals.status, [S.under_review, S.active])));
-  if ((open?.n ?? 0) >= MINING_MAX_OPEN_RENTALS) throw new AppError('MINING_OPEN_RENTAL_LIMIT', { max: MINING_MAX_OPEN_RENTALS }, 409);
+    .where(
+      and(
+        eq(miningRentals.userId, userId),
+        inArray(miningRentals.status, [S.under_review, S.active]),
+      ),
+    );
+  if ((open?.n ?? 0) >= MINING_MAX_OPEN_RENTALS)
+    throw new AppError('MINING_OPEN_RENTAL_LIMIT', { max: MINING_MAX_OPEN_RENTALS }, 409);
 
   const [row] = await tx
     .insert(miningRentals)
@@ -160,7 +216,13 @@ export async function rent(tx: Tx, ledger: Ledger, now: Date, settings: { dayMs:
       productId,
       // MINING_AUTO_APPROVE (demo mode only): active at once, decided by nobody, so no audit entry.
       ...(autoApprove
-        ? { status: S.active, decidedAt: now, startedAt: now, endsAt: new Date(now.getTime() + product.periodDays * dayMs), nextPayoutAt: new Date(now.getTime() + dayMs) }
+        ? {
+            status: S.active,
+            decidedAt: now,
+            startedAt: now,
+            endsAt: new Date(now.getTime() + product.periodDays * dayMs),
+            nextPayoutAt: new Date(now.getTime() + dayMs),
+          }
         : { status: S.under_review }),
       quantity: request.quantity,
       unitPriceMinor: product.unitPriceMinor,
@@ -177,10 +239,21 @@ export async function rent(tx: Tx, ledger: Ledger, now: Date, settings: { dayMs:
   return rentalView(row, product, language);
 }
 
-const TAB_STATUSES: Record<MiningHistoryTab, number[] | null> = { active: [S.under_review, S.active], completed: [S.completed, S.rejected], all: null };
+const TAB_STATUSES: Record<MiningHistoryTab, number[] | null> = {
+  active: [S.under_review, S.active],
+  completed: [S.completed, S.rejected],
+  all: null,
+};
 
 /** The user's rentals for a /MiningHis tab, newest first; `cursor` is the last id of the previous page. */
-export async function listRentals(db: Executor, userId: number, tab: MiningHistoryTab, cursor: string | undefined, language: Language, limit = MINING_PAGE_SIZE) {
+export async function listRentals(
+  db: Executor,
+  userId: number,
+  tab: MiningHistoryTab,
+  cursor: string | undefined,
+  language: Language,
+  limit = MINING_PAGE_SIZE,
+) {
   const conditions: SQL[] = [eq(miningRentals.userId, userId)];
   const statuses = TAB_STATUSES[tab];
   if (statuses) conditions.push(inArray(miningRentals.status, statuses));
@@ -193,11 +266,19 @@ export async function listRentals(db: Executor, userId: number, tab: MiningHisto
     .orderBy(desc(miningRentals.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
-  return { items: page.map((r) => rentalView(r.rental, r, language)), nextCursor: rows.length > limit ? String(page[page.length - 1]?.rental.id) : null };
+  return {
+    items: page.map((r) => rentalView(r.rental, r, language)),
+    nextCursor: rows.length > limit ? String(page[page.length - 1]?.rental.id) : null,
+  };
 }
 
 /** One of the user's own rentals with its payouts; another user's is "not found". */
-export async function getRental(db: Executor, userId: number, id: number, language: Language): Promise<MiningRentalDetail> {
+export async function getRental(
+  db: Executor,
+  userId: number,
+  id: number,
+  language: Language,
+): Promise<MiningRentalDetail> {
   const [row] = await db
     .select({ rental: miningRentals, name: miningProducts.name, output: miningProducts.output })
     .from(miningRentals)
@@ -205,10 +286,18 @@ export async function getRental(db: Executor, userId: number, id: number, langua
     .where(and(eq(miningRentals.id, id), eq(miningRentals.userId, userId)))
     .limit(1);
   if (!row) throw new AppError('MINING_RENTAL_NOT_FOUND', {}, 404);
-  const payouts = await db.select().from(miningPayouts).where(eq(miningPayouts.rentalId, id)).orderBy(desc(miningPayouts.day));
+  const payouts = await db
+    .select()
+    .from(miningPayouts)
+    .where(eq(miningPayouts.rentalId, id))
+    .orderBy(desc(miningPayouts.day));
   return {
     ...rentalView(row.rental, row, language),
-    payouts: payouts.map((p) => ({ day: p.day, amount: usdt(p.amountMinor), paidAt: p.paidAt.toISOString() })),
+    payouts: payouts.map((p) => ({
+      day: p.day,
+      amount: usdt(p.amountMinor),
+      paidAt: p.paidAt.toISOString(),
+    })),
   };
 }
 
@@ -220,7 +309,12 @@ export async function listQueue(db: Executor, cursor?: string, limit = MINING_QU
     .select({ rental: miningRentals, name: miningProducts.name, output: miningProducts.output })
     .from(miningRentals)
     .innerJoin(miningProducts, eq(miningProducts.id, miningRentals.productId))
-    .where(and(eq(miningRentals.status, S.under_review), cursor ? gt(miningRentals.id, Number(cursor)) : undefined))
+    .where(
+      and(
+        eq(miningRentals.status, S.under_review),
+        cursor ? gt(miningRentals.id, Number(cursor)) : undefined,
+      ),
+    )
     .orderBy(asc(miningRentals.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
@@ -234,8 +328,16 @@ export async function listQueue(db: Executor, cursor?: string, limit = MINING_QU
 }
 
 /** The owner's message about a rental (its decision, its completion), linking to it. */
-function rentalMessage(rental: Pick<MiningRentalRow, 'id' | 'userId'>, kind: 'mining.approved' | 'mining.rejected' | 'mining.completed'): MessageSpec {
-  return { userId: rental.userId, kind, ref: `mining:${rental.id}`, link: `/MiningDetail?id=${rental.id}` };
+function rentalMessage(
+  rental: Pick<MiningRentalRow, 'id' | 'userId'>,
+  kind: 'mining.approved' | 'mining.rejected' | 'mining.completed',
+): MessageSpec {
+  return {
+    userId: rental.userId,
+    kind,
+    ref: `mining:${rental.id}`,
+    link: `/MiningDetail?id=${rental.id}`,
+  };
 }
 
 /**
@@ -243,17 +345,32 @@ function rentalMessage(rental: Pick<MiningRentalRow, 'id' | 'userId'>, kind: 'mi
  * or rejects it with a reason (the payment is refunded). Status, refund and audit are one
  * transaction; a second decision finds it decided (INVALID_STATE).
  */
-export async function decideRental(db: Db, ledger: Ledger, now: Date, operator: OperatorContext, input: MiningDecideRequest, created: CreatedMessage[] = []) {
+export async function decideRental(
+  db: Db,
+  ledger: Ledger,
+  now: Date,
+  operator: OperatorContext,
+  input: MiningDecideRequest,
+  created: CreatedMessage[] = [],
+) {
   return db.transaction(async (tx) => {
     const id = Number(input.id);
-    const [before] = await tx.select().from(miningRentals).where(eq(miningRentals.id, id)).for('update');
+    const [before] = await tx
+      .select()
+      .from(miningRentals)
+      .where(eq(miningRentals.id, id))
+      .for('update');
     if (!before) throw new AppError('MINING_RENTAL_NOT_FOUND', {}, 404);
     if (before.status !== S.under_review) throw new AppError('INVALID_STATE', {}, 409);
     const approve = input.decision === 'approve';
     let refundEntryId: number | null = null;
     if (!approve) {
       try {
-        refundEntryId = await ledger.post(tx, now, entry(before, 'refund', before.amountMinor, 'mining_refund'));
+        refundEntryId = await ledger.post(
+          tx,
+          now,
+          entry(before, 'refund', before.amountMinor, 'mining_refund'),
+        );
       } catch (error) {
         if (error instanceof DuplicateEntryError) throw new AppError('INVALID_STATE', {}, 409);
         throw error;
@@ -272,7 +389,12 @@ export async function decideRental(db: Db, ledger: Ledger, now: Date, operator: 
               decidedAt: now,
               decidedBy: operator.operatorId,
             }
-          : { status: S.rejected, reason: input.reason ?? null, decidedAt: now, decidedBy: operator.operatorId },
+          : {
+              status: S.rejected,
+              reason: input.reason ?? null,
+              decidedAt: now,
+              decidedBy: operator.operatorId,
+            },
       )
       .where(and(eq(miningRentals.id, id), eq(miningRentals.status, S.under_review)))
       .returning();
@@ -281,22 +403,41 @@ export async function decideRental(db: Db, ledger: Ledger, now: Date, operator: 
       action: `mining_rental.${input.decision}`,
       targetType: 'mining_rental',
       targetId: id,
-      before: { status: miningStatusName(before.status), userId: before.userId, amount: usdt(before.amountMinor) },
-      after: { status: miningStatusName(after.status), ...(refundEntryId !== null ? { refundEntryId, refunded: usdt(before.amountMinor) } : { endsAt: after.endsAt?.toISOString() }) },
+      before: {
+        status: miningStatusName(before.status),
+        userId: before.userId,
+        amount: usdt(before.amountMinor),
+      },
+      after: {
+        status: miningStatusName(after.status),
+        ...(refundEntryId !== null
+          ? { refundEntryId, refunded: usdt(before.amountMinor) }
+          : { endsAt: after.endsAt?.toISOString() }),
+      },
       reason: input.reason ?? null,
     });
     created.push(
       ...(await createMessages(tx, now, [
         approve
-          ? { ...rentalMessage(after, 'mining.approved'), params: { amount: usdt(after.amountMinor), days: after.periodDays } }
+          ? {
+              ...rentalMessage(after, 'mining.approved'),
+              params: { amount: usdt(after.amountMinor), days: after.periodDays },
+            }
           : {
               ...rentalMessage(after, 'mining.rejected'),
-              params: { amount: usdt(after.amountMinor), ...(input.reason ? { reason: input.reason } : {}) },
+              params: {
+                amount: usdt(after.amountMinor),
+                ...(input.reason ? { reason: input.reason } : {}),
+              },
               ...(input.reason ? {} : { keyParams: { reason: 'messages.no_reason' } }),
             },
       ])),
     );
-    const [product] = await tx.select().from(miningProducts).where(eq(miningProducts.id, after.productId)).limit(1);
+    const [product] = await tx
+      .select()
+      .from(miningProducts)
+      .where(eq(miningProducts.id, after.productId))
+      .limit(1);
     if (!product) throw new Error(`rental ${id} without its product`);
     return withQueueUser(tx, { ...rentalView(after, product, 'en'), uid: String(after.userId) });
   });
@@ -305,10 +446,14 @@ export async function decideRental(db: Db, ledger: Ledger, now: Date, operator: 
 function productValues(input: MiningProductInput) {
   const unitPriceMinor = parseAmount(input.unitPrice, SCALE);
   const minInvestmentMinor = parseAmount(input.minInvestment, SCALE);
-  if (unitPriceMinor === undefined || unitPriceMinor <= 0n) throw new AppError('AMOUNT_PRECISION', { decimals: SCALE }, 422, 'unitPrice');
-  if (minInvestmentMinor === undefined) throw new AppError('AMOUNT_PRECISION', { decimals: SCALE }, 422, 'minInvestment');
-  if (minInvestmentMinor < unitPriceMinor) throw new AppError('MINING_PRODUCT_INVALID', {}, 422, 'minInvestment');
-  const strip = (text: Record<string, string | undefined>) => Object.fromEntries(Object.entries(text).filter(([, v]) => v !== undefined)) as LocalizedText;
+  if (unitPriceMinor === undefined || unitPriceMinor <= 0n)
+    throw new AppError('AMOUNT_PRECISION', { decimals: SCALE }, 422, 'unitPrice');
+  if (minInvestmentMinor === undefined)
+    throw new AppError('AMOUNT_PRECISION', { decimals: SCALE }, 422, 'minInvestment');
+  if (minInvestmentMinor < unitPriceMinor)
+    throw new AppError('MINING_PRODUCT_INVALID', {}, 422, 'minInvestment');
+  const strip = (text: Record<string, string | undefined>) =>
+    Object.fromEntries(Object.entries(text).filter(([, v]) => v !== undefined)) as LocalizedText;
   return {
     slug: input.slug,
     name: strip(input.name),
@@ -327,11 +472,21 @@ function productValues(input: MiningProductInput) {
 }
 
 export function adminProductView(row: MiningProductRow) {
-  return { ...productView(row, 'en'), slug: row.slug, dailyRatePpm: row.dailyRatePpm, sort: row.sort, texts: { name: row.name, description: row.description } };
+  return {
+    ...productView(row, 'en'),
+    slug: row.slug,
+    dailyRatePpm: row.dailyRatePpm,
+    sort: row.sort,
+    texts: { name: row.name, description: row.description },
+  };
 }
 
 export async function listAdminProducts(db: Executor) {
-  const rows = await db.select().from(miningProducts).orderBy(asc(miningProducts.sort), asc(miningProducts.id)).limit(MINING_PRODUCTS_MAX);
+  const rows = await db
+    .select()
+    .from(miningProducts)
+    .orderBy(asc(miningProducts.sort), asc(miningProducts.id))
+    .limit(MINING_PRODUCTS_MAX);
   return rows.map(adminProductView);
 }
 
@@ -339,26 +494,54 @@ export async function listAdminProducts(db: Executor) {
  * Creates a product (no `id`) or edits one; audit-logged with before and after. Rentals
  * already made keep the terms they were rented at.
  */
-export async function saveProduct(db: Db, now: Date, operator: OperatorContext, input: MiningProductInput) {
+export async function saveProduct(
+  db: Db,
+  now: Date,
+  operator: OperatorContext,
+  input: MiningProductInput,
+) {
   const values = productValues(input);
   try {
     return await db.transaction(async (tx) => {
       if (input.id === undefined) {
-        const [created] = await tx.insert(miningProducts).values({ ...values, createdAt: now, updatedAt: now }).returning();
+        const [created] = await tx
+          .insert(miningProducts)
+          .values({ ...values, createdAt: now, updatedAt: now })
+          .returning();
         if (!created) throw new Error('product insert returned no row');
-        await audit(tx, now, operator, { action: 'mining_product.create', targetType: 'mining_product', targetId: created.id, after: adminProductView(created) });
+        await audit(tx, now, operator, {
+          action: 'mining_product.create',
+          targetType: 'mining_product',
+          targetId: created.id,
+          after: adminProductView(created),
+        });
         return adminProductView(created);
       }
       const id = Number(input.id);
-      const [before] = await tx.select().from(miningProducts).where(eq(miningProducts.id, id)).for('update');
+      const [before] = await tx
+        .select()
+        .from(miningProducts)
+        .where(eq(miningProducts.id, id))
+        .for('update');
       if (!before) throw new AppError('MINING_PRODUCT_NOT_FOUND', {}, 404, 'id');
-      const [after] = await tx.update(miningProducts).set({ ...values, updatedAt: now }).where(eq(miningProducts.id, id)).returning();
+      const [after] = await tx
+        .update(miningProducts)
+        .set({ ...values, updatedAt: now })
+        .where(eq(miningProducts.id, id))
+        .returning();
       if (!after) throw new Error('product update returned no row');
-      await audit(tx, now, operator, { action: 'mining_product.update', targetType: 'mining_product', targetId: id, before: adminProductView(before), after: adminProductView(after) });
+      await audit(tx, now, operator, {
+        action: 'mining_product.update',
+        targetType: 'mining_product',
+        targetId: id,
+        before: adminProductView(before),
+        after: adminProductView(after),
+      });
       return adminProductView(after);
     });
   } catch (error) {
-    if (isUniqueViolation(error, 'mining_products_slug_key')) throw new AppError('MINING_PRODUCT_SLUG_TAKEN', {}, 409, 'slug');
+    if (isUniqueViolation(error, 'mining_products_slug_key'))
+      throw new AppError('MINING_PRODUCT_SLUG_TAKEN', {}, 409, 'slug');
     throw error;
   }
 }
@@ -400,7 +583,11 @@ export async function payDue(db: Db, ledger: Ledger, now: Date): Promise<PayoutR
       for (const row of rows) {
         const startedMs = (row.startedAt as Date).getTime();
         const elapsedDays = Math.floor((now.getTime() - startedMs) / row.dayMs);
-        const dueDays = Math.min(row.periodDays, elapsedDays, row.paidDays + PAYOUT_MAX_DAYS_PER_ROUND);
+        const dueDays = Math.min(
+          row.periodDays,
+          elapsedDays,
+          row.paidDays + PAYOUT_MAX_DAYS_PER_ROUND,
+        );
         const days: number[] = [];
         for (let day = row.paidDays + 1; day <= dueDays; day++) {
           days.push(day);
@@ -437,10 +624,17 @@ export async function payDue(db: Db, ledger: Ledger, now: Date): Promise<PayoutR
             nextPayoutAt: complete ? null : new Date(startedMs + (paidDays + 1) * row.dayMs),
             ...(complete ? { status: S.completed, principalReturned: true, completedAt: now } : {}),
           })
-          .where(and(eq(miningRentals.id, row.id), eq(miningRentals.status, S.active), eq(miningRentals.paidDays, row.paidDays)))
+          .where(
+            and(
+              eq(miningRentals.id, row.id),
+              eq(miningRentals.status, S.active),
+              eq(miningRentals.paidDays, row.paidDays),
+            ),
+          )
           .returning({ id: miningRentals.id });
         // The row is locked by this transaction: anything else is a bug, and nothing of it commits.
-        if (updated.length !== 1) throw new Error(`mining rental ${row.id} changed under its payout`);
+        if (updated.length !== 1)
+          throw new Error(`mining rental ${row.id} changed under its payout`);
         result.days += days.length;
         if (complete) result.completed += 1;
         result.users.add(row.userId);
@@ -452,7 +646,10 @@ export async function payDue(db: Db, ledger: Ledger, now: Date): Promise<PayoutR
           now,
           completed.map(({ row }) => ({
             ...rentalMessage(row, 'mining.completed'),
-            params: { amount: usdt(row.amountMinor), paid: usdt(row.dailyYieldMinor * BigInt(row.periodDays)) },
+            params: {
+              amount: usdt(row.amountMinor),
+              paid: usdt(row.dailyYieldMinor * BigInt(row.periodDays)),
+            },
           })),
         )),
       );
@@ -464,7 +661,11 @@ export async function payDue(db: Db, ledger: Ledger, now: Date): Promise<PayoutR
 
 /** Payouts a test or a second process can check: the paid days of a rental. */
 export async function paidDaysOf(db: Executor, rentalId: number): Promise<number[]> {
-  const rows = await db.select({ day: miningPayouts.day }).from(miningPayouts).where(eq(miningPayouts.rentalId, rentalId)).orderBy(asc(miningPayouts.day));
+  const rows = await db
+    .select({ day: miningPayouts.day })
+    .from(miningPayouts)
+    .where(eq(miningPayouts.rentalId, rentalId))
+    .orderBy(asc(miningPayouts.day));
   return rows.map((r) => r.day);
 }
 

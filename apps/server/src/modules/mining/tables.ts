@@ -1,5 +1,19 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  unique,
+} from 'drizzle-orm/pg-core';
 import { operators } from '../operator/tables.ts';
 import { users } from '../user/tables.ts';
 
@@ -33,7 +47,10 @@ export const miningProducts = pgTable(
   (t) => [
     check('mining_products_name_en', sql`jsonb_typeof(${t.name} -> 'en') = 'string'`),
     check('mining_products_description_en', sql`jsonb_typeof(${t.description} -> 'en') = 'string'`),
-    check('mining_products_terms', sql`${t.periodDays} > 0 and ${t.unitPriceMinor} > 0 and ${t.minInvestmentMinor} >= ${t.unitPriceMinor} and ${t.maxQuantity} > 0 and ${t.dailyRatePpm} > 0`),
+    check(
+      'mining_products_terms',
+      sql`${t.periodDays} > 0 and ${t.unitPriceMinor} > 0 and ${t.minInvestmentMinor} >= ${t.unitPriceMinor} and ${t.maxQuantity} > 0 and ${t.dailyRatePpm} > 0`,
+    ),
   ],
 );
 
@@ -62,7 +79,9 @@ export const miningRentals = pgTable(
     /** The length of a day this rental counts in (a day, or shorter in demo mode). */
     dayMs: bigint('day_ms', { mode: 'number' }).notNull(),
     paidDays: integer('paid_days').notNull().default(0),
-    paidOutMinor: money('paid_out_minor').notNull().default(sql`0`),
+    paidOutMinor: money('paid_out_minor')
+      .notNull()
+      .default(sql`0`),
     principalReturned: boolean('principal_returned').notNull().default(false),
     reason: text('reason'),
     createdAt: at('created_at').notNull(),
@@ -76,13 +95,26 @@ export const miningRentals = pgTable(
   },
   (t) => [
     check('mining_rentals_status', sql`${t.status} in (0, 1, 2, 3)`),
-    check('mining_rentals_amount', sql`${t.quantity} > 0 and ${t.amountMinor} = ${t.unitPriceMinor} * ${t.quantity} and ${t.amountMinor} > 0`),
-    check('mining_rentals_paid', sql`${t.paidDays} >= 0 and ${t.paidDays} <= ${t.periodDays} and ${t.paidOutMinor} = ${t.dailyYieldMinor} * ${t.paidDays}`),
+    check(
+      'mining_rentals_amount',
+      sql`${t.quantity} > 0 and ${t.amountMinor} = ${t.unitPriceMinor} * ${t.quantity} and ${t.amountMinor} > 0`,
+    ),
+    check(
+      'mining_rentals_paid',
+      sql`${t.paidDays} >= 0 and ${t.paidDays} <= ${t.periodDays} and ${t.paidOutMinor} = ${t.dailyYieldMinor} * ${t.paidDays}`,
+    ),
     check('mining_rentals_active', sql`(${t.status} = 1) = (${t.nextPayoutAt} is not null)`),
-    check('mining_rentals_completed', sql`(${t.status} = 2) = ${t.principalReturned} and (${t.status} <> 2 or ${t.paidDays} = ${t.periodDays})`),
+    check(
+      'mining_rentals_completed',
+      sql`(${t.status} = 2) = ${t.principalReturned} and (${t.status} <> 2 or ${t.paidDays} = ${t.periodDays})`,
+    ),
     index('mining_rentals_user_idx').on(t.userId, t.id),
-    index('mining_rentals_due_idx').on(t.nextPayoutAt).where(sql`${t.status} = 1`),
-    index('mining_rentals_review_idx').on(t.id).where(sql`${t.status} = 0`),
+    index('mining_rentals_due_idx')
+      .on(t.nextPayoutAt)
+      .where(sql`${t.status} = 1`),
+    index('mining_rentals_review_idx')
+      .on(t.id)
+      .where(sql`${t.status} = 0`),
   ],
 );
 
@@ -103,7 +135,11 @@ export const miningPayouts = pgTable(
     dueAt: at('due_at').notNull(),
     paidAt: at('paid_at').notNull(),
   },
-  (t) => [primaryKey({ name: 'mining_payouts_rental_day_key', columns: [t.rentalId, t.day] }), check('mining_payouts_day', sql`${t.day} > 0`), unique('mining_payouts_entry_key').on(t.entryId)],
+  (t) => [
+    primaryKey({ name: 'mining_payouts_rental_day_key', columns: [t.rentalId, t.day] }),
+    check('mining_payouts_day', sql`${t.day} > 0`),
+    unique('mining_payouts_entry_key').on(t.entryId),
+  ],
 );
 
 export type MiningProductRow = typeof miningProducts.$inferSelect;

@@ -36,7 +36,8 @@ export class MiningPayoutWorker {
   /** Pays what is due at the clock's now and tells the owners their balance changed. */
   async runOnce(): Promise<PayoutResult> {
     const result = await payDue(this.deps.db, this.deps.ledger, this.deps.clock.now());
-    for (const userId of result.users) this.deps.hub.publishToUser(userId, { type: 'balance.changed' });
+    for (const userId of result.users)
+      this.deps.hub.publishToUser(userId, { type: 'balance.changed' });
     publishMessages(this.deps.hub, result.messages);
     return result;
   }

@@ -6,7 +6,12 @@ import {
 } from '@tradewind/contract/money-password';
 import type { FastifyInstance } from 'fastify';
 import { route } from '#platform/http.ts';
-import { type MoneyPasswordDeps, moneyPasswordStatus, sendMoneyPasswordCode, setMoneyPassword } from './service.ts';
+import {
+  type MoneyPasswordDeps,
+  moneyPasswordStatus,
+  sendMoneyPasswordCode,
+  setMoneyPassword,
+} from './service.ts';
 
 const MINUTE_MS = 60_000;
 const tags = ['money-password'];
@@ -14,7 +19,14 @@ const tags = ['money-password'];
 export function registerMoneyPasswordRoutes(app: FastifyInstance, deps: MoneyPasswordDeps): void {
   route(
     app,
-    { method: 'GET', url: '/api/v1/money-passwords', auth: 'user', summary: 'Which money passwords are set (withdrawal, trading)', tags, response: moneyPasswordStatusSchema },
+    {
+      method: 'GET',
+      url: '/api/v1/money-passwords',
+      auth: 'user',
+      summary: 'Which money passwords are set (withdrawal, trading)',
+      tags,
+      response: moneyPasswordStatusSchema,
+    },
     async ({ auth }) => moneyPasswordStatus(deps.db, deps.clock.now(), auth.userId),
   );
 
@@ -30,7 +42,8 @@ export function registerMoneyPasswordRoutes(app: FastifyInstance, deps: MoneyPas
       response: sendMoneyPasswordCodeResponseSchema,
       rateLimit: { max: 5, timeWindow: MINUTE_MS },
     },
-    async ({ body, auth, request }) => sendMoneyPasswordCode(deps, auth.userId, body, { ip: request.ip, language: request.lang }),
+    async ({ body, auth, request }) =>
+      sendMoneyPasswordCode(deps, auth.userId, body, { ip: request.ip, language: request.lang }),
   );
 
   route(
@@ -39,7 +52,8 @@ export function registerMoneyPasswordRoutes(app: FastifyInstance, deps: MoneyPas
       method: 'POST',
       url: '/api/v1/money-passwords',
       auth: 'user',
-      summary: 'Set or change the withdrawal or trading password (6 digits), proven by the login password or a code',
+      summary:
+        'Set or change the withdrawal or trading password (6 digits), proven by the login password or a code',
       tags,
       body: setMoneyPasswordRequestSchema,
       response: moneyPasswordStatusSchema,

@@ -36,7 +36,10 @@ export interface MoneyPasswordDeps {
   notifier: Notifier;
 }
 
-const NOT_SET: Record<MoneyPasswordKind, ErrorName> = { withdraw: 'WITHDRAW_PASSWORD_NOT_SET', trade: 'TRADE_PASSWORD_NOT_SET' };
+const NOT_SET: Record<MoneyPasswordKind, ErrorName> = {
+  withdraw: 'WITHDRAW_PASSWORD_NOT_SET',
+  trade: 'TRADE_PASSWORD_NOT_SET',
+};
 
 type Row = typeof moneyPasswords.$inferSelect;
 
@@ -47,17 +50,25 @@ interface Refusal {
   field?: string;
 }
 
-const STATUS: Partial<Record<ErrorName, number>> = { MONEY_PASSWORD_LOCKED: 429, WITHDRAW_PASSWORD_NOT_SET: 403, TRADE_PASSWORD_NOT_SET: 403 };
+const STATUS: Partial<Record<ErrorName, number>> = {
+  MONEY_PASSWORD_LOCKED: 429,
+  WITHDRAW_PASSWORD_NOT_SET: 403,
+  TRADE_PASSWORD_NOT_SET: 403,
+};
 
 function raise(refusal: Refusal): never {
   throw new AppError(refusal.error, refusal.params ?? {}, STATUS[refusal.error], refusal.field);
 }
 
 function lockRefusal(lockedUntil: Date, now: Date): Refusal {
-  return { error: 'MONEY_PASSWORD_LOCKED', params: { minutes: Math.max(1, Math.ceil((lockedUntil.getTime() - now.getTime()) / 60_000)) } };
+  return {
+    error: 'MONEY_PASSWORD_LOCKED',
+    params: { minutes: Math.max(1, Math.ceil((lockedUntil.getTime() - now.getTime()) / 60_000)) },
+  };
 }
 
-const isLocked = (row: Row, now: Date) => row.lockedUntil !== null && row.lockedUntil.getTime() > now.getTime();
+const isLocked = (row: Row, now: Date) =>
+  row.lockedUntil !== null && row.lockedUntil.getTime() > now.getTime();
 
 /**
  * Counts one wrong attempt. The fifth in a row locks for 15 minutes and starts the count
@@ -68,16 +79,32 @@ async function countFailure(tx: Tx, row: Row, now: Date, wrong: Refusal): Promis
   const where = and(eq(moneyPasswords.userId, row.userId), eq(moneyPasswords.kind, row.kind));
   if (attempts >= MONEY_PASSWORD_MAX_ATTEMPTS) {
     const lockedUntil = new Date(now.getTime() + MONEY_PASSWORD_LOCK_MS);
-    await tx.update(moneyPasswords).set({ failedAttempts: 0, lockedUntil, updatedAt: now }).where(where);
+    await tx
+      .update(moneyPasswords)
+      .set({ failedAttempts: 0, lockedUntil, updatedAt: now })
+      .where(where);
     return lockRefusal(lockedUntil, now);
   }
   await tx.update(moneyPasswords).set({ failedAttempts: attempts, updatedAt: now }).where(where);
-  return { ...wrong, params: { ...wrong.params, remaining: MONEY_PASSWORD_MAX_ATTEMPTS - attempts } };
+  return {
+    ...wrong,
+    params: { ...wrong.params, remaining: MONEY_PASSWORD_MAX_ATTEMPTS - attempts },
+  };
 }
 
 /** The row for (user, kind), locked for this transaction: wrong attempts on one kind are counted one at a time. */
-async function lockedRow(tx: Tx, userId: number, kind: MoneyPasswordKind, now: Date, create: boolean): Promise<Row | undefined> {
-  if (create) await tx.insert(moneyPasswords).values({ userId, kind, createdAt: now, updatedAt: now }).onConflictDoNothing();
+async function lockedRow(
+  tx: Tx,
+  userId: number,
+  kind: MoneyPasswordKind,
+  now: Date,
+  create: boolean,
+): Promise<Row | undefined> {
+  if (create)
+    await tx
+      .insert(moneyPasswords)
+      .values({ userId, kind, createdAt: now, updatedAt: now })
+      .onConflictDoNothing();
   const [row] = await tx
     .select()
     .from(moneyPasswords)
@@ -86,7 +113,11 @@ async function lockedRow(tx: Tx, userId: number, kind: MoneyPasswordKind, now: D
   return row;
 }
 
-export async function isMoneyPasswordSet(db: Executor, userId: number, kind: MoneyPasswordKind): Promise<boolean> {
+export async function isMoneyPasswordSet(
+  db: Executor,
+  userId: number,
+  kind: MoneyPasswordKind,
+): Promise<boolean> {
   const [row] = await db
     .select({ hash: moneyPasswords.passwordHash })
     .from(moneyPasswords)
@@ -96,7 +127,11 @@ export async function isMoneyPasswordSet(db: Executor, userId: number, kind: Mon
 }
 
 /** Raises WITHDRAW_PASSWORD_NOT_SET or TRADE_PASSWORD_NOT_SET when the user has none yet. */
-export async function requireMoneyPassword(db: Executor, userId: number, kind: MoneyPasswordKind): Promise<void> {
+export async function requireMoneyPassword(
+  db: Executor,
+  userId: number,
+  kind: MoneyPasswordKind,
+): Promise<void> {
   if (!(await isMoneyPasswordSet(db, userId, kind))) throw new AppError(NOT_SET[kind], {}, 403);
 }
 
@@ -119,9 +154,13 @@ export async function verifyMoneyPassword(
     const row = await lockedRow(tx as Tx, userId, kind, now, false);
     if (!row?.passwordHash) return { error: NOT_SET[kind] };
     if (isLocked(row, now)) return lockRefusal(row.lockedUntil as Date, now);
-    if (!(await verify(row.passwordHash, password))) return countFailure(tx as Tx, row, now, { error: 'MONEY_PASSWORD_INCORRECT', field });
+    if (!(await verify(row.passwordHash, password)))
+      return countFailure(tx as Tx, row, now, { error: 'MONEY_PASSWORD_INCORRECT', field });
     if (row.failedAttempts > 0) {
-      await tx.update(moneyPasswords).set({ failedAttempts: 0, updatedAt: now }).where(and(eq(moneyPasswords.userId, userId), eq(moneyPasswords.kind, kind)));
+      await tx
+        .update(moneyPasswords)
+        .set({ failedAttempts: 0, updatedAt: now })
+        .where(and(eq(moneyPasswords.userId, userId), eq(moneyPasswords.kind, kind)));
     }
     return null;
   });
@@ -135,17 +174,32 @@ function maskAddress(channel: Channel, target: string): string {
 }
 
 async function contactOf(db: Executor, userId: number, channel: Channel): Promise<string | null> {
-  const [user] = await db.select({ email: users.email, phone: users.phone }).from(users).where(eq(users.id, userId)).limit(1);
+  const [user] = await db
+    .select({ email: users.email, phone: users.phone })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
   if (!user) throw new AppError('UNAUTHORIZED');
   return channel === 'email' ? user.email : user.phone;
 }
 
-export async function moneyPasswordStatus(db: Executor, now: Date, userId: number): Promise<MoneyPasswordStatus> {
+export async function moneyPasswordStatus(
+  db: Executor,
+  now: Date,
+  userId: number,
+): Promise<MoneyPasswordStatus> {
   const rows = await db.select().from(moneyPasswords).where(eq(moneyPasswords.userId, userId));
-  const [user] = await db.select({ email: users.email, phone: users.phone }).from(users).where(eq(users.id, userId)).limit(1);
+  const [user] = await db
+    .select({ email: users.email, phone: users.phone })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
   const state = (kind: MoneyPasswordKind) => {
     const row = rows.find((r) => r.kind === kind);
-    return { set: Boolean(row?.passwordHash), lockedUntil: row && isLocked(row, now) ? (row.lockedUntil as Date).toISOString() : null };
+    return {
+      set: Boolean(row?.passwordHash),
+      lockedUntil: row && isLocked(row, now) ? (row.lockedUntil as Date).toISOString() : null,
+    };
   };
   const contacts: MoneyPasswordStatus['contacts'] = [];
   if (user?.email) contacts.push({ channel: 'email', masked: maskAddress('email', user.email) });
@@ -162,8 +216,19 @@ export async function sendMoneyPasswordCode(
 ) {
   const target = await contactOf(deps.db, userId, input.channel);
   if (!target) throw new AppError('NO_ADDRESS_ON_CHANNEL', {}, 422, 'channel');
-  await issueCode(deps, { channel: input.channel, target, purpose: MONEY_PASSWORD_CODE_PURPOSE[input.kind], ip: meta.ip, language: meta.language, deliver: true });
-  return { sentTo: maskAddress(input.channel, target), resendAfterS: CODE_RESEND_COOLDOWN_MS / 1000, expiresInS: CODE_TTL_MS / 1000 };
+  await issueCode(deps, {
+    channel: input.channel,
+    target,
+    purpose: MONEY_PASSWORD_CODE_PURPOSE[input.kind],
+    ip: meta.ip,
+    language: meta.language,
+    deliver: true,
+  });
+  return {
+    sentTo: maskAddress(input.channel, target),
+    resendAfterS: CODE_RESEND_COOLDOWN_MS / 1000,
+    expiresInS: CODE_TTL_MS / 1000,
+  };
 }
 
 /**
@@ -173,22 +238,37 @@ export async function sendMoneyPasswordCode(
  * works while locked and lifts the lock: that is how someone who forgot the password gets
  * back in.
  */
-export async function setMoneyPassword(deps: MoneyPasswordDeps, userId: number, input: SetMoneyPasswordRequest): Promise<void> {
+export async function setMoneyPassword(
+  deps: MoneyPasswordDeps,
+  userId: number,
+  input: SetMoneyPasswordRequest,
+): Promise<void> {
   const passwordHash = await hashPassword(input.password);
   const now = deps.clock.now();
   const refusal = await deps.db.transaction(async (tx): Promise<Refusal | null> => {
     const row = (await lockedRow(tx as Tx, userId, input.kind, now, true)) as Row;
     if (input.proof === 'login_password') {
       if (isLocked(row, now)) return lockRefusal(row.lockedUntil as Date, now);
-      const [user] = await tx.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).limit(1);
+      const [user] = await tx
+        .select({ passwordHash: users.passwordHash })
+        .from(users)
+        .where(eq(users.id, userId))
+        .limit(1);
       if (!user || !(await verify(user.passwordHash, input.loginPassword ?? ''))) {
-        return countFailure(tx as Tx, row, now, { error: 'LOGIN_PASSWORD_INCORRECT', field: 'loginPassword' });
+        return countFailure(tx as Tx, row, now, {
+          error: 'LOGIN_PASSWORD_INCORRECT',
+          field: 'loginPassword',
+        });
       }
     } else {
       const channel = input.channel as Channel;
       const target = await contactOf(tx, userId, channel);
       if (!target) return { error: 'NO_ADDRESS_ON_CHANNEL', field: 'channel' };
-      const failed = await consumeCode(tx, now, { target, purpose: MONEY_PASSWORD_CODE_PURPOSE[input.kind], code: input.code ?? '' });
+      const failed = await consumeCode(tx, now, {
+        target,
+        purpose: MONEY_PASSWORD_CODE_PURPOSE[input.kind],
+        code: input.code ?? '',
+      });
       if (failed) return { error: failed, field: 'code' };
     }
     await tx

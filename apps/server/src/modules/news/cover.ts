@@ -23,7 +23,9 @@ export async function readCover(request: FastifyRequest, maxBytes: number): Prom
   if (!request.isMultipart()) throw new AppError('UNSUPPORTED_MEDIA_TYPE', {}, 415);
   let bytes: Buffer | undefined;
   try {
-    for await (const part of request.parts({ limits: { files: 1, fields: 0, parts: 2, headerPairs: 20, fileSize: maxBytes } })) {
+    for await (const part of request.parts({
+      limits: { files: 1, fields: 0, parts: 2, headerPairs: 20, fileSize: maxBytes },
+    })) {
       if (part.type !== 'file' || part.fieldname !== 'file') {
         if (part.type === 'file') part.file.resume();
         throw new AppError('FILE_REQUIRED', {}, 422);
@@ -37,8 +39,17 @@ export async function readCover(request: FastifyRequest, maxBytes: number): Prom
   return bytes;
 }
 
-export async function storeCover(deps: { db: Db; config: Config; fileStore: FileStore }, now: Date, operator: OperatorContext, bytes: Buffer): Promise<ArticleCover> {
-  const image = await reencodeImage(bytes, inspectImage(bytes), Math.min(COVER_MAX_SIDE_PX, deps.config.uploads.maxSidePx));
+export async function storeCover(
+  deps: { db: Db; config: Config; fileStore: FileStore },
+  now: Date,
+  operator: OperatorContext,
+  bytes: Buffer,
+): Promise<ArticleCover> {
+  const image = await reencodeImage(
+    bytes,
+    inspectImage(bytes),
+    Math.min(COVER_MAX_SIDE_PX, deps.config.uploads.maxSidePx),
+  );
   const storageKey = newStorageKey();
   await deps.fileStore.put(storageKey, image.data);
   try {
@@ -60,7 +71,12 @@ export async function storeCover(deps: { db: Db; config: Config; fileStore: File
         .returning();
       if (!row) throw new Error('file insert returned no row');
       const url = `${deps.config.imgBaseUrl}/${publicFileName(storageKey)}`;
-      await audit(tx, now, operator, { action: 'article.cover_upload', targetType: 'file', targetId: row.id, after: { url, width: row.width, height: row.height } });
+      await audit(tx, now, operator, {
+        action: 'article.cover_upload',
+        targetType: 'file',
+        targetId: row.id,
+        after: { url, width: row.width, height: row.height },
+      });
       return { id: String(row.id), url, width: row.width, height: row.height };
     });
   } catch (error) {

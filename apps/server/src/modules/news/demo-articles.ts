@@ -41,8 +41,10 @@ const DEMO_ARTICLES: DemoArticle[] = [
     },
     body: {
       en: '<p>Bitcoin spent the week between its recent high and low, while Ether followed it closely.</p><h3>What moved</h3><ul><li>Gold stayed firm.</li><li>The dollar was mixed against the euro and the yen.</li></ul><p><strong>Remember:</strong> the prices in this demo are simulated and clearly labelled as such.</p>',
-      zh_CN: '<p>比特币本周在近期高点与低点之间波动，以太坊紧随其后。</p><h3>市场变化</h3><ul><li>黄金保持坚挺。</li><li>美元兑欧元和日元涨跌互现。</li></ul><p><strong>提示：</strong>本演示中的价格为模拟数据，并已明确标注。</p>',
-      zh_TW: '<p>比特幣本週在近期高點與低點之間波動，以太坊緊隨其後。</p><h3>市場變化</h3><ul><li>黃金保持堅挺。</li><li>美元兌歐元和日圓漲跌互現。</li></ul><p><strong>提示：</strong>本演示中的價格為模擬數據，並已明確標註。</p>',
+      zh_CN:
+        '<p>比特币本周在近期高点与低点之间波动，以太坊紧随其后。</p><h3>市场变化</h3><ul><li>黄金保持坚挺。</li><li>美元兑欧元和日元涨跌互现。</li></ul><p><strong>提示：</strong>本演示中的价格为模拟数据，并已明确标注。</p>',
+      zh_TW:
+        '<p>比特幣本週在近期高點與低點之間波動，以太坊緊隨其後。</p><h3>市場變化</h3><ul><li>黃金保持堅挺。</li><li>美元兌歐元和日圓漲跌互現。</li></ul><p><strong>提示：</strong>本演示中的價格為模擬數據，並已明確標註。</p>',
       de: '<p>Bitcoin bewegte sich die ganze Woche zwischen seinem jüngsten Hoch und Tief, Ether folgte eng.</p><h3>Was sich bewegte</h3><ul><li>Gold blieb fest.</li><li>Der Dollar zeigte sich gegenüber Euro und Yen uneinheitlich.</li></ul><p><strong>Hinweis:</strong> Die Kurse in dieser Demo sind simuliert und als solche gekennzeichnet.</p>',
       fr: '<p>Le Bitcoin a passé la semaine entre son récent plus haut et son plus bas, l’Ether le suivant de près.</p><h3>Ce qui a bougé</h3><ul><li>L’or est resté ferme.</li><li>Le dollar a été partagé face à l’euro et au yen.</li></ul><p><strong>À noter :</strong> les prix de cette démo sont simulés et signalés comme tels.</p>',
       es: '<p>Bitcoin pasó la semana entre su máximo y su mínimo recientes, y Ether lo siguió de cerca.</p><h3>Qué se movió</h3><ul><li>El oro se mantuvo firme.</li><li>El dólar fue mixto frente al euro y el yen.</li></ul><p><strong>Recuerde:</strong> los precios de esta demostración son simulados y están señalados como tales.</p>',
@@ -74,8 +76,10 @@ const DEMO_ARTICLES: DemoArticle[] = [
     },
     body: {
       en: '<p>Open <strong>My contracts</strong>, choose a settled order and look at its detail: you see the price when you placed it, the price at delivery, where both came from and when.</p><p>Long wins if the closing price is higher, short wins if it is lower, and a tie refunds the stake. Nobody can choose an outcome.</p>',
-      zh_CN: '<p>打开<strong>我的合约</strong>，选择一笔已结算订单查看详情：您会看到下单时的价格、交割时的价格，以及两者的来源和时间。</p><p>收盘价更高则买涨获胜，更低则买跌获胜，持平则退还本金。任何人都无法指定结果。</p>',
-      zh_TW: '<p>打開<strong>我的合約</strong>，選擇一筆已結算訂單查看詳情：您會看到下單時的價格、交割時的價格，以及兩者的來源和時間。</p><p>收盤價更高則買漲獲勝，更低則買跌獲勝，持平則退還本金。任何人都無法指定結果。</p>',
+      zh_CN:
+        '<p>打开<strong>我的合约</strong>，选择一笔已结算订单查看详情：您会看到下单时的价格、交割时的价格，以及两者的来源和时间。</p><p>收盘价更高则买涨获胜，更低则买跌获胜，持平则退还本金。任何人都无法指定结果。</p>',
+      zh_TW:
+        '<p>打開<strong>我的合約</strong>，選擇一筆已結算訂單查看詳情：您會看到下單時的價格、交割時的價格，以及兩者的來源和時間。</p><p>收盤價更高則買漲獲勝，更低則買跌獲勝，持平則退還本金。任何人都無法指定結果。</p>',
       de: '<p>Öffnen Sie <strong>Meine Kontrakte</strong>, wählen Sie eine abgerechnete Order und sehen Sie sich die Details an: den Kurs bei der Platzierung, den Kurs bei Lieferung, woher beide stammen und wann.</p><p>Long gewinnt bei höherem Schlusskurs, Short bei niedrigerem, bei Gleichstand wird der Einsatz erstattet. Niemand kann ein Ergebnis wählen.</p>',
       fr: '<p>Ouvrez <strong>Mes contrats</strong>, choisissez un ordre réglé et consultez son détail : le prix à la passation, le prix à l’échéance, leur provenance et leur horodatage.</p><p>La hausse gagne si le prix de clôture est plus haut, la baisse s’il est plus bas, et une égalité rembourse la mise. Personne ne peut choisir un résultat.</p>',
       es: '<p>Abra <strong>Mis contratos</strong>, elija una orden liquidada y vea su detalle: el precio al colocarla, el precio al vencimiento, de dónde vinieron y cuándo.</p><p>El alza gana si el precio de cierre es mayor, la baja si es menor, y un empate devuelve el importe. Nadie puede elegir un resultado.</p>',
@@ -107,8 +111,10 @@ const DEMO_ARTICLES: DemoArticle[] = [
     },
     body: {
       en: '<ol><li>Use a password you use nowhere else.</li><li>Set a withdrawal password different from your login password.</li><li>Check your signed-in devices and sign out the ones you do not know.</li><li>We never ask for a fee to release a withdrawal.</li><li>Only enter your password in this app.</li></ol>',
-      zh_CN: '<ol><li>使用在其他地方从未用过的密码。</li><li>设置与登录密码不同的提现密码。</li><li>检查已登录设备，退出您不认识的设备。</li><li>我们绝不会为放行提现收取任何费用。</li><li>只在本应用中输入密码。</li></ol>',
-      zh_TW: '<ol><li>使用在其他地方從未用過的密碼。</li><li>設定與登入密碼不同的提現密碼。</li><li>檢查已登入裝置，登出您不認識的裝置。</li><li>我們絕不會為放行提現收取任何費用。</li><li>只在本應用中輸入密碼。</li></ol>',
+      zh_CN:
+        '<ol><li>使用在其他地方从未用过的密码。</li><li>设置与登录密码不同的提现密码。</li><li>检查已登录设备，退出您不认识的设备。</li><li>我们绝不会为放行提现收取任何费用。</li><li>只在本应用中输入密码。</li></ol>',
+      zh_TW:
+        '<ol><li>使用在其他地方從未用過的密碼。</li><li>設定與登入密碼不同的提現密碼。</li><li>檢查已登入裝置，登出您不認識的裝置。</li><li>我們絕不會為放行提現收取任何費用。</li><li>只在本應用中輸入密碼。</li></ol>',
       de: '<ol><li>Verwenden Sie ein Passwort, das Sie nirgendwo sonst nutzen.</li><li>Legen Sie ein Auszahlungspasswort fest, das sich vom Login-Passwort unterscheidet.</li><li>Prüfen Sie Ihre angemeldeten Geräte und melden Sie unbekannte ab.</li><li>Wir verlangen nie eine Gebühr, um eine Auszahlung freizugeben.</li><li>Geben Sie Ihr Passwort nur in dieser App ein.</li></ol>',
       fr: '<ol><li>Utilisez un mot de passe que vous n’utilisez nulle part ailleurs.</li><li>Définissez un mot de passe de retrait différent de celui de connexion.</li><li>Vérifiez vos appareils connectés et déconnectez ceux que vous ne connaissez pas.</li><li>Nous ne demandons jamais de frais pour débloquer un retrait.</li><li>Ne saisissez votre mot de passe que dans cette application.</li></ol>',
       es: '<ol><li>Use una contraseña que no use en ningún otro sitio.</li><li>Defina una contraseña de retiro distinta de la de inicio de sesión.</li><li>Revise sus dispositivos conectados y cierre la sesión de los que no conozca.</li><li>Nunca pedimos una comisión para liberar un retiro.</li><li>Introduzca su contraseña solo en esta aplicación.</li></ol>',
@@ -140,8 +146,10 @@ const DEMO_ARTICLES: DemoArticle[] = [
     },
     body: {
       en: '<p>We are upgrading our database servers. During the window, deposits and withdrawals are queued and processed right after.</p><p>Open contracts settle on schedule on recorded prices.</p>',
-      zh_CN: '<p>我们将升级数据库服务器。维护期间，充值和提现将排队等待，并在维护结束后立即处理。</p><p>未平仓合约将按时根据记录的价格结算。</p>',
-      zh_TW: '<p>我們將升級資料庫伺服器。維護期間，充值和提現將排隊等待，並在維護結束後立即處理。</p><p>未平倉合約將按時根據記錄的價格結算。</p>',
+      zh_CN:
+        '<p>我们将升级数据库服务器。维护期间，充值和提现将排队等待，并在维护结束后立即处理。</p><p>未平仓合约将按时根据记录的价格结算。</p>',
+      zh_TW:
+        '<p>我們將升級資料庫伺服器。維護期間，充值和提現將排隊等待，並在維護結束後立即處理。</p><p>未平倉合約將按時根據記錄的價格結算。</p>',
       de: '<p>Wir aktualisieren unsere Datenbankserver. Während des Zeitfensters werden Ein- und Auszahlungen vorgemerkt und direkt danach bearbeitet.</p><p>Offene Kontrakte werden planmäßig zu aufgezeichneten Kursen abgerechnet.</p>',
       fr: '<p>Nous mettons à niveau nos serveurs de base de données. Pendant ce créneau, dépôts et retraits sont mis en file et traités juste après.</p><p>Les contrats ouverts sont réglés à l’heure sur les prix enregistrés.</p>',
       es: '<p>Estamos actualizando nuestros servidores de bases de datos. Durante la ventana, los depósitos y retiros quedan en cola y se procesan justo después.</p><p>Los contratos abiertos se liquidan a su hora con los precios registrados.</p>',
@@ -173,8 +181,10 @@ const DEMO_ARTICLES: DemoArticle[] = [
     },
     body: {
       en: '<p>Your deposit address accepts <strong>USDT on TRC20</strong>. Other coins or networks sent to it cannot be credited.</p>',
-      zh_CN: '<p>您的充值地址仅接受<strong>TRC20 网络的 USDT</strong>。发送其他币种或其他网络的资产将无法入账。</p>',
-      zh_TW: '<p>您的充值地址僅接受<strong>TRC20 網路的 USDT</strong>。發送其他幣種或其他網路的資產將無法入帳。</p>',
+      zh_CN:
+        '<p>您的充值地址仅接受<strong>TRC20 网络的 USDT</strong>。发送其他币种或其他网络的资产将无法入账。</p>',
+      zh_TW:
+        '<p>您的充值地址僅接受<strong>TRC20 網路的 USDT</strong>。發送其他幣種或其他網路的資產將無法入帳。</p>',
       de: '<p>Ihre Einzahlungsadresse akzeptiert <strong>USDT über TRC20</strong>. Andere Coins oder Netzwerke können nicht gutgeschrieben werden.</p>',
       fr: '<p>Votre adresse de dépôt accepte <strong>l’USDT sur TRC20</strong>. D’autres cryptos ou réseaux ne peuvent pas être crédités.</p>',
       es: '<p>Su dirección de depósito acepta <strong>USDT en TRC20</strong>. Otras monedas o redes enviadas a ella no se pueden acreditar.</p>',
@@ -186,6 +196,9 @@ const DEMO_ARTICLES: DemoArticle[] = [
 /** Seeds the demo's news and notices once (by slug). */
 export async function seedDemoArticles(db: Db, now: Date): Promise<void> {
   for (const { ageHours, ...article } of DEMO_ARTICLES) {
-    await seedArticle(db, now, { ...article, publishedAt: new Date(now.getTime() - ageHours * 3_600_000) });
+    await seedArticle(db, now, {
+      ...article,
+      publishedAt: new Date(now.getTime() - ageHours * 3_600_000),
+    });
   }
 }

@@ -44,21 +44,43 @@ function summaryOf(row: ArticleRow, language: Language): ArticleSummary {
  * Published articles of a kind, newest first. The cursor is the last article's id; the
  * page continues below its (publish time, id), so editing a publish time never repeats or skips one.
  */
-export async function listArticles(db: Executor, now: Date, kind: ArticleKind, language: Language, cursor?: string, limit = ARTICLE_PAGE_SIZE): Promise<ArticleList> {
+export async function listArticles(
+  db: Executor,
+  now: Date,
+  kind: ArticleKind,
+  language: Language,
+  cursor?: string,
+  limit = ARTICLE_PAGE_SIZE,
+): Promise<ArticleList> {
   const after = cursor
     ? sql`(${articles.publishedAt}, ${articles.id}) < (select a.published_at, a.id from articles a where a.id = ${Number(cursor)})`
     : undefined;
   const rows = await db
     .select()
     .from(articles)
-    .where(and(eq(articles.kind, kind), lte(articles.publishedAt, now), isNull(articles.unpublishedAt), after))
+    .where(
+      and(
+        eq(articles.kind, kind),
+        lte(articles.publishedAt, now),
+        isNull(articles.unpublishedAt),
+        after,
+      ),
+    )
     .orderBy(desc(articles.publishedAt), desc(articles.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
-  return { items: page.map((row) => summaryOf(row, language)), nextCursor: rows.length > limit ? String(page[page.length - 1]?.id) : null };
+  return {
+    items: page.map((row) => summaryOf(row, language)),
+    nextCursor: rows.length > limit ? String(page[page.length - 1]?.id) : null,
+  };
 }
 
-export async function getArticle(db: Executor, now: Date, id: number, language: Language): Promise<Article> {
+export async function getArticle(
+  db: Executor,
+  now: Date,
+  id: number,
+  language: Language,
+): Promise<Article> {
   const [row] = await db
     .select()
     .from(articles)
@@ -75,12 +97,18 @@ function cleanTexts(text: Record<string, string | undefined>, rich = false): Loc
     out[language] = rich ? sanitizeRichText(value) : value;
   }
   // The schema requires English; only the sanitiser can empty it (a body of nothing but a script).
-  if (!out.en || (rich && out.en.replace(/<[^>]*>/g, '').trim() === '' && !out.en.includes('<img'))) throw new AppError('ARTICLE_BODY_EMPTY', {}, 422, 'body.en');
+  if (!out.en || (rich && out.en.replace(/<[^>]*>/g, '').trim() === '' && !out.en.includes('<img')))
+    throw new AppError('ARTICLE_BODY_EMPTY', {}, 422, 'body.en');
   return out as LocalizedText;
 }
 
 /** Creates or edits an article (its body sanitised per language) and audits it, in one transaction. */
-export async function saveArticle(db: Db, now: Date, operator: OperatorContext, request: ArticleSaveRequest & { slug?: string }): Promise<{ id: string; kind: ArticleKind; title: string; publishedAt: string }> {
+export async function saveArticle(
+  db: Db,
+  now: Date,
+  operator: OperatorContext,
+  request: ArticleSaveRequest & { slug?: string },
+): Promise<{ id: string; kind: ArticleKind; title: string; publishedAt: string }> {
   const values = {
     kind: request.kind,
     title: cleanTexts(request.title),
@@ -94,9 +122,17 @@ export async function saveArticle(db: Db, now: Date, operator: OperatorContext, 
     let row: ArticleRow | undefined;
     let before: unknown = null;
     if (request.id) {
-      const [current] = await tx.select().from(articles).where(eq(articles.id, Number(request.id))).for('update');
+      const [current] = await tx
+        .select()
+        .from(articles)
+        .where(eq(articles.id, Number(request.id)))
+        .for('update');
       if (!current) throw new AppError('ARTICLE_NOT_FOUND', {}, 404);
-      before = { kind: current.kind, title: current.title.en, publishedAt: current.publishedAt.toISOString() };
+      before = {
+        kind: current.kind,
+        title: current.title.en,
+        publishedAt: current.publishedAt.toISOString(),
+      };
       [row] = await tx.update(articles).set(values).where(eq(articles.id, current.id)).returning();
     } else {
       [row] = await tx
@@ -110,14 +146,36 @@ export async function saveArticle(db: Db, now: Date, operator: OperatorContext, 
       targetType: 'article',
       targetId: row.id,
       before,
-      after: { kind: row.kind, title: row.title.en, languages: Object.keys(row.body), publishedAt: row.publishedAt.toISOString() },
+      after: {
+        kind: row.kind,
+        title: row.title.en,
+        languages: Object.keys(row.body),
+        publishedAt: row.publishedAt.toISOString(),
+      },
     });
-    return { id: String(row.id), kind: row.kind as ArticleKind, title: row.title.en, publishedAt: row.publishedAt.toISOString() };
+    return {
+      id: String(row.id),
+      kind: row.kind as ArticleKind,
+      title: row.title.en,
+      publishedAt: row.publishedAt.toISOString(),
+    };
   });
 }
 
 /** Inserts a seeded article once (by slug); its body goes through the same sanitiser. */
-export async function seedArticle(db: Db, now: Date, input: { slug: string; kind: ArticleKind; title: LocalizedText; summary: LocalizedText; body: LocalizedText; cover: string | null; publishedAt: Date }): Promise<void> {
+export async function seedArticle(
+  db: Db,
+  now: Date,
+  input: {
+    slug: string;
+    kind: ArticleKind;
+    title: LocalizedText;
+    summary: LocalizedText;
+    body: LocalizedText;
+    cover: string | null;
+    publishedAt: Date;
+  },
+): Promise<void> {
   const body = cleanTexts(input.body, true);
   await db
     .insert(articles)
@@ -147,7 +205,13 @@ function adminItem(row: ArticleRow, now: Date): ArticleAdminItem {
 }
 
 /** Every article (scheduled, published and unpublished), newest publish time first, a page at a time. */
-export async function listArticlesForOperators(db: Executor, now: Date, kind: ArticleKind | undefined, cursor?: string, limit = ARTICLE_ADMIN_PAGE_SIZE): Promise<ArticleAdminList> {
+export async function listArticlesForOperators(
+  db: Executor,
+  now: Date,
+  kind: ArticleKind | undefined,
+  cursor?: string,
+  limit = ARTICLE_ADMIN_PAGE_SIZE,
+): Promise<ArticleAdminList> {
   const after = cursor
     ? sql`(${articles.publishedAt}, ${articles.id}) < (select a.published_at, a.id from articles a where a.id = ${Number(cursor)})`
     : undefined;
@@ -158,10 +222,17 @@ export async function listArticlesForOperators(db: Executor, now: Date, kind: Ar
     .orderBy(desc(articles.publishedAt), desc(articles.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
-  return { items: page.map((row) => adminItem(row, now)), nextCursor: rows.length > limit ? String(page[page.length - 1]?.id) : null };
+  return {
+    items: page.map((row) => adminItem(row, now)),
+    nextCursor: rows.length > limit ? String(page[page.length - 1]?.id) : null,
+  };
 }
 
-export async function articleForOperators(db: Executor, now: Date, id: number): Promise<ArticleAdminDetail> {
+export async function articleForOperators(
+  db: Executor,
+  now: Date,
+  id: number,
+): Promise<ArticleAdminDetail> {
   const [row] = await db.select().from(articles).where(eq(articles.id, id)).limit(1);
   if (!row) throw new AppError('ARTICLE_NOT_FOUND', {}, 404);
   const { title: _title, languages: _languages, ...item } = adminItem(row, now);
@@ -169,11 +240,19 @@ export async function articleForOperators(db: Executor, now: Date, id: number): 
 }
 
 /** Takes an article down (readers stop seeing it at once) or puts it back; audited with the reason. */
-export async function setArticlePublished(db: Db, now: Date, operator: OperatorContext, id: number, published: boolean, reason?: string): Promise<ArticleAdminDetail> {
+export async function setArticlePublished(
+  db: Db,
+  now: Date,
+  operator: OperatorContext,
+  id: number,
+  published: boolean,
+  reason?: string,
+): Promise<ArticleAdminDetail> {
   await db.transaction(async (tx) => {
     const [current] = await tx.select().from(articles).where(eq(articles.id, id)).for('update');
     if (!current) throw new AppError('ARTICLE_NOT_FOUND', {}, 404);
-    if (!published && current.unpublishedAt) throw new AppError('ARTICLE_ALREADY_UNPUBLISHED', {}, 409);
+    if (!published && current.unpublishedAt)
+      throw new AppError('ARTICLE_ALREADY_UNPUBLISHED', {}, 409);
     if (published && !current.unpublishedAt) throw new AppError('ARTICLE_NOT_UNPUBLISHED', {}, 409);
     await tx
       .update(articles)
@@ -184,7 +263,9 @@ export async function setArticlePublished(db: Db, now: Date, operator: OperatorC
       targetType: 'article',
       targetId: id,
       before: { state: stateOf(current, now) },
-      after: { state: published ? stateOf({ ...current, unpublishedAt: null }, now) : 'unpublished' },
+      after: {
+        state: published ? stateOf({ ...current, unpublishedAt: null }, now) : 'unpublished',
+      },
       reason: reason ?? null,
     });
   });

@@ -27,7 +27,9 @@ export type OpsCommands = Readonly<Record<string, OpsCommand>>;
 
 /** Rethrows a service's AppError as the command's one error line, `NAME: message` in English; anything else as it is. */
 export function explainOpsError(error: unknown): never {
-  throw error instanceof AppError ? new Error(`${error.errorName}: ${translate('en', `errors.${error.errorName}`, error.params)}`) : error;
+  throw error instanceof AppError
+    ? new Error(`${error.errorName}: ${translate('en', `errors.${error.errorName}`, error.params)}`)
+    : error;
 }
 
 /** A schema's refusal of the options as `--field: message; …` in English. */

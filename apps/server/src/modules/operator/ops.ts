@@ -8,12 +8,17 @@ import { createOperator, listAudit } from './service.ts';
 
 export const operatorOpsCommands: OpsCommands = {
   'create-operator': {
-    usage: 'create-operator --username NAME --role reviewer|catalog|admin  (prints a generated password and TOTP secret; first install: no --operator needed)',
+    usage:
+      'create-operator --username NAME --role reviewer|catalog|admin  (prints a generated password and TOTP secret; first install: no --operator needed)',
     needsOperator: false,
     async run({ db, clock }, options) {
       const role = options.role as OperatorRole;
-      if (!options.username || !OPERATOR_ROLES.includes(role)) throw new Error('need --username and --role reviewer|catalog|admin');
-      const { id, password, totpSecret, otpauthUri } = await createOperator(db, clock.now(), { username: options.username, role });
+      if (!options.username || !OPERATOR_ROLES.includes(role))
+        throw new Error('need --username and --role reviewer|catalog|admin');
+      const { id, password, totpSecret, otpauthUri } = await createOperator(db, clock.now(), {
+        username: options.username,
+        role,
+      });
       return [
         `operator ${options.username} (#${id}, ${role}) created; password: ${password}`,
         `totp secret: ${totpSecret}`,
@@ -23,12 +28,27 @@ export const operatorOpsCommands: OpsCommands = {
     },
   },
 
-  'audit': {
+  audit: {
     usage: 'audit [--action A] [--target-type T] [--target-id ID]  (newest 50)',
     needsOperator: false,
     async run({ db }, options) {
-      const items = await listAudit(db, { action: options.action, targetType: options['target-type'], targetId: options['target-id'] }, 50);
-      return items.map((i) => `${i.createdAt} ${i.operator} ${i.action} ${i.targetType}#${i.targetId} ${i.reason ?? ''}`).join('\n') || 'no entries';
+      const items = await listAudit(
+        db,
+        {
+          action: options.action,
+          targetType: options['target-type'],
+          targetId: options['target-id'],
+        },
+        50,
+      );
+      return (
+        items
+          .map(
+            (i) =>
+              `${i.createdAt} ${i.operator} ${i.action} ${i.targetType}#${i.targetId} ${i.reason ?? ''}`,
+          )
+          .join('\n') || 'no entries'
+      );
     },
   },
 

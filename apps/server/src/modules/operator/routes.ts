@@ -18,14 +18,28 @@ import type { Clock } from '#platform/clock.ts';
 import type { Config } from '#platform/config.ts';
 import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
-import { audit, authenticateOperator, createOperator, listAudit, listOperators, operatorLogin, operatorLogout, setOperatorDisabled } from './service.ts';
+import {
+  audit,
+  authenticateOperator,
+  createOperator,
+  listAudit,
+  listOperators,
+  operatorLogin,
+  operatorLogout,
+  setOperatorDisabled,
+} from './service.ts';
 
 const tags = ['operator'];
 
 /** The operator API under /api/admin/v1. Each domain adds its review routes with `auth: 'operator'` and its roles. */
-export function registerOperatorRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; config: Pick<Config, 'settings' | 'version'> }): void {
+export function registerOperatorRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; clock: Clock; config: Pick<Config, 'settings' | 'version'> },
+): void {
   const startedAt = deps.clock.now().toISOString();
-  app.decorate('authenticateOperator', (authorization: string | undefined) => authenticateOperator(deps, authorization));
+  app.decorate('authenticateOperator', (authorization: string | undefined) =>
+    authenticateOperator(deps, authorization),
+  );
 
   route(
     app,
@@ -44,7 +58,15 @@ export function registerOperatorRoutes(app: FastifyInstance, deps: { db: Db; clo
 
   route(
     app,
-    { method: 'POST', url: '/api/admin/v1/auth/logout', auth: 'operator', roles: OPERATOR_ROLES, summary: 'Operator sign-out', tags, response: okSchema },
+    {
+      method: 'POST',
+      url: '/api/admin/v1/auth/logout',
+      auth: 'operator',
+      roles: OPERATOR_ROLES,
+      summary: 'Operator sign-out',
+      tags,
+      response: okSchema,
+    },
     async ({ request }) => {
       await operatorLogout(deps, request.headers.authorization);
       return { ok: true as const };
@@ -67,13 +89,30 @@ export function registerOperatorRoutes(app: FastifyInstance, deps: { db: Db; clo
 
   route(
     app,
-    { method: 'GET', url: '/api/admin/v1/audit', auth: 'operator', roles: ADMIN_ROLES, summary: 'The audit log, newest first, filterable', tags, query: auditQuerySchema, response: auditListSchema },
+    {
+      method: 'GET',
+      url: '/api/admin/v1/audit',
+      auth: 'operator',
+      roles: ADMIN_ROLES,
+      summary: 'The audit log, newest first, filterable',
+      tags,
+      query: auditQuerySchema,
+      response: auditListSchema,
+    },
     async ({ query }) => ({ items: await listAudit(deps.db, query) }),
   );
 
   route(
     app,
-    { method: 'GET', url: '/api/admin/v1/operators', auth: 'operator', roles: ADMIN_ROLES, summary: 'Operators, oldest first', tags, response: operatorListSchema },
+    {
+      method: 'GET',
+      url: '/api/admin/v1/operators',
+      auth: 'operator',
+      roles: ADMIN_ROLES,
+      summary: 'Operators, oldest first',
+      tags,
+      response: operatorListSchema,
+    },
     async () => ({ items: await listOperators(deps.db) }),
   );
 
@@ -93,7 +132,12 @@ export function registerOperatorRoutes(app: FastifyInstance, deps: { db: Db; clo
       deps.db.transaction(async (tx) => {
         const now = deps.clock.now();
         const created = await createOperator(tx, now, body);
-        await audit(tx, now, operator, { action: 'operator.create', targetType: 'operator', targetId: created.id, after: { username: created.username, role: created.role } });
+        await audit(tx, now, operator, {
+          action: 'operator.create',
+          targetType: 'operator',
+          targetId: created.id,
+          after: { username: created.username, role: created.role },
+        });
         return created;
       }),
   );
@@ -118,7 +162,15 @@ export function registerOperatorRoutes(app: FastifyInstance, deps: { db: Db; clo
 
   route(
     app,
-    { method: 'GET', url: '/api/admin/v1/settings', auth: 'operator', roles: ADMIN_ROLES, summary: 'The server settings in effect (read-only; keys and credentials hidden)', tags, response: settingsSchema },
+    {
+      method: 'GET',
+      url: '/api/admin/v1/settings',
+      auth: 'operator',
+      roles: ADMIN_ROLES,
+      summary: 'The server settings in effect (read-only; keys and credentials hidden)',
+      tags,
+      response: settingsSchema,
+    },
     async () => ({ items: deps.config.settings, version: deps.config.version, startedAt }),
   );
 }

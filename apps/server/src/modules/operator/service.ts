@@ -29,8 +29,16 @@ export interface AuditInput {
 }
 
 /** Records an operator action; call it inside the transaction that performs the action. */
-export async function audit(tx: Executor, now: Date, operator: OperatorContext, input: AuditInput): Promise<void> {
-  const text = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
+export async function audit(
+  tx: Executor,
+  now: Date,
+  operator: OperatorContext,
+  input: AuditInput,
+): Promise<void> {
+  const text = (value: unknown) =>
+    value === undefined || value === null
+      ? null
+      : JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
   await tx.insert(auditLog).values({
     operatorId: operator.operatorId,
     action: input.action,
@@ -48,18 +56,36 @@ export async function audit(tx: Executor, now: Date, operator: OperatorContext, 
  * A new operator with a generated password (unless one is given) and a TOTP secret; both are
  * shown once. Raises OPERATOR_USERNAME_TAKEN.
  */
-export async function createOperator(db: Executor, now: Date, input: { username: string; role: OperatorRole; password?: string }) {
+export async function createOperator(
+  db: Executor,
+  now: Date,
+  input: { username: string; role: OperatorRole; password?: string },
+) {
   const password = input.password ?? crypto.randomBytes(12).toString('base64url');
   const totpSecret = newTotpSecret();
   try {
     const [row] = await db
       .insert(operators)
-      .values({ username: input.username, passwordHash: await hashPassword(password), role: input.role, totpSecret, createdAt: now })
+      .values({
+        username: input.username,
+        passwordHash: await hashPassword(password),
+        role: input.role,
+        totpSecret,
+        createdAt: now,
+      })
       .returning({ id: operators.id });
     if (!row) throw new Error('operator insert returned no row');
-    return { id: row.id, username: input.username, role: input.role, password, totpSecret, otpauthUri: otpauthUri(totpSecret, input.username, 'Tradewind Console') };
+    return {
+      id: row.id,
+      username: input.username,
+      role: input.role,
+      password,
+      totpSecret,
+      otpauthUri: otpauthUri(totpSecret, input.username, 'Tradewind Console'),
+    };
   } catch (error) {
-    if (isUniqueViolation(error, 'operators_username_key')) throw new AppError('OPERATOR_USERNAME_TAKEN', {}, 409, 'username');
+    if (isUniqueViolation(error, 'operators_username_key'))
+      throw new AppError('OPERATOR_USERNAME_TAKEN', {}, 409, 'username');
     throw error;
   }
 }
@@ -79,7 +105,12 @@ export async function listOperators(db: Executor) {
  * Disables (or enables again) another operator; disabling ends their sessions at once, since
  * every request checks `disabled_at`. Raises OPERATOR_NOT_FOUND, OPERATOR_SELF.
  */
-export async function setOperatorDisabled(db: Db, now: Date, actor: OperatorContext, input: { id: number; disabled: boolean; reason: string }): Promise<void> {
+export async function setOperatorDisabled(
+  db: Db,
+  now: Date,
+  actor: OperatorContext,
+  input: { id: number; disabled: boolean; reason: string },
+): Promise<void> {
   if (input.id === actor.operatorId) throw new AppError('OPERATOR_SELF', {}, 409);
   await db.transaction(async (tx) => {
     const [row] = await tx.select().from(operators).where(eq(operators.id, input.id)).for('update');
@@ -97,7 +128,10 @@ export async function setOperatorDisabled(db: Db, now: Date, actor: OperatorCont
   });
 }
 
-export async function findOperator(db: Executor, username: string): Promise<OperatorContext | undefined> {
+export async function findOperator(
+  db: Executor,
+  username: string,
+): Promise<OperatorContext | undefined> {
   const [row] = await db.select().from(operators).where(eq(operators.username, username)).limit(1);
   if (!row || row.disabledAt) return undefined;
   return { operatorId: row.id, username: row.username, role: row.role as OperatorRole, via: 'cli' };
@@ -110,36 +144,67 @@ const hashToken = (token: string) => crypto.createHash('sha256').update(token).d
  * name, wrong password, disabled, or no TOTP secret), TWO_FACTOR_CODE_INVALID and
  * TWO_FACTOR_CODE_REUSED (field `code`). The outcome is audit-logged either way for a known name.
  */
-export async function operatorLogin(deps: { db: Db; clock: Clock }, input: { username: string; password: string; code: string }) {
+export async function operatorLogin(
+  deps: { db: Db; clock: Clock },
+  input: { username: string; password: string; code: string },
+) {
   // Per account, like users' sign-in: a wrong password or a wrong code counts; only both right clear it.
   const subject = operatorSubject(input.username);
   await admitAttempt(deps.db, subject, deps.clock.now());
-  const [row] = await deps.db.select().from(operators).where(eq(operators.username, input.username)).limit(1);
+  const [row] = await deps.db
+    .select()
+    .from(operators)
+    .where(eq(operators.username, input.username))
+    .limit(1);
   const valid = row ? await verify(row.passwordHash, input.password) : false;
-  if (!row || !valid || row.disabledAt || !row.totpSecret) throw new AppError('INVALID_CREDENTIALS');
+  if (!row || !valid || row.disabledAt || !row.totpSecret)
+    throw new AppError('INVALID_CREDENTIALS');
   const now = deps.clock.now();
   const step = matchTotp(row.totpSecret, input.code, now.getTime());
   if (step === undefined) throw new AppError('TWO_FACTOR_CODE_INVALID', {}, 422, 'code');
   const token = crypto.randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + OPERATOR_SESSION_MAX_MS);
-  const operator: OperatorContext = { operatorId: row.id, username: row.username, role: row.role as OperatorRole, via: 'api' };
+  const operator: OperatorContext = {
+    operatorId: row.id,
+    username: row.username,
+    role: row.role as OperatorRole,
+    via: 'api',
+  };
   await deps.db.transaction(async (tx) => {
     // The step moves forward only: a code seen once (or an older one) is refused, also under a race.
     const claimed = await tx
       .update(operators)
       .set({ totpLastStep: step })
-      .where(and(eq(operators.id, row.id), or(isNull(operators.totpLastStep), lt(operators.totpLastStep, step))))
+      .where(
+        and(
+          eq(operators.id, row.id),
+          or(isNull(operators.totpLastStep), lt(operators.totpLastStep, step)),
+        ),
+      )
       .returning({ id: operators.id });
     if (claimed.length === 0) throw new AppError('TWO_FACTOR_CODE_REUSED', {}, 422, 'code');
-    await tx.insert(operatorSessions).values({ operatorId: row.id, tokenHash: hashToken(token), createdAt: now, lastUsedAt: now, expiresAt });
-    await audit(tx, now, operator, { action: 'operator.sign_in', targetType: 'operator', targetId: row.id });
+    await tx.insert(operatorSessions).values({
+      operatorId: row.id,
+      tokenHash: hashToken(token),
+      createdAt: now,
+      lastUsedAt: now,
+      expiresAt,
+    });
+    await audit(tx, now, operator, {
+      action: 'operator.sign_in',
+      targetType: 'operator',
+      targetId: row.id,
+    });
   });
   await clearAttempts(deps.db, subject);
   return { token, role: operator.role, expiresAt: expiresAt.toISOString() };
 }
 
 /** 401 without a valid operator token; 411 after 30 minutes idle, 12 hours in all, or sign-out. */
-export async function authenticateOperator(deps: { db: Db; clock: Clock }, header: string | undefined): Promise<OperatorContext> {
+export async function authenticateOperator(
+  deps: { db: Db; clock: Clock },
+  header: string | undefined,
+): Promise<OperatorContext> {
   const token = header?.match(/^Bearer ([A-Za-z0-9_-]{43})$/)?.[1];
   if (!token) throw new AppError('UNAUTHORIZED');
   const [row] = await deps.db
@@ -151,16 +216,36 @@ export async function authenticateOperator(deps: { db: Db; clock: Clock }, heade
   if (!row) throw new AppError('UNAUTHORIZED');
   const now = deps.clock.now().getTime();
   const { session, operator } = row;
-  if (session.revokedAt || operator.disabledAt || session.expiresAt.getTime() <= now || now - session.lastUsedAt.getTime() > OPERATOR_IDLE_MS) {
+  if (
+    session.revokedAt ||
+    operator.disabledAt ||
+    session.expiresAt.getTime() <= now ||
+    now - session.lastUsedAt.getTime() > OPERATOR_IDLE_MS
+  ) {
     throw new AppError('SESSION_EXPIRED');
   }
-  await deps.db.update(operatorSessions).set({ lastUsedAt: new Date(now) }).where(eq(operatorSessions.id, session.id));
-  return { operatorId: operator.id, username: operator.username, role: operator.role as OperatorRole, via: 'api' };
+  await deps.db
+    .update(operatorSessions)
+    .set({ lastUsedAt: new Date(now) })
+    .where(eq(operatorSessions.id, session.id));
+  return {
+    operatorId: operator.id,
+    username: operator.username,
+    role: operator.role as OperatorRole,
+    via: 'api',
+  };
 }
 
-export async function operatorLogout(deps: { db: Db; clock: Clock }, header: string | undefined): Promise<void> {
+export async function operatorLogout(
+  deps: { db: Db; clock: Clock },
+  header: string | undefined,
+): Promise<void> {
   const token = header?.match(/^Bearer ([A-Za-z0-9_-]{43})$/)?.[1];
-  if (token) await deps.db.update(operatorSessions).set({ revokedAt: deps.clock.now() }).where(eq(operatorSessions.tokenHash, hashToken(token)));
+  if (token)
+    await deps.db
+      .update(operatorSessions)
+      .set({ revokedAt: deps.clock.now() })
+      .where(eq(operatorSessions.tokenHash, hashToken(token)));
 }
 
 export interface AuditFilter {

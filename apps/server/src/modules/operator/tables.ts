@@ -52,5 +52,8 @@ export const auditLog = pgTable(
     via: text('via').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [index('audit_log_target_idx').on(t.targetType, t.targetId), index('audit_log_action_idx').on(t.action)],
+  (t) => [
+    index('audit_log_target_idx').on(t.targetType, t.targetId),
+    index('audit_log_action_idx').on(t.action),
+  ],
 );

@@ -1,4 +1,9 @@
-import { checkinResultSchema, checkinStateSchema, pointsHistoryQuerySchema, pointsHistorySchema } from '@tradewind/contract/points';
+import {
+  checkinResultSchema,
+  checkinStateSchema,
+  pointsHistoryQuerySchema,
+  pointsHistorySchema,
+} from '@tradewind/contract/points';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
@@ -10,7 +15,14 @@ const tags = ['points'];
 export function registerPointsRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock }): void {
   route(
     app,
-    { method: 'GET', url: '/api/v1/points/checkin', auth: 'user', summary: "Today's check-in state, streak and points", tags, response: checkinStateSchema },
+    {
+      method: 'GET',
+      url: '/api/v1/points/checkin',
+      auth: 'user',
+      summary: "Today's check-in state, streak and points",
+      tags,
+      response: checkinStateSchema,
+    },
     async ({ auth, lang }) => checkinState(deps.db, deps.clock.now(), auth.userId, lang),
   );
 
@@ -30,7 +42,15 @@ export function registerPointsRoutes(app: FastifyInstance, deps: { db: Db; clock
 
   route(
     app,
-    { method: 'GET', url: '/api/v1/points/history', auth: 'user', summary: 'Your points events, newest first', tags, query: pointsHistoryQuerySchema, response: pointsHistorySchema },
+    {
+      method: 'GET',
+      url: '/api/v1/points/history',
+      auth: 'user',
+      summary: 'Your points events, newest first',
+      tags,
+      query: pointsHistoryQuerySchema,
+      response: pointsHistorySchema,
+    },
     async ({ auth, query }) => pointsHistory(deps.db, auth.userId, query),
   );
 }

@@ -47,10 +47,19 @@ async function lastCheckin(db: Executor, userId: number): Promise<LastCheckin | 
 }
 
 export function ruleText(language: Language): string {
-  return translate(language, 'points.rule', { checkin: CHECKIN_POINTS, every: STREAK_BONUS_EVERY, bonus: STREAK_BONUS_POINTS });
+  return translate(language, 'points.rule', {
+    checkin: CHECKIN_POINTS,
+    every: STREAK_BONUS_EVERY,
+    bonus: STREAK_BONUS_POINTS,
+  });
 }
 
-export async function checkinState(db: Executor, now: Date, userId: number, language: Language): Promise<CheckinState> {
+export async function checkinState(
+  db: Executor,
+  now: Date,
+  userId: number,
+  language: Language,
+): Promise<CheckinState> {
   const today = utcDay(now);
   const [last, points] = [await lastCheckin(db, userId), await pointsBalance(db, userId)];
   return { ...checkinView(last, today), points, rule: ruleText(language), today };
@@ -61,19 +70,33 @@ export async function checkinState(db: Executor, now: Date, userId: number, lang
  * the same transaction on every 7th consecutive day. The partial unique index on
  * (user_id, day) decides concurrent attempts: exactly one inserts, the others change nothing.
  */
-export async function checkIn(db: Db, now: Date, userId: number, language: Language): Promise<CheckinResult> {
+export async function checkIn(
+  db: Db,
+  now: Date,
+  userId: number,
+  language: Language,
+): Promise<CheckinResult> {
   const today = utcDay(now);
   const awarded = await db.transaction(async (tx) => {
     const streak = nextStreak(await lastCheckin(tx, userId), today);
     const reward = checkinReward(streak);
     const inserted = await tx
       .insert(pointsEvents)
-      .values({ userId, kind: 'checkin', amount: reward.checkin, day: today, streak, createdAt: now })
+      .values({
+        userId,
+        kind: 'checkin',
+        amount: reward.checkin,
+        day: today,
+        streak,
+        createdAt: now,
+      })
       .onConflictDoNothing()
       .returning({ id: pointsEvents.id });
     if (inserted.length === 0) throw new AppError('CHECKIN_ALREADY_DONE', {}, 409);
     if (reward.bonus > 0) {
-      await tx.insert(pointsEvents).values({ userId, kind: 'streak_bonus', amount: reward.bonus, day: today, createdAt: now });
+      await tx
+        .insert(pointsEvents)
+        .values({ userId, kind: 'streak_bonus', amount: reward.bonus, day: today, createdAt: now });
     }
     return reward;
   });
@@ -81,23 +104,42 @@ export async function checkIn(db: Db, now: Date, userId: number, language: Langu
 }
 
 function toKind(kind: string): PointsEventKind {
-  if (!(POINTS_EVENT_KINDS as readonly string[]).includes(kind)) throw new Error(`unknown points event kind ${kind}`);
+  if (!(POINTS_EVENT_KINDS as readonly string[]).includes(kind))
+    throw new Error(`unknown points event kind ${kind}`);
   return kind as PointsEventKind;
 }
 
 function toEvent(row: PointsEventRow) {
-  return { id: String(row.id), kind: toKind(row.kind), amount: row.amount, day: row.day, createdAt: row.createdAt.toISOString() };
+  return {
+    id: String(row.id),
+    kind: toKind(row.kind),
+    amount: row.amount,
+    day: row.day,
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
 /** The user's own points events, newest first, a page at a time (`cursor` = last id of the previous page). */
-export async function pointsHistory(db: Executor, userId: number, query: PointsHistoryQuery): Promise<PointsHistory> {
+export async function pointsHistory(
+  db: Executor,
+  userId: number,
+  query: PointsHistoryQuery,
+): Promise<PointsHistory> {
   const rows = await db
     .select()
     .from(pointsEvents)
-    .where(and(eq(pointsEvents.userId, userId), query.cursor ? lt(pointsEvents.id, Number(query.cursor)) : undefined))
+    .where(
+      and(
+        eq(pointsEvents.userId, userId),
+        query.cursor ? lt(pointsEvents.id, Number(query.cursor)) : undefined,
+      ),
+    )
     .orderBy(desc(pointsEvents.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
-  return { items: page.map(toEvent), nextCursor: rows.length > query.limit && last ? String(last.id) : null };
+  return {
+    items: page.map(toEvent),
+    nextCursor: rows.length > query.limit && last ? String(last.id) : null,
+  };
 }

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, date, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { users } from '../user/tables.ts';
 
 /**
@@ -25,8 +35,13 @@ export const pointsEvents = pgTable(
   (t) => [
     index('points_events_user_idx').on(t.userId, t.id),
     // One check-in per user per UTC day, however many requests race for it.
-    uniqueIndex('points_events_user_checkin_day_key').on(t.userId, t.day).where(sql`${t.kind} = 'checkin'`),
-    check('points_events_checkin_shape', sql`${t.kind} <> 'checkin' or (${t.day} is not null and ${t.streak} >= 1)`),
+    uniqueIndex('points_events_user_checkin_day_key')
+      .on(t.userId, t.day)
+      .where(sql`${t.kind} = 'checkin'`),
+    check(
+      'points_events_checkin_shape',
+      sql`${t.kind} <> 'checkin' or (${t.day} is not null and ${t.streak} >= 1)`,
+    ),
   ],
 );
 

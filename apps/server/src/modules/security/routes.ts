@@ -13,15 +13,33 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '#platform/config.ts';
 import { route } from '#platform/http.ts';
 import { completeLogin } from './login.ts';
-import { type SecurityDeps, disableTwoFactor, enableTwoFactor, securityOverview, setAntiPhishingCode, setupTwoFactor } from './service.ts';
+import {
+  type SecurityDeps,
+  disableTwoFactor,
+  enableTwoFactor,
+  securityOverview,
+  setAntiPhishingCode,
+  setupTwoFactor,
+} from './service.ts';
 
 const MINUTE_MS = 60_000;
 const tags = ['security'];
 
-export function registerSecurityRoutes(app: FastifyInstance, deps: SecurityDeps & { config: Config }): void {
+export function registerSecurityRoutes(
+  app: FastifyInstance,
+  deps: SecurityDeps & { config: Config },
+): void {
   route(
     app,
-    { method: 'GET', url: '/api/v1/security', auth: 'user', summary: 'Security centre: devices, sign-in history, two-factor, anti-phishing code, withdrawal pause', tags, response: securityOverviewSchema },
+    {
+      method: 'GET',
+      url: '/api/v1/security',
+      auth: 'user',
+      summary:
+        'Security centre: devices, sign-in history, two-factor, anti-phishing code, withdrawal pause',
+      tags,
+      response: securityOverviewSchema,
+    },
     async ({ auth }) => securityOverview(deps, auth),
   );
 
@@ -31,18 +49,31 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: SecurityDeps 
       method: 'POST',
       url: '/api/v1/auth/login/2fa',
       auth: 'none',
-      summary: 'Sign-in step 2: the challenge from /auth/login and an authenticator or recovery code',
+      summary:
+        'Sign-in step 2: the challenge from /auth/login and an authenticator or recovery code',
       tags: ['auth', ...tags],
       body: loginSecondStepRequestSchema,
       response: sessionResponseSchema,
       rateLimit: { max: 10, timeWindow: MINUTE_MS },
     },
-    async ({ body, request }) => completeLogin(deps, body, { ip: request.ip, device: String(request.headers['user-agent'] ?? '') }),
+    async ({ body, request }) =>
+      completeLogin(deps, body, {
+        ip: request.ip,
+        device: String(request.headers['user-agent'] ?? ''),
+      }),
   );
 
   route(
     app,
-    { method: 'POST', url: '/api/v1/security/2fa/setup', auth: 'user', summary: 'Two-factor enrolment, step 1: a new secret and its otpauth:// URI', tags, response: twoFactorSetupSchema, rateLimit: { max: 10, timeWindow: MINUTE_MS } },
+    {
+      method: 'POST',
+      url: '/api/v1/security/2fa/setup',
+      auth: 'user',
+      summary: 'Two-factor enrolment, step 1: a new secret and its otpauth:// URI',
+      tags,
+      response: twoFactorSetupSchema,
+      rateLimit: { max: 10, timeWindow: MINUTE_MS },
+    },
     async ({ auth }) => setupTwoFactor(deps, auth),
   );
 
@@ -52,7 +83,8 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: SecurityDeps 
       method: 'POST',
       url: '/api/v1/security/2fa/enable',
       auth: 'user',
-      summary: 'Two-factor enrolment, step 2: confirm with a code; returns 10 recovery codes once; pauses withdrawals 24 h',
+      summary:
+        'Two-factor enrolment, step 2: confirm with a code; returns 10 recovery codes once; pauses withdrawals 24 h',
       tags,
       body: twoFactorEnableRequestSchema,
       response: twoFactorEnableResponseSchema,
@@ -81,7 +113,15 @@ export function registerSecurityRoutes(app: FastifyInstance, deps: SecurityDeps 
 
   route(
     app,
-    { method: 'POST', url: '/api/v1/security/anti-phishing', auth: 'user', summary: 'Set (or clear, with "") the code printed in every email we send you', tags, body: antiPhishingRequestSchema, response: okSchema },
+    {
+      method: 'POST',
+      url: '/api/v1/security/anti-phishing',
+      auth: 'user',
+      summary: 'Set (or clear, with "") the code printed in every email we send you',
+      tags,
+      body: antiPhishingRequestSchema,
+      response: okSchema,
+    },
     async ({ auth, body }) => {
       await setAntiPhishingCode(deps, auth, body.code);
       return { ok: true as const };

@@ -44,14 +44,22 @@ type SecurityRow = typeof userSecurity.$inferSelect;
 export type SecondFactorMethod = 'totp' | 'recovery_code';
 
 async function securityRow(db: Executor, userId: number): Promise<SecurityRow | undefined> {
-  const [row] = await db.select().from(userSecurity).where(eq(userSecurity.userId, userId)).limit(1);
+  const [row] = await db
+    .select()
+    .from(userSecurity)
+    .where(eq(userSecurity.userId, userId))
+    .limit(1);
   return row;
 }
 
 /** The user's row, created if missing and locked for this transaction: code checks on one user run one at a time. */
 async function lockedSecurityRow(tx: Executor, userId: number, now: Date): Promise<SecurityRow> {
   await tx.insert(userSecurity).values({ userId, updatedAt: now }).onConflictDoNothing();
-  const [row] = await tx.select().from(userSecurity).where(eq(userSecurity.userId, userId)).for('update');
+  const [row] = await tx
+    .select()
+    .from(userSecurity)
+    .where(eq(userSecurity.userId, userId))
+    .for('update');
   if (!row) throw new Error('user_security row missing after insert');
   return row;
 }
@@ -64,7 +72,14 @@ export async function isTwoFactorEnabled(db: Executor, userId: number): Promise<
 
 export async function recordSignIn(
   db: Executor,
-  input: { userId: number; result: SignInResult; method: 'password' | SecondFactorMethod; device: string; ip: string; now: Date },
+  input: {
+    userId: number;
+    result: SignInResult;
+    method: 'password' | SecondFactorMethod;
+    device: string;
+    ip: string;
+    now: Date;
+  },
 ): Promise<void> {
   await db.insert(signInEvents).values({
     userId: input.userId,
@@ -77,7 +92,12 @@ export async function recordSignIn(
 }
 
 export async function signInHistory(db: Executor, userId: number): Promise<SignInEvent[]> {
-  const rows = await db.select().from(signInEvents).where(eq(signInEvents.userId, userId)).orderBy(desc(signInEvents.id)).limit(SIGN_IN_HISTORY_LIMIT);
+  const rows = await db
+    .select()
+    .from(signInEvents)
+    .where(eq(signInEvents.userId, userId))
+    .orderBy(desc(signInEvents.id))
+    .limit(SIGN_IN_HISTORY_LIMIT);
   return rows.map((row) => ({
     id: String(row.id),
     result: row.result as SignInResult,
@@ -92,11 +112,21 @@ export async function signInHistory(db: Executor, userId: number): Promise<SignI
 /* Withdrawal lock */
 
 /** Pauses withdrawals for 24 h from now (a later change extends the pause, never shortens it). */
-export async function lockWithdrawals(tx: Executor, userId: number, now: Date, reason: WithdrawalLockReason): Promise<void> {
+export async function lockWithdrawals(
+  tx: Executor,
+  userId: number,
+  now: Date,
+  reason: WithdrawalLockReason,
+): Promise<void> {
   const until = new Date(now.getTime() + WITHDRAWAL_LOCK_MS);
   await tx
     .insert(userSecurity)
-    .values({ userId, withdrawalsLockedUntil: until, withdrawalsLockReason: reason, updatedAt: now })
+    .values({
+      userId,
+      withdrawalsLockedUntil: until,
+      withdrawalsLockReason: reason,
+      updatedAt: now,
+    })
     .onConflictDoUpdate({
       target: userSecurity.userId,
       set: {
@@ -108,21 +138,38 @@ export async function lockWithdrawals(tx: Executor, userId: number, now: Date, r
 }
 
 function lockOf(row: SecurityRow | undefined, now: Date): WithdrawalLock {
-  if (!row?.withdrawalsLockedUntil || row.withdrawalsLockedUntil.getTime() <= now.getTime()) return null;
-  return { until: row.withdrawalsLockedUntil.toISOString(), reason: row.withdrawalsLockReason as WithdrawalLockReason };
+  if (!row?.withdrawalsLockedUntil || row.withdrawalsLockedUntil.getTime() <= now.getTime())
+    return null;
+  return {
+    until: row.withdrawalsLockedUntil.toISOString(),
+    reason: row.withdrawalsLockReason as WithdrawalLockReason,
+  };
 }
 
-export async function withdrawalLock(db: Executor, userId: number, now: Date): Promise<WithdrawalLock> {
+export async function withdrawalLock(
+  db: Executor,
+  userId: number,
+  now: Date,
+): Promise<WithdrawalLock> {
   return lockOf(await securityRow(db, userId), now);
 }
 
 /** Raises WITHDRAWALS_LOCKED (403) with the unlock time in the user's language and the reason. */
-export async function assertWithdrawalsUnlocked(db: Executor, userId: number, now: Date, language: Language): Promise<void> {
+export async function assertWithdrawalsUnlocked(
+  db: Executor,
+  userId: number,
+  now: Date,
+  language: Language,
+): Promise<void> {
   const lock = await withdrawalLock(db, userId, now);
   if (!lock) return;
   // Intl refuses timeZoneName next to dateStyle; the server does not know the user's zone, so it says UTC.
   const until = `${new Intl.DateTimeFormat(LANGUAGE_TAGS[language], { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(lock.until))} UTC`;
-  throw new AppError('WITHDRAWALS_LOCKED', { until, reason: translate(language, `security.lock_reason.${lock.reason}`) }, 403);
+  throw new AppError(
+    'WITHDRAWALS_LOCKED',
+    { until, reason: translate(language, `security.lock_reason.${lock.reason}`) },
+    403,
+  );
 }
 
 /* Second factor */
@@ -150,15 +197,25 @@ async function spendSecondFactor(
   if (/^\d{6}$/.test(code)) {
     const step = matchTotp(row.totpSecret, code, now.getTime());
     if (step === undefined) return { error: 'TWO_FACTOR_CODE_INVALID' };
-    if (row.totpLastStep !== null && step <= row.totpLastStep) return { error: 'TWO_FACTOR_CODE_REUSED' };
-    await tx.update(userSecurity).set({ totpLastStep: step, updatedAt: now }).where(eq(userSecurity.userId, row.userId));
+    if (row.totpLastStep !== null && step <= row.totpLastStep)
+      return { error: 'TWO_FACTOR_CODE_REUSED' };
+    await tx
+      .update(userSecurity)
+      .set({ totpLastStep: step, updatedAt: now })
+      .where(eq(userSecurity.userId, row.userId));
     return { method: 'totp' };
   }
   if (allowRecovery && RECOVERY_CODE_PATTERN.test(code)) {
     const used = await tx
       .update(recoveryCodes)
       .set({ usedAt: now })
-      .where(and(eq(recoveryCodes.userId, row.userId), eq(recoveryCodes.codeHash, hashRecoveryCode(code)), isNull(recoveryCodes.usedAt)))
+      .where(
+        and(
+          eq(recoveryCodes.userId, row.userId),
+          eq(recoveryCodes.codeHash, hashRecoveryCode(code)),
+          isNull(recoveryCodes.usedAt),
+        ),
+      )
       .returning({ id: recoveryCodes.id });
     return used.length > 0 ? { method: 'recovery_code' } : { error: 'TWO_FACTOR_CODE_INVALID' };
   }
@@ -169,7 +226,12 @@ async function spendSecondFactor(
  * The second step of a sign-in, inside the caller's transaction. Recovery codes are
  * accepted here (that is what they are for: a lost phone).
  */
-export async function checkSignInSecondFactor(tx: Executor, userId: number, code: string, now: Date) {
+export async function checkSignInSecondFactor(
+  tx: Executor,
+  userId: number,
+  code: string,
+  now: Date,
+) {
   return spendSecondFactor(tx, await lockedSecurityRow(tx, userId, now), code, now, true);
 }
 
@@ -178,9 +240,18 @@ export async function checkSignInSecondFactor(tx: Executor, userId: number, code
  * transaction (a refused withdrawal rolls the step back with it). Recovery codes are not
  * accepted for money leaving the account.
  */
-export async function requireWithdrawalSecondFactor(tx: Executor, userId: number, code: string | undefined, now: Date): Promise<void> {
+export async function requireWithdrawalSecondFactor(
+  tx: Executor,
+  userId: number,
+  code: string | undefined,
+  now: Date,
+): Promise<void> {
   // No row, no two-factor: a withdrawal by a user who never touched these settings writes nothing here.
-  const [row] = await tx.select().from(userSecurity).where(eq(userSecurity.userId, userId)).for('update');
+  const [row] = await tx
+    .select()
+    .from(userSecurity)
+    .where(eq(userSecurity.userId, userId))
+    .for('update');
   if (!row?.totpEnabledAt) return;
   if (!code) throw new AppError('TWO_FACTOR_REQUIRED', {}, 422, 'totpCode');
   const outcome = await spendSecondFactor(tx, row, code, now, false);
@@ -188,25 +259,40 @@ export async function requireWithdrawalSecondFactor(tx: Executor, userId: number
 }
 
 /** Before the withdrawal password is tried: a request that will need a code and has none is refused first. */
-export async function precheckWithdrawalSecondFactor(db: Executor, userId: number, code: string | undefined): Promise<void> {
-  if (!code && (await isTwoFactorEnabled(db, userId))) throw new AppError('TWO_FACTOR_REQUIRED', {}, 422, 'totpCode');
+export async function precheckWithdrawalSecondFactor(
+  db: Executor,
+  userId: number,
+  code: string | undefined,
+): Promise<void> {
+  if (!code && (await isTwoFactorEnabled(db, userId)))
+    throw new AppError('TWO_FACTOR_REQUIRED', {}, 422, 'totpCode');
 }
 
 /* Enrolment */
 
 async function accountLabel(db: Executor, userId: number): Promise<string> {
-  const [user] = await db.select({ email: users.email, phone: users.phone }).from(users).where(eq(users.id, userId)).limit(1);
+  const [user] = await db
+    .select({ email: users.email, phone: users.phone })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
   return user?.email ?? user?.phone ?? String(userId);
 }
 
 /** Step 1: a fresh secret (replacing any unconfirmed one). Raises TWO_FACTOR_ALREADY_ENABLED. */
-export async function setupTwoFactor(deps: SecurityDeps, auth: AuthContext): Promise<TwoFactorSetup> {
+export async function setupTwoFactor(
+  deps: SecurityDeps,
+  auth: AuthContext,
+): Promise<TwoFactorSetup> {
   const now = deps.clock.now();
   const secret = newTotpSecret();
   await deps.db.transaction(async (tx) => {
     const row = await lockedSecurityRow(tx, auth.userId, now);
     if (row.totpEnabledAt) throw new AppError('TWO_FACTOR_ALREADY_ENABLED', {}, 409);
-    await tx.update(userSecurity).set({ totpPendingSecret: secret, updatedAt: now }).where(eq(userSecurity.userId, auth.userId));
+    await tx
+      .update(userSecurity)
+      .set({ totpPendingSecret: secret, updatedAt: now })
+      .where(eq(userSecurity.userId, auth.userId));
   });
   return { secret, uri: otpauthUri(secret, await accountLabel(deps.db, auth.userId)) };
 }
@@ -215,7 +301,11 @@ export async function setupTwoFactor(deps: SecurityDeps, auth: AuthContext): Pro
  * Step 2: a code from the app switches two-factor on, returns ten recovery codes (shown
  * once; only hashes are kept) and pauses withdrawals for 24 h.
  */
-export async function enableTwoFactor(deps: SecurityDeps, auth: AuthContext, code: string): Promise<{ recoveryCodes: string[]; withdrawalLock: WithdrawalLock }> {
+export async function enableTwoFactor(
+  deps: SecurityDeps,
+  auth: AuthContext,
+  code: string,
+): Promise<{ recoveryCodes: string[]; withdrawalLock: WithdrawalLock }> {
   const now = deps.clock.now();
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
   await deps.db.transaction(async (tx) => {
@@ -226,17 +316,31 @@ export async function enableTwoFactor(deps: SecurityDeps, auth: AuthContext, cod
     if (step === undefined) throw new AppError('TWO_FACTOR_CODE_INVALID', {}, 422, 'code');
     await tx
       .update(userSecurity)
-      .set({ totpSecret: row.totpPendingSecret, totpPendingSecret: null, totpEnabledAt: now, totpLastStep: step, updatedAt: now })
+      .set({
+        totpSecret: row.totpPendingSecret,
+        totpPendingSecret: null,
+        totpEnabledAt: now,
+        totpLastStep: step,
+        updatedAt: now,
+      })
       .where(eq(userSecurity.userId, auth.userId));
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, auth.userId));
-    await tx.insert(recoveryCodes).values(codes.map((c) => ({ userId: auth.userId, codeHash: hashRecoveryCode(c), createdAt: now })));
+    await tx
+      .insert(recoveryCodes)
+      .values(
+        codes.map((c) => ({ userId: auth.userId, codeHash: hashRecoveryCode(c), createdAt: now })),
+      );
     await lockWithdrawals(tx, auth.userId, now, 'two_factor_enabled');
   });
   return { recoveryCodes: codes, withdrawalLock: await withdrawalLock(deps.db, auth.userId, now) };
 }
 
 /** Needs a current code or a recovery code; pauses withdrawals for 24 h. */
-export async function disableTwoFactor(deps: SecurityDeps, auth: AuthContext, code: string): Promise<void> {
+export async function disableTwoFactor(
+  deps: SecurityDeps,
+  auth: AuthContext,
+  code: string,
+): Promise<void> {
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     const row = await lockedSecurityRow(tx, auth.userId, now);
@@ -245,7 +349,13 @@ export async function disableTwoFactor(deps: SecurityDeps, auth: AuthContext, co
     if ('error' in outcome) throw new AppError(outcome.error, {}, 422, 'code');
     await tx
       .update(userSecurity)
-      .set({ totpSecret: null, totpEnabledAt: null, totpPendingSecret: null, totpLastStep: null, updatedAt: now })
+      .set({
+        totpSecret: null,
+        totpEnabledAt: null,
+        totpPendingSecret: null,
+        totpLastStep: null,
+        updatedAt: now,
+      })
       .where(eq(userSecurity.userId, auth.userId));
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, auth.userId));
     await lockWithdrawals(tx, auth.userId, now, 'two_factor_disabled');
@@ -255,13 +365,20 @@ export async function disableTwoFactor(deps: SecurityDeps, auth: AuthContext, co
 /* Anti-phishing code */
 
 /** An empty code removes it. */
-export async function setAntiPhishingCode(deps: SecurityDeps, auth: AuthContext, code: string): Promise<void> {
+export async function setAntiPhishingCode(
+  deps: SecurityDeps,
+  auth: AuthContext,
+  code: string,
+): Promise<void> {
   const now = deps.clock.now();
   const value = code === '' ? null : code;
   await deps.db
     .insert(userSecurity)
     .values({ userId: auth.userId, antiPhishingCode: value, updatedAt: now })
-    .onConflictDoUpdate({ target: userSecurity.userId, set: { antiPhishingCode: value, updatedAt: now } });
+    .onConflictDoUpdate({
+      target: userSecurity.userId,
+      set: { antiPhishingCode: value, updatedAt: now },
+    });
 }
 
 /** The code to print in an email to this address, if its account has set one. */
@@ -277,7 +394,10 @@ export async function antiPhishingCodeFor(db: Executor, email: string): Promise<
 
 /* Overview */
 
-export async function securityOverview(deps: SecurityDeps, auth: AuthContext): Promise<SecurityOverview> {
+export async function securityOverview(
+  deps: SecurityDeps,
+  auth: AuthContext,
+): Promise<SecurityOverview> {
   const now = deps.clock.now();
   const row = await securityRow(deps.db, auth.userId);
   const [left] = await deps.db
@@ -298,7 +418,15 @@ export async function securityOverview(deps: SecurityDeps, auth: AuthContext): P
     withdrawalLock: lockOf(row, now),
     withdrawPasswordSet: passwords.has('withdraw'),
     tradePasswordSet: passwords.has('trade'),
-    sessions: sessions.map((s) => ({ id: s.id, device: s.device, ip: s.ip, network: networkHint(s.ip), createdAt: s.createdAt, lastUsedAt: s.lastUsedAt, current: s.current })),
+    sessions: sessions.map((s) => ({
+      id: s.id,
+      device: s.device,
+      ip: s.ip,
+      network: networkHint(s.ip),
+      createdAt: s.createdAt,
+      lastUsedAt: s.lastUsedAt,
+      current: s.current,
+    })),
     signIns: await signInHistory(deps.db, auth.userId),
   };
 }

@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { users } from '../user/tables.ts';
 
 /**
@@ -19,11 +28,19 @@ export const userSecurity = pgTable(
     totpPendingSecret: text('totp_pending_secret'),
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
     antiPhishingCode: text('anti_phishing_code'),
-    withdrawalsLockedUntil: timestamp('withdrawals_locked_until', { withTimezone: true, mode: 'date' }),
+    withdrawalsLockedUntil: timestamp('withdrawals_locked_until', {
+      withTimezone: true,
+      mode: 'date',
+    }),
     withdrawalsLockReason: text('withdrawals_lock_reason'),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
-  (t) => [check('user_security_totp_enabled', sql`(${t.totpSecret} is null) = (${t.totpEnabledAt} is null)`)],
+  (t) => [
+    check(
+      'user_security_totp_enabled',
+      sql`(${t.totpSecret} is null) = (${t.totpEnabledAt} is null)`,
+    ),
+  ],
 );
 
 /** Single-use recovery codes; only their SHA-256 is kept (each carries 50 random bits). */

@@ -44,7 +44,11 @@ export function hotp(key: Uint8Array, counter: number, digits = TOTP_DIGITS): st
   message.writeBigUInt64BE(BigInt(counter));
   const mac = crypto.createHmac('sha1', key).update(message).digest();
   const offset = (mac[mac.length - 1] ?? 0) & 0xf;
-  const binary = (((mac[offset] ?? 0) & 0x7f) << 24) | ((mac[offset + 1] ?? 0) << 16) | ((mac[offset + 2] ?? 0) << 8) | (mac[offset + 3] ?? 0);
+  const binary =
+    (((mac[offset] ?? 0) & 0x7f) << 24) |
+    ((mac[offset + 1] ?? 0) << 16) |
+    ((mac[offset + 2] ?? 0) << 8) |
+    (mac[offset + 3] ?? 0);
   return String(binary % 10 ** digits).padStart(digits, '0');
 }
 
@@ -77,6 +81,12 @@ export function newTotpSecret(): string {
 
 export function otpauthUri(secret: string, account: string, issuer = 'Tradewind'): string {
   const label = encodeURIComponent(`${issuer}:${account}`);
-  const params = new URLSearchParams({ secret, issuer, algorithm: 'SHA1', digits: String(TOTP_DIGITS), period: String(TOTP_STEP_S) });
+  const params = new URLSearchParams({
+    secret,
+    issuer,
+    algorithm: 'SHA1',
+    digits: String(TOTP_DIGITS),
+    period: String(TOTP_STEP_S),
+  });
   return `otpauth://totp/${label}?${params.toString()}`;
 }

@@ -12,22 +12,43 @@ import { devOutbox } from '#platform/tables.ts';
 
 const OUTBOX_PAGE = 50;
 
-export function registerSystemRoutes(app: FastifyInstance, deps: { db: Db; config: Config; notifier: Notifier }): void {
+export function registerSystemRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; config: Config; notifier: Notifier },
+): void {
   const { db, config, notifier } = deps;
   const startedAt = process.hrtime.bigint();
 
   route(
     app,
-    { method: 'GET', url: '/api/health', auth: 'none', summary: 'Liveness and database check', tags: ['system'], response: healthSchema },
+    {
+      method: 'GET',
+      url: '/api/health',
+      auth: 'none',
+      summary: 'Liveness and database check',
+      tags: ['system'],
+      response: healthSchema,
+    },
     async () => {
       await db.execute(sql`select 1`);
-      return { status: 'ok' as const, database: 'ok' as const, uptimeS: Number((process.hrtime.bigint() - startedAt) / 1_000_000n) / 1000 };
+      return {
+        status: 'ok' as const,
+        database: 'ok' as const,
+        uptimeS: Number((process.hrtime.bigint() - startedAt) / 1_000_000n) / 1000,
+      };
     },
   );
 
   route(
     app,
-    { method: 'GET', url: '/api/v1/config', auth: 'none', summary: 'Public client configuration', tags: ['system'], response: publicConfigSchema },
+    {
+      method: 'GET',
+      url: '/api/v1/config',
+      auth: 'none',
+      summary: 'Public client configuration',
+      tags: ['system'],
+      response: publicConfigSchema,
+    },
     async () => ({
       imgBaseUrl: config.imgBaseUrl,
       languages: [...LANGUAGES],

@@ -1,5 +1,10 @@
 import { formatAmount, parseAmount } from '@tradewind/contract/money';
-import type { Adjustment, AdjustmentDecision, AdjustmentRequest, AdjustmentStatus } from '@tradewind/contract/user-admin';
+import type {
+  Adjustment,
+  AdjustmentDecision,
+  AdjustmentRequest,
+  AdjustmentStatus,
+} from '@tradewind/contract/user-admin';
 import { ASSETS } from '@tradewind/contract/wallet';
 import { type SQL, and, desc, eq, lt } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
@@ -47,7 +52,8 @@ function view(row: AdjustmentRow, requestedBy: string, decidedBy: string | null)
 function signedMinor(text: string, asset: keyof typeof ASSETS): bigint {
   const negative = text.startsWith('-');
   const minor = parseAmount(text.replace(/^[+-]/, ''), ASSETS[asset].scale);
-  if (minor === undefined || minor === 0n) throw new AppError('AMOUNT_PRECISION', { decimals: ASSETS[asset].scale }, 422, 'amount');
+  if (minor === undefined || minor === 0n)
+    throw new AppError('AMOUNT_PRECISION', { decimals: ASSETS[asset].scale }, 422, 'amount');
   return negative ? -minor : minor;
 }
 
@@ -56,7 +62,11 @@ const decider = alias(operators, 'decider');
 
 async function load(db: Executor, conditions: SQL[], limit: number): Promise<Adjustment[]> {
   const rows = await db
-    .select({ row: balanceAdjustments, requestedBy: requester.username, decidedBy: decider.username })
+    .select({
+      row: balanceAdjustments,
+      requestedBy: requester.username,
+      decidedBy: decider.username,
+    })
     .from(balanceAdjustments)
     .innerJoin(requester, eq(requester.id, balanceAdjustments.requestedBy))
     .leftJoin(decider, eq(decider.id, balanceAdjustments.decidedBy))
@@ -67,32 +77,66 @@ async function load(db: Executor, conditions: SQL[], limit: number): Promise<Adj
 }
 
 /** Records the request (nothing moves yet) and audits it. Raises USER_NOT_FOUND, AMOUNT_PRECISION. */
-export async function requestAdjustment(db: Db, now: Date, operator: OperatorContext, input: AdjustmentRequest): Promise<Adjustment> {
+export async function requestAdjustment(
+  db: Db,
+  now: Date,
+  operator: OperatorContext,
+  input: AdjustmentRequest,
+): Promise<Adjustment> {
   const amountMinor = signedMinor(input.amount, input.asset);
   const userId = Number(input.uid);
   return db.transaction(async (tx) => {
-    const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
+    const [user] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1);
     if (!user) throw new AppError('USER_NOT_FOUND', {}, 404, 'uid');
     const [row] = await tx
       .insert(balanceAdjustments)
-      .values({ userId, wallet: input.wallet, asset: input.asset, amountMinor, reason: input.reason, requestedBy: operator.operatorId, requestedAt: now })
+      .values({
+        userId,
+        wallet: input.wallet,
+        asset: input.asset,
+        amountMinor,
+        reason: input.reason,
+        requestedBy: operator.operatorId,
+        requestedAt: now,
+      })
       .returning();
     if (!row) throw new Error('adjustment insert returned no row');
     const created = view(row, operator.username, null);
-    await audit(tx, now, operator, { action: 'adjustment.request', targetType: 'adjustment', targetId: row.id, after: created, reason: input.reason });
+    await audit(tx, now, operator, {
+      action: 'adjustment.request',
+      targetType: 'adjustment',
+      targetId: row.id,
+      after: created,
+      reason: input.reason,
+    });
     return created;
   });
 }
 
 /** Newest first; by default the pending ones (the queue a second admin works through). */
-export async function listAdjustments(db: Executor, query: { status?: AdjustmentStatus | undefined; uid?: string | undefined; cursor?: string | undefined }, limit = ADJUSTMENT_PAGE_SIZE) {
+export async function listAdjustments(
+  db: Executor,
+  query: {
+    status?: AdjustmentStatus | undefined;
+    uid?: string | undefined;
+    cursor?: string | undefined;
+  },
+  limit = ADJUSTMENT_PAGE_SIZE,
+) {
   const conditions: SQL[] = [];
   if (query.status) conditions.push(eq(balanceAdjustments.status, query.status));
   if (query.uid) conditions.push(eq(balanceAdjustments.userId, Number(query.uid)));
   if (query.cursor) conditions.push(lt(balanceAdjustments.id, Number(query.cursor)));
   const items = await load(db, conditions, limit + 1);
   const page = items.slice(0, limit);
-  return { items: page, nextCursor: items.length > limit ? (page[page.length - 1]?.id ?? null) : null };
+  return {
+    items: page,
+    nextCursor: items.length > limit ? (page[page.length - 1]?.id ?? null) : null,
+  };
 }
 
 /**
@@ -112,11 +156,19 @@ export async function decideAdjustment(
 ): Promise<{ adjustment: Adjustment; messages: CreatedMessage[] }> {
   const id = Number(input.id);
   return db.transaction(async (tx) => {
-    const [row] = await tx.select().from(balanceAdjustments).where(eq(balanceAdjustments.id, id)).for('update');
+    const [row] = await tx
+      .select()
+      .from(balanceAdjustments)
+      .where(eq(balanceAdjustments.id, id))
+      .for('update');
     if (!row) throw new AppError('ADJUSTMENT_NOT_FOUND', {}, 404);
     if (row.status !== 'pending') throw new AppError('ADJUSTMENT_DECIDED', {}, 409);
-    if (row.requestedBy === operator.operatorId) throw new AppError('ADJUSTMENT_SELF_APPROVAL', {}, 403);
-    const [who] = await tx.select({ username: operators.username }).from(operators).where(eq(operators.id, row.requestedBy));
+    if (row.requestedBy === operator.operatorId)
+      throw new AppError('ADJUSTMENT_SELF_APPROVAL', {}, 403);
+    const [who] = await tx
+      .select({ username: operators.username })
+      .from(operators)
+      .where(eq(operators.id, row.requestedBy));
     const before = view(row, who?.username ?? '', null);
     let entryId: number | null = null;
     let messages: CreatedMessage[] = [];
@@ -128,7 +180,11 @@ export async function decideAdjustment(
         userId: row.userId,
         memo: row.reason,
         postings: [
-          { account: userAccount(row.userId, before.wallet, asset), amount: row.amountMinor, type: 'system' },
+          {
+            account: userAccount(row.userId, before.wallet, asset),
+            amount: row.amountMinor,
+            type: 'system',
+          },
           { account: houseAccount('adjustments', asset), amount: -row.amountMinor, type: 'system' },
         ],
       });
@@ -138,7 +194,11 @@ export async function decideAdjustment(
           userId: row.userId,
           kind: 'account.adjusted',
           ref: `adjustment:${row.id}`,
-          params: { amount: before.amount.startsWith('-') ? before.amount : `+${before.amount}`, asset: row.asset, reason: row.reason },
+          params: {
+            amount: before.amount.startsWith('-') ? before.amount : `+${before.amount}`,
+            asset: row.asset,
+            reason: row.reason,
+          },
           keyParams: { wallet: `messages.wallet.${before.wallet}` },
           link: '/WalletDetail',
         },

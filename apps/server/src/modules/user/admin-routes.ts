@@ -30,10 +30,22 @@ const tags = ['user', 'operator'];
 const url = (path: string) => `/api/admin/v1/users/${path}`;
 
 /** The console's Users section: reviewers may read; only admins freeze and adjust (issue 7). */
-export function registerUserAdminRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; ledger: Ledger; hub: Hub }): void {
+export function registerUserAdminRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; clock: Clock; ledger: Ledger; hub: Hub },
+): void {
   route(
     app,
-    { method: 'GET', url: url('search'), auth: 'operator', roles: REVIEW_ROLES, summary: 'Users by uid, email, phone or nickname, newest first', tags, query: userSearchQuerySchema, response: userSearchSchema },
+    {
+      method: 'GET',
+      url: url('search'),
+      auth: 'operator',
+      roles: REVIEW_ROLES,
+      summary: 'Users by uid, email, phone or nickname, newest first',
+      tags,
+      query: userSearchQuerySchema,
+      response: userSearchSchema,
+    },
     async ({ query }) => searchUsers(deps.db, query),
   );
 
@@ -44,7 +56,8 @@ export function registerUserAdminRoutes(app: FastifyInstance, deps: { db: Db; cl
       url: url('detail'),
       auth: 'operator',
       roles: REVIEW_ROLES,
-      summary: 'One user, read-only: profile, KYC, balances from the ledger, deposits and withdrawals',
+      summary:
+        'One user, read-only: profile, KYC, balances from the ledger, deposits and withdrawals',
       tags,
       query: adminUserQuerySchema,
       response: adminUserDetailSchema,
@@ -54,13 +67,31 @@ export function registerUserAdminRoutes(app: FastifyInstance, deps: { db: Db; cl
 
   route(
     app,
-    { method: 'GET', url: url('postings'), auth: 'operator', roles: REVIEW_ROLES, summary: "A user's ledger postings, newest first", tags, query: adminUserPageQuerySchema, response: adminPostingsSchema },
+    {
+      method: 'GET',
+      url: url('postings'),
+      auth: 'operator',
+      roles: REVIEW_ROLES,
+      summary: "A user's ledger postings, newest first",
+      tags,
+      query: adminUserPageQuerySchema,
+      response: adminPostingsSchema,
+    },
     async ({ query }) => userPostings(deps.db, Number(query.uid), query),
   );
 
   route(
     app,
-    { method: 'GET', url: url('orders'), auth: 'operator', roles: REVIEW_ROLES, summary: "A user's contract orders, newest first", tags, query: adminUserPageQuerySchema, response: adminOrdersSchema },
+    {
+      method: 'GET',
+      url: url('orders'),
+      auth: 'operator',
+      roles: REVIEW_ROLES,
+      summary: "A user's contract orders, newest first",
+      tags,
+      query: adminUserPageQuerySchema,
+      response: adminOrdersSchema,
+    },
     async ({ query }) => userOrders(deps.db, Number(query.uid), query),
   );
 
@@ -71,23 +102,52 @@ export function registerUserAdminRoutes(app: FastifyInstance, deps: { db: Db; cl
       url: url('freeze'),
       auth: 'operator',
       roles: ADMIN_ROLES,
-      summary: 'Freeze an account with a reason: signs the user out, refuses sign-in and every money movement',
+      summary:
+        'Freeze an account with a reason: signs the user out, refuses sign-in and every money movement',
       tags,
       body: freezeRequestSchema,
       response: freezeResultSchema,
     },
-    async ({ body, operator }) => setFrozen(deps.db, deps.clock.now(), operator, { userId: Number(body.uid), frozen: true, reason: body.reason }),
+    async ({ body, operator }) =>
+      setFrozen(deps.db, deps.clock.now(), operator, {
+        userId: Number(body.uid),
+        frozen: true,
+        reason: body.reason,
+      }),
   );
 
   route(
     app,
-    { method: 'POST', url: url('unfreeze'), auth: 'operator', roles: ADMIN_ROLES, summary: 'Unfreeze an account, with a reason', tags, body: freezeRequestSchema, response: freezeResultSchema },
-    async ({ body, operator }) => setFrozen(deps.db, deps.clock.now(), operator, { userId: Number(body.uid), frozen: false, reason: body.reason }),
+    {
+      method: 'POST',
+      url: url('unfreeze'),
+      auth: 'operator',
+      roles: ADMIN_ROLES,
+      summary: 'Unfreeze an account, with a reason',
+      tags,
+      body: freezeRequestSchema,
+      response: freezeResultSchema,
+    },
+    async ({ body, operator }) =>
+      setFrozen(deps.db, deps.clock.now(), operator, {
+        userId: Number(body.uid),
+        frozen: false,
+        reason: body.reason,
+      }),
   );
 
   route(
     app,
-    { method: 'GET', url: url('adjustments'), auth: 'operator', roles: ADMIN_ROLES, summary: 'Adjustment requests, newest first', tags, query: adjustmentListQuerySchema, response: adjustmentListSchema },
+    {
+      method: 'GET',
+      url: url('adjustments'),
+      auth: 'operator',
+      roles: ADMIN_ROLES,
+      summary: 'Adjustment requests, newest first',
+      tags,
+      query: adjustmentListQuerySchema,
+      response: adjustmentListSchema,
+    },
     async ({ query }) => listAdjustments(deps.db, query),
   );
 
@@ -98,7 +158,8 @@ export function registerUserAdminRoutes(app: FastifyInstance, deps: { db: Db; cl
       url: url('adjustments'),
       auth: 'operator',
       roles: ADMIN_ROLES,
-      summary: 'Request a manual adjustment (a signed amount and the reason the user will see); another admin decides',
+      summary:
+        'Request a manual adjustment (a signed amount and the reason the user will see); another admin decides',
       tags,
       body: adjustmentRequestSchema,
       response: adjustmentSchema,
@@ -119,8 +180,15 @@ export function registerUserAdminRoutes(app: FastifyInstance, deps: { db: Db; cl
       response: adjustmentSchema,
     },
     async ({ body, operator }) => {
-      const { adjustment, messages } = await decideAdjustment(deps.db, deps.ledger, deps.clock.now(), operator, body);
-      if (adjustment.status === 'approved') deps.hub.publishToUser(Number(adjustment.uid), { type: 'balance.changed' });
+      const { adjustment, messages } = await decideAdjustment(
+        deps.db,
+        deps.ledger,
+        deps.clock.now(),
+        operator,
+        body,
+      );
+      if (adjustment.status === 'approved')
+        deps.hub.publishToUser(Number(adjustment.uid), { type: 'balance.changed' });
       publishMessages(deps.hub, messages);
       return adjustment;
     },

@@ -1,6 +1,12 @@
 import { type Language, isLanguage } from '@tradewind/contract/languages';
 import { formatAmount } from '@tradewind/contract/money';
-import { MONEY_FLOW_KINDS, USER_SEARCH_PAGE_SIZE, type AdminUserDetail, type UserSearch, type UserSearchQuery } from '@tradewind/contract/user-admin';
+import {
+  MONEY_FLOW_KINDS,
+  USER_SEARCH_PAGE_SIZE,
+  type AdminUserDetail,
+  type UserSearch,
+  type UserSearchQuery,
+} from '@tradewind/contract/user-admin';
 import { type SQL, and, desc, eq, gt, ilike, isNull, lt, or, sql } from 'drizzle-orm';
 import { type Executor, queryRows } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
@@ -26,15 +32,31 @@ const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
  * Newest first. A uid matches exactly; email, phone and nickname match a substring, case
  * aside. A substring search scans the users table: fine for a console, bounded by the page.
  */
-export async function searchUsers(db: Executor, query: UserSearchQuery, limit = USER_SEARCH_PAGE_SIZE): Promise<UserSearch> {
+export async function searchUsers(
+  db: Executor,
+  query: UserSearchQuery,
+  limit = USER_SEARCH_PAGE_SIZE,
+): Promise<UserSearch> {
   const q = query.q;
   const pattern = likePattern(q);
-  const matches: SQL[] = [ilike(users.email, pattern), ilike(users.phone, pattern), ilike(users.nickname, pattern)];
+  const matches: SQL[] = [
+    ilike(users.email, pattern),
+    ilike(users.phone, pattern),
+    ilike(users.nickname, pattern),
+  ];
   if (/^\d{1,18}$/.test(q)) matches.push(eq(users.id, Number(q)));
   const conditions: SQL[] = [or(...matches) as SQL];
   if (query.cursor) conditions.push(lt(users.id, Number(query.cursor)));
   const rows = await db
-    .select({ id: users.id, nickname: users.nickname, email: users.email, phone: users.phone, verified: users.verified, frozenAt: users.frozenAt, createdAt: users.createdAt })
+    .select({
+      id: users.id,
+      nickname: users.nickname,
+      email: users.email,
+      phone: users.phone,
+      verified: users.verified,
+      frozenAt: users.frozenAt,
+      createdAt: users.createdAt,
+    })
     .from(users)
     .where(and(...conditions))
     .orderBy(desc(users.id))
@@ -57,14 +79,29 @@ export async function searchUsers(db: Executor, query: UserSearchQuery, limit = 
 const KYC_SHOWN = 20;
 
 /** Raises USER_NOT_FOUND. */
-export async function userDetail(db: Executor, now: Date, userId: number): Promise<AdminUserDetail> {
+export async function userDetail(
+  db: Executor,
+  now: Date,
+  userId: number,
+): Promise<AdminUserDetail> {
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user) throw new AppError('USER_NOT_FOUND', {}, 404);
-  const kyc = await db.select().from(kycSubmissions).where(eq(kycSubmissions.userId, userId)).orderBy(desc(kycSubmissions.id)).limit(KYC_SHOWN);
+  const kyc = await db
+    .select()
+    .from(kycSubmissions)
+    .where(eq(kycSubmissions.userId, userId))
+    .orderBy(desc(kycSubmissions.id))
+    .limit(KYC_SHOWN);
   const scales = await assetScales(db);
   const scaleOf = (asset: string) => scales.get(asset) ?? 0;
   const balances = await userBalances(db, userId);
-  const flows = await queryRows<{ kind: string; status: string; asset: string; count: number; amount: string }>(
+  const flows = await queryRows<{
+    kind: string;
+    status: string;
+    asset: string;
+    count: number;
+    amount: string;
+  }>(
     db,
     sql`select 'deposit' as kind, status, asset, count(*)::int as count, sum(amount_minor)::text as amount from deposits where user_id = ${userId} group by status, asset
         union all
@@ -76,7 +113,9 @@ export async function userDetail(db: Executor, now: Date, userId: number): Promi
   const [active] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(sessions)
-    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)));
+    .where(
+      and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)),
+    );
   return {
     profile: {
       uid: String(user.id),
@@ -109,7 +148,12 @@ export async function userDetail(db: Executor, now: Date, userId: number): Promi
     })),
     balances: balances
       .sort((a, b) => a.wallet.localeCompare(b.wallet) || a.asset.localeCompare(b.asset))
-      .map((b) => ({ wallet: b.wallet, asset: b.asset, available: formatAmount(b.available, scaleOf(b.asset)), locked: formatAmount(b.locked, scaleOf(b.asset)) })),
+      .map((b) => ({
+        wallet: b.wallet,
+        asset: b.asset,
+        available: formatAmount(b.available, scaleOf(b.asset)),
+        locked: formatAmount(b.locked, scaleOf(b.asset)),
+      })),
     moneyFlows: flows
       .filter((row) => (MONEY_FLOW_KINDS as readonly string[]).includes(row.kind))
       .map((row) => ({
@@ -129,9 +173,18 @@ async function requireUser(db: Executor, userId: number): Promise<void> {
 }
 
 /** The user's postings, newest first, exactly as their funds detail shows them (memo included). */
-export async function userPostings(db: Executor, userId: number, page: { cursor?: string | undefined; limit: number }) {
+export async function userPostings(
+  db: Executor,
+  userId: number,
+  page: { cursor?: string | undefined; limit: number },
+) {
   await requireUser(db, userId);
-  const rows = await listUserPostings(db, userId, { beforeId: page.cursor ? Number(page.cursor) : undefined }, page.limit + 1);
+  const rows = await listUserPostings(
+    db,
+    userId,
+    { beforeId: page.cursor ? Number(page.cursor) : undefined },
+    page.limit + 1,
+  );
   const scales = await assetScales(db);
   const shown = rows.slice(0, page.limit);
   return {
@@ -153,7 +206,11 @@ export async function userPostings(db: Executor, userId: number, page: { cursor?
 const USDT_SCALE = 6;
 
 /** The user's instant-contract orders, newest first. */
-export async function userOrders(db: Executor, userId: number, page: { cursor?: string | undefined; limit: number }) {
+export async function userOrders(
+  db: Executor,
+  userId: number,
+  page: { cursor?: string | undefined; limit: number },
+) {
   await requireUser(db, userId);
   const conditions: SQL[] = [eq(contractOrders.userId, userId)];
   if (page.cursor) conditions.push(lt(contractOrders.id, Number(page.cursor)));

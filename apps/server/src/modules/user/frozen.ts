@@ -20,7 +20,11 @@ import { users } from './tables.ts';
  * ordered before the freeze, as if it had been a moment earlier. Raises ACCOUNT_FROZEN (403).
  */
 export async function assertCanMoveMoney(db: Executor, userId: number): Promise<void> {
-  const [user] = await db.select({ frozenAt: users.frozenAt }).from(users).where(eq(users.id, userId)).limit(1);
+  const [user] = await db
+    .select({ frozenAt: users.frozenAt })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
   if (!user) throw new AppError('UNAUTHORIZED');
   if (user.frozenAt) throw new AppError('ACCOUNT_FROZEN', {}, 403);
 }

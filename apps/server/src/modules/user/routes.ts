@@ -1,10 +1,24 @@
-import { changeContactRequestSchema, sendContactCodeRequestSchema, sendContactCodeResponseSchema } from '@tradewind/contract/contact';
+import {
+  changeContactRequestSchema,
+  sendContactCodeRequestSchema,
+  sendContactCodeResponseSchema,
+} from '@tradewind/contract/contact';
 import { okSchema } from '@tradewind/contract/envelope';
-import { setLanguageRequestSchema, updateProfileRequestSchema, userProfileSchema } from '@tradewind/contract/user';
+import {
+  setLanguageRequestSchema,
+  updateProfileRequestSchema,
+  userProfileSchema,
+} from '@tradewind/contract/user';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { route } from '#platform/http.ts';
-import { type UserDeps, changeContact, getProfile, sendContactCode, updateProfile } from './service.ts';
+import {
+  type UserDeps,
+  changeContact,
+  getProfile,
+  sendContactCode,
+  updateProfile,
+} from './service.ts';
 import { users } from './tables.ts';
 
 const MINUTE_MS = 60_000;
@@ -13,7 +27,14 @@ const tags = ['user'];
 export function registerUserRoutes(app: FastifyInstance, deps: UserDeps): void {
   route(
     app,
-    { method: 'GET', url: '/api/v1/user/profile', auth: 'user', summary: 'Your profile', tags, response: userProfileSchema },
+    {
+      method: 'GET',
+      url: '/api/v1/user/profile',
+      auth: 'user',
+      summary: 'Your profile',
+      tags,
+      response: userProfileSchema,
+    },
     async ({ auth }) => getProfile(deps.db, auth.userId),
   );
 
@@ -44,7 +65,8 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserDeps): void {
       response: sendContactCodeResponseSchema,
       rateLimit: { max: 5, timeWindow: MINUTE_MS },
     },
-    async ({ auth, body, request }) => sendContactCode(deps, auth.userId, body, { ip: request.ip, language: request.lang }),
+    async ({ auth, body, request }) =>
+      sendContactCode(deps, auth.userId, body, { ip: request.ip, language: request.lang }),
   );
 
   route(
@@ -64,7 +86,15 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserDeps): void {
 
   route(
     app,
-    { method: 'POST', url: '/api/v1/user/language', auth: 'user', summary: 'Keep your interface language (messages are written in it)', tags: ['user'], body: setLanguageRequestSchema, response: okSchema },
+    {
+      method: 'POST',
+      url: '/api/v1/user/language',
+      auth: 'user',
+      summary: 'Keep your interface language (messages are written in it)',
+      tags: ['user'],
+      body: setLanguageRequestSchema,
+      response: okSchema,
+    },
     async ({ auth, body }) => {
       await deps.db.update(users).set({ language: body.language }).where(eq(users.id, auth.userId));
       return { ok: true as const };

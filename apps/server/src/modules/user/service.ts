@@ -1,6 +1,10 @@
 import { verify } from '@node-rs/argon2';
 import { type Channel, normalizeAccount } from '@tradewind/contract/auth';
-import type { ChangeContactRequest, SendContactCodeRequest, SendContactCodeResponse } from '@tradewind/contract/contact';
+import type {
+  ChangeContactRequest,
+  SendContactCodeRequest,
+  SendContactCodeResponse,
+} from '@tradewind/contract/contact';
 import type { ErrorName } from '@tradewind/contract/errors';
 import type { Language } from '@tradewind/contract/languages';
 import type { UpdateProfileRequest, UserProfile } from '@tradewind/contract/user';
@@ -58,13 +62,22 @@ export async function getProfile(db: Executor, userId: number): Promise<UserProf
  * (cropped square, re-encoded, public) that the user made themselves; the profile then
  * names it by its public file name under the image host.
  */
-export async function updateProfile(deps: { db: Db; clock: Clock }, userId: number, input: UpdateProfileRequest): Promise<UserProfile> {
+export async function updateProfile(
+  deps: { db: Db; clock: Clock },
+  userId: number,
+  input: UpdateProfileRequest,
+): Promise<UserProfile> {
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     const changes: Partial<typeof users.$inferInsert> = { updatedAt: now };
     if (input.nickname !== undefined) changes.nickname = input.nickname;
     if (input.avatarFileId !== undefined) {
-      const file = await requireOwnFile(tx, { ownerId: userId, id: input.avatarFileId, purpose: 'avatar', field: 'avatarFileId' });
+      const file = await requireOwnFile(tx, {
+        ownerId: userId,
+        id: input.avatarFileId,
+        purpose: 'avatar',
+        field: 'avatarFileId',
+      });
       changes.avatar = publicFileName(file.storageKey);
     }
     await tx.update(users).set(changes).where(eq(users.id, userId));
@@ -80,9 +93,18 @@ function targetOf(channel: Channel, account: string): string {
 }
 
 /** Refuses the user's current address and one another account uses (the unique index decides races later). */
-async function checkNewAddress(db: Executor, userId: number, channel: Channel, target: string): Promise<void> {
+async function checkNewAddress(
+  db: Executor,
+  userId: number,
+  channel: Channel,
+  target: string,
+): Promise<void> {
   const column = channel === 'email' ? users.email : users.phone;
-  const [current] = await db.select({ email: users.email, phone: users.phone }).from(users).where(eq(users.id, userId)).limit(1);
+  const [current] = await db
+    .select({ email: users.email, phone: users.phone })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
   if (!current) throw new AppError('UNAUTHORIZED');
   if (current[channel] === target) throw new AppError('CONTACT_UNCHANGED', {}, 422, 'account');
   const [other] = await db
@@ -94,10 +116,22 @@ async function checkNewAddress(db: Executor, userId: number, channel: Channel, t
 }
 
 /** Sends a code to the new address, after checking it is free and not the current one. */
-export async function sendContactCode(deps: UserDeps, userId: number, input: SendContactCodeRequest, meta: { ip: string; language: Language }): Promise<SendContactCodeResponse> {
+export async function sendContactCode(
+  deps: UserDeps,
+  userId: number,
+  input: SendContactCodeRequest,
+  meta: { ip: string; language: Language },
+): Promise<SendContactCodeResponse> {
   const target = targetOf(input.channel, input.account);
   await checkNewAddress(deps.db, userId, input.channel, target);
-  await issueCode(deps, { channel: input.channel, target, purpose: 'bind_contact', ip: meta.ip, language: meta.language, deliver: true });
+  await issueCode(deps, {
+    channel: input.channel,
+    target,
+    purpose: 'bind_contact',
+    ip: meta.ip,
+    language: meta.language,
+    deliver: true,
+  });
   return { resendAfterS: CODE_RESEND_COOLDOWN_MS / 1000, expiresInS: CODE_TTL_MS / 1000 };
 }
 
@@ -115,27 +149,49 @@ export function maskAddress(channel: Channel, target: string): string {
  * address are decided by the unique index: the loser gets CONTACT_IN_USE and keeps its
  * old address.
  */
-export async function changeContact(deps: UserDeps, userId: number, input: ChangeContactRequest, language: Language): Promise<UserProfile> {
+export async function changeContact(
+  deps: UserDeps,
+  userId: number,
+  input: ChangeContactRequest,
+  language: Language,
+): Promise<UserProfile> {
   const target = targetOf(input.channel, input.account);
   await checkNewAddress(deps.db, userId, input.channel, target);
-  const [user] = await deps.db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).limit(1);
+  const [user] = await deps.db
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
   if (!user) throw new AppError('UNAUTHORIZED');
-  if (!(await verify(user.passwordHash, input.password))) throw new AppError('PASSWORD_INCORRECT', {}, 422, 'password');
+  if (!(await verify(user.passwordHash, input.password)))
+    throw new AppError('PASSWORD_INCORRECT', {}, 422, 'password');
 
   const now = deps.clock.now();
   let outcome: { failure: ErrorName } | { previous: string | null };
   try {
     outcome = await deps.db.transaction(async (tx) => {
-      const failure = await consumeCode(tx, now, { target, purpose: 'bind_contact', code: input.code });
+      const failure = await consumeCode(tx, now, {
+        target,
+        purpose: 'bind_contact',
+        code: input.code,
+      });
       // A wrong code returns here, so its counted attempt commits before the error is raised.
       if (failure) return { failure };
-      const [row] = await tx.select({ email: users.email, phone: users.phone }).from(users).where(eq(users.id, userId)).for('update');
-      const changes = input.channel === 'email' ? { email: target, emailVerified: true, updatedAt: now } : { phone: target, phoneVerified: true, updatedAt: now };
+      const [row] = await tx
+        .select({ email: users.email, phone: users.phone })
+        .from(users)
+        .where(eq(users.id, userId))
+        .for('update');
+      const changes =
+        input.channel === 'email'
+          ? { email: target, emailVerified: true, updatedAt: now }
+          : { phone: target, phoneVerified: true, updatedAt: now };
       await tx.update(users).set(changes).where(eq(users.id, userId));
       return { previous: row?.[input.channel] ?? null };
     });
   } catch (error) {
-    if (isUniqueViolation(error, CONTACT_KEYS[input.channel])) throw new AppError('CONTACT_IN_USE', {}, 409, 'account');
+    if (isUniqueViolation(error, CONTACT_KEYS[input.channel]))
+      throw new AppError('CONTACT_IN_USE', {}, 409, 'account');
     throw error;
   }
   if ('failure' in outcome) throw new AppError(outcome.failure, {}, 422, 'code');

@@ -1,12 +1,25 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, numeric, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { operators } from '../operator/tables.ts';
 
 /** Uids start at 10000001 so every uid shown to a user has eight digits. */
 export const users = pgTable(
   'users',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity({ startWith: 10_000_001 }),
+    id: bigint('id', { mode: 'number' })
+      .primaryKey()
+      .generatedAlwaysAsIdentity({ startWith: 10_000_001 }),
     email: text('email'),
     phone: text('phone'),
     emailVerified: boolean('email_verified').notNull().default(false),
@@ -74,9 +87,21 @@ export const balanceAdjustments = pgTable(
     check('balance_adjustments_status', sql`${t.status} in ('pending', 'approved', 'rejected')`),
     check('balance_adjustments_nonzero', sql`${t.amountMinor} <> 0`),
     // Four eyes: whoever asked may not decide, whatever the code above the database does.
-    check('balance_adjustments_second_approver', sql`${t.decidedBy} is null or ${t.decidedBy} <> ${t.requestedBy}`),
-    check('balance_adjustments_decided', sql`(${t.status} = 'pending') = (${t.decidedBy} is null and ${t.decidedAt} is null)`),
-    check('balance_adjustments_entry', sql`(${t.status} = 'approved') = (${t.entryId} is not null)`),
-    check('balance_adjustments_rejected_reason', sql`${t.status} <> 'rejected' or ${t.decisionReason} is not null`),
+    check(
+      'balance_adjustments_second_approver',
+      sql`${t.decidedBy} is null or ${t.decidedBy} <> ${t.requestedBy}`,
+    ),
+    check(
+      'balance_adjustments_decided',
+      sql`(${t.status} = 'pending') = (${t.decidedBy} is null and ${t.decidedAt} is null)`,
+    ),
+    check(
+      'balance_adjustments_entry',
+      sql`(${t.status} = 'approved') = (${t.entryId} is not null)`,
+    ),
+    check(
+      'balance_adjustments_rejected_reason',
+      sql`${t.status} <> 'rejected' or ${t.decisionReason} is not null`,
+    ),
   ],
 );

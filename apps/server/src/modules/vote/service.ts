@@ -14,7 +14,14 @@ import crypto from 'node:crypto';
 import type { Db, Executor } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
-import { type LocalizedText, type VoteOptionRow, type VotePollRow, voteBallots, voteOptions, votePolls } from './tables.ts';
+import {
+  type LocalizedText,
+  type VoteOptionRow,
+  type VotePollRow,
+  voteBallots,
+  voteOptions,
+  votePolls,
+} from './tables.ts';
 
 /**
  * Polls and ballots (spec /Vote). One vote per user per poll is the ballots' primary key,
@@ -25,7 +32,10 @@ import { type LocalizedText, type VoteOptionRow, type VotePollRow, voteBallots, 
 const DAY_MS = 86_400_000;
 const STATUS_ORDER: Record<VotePollStatus, number> = { open: 0, upcoming: 1, ended: 2 };
 
-export function pollStatus(poll: Pick<VotePollRow, 'startsAt' | 'endsAt'>, now: Date): VotePollStatus {
+export function pollStatus(
+  poll: Pick<VotePollRow, 'startsAt' | 'endsAt'>,
+  now: Date,
+): VotePollStatus {
   if (now < poll.startsAt) return 'upcoming';
   return now < poll.endsAt ? 'open' : 'ended';
 }
@@ -36,7 +46,12 @@ export function localized(text: LocalizedText, language: Language): string {
 }
 
 /** Polls not ended more than VOTE_ENDED_VISIBLE_DAYS ago: open first, then upcoming, then ended. */
-export async function listPolls(db: Executor, now: Date, userId: number, language: Language): Promise<VotePoll[]> {
+export async function listPolls(
+  db: Executor,
+  now: Date,
+  userId: number,
+  language: Language,
+): Promise<VotePoll[]> {
   const polls = await db
     .select()
     .from(votePolls)
@@ -48,7 +63,13 @@ export async function listPolls(db: Executor, now: Date, userId: number, languag
 }
 
 /** Casts the user's vote and returns the poll with the new counts. */
-export async function castVote(db: Db, now: Date, userId: number, request: CastVoteRequest, language: Language): Promise<VotePoll> {
+export async function castVote(
+  db: Db,
+  now: Date,
+  userId: number,
+  request: CastVoteRequest,
+  language: Language,
+): Promise<VotePoll> {
   const pollId = Number(request.pollId);
   const optionId = Number(request.optionId);
   const [poll] = await db.select().from(votePolls).where(eq(votePolls.id, pollId)).limit(1);
@@ -72,11 +93,21 @@ export async function castVote(db: Db, now: Date, userId: number, request: CastV
   return view;
 }
 
-async function pollViews(db: Executor, now: Date, userId: number, language: Language, polls: VotePollRow[]): Promise<VotePoll[]> {
+async function pollViews(
+  db: Executor,
+  now: Date,
+  userId: number,
+  language: Language,
+  polls: VotePollRow[],
+): Promise<VotePoll[]> {
   if (polls.length === 0) return [];
   const pollIds = polls.map((p) => p.id);
   const [options, counts, mine] = await Promise.all([
-    db.select().from(voteOptions).where(inArray(voteOptions.pollId, pollIds)).orderBy(asc(voteOptions.pollId), asc(voteOptions.sort)),
+    db
+      .select()
+      .from(voteOptions)
+      .where(inArray(voteOptions.pollId, pollIds))
+      .orderBy(asc(voteOptions.pollId), asc(voteOptions.sort)),
     db
       .select({ optionId: voteBallots.optionId, n: count() })
       .from(voteBallots)
@@ -91,7 +122,11 @@ async function pollViews(db: Executor, now: Date, userId: number, language: Lang
   const mineByPoll = new Map(mine.map((b) => [b.pollId, b.optionId]));
   return polls.map((poll) => {
     const own = options.filter((o) => o.pollId === poll.id);
-    const items = own.map((o: VoteOptionRow) => ({ id: String(o.id), label: localized(o.label, language), count: countByOption.get(o.id) ?? 0 }));
+    const items = own.map((o: VoteOptionRow) => ({
+      id: String(o.id),
+      label: localized(o.label, language),
+      count: countByOption.get(o.id) ?? 0,
+    }));
     const voted = mineByPoll.get(poll.id);
     return {
       id: String(poll.id),
@@ -120,26 +155,50 @@ export interface NewPoll {
  * Creates a poll with its options; a poll whose slug exists is left as it is. Returns the poll's
  * id. With an operator the creation is audited in the same transaction; the demo seed passes none.
  */
-export async function createPoll(db: Db, now: Date, input: NewPoll, operator: OperatorContext | null = null): Promise<number> {
-  if (input.options.length < 2 || input.options.length > VOTE_OPTIONS_MAX) throw new Error(`a poll needs 2 to ${VOTE_OPTIONS_MAX} options`);
+export async function createPoll(
+  db: Db,
+  now: Date,
+  input: NewPoll,
+  operator: OperatorContext | null = null,
+): Promise<number> {
+  if (input.options.length < 2 || input.options.length > VOTE_OPTIONS_MAX)
+    throw new Error(`a poll needs 2 to ${VOTE_OPTIONS_MAX} options`);
   return db.transaction(async (tx) => {
     const [created] = await tx
       .insert(votePolls)
-      .values({ slug: input.slug, title: input.title, description: input.description, startsAt: input.startsAt, endsAt: input.endsAt, createdAt: now })
+      .values({
+        slug: input.slug,
+        title: input.title,
+        description: input.description,
+        startsAt: input.startsAt,
+        endsAt: input.endsAt,
+        createdAt: now,
+      })
       .onConflictDoNothing({ target: votePolls.slug })
       .returning({ id: votePolls.id });
     if (!created) {
-      const [existing] = await tx.select({ id: votePolls.id }).from(votePolls).where(eq(votePolls.slug, input.slug)).limit(1);
+      const [existing] = await tx
+        .select({ id: votePolls.id })
+        .from(votePolls)
+        .where(eq(votePolls.slug, input.slug))
+        .limit(1);
       if (!existing) throw new Error(`poll ${input.slug} neither inserted nor found`);
       return existing.id;
     }
-    await tx.insert(voteOptions).values(input.options.map((label, index) => ({ pollId: created.id, label, sort: index })));
+    await tx
+      .insert(voteOptions)
+      .values(input.options.map((label, index) => ({ pollId: created.id, label, sort: index })));
     if (operator) {
       await audit(tx, now, operator, {
         action: 'poll.create',
         targetType: 'vote_poll',
         targetId: created.id,
-        after: { title: input.title.en, options: input.options.map((o) => o.en), startsAt: input.startsAt.toISOString(), endsAt: input.endsAt.toISOString() },
+        after: {
+          title: input.title.en,
+          options: input.options.map((o) => o.en),
+          startsAt: input.startsAt.toISOString(),
+          endsAt: input.endsAt.toISOString(),
+        },
       });
     }
     return created.id;
@@ -151,12 +210,18 @@ export async function createPoll(db: Db, now: Date, input: NewPoll, operator: Op
 /** A text as the operator typed it, without empty translations (English is required by the schema). */
 function cleanText(text: Record<string, string | undefined>): LocalizedText {
   const out: Record<string, string> = {};
-  for (const [language, value] of Object.entries(text)) if (value !== undefined && value.trim() !== '') out[language] = value.trim();
+  for (const [language, value] of Object.entries(text))
+    if (value !== undefined && value.trim() !== '') out[language] = value.trim();
   return out as LocalizedText;
 }
 
 /** An operator's new poll: opens at `startsAt` (or now) and must end in the future. */
-export async function createPollAsOperator(db: Db, now: Date, operator: OperatorContext, input: VotePollCreate): Promise<VotePollAdmin> {
+export async function createPollAsOperator(
+  db: Db,
+  now: Date,
+  operator: OperatorContext,
+  input: VotePollCreate,
+): Promise<VotePollAdmin> {
   const startsAt = input.startsAt ? new Date(input.startsAt) : now;
   const endsAt = new Date(input.endsAt);
   if (endsAt <= now) throw new AppError('VOTE_ENDS_IN_PAST', {}, 422, 'endsAt');
@@ -178,7 +243,13 @@ export async function createPollAsOperator(db: Db, now: Date, operator: Operator
 }
 
 /** Ends an open poll now: nobody can vote any more; the counts stay as the ballots are. */
-export async function closePoll(db: Db, now: Date, operator: OperatorContext, id: number, reason?: string): Promise<VotePollAdmin> {
+export async function closePoll(
+  db: Db,
+  now: Date,
+  operator: OperatorContext,
+  id: number,
+  reason?: string,
+): Promise<VotePollAdmin> {
   const endsAt = await db.transaction(async (tx) => {
     const [poll] = await tx.select().from(votePolls).where(eq(votePolls.id, id)).for('update');
     if (!poll) throw new AppError('VOTE_NOT_FOUND', {}, 404);
@@ -203,7 +274,11 @@ async function adminViews(db: Executor, now: Date, polls: VotePollRow[]): Promis
   if (polls.length === 0) return [];
   const pollIds = polls.map((p) => p.id);
   const [options, counts] = await Promise.all([
-    db.select().from(voteOptions).where(inArray(voteOptions.pollId, pollIds)).orderBy(asc(voteOptions.pollId), asc(voteOptions.sort)),
+    db
+      .select()
+      .from(voteOptions)
+      .where(inArray(voteOptions.pollId, pollIds))
+      .orderBy(asc(voteOptions.pollId), asc(voteOptions.sort)),
     db
       .select({ optionId: voteBallots.optionId, n: count() })
       .from(voteBallots)
@@ -212,7 +287,9 @@ async function adminViews(db: Executor, now: Date, polls: VotePollRow[]): Promis
   ]);
   const countByOption = new Map(counts.map((c) => [c.optionId, Number(c.n)]));
   return polls.map((poll) => {
-    const items = options.filter((o) => o.pollId === poll.id).map((o) => ({ id: String(o.id), label: o.label, count: countByOption.get(o.id) ?? 0 }));
+    const items = options
+      .filter((o) => o.pollId === poll.id)
+      .map((o) => ({ id: String(o.id), label: o.label, count: countByOption.get(o.id) ?? 0 }));
     return {
       id: String(poll.id),
       title: poll.title,
@@ -233,7 +310,11 @@ export async function listPollsForOperators(db: Executor, now: Date): Promise<Vo
   return adminViews(db, now, polls);
 }
 
-export async function pollForOperators(db: Executor, now: Date, id: number): Promise<VotePollAdmin> {
+export async function pollForOperators(
+  db: Executor,
+  now: Date,
+  id: number,
+): Promise<VotePollAdmin> {
   const polls = await db.select().from(votePolls).where(eq(votePolls.id, id)).limit(1);
   const [view] = await adminViews(db, now, polls);
   if (!view) throw new AppError('VOTE_NOT_FOUND', {}, 404);
@@ -268,7 +349,12 @@ const DEMO_POLLS: Omit<NewPoll, 'startsAt' | 'endsAt'>[] = [
       it: 'Dicci quale asset vorresti negoziare prossimamente su Tradewind.',
       de: 'Sagen Sie uns, welchen Vermögenswert Sie als Nächstes auf Tradewind handeln möchten.',
     },
-    options: [{ en: 'Solana (SOL)' }, { en: 'Cardano (ADA)' }, { en: 'Polkadot (DOT)' }, { en: 'Avalanche (AVAX)' }],
+    options: [
+      { en: 'Solana (SOL)' },
+      { en: 'Cardano (ADA)' },
+      { en: 'Polkadot (DOT)' },
+      { en: 'Avalanche (AVAX)' },
+    ],
   },
   {
     slug: 'demo-next-feature',
@@ -291,9 +377,33 @@ const DEMO_POLLS: Omit<NewPoll, 'startsAt' | 'endsAt'>[] = [
       de: 'Helfen Sie uns zu entscheiden, was als Nächstes in die App kommt.',
     },
     options: [
-      { en: 'Price alerts', zh_TW: '價格提醒', zh_CN: '价格提醒', es: 'Alertas de precio', fr: 'Alertes de prix', it: 'Avvisi di prezzo', de: 'Preisalarme' },
-      { en: 'Dark mode', zh_TW: '深色模式', zh_CN: '深色模式', es: 'Modo oscuro', fr: 'Mode sombre', it: 'Modalità scura', de: 'Dunkelmodus' },
-      { en: 'Recurring purchases', zh_TW: '定期定額購買', zh_CN: '定期定额购买', es: 'Compras periódicas', fr: 'Achats récurrents', it: 'Acquisti ricorrenti', de: 'Sparpläne' },
+      {
+        en: 'Price alerts',
+        zh_TW: '價格提醒',
+        zh_CN: '价格提醒',
+        es: 'Alertas de precio',
+        fr: 'Alertes de prix',
+        it: 'Avvisi di prezzo',
+        de: 'Preisalarme',
+      },
+      {
+        en: 'Dark mode',
+        zh_TW: '深色模式',
+        zh_CN: '深色模式',
+        es: 'Modo oscuro',
+        fr: 'Mode sombre',
+        it: 'Modalità scura',
+        de: 'Dunkelmodus',
+      },
+      {
+        en: 'Recurring purchases',
+        zh_TW: '定期定額購買',
+        zh_CN: '定期定额购买',
+        es: 'Compras periódicas',
+        fr: 'Achats récurrents',
+        it: 'Acquisti ricorrenti',
+        de: 'Sparpläne',
+      },
     ],
   },
 ];

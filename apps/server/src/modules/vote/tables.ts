@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+} from 'drizzle-orm/pg-core';
 import { users } from '../user/tables.ts';
 
 /** Texts in several languages keyed by language code (`en`, `zh_TW`, …); `en` is always there. */
@@ -63,7 +75,11 @@ export const voteBallots = pgTable(
   },
   (t) => [
     primaryKey({ name: 'vote_ballots_poll_user_key', columns: [t.pollId, t.userId] }),
-    foreignKey({ name: 'vote_ballots_option_fk', columns: [t.pollId, t.optionId], foreignColumns: [voteOptions.pollId, voteOptions.id] }),
+    foreignKey({
+      name: 'vote_ballots_option_fk',
+      columns: [t.pollId, t.optionId],
+      foreignColumns: [voteOptions.pollId, voteOptions.id],
+    }),
     index('vote_ballots_option_idx').on(t.pollId, t.optionId),
   ],
 );

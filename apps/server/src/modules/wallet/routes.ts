@@ -1,5 +1,13 @@
-import { balancesSchema, transferRequestSchema, transferResponseSchema } from '@tradewind/contract/wallet';
-import { adminAssetListSchema, adminAssetSchema, assetSaveSchema } from '@tradewind/contract/catalog';
+import {
+  balancesSchema,
+  transferRequestSchema,
+  transferResponseSchema,
+} from '@tradewind/contract/wallet';
+import {
+  adminAssetListSchema,
+  adminAssetSchema,
+  assetSaveSchema,
+} from '@tradewind/contract/catalog';
 import { CATALOG_ROLES } from '@tradewind/contract/operator';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
@@ -13,11 +21,22 @@ import { getBalances, transfer } from './service.ts';
 
 const tags = ['wallet'];
 
-export function registerWalletRoutes(app: FastifyInstance, deps: { db: Db; clock: Clock; ledger: Ledger }): void {
+export function registerWalletRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; clock: Clock; ledger: Ledger },
+): void {
   route(
     app,
-    { method: 'GET', url: '/api/v1/wallet/balances', auth: 'user', summary: 'Spot and futures balances', tags, response: balancesSchema },
-    async ({ auth }) => getBalances(deps.db, auth.userId, await recordedPriceOf(deps.db, deps.clock.now())),
+    {
+      method: 'GET',
+      url: '/api/v1/wallet/balances',
+      auth: 'user',
+      summary: 'Spot and futures balances',
+      tags,
+      response: balancesSchema,
+    },
+    async ({ auth }) =>
+      getBalances(deps.db, auth.userId, await recordedPriceOf(deps.db, deps.clock.now())),
   );
 
   route(
@@ -37,7 +56,15 @@ export function registerWalletRoutes(app: FastifyInstance, deps: { db: Db; clock
 
   route(
     app,
-    { method: 'GET', url: '/api/admin/v1/wallet/assets', auth: 'operator', roles: CATALOG_ROLES, summary: 'Every asset with its deposit and withdrawal settings', tags, response: adminAssetListSchema },
+    {
+      method: 'GET',
+      url: '/api/admin/v1/wallet/assets',
+      auth: 'operator',
+      roles: CATALOG_ROLES,
+      summary: 'Every asset with its deposit and withdrawal settings',
+      tags,
+      response: adminAssetListSchema,
+    },
     async () => ({ items: await listAdminAssets(deps.db) }),
   );
 
@@ -48,7 +75,8 @@ export function registerWalletRoutes(app: FastifyInstance, deps: { db: Db; clock
       url: '/api/admin/v1/wallet/assets',
       auth: 'operator',
       roles: CATALOG_ROLES,
-      summary: "Save an asset's deposit and withdrawal switches, fee, minimums and confirmations; requests already made keep their fee",
+      summary:
+        "Save an asset's deposit and withdrawal switches, fee, minimums and confirmations; requests already made keep their fee",
       tags,
       body: assetSaveSchema,
       response: adminAssetSchema,

@@ -1,6 +1,12 @@
 import crypto from 'node:crypto';
 import { formatAmount, parseAmount } from '@tradewind/contract/money';
-import { ASSETS, ASSET_CODES, type AssetCode, type Balances, type TransferRequest } from '@tradewind/contract/wallet';
+import {
+  ASSETS,
+  ASSET_CODES,
+  type AssetCode,
+  type Balances,
+  type TransferRequest,
+} from '@tradewind/contract/wallet';
 import type { Executor, Tx } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { type AccountBalance, type Ledger, userAccount, userBalances } from '../ledger/service.ts';
@@ -10,7 +16,8 @@ import { assertCanMoveMoney } from '../user/frozen.ts';
 /** Parses a wire amount for an asset; more decimals than the asset has is a field error, never rounded. */
 export function amountOf(text: string, asset: AssetCode, field = 'amount'): bigint {
   const minor = parseAmount(text, ASSETS[asset].scale);
-  if (minor === undefined || minor <= 0n) throw new AppError('AMOUNT_PRECISION', { decimals: ASSETS[asset].scale }, 422, field);
+  if (minor === undefined || minor <= 0n)
+    throw new AppError('AMOUNT_PRECISION', { decimals: ASSETS[asset].scale }, 422, field);
   return minor;
 }
 
@@ -33,13 +40,18 @@ function valueInUsdt(minor: bigint, asset: AssetCode, price: string): bigint {
   return numerator / 10n ** BigInt(ASSETS[asset].scale + priceScale);
 }
 
-export async function getBalances(db: Executor, userId: number, priceOf: PriceOf = usdtOnly): Promise<Balances> {
+export async function getBalances(
+  db: Executor,
+  userId: number,
+  priceOf: PriceOf = usdtOnly,
+): Promise<Balances> {
   return balancesView(await userBalances(db, userId), priceOf);
 }
 
 /** The balances reply from a user's account rows (a batch reads many users' rows at once). */
 export function balancesView(rows: AccountBalance[], priceOf: PriceOf = usdtOnly): Balances {
-  const find = (wallet: 'spot' | 'futures', asset: AssetCode) => rows.find((r) => r.wallet === wallet && r.asset === asset);
+  const find = (wallet: 'spot' | 'futures', asset: AssetCode) =>
+    rows.find((r) => r.wallet === wallet && r.asset === asset);
   let totalUsdt = 0n;
   const unpriced: string[] = [];
   const spot = ASSET_CODES.map((asset) => {
@@ -66,7 +78,12 @@ export function balancesView(rows: AccountBalance[], priceOf: PriceOf = usdtOnly
   for (const row of rows) {
     if (row.wallet !== 'spot' || row.asset in ASSETS || row.available + row.locked === 0n) continue;
     const scale = row.scale ?? 0;
-    spot.push({ asset: row.asset, available: formatAmount(row.available, scale), locked: formatAmount(row.locked, scale), valueUsdt: null });
+    spot.push({
+      asset: row.asset,
+      available: formatAmount(row.available, scale),
+      locked: formatAmount(row.locked, scale),
+      valueUsdt: null,
+    });
     unpriced.push(row.asset);
   }
   const futures = find('futures', 'USDT');
@@ -95,7 +112,13 @@ export function balancesView(rows: AccountBalance[], priceOf: PriceOf = usdtOnly
  * balances after it. Raises ACCOUNT_FROZEN, VALIDATION_FAILED (field `to`: the same wallet on
  * both sides, which the route's schema refuses first), INSUFFICIENT_BALANCE, AMOUNT_PRECISION.
  */
-export async function transfer(ledger: Ledger, tx: Tx, now: Date, userId: number, request: TransferRequest): Promise<{ entryId: string; balances: Balances }> {
+export async function transfer(
+  ledger: Ledger,
+  tx: Tx,
+  now: Date,
+  userId: number,
+  request: TransferRequest,
+): Promise<{ entryId: string; balances: Balances }> {
   await assertCanMoveMoney(tx, userId);
   if (request.from === request.to) throw new AppError('VALIDATION_FAILED', {}, 422, 'to');
   const amount = amountOf(request.amount, 'USDT');
@@ -108,5 +131,8 @@ export async function transfer(ledger: Ledger, tx: Tx, now: Date, userId: number
       { account: userAccount(userId, request.to, 'USDT'), amount, type: 'transfer_in' },
     ],
   });
-  return { entryId: String(entryId), balances: await getBalances(tx, userId, await recordedPriceOf(tx, now)) };
+  return {
+    entryId: String(entryId),
+    balances: await getBalances(tx, userId, await recordedPriceOf(tx, now)),
+  };
 }

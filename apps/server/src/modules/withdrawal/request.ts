@@ -17,7 +17,11 @@ import type { BankCardRow } from '../bank-card/tables.ts';
 import { findBankCard, listBankCards } from '../bank-card/service.ts';
 import { type Ledger, type PostingSpec, getAssetSettings, userAccount } from '../ledger/service.ts';
 import { requireMoneyPassword, verifyMoneyPassword } from '../money-password/service.ts';
-import { assertWithdrawalsUnlocked, precheckWithdrawalSecondFactor, requireWithdrawalSecondFactor } from '../security/service.ts';
+import {
+  assertWithdrawalsUnlocked,
+  precheckWithdrawalSecondFactor,
+  requireWithdrawalSecondFactor,
+} from '../security/service.ts';
 import { assertCanMoveMoney } from '../user/frozen.ts';
 import { users } from '../user/tables.ts';
 import { amountOf } from '../wallet/service.ts';
@@ -44,7 +48,9 @@ import { type WithdrawalRow, withdrawals } from './tables.ts';
  * MONEY_PASSWORD_INCORRECT (field `password`), MONEY_PASSWORD_LOCKED, INSUFFICIENT_BALANCE.
  */
 
-export type WithdrawalRequest = { kind: 'crypto'; input: CryptoWithdrawalRequest } | { kind: 'card'; input: CardWithdrawalRequest };
+export type WithdrawalRequest =
+  | { kind: 'crypto'; input: CryptoWithdrawalRequest }
+  | { kind: 'card'; input: CardWithdrawalRequest };
 
 export interface WithdrawalRequestDeps {
   db: Db;
@@ -65,7 +71,11 @@ export interface Requester {
 const passwordVerified = new WeakSet<CryptoWithdrawalRequest | CardWithdrawalRequest>();
 
 /** Outside the money transaction: the early refusals, then the withdrawal password. */
-export async function precheckWithdrawal(deps: Pick<WithdrawalRequestDeps, 'db' | 'clock'>, who: Requester, request: WithdrawalRequest): Promise<void> {
+export async function precheckWithdrawal(
+  deps: Pick<WithdrawalRequestDeps, 'db' | 'clock'>,
+  who: Requester,
+  request: WithdrawalRequest,
+): Promise<void> {
   await assertWithdrawalsUnlocked(deps.db, who.userId, deps.clock.now(), who.lang);
   await acceptedRequest(deps.db, who.userId, request);
   await precheckWithdrawalSecondFactor(deps.db, who.userId, request.input.totpCode);
@@ -74,20 +84,37 @@ export async function precheckWithdrawal(deps: Pick<WithdrawalRequestDeps, 'db' 
 }
 
 /** In the money route's transaction: the row and the lock of amount + fee, together or not at all. */
-export async function requestWithdrawal(deps: Pick<WithdrawalRequestDeps, 'clock' | 'ledger'>, tx: Tx, who: Requester, request: WithdrawalRequest): Promise<Withdrawal> {
-  if (!passwordVerified.has(request.input)) throw new Error('a withdrawal request reached its transaction without precheckWithdrawal');
+export async function requestWithdrawal(
+  deps: Pick<WithdrawalRequestDeps, 'clock' | 'ledger'>,
+  tx: Tx,
+  who: Requester,
+  request: WithdrawalRequest,
+): Promise<Withdrawal> {
+  if (!passwordVerified.has(request.input))
+    throw new Error('a withdrawal request reached its transaction without precheckWithdrawal');
   const now = deps.clock.now();
   await assertWithdrawalsUnlocked(tx, who.userId, now, who.lang);
   await requireWithdrawalSecondFactor(tx, who.userId, request.input.totpCode, now);
   const { destination, amount, fee } = await acceptedRequest(tx, who.userId, request);
-  const row = await insertRequest(deps.ledger, tx, now, { userId: who.userId, ...destination.values, amount, fee });
+  const row = await insertRequest(deps.ledger, tx, now, {
+    userId: who.userId,
+    ...destination.values,
+    amount,
+    fee,
+  });
   return toWithdrawal(row, destination.card);
 }
 
 /* The checks on the request itself */
 
 interface Destination {
-  values: { kind: WithdrawalKind; asset: AssetCode; network: string | null; address: string | null; cardId: number | null };
+  values: {
+    kind: WithdrawalKind;
+    asset: AssetCode;
+    network: string | null;
+    address: string | null;
+    cardId: number | null;
+  };
   card: BankCardRow | null;
 }
 
@@ -96,25 +123,51 @@ interface Destination {
  * set, the destination, the amount. The same list runs before the password is tried and again
  * in the transaction.
  */
-async function acceptedRequest(db: Executor, userId: number, request: WithdrawalRequest): Promise<{ destination: Destination; amount: bigint; fee: bigint }> {
+async function acceptedRequest(
+  db: Executor,
+  userId: number,
+  request: WithdrawalRequest,
+): Promise<{ destination: Destination; amount: bigint; fee: bigint }> {
   await requireVerified(db, userId);
   await requireMoneyPassword(db, userId, 'withdraw');
   const destination = await destinationOf(db, userId, request);
-  const { amount, fee } = await amountAndFee(db, destination.values.asset, request.input.amount, request.input.fee);
+  const { amount, fee } = await amountAndFee(
+    db,
+    destination.values.asset,
+    request.input.amount,
+    request.input.fee,
+  );
   return { destination, amount, fee };
 }
 
 /** spec §5: KYC before any withdrawal; a frozen account moves nothing. */
 async function requireVerified(db: Executor, userId: number): Promise<void> {
   await assertCanMoveMoney(db, userId);
-  const [user] = await db.select({ verified: users.verified }).from(users).where(eq(users.id, userId)).limit(1);
+  const [user] = await db
+    .select({ verified: users.verified })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
   if (!user?.verified) throw new AppError('KYC_REQUIRED', {}, 403);
 }
 
-async function destinationOf(db: Executor, userId: number, request: WithdrawalRequest): Promise<Destination> {
+async function destinationOf(
+  db: Executor,
+  userId: number,
+  request: WithdrawalRequest,
+): Promise<Destination> {
   if (request.kind === 'card') {
     const card = await cardFor(db, userId, request.input.cardId);
-    return { values: { kind: 'card', asset: CARD_WITHDRAWAL_ASSET, network: null, address: null, cardId: card.id }, card };
+    return {
+      values: {
+        kind: 'card',
+        asset: CARD_WITHDRAWAL_ASSET,
+        network: null,
+        address: null,
+        cardId: card.id,
+      },
+      card,
+    };
   }
   const { asset, network, address } = request.input;
   return { values: { kind: 'crypto', asset, network, address, cardId: null }, card: null };
@@ -124,7 +177,8 @@ async function destinationOf(db: Executor, userId: number, request: WithdrawalRe
 async function cardFor(db: Executor, userId: number, cardId: string): Promise<BankCardRow> {
   const card = await findBankCard(db, userId, Number(cardId));
   if (card) return card;
-  if ((await listBankCards(db, userId)).length === 0) throw new AppError('BANK_CARD_REQUIRED', {}, 409);
+  if ((await listBankCards(db, userId)).length === 0)
+    throw new AppError('BANK_CARD_REQUIRED', {}, 409);
   throw new AppError('NOT_FOUND');
 }
 
@@ -132,15 +186,32 @@ async function cardFor(db: Executor, userId: number, cardId: string): Promise<Ba
  * The amount (exact to the asset's decimals, at least the minimum) and the fee, from the
  * `assets` table; a fee the user was shown that is no longer the fee refuses the request.
  */
-async function amountAndFee(db: Executor, asset: AssetCode, text: string, feeShown: string | undefined): Promise<{ amount: bigint; fee: bigint }> {
+async function amountAndFee(
+  db: Executor,
+  asset: AssetCode,
+  text: string,
+  feeShown: string | undefined,
+): Promise<{ amount: bigint; fee: bigint }> {
   const settings = await getAssetSettings(db, asset);
   if (!settings?.withdrawEnabled) throw new AppError('ASSET_UNAVAILABLE', {}, 422, 'asset');
   const amount = amountOf(text, asset);
   if (amount < settings.withdrawMinMinor) {
-    throw new AppError('WITHDRAWAL_BELOW_MINIMUM', { minimum: formatAmount(settings.withdrawMinMinor, settings.scale), asset }, 422, 'amount');
+    throw new AppError(
+      'WITHDRAWAL_BELOW_MINIMUM',
+      { minimum: formatAmount(settings.withdrawMinMinor, settings.scale), asset },
+      422,
+      'amount',
+    );
   }
-  if (feeShown !== undefined && parseAmount(feeShown, settings.scale) !== settings.withdrawFeeMinor) {
-    throw new AppError('WITHDRAWAL_FEE_CHANGED', { fee: formatAmount(settings.withdrawFeeMinor, settings.scale), asset }, 409);
+  if (
+    feeShown !== undefined &&
+    parseAmount(feeShown, settings.scale) !== settings.withdrawFeeMinor
+  ) {
+    throw new AppError(
+      'WITHDRAWAL_FEE_CHANGED',
+      { fee: formatAmount(settings.withdrawFeeMinor, settings.scale), asset },
+      409,
+    );
   }
   return { amount, fee: settings.withdrawFeeMinor };
 }
@@ -148,14 +219,22 @@ async function amountAndFee(db: Executor, asset: AssetCode, text: string, feeSho
 /* The row and the ledger */
 
 /** amount + fee from available to locked, each its own pair of postings so the funds detail explains the fee. */
-function lockPostings(userId: number, asset: AssetCode, amount: bigint, fee: bigint): PostingSpec[] {
+function lockPostings(
+  userId: number,
+  asset: AssetCode,
+  amount: bigint,
+  fee: bigint,
+): PostingSpec[] {
   const account = userAccount(userId, 'spot', asset);
   const postings: PostingSpec[] = [
     { account, bucket: 'available', amount: -amount, type: 'withdraw' },
     { account, bucket: 'locked', amount, type: 'withdraw' },
   ];
   if (fee > 0n) {
-    postings.push({ account, bucket: 'available', amount: -fee, type: 'withdraw_fee' }, { account, bucket: 'locked', amount: fee, type: 'withdraw_fee' });
+    postings.push(
+      { account, bucket: 'available', amount: -fee, type: 'withdraw_fee' },
+      { account, bucket: 'locked', amount: fee, type: 'withdraw_fee' },
+    );
   }
   return postings;
 }

@@ -34,7 +34,14 @@ const adminTags = ['withdrawal', 'operator'];
 export function registerWithdrawalRoutes(app: FastifyInstance, deps: WithdrawalDeps): void {
   route(
     app,
-    { method: 'GET', url: '/api/v1/withdrawals/options', auth: 'user', summary: 'Currencies, networks, minimums, fees, balances, cards and what is still missing', tags, response: withdrawalOptionsSchema },
+    {
+      method: 'GET',
+      url: '/api/v1/withdrawals/options',
+      auth: 'user',
+      summary: 'Currencies, networks, minimums, fees, balances, cards and what is still missing',
+      tags,
+      response: withdrawalOptionsSchema,
+    },
     async ({ auth }) => withdrawalOptions(deps.db, auth.userId, deps.clock.now()),
   );
 
@@ -51,9 +58,11 @@ export function registerWithdrawalRoutes(app: FastifyInstance, deps: WithdrawalD
       response: withdrawalSchema,
       rateLimit: { max: 30, timeWindow: 60_000 },
       secretFields: ['password', 'totpCode'],
-      precheck: ({ body, auth, lang }) => precheckWithdrawal(deps, { userId: auth.userId, lang }, { kind: 'crypto', input: body }),
+      precheck: ({ body, auth, lang }) =>
+        precheckWithdrawal(deps, { userId: auth.userId, lang }, { kind: 'crypto', input: body }),
     },
-    ({ body, auth, tx, lang }) => requestWithdrawal(deps, tx, { userId: auth.userId, lang }, { kind: 'crypto', input: body }),
+    ({ body, auth, tx, lang }) =>
+      requestWithdrawal(deps, tx, { userId: auth.userId, lang }, { kind: 'crypto', input: body }),
   );
 
   route(
@@ -63,26 +72,45 @@ export function registerWithdrawalRoutes(app: FastifyInstance, deps: WithdrawalD
       url: '/api/v1/withdrawals/card',
       auth: 'user',
       money: true,
-      summary: 'Request a USDT withdrawal to a linked bank card: amount + fee are locked until review',
+      summary:
+        'Request a USDT withdrawal to a linked bank card: amount + fee are locked until review',
       tags,
       body: cardWithdrawalRequestSchema,
       response: withdrawalSchema,
       rateLimit: { max: 30, timeWindow: 60_000 },
       secretFields: ['password', 'totpCode'],
-      precheck: ({ body, auth, lang }) => precheckWithdrawal(deps, { userId: auth.userId, lang }, { kind: 'card', input: body }),
+      precheck: ({ body, auth, lang }) =>
+        precheckWithdrawal(deps, { userId: auth.userId, lang }, { kind: 'card', input: body }),
     },
-    ({ body, auth, tx, lang }) => requestWithdrawal(deps, tx, { userId: auth.userId, lang }, { kind: 'card', input: body }),
+    ({ body, auth, tx, lang }) =>
+      requestWithdrawal(deps, tx, { userId: auth.userId, lang }, { kind: 'card', input: body }),
   );
 
   route(
     app,
-    { method: 'GET', url: '/api/v1/withdrawals', auth: 'user', summary: 'Your withdrawals, newest first', tags, query: withdrawalListQuerySchema, response: withdrawalListSchema },
+    {
+      method: 'GET',
+      url: '/api/v1/withdrawals',
+      auth: 'user',
+      summary: 'Your withdrawals, newest first',
+      tags,
+      query: withdrawalListQuerySchema,
+      response: withdrawalListSchema,
+    },
     async ({ auth, query }) => listWithdrawals(deps.db, auth.userId, query),
   );
 
   route(
     app,
-    { method: 'GET', url: '/api/v1/withdrawals/detail', auth: 'user', summary: 'One of your withdrawals', tags, query: withdrawalDetailQuerySchema, response: withdrawalSchema },
+    {
+      method: 'GET',
+      url: '/api/v1/withdrawals/detail',
+      auth: 'user',
+      summary: 'One of your withdrawals',
+      tags,
+      query: withdrawalDetailQuerySchema,
+      response: withdrawalSchema,
+    },
     async ({ auth, query }) => getWithdrawal(deps.db, auth.userId, Number(query.id)),
   );
 
@@ -113,7 +141,8 @@ export function registerWithdrawalRoutes(app: FastifyInstance, deps: WithdrawalD
       body: withdrawalReviewRequestSchema,
       response: adminWithdrawalSchema,
     },
-    async ({ body, operator }) => reviewWithdrawal(deps, operator, { ...body, id: Number(body.id) }),
+    async ({ body, operator }) =>
+      reviewWithdrawal(deps, operator, { ...body, id: Number(body.id) }),
   );
 
   route(
@@ -128,7 +157,8 @@ export function registerWithdrawalRoutes(app: FastifyInstance, deps: WithdrawalD
       body: withdrawalCompleteRequestSchema,
       response: adminWithdrawalSchema,
     },
-    async ({ body, operator }) => completeWithdrawal(deps, operator, { id: Number(body.id), txid: body.txid }),
+    async ({ body, operator }) =>
+      completeWithdrawal(deps, operator, { id: Number(body.id), txid: body.txid }),
   );
 
   route(
@@ -143,6 +173,7 @@ export function registerWithdrawalRoutes(app: FastifyInstance, deps: WithdrawalD
       body: withdrawalFailRequestSchema,
       response: adminWithdrawalSchema,
     },
-    async ({ body, operator }) => failWithdrawal(deps, operator, { id: Number(body.id), reason: body.reason }),
+    async ({ body, operator }) =>
+      failWithdrawal(deps, operator, { id: Number(body.id), reason: body.reason }),
   );
 }

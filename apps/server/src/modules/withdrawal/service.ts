@@ -35,7 +35,12 @@ import {
   userBalances,
 } from '../ledger/service.ts';
 import { isMoneyPasswordSet } from '../money-password/service.ts';
-import { type CreatedMessage, type MessageSpec, createMessages, publishMessages } from '../messages/service.ts';
+import {
+  type CreatedMessage,
+  type MessageSpec,
+  createMessages,
+  publishMessages,
+} from '../messages/service.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { operators } from '../operator/tables.ts';
 import { isTwoFactorEnabled, withdrawalLock } from '../security/service.ts';
@@ -51,13 +56,22 @@ import { type WithdrawalRow, withdrawals } from './tables.ts';
  */
 
 /** Locked funds the ledger check expects: pending and processing withdrawals hold amount + fee in the user's spot account. */
-export async function withdrawalObligations(db: Executor): Promise<{ account: string; amount: bigint }[]> {
+export async function withdrawalObligations(
+  db: Executor,
+): Promise<{ account: string; amount: bigint }[]> {
   const rows = await db
-    .select({ userId: withdrawals.userId, asset: withdrawals.asset, total: sql<string>`sum(${withdrawals.amountMinor} + ${withdrawals.feeMinor})::text` })
+    .select({
+      userId: withdrawals.userId,
+      asset: withdrawals.asset,
+      total: sql<string>`sum(${withdrawals.amountMinor} + ${withdrawals.feeMinor})::text`,
+    })
     .from(withdrawals)
     .where(inArray(withdrawals.status, [...OPEN_WITHDRAWAL_STATUSES]))
     .groupBy(withdrawals.userId, withdrawals.asset);
-  return rows.map((row) => ({ account: accountName(userAccount(row.userId, 'spot', row.asset as AssetCode)), amount: BigInt(row.total) }));
+  return rows.map((row) => ({
+    account: accountName(userAccount(row.userId, 'spot', row.asset as AssetCode)),
+    amount: BigInt(row.total),
+  }));
 }
 
 export interface WithdrawalDeps {
@@ -80,7 +94,13 @@ export function toWithdrawal(row: WithdrawalRow, card: CardSnapshot): Withdrawal
     asset: row.asset,
     network: row.network,
     address: row.address,
-    card: card ? { bankName: card.bankName, accountMasked: maskAccountNumber(card.accountNumber), holderName: card.holderName } : null,
+    card: card
+      ? {
+          bankName: card.bankName,
+          accountMasked: maskAccountNumber(card.accountNumber),
+          holderName: card.holderName,
+        }
+      : null,
     amount: formatAmount(row.amountMinor, scale),
     fee: formatAmount(row.feeMinor, scale),
     total: formatAmount(row.amountMinor + row.feeMinor, scale),
@@ -94,14 +114,23 @@ export function toWithdrawal(row: WithdrawalRow, card: CardSnapshot): Withdrawal
 
 /* Reading */
 
-export async function withdrawalOptions(db: Executor, userId: number, now: Date): Promise<WithdrawalOptions> {
-  const [user] = await db.select({ verified: users.verified }).from(users).where(eq(users.id, userId)).limit(1);
+export async function withdrawalOptions(
+  db: Executor,
+  userId: number,
+  now: Date,
+): Promise<WithdrawalOptions> {
+  const [user] = await db
+    .select({ verified: users.verified })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
   const balances = await userBalances(db, userId);
   const assets: WithdrawalOptions['assets'] = [];
   for (const asset of WITHDRAWAL_ASSETS) {
     const settings = await getAssetSettings(db, asset);
     const scale = ASSETS[asset].scale;
-    const available = balances.find((b) => b.wallet === 'spot' && b.asset === asset)?.available ?? 0n;
+    const available =
+      balances.find((b) => b.wallet === 'spot' && b.asset === asset)?.available ?? 0n;
     assets.push({
       asset,
       networks: [...NETWORKS_BY_ASSET[asset]],
@@ -117,7 +146,12 @@ export async function withdrawalOptions(db: Executor, userId: number, now: Date)
     assets,
     verified: user?.verified ?? false,
     withdrawPasswordSet: await isMoneyPasswordSet(db, userId, 'withdraw'),
-    cards: cards.map((card) => ({ id: String(card.id), bankName: card.bankName, accountMasked: maskAccountNumber(card.accountNumber), holderName: card.holderName })),
+    cards: cards.map((card) => ({
+      id: String(card.id),
+      bankName: card.bankName,
+      accountMasked: maskAccountNumber(card.accountNumber),
+      holderName: card.holderName,
+    })),
     arrivalHours: WITHDRAWAL_ARRIVAL_HOURS,
     twoFactorEnabled: await isTwoFactorEnabled(db, userId),
     withdrawalLock: await withdrawalLock(db, userId, now),
@@ -126,7 +160,14 @@ export async function withdrawalOptions(db: Executor, userId: number, now: Date)
 
 function selectWithCards(db: Executor) {
   return db
-    .select({ withdrawal: withdrawals, card: { bankName: bankCards.bankName, accountNumber: bankCards.accountNumber, holderName: bankCards.holderName } })
+    .select({
+      withdrawal: withdrawals,
+      card: {
+        bankName: bankCards.bankName,
+        accountNumber: bankCards.accountNumber,
+        holderName: bankCards.holderName,
+      },
+    })
     .from(withdrawals)
     .leftJoin(bankCards, eq(bankCards.id, withdrawals.cardId));
 }
@@ -135,7 +176,11 @@ function selectWithCards(db: Executor) {
  * The user's own withdrawals, newest first. The page cursor must be one of the user's own
  * withdrawals (the last of the previous page): any other id is NOT_FOUND, like everywhere.
  */
-export async function listWithdrawals(db: Executor, userId: number, query: { kind?: WithdrawalKind | undefined; beforeId?: string | undefined }) {
+export async function listWithdrawals(
+  db: Executor,
+  userId: number,
+  query: { kind?: WithdrawalKind | undefined; beforeId?: string | undefined },
+) {
   const conditions: SQL[] = [eq(withdrawals.userId, userId)];
   if (query.kind) conditions.push(eq(withdrawals.kind, query.kind));
   if (query.beforeId) {
@@ -173,7 +218,10 @@ export const QUEUE_PAGE_SIZE = 100;
 type Thresholds = Config['withdrawalSecondApprovalMinor'];
 
 /** Above its asset's threshold, a withdrawal needs two approvals by different operators. */
-function needsSecondApproval(row: Pick<WithdrawalRow, 'asset' | 'amountMinor'>, thresholds: Thresholds): boolean {
+function needsSecondApproval(
+  row: Pick<WithdrawalRow, 'asset' | 'amountMinor'>,
+  thresholds: Thresholds,
+): boolean {
   const threshold = thresholds[row.asset as WithdrawalAsset];
   if (threshold === undefined) throw new Error(`no second-approval threshold for ${row.asset}`);
   return row.amountMinor > threshold;
@@ -209,17 +257,25 @@ function toAdminWithdrawal(row: AdminRow, thresholds: Thresholds): AdminWithdraw
   return {
     ...toWithdrawal(withdrawal, card),
     uid: String(withdrawal.userId),
-    user: { uid: String(withdrawal.userId), verified: row.user.verified, frozen: row.user.frozenAt !== null },
+    user: {
+      uid: String(withdrawal.userId),
+      verified: row.user.verified,
+      frozen: row.user.frozenAt !== null,
+    },
     // Operators pay card withdrawals out, so they see the whole account.
     cardAccountNumber: card?.accountNumber ?? null,
     cardBranch: card ? `${card.branchName} (${card.branchCode})` : null,
     reviewedBy: row.reviewer,
     secondApprovalRequired,
-    awaitingSecondApproval: withdrawal.status === WITHDRAWAL_STATUS.UNDER_REVIEW && withdrawal.firstApprovedBy !== null,
+    awaitingSecondApproval:
+      withdrawal.status === WITHDRAWAL_STATUS.UNDER_REVIEW && withdrawal.firstApprovedBy !== null,
     firstApprovedBy: row.firstApprover,
     firstApprovedAt: withdrawal.firstApprovedAt?.toISOString() ?? null,
     secondApprovedBy: row.secondApprover,
-    secondApprovalThreshold: formatAmount(thresholds[withdrawal.asset as WithdrawalAsset], scaleOf(withdrawal.asset)),
+    secondApprovalThreshold: formatAmount(
+      thresholds[withdrawal.asset as WithdrawalAsset],
+      scaleOf(withdrawal.asset),
+    ),
   };
 }
 
@@ -229,7 +285,11 @@ export async function withdrawalQueue(
   filter: { status?: WithdrawalStatus | undefined; afterId?: string | undefined },
   limit = QUEUE_PAGE_SIZE,
 ): Promise<AdminWithdrawal[]> {
-  const conditions: SQL[] = [filter.status ? eq(withdrawals.status, filter.status) : inArray(withdrawals.status, [...OPEN_WITHDRAWAL_STATUSES])];
+  const conditions: SQL[] = [
+    filter.status
+      ? eq(withdrawals.status, filter.status)
+      : inArray(withdrawals.status, [...OPEN_WITHDRAWAL_STATUSES]),
+  ];
   if (filter.afterId) conditions.push(gt(withdrawals.id, Number(filter.afterId)));
   const rows = await adminRows(deps.db)
     .where(and(...conditions))
@@ -238,7 +298,10 @@ export async function withdrawalQueue(
   return rows.map((row) => toAdminWithdrawal(row, deps.config.withdrawalSecondApprovalMinor));
 }
 
-async function adminWithdrawal(deps: Pick<WithdrawalDeps, 'db' | 'config'>, id: number): Promise<AdminWithdrawal> {
+async function adminWithdrawal(
+  deps: Pick<WithdrawalDeps, 'db' | 'config'>,
+  id: number,
+): Promise<AdminWithdrawal> {
   const [row] = await adminRows(deps.db).where(eq(withdrawals.id, id)).limit(1);
   if (!row) throw new AppError('NOT_FOUND');
   return toAdminWithdrawal(row, deps.config.withdrawalSecondApprovalMinor);
@@ -251,7 +314,10 @@ function refundPostings(row: WithdrawalRow): PostingSpec[] {
     { account, bucket: 'available', amount: row.amountMinor, type: 'withdraw_refund' },
   ];
   if (row.feeMinor > 0n) {
-    postings.push({ account, bucket: 'locked', amount: -row.feeMinor, type: 'withdraw_refund' }, { account, bucket: 'available', amount: row.feeMinor, type: 'withdraw_refund' });
+    postings.push(
+      { account, bucket: 'locked', amount: -row.feeMinor, type: 'withdraw_refund' },
+      { account, bucket: 'available', amount: row.feeMinor, type: 'withdraw_refund' },
+    );
   }
   return postings;
 }
@@ -262,10 +328,17 @@ function completionPostings(row: WithdrawalRow): PostingSpec[] {
   const account = userAccount(row.userId, 'spot', asset);
   const postings: PostingSpec[] = [
     { account, bucket: 'locked', amount: -row.amountMinor, type: 'withdraw' },
-    { account: externalAccount(row.kind === 'card' ? 'bank' : 'chain', asset), amount: row.amountMinor, type: 'withdraw' },
+    {
+      account: externalAccount(row.kind === 'card' ? 'bank' : 'chain', asset),
+      amount: row.amountMinor,
+      type: 'withdraw',
+    },
   ];
   if (row.feeMinor > 0n) {
-    postings.push({ account, bucket: 'locked', amount: -row.feeMinor, type: 'withdraw_fee' }, { account: houseAccount('fees', asset), amount: row.feeMinor, type: 'withdraw_fee' });
+    postings.push(
+      { account, bucket: 'locked', amount: -row.feeMinor, type: 'withdraw_fee' },
+      { account: houseAccount('fees', asset), amount: row.feeMinor, type: 'withdraw_fee' },
+    );
   }
   return postings;
 }
@@ -274,7 +347,8 @@ function completionPostings(row: WithdrawalRow): PostingSpec[] {
 function normalizeTxid(row: WithdrawalRow, txid: string): string {
   if (row.kind === 'card') return txid;
   const hex = row.network === 'ETH' ? txid.replace(/^0x/i, '') : txid;
-  if (!/^[0-9a-fA-F]{64}$/.test(hex)) throw new AppError('WITHDRAWAL_TXID_INVALID', {}, 422, 'txid');
+  if (!/^[0-9a-fA-F]{64}$/.test(hex))
+    throw new AppError('WITHDRAWAL_TXID_INVALID', {}, 422, 'txid');
   return row.network === 'ETH' ? `0x${hex.toLowerCase()}` : hex.toLowerCase();
 }
 
@@ -285,14 +359,30 @@ function statusMessage(row: WithdrawalRow): MessageSpec {
     userId: row.userId,
     kind,
     ref: `withdrawal:${row.id}`,
-    params: { amount: formatAmount(row.amountMinor, scaleOf(row.asset)), asset: row.asset, ...(row.reason ? { reason: row.reason } : {}) },
+    params: {
+      amount: formatAmount(row.amountMinor, scaleOf(row.asset)),
+      asset: row.asset,
+      ...(row.reason ? { reason: row.reason } : {}),
+    },
     ...(row.reason ? {} : { keyParams: { reason: 'messages.no_reason' } }),
     link: '/WithdrawalHistory',
   };
 }
 
 type Change = Partial<
-  Pick<WithdrawalRow, 'status' | 'reason' | 'txid' | 'reviewedBy' | 'reviewedAt' | 'completedAt' | 'firstApprovedBy' | 'firstApprovedAt' | 'secondApprovedBy' | 'secondApprovedAt'>
+  Pick<
+    WithdrawalRow,
+    | 'status'
+    | 'reason'
+    | 'txid'
+    | 'reviewedBy'
+    | 'reviewedAt'
+    | 'completedAt'
+    | 'firstApprovedBy'
+    | 'firstApprovedAt'
+    | 'secondApprovedBy'
+    | 'secondApprovedAt'
+  >
 >;
 
 /**
@@ -316,7 +406,11 @@ async function act(
   const now = deps.clock.now();
   let created: CreatedMessage[] = [];
   const row = await deps.db.transaction(async (tx) => {
-    const [current] = await tx.select().from(withdrawals).where(eq(withdrawals.id, id)).for('update');
+    const [current] = await tx
+      .select()
+      .from(withdrawals)
+      .where(eq(withdrawals.id, id))
+      .for('update');
     if (!current) throw new AppError('NOT_FOUND');
     if (current.status !== input.from) throw new AppError('INVALID_STATE', {}, 409);
     const change = input.change(current, now);
@@ -328,24 +422,43 @@ async function act(
     if (!updated) throw new Error('withdrawal update returned no row');
     const entry = input.entry?.(current);
     if (entry) {
-      await deps.ledger.post(tx, now, { kind: 'withdrawal', reference: entry.reference, userId: current.userId, memo: change.reason ?? null, postings: entry.postings });
+      await deps.ledger.post(tx, now, {
+        kind: 'withdrawal',
+        reference: entry.reference,
+        userId: current.userId,
+        memo: change.reason ?? null,
+        postings: entry.postings,
+      });
     }
     const approvals = (row: WithdrawalRow) => ({
-      ...(row.firstApprovedBy !== null && row.status === WITHDRAWAL_STATUS.UNDER_REVIEW ? { firstApprovedBy: row.firstApprovedBy } : {}),
-      ...(row.secondApprovedBy !== null ? { firstApprovedBy: row.firstApprovedBy, secondApprovedBy: row.secondApprovedBy } : {}),
+      ...(row.firstApprovedBy !== null && row.status === WITHDRAWAL_STATUS.UNDER_REVIEW
+        ? { firstApprovedBy: row.firstApprovedBy }
+        : {}),
+      ...(row.secondApprovedBy !== null
+        ? { firstApprovedBy: row.firstApprovedBy, secondApprovedBy: row.secondApprovedBy }
+        : {}),
     });
     await audit(tx, now, operator, {
       action: typeof input.action === 'string' ? input.action : input.action(current),
       targetType: 'withdrawal',
       targetId: id,
       before: { status: current.status, ...approvals(current) },
-      after: { status: updated.status, ...approvals(updated), ...(updated.txid ? { txid: updated.txid } : {}) },
+      after: {
+        status: updated.status,
+        ...approvals(updated),
+        ...(updated.txid ? { txid: updated.txid } : {}),
+      },
       reason: input.reason ?? null,
     });
-    if (updated.status !== current.status) created = await createMessages(tx, now, [statusMessage(updated)]);
+    if (updated.status !== current.status)
+      created = await createMessages(tx, now, [statusMessage(updated)]);
     return updated;
   });
-  deps.hub?.publishToUser(row.userId, { type: 'withdrawal', id: String(row.id), status: row.status });
+  deps.hub?.publishToUser(row.userId, {
+    type: 'withdrawal',
+    id: String(row.id),
+    status: row.status,
+  });
   publishMessages(deps.hub, created);
   return adminWithdrawal(deps, row.id);
 }
@@ -356,14 +469,28 @@ async function act(
  * the first). Once anyone has approved first, the next approval is a second one whatever
  * the threshold says now, so nobody ever approves their own approval.
  */
-function approval(row: WithdrawalRow, operator: OperatorContext, thresholds: Thresholds, now: Date): { action: string; change: Change } {
-  const processing = { status: WITHDRAWAL_STATUS.PROCESSING, reviewedBy: operator.operatorId, reviewedAt: now } as const;
+function approval(
+  row: WithdrawalRow,
+  operator: OperatorContext,
+  thresholds: Thresholds,
+  now: Date,
+): { action: string; change: Change } {
+  const processing = {
+    status: WITHDRAWAL_STATUS.PROCESSING,
+    reviewedBy: operator.operatorId,
+    reviewedAt: now,
+  } as const;
   if (row.firstApprovedBy !== null) {
-    if (row.firstApprovedBy === operator.operatorId) throw new AppError('WITHDRAWAL_SECOND_APPROVER_SAME', {}, 409);
-    return { action: 'withdrawal.approve', change: { ...processing, secondApprovedBy: operator.operatorId, secondApprovedAt: now } };
+    if (row.firstApprovedBy === operator.operatorId)
+      throw new AppError('WITHDRAWAL_SECOND_APPROVER_SAME', {}, 409);
+    return {
+      action: 'withdrawal.approve',
+      change: { ...processing, secondApprovedBy: operator.operatorId, secondApprovedAt: now },
+    };
   }
   const first = { firstApprovedBy: operator.operatorId, firstApprovedAt: now };
-  if (needsSecondApproval(row, thresholds)) return { action: 'withdrawal.approve_first', change: first };
+  if (needsSecondApproval(row, thresholds))
+    return { action: 'withdrawal.approve_first', change: first };
   return { action: 'withdrawal.approve', change: { ...processing, ...first } };
 }
 
@@ -371,7 +498,11 @@ function approval(row: WithdrawalRow, operator: OperatorContext, thresholds: Thr
  * approve → processing (above the asset's threshold: after a second operator's approval too);
  * reject → review failed with the reason, funds released at once (also after a first approval).
  */
-export function reviewWithdrawal(deps: WithdrawalDeps, operator: OperatorContext, input: { id: number; decision: 'approve' | 'reject'; reason?: string | undefined }) {
+export function reviewWithdrawal(
+  deps: WithdrawalDeps,
+  operator: OperatorContext,
+  input: { id: number; decision: 'approve' | 'reject'; reason?: string | undefined },
+) {
   const reason = input.reason?.trim() || null;
   if (input.decision === 'approve') {
     const thresholds = deps.config.withdrawalSecondApprovalMinor;
@@ -387,23 +518,43 @@ export function reviewWithdrawal(deps: WithdrawalDeps, operator: OperatorContext
     action: 'withdrawal.reject',
     from: WITHDRAWAL_STATUS.UNDER_REVIEW,
     reason,
-    change: (_row, now) => ({ status: WITHDRAWAL_STATUS.REVIEW_FAILED, reason, reviewedBy: operator.operatorId, reviewedAt: now }),
+    change: (_row, now) => ({
+      status: WITHDRAWAL_STATUS.REVIEW_FAILED,
+      reason,
+      reviewedBy: operator.operatorId,
+      reviewedAt: now,
+    }),
     entry: (row) => ({ reference: `withdrawal:${row.id}:refund`, postings: refundPostings(row) }),
   });
 }
 
 /** processing → success with the chain txid: the locked amount leaves, the fee is earned. */
-export function completeWithdrawal(deps: WithdrawalDeps, operator: OperatorContext, input: { id: number; txid: string }) {
+export function completeWithdrawal(
+  deps: WithdrawalDeps,
+  operator: OperatorContext,
+  input: { id: number; txid: string },
+) {
   return act(deps, operator, input.id, {
     action: 'withdrawal.complete',
     from: WITHDRAWAL_STATUS.PROCESSING,
-    change: (row, now) => ({ status: WITHDRAWAL_STATUS.SUCCESS, txid: normalizeTxid(row, input.txid), completedAt: now }),
-    entry: (row) => ({ reference: `withdrawal:${row.id}:complete`, postings: completionPostings(row) }),
+    change: (row, now) => ({
+      status: WITHDRAWAL_STATUS.SUCCESS,
+      txid: normalizeTxid(row, input.txid),
+      completedAt: now,
+    }),
+    entry: (row) => ({
+      reference: `withdrawal:${row.id}:complete`,
+      postings: completionPostings(row),
+    }),
   });
 }
 
 /** processing → failed with the reason (the transfer did not go out): funds released at once. */
-export function failWithdrawal(deps: WithdrawalDeps, operator: OperatorContext, input: { id: number; reason: string }) {
+export function failWithdrawal(
+  deps: WithdrawalDeps,
+  operator: OperatorContext,
+  input: { id: number; reason: string },
+) {
   const reason = input.reason.trim();
   if (!reason) throw new AppError('VALIDATION_FAILED', {}, 422, 'reason');
   return act(deps, operator, input.id, {

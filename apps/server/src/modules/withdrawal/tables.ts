@@ -38,7 +38,9 @@ export const withdrawals = pgTable(
      */
     firstApprovedBy: bigint('first_approved_by', { mode: 'number' }).references(() => operators.id),
     firstApprovedAt: timestamp('first_approved_at', { withTimezone: true, mode: 'date' }),
-    secondApprovedBy: bigint('second_approved_by', { mode: 'number' }).references(() => operators.id),
+    secondApprovedBy: bigint('second_approved_by', { mode: 'number' }).references(
+      () => operators.id,
+    ),
     secondApprovedAt: timestamp('second_approved_at', { withTimezone: true, mode: 'date' }),
     completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
@@ -47,7 +49,10 @@ export const withdrawals = pgTable(
   (t) => [
     index('withdrawals_user_idx').on(t.userId, t.id),
     index('withdrawals_status_idx').on(t.status, t.id),
-    check('withdrawals_status', sql`${t.status} in ('under_review', 'processing', 'success', 'review_failed', 'failed')`),
+    check(
+      'withdrawals_status',
+      sql`${t.status} in ('under_review', 'processing', 'success', 'review_failed', 'failed')`,
+    ),
     check('withdrawals_kind', sql`${t.kind} in ('crypto', 'card')`),
     check('withdrawals_amounts', sql`${t.amountMinor} > 0 and ${t.feeMinor} >= 0`),
     check(
@@ -57,8 +62,14 @@ export const withdrawals = pgTable(
     ),
     check('withdrawals_success_has_txid', sql`${t.status} <> 'success' or ${t.txid} is not null`),
     // Four eyes: the second approval is someone else's, and only ever follows a first one.
-    check('withdrawals_second_approver_differs', sql`${t.secondApprovedBy} is null or (${t.firstApprovedBy} is not null and ${t.secondApprovedBy} <> ${t.firstApprovedBy})`),
-    check('withdrawals_refusal_has_reason', sql`${t.status} not in ('review_failed', 'failed') or ${t.reason} is not null`),
+    check(
+      'withdrawals_second_approver_differs',
+      sql`${t.secondApprovedBy} is null or (${t.firstApprovedBy} is not null and ${t.secondApprovedBy} <> ${t.firstApprovedBy})`,
+    ),
+    check(
+      'withdrawals_refusal_has_reason',
+      sql`${t.status} not in ('review_failed', 'failed') or ${t.reason} is not null`,
+    ),
   ],
 );
 

@@ -7,7 +7,10 @@ import { ordersQueryKey } from '@/api/query-keys.ts';
 export const ORDERS_PAGE_SIZE = 20;
 
 export async function getOrders(state: OrderState, cursor: string | undefined) {
-  const page = await http.get('/api/v1/contracts/orders', { params: { state, cursor, limit: ORDERS_PAGE_SIZE }, schema: ordersSchema });
+  const page = await http.get('/api/v1/contracts/orders', {
+    params: { state, cursor, limit: ORDERS_PAGE_SIZE },
+    schema: ordersSchema,
+  });
   for (const order of page.items) learnServerTime(order);
   return page;
 }

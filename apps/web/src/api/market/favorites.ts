@@ -4,7 +4,8 @@ import { http } from '@/api/http.ts';
 import { favoritesQueryKey } from '@/api/query-keys.ts';
 
 export const getFavorites = () => http.get('/api/v1/market/favorites', { schema: favoritesSchema });
-export const setFavorite = (request: FavoriteRequest) => http.post('/api/v1/market/favorites', request, { schema: favoritesSchema });
+export const setFavorite = (request: FavoriteRequest) =>
+  http.post('/api/v1/market/favorites', request, { schema: favoritesSchema });
 
 export function useFavorites() {
   return useQuery({ queryKey: favoritesQueryKey, queryFn: getFavorites });
@@ -24,7 +25,8 @@ export function useToggleFavorite() {
       queryClient.setQueryData<Favorites>(favoritesQueryKey, { symbols: [...symbols] });
       return { before };
     },
-    onError: (_error, _request, context) => queryClient.setQueryData(favoritesQueryKey, context?.before),
+    onError: (_error, _request, context) =>
+      queryClient.setQueryData(favoritesQueryKey, context?.before),
     onSuccess: (favorites) => queryClient.setQueryData(favoritesQueryKey, favorites),
   });
 }

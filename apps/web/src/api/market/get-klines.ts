@@ -7,9 +7,16 @@ import { klinesQueryKey } from '@/api/query-keys.ts';
 export const KLINES_LIMIT = 300;
 
 export const getKlines = (symbol: string, interval: KlineInterval) =>
-  http.get('/api/v1/market/klines', { params: { symbol, interval, limit: KLINES_LIMIT }, schema: klinesSchema });
+  http.get('/api/v1/market/klines', {
+    params: { symbol, interval, limit: KLINES_LIMIT },
+    schema: klinesSchema,
+  });
 
 /** Candles oldest first; live messages on `kline.<symbol>.<interval>` update the newest one. */
 export function useKlines(symbol: string, interval: KlineInterval) {
-  return useQuery({ queryKey: klinesQueryKey(symbol, interval), queryFn: () => getKlines(symbol, interval), staleTime: 60_000 });
+  return useQuery({
+    queryKey: klinesQueryKey(symbol, interval),
+    queryFn: () => getKlines(symbol, interval),
+    staleTime: 60_000,
+  });
 }

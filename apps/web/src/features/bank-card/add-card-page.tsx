@@ -27,18 +27,25 @@ export function AddCardPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const back = useBackTarget('/Card');
-  const { form, submitting, submit } = useFormSubmit(addBankCardRequestSchema, addBankCard, async () => {
-    showToast({ content: t('bank_card.added'), duration: 2000 });
-    await queryClient.invalidateQueries({ queryKey: bankCardsQueryKey });
-    navigate(back, { replace: true });
-  });
+  const { form, submitting, submit } = useFormSubmit(
+    addBankCardRequestSchema,
+    addBankCard,
+    async () => {
+      showToast({ content: t('bank_card.added'), duration: 2000 });
+      await queryClient.invalidateQueries({ queryKey: bankCardsQueryKey });
+      navigate(back, { replace: true });
+    },
+  );
 
-  const onFinish = (values: Values) => submit(Object.fromEntries(FIELDS.map(({ name }) => [name, values[name] ?? ''])));
+  const onFinish = (values: Values) =>
+    submit(Object.fromEntries(FIELDS.map(({ name }) => [name, values[name] ?? ''])));
 
   return (
     <Page title={t('routes.AddCard')} backTo={back}>
       <div className="tw-card">
-        <p className="tw-muted" style={{ marginTop: 0 }}>{t('bank_card.add_note')}</p>
+        <p className="tw-muted" style={{ marginTop: 0 }}>
+          {t('bank_card.add_note')}
+        </p>
         <Form
           form={form}
           layout="vertical"
@@ -49,7 +56,11 @@ export function AddCardPage() {
         >
           {FIELDS.map((field) => (
             <Form.Item key={field.name} name={field.name} label={t(`bank_card.${field.name}`)}>
-              <Input autoComplete={field.autoComplete} placeholder={t(`bank_card.${field.name}_placeholder`)} clearable />
+              <Input
+                autoComplete={field.autoComplete}
+                placeholder={t(`bank_card.${field.name}_placeholder`)}
+                clearable
+              />
             </Form.Item>
           ))}
         </Form>

@@ -23,18 +23,45 @@ function CardItem({ card, onDelete }: { card: BankCard; onDelete: (card: BankCar
   const { t } = useTranslation();
   return (
     <li style={CARD_STYLE}>
-      <div style={{ display: 'flex', alignItems: 'flex-start', justifyContent: 'space-between', gap: 8 }}>
+      <div
+        style={{
+          display: 'flex',
+          alignItems: 'flex-start',
+          justifyContent: 'space-between',
+          gap: 8,
+        }}
+      >
         <div style={{ minWidth: 0 }}>
-          <div style={{ fontSize: 16, fontWeight: 600, overflowWrap: 'anywhere' }}>{card.bankName}</div>
+          <div style={{ fontSize: 16, fontWeight: 600, overflowWrap: 'anywhere' }}>
+            {card.bankName}
+          </div>
           <div style={{ fontSize: 13, opacity: 0.85, overflowWrap: 'anywhere' }}>
             {card.branchName} · {card.branchCode}
           </div>
         </div>
-        <Button size="mini" fill="none" onClick={() => onDelete(card)} aria-label={t('bank_card.delete_named', { bank: card.bankName, account: card.accountMasked })} style={{ color: '#fff' }}>
+        <Button
+          size="mini"
+          fill="none"
+          onClick={() => onDelete(card)}
+          aria-label={t('bank_card.delete_named', {
+            bank: card.bankName,
+            account: card.accountMasked,
+          })}
+          style={{ color: '#fff' }}
+        >
           <DeleteOutline fontSize={18} />
         </Button>
       </div>
-      <div style={{ fontSize: 20, letterSpacing: 2, margin: '14px 0 6px', fontVariantNumeric: 'tabular-nums' }}>{card.accountMasked}</div>
+      <div
+        style={{
+          fontSize: 20,
+          letterSpacing: 2,
+          margin: '14px 0 6px',
+          fontVariantNumeric: 'tabular-nums',
+        }}
+      >
+        {card.accountMasked}
+      </div>
       <div style={{ fontSize: 13, opacity: 0.85, overflowWrap: 'anywhere' }}>{card.holderName}</div>
     </li>
   );
@@ -74,11 +101,20 @@ export function CardListPage() {
         </div>
       ) : cards.isError && items.length === 0 ? (
         <div className="tw-card">
-          <LoadFailed error={cards.error} onRetry={() => void cards.refetch()} retrying={cards.isFetching} />
+          <LoadFailed
+            error={cards.error}
+            onRetry={() => void cards.refetch()}
+            retrying={cards.isFetching}
+          />
         </div>
       ) : items.length === 0 ? (
         <div className="tw-card">
-          <ErrorBlock status="empty" image={<BankcardOutline fontSize={64} color="var(--tw-muted)" />} title={t('bank_card.empty_title')} description={t('bank_card.empty_description')} />
+          <ErrorBlock
+            status="empty"
+            image={<BankcardOutline fontSize={64} color="var(--tw-muted)" />}
+            title={t('bank_card.empty_title')}
+            description={t('bank_card.empty_description')}
+          />
         </div>
       ) : (
         <ul style={{ listStyle: 'none', margin: 0, padding: 0 }} aria-label={t('routes.Card')}>
@@ -87,11 +123,20 @@ export function CardListPage() {
           ))}
         </ul>
       )}
-      <Button block color="primary" size="large" disabled={full || cards.isPending} onClick={() => navigate('/AddCard')} style={{ marginTop: 4 }}>
+      <Button
+        block
+        color="primary"
+        size="large"
+        disabled={full || cards.isPending}
+        onClick={() => navigate('/AddCard')}
+        style={{ marginTop: 4 }}
+      >
         <AddOutline /> {t('routes.AddCard')}
       </Button>
       <p className="tw-muted" style={{ textAlign: 'center' }}>
-        {full ? t('bank_card.limit_reached', { max }) : t('bank_card.count', { linked: items.length, max })}
+        {full
+          ? t('bank_card.limit_reached', { max })
+          : t('bank_card.count', { linked: items.length, max })}
       </p>
     </Page>
   );

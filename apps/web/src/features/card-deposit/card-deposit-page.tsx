@@ -37,11 +37,24 @@ export function RechargeCardPage() {
       </ErrorBlock>
     );
   } else if (!config.data.available || !config.data.payee) {
-    content = <ErrorBlock status="empty" title={t('card_deposit.unavailable')} description={t('card_deposit.unavailable_note')} />;
+    content = (
+      <ErrorBlock
+        status="empty"
+        title={t('card_deposit.unavailable')}
+        description={t('card_deposit.unavailable_note')}
+      />
+    );
   } else {
     content = (
       <>
-        {config.data.demo && <NoticeBar content={t('card_deposit.demo_notice')} color="alert" wrap style={{ borderRadius: 12, marginBottom: 12 }} />}
+        {config.data.demo && (
+          <NoticeBar
+            content={t('card_deposit.demo_notice')}
+            color="alert"
+            wrap
+            style={{ borderRadius: 12, marginBottom: 12 }}
+          />
+        )}
         <PayeeCard payee={config.data.payee} />
         <DepositForm
           key={round}

@@ -48,7 +48,8 @@ function apply(): void {
 
 function whenIdle(run: () => void): void {
   const start = () => {
-    if ('requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: IDLE_TIMEOUT_MS });
+    if ('requestIdleCallback' in window)
+      window.requestIdleCallback(run, { timeout: IDLE_TIMEOUT_MS });
     else setTimeout(run, 0);
   };
   if (document.readyState === 'complete') start();
@@ -69,7 +70,8 @@ function load(settings: ChatSettings, language: Language): void {
   script.src = settings.scriptUrl;
   script.async = true;
   script.dataset.chat = 'widget';
-  script.onload = () => window.chatwootSDK?.run({ websiteToken: settings.siteToken, baseUrl: settings.baseUrl });
+  script.onload = () =>
+    window.chatwootSDK?.run({ websiteToken: settings.siteToken, baseUrl: settings.baseUrl });
   document.head.appendChild(script);
 }
 

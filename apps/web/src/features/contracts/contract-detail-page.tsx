@@ -37,11 +37,17 @@ export function ContractDetailPage() {
   const now = useNow(1000);
   const cached = useQueryClient().getQueryData<Order>(orderQueryKey(id ?? ''));
   // Poll while it runs if the socket is down, and after delivery until the result is in.
-  const poll = cached?.state === 'open' && (!connected || msUntil(cached.deliverAt, now) === 0) ? POLL_MS : false;
+  const poll =
+    cached?.state === 'open' && (!connected || msUntil(cached.deliverAt, now) === 0)
+      ? POLL_MS
+      : false;
   const order = useOrder(valid ? id : null, poll);
   // A live event carries the order without its ticks' quotes and signed updates; the detail has them.
   const { refetch } = order;
-  const partial = order.data !== undefined && (order.data.openTick.quotes === undefined || (order.data.closeTick !== null && order.data.closeTick.quotes === undefined));
+  const partial =
+    order.data !== undefined &&
+    (order.data.openTick.quotes === undefined ||
+      (order.data.closeTick !== null && order.data.closeTick.quotes === undefined));
   useEffect(() => {
     if (partial) void refetch();
   }, [partial, refetch]);
@@ -50,8 +56,15 @@ export function ContractDetailPage() {
 
   return (
     <Page title={t('routes.ContractDetail')} backTo="/Contract">
-      {valid && !order.data && order.isError && !isNotFound(order.error, ERROR_CODES.ORDER_NOT_FOUND) ? (
-        <LoadFailed error={order.error} onRetry={() => void order.refetch()} retrying={order.isFetching} />
+      {valid &&
+      !order.data &&
+      order.isError &&
+      !isNotFound(order.error, ERROR_CODES.ORDER_NOT_FOUND) ? (
+        <LoadFailed
+          error={order.error}
+          onRetry={() => void order.refetch()}
+          retrying={order.isFetching}
+        />
       ) : !valid || (!order.data && order.isError) ? (
         <ErrorBlock status="empty" title={t('contracts.not_found')} description="" />
       ) : !order.data ? (
@@ -63,7 +76,15 @@ export function ContractDetailPage() {
   );
 }
 
-function OrderDetail({ order, instrument, now }: { order: Order; instrument: Instrument | undefined; now: number }) {
+function OrderDetail({
+  order,
+  instrument,
+  now,
+}: {
+  order: Order;
+  instrument: Instrument | undefined;
+  now: number;
+}) {
   const { t, i18n } = useTranslation();
   const open = order.state === 'open';
   const ticker = useTicker(order.symbol).data;
@@ -75,7 +96,8 @@ function OrderDetail({ order, instrument, now }: { order: Order; instrument: Ins
   const headline = open ? currentPnl : order.profit;
   const fmt = (value: string, decimals = 2) => formatDecimal(value, i18n.language, decimals);
   const money = (value: string | null) => (value === null ? '—' : `${fmt(value)} USDT`);
-  const signed = (value: string | null) => (value === null ? '—' : `${formatSigned(value, i18n.language, 2)} USDT`);
+  const signed = (value: string | null) =>
+    value === null ? '—' : `${formatSigned(value, i18n.language, 2)} USDT`;
 
   return (
     <>
@@ -85,8 +107,14 @@ function OrderDetail({ order, instrument, now }: { order: Order; instrument: Ins
           <DirectionTag direction={order.direction} />
           <StatusTag order={order} remainingMs={remainingMs} />
         </div>
-        <p className="tw-muted tw-cd-caption">{open ? t('contracts.current_pnl') : t('contracts.profit')}</p>
-        <p className="tw-cd-figure tw-pnl" data-sign={signOf(headline)} data-testid="detail-headline">
+        <p className="tw-muted tw-cd-caption">
+          {open ? t('contracts.current_pnl') : t('contracts.profit')}
+        </p>
+        <p
+          className="tw-cd-figure tw-pnl"
+          data-sign={signOf(headline)}
+          data-testid="detail-headline"
+        >
           {signed(headline)}
         </p>
         {!open && order.outcome && (
@@ -108,7 +136,9 @@ function OrderDetail({ order, instrument, now }: { order: Order; instrument: Ins
           <dt>{t('contracts.period')}</dt>
           <dd>{t('positions.period_s', { seconds: order.periodSeconds })}</dd>
           <dt>{t('contracts.opening_price')}</dt>
-          <dd data-testid="detail-open-price">{formatPrice(order.openTick.price, instrument, i18n.language)}</dd>
+          <dd data-testid="detail-open-price">
+            {formatPrice(order.openTick.price, instrument, i18n.language)}
+          </dd>
           <dt>{t('contracts.quantity')}</dt>
           <dd>
             {fmt(order.quantity, 0)} {instrument?.base ?? ''}
@@ -118,7 +148,12 @@ function OrderDetail({ order, instrument, now }: { order: Order; instrument: Ins
           <dt>{t('contracts.payout_rate')}</dt>
           <dd>{formatPercent(ratePct(order.payoutRate), i18n.language)}</dd>
           <dt>{t('contracts.delivery_time')}</dt>
-          <dd>{formatDateTime(order.deliverAt, i18n.language, { dateStyle: 'medium', timeStyle: 'medium' })}</dd>
+          <dd>
+            {formatDateTime(order.deliverAt, i18n.language, {
+              dateStyle: 'medium',
+              timeStyle: 'medium',
+            })}
+          </dd>
           <dt>{t('contracts.remaining')}</dt>
           <dd data-testid="detail-remaining">{open ? formatCountdown(remainingMs) : '—'}</dd>
           {open && (
@@ -139,12 +174,19 @@ function OrderDetail({ order, instrument, now }: { order: Order; instrument: Ins
           </dd>
           <dt>{t('contracts.return_rate')}</dt>
           <dd className="tw-pnl" data-sign={signOf(order.returnRatePct)}>
-            {order.returnRatePct === null ? '—' : formatPercent(order.returnRatePct, i18n.language, 2, true)}
+            {order.returnRatePct === null
+              ? '—'
+              : formatPercent(order.returnRatePct, i18n.language, 2, true)}
           </dd>
         </dl>
       </section>
 
-      <Verification order={order} instrument={instrument} rule={config.data?.rule ?? null} comparison={comparisonText(order, instrument, i18n.language, t)} />
+      <Verification
+        order={order}
+        instrument={instrument}
+        rule={config.data?.rule ?? null}
+        comparison={comparisonText(order, instrument, i18n.language, t)}
+      />
     </>
   );
 }
@@ -153,10 +195,18 @@ function OrderDetail({ order, instrument, now }: { order: Order; instrument: Ins
  * The rule applied to this order's two ticks, in words: "101.5 > 100.0: up wins". Computed
  * here from the ticks shown, so the user sees the result follow from them.
  */
-function comparisonText(order: Order, instrument: Instrument | undefined, language: string, t: (key: string, params?: Record<string, string>) => string): string | null {
+function comparisonText(
+  order: Order,
+  instrument: Instrument | undefined,
+  language: string,
+  t: (key: string, params?: Record<string, string>) => string,
+): string | null {
   if (order.state !== 'settled') return null;
   if (!order.closeTick) return t('contracts.compare_void');
-  const places = Math.max(order.openTick.price.split('.')[1]?.length ?? 0, order.closeTick.price.split('.')[1]?.length ?? 0);
+  const places = Math.max(
+    order.openTick.price.split('.')[1]?.length ?? 0,
+    order.closeTick.price.split('.')[1]?.length ?? 0,
+  );
   const open = parseAmount(order.openTick.price, places);
   const close = parseAmount(order.closeTick.price, places);
   if (open === undefined || close === undefined) return null;

@@ -17,7 +17,11 @@ export function ContractPage() {
   const config = useContractConfig();
   return (
     <Page title={t('routes.Contract')} backTo="/">
-      <Tabs activeKey={tab} onChange={(key) => setParams(key === 'open' ? {} : { tab: key }, { replace: true })} className="tw-contract-tabs">
+      <Tabs
+        activeKey={tab}
+        onChange={(key) => setParams(key === 'open' ? {} : { tab: key }, { replace: true })}
+        className="tw-contract-tabs"
+      >
         <Tabs.Tab key="open" title={t('contracts.tab_open')} />
         <Tabs.Tab key="settled" title={t('contracts.tab_settled')} />
       </Tabs>
@@ -32,11 +36,14 @@ function OrderList({ state }: { state: OrderState }) {
   const orders = useOrders(state);
   const items = orders.data?.pages.flatMap((page) => page.items) ?? [];
   if (orders.isPending) return <Skeleton.Paragraph lineCount={6} animated />;
-  if (orders.isError && items.length === 0) return <ErrorBlock status="default" title={t('contracts.load_failed')} description="" />;
+  if (orders.isError && items.length === 0)
+    return <ErrorBlock status="default" title={t('contracts.load_failed')} description="" />;
   return (
     <section className="tw-card tw-contract-list" aria-label={t(`contracts.tab_${state}`)}>
       {items.length === 0 ? (
-        <p className="tw-empty-line">{t(state === 'open' ? 'contracts.no_open' : 'contracts.no_settled')}</p>
+        <p className="tw-empty-line">
+          {t(state === 'open' ? 'contracts.no_open' : 'contracts.no_settled')}
+        </p>
       ) : (
         <div className="tw-order-list" data-testid={`contracts-${state}`}>
           {items.map((order) => (
@@ -45,7 +52,10 @@ function OrderList({ state }: { state: OrderState }) {
         </div>
       )}
       {items.length > 0 && (
-        <InfiniteScroll hasMore={orders.hasNextPage} loadMore={async () => void (await orders.fetchNextPage({ throwOnError: true }))}>
+        <InfiniteScroll
+          hasMore={orders.hasNextPage}
+          loadMore={async () => void (await orders.fetchNextPage({ throwOnError: true }))}
+        >
           {(hasMore, failed, retry) =>
             failed ? (
               <button type="button" className="tw-link" onClick={retry}>

@@ -17,7 +17,10 @@ export interface TickIndex {
  * The instrument's price scale: from the instruments list when it has loaded, else from the
  * contract's own table (the same figures; an order's symbol is always one of them).
  */
-export function priceScaleOf(symbol: string, instrument: Pick<Instrument, 'priceScale'> | undefined): number {
+export function priceScaleOf(
+  symbol: string,
+  instrument: Pick<Instrument, 'priceScale'> | undefined,
+): number {
   if (instrument) return instrument.priceScale;
   return isInstrumentSymbol(symbol) ? INSTRUMENTS[symbol].priceScale : 0;
 }
@@ -34,9 +37,18 @@ export function tickIndex(tick: OrderTick, scale: number): TickIndex | null {
     const priceMinor = parseAmount(quote.price, scale);
     // A price with more places than the instrument has is not one the recorder could have kept.
     if (priceMinor === undefined) return { count: 0, price: null, agrees: false };
-    quotes.push({ source: quote.source, priceMinor, sourceTimeMs: Date.parse(quote.sourceTime), receivedAtMs: Date.parse(quote.receivedAt) });
+    quotes.push({
+      source: quote.source,
+      priceMinor,
+      sourceTimeMs: Date.parse(quote.sourceTime),
+      receivedAtMs: Date.parse(quote.receivedAt),
+    });
   }
   const index = indexPrice(quotes, Date.parse(tick.ts));
   if (!index) return { count: 0, price: null, agrees: false };
-  return { count: index.used.length, price: formatAmount(index.priceMinor, scale), agrees: parseAmount(tick.price, scale) === index.priceMinor };
+  return {
+    count: index.used.length,
+    price: formatAmount(index.priceMinor, scale),
+    agrees: parseAmount(tick.price, scale) === index.priceMinor,
+  };
 }

@@ -39,7 +39,9 @@ export function tickSignatures(tick: OrderTick): TickSignatures {
   if (proofs.length > 0) return { kind: 'proofs', proofs };
   if (!tick.quotes) return { kind: 'unknown' };
   const sources = [...new Set(tick.quotes.map((quote) => quote.source))];
-  return sources.some(isCheckable) ? { kind: 'not_kept', sources: sources.filter(isCheckable) } : { kind: 'unsigned', sources };
+  return sources.some(isCheckable)
+    ? { kind: 'not_kept', sources: sources.filter(isCheckable) }
+    : { kind: 'unsigned', sources };
 }
 
 /** Who signed: Wormhole's guardians for Pyth Core, Pyth's own routers for the upgraded one. */
@@ -66,20 +68,31 @@ export type SignatureCheck =
       timeMatches: boolean;
     };
 
-const PUBLISHERS: Record<string, PythSigners> = { 'pyth-core': 'guardians', 'pyth-core-routers': 'routers' };
+const PUBLISHERS: Record<string, PythSigners> = {
+  'pyth-core': 'guardians',
+  'pyth-core-routers': 'routers',
+};
 
 /**
  * Checks one signed update and holds it against the quote the tick lists for its source:
  * the proven price, scaled to the instrument's places as the recorder scales Pyth's prices,
  * must equal the quote's price, and its publish time (Unix seconds) the quote's source time.
  */
-export function checkProof(proof: TickProof, quotes: readonly TickQuote[], scale: number, verifier: PythVerifier): SignatureCheck {
+export function checkProof(
+  proof: TickProof,
+  quotes: readonly TickQuote[],
+  scale: number,
+  verifier: PythVerifier,
+): SignatureCheck {
   const result = verifier.verifyPythUpdate(proof.update, proof.feedId);
-  if (!result.ok) return { status: 'failed', source: proof.source, feedId: proof.feedId, reason: result.reason };
+  if (!result.ok)
+    return { status: 'failed', source: proof.source, feedId: proof.feedId, reason: result.reason };
   const priceMinor = verifier.scalePythPrice(result.price, result.expo, scale);
   const publishTimeMs = result.publishTime * 1000;
   const quote = quotes.find((candidate) => candidate.source === proof.source) ?? null;
-  const set = verifier.PYTH_TRUSTS.find((trust) => trust.name === result.source)?.signerSets.find((candidate) => candidate.index === result.signedBy);
+  const set = verifier.PYTH_TRUSTS.find((trust) => trust.name === result.source)?.signerSets.find(
+    (candidate) => candidate.index === result.signedBy,
+  );
   return {
     status: 'verified',
     source: proof.source,
@@ -98,30 +111,68 @@ export function checkProof(proof: TickProof, quotes: readonly TickQuote[], scale
 }
 
 /** Every checkable signed update of the tick, checked. */
-export function checkTickSignatures(tick: OrderTick, scale: number, verifier: PythVerifier): SignatureCheck[] {
+export function checkTickSignatures(
+  tick: OrderTick,
+  scale: number,
+  verifier: PythVerifier,
+): SignatureCheck[] {
   const signatures = tickSignatures(tick);
   if (signatures.kind !== 'proofs') return [];
   return signatures.proofs.map((proof) => checkProof(proof, tick.quotes ?? [], scale, verifier));
 }
 
 /** Whether a check proves the tick's quote: signed by the source, the same price at the same time. */
-export const provesQuote = (check: SignatureCheck): boolean => check.status === 'verified' && check.priceMatches && check.timeMatches;
+export const provesQuote = (check: SignatureCheck): boolean =>
+  check.status === 'verified' && check.priceMatches && check.timeMatches;
 
 /**
  * The check in words: who signed and when (or why it fails), then whether the signed price
  * and time are the tick's quote from that source (or which of them differs).
  */
-export function signatureLines(check: SignatureCheck, scale: number, language: string, t: TFunction): string[] {
+export function signatureLines(
+  check: SignatureCheck,
+  scale: number,
+  language: string,
+  t: TFunction,
+): string[] {
   const source = t(`market.sources.${check.source}`, { defaultValue: check.source });
-  if (check.status === 'failed') return [t('contracts.signature_failed', { source }), t(`contracts.signature_reason.${check.reason}`)];
+  if (check.status === 'failed')
+    return [
+      t('contracts.signature_failed', { source }),
+      t(`contracts.signature_reason.${check.reason}`),
+    ];
   const price = (value: string) => formatDecimal(value, language, scale);
   const time = (ms: number) => formatTickTime(new Date(ms).toISOString(), language);
   const signed = price(formatAmount(check.priceMinor, scale));
-  const signers = t(`contracts.signature_signers_${check.signers}`, { set: check.signerSet, valid: check.signatures, total: check.signerCount ?? '?' });
-  const lines = [t('contracts.signature_signed', { source, signers, time: time(check.publishTimeMs) })];
+  const signers = t(`contracts.signature_signers_${check.signers}`, {
+    set: check.signerSet,
+    valid: check.signatures,
+    total: check.signerCount ?? '?',
+  });
+  const lines = [
+    t('contracts.signature_signed', { source, signers, time: time(check.publishTimeMs) }),
+  ];
   if (!check.quote) return [...lines, t('contracts.signature_no_quote', { source, price: signed })];
-  if (check.priceMatches && check.timeMatches) return [...lines, t('contracts.signature_matches', { source, price: signed, exact: formatDecimal(check.exactPrice, language) })];
-  if (!check.priceMatches) lines.push(t('contracts.signature_price_differs', { source, signed, quoted: price(check.quote.price) }));
-  if (!check.timeMatches) lines.push(t('contracts.signature_time_differs', { source, signed: time(check.publishTimeMs), quoted: time(Date.parse(check.quote.sourceTime)) }));
+  if (check.priceMatches && check.timeMatches)
+    return [
+      ...lines,
+      t('contracts.signature_matches', {
+        source,
+        price: signed,
+        exact: formatDecimal(check.exactPrice, language),
+      }),
+    ];
+  if (!check.priceMatches)
+    lines.push(
+      t('contracts.signature_price_differs', { source, signed, quoted: price(check.quote.price) }),
+    );
+  if (!check.timeMatches)
+    lines.push(
+      t('contracts.signature_time_differs', {
+        source,
+        signed: time(check.publishTimeMs),
+        quoted: time(Date.parse(check.quote.sourceTime)),
+      }),
+    );
   return lines;
 }

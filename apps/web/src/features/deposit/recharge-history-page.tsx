@@ -1,6 +1,11 @@
 import { Button, ErrorBlock, InfiniteScroll, Skeleton, Tag } from 'antd-mobile';
 import { FileOutline } from 'antd-mobile-icons';
-import { DEPOSIT_REJECT_REASON_KEYS, DEPOSIT_STATUS_KEYS, type Deposit, type DepositStatus } from '@tradewind/contract/deposit';
+import {
+  DEPOSIT_REJECT_REASON_KEYS,
+  DEPOSIT_STATUS_KEYS,
+  type Deposit,
+  type DepositStatus,
+} from '@tradewind/contract/deposit';
 import { formatDateTime } from '@/lib/format.ts';
 import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from '@/lib/router.tsx';
@@ -15,7 +20,8 @@ const STATUS_COLORS: Record<DepositStatus, 'warning' | 'success' | 'danger'> = {
 };
 
 /** 98349a…eea79f: enough to recognise, short enough for a phone. */
-const shortTxid = (txid: string) => (txid.length > 14 ? `${txid.slice(0, 6)}…${txid.slice(-6)}` : txid);
+const shortTxid = (txid: string) =>
+  txid.length > 14 ? `${txid.slice(0, 6)}…${txid.slice(-6)}` : txid;
 
 /** spec §2 /RechargeHistory: the user's deposits, newest first (amount, time, status). */
 export function RechargeHistoryPage() {
@@ -33,7 +39,12 @@ export function RechargeHistoryPage() {
     );
   } else if (history.isError && items.length === 0) {
     body = (
-      <ErrorBlock status="default" title={history.error.message} description={null} style={{ '--image-height': '120px', paddingTop: 32 }}>
+      <ErrorBlock
+        status="default"
+        title={history.error.message}
+        description={null}
+        style={{ '--image-height': '120px', paddingTop: 32 }}
+      >
         <Button color="primary" fill="outline" onClick={() => void history.refetch()}>
           {t('deposit.load_failed')}
         </Button>
@@ -41,7 +52,12 @@ export function RechargeHistoryPage() {
     );
   } else if (items.length === 0) {
     body = (
-      <ErrorBlock status="empty" title={t('deposit.history_empty')} description={null} style={{ '--image-height': '120px', paddingTop: 32 }}>
+      <ErrorBlock
+        status="empty"
+        title={t('deposit.history_empty')}
+        description={null}
+        style={{ '--image-height': '120px', paddingTop: 32 }}
+      >
         <Button color="primary" onClick={() => navigate('/Recharge')}>
           {t('deposit.deposit_now')}
         </Button>
@@ -50,7 +66,10 @@ export function RechargeHistoryPage() {
   } else {
     body = (
       <>
-        <ul aria-label={t('routes.RechargeHistory')} style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+        <ul
+          aria-label={t('routes.RechargeHistory')}
+          style={{ listStyle: 'none', margin: 0, padding: 0 }}
+        >
           {items.map((item) => (
             <DepositRow key={item.id} item={item} />
           ))}
@@ -95,7 +114,15 @@ function DepositRow({ item }: { item: Deposit }) {
   };
   return (
     <li className="tw-card" data-testid="deposit-row" style={{ padding: '14px 16px' }}>
-      <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 8, marginBottom: 8 }}>
+      <div
+        style={{
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'space-between',
+          gap: 8,
+          marginBottom: 8,
+        }}
+      >
         <strong style={{ fontSize: 17, overflowWrap: 'anywhere' }} aria-label={t('deposit.amount')}>
           +{item.amount} {item.asset}
         </strong>
@@ -103,7 +130,15 @@ function DepositRow({ item }: { item: Deposit }) {
           {t(DEPOSIT_STATUS_KEYS[item.status])}
         </Tag>
       </div>
-      <dl style={{ display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '4px 12px', margin: 0, fontSize: 13 }}>
+      <dl
+        style={{
+          display: 'grid',
+          gridTemplateColumns: 'auto 1fr',
+          gap: '4px 12px',
+          margin: 0,
+          fontSize: 13,
+        }}
+      >
         <dt className="tw-muted">{t('deposit.time')}</dt>
         <dd style={{ margin: 0, textAlign: 'right' }}>{time}</dd>
         {item.status !== 'rejected' && (
@@ -116,7 +151,19 @@ function DepositRow({ item }: { item: Deposit }) {
         )}
         <dt className="tw-muted">{t('deposit.txid')}</dt>
         <dd style={{ margin: 0, textAlign: 'right' }}>
-          <button type="button" className="tw-link" onClick={copy} aria-label={t('deposit.copy_txid')} title={item.txid} style={{ display: 'inline-flex', alignItems: 'center', gap: 4, fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace' }}>
+          <button
+            type="button"
+            className="tw-link"
+            onClick={copy}
+            aria-label={t('deposit.copy_txid')}
+            title={item.txid}
+            style={{
+              display: 'inline-flex',
+              alignItems: 'center',
+              gap: 4,
+              fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace',
+            }}
+          >
             {shortTxid(item.txid)} <FileOutline aria-hidden />
           </button>
         </dd>
@@ -125,7 +172,9 @@ function DepositRow({ item }: { item: Deposit }) {
         {t('deposit.network_badge')}
       </div>
       {item.reason && (
-        <p style={{ margin: '8px 0 0', fontSize: 13, color: 'var(--tw-down)' }}>{t(DEPOSIT_REJECT_REASON_KEYS[item.reason])}</p>
+        <p style={{ margin: '8px 0 0', fontSize: 13, color: 'var(--tw-down)' }}>
+          {t(DEPOSIT_REJECT_REASON_KEYS[item.reason])}
+        </p>
       )}
     </li>
   );

@@ -31,7 +31,13 @@ export function RechargePage() {
   };
 
   const historyLink = (
-    <button type="button" className="tw-link" onClick={() => navigate('/RechargeHistory')} aria-label={t('deposit.history')} style={{ fontSize: 22, display: 'flex' }}>
+    <button
+      type="button"
+      className="tw-link"
+      onClick={() => navigate('/RechargeHistory')}
+      aria-label={t('deposit.history')}
+      style={{ fontSize: 22, display: 'flex' }}
+    >
       <UnorderedListOutline />
     </button>
   );
@@ -39,7 +45,12 @@ export function RechargePage() {
   return (
     <Page title={t('routes.Recharge')} backTo="/" right={historyLink}>
       {address.isError ? (
-        <ErrorBlock status="default" title={address.error.message} description={null} style={{ '--image-height': '120px', paddingTop: 32 }}>
+        <ErrorBlock
+          status="default"
+          title={address.error.message}
+          description={null}
+          style={{ '--image-height': '120px', paddingTop: 32 }}
+        >
           <Button color="primary" fill="outline" onClick={() => void address.refetch()}>
             {t('deposit.load_failed')}
           </Button>
@@ -47,7 +58,10 @@ export function RechargePage() {
       ) : !info ? (
         <div className="tw-card" aria-busy="true" aria-label={t('deposit.loading')}>
           <Skeleton.Title animated />
-          <Skeleton animated style={{ width: 184, height: 184, margin: '12px auto', borderRadius: 8 }} />
+          <Skeleton
+            animated
+            style={{ width: 184, height: 184, margin: '12px auto', borderRadius: 8 }}
+          />
           <Skeleton.Paragraph lineCount={3} animated />
         </div>
       ) : (
@@ -61,17 +75,40 @@ export function RechargePage() {
               {info.simulated && <span className="tw-demo-badge">{t('common.demo')}</span>}
             </div>
             {info.simulated && (
-              <p role="note" style={{ margin: '0 0 12px', padding: '8px 10px', borderRadius: 8, background: '#fff4e5', color: '#8a4b00', fontSize: 13 }}>
+              <p
+                role="note"
+                style={{
+                  margin: '0 0 12px',
+                  padding: '8px 10px',
+                  borderRadius: 8,
+                  background: '#fff4e5',
+                  color: '#8a4b00',
+                  fontSize: 13,
+                }}
+              >
                 {t('deposit.demo_address')}
               </p>
             )}
             <div style={{ display: 'flex', justifyContent: 'center', padding: '4px 0 12px' }}>
               <AddressQr value={info.address} label={t('deposit.qr_label')} />
             </div>
-            <h2 id="deposit-address-title" className="tw-muted" style={{ fontSize: 13, fontWeight: 400, margin: '0 0 4px' }}>
+            <h2
+              id="deposit-address-title"
+              className="tw-muted"
+              style={{ fontSize: 13, fontWeight: 400, margin: '0 0 4px' }}
+            >
               {t('deposit.address_label')}
             </h2>
-            <p data-testid="deposit-address" style={{ margin: '0 0 12px', fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 15, overflowWrap: 'anywhere', lineHeight: 1.5 }}>
+            <p
+              data-testid="deposit-address"
+              style={{
+                margin: '0 0 12px',
+                fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace',
+                fontSize: 15,
+                overflowWrap: 'anywhere',
+                lineHeight: 1.5,
+              }}
+            >
               {info.address}
             </p>
             <Button block color="primary" onClick={copy} data-testid="deposit-copy">
@@ -82,20 +119,46 @@ export function RechargePage() {
           </section>
 
           <section className="tw-card" style={{ fontSize: 14, lineHeight: 1.55 }}>
-            <p role="alert" style={{ display: 'flex', gap: 8, margin: '0 0 10px', color: 'var(--tw-down)', fontWeight: 500 }}>
+            <p
+              role="alert"
+              style={{
+                display: 'flex',
+                gap: 8,
+                margin: '0 0 10px',
+                color: 'var(--tw-down)',
+                fontWeight: 500,
+              }}
+            >
               <ExclamationCircleFill aria-hidden style={{ flex: 'none', marginTop: 3 }} />
               <span>{t('deposit.warning')}</span>
             </p>
             <ul style={{ margin: 0, paddingLeft: 20, color: 'var(--tw-muted)' }}>
               <li>{t('deposit.min_deposit', { amount: info.minDeposit })}</li>
-              <li>{t('deposit.confirmations', { count: info.confirmations, minutes: Math.max(1, Math.ceil((info.confirmations * BLOCK_SECONDS) / 60)) })}</li>
+              <li>
+                {t('deposit.confirmations', {
+                  count: info.confirmations,
+                  minutes: Math.max(1, Math.ceil((info.confirmations * BLOCK_SECONDS) / 60)),
+                })}
+              </li>
             </ul>
           </section>
 
-          {info.simulated && <SimulateDeposit address={info.address} confirmations={info.confirmations} />}
+          {info.simulated && (
+            <SimulateDeposit address={info.address} confirmations={info.confirmations} />
+          )}
 
-          <List style={{ borderRadius: 12, overflow: 'hidden', '--border-top': 'none', '--border-bottom': 'none' }}>
-            <List.Item prefix={<UnorderedListOutline />} onClick={() => navigate('/RechargeHistory')}>
+          <List
+            style={{
+              borderRadius: 12,
+              overflow: 'hidden',
+              '--border-top': 'none',
+              '--border-bottom': 'none',
+            }}
+          >
+            <List.Item
+              prefix={<UnorderedListOutline />}
+              onClick={() => navigate('/RechargeHistory')}
+            >
               {t('deposit.history')}
             </List.Item>
           </List>
@@ -109,16 +172,26 @@ export function RechargePage() {
 function SimulateDeposit({ address, confirmations }: { address: string; confirmations: number }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const { form, submitting, submit } = useFormSubmit(devChainTransferRequestSchema, simulateDeposit, () => {
-    showToast({ content: t('deposit.simulate_sent', { count: confirmations }), duration: 2000 });
-    void queryClient.invalidateQueries({ queryKey: depositHistoryQueryKey });
-  });
+  const { form, submitting, submit } = useFormSubmit(
+    devChainTransferRequestSchema,
+    simulateDeposit,
+    () => {
+      showToast({ content: t('deposit.simulate_sent', { count: confirmations }), duration: 2000 });
+      void queryClient.invalidateQueries({ queryKey: depositHistoryQueryKey });
+    },
+  );
   return (
-    <section className="tw-card" aria-labelledby="deposit-simulate-title" style={{ border: '1px dashed #f0a020' }}>
+    <section
+      className="tw-card"
+      aria-labelledby="deposit-simulate-title"
+      style={{ border: '1px dashed #f0a020' }}
+    >
       <h2 id="deposit-simulate-title" style={{ fontSize: 16, margin: '0 0 4px' }}>
         {t('deposit.simulate_title')}
       </h2>
-      <p className="tw-muted" style={{ margin: '0 0 4px' }}>{t('deposit.simulate_note')}</p>
+      <p className="tw-muted" style={{ margin: '0 0 4px' }}>
+        {t('deposit.simulate_note')}
+      </p>
       <Form
         form={form}
         layout="vertical"
@@ -132,7 +205,12 @@ function SimulateDeposit({ address, confirmations }: { address: string; confirma
         style={{ '--border-top': 'none', '--border-bottom': 'none', '--border-inner': 'none' }}
       >
         <Form.Item name="amount" label={t('deposit.simulate_amount')} style={{ padding: 0 }}>
-          <Input inputMode="decimal" autoComplete="off" aria-label={t('deposit.simulate_amount')} clearable />
+          <Input
+            inputMode="decimal"
+            autoComplete="off"
+            aria-label={t('deposit.simulate_amount')}
+            clearable
+          />
         </Form.Item>
       </Form>
     </section>

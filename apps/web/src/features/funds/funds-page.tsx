@@ -24,12 +24,17 @@ export function FundsPage() {
   // /SelectCoin → /WalletDetail?asset=BTC opens on that currency.
   const [search] = useSearchParams();
   const initialAsset = search.get('asset');
-  const [filters, setFilters] = useState<Filters>(() => ({ types: [], asset: isAssetCode(initialAsset) ? initialAsset : undefined }));
+  const [filters, setFilters] = useState<Filters>(() => ({
+    types: [],
+    asset: isAssetCode(initialAsset) ? initialAsset : undefined,
+  }));
   const params = useMemo(() => filterParams(filters), [filters]);
   const postings = usePostings(params);
   const [exporting, setExporting] = useState(false);
   const items = postings.data?.pages.flatMap((page) => page.items) ?? [];
-  const title = t(location.pathname === '/FinancialDetail' ? 'routes.FinancialDetail' : 'routes.WalletDetail');
+  const title = t(
+    location.pathname === '/FinancialDetail' ? 'routes.FinancialDetail' : 'routes.WalletDetail',
+  );
 
   const download = async () => {
     setExporting(true);
@@ -38,14 +43,22 @@ export function FundsPage() {
       showToast({ content: t('funds.exported'), duration: 2000 });
     } catch (error) {
       // Form-level (422) errors are not toasted by the client; there is no form here, so say it.
-      if (error instanceof ApiError && error.isValidation) showToast({ content: error.message, duration: 2000 });
+      if (error instanceof ApiError && error.isValidation)
+        showToast({ content: error.message, duration: 2000 });
     } finally {
       setExporting(false);
     }
   };
 
   const exportButton = (
-    <Button size="small" fill="none" onClick={download} loading={exporting} aria-label={t('funds.export')} className="tw-fd-export">
+    <Button
+      size="small"
+      fill="none"
+      onClick={download}
+      loading={exporting}
+      aria-label={t('funds.export')}
+      className="tw-fd-export"
+    >
       <DownlandOutline aria-hidden /> {t('funds.export')}
     </Button>
   );
@@ -54,7 +67,11 @@ export function FundsPage() {
     <Page title={title} backTo="/My" right={exportButton}>
       <FilterBar filters={filters} onChange={setFilters} />
       {postings.isError ? (
-        <ErrorBlock status="disconnected" title={t('funds.load_failed')} description={postings.error instanceof ApiError ? postings.error.message : ''}>
+        <ErrorBlock
+          status="disconnected"
+          title={t('funds.load_failed')}
+          description={postings.error instanceof ApiError ? postings.error.message : ''}
+        >
           <Button onClick={() => void postings.refetch()}>{t('funds.retry')}</Button>
         </ErrorBlock>
       ) : postings.isPending ? (
@@ -70,7 +87,10 @@ export function FundsPage() {
               <PostingItem key={posting.id} posting={posting} />
             ))}
           </ul>
-          <InfiniteScroll loadMore={async () => void (await postings.fetchNextPage({ throwOnError: true }))} hasMore={postings.hasNextPage}>
+          <InfiniteScroll
+            loadMore={async () => void (await postings.fetchNextPage({ throwOnError: true }))}
+            hasMore={postings.hasNextPage}
+          >
             {(hasMore, failed, retry) =>
               failed ? (
                 <button type="button" className="tw-link" onClick={retry}>

@@ -1,4 +1,9 @@
-import { CHECKIN_POINTS, STREAK_BONUS_EVERY, STREAK_BONUS_POINTS, type CheckinState } from '@tradewind/contract/points';
+import {
+  CHECKIN_POINTS,
+  STREAK_BONUS_EVERY,
+  STREAK_BONUS_POINTS,
+  type CheckinState,
+} from '@tradewind/contract/points';
 import { Button, Skeleton } from 'antd-mobile';
 import { CheckOutline, GiftOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
@@ -23,18 +28,33 @@ export function CheckinCard() {
   const onCheckIn = () => {
     checkIn.mutate(undefined, {
       onSuccess: ({ awarded }) => {
-        const content = awarded.bonus > 0 ? t('checkin.awarded_bonus', { points: number(awarded.checkin), bonus: number(awarded.bonus) }) : t('checkin.awarded', { points: number(awarded.total) });
+        const content =
+          awarded.bonus > 0
+            ? t('checkin.awarded_bonus', {
+                points: number(awarded.checkin),
+                bonus: number(awarded.bonus),
+              })
+            : t('checkin.awarded', { points: number(awarded.total) });
         showToast({ content, icon: 'success', duration: 2500 });
       },
     });
   };
 
   return (
-    <section className="tw-card tw-checkin" aria-labelledby="home-checkin" data-testid="checkin-card">
+    <section
+      className="tw-card tw-checkin"
+      aria-labelledby="home-checkin"
+      data-testid="checkin-card"
+    >
       <div className="tw-section-head">
         <h2 id="home-checkin">{t('checkin.title')}</h2>
         {data && (
-          <button type="button" className="tw-link tw-checkin-history-toggle" aria-expanded={showHistory} onClick={() => setShowHistory((shown) => !shown)}>
+          <button
+            type="button"
+            className="tw-link tw-checkin-history-toggle"
+            aria-expanded={showHistory}
+            onClick={() => setShowHistory((shown) => !shown)}
+          >
             {showHistory ? t('checkin.hide_history') : t('checkin.history')}
           </button>
         )}
@@ -77,7 +97,13 @@ export function CheckinCard() {
               t('checkin.check_in', { points: number(data.todayReward) })
             )}
           </Button>
-          <p className="tw-checkin-rule">{t('points.rule', { checkin: CHECKIN_POINTS, every: STREAK_BONUS_EVERY, bonus: STREAK_BONUS_POINTS })}</p>
+          <p className="tw-checkin-rule">
+            {t('points.rule', {
+              checkin: CHECKIN_POINTS,
+              every: STREAK_BONUS_EVERY,
+              bonus: STREAK_BONUS_POINTS,
+            })}
+          </p>
           {showHistory && <RecentPoints />}
         </>
       )}
@@ -88,16 +114,25 @@ export function CheckinCard() {
 /** Where the streak stands in the current 7-day cycle; the last dot is the bonus day. */
 function StreakDots({ state }: { state: CheckinState }) {
   const { t } = useTranslation();
-  const done = state.checkedInToday ? ((state.streak - 1) % STREAK_BONUS_EVERY) + 1 : state.streak % STREAK_BONUS_EVERY;
+  const done = state.checkedInToday
+    ? ((state.streak - 1) % STREAK_BONUS_EVERY) + 1
+    : state.streak % STREAK_BONUS_EVERY;
   return (
-    <ol className="tw-checkin-dots" aria-label={t('checkin.cycle', { done, every: STREAK_BONUS_EVERY })}>
+    <ol
+      className="tw-checkin-dots"
+      aria-label={t('checkin.cycle', { done, every: STREAK_BONUS_EVERY })}
+    >
       {Array.from({ length: STREAK_BONUS_EVERY }, (_, index) => {
         const day = index + 1;
         const bonus = day === STREAK_BONUS_EVERY;
         return (
           <li key={day} className={day <= done ? 'is-done' : undefined} aria-hidden>
-            <span className="tw-checkin-dot">{day <= done ? <CheckOutline /> : bonus ? <GiftOutline /> : day}</span>
-            <span className="tw-checkin-dot-label">{bonus ? `+${STREAK_BONUS_POINTS}` : `+${CHECKIN_POINTS}`}</span>
+            <span className="tw-checkin-dot">
+              {day <= done ? <CheckOutline /> : bonus ? <GiftOutline /> : day}
+            </span>
+            <span className="tw-checkin-dot-label">
+              {bonus ? `+${STREAK_BONUS_POINTS}` : `+${CHECKIN_POINTS}`}
+            </span>
           </li>
         );
       })}
@@ -105,7 +140,10 @@ function StreakDots({ state }: { state: CheckinState }) {
   );
 }
 
-function bonusHint(state: CheckinState, t: (key: string, options?: Record<string, unknown>) => string): string {
+function bonusHint(
+  state: CheckinState,
+  t: (key: string, options?: Record<string, unknown>) => string,
+): string {
   if (state.nextBonusInDays === 0) return t('checkin.bonus_today', { bonus: STREAK_BONUS_POINTS });
   return t('checkin.bonus_in', { count: state.nextBonusInDays, bonus: STREAK_BONUS_POINTS });
 }
@@ -129,7 +167,11 @@ function RecentPoints() {
     );
   return (
     <>
-      <ul className="tw-checkin-history" aria-label={t('checkin.history')} data-testid="points-history">
+      <ul
+        className="tw-checkin-history"
+        aria-label={t('checkin.history')}
+        data-testid="points-history"
+      >
         {items.map((event) => (
           <li key={event.id}>
             <span>

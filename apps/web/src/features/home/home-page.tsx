@@ -90,7 +90,12 @@ function HomeHeader() {
       <img src="/favicon.svg" alt="" width={30} height={30} />
       <h1>Tradewind</h1>
       {config.data?.demoMode && <span className="tw-demo-badge">{t('common.demo')}</span>}
-      <Link to="/Msg" className="tw-home-bell" aria-label={unread > 0 ? t('messages.badge_label', { count: unread }) : t('home.messages')} data-testid="home-bell">
+      <Link
+        to="/Msg"
+        className="tw-home-bell"
+        aria-label={unread > 0 ? t('messages.badge_label', { count: unread }) : t('home.messages')}
+        data-testid="home-bell"
+      >
         <Badge content={unread > 0 ? (unread > 99 ? '99+' : String(unread)) : null}>
           <BellOutline aria-hidden />
         </Badge>
@@ -120,7 +125,11 @@ function OpenPositions() {
   const openOrders = useOrders('open');
   const positions = openOrders.data?.pages.flatMap((page) => page.items) ?? [];
   return (
-    <HomeCard id="home-positions" title={t('home.open_positions')} action={<Link to="/Contract">{t('home.all')}</Link>}>
+    <HomeCard
+      id="home-positions"
+      title={t('home.open_positions')}
+      action={<Link to="/Contract">{t('home.all')}</Link>}
+    >
       {openOrders.isPending ? (
         <Skeleton.Paragraph lineCount={2} animated />
       ) : positions.length === 0 ? (
@@ -149,22 +158,44 @@ function RecommendedSection() {
   const { t } = useTranslation();
   const { shown, tickers, loading } = useMarket((instrument) => instrument.recommended);
   return (
-    <HomeCard id="home-recommended" title={t('home.recommended')} action={<Link to="/Transaction">{t('home.markets')}</Link>}>
-      {loading ? <Skeleton.Paragraph lineCount={2} animated /> : <RecommendedCards instruments={shown} tickers={tickers} />}
+    <HomeCard
+      id="home-recommended"
+      title={t('home.recommended')}
+      action={<Link to="/Transaction">{t('home.markets')}</Link>}
+    >
+      {loading ? (
+        <Skeleton.Paragraph lineCount={2} animated />
+      ) : (
+        <RecommendedCards instruments={shown} tickers={tickers} />
+      )}
     </HomeCard>
   );
 }
 
 const MARKET_SECTIONS = [
-  { id: 'home-popular', title: 'home.popular', pick: (instrument: Instrument) => instrument.popular },
-  { id: 'home-forex', title: 'home.forex', pick: (instrument: Instrument) => instrument.kind === 'forex' },
-  { id: 'home-gold', title: 'home.gold', pick: (instrument: Instrument) => instrument.kind === 'metal' },
+  {
+    id: 'home-popular',
+    title: 'home.popular',
+    pick: (instrument: Instrument) => instrument.popular,
+  },
+  {
+    id: 'home-forex',
+    title: 'home.forex',
+    pick: (instrument: Instrument) => instrument.kind === 'forex',
+  },
+  {
+    id: 'home-gold',
+    title: 'home.gold',
+    pick: (instrument: Instrument) => instrument.kind === 'metal',
+  },
 ] as const;
 
 /** Popular coins, forex and international gold, each a quote list. */
 function MarketSections() {
   const { t } = useTranslation();
-  const { shown, tickers, loading } = useMarket((instrument) => MARKET_SECTIONS.some((section) => section.pick(instrument)));
+  const { shown, tickers, loading } = useMarket((instrument) =>
+    MARKET_SECTIONS.some((section) => section.pick(instrument)),
+  );
   return MARKET_SECTIONS.map((section) => (
     <QuoteSection
       key={section.id}
@@ -177,7 +208,13 @@ function MarketSections() {
   ));
 }
 
-function RecommendedCards({ instruments, tickers }: { instruments: Instrument[]; tickers: ReadonlyMap<string, Ticker> }) {
+function RecommendedCards({
+  instruments,
+  tickers,
+}: {
+  instruments: Instrument[];
+  tickers: ReadonlyMap<string, Ticker>;
+}) {
   const { i18n } = useTranslation();
   return (
     <>
@@ -191,7 +228,9 @@ function RecommendedCards({ instruments, tickers }: { instruments: Instrument[];
                   <AssetIcon asset={instrument.base} size={20} />
                   {pairName(instrument)}
                 </span>
-                <strong data-testid={`price-${instrument.symbol}`}>{formatPrice(ticker?.price, instrument, i18n.language)}</strong>
+                <strong data-testid={`price-${instrument.symbol}`}>
+                  {formatPrice(ticker?.price, instrument, i18n.language)}
+                </strong>
                 <ChangeTag pct={ticker?.changePct ?? null} language={i18n.language} solid={false} />
               </Link>
             </li>

@@ -13,8 +13,20 @@ import { instrumentsQueryKey, tickersQueryKey } from '@/api/query-keys.ts';
  */
 export const HOME_PUBLIC_QUERIES = [
   { url: '/api/v1/config', key: () => configQueryKey, schema: publicConfigSchema },
-  { url: '/api/v1/market/instruments', key: (language: string) => instrumentsQueryKey(language), schema: instrumentsSchema },
+  {
+    url: '/api/v1/market/instruments',
+    key: (language: string) => instrumentsQueryKey(language),
+    schema: instrumentsSchema,
+  },
   { url: '/api/v1/market/tickers', key: () => tickersQueryKey, schema: tickersSchema },
-  { url: '/api/v1/news?kind=notice', key: (language: string) => articlesQueryKey('notice', language), schema: articleListSchema },
-  { url: '/api/v1/news?kind=news', key: (language: string) => articlesQueryKey('news', language), schema: articleListSchema },
+  {
+    url: '/api/v1/news?kind=notice',
+    key: (language: string) => articlesQueryKey('notice', language),
+    schema: articleListSchema,
+  },
+  {
+    url: '/api/v1/news?kind=news',
+    key: (language: string) => articlesQueryKey('news', language),
+    schema: articleListSchema,
+  },
 ] as const;

@@ -25,7 +25,12 @@ export function NoticeStrip() {
       aria-label={`${t('home.notices')}: ${latest.title}`}
       data-testid="home-notice"
     >
-      <NoticeBar content={latest.title} icon={<SoundOutline />} color="info" style={{ '--border-color': 'transparent', borderRadius: 10 }} />
+      <NoticeBar
+        content={latest.title}
+        icon={<SoundOutline />}
+        color="info"
+        style={{ '--border-color': 'transparent', borderRadius: 10 }}
+      />
     </button>
   );
 }

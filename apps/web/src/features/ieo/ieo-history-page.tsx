@@ -20,18 +20,39 @@ export function IeoHistoryPage() {
         </div>
       ) : applications.isError && items.length === 0 ? (
         <div className="tw-card">
-          <LoadFailed error={applications.error} onRetry={() => void applications.refetch()} retrying={applications.isFetching} />
+          <LoadFailed
+            error={applications.error}
+            onRetry={() => void applications.refetch()}
+            retrying={applications.isFetching}
+          />
         </div>
       ) : items.length === 0 ? (
         <div className="tw-card">
-          <ErrorBlock status="empty" image={<StarOutline fontSize={64} color="var(--tw-muted)" />} title={t('ieo.history_empty')} description={<Link to="/IEO">{t('ieo.history_empty_link')}</Link>} />
+          <ErrorBlock
+            status="empty"
+            image={<StarOutline fontSize={64} color="var(--tw-muted)" />}
+            title={t('ieo.history_empty')}
+            description={<Link to="/IEO">{t('ieo.history_empty_link')}</Link>}
+          />
         </div>
       ) : (
         items.map((application) => (
           <section key={application.id} className="tw-card" data-application-id={application.id}>
-            <div style={{ display: 'flex', alignItems: 'flex-start', justifyContent: 'space-between', gap: 8 }}>
-              <Link to={`/IEO?id=${application.projectId}`} style={{ color: 'inherit', textDecoration: 'none', minWidth: 0 }}>
-                <h2 style={{ fontSize: 16, margin: 0, overflowWrap: 'anywhere' }}>{application.projectName}</h2>
+            <div
+              style={{
+                display: 'flex',
+                alignItems: 'flex-start',
+                justifyContent: 'space-between',
+                gap: 8,
+              }}
+            >
+              <Link
+                to={`/IEO?id=${application.projectId}`}
+                style={{ color: 'inherit', textDecoration: 'none', minWidth: 0 }}
+              >
+                <h2 style={{ fontSize: 16, margin: 0, overflowWrap: 'anywhere' }}>
+                  {application.projectName}
+                </h2>
                 <div className="tw-muted" style={{ fontSize: 13 }}>
                   {application.token}
                 </div>

@@ -1,5 +1,11 @@
 import { ERROR_CODES } from '@tradewind/contract/errors';
-import { IEO_STATUS_NAMES, type IeoApplication, type IeoProject, IeoStatus, ieoSubscribeRequestSchema } from '@tradewind/contract/ieo';
+import {
+  IEO_STATUS_NAMES,
+  type IeoApplication,
+  type IeoProject,
+  IeoStatus,
+  ieoSubscribeRequestSchema,
+} from '@tradewind/contract/ieo';
 import { formatAmount, parseAmount } from '@tradewind/contract/money';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, ErrorBlock, Form, Input, ProgressBar, Skeleton, Tag } from 'antd-mobile';
@@ -15,7 +21,12 @@ import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
 import { showToast } from '@/ui/toast.ts';
 import { ieoApplicationsQueryKey } from './api/get-applications.ts';
-import { ieoDetailQueryKey, ieoProjectsQueryKey, useIeoDetail, useIeoProjects } from './api/get-projects.ts';
+import {
+  ieoDetailQueryKey,
+  ieoProjectsQueryKey,
+  useIeoDetail,
+  useIeoProjects,
+} from './api/get-projects.ts';
 import { subscribeIeo } from './api/subscribe.ts';
 
 type TagColor = 'success' | 'warning' | 'primary' | 'default' | 'danger';
@@ -43,11 +54,23 @@ export function StatusTag({ status }: { status: IeoStatus }) {
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div style={{ display: 'flex', justifyContent: 'space-between', gap: 12, padding: '6px 0', fontSize: 14 }}>
+    <div
+      style={{
+        display: 'flex',
+        justifyContent: 'space-between',
+        gap: 12,
+        padding: '6px 0',
+        fontSize: 14,
+      }}
+    >
       <span className="tw-muted" style={{ flexShrink: 0 }}>
         {label}
       </span>
-      <span style={{ textAlign: 'right', fontVariantNumeric: 'tabular-nums', overflowWrap: 'anywhere' }}>{children}</span>
+      <span
+        style={{ textAlign: 'right', fontVariantNumeric: 'tabular-nums', overflowWrap: 'anywhere' }}
+      >
+        {children}
+      </span>
     </div>
   );
 }
@@ -56,11 +79,20 @@ function ProjectProgress({ project }: { project: IeoProject }) {
   const { t, i18n } = useTranslation();
   return (
     <div style={{ marginTop: 10 }}>
-      <ProgressBar percent={project.progress} style={{ '--fill-color': 'var(--tw-primary)' } as React.CSSProperties} />
-      <div className="tw-muted" style={{ display: 'flex', justifyContent: 'space-between', marginTop: 4, fontSize: 12 }}>
-        <span>{t('ieo.progress', { percent: formatDecimal(String(project.progress), i18n.language) })}</span>
+      <ProgressBar
+        percent={project.progress}
+        style={{ '--fill-color': 'var(--tw-primary)' } as React.CSSProperties}
+      />
+      <div
+        className="tw-muted"
+        style={{ display: 'flex', justifyContent: 'space-between', marginTop: 4, fontSize: 12 }}
+      >
         <span>
-          {formatDecimal(project.subscribed, i18n.language)} / {formatDecimal(project.supply, i18n.language)} {project.token}
+          {t('ieo.progress', { percent: formatDecimal(String(project.progress), i18n.language) })}
+        </span>
+        <span>
+          {formatDecimal(project.subscribed, i18n.language)} /{' '}
+          {formatDecimal(project.supply, i18n.language)} {project.token}
         </span>
       </div>
     </div>
@@ -70,12 +102,25 @@ function ProjectProgress({ project }: { project: IeoProject }) {
 function ProjectCard({ project }: { project: IeoProject }) {
   const { t, i18n } = useTranslation();
   return (
-    <Link to={`/IEO?id=${project.id}`} className="tw-card" data-project-id={project.id} style={{ display: 'block', color: 'inherit', textDecoration: 'none' }}>
-      <div style={{ display: 'flex', alignItems: 'flex-start', justifyContent: 'space-between', gap: 8 }}>
+    <Link
+      to={`/IEO?id=${project.id}`}
+      className="tw-card"
+      data-project-id={project.id}
+      style={{ display: 'block', color: 'inherit', textDecoration: 'none' }}
+    >
+      <div
+        style={{
+          display: 'flex',
+          alignItems: 'flex-start',
+          justifyContent: 'space-between',
+          gap: 8,
+        }}
+      >
         <div style={{ minWidth: 0 }}>
           <h2 style={{ fontSize: 16, margin: 0, overflowWrap: 'anywhere' }}>{project.name}</h2>
           <div className="tw-muted" style={{ fontSize: 13, marginTop: 2 }}>
-            {project.token} · {t('ieo.unit_price_value', { price: formatDecimal(project.unitPrice, i18n.language) })}
+            {project.token} ·{' '}
+            {t('ieo.unit_price_value', { price: formatDecimal(project.unitPrice, i18n.language) })}
           </div>
         </div>
         <StatusTag status={project.status} />
@@ -107,7 +152,9 @@ export function ApplicationSummary({ application }: { application: IeoApplicatio
             {formatDecimal(application.allocatedQuantity, i18n.language)} {application.token}
           </Row>
           <Row label={t('ieo.allocated_price')}>{usdt(application.allocatedPrice ?? '0')}</Row>
-          <Row label={t('ieo.allocated_at')}>{application.allocatedAt ? formatDateTime(application.allocatedAt, i18n.language) : '–'}</Row>
+          <Row label={t('ieo.allocated_at')}>
+            {application.allocatedAt ? formatDateTime(application.allocatedAt, i18n.language) : '–'}
+          </Row>
           <Row label={t('ieo.paid_amount')}>{usdt(application.paidAmount ?? '0')}</Row>
           <Row label={t('ieo.remaining_amount')}>{usdt(application.remainingAmount ?? '0')}</Row>
         </>
@@ -150,7 +197,12 @@ function SubscribeForm({ project }: { project: IeoProject }) {
   const price = Form.useWatch('price', form) as string | undefined;
   const quantity = Form.useWatch('quantity', form) as string | undefined;
   const amount = amountPreview(price, quantity);
-  const onFinish = (values: FormValues) => submit({ projectId: project.id, price: values.price?.trim() ?? '', quantity: values.quantity?.trim() ?? '' });
+  const onFinish = (values: FormValues) =>
+    submit({
+      projectId: project.id,
+      price: values.price?.trim() ?? '',
+      quantity: values.quantity?.trim() ?? '',
+    });
   return (
     <Form
       form={form}
@@ -166,14 +218,35 @@ function SubscribeForm({ project }: { project: IeoProject }) {
       }
     >
       <Form.Header>{t('ieo.subscribe_title')}</Form.Header>
-      <Form.Item name="price" label={t('ieo.offer_price')} description={t('ieo.price_range_help', { min: formatDecimal(project.priceMin, i18n.language), max: formatDecimal(project.priceMax, i18n.language) })}>
+      <Form.Item
+        name="price"
+        label={t('ieo.offer_price')}
+        description={t('ieo.price_range_help', {
+          min: formatDecimal(project.priceMin, i18n.language),
+          max: formatDecimal(project.priceMax, i18n.language),
+        })}
+      >
         <Input inputMode="decimal" aria-label={t('ieo.offer_price')} clearable />
       </Form.Item>
-      <Form.Item name="quantity" label={t('ieo.quantity')} description={t('ieo.cap_help', { cap: formatDecimal(project.perUserCap, i18n.language), token: project.token })}>
-        <Input inputMode="numeric" aria-label={t('ieo.quantity')} placeholder={t('ieo.quantity_placeholder')} clearable />
+      <Form.Item
+        name="quantity"
+        label={t('ieo.quantity')}
+        description={t('ieo.cap_help', {
+          cap: formatDecimal(project.perUserCap, i18n.language),
+          token: project.token,
+        })}
+      >
+        <Input
+          inputMode="numeric"
+          aria-label={t('ieo.quantity')}
+          placeholder={t('ieo.quantity_placeholder')}
+          clearable
+        />
       </Form.Item>
       <Form.Item label={t('ieo.amount_to_lock')}>
-        <span data-testid="ieo-amount">{amount ? `${formatDecimal(amount, i18n.language)} USDT` : '–'}</span>
+        <span data-testid="ieo-amount">
+          {amount ? `${formatDecimal(amount, i18n.language)} USDT` : '–'}
+        </span>
       </Form.Item>
     </Form>
   );
@@ -195,7 +268,11 @@ function ProjectDetail({ id }: { id: string }) {
         {isNotFound(detail.error, ERROR_CODES.IEO_NOT_FOUND) ? (
           <ErrorBlock status="empty" title={t('errors.IEO_NOT_FOUND')} description="" />
         ) : (
-          <LoadFailed error={detail.error} onRetry={() => void detail.refetch()} retrying={detail.isFetching} />
+          <LoadFailed
+            error={detail.error}
+            onRetry={() => void detail.refetch()}
+            retrying={detail.isFetching}
+          />
         )}
       </div>
     );
@@ -206,7 +283,14 @@ function ProjectDetail({ id }: { id: string }) {
   return (
     <>
       <section className="tw-card" aria-labelledby="ieo-name">
-        <div style={{ display: 'flex', alignItems: 'flex-start', justifyContent: 'space-between', gap: 8 }}>
+        <div
+          style={{
+            display: 'flex',
+            alignItems: 'flex-start',
+            justifyContent: 'space-between',
+            gap: 8,
+          }}
+        >
           <div style={{ minWidth: 0 }}>
             <h2 id="ieo-name" style={{ fontSize: 18, margin: 0, overflowWrap: 'anywhere' }}>
               {project.name}
@@ -218,9 +302,13 @@ function ProjectDetail({ id }: { id: string }) {
           <StatusTag status={project.status} />
         </div>
         <ProjectProgress project={project} />
-        <p style={{ margin: '10px 0 0', fontSize: 14, color: 'var(--tw-muted)' }}>{project.description}</p>
+        <p style={{ margin: '10px 0 0', fontSize: 14, color: 'var(--tw-muted)' }}>
+          {project.description}
+        </p>
         {project.cancelReason && (
-          <p style={{ margin: '8px 0 0', fontSize: 14, color: 'var(--tw-down)' }}>{t('ieo.cancel_reason', { reason: project.cancelReason })}</p>
+          <p style={{ margin: '8px 0 0', fontSize: 14, color: 'var(--tw-down)' }}>
+            {t('ieo.cancel_reason', { reason: project.cancelReason })}
+          </p>
         )}
       </section>
       <section className="tw-card">
@@ -243,16 +331,26 @@ function ProjectDetail({ id }: { id: string }) {
         <h3 id="ieo-rule" style={{ fontSize: 15, margin: 0 }}>
           {t('ieo.rule_title')}
         </h3>
-        {t('ieo.rule', { cap: formatDecimal(project.perUserCap, i18n.language), token: project.token })
+        {t('ieo.rule', {
+          cap: formatDecimal(project.perUserCap, i18n.language),
+          token: project.token,
+        })
           .split('\n')
           .map((paragraph) => (
-            <p key={paragraph} style={{ margin: '6px 0 0', fontSize: 13, lineHeight: 1.5, color: 'var(--tw-muted)' }}>
+            <p
+              key={paragraph}
+              style={{ margin: '6px 0 0', fontSize: 13, lineHeight: 1.5, color: 'var(--tw-muted)' }}
+            >
               {paragraph}
             </p>
           ))}
       </section>
       {application ? (
-        <section className="tw-card" aria-labelledby="ieo-mine" data-application-id={application.id}>
+        <section
+          className="tw-card"
+          aria-labelledby="ieo-mine"
+          data-application-id={application.id}
+        >
           <div style={{ display: 'flex', justifyContent: 'space-between', gap: 8 }}>
             <h3 id="ieo-mine" style={{ fontSize: 15, margin: 0 }}>
               {t('ieo.my_application')}
@@ -295,11 +393,20 @@ export function IeoPage() {
         </div>
       ) : projects.isError && items.length === 0 ? (
         <div className="tw-card">
-          <LoadFailed error={projects.error} onRetry={() => void projects.refetch()} retrying={projects.isFetching} />
+          <LoadFailed
+            error={projects.error}
+            onRetry={() => void projects.refetch()}
+            retrying={projects.isFetching}
+          />
         </div>
       ) : items.length === 0 ? (
         <div className="tw-card">
-          <ErrorBlock status="empty" image={<StarOutline fontSize={64} color="var(--tw-muted)" />} title={t('ieo.empty_title')} description={t('ieo.empty_description')} />
+          <ErrorBlock
+            status="empty"
+            image={<StarOutline fontSize={64} color="var(--tw-muted)" />}
+            title={t('ieo.empty_title')}
+            description={t('ieo.empty_description')}
+          />
         </div>
       ) : (
         items.map((project) => <ProjectCard key={project.id} project={project} />)

@@ -35,7 +35,13 @@ function InviteCard() {
   const link = inviteLink(window.location.origin, data.inviteCode);
   const share = async () => {
     if (navigator.share) {
-      await navigator.share({ title: t('invite.share_title'), text: t('invite.share_text', { code: data.inviteCode }), url: link }).catch(() => undefined);
+      await navigator
+        .share({
+          title: t('invite.share_title'),
+          text: t('invite.share_text', { code: data.inviteCode }),
+          url: link,
+        })
+        .catch(() => undefined);
     } else {
       await copy(link, t('success.copied'));
     }
@@ -49,14 +55,21 @@ function InviteCard() {
         <strong className="tw-invite-code" data-testid="invite-code">
           {data.inviteCode}
         </strong>
-        <Button size="small" fill="outline" color="primary" onClick={() => copy(data.inviteCode, t('success.copied'))}>
+        <Button
+          size="small"
+          fill="outline"
+          color="primary"
+          onClick={() => copy(data.inviteCode, t('success.copied'))}
+        >
           {t('invite.copy_code')}
         </Button>
       </div>
       <dl className="tw-invite-stats">
         <div>
           <dt>{t('invite.invited')}</dt>
-          <dd data-testid="invite-count">{formatDecimal(String(data.invitedCount), i18n.language)}</dd>
+          <dd data-testid="invite-count">
+            {formatDecimal(String(data.invitedCount), i18n.language)}
+          </dd>
         </div>
         <div>
           <dt>{t('invite.verified_friends')}</dt>
@@ -71,7 +84,12 @@ function InviteCard() {
         <LinkOutline aria-hidden /> <span>{link}</span>
       </p>
       <div className="tw-invite-actions">
-        <Button block fill="outline" color="primary" onClick={() => copy(link, t('success.copied'))}>
+        <Button
+          block
+          fill="outline"
+          color="primary"
+          onClick={() => copy(link, t('success.copied'))}
+        >
           {t('invite.copy_link')}
         </Button>
         <Button block color="primary" onClick={share}>
@@ -129,18 +147,29 @@ function BonusCodeCard() {
           autoComplete="off"
           data-testid="bonus-code-input"
         />
-        <Button type="submit" color="primary" loading={redeem.isPending} disabled={!normalized} data-testid="bonus-code-redeem">
+        <Button
+          type="submit"
+          color="primary"
+          loading={redeem.isPending}
+          disabled={!normalized}
+          data-testid="bonus-code-redeem"
+        >
           {t('invite.redeem')}
         </Button>
       </form>
       {reward && (
         <p className="tw-invite-reward" role="status" data-testid="bonus-code-reward">
-          {t('invite.reward_line', { amount: formatDecimal(reward.amount, i18n.language), asset: reward.asset })}
+          {t('invite.reward_line', {
+            amount: formatDecimal(reward.amount, i18n.language),
+            asset: reward.asset,
+          })}
         </p>
       )}
       <p className="tw-muted tw-invite-balance">
         {t('invite.spot_usdt')}{' '}
-        <strong data-testid="bonus-spot-usdt">{usdt === undefined ? '—' : formatDecimal(usdt, i18n.language)}</strong>
+        <strong data-testid="bonus-spot-usdt">
+          {usdt === undefined ? '—' : formatDecimal(usdt, i18n.language)}
+        </strong>
       </p>
     </section>
   );
@@ -159,9 +188,18 @@ function InviteesCard() {
       {invitees.isPending ? (
         <Skeleton.Paragraph lineCount={3} animated />
       ) : invitees.isError && items.length === 0 ? (
-        <LoadFailed error={invitees.error} onRetry={() => void invitees.refetch()} retrying={invitees.isFetching} />
+        <LoadFailed
+          error={invitees.error}
+          onRetry={() => void invitees.refetch()}
+          retrying={invitees.isFetching}
+        />
       ) : items.length === 0 ? (
-        <ErrorBlock status="empty" title={t('invite.no_invitees')} description={t('invite.no_invitees_hint')} style={{ '--image-height': '80px' }} />
+        <ErrorBlock
+          status="empty"
+          title={t('invite.no_invitees')}
+          description={t('invite.no_invitees_hint')}
+          style={{ '--image-height': '80px' }}
+        />
       ) : (
         <>
           <ul className="tw-invitees" data-testid="invitees">
@@ -169,7 +207,9 @@ function InviteesCard() {
               <li key={`${invitee.joinedAt}-${index}`}>
                 <span className="tw-invitee-main">
                   <span className="tw-invitee-contact">{invitee.contact}</span>
-                  <small className="tw-muted">{t('invite.joined', { date: formatDateTime(invitee.joinedAt, i18n.language) })}</small>
+                  <small className="tw-muted">
+                    {t('invite.joined', { date: formatDateTime(invitee.joinedAt, i18n.language) })}
+                  </small>
                 </span>
                 <Tag color={invitee.verified ? 'success' : 'default'} fill="outline">
                   {invitee.verified ? t('invite.verified') : t('invite.not_verified')}
@@ -178,7 +218,10 @@ function InviteesCard() {
             ))}
           </ul>
           {invitees.hasNextPage && (
-            <InfiniteScroll loadMore={async () => void (await invitees.fetchNextPage({ throwOnError: true }))} hasMore={invitees.hasNextPage}>
+            <InfiniteScroll
+              loadMore={async () => void (await invitees.fetchNextPage({ throwOnError: true }))}
+              hasMore={invitees.hasNextPage}
+            >
               {(hasMore) => (hasMore ? <DotLoading /> : null)}
             </InfiniteScroll>
           )}

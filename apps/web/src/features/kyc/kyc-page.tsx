@@ -42,7 +42,13 @@ export function RealNamePage() {
   } else if (kyc.data.state === 'none' || (kyc.data.state === 'rejected' && resubmitting)) {
     const last = kyc.data.submission;
     const initial: KycFormValues | undefined = last
-      ? { country: last.country, lastName: last.lastName, firstName: last.firstName, documentType: last.documentType, documentNumber: last.documentNumber }
+      ? {
+          country: last.country,
+          lastName: last.lastName,
+          firstName: last.firstName,
+          documentType: last.documentType,
+          documentNumber: last.documentNumber,
+        }
       : undefined;
     content = (
       <>

@@ -30,7 +30,11 @@ export function AgreePage() {
   const document = texts?.[active];
   return (
     <Page title={t('routes.Agree')}>
-      <Tabs className="tw-tabs-wrap" activeKey={active} onChange={(key) => setParams({ type: key }, { replace: true })}>
+      <Tabs
+        className="tw-tabs-wrap"
+        activeKey={active}
+        onChange={(key) => setParams({ type: key }, { replace: true })}
+      >
         {DOCUMENTS.map((key) => (
           <Tabs.Tab key={key} title={t(`legal.${key}`)} />
         ))}

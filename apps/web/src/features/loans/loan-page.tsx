@@ -1,5 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type Loan, type LoanProduct, interestOf, loanApplyRequestSchema } from '@tradewind/contract/loans';
+import {
+  type Loan,
+  type LoanProduct,
+  interestOf,
+  loanApplyRequestSchema,
+} from '@tradewind/contract/loans';
 import { formatAmount, parseAmount } from '@tradewind/contract/money';
 import { ErrorBlock, Form, Input, Selector, Skeleton } from 'antd-mobile';
 import { useState } from 'react';
@@ -46,7 +51,11 @@ export function LoanPage() {
         </div>
       ) : !product && products.isError ? (
         <div className="tw-card">
-          <LoadFailed error={products.error} onRetry={() => void products.refetch()} retrying={products.isFetching} />
+          <LoadFailed
+            error={products.error}
+            onRetry={() => void products.refetch()}
+            retrying={products.isFetching}
+          />
         </div>
       ) : !product ? (
         <div className="tw-card">
@@ -109,10 +118,17 @@ function LoanForm({ product }: { product: LoanProduct }) {
   const queryClient = useQueryClient();
   const onDone = (loan: Loan) => {
     void queryClient.invalidateQueries({ queryKey: loansQueryKey });
-    showToast({ content: t('loans.applied', { amount: formatDecimal(loan.amount, i18n.language) }), duration: 2000 });
+    showToast({
+      content: t('loans.applied', { amount: formatDecimal(loan.amount, i18n.language) }),
+      duration: 2000,
+    });
     navigate('/LoansHistory');
   };
-  const { form, submitting, submit, clearEdited } = useFormSubmit(loanApplyRequestSchema, applyForLoan, onDone);
+  const { form, submitting, submit, clearEdited } = useFormSubmit(
+    loanApplyRequestSchema,
+    applyForLoan,
+    onDone,
+  );
   const shortest = product.periods[0] ?? 0;
   const onFinish = (values: LoanFormValues) =>
     submit({
@@ -135,23 +151,54 @@ function LoanForm({ product }: { product: LoanProduct }) {
     >
       <Form.Header>{t('loans.application')}</Form.Header>
       <Form.Item name="amount" label={t('loans.amount')} extra="USDT">
-        <Input name="amount" inputMode="decimal" placeholder={t('loans.amount_placeholder', { min: product.minAmount, max: product.maxAmount })} clearable />
+        <Input
+          name="amount"
+          inputMode="decimal"
+          placeholder={t('loans.amount_placeholder', {
+            min: product.minAmount,
+            max: product.maxAmount,
+          })}
+          clearable
+        />
       </Form.Item>
       <Form.Item name="periodDays" label={t('loans.period')}>
-        <Selector columns={3} options={product.periods.map((days) => ({ label: t('loans.days', { count: days }), value: days }))} />
+        <Selector
+          columns={3}
+          options={product.periods.map((days) => ({
+            label: t('loans.days', { count: days }),
+            value: days,
+          }))}
+        />
       </Form.Item>
       <Form.Subscribe to={['amount', 'periodDays']}>
-        {({ amount, periodDays }: LoanFormValues) => <Quote product={product} amount={amount} days={periodDays?.[0]} />}
+        {({ amount, periodDays }: LoanFormValues) => (
+          <Quote product={product} amount={amount} days={periodDays?.[0]} />
+        )}
       </Form.Subscribe>
       <Form.Header>{t('loans.photos')}</Form.Header>
       <Form.Item name="frontFileId" label={t('loans.front')}>
-        <ImageUpload purpose="loan" name="front" label={t('loans.front')} hint={t('loans.front_hint')} />
+        <ImageUpload
+          purpose="loan"
+          name="front"
+          label={t('loans.front')}
+          hint={t('loans.front_hint')}
+        />
       </Form.Item>
       <Form.Item name="backFileId" label={t('loans.back')}>
-        <ImageUpload purpose="loan" name="back" label={t('loans.back')} hint={t('loans.back_hint')} />
+        <ImageUpload
+          purpose="loan"
+          name="back"
+          label={t('loans.back')}
+          hint={t('loans.back_hint')}
+        />
       </Form.Item>
       <Form.Item name="holdingFileId" label={t('loans.holding')}>
-        <ImageUpload purpose="loan" name="holding" label={t('loans.holding')} hint={t('loans.holding_hint')} />
+        <ImageUpload
+          purpose="loan"
+          name="holding"
+          label={t('loans.holding')}
+          hint={t('loans.holding_hint')}
+        />
       </Form.Item>
       <p className="tw-muted" style={{ margin: '4px 16px 0' }}>
         {t('loans.privacy')}
@@ -161,7 +208,15 @@ function LoanForm({ product }: { product: LoanProduct }) {
 }
 
 /** Interest over the chosen period and the total due at maturity, as the server computes them. */
-function Quote({ product, amount, days }: { product: LoanProduct; amount?: string; days?: number }) {
+function Quote({
+  product,
+  amount,
+  days,
+}: {
+  product: LoanProduct;
+  amount?: string;
+  days?: number;
+}) {
   const { t, i18n } = useTranslation();
   const minor = amount ? parseAmount(amount.trim(), 6) : undefined;
   const ppm = Math.round(Number(product.dailyRate) * 1_000_000);
@@ -170,11 +225,19 @@ function Quote({ product, amount, days }: { product: LoanProduct; amount?: strin
     <dl className="tw-loan-quote" aria-live="polite">
       <div>
         <dt>{t('loans.interest')}</dt>
-        <dd data-testid="loan-interest">{interest === undefined ? '—' : `${formatDecimal(formatAmount(interest, 6), i18n.language)} USDT`}</dd>
+        <dd data-testid="loan-interest">
+          {interest === undefined
+            ? '—'
+            : `${formatDecimal(formatAmount(interest, 6), i18n.language)} USDT`}
+        </dd>
       </div>
       <div>
         <dt>{t('loans.total_at_maturity')}</dt>
-        <dd>{interest === undefined || minor === undefined ? '—' : `${formatDecimal(formatAmount(minor + interest, 6), i18n.language)} USDT`}</dd>
+        <dd>
+          {interest === undefined || minor === undefined
+            ? '—'
+            : `${formatDecimal(formatAmount(minor + interest, 6), i18n.language)} USDT`}
+        </dd>
       </div>
     </dl>
   );

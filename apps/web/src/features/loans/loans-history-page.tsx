@@ -36,7 +36,12 @@ export function LoansHistoryPage() {
         </div>
       ) : loans.isError && items.length === 0 ? (
         <div className="tw-card">
-          <LoadFailed error={loans.error} title={t('loans.load_failed')} onRetry={() => void loans.refetch()} retrying={loans.isFetching} />
+          <LoadFailed
+            error={loans.error}
+            title={t('loans.load_failed')}
+            onRetry={() => void loans.refetch()}
+            retrying={loans.isFetching}
+          />
         </div>
       ) : items.length === 0 ? (
         <div className="tw-card">
@@ -63,7 +68,9 @@ function LoanCard({ loan }: { loan: Loan }) {
     [t('loans.period'), t('loans.days', { count: loan.periodDays })],
     [t('loans.daily_rate'), formatPercent(ratePercent(loan.dailyRate), lang)],
     [t('loans.interest'), usdt(loan.interest)],
-    ...(loan.disbursedAt ? ([[t('loans.interest_to_date'), usdt(loan.interestToDate)]] as [string, string][]) : []),
+    ...(loan.disbursedAt
+      ? ([[t('loans.interest_to_date'), usdt(loan.interestToDate)]] as [string, string][])
+      : []),
     [t('loans.method'), t(`loans.methods.${loan.method}`)],
     [t('loans.institution'), loan.institution],
     [t('loans.overdue_days'), String(loan.overdueDays)],
@@ -72,7 +79,12 @@ function LoanCard({ loan }: { loan: Loan }) {
   if (loan.dueAt) rows.push([t('loans.due_at'), formatDateTime(loan.dueAt, lang)]);
   if (loan.repaidAmount !== null) rows.push([t('loans.repaid_amount'), usdt(loan.repaidAmount)]);
   return (
-    <section className="tw-card tw-loan-card" aria-label={loan.productName} data-loan-id={loan.id} data-status={loan.status}>
+    <section
+      className="tw-card tw-loan-card"
+      aria-label={loan.productName}
+      data-loan-id={loan.id}
+      data-status={loan.status}
+    >
       <div className="tw-loan-card-head">
         <h2 className="tw-loan-title">{loan.productName}</h2>
         <Tag color={COLOR[loan.status]} fill="outline" data-status={loan.status}>
@@ -87,7 +99,9 @@ function LoanCard({ loan }: { loan: Loan }) {
           </div>
         ))}
       </dl>
-      {loan.reason && <p className="tw-loan-reason">{t('loans.reason', { reason: loan.reason })}</p>}
+      {loan.reason && (
+        <p className="tw-loan-reason">{t('loans.reason', { reason: loan.reason })}</p>
+      )}
       <p className="tw-muted tw-loan-time">{formatDateTime(loan.createdAt, lang)}</p>
       {open && <RepayBar loan={loan} />}
     </section>
@@ -101,7 +115,11 @@ function RepayBar({ loan }: { loan: Loan }) {
   const [busy, setBusy] = useState(false);
   const total = `${formatDecimal(loan.dueNow, i18n.language)} USDT`;
   const onRepay = async () => {
-    const confirmed = await confirm({ content: t('loans.repay_confirm', { total }), confirmText: t('loans.repay'), cancelText: t('loans.cancel') });
+    const confirmed = await confirm({
+      content: t('loans.repay_confirm', { total }),
+      confirmText: t('loans.repay'),
+      cancelText: t('loans.cancel'),
+    });
     if (!confirmed) return;
     setBusy(true);
     try {

@@ -32,13 +32,21 @@ export function MsgDetailPage() {
   }, [data, queryClient]);
 
   // Links are paths of this app, written by the server; anything else is not followed.
-  const link = data?.link && data.link.startsWith('/') && !data.link.startsWith('//') ? data.link : null;
+  const link =
+    data?.link && data.link.startsWith('/') && !data.link.startsWith('//') ? data.link : null;
 
   return (
     <Page title={t('routes.MsgDetail')} backTo="/Msg">
-      {id !== null && !data && message.isError && !isNotFound(message.error, ERROR_CODES.MESSAGE_NOT_FOUND) ? (
+      {id !== null &&
+      !data &&
+      message.isError &&
+      !isNotFound(message.error, ERROR_CODES.MESSAGE_NOT_FOUND) ? (
         <div className="tw-card">
-          <LoadFailed error={message.error} onRetry={() => void message.refetch()} retrying={message.isFetching} />
+          <LoadFailed
+            error={message.error}
+            onRetry={() => void message.refetch()}
+            retrying={message.isFetching}
+          />
         </div>
       ) : id === null || (!data && message.isError) ? (
         <div className="tw-card">
@@ -56,7 +64,8 @@ export function MsgDetailPage() {
             <div>
               <h2 id="msg-title">{data.title}</h2>
               <time className="tw-muted" dateTime={data.createdAt}>
-                {t(`messages.kind.${messageGroup(data.kind)}`)} · {formatDateTime(data.createdAt, i18n.language)}
+                {t(`messages.kind.${messageGroup(data.kind)}`)} ·{' '}
+                {formatDateTime(data.createdAt, i18n.language)}
               </time>
             </div>
           </header>

@@ -1,7 +1,24 @@
-import { type Message, type MessageGroup, type MessageKind, messageGroup } from '@tradewind/contract/messages';
+import {
+  type Message,
+  type MessageGroup,
+  type MessageKind,
+  messageGroup,
+} from '@tradewind/contract/messages';
 import { useQueryClient } from '@tanstack/react-query';
 import { ErrorBlock, InfiniteScroll, Skeleton } from 'antd-mobile';
-import { BankcardOutline, BellOutline, CheckShieldOutline, CollectMoneyOutline, HistogramOutline, MailOpenOutline, PieOutline, ReceivePaymentOutline, SendOutline, SmileOutline, SoundOutline } from 'antd-mobile-icons';
+import {
+  BankcardOutline,
+  BellOutline,
+  CheckShieldOutline,
+  CollectMoneyOutline,
+  HistogramOutline,
+  MailOpenOutline,
+  PieOutline,
+  ReceivePaymentOutline,
+  SendOutline,
+  SmileOutline,
+  SoundOutline,
+} from 'antd-mobile-icons';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { Link } from '@/lib/router.tsx';
@@ -36,16 +53,23 @@ function MessageRow({ message }: { message: Message }) {
   const { t, i18n } = useTranslation();
   return (
     <li>
-      <Link to={`/MsgDetail?id=${message.id}`} className={`tw-msg-row${message.read ? '' : ' tw-msg-unread'}`} data-message-id={message.id}>
+      <Link
+        to={`/MsgDetail?id=${message.id}`}
+        className={`tw-msg-row${message.read ? '' : ' tw-msg-unread'}`}
+        data-message-id={message.id}
+      >
         <KindIcon kind={message.kind} />
         <span className="tw-msg-text">
           <span className="tw-msg-head">
             <strong>{message.title}</strong>
-            {!message.read && <span className="tw-msg-dot" role="img" aria-label={t('messages.unread')} />}
+            {!message.read && (
+              <span className="tw-msg-dot" role="img" aria-label={t('messages.unread')} />
+            )}
           </span>
           <span className="tw-msg-preview">{message.body}</span>
           <time className="tw-muted" dateTime={message.createdAt}>
-            {t(`messages.kind.${messageGroup(message.kind)}`)} · {formatDateTime(message.createdAt, i18n.language)}
+            {t(`messages.kind.${messageGroup(message.kind)}`)} ·{' '}
+            {formatDateTime(message.createdAt, i18n.language)}
           </time>
         </span>
       </Link>
@@ -89,11 +113,20 @@ export function MsgPage() {
         </div>
       ) : messages.isError && items.length === 0 ? (
         <div className="tw-card">
-          <LoadFailed error={messages.error} onRetry={() => void messages.refetch()} retrying={messages.isFetching} />
+          <LoadFailed
+            error={messages.error}
+            onRetry={() => void messages.refetch()}
+            retrying={messages.isFetching}
+          />
         </div>
       ) : items.length === 0 ? (
         <div className="tw-card">
-          <ErrorBlock status="empty" image={<BellOutline fontSize={64} color="var(--tw-muted)" />} title={t('messages.empty_title')} description={t('messages.empty_description')} />
+          <ErrorBlock
+            status="empty"
+            image={<BellOutline fontSize={64} color="var(--tw-muted)" />}
+            title={t('messages.empty_title')}
+            description={t('messages.empty_description')}
+          />
         </div>
       ) : (
         <>
@@ -107,7 +140,10 @@ export function MsgPage() {
               <MessageRow key={message.id} message={message} />
             ))}
           </ul>
-          <InfiniteScroll hasMore={messages.hasNextPage} loadMore={async () => void (await messages.fetchNextPage({ throwOnError: true }))}>
+          <InfiniteScroll
+            hasMore={messages.hasNextPage}
+            loadMore={async () => void (await messages.fetchNextPage({ throwOnError: true }))}
+          >
             <span className="tw-muted">{t('messages.no_more')}</span>
           </InfiniteScroll>
         </>

@@ -25,9 +25,15 @@ export function MiningDetailPage() {
         <div className="tw-card">
           <Skeleton.Paragraph lineCount={8} animated />
         </div>
-      ) : !rental.data && rental.isError && !isNotFound(rental.error, ERROR_CODES.MINING_RENTAL_NOT_FOUND) ? (
+      ) : !rental.data &&
+        rental.isError &&
+        !isNotFound(rental.error, ERROR_CODES.MINING_RENTAL_NOT_FOUND) ? (
         <div className="tw-card">
-          <LoadFailed error={rental.error} onRetry={() => void rental.refetch()} retrying={rental.isFetching} />
+          <LoadFailed
+            error={rental.error}
+            onRetry={() => void rental.refetch()}
+            retrying={rental.isFetching}
+          />
         </div>
       ) : !rental.data ? (
         <div className="tw-card">
@@ -45,18 +51,25 @@ function RentalDetail({ rental }: { rental: MiningRentalDetail }) {
   const lang = i18n.language;
   const usdt = (value: string) => `${formatDecimal(value, lang)} USDT`;
   const when = (iso: string | null) => (iso ? formatDateTime(iso, lang) : '—');
-  const percent = Math.max(0, Math.min(100, Math.round((rental.paidDays * 100) / rental.periodDays)));
+  const percent = Math.max(
+    0,
+    Math.min(100, Math.round((rental.paidDays * 100) / rental.periodDays)),
+  );
   const rows: [string, string][] = [
     [t('mining.quantity'), String(rental.quantity)],
     [t('mining.unit_price'), usdt(rental.unitPrice)],
     [t('mining.pay_amount'), usdt(rental.amount)],
-    [t('mining.daily_yield'), `${usdt(rental.dailyYield)} (${formatPercent(ratePercent(rental.dailyRate), lang)})`],
+    [
+      t('mining.daily_yield'),
+      `${usdt(rental.dailyYield)} (${formatPercent(ratePercent(rental.dailyRate), lang)})`,
+    ],
     [t('mining.period'), t('mining.days', { count: rental.periodDays })],
     [t('mining.rented_at'), when(rental.createdAt)],
     [t('mining.started_at'), when(rental.startedAt)],
     [t('mining.ends_at'), when(rental.endsAt)],
   ];
-  if (rental.status === 'active' && rental.nextPayoutAt) rows.push([t('mining.next_payout'), when(rental.nextPayoutAt)]);
+  if (rental.status === 'active' && rental.nextPayoutAt)
+    rows.push([t('mining.next_payout'), when(rental.nextPayoutAt)]);
   return (
     <>
       <section className="tw-card" data-testid="rental-summary">
@@ -76,8 +89,15 @@ function RentalDetail({ rental }: { rental: MiningRentalDetail }) {
         </div>
         {/* The bar only draws the sentence below it, which says the same to a screen reader. */}
         <ProgressBar percent={percent} style={{ '--track-width': '6px' }} aria-hidden />
-        <p className="tw-muted tw-mining-hint">{t('mining.days_paid', { paid: rental.paidDays, total: rental.periodDays })}</p>
-        <p className="tw-mining-note">{t(`mining.note.${rental.status}`, { amount: usdt(rental.amount), reason: rental.reason ?? '' })}</p>
+        <p className="tw-muted tw-mining-hint">
+          {t('mining.days_paid', { paid: rental.paidDays, total: rental.periodDays })}
+        </p>
+        <p className="tw-mining-note">
+          {t(`mining.note.${rental.status}`, {
+            amount: usdt(rental.amount),
+            reason: rental.reason ?? '',
+          })}
+        </p>
       </section>
       <section className="tw-card">
         <dl className="tw-mining-rows">
@@ -109,7 +129,11 @@ function RentalDetail({ rental }: { rental: MiningRentalDetail }) {
             ))}
           </ul>
         )}
-        {rental.principalReturned && <p className="tw-mining-note">{t('mining.principal_returned', { amount: usdt(rental.amount) })}</p>}
+        {rental.principalReturned && (
+          <p className="tw-mining-note">
+            {t('mining.principal_returned', { amount: usdt(rental.amount) })}
+          </p>
+        )}
       </section>
     </>
   );

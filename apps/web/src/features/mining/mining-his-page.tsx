@@ -1,4 +1,8 @@
-import { MINING_HISTORY_TABS, type MiningHistoryTab, type MiningRental } from '@tradewind/contract/mining';
+import {
+  MINING_HISTORY_TABS,
+  type MiningHistoryTab,
+  type MiningRental,
+} from '@tradewind/contract/mining';
 import { DotLoading, InfiniteScroll, Skeleton, Tabs } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
 import { Link, useSearchParams } from '@/lib/router.tsx';
@@ -9,16 +13,22 @@ import { useMiningRentals } from './api/get-rentals.ts';
 import { StatusTag } from './components/status-tag.tsx';
 import './mining.css';
 
-const isTab = (value: string | null): value is MiningHistoryTab => MINING_HISTORY_TABS.includes(value as MiningHistoryTab);
+const isTab = (value: string | null): value is MiningHistoryTab =>
+  MINING_HISTORY_TABS.includes(value as MiningHistoryTab);
 
 /** /MiningHis: my miners, as tabs active (under review or running), completed (or rejected), all. */
 export function MiningHisPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const tab: MiningHistoryTab = isTab(params.get('tab')) ? (params.get('tab') as MiningHistoryTab) : 'active';
+  const tab: MiningHistoryTab = isTab(params.get('tab'))
+    ? (params.get('tab') as MiningHistoryTab)
+    : 'active';
   return (
     <Page title={t('routes.MiningHis')} backTo="/Mining">
-      <Tabs activeKey={tab} onChange={(key) => setParams(key === 'active' ? {} : { tab: key }, { replace: true })}>
+      <Tabs
+        activeKey={tab}
+        onChange={(key) => setParams(key === 'active' ? {} : { tab: key }, { replace: true })}
+      >
         {MINING_HISTORY_TABS.map((key) => (
           <Tabs.Tab key={key} title={t(`mining.tab_${key}`)} />
         ))}
@@ -33,7 +43,15 @@ function RentalList({ tab }: { tab: MiningHistoryTab }) {
   const rentals = useMiningRentals(tab);
   const items = rentals.data?.pages.flatMap((page) => page.items) ?? [];
   if (rentals.isPending) return <Skeleton.Paragraph lineCount={6} animated />;
-  if (rentals.isError && items.length === 0) return <LoadFailed error={rentals.error} title={t('mining.load_failed')} onRetry={() => void rentals.refetch()} retrying={rentals.isFetching} />;
+  if (rentals.isError && items.length === 0)
+    return (
+      <LoadFailed
+        error={rentals.error}
+        title={t('mining.load_failed')}
+        onRetry={() => void rentals.refetch()}
+        retrying={rentals.isFetching}
+      />
+    );
   return (
     <section className="tw-mining-list" aria-label={t(`mining.tab_${tab}`)}>
       {items.length === 0 ? (
@@ -47,7 +65,10 @@ function RentalList({ tab }: { tab: MiningHistoryTab }) {
         items.map((rental) => <RentalRow key={rental.id} rental={rental} />)
       )}
       {items.length > 0 && (
-        <InfiniteScroll hasMore={rentals.hasNextPage} loadMore={async () => void (await rentals.fetchNextPage({ throwOnError: true }))}>
+        <InfiniteScroll
+          hasMore={rentals.hasNextPage}
+          loadMore={async () => void (await rentals.fetchNextPage({ throwOnError: true }))}
+        >
           {(hasMore, failed, retry) =>
             failed ? (
               <button type="button" className="tw-link" onClick={retry}>
@@ -69,7 +90,11 @@ function RentalRow({ rental }: { rental: MiningRental }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   return (
-    <Link to={`/MiningDetail?id=${rental.id}`} className="tw-card tw-mining-row" data-rental-id={rental.id}>
+    <Link
+      to={`/MiningDetail?id=${rental.id}`}
+      className="tw-card tw-mining-row"
+      data-rental-id={rental.id}
+    >
       <div className="tw-mining-card-head">
         <h2>{rental.productName}</h2>
         <StatusTag status={rental.status} />
@@ -81,7 +106,9 @@ function RentalRow({ rental }: { rental: MiningRental }) {
         <span>
           {formatDecimal(rental.paidOut, lang)} / {formatDecimal(rental.totalProfit, lang)} USDT
         </span>
-        <span className="tw-muted">{rental.endsAt ? t('mining.ends_at') : t('mining.rented_at')}</span>
+        <span className="tw-muted">
+          {rental.endsAt ? t('mining.ends_at') : t('mining.rented_at')}
+        </span>
         <span>{formatDateTime(rental.endsAt ?? rental.createdAt, lang)}</span>
       </div>
     </Link>

@@ -27,9 +27,15 @@ export function MiningInfoPage() {
         <div className="tw-card">
           <Skeleton.Paragraph lineCount={8} animated />
         </div>
-      ) : !data && product.isError && !isNotFound(product.error, ERROR_CODES.MINING_PRODUCT_NOT_FOUND) ? (
+      ) : !data &&
+        product.isError &&
+        !isNotFound(product.error, ERROR_CODES.MINING_PRODUCT_NOT_FOUND) ? (
         <div className="tw-card">
-          <LoadFailed error={product.error} onRetry={() => void product.refetch()} retrying={product.isFetching} />
+          <LoadFailed
+            error={product.error}
+            onRetry={() => void product.refetch()}
+            retrying={product.isFetching}
+          />
         </div>
       ) : !data ? (
         <div className="tw-card">
@@ -40,7 +46,11 @@ export function MiningInfoPage() {
           <section className="tw-card">
             <div className="tw-mining-card-head">
               <h2>{data.name}</h2>
-              <span className="tw-mining-price">{t('mining.unit_price_short', { price: formatDecimal(data.unitPrice, i18n.language) })}</span>
+              <span className="tw-mining-price">
+                {t('mining.unit_price_short', {
+                  price: formatDecimal(data.unitPrice, i18n.language),
+                })}
+              </span>
             </div>
             <ProductTerms product={data} />
           </section>

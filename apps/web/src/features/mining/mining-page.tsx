@@ -34,14 +34,20 @@ export function MiningPage() {
         </div>
       ) : products.isError && items.length === 0 ? (
         <div className="tw-card">
-          <LoadFailed error={products.error} onRetry={() => void products.refetch()} retrying={products.isFetching} />
+          <LoadFailed
+            error={products.error}
+            onRetry={() => void products.refetch()}
+            retrying={products.isFetching}
+          />
         </div>
       ) : items.length === 0 ? (
         <div className="tw-card">
           <ErrorBlock status="empty" title={t('mining.no_products')} description="" />
         </div>
       ) : (
-        items.map((product) => <ProductCard key={product.id} product={product} onRent={() => setRenting(product)} />)
+        items.map((product) => (
+          <ProductCard key={product.id} product={product} onRent={() => setRenting(product)} />
+        ))
       )}
       {renting && <RentPopup product={renting} visible onClose={() => setRenting(null)} />}
     </Page>
@@ -51,7 +57,11 @@ export function MiningPage() {
 function ProductCard({ product, onRent }: { product: MiningProduct; onRent: () => void }) {
   const { t, i18n } = useTranslation();
   return (
-    <section className="tw-card tw-mining-card" aria-labelledby={`miner-${product.id}`} data-product-id={product.id}>
+    <section
+      className="tw-card tw-mining-card"
+      aria-labelledby={`miner-${product.id}`}
+      data-product-id={product.id}
+    >
       <div className="tw-mining-card-head">
         <h2 id={`miner-${product.id}`}>{product.name}</h2>
         <span className="tw-mining-price">

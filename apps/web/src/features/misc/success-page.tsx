@@ -3,7 +3,16 @@ import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate, useSearchParams } from '@/lib/router.tsx';
 
 /** The success screen; `?title=` may name one of the success messages (spec §8). */
-const SUCCESS_KEYS = ['operation', 'sent', 'registration', 'change', 'vote', 'reward', 'settlement', 'mission'] as const;
+const SUCCESS_KEYS = [
+  'operation',
+  'sent',
+  'registration',
+  'change',
+  'vote',
+  'reward',
+  'settlement',
+  'mission',
+] as const;
 
 export function SuccessPage() {
   const { t } = useTranslation();

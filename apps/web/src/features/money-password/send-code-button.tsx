@@ -5,7 +5,13 @@ import { CodeCountdownButton } from '@/ui/code-countdown-button.tsx';
 import { sendMoneyPasswordCode } from './api/send-money-password-code.ts';
 
 /** Sends a code to the account's own address and counts down until another may be asked for. */
-export function SendCodeButton({ kind, channel }: { kind: MoneyPasswordKind; channel: Channel | undefined }) {
+export function SendCodeButton({
+  kind,
+  channel,
+}: {
+  kind: MoneyPasswordKind;
+  channel: Channel | undefined;
+}) {
   const { t } = useTranslation();
   return (
     <CodeCountdownButton
@@ -13,7 +19,10 @@ export function SendCodeButton({ kind, channel }: { kind: MoneyPasswordKind; cha
       send={async () => {
         if (!channel) return null;
         const reply = await sendMoneyPasswordCode({ kind, channel });
-        return { resendAfterS: reply.resendAfterS, message: t('money_password.code_sent_to', { to: reply.sentTo }) };
+        return {
+          resendAfterS: reply.resendAfterS,
+          message: t('money_password.code_sent_to', { to: reply.sentTo }),
+        };
       }}
     />
   );

@@ -16,14 +16,21 @@ export function CreditPage() {
       <section className="tw-card" style={{ textAlign: 'center' }} aria-label={t('credit.title')}>
         {data ? (
           <>
-            <div style={{ fontSize: 44, fontWeight: 700, lineHeight: 1.1 }} data-testid="credit-score">
+            <div
+              style={{ fontSize: 44, fontWeight: 700, lineHeight: 1.1 }}
+              data-testid="credit-score"
+            >
               {data.score}
             </div>
             <div className="tw-muted" style={{ marginTop: 4 }}>
               {t('credit.range', { min: data.min, max: data.max })}
             </div>
             <div className="tw-credit-bar" aria-hidden>
-              <span style={{ width: `${Math.round(((data.score - data.min) / (data.max - data.min)) * 100)}%` }} />
+              <span
+                style={{
+                  width: `${Math.round(((data.score - data.min) / (data.max - data.min)) * 100)}%`,
+                }}
+              />
             </div>
           </>
         ) : (
@@ -36,7 +43,11 @@ export function CreditPage() {
           {t('credit.rules_title')}
         </h2>
         <p className="tw-muted" style={{ margin: '0 0 10px', fontSize: 13, lineHeight: 1.5 }}>
-          {t('credit.rules_intro', { base: data?.base ?? 100, min: data?.min ?? 0, max: data?.max ?? 200 })}
+          {t('credit.rules_intro', {
+            base: data?.base ?? 100,
+            min: data?.min ?? 0,
+            max: data?.max ?? 200,
+          })}
         </p>
         {data && (
           <table className="tw-credit-rules">
@@ -56,7 +67,10 @@ export function CreditPage() {
                       </Tag>
                     )}
                   </td>
-                  <td className="tw-num" style={{ color: rule.points >= 0 ? 'var(--tw-up)' : 'var(--tw-down)' }}>
+                  <td
+                    className="tw-num"
+                    style={{ color: rule.points >= 0 ? 'var(--tw-up)' : 'var(--tw-down)' }}
+                  >
                     {signed(rule.points)}
                   </td>
                 </tr>
@@ -75,12 +89,23 @@ export function CreditPage() {
             {t('credit.no_events')}
           </div>
         ) : (
-          <List style={{ borderRadius: 12, overflow: 'hidden', '--border-top': 'none', '--border-bottom': 'none' }}>
+          <List
+            style={{
+              borderRadius: 12,
+              overflow: 'hidden',
+              '--border-top': 'none',
+              '--border-bottom': 'none',
+            }}
+          >
             {data?.events.map((event) => (
               <List.Item
                 key={event.id}
                 description={formatDateTime(event.createdAt, i18n.language)}
-                extra={<strong style={{ color: event.points >= 0 ? 'var(--tw-up)' : 'var(--tw-down)' }}>{signed(event.points)}</strong>}
+                extra={
+                  <strong style={{ color: event.points >= 0 ? 'var(--tw-up)' : 'var(--tw-down)' }}>
+                    {signed(event.points)}
+                  </strong>
+                }
               >
                 {t(`credit.kind.${event.kind}`)}
               </List.Item>

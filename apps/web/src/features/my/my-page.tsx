@@ -88,7 +88,11 @@ export function MyPage() {
   };
 
   const signOut = async () => {
-    const confirmed = await confirm({ content: t('my.sign_out_confirm'), confirmText: t('my.sign_out'), cancelText: t('common.cancel') });
+    const confirmed = await confirm({
+      content: t('my.sign_out_confirm'),
+      confirmText: t('my.sign_out'),
+      cancelText: t('common.cancel'),
+    });
     if (!confirmed) return;
     await logout().catch(() => undefined);
     clearSession();
@@ -101,24 +105,68 @@ export function MyPage() {
       <section className="tw-card" aria-label={t('my.profile')}>
         {user ? (
           <div style={{ display: 'flex', gap: 14, alignItems: 'center' }}>
-            <button type="button" className="tw-link" onClick={() => navigate('/SetInfo')} aria-label={t('routes.SetInfo')} style={{ padding: 0, borderRadius: '50%' }}>
-              <Avatar src={avatarUrl(user.avatar)} style={{ '--size': '60px', '--border-radius': '50%' }} data-testid="my-avatar" />
+            <button
+              type="button"
+              className="tw-link"
+              onClick={() => navigate('/SetInfo')}
+              aria-label={t('routes.SetInfo')}
+              style={{ padding: 0, borderRadius: '50%' }}
+            >
+              <Avatar
+                src={avatarUrl(user.avatar)}
+                style={{ '--size': '60px', '--border-radius': '50%' }}
+                data-testid="my-avatar"
+              />
             </button>
             <div style={{ minWidth: 0, flex: 1 }}>
               <div style={{ display: 'flex', alignItems: 'center', gap: 8, flexWrap: 'wrap' }}>
-                <strong style={{ fontSize: 18, overflowWrap: 'anywhere' }} data-testid="my-nickname">
+                <strong
+                  style={{ fontSize: 18, overflowWrap: 'anywhere' }}
+                  data-testid="my-nickname"
+                >
                   {/* A masked email as nickname breaks before its "@" rather than before its last letter. */}
-                  {user.nickname.split('@').map((part, i) => (i === 0 ? part : [<wbr key={i} />, `@${part}`]))}
+                  {user.nickname
+                    .split('@')
+                    .map((part, i) => (i === 0 ? part : [<wbr key={i} />, `@${part}`]))}
                 </strong>
-                <Tag color={user.verified ? 'success' : 'default'} fill="outline" data-testid="my-verified">
+                <Tag
+                  color={user.verified ? 'success' : 'default'}
+                  fill="outline"
+                  data-testid="my-verified"
+                >
                   {user.verified ? t('my.verified') : t('my.not_verified')}
                 </Tag>
               </div>
-              <button type="button" className="tw-link tw-muted" onClick={copyUid} aria-label={t('my.copy_uid')} style={{ marginTop: 4, display: 'flex', alignItems: 'center', gap: 4, color: 'var(--tw-muted)' }}>
+              <button
+                type="button"
+                className="tw-link tw-muted"
+                onClick={copyUid}
+                aria-label={t('my.copy_uid')}
+                style={{
+                  marginTop: 4,
+                  display: 'flex',
+                  alignItems: 'center',
+                  gap: 4,
+                  color: 'var(--tw-muted)',
+                }}
+              >
                 <span data-testid="my-uid">UID {user.uid}</span> <FileOutline />
               </button>
             </div>
-            <button type="button" className="tw-link" onClick={() => navigate('/SetInfo')} aria-label={t('routes.SetInfo')} style={{ display: 'flex', alignItems: 'center', gap: 2, color: 'var(--tw-muted)', fontSize: 13, whiteSpace: 'nowrap' }}>
+            <button
+              type="button"
+              className="tw-link"
+              onClick={() => navigate('/SetInfo')}
+              aria-label={t('routes.SetInfo')}
+              style={{
+                display: 'flex',
+                alignItems: 'center',
+                gap: 2,
+                color: 'var(--tw-muted)',
+                fontSize: 13,
+                whiteSpace: 'nowrap',
+              }}
+            >
               {t('my.edit')} <RightOutline />
             </button>
           </div>
@@ -126,21 +174,45 @@ export function MyPage() {
           <Skeleton.Paragraph lineCount={2} animated />
         )}
         {user && (
-          <div style={{ display: 'flex', marginTop: 14, textAlign: 'center', borderTop: '1px solid #eef0f3', paddingTop: 8 }}>
-            <button type="button" className="tw-my-stat" onClick={() => navigate('/Credit')} aria-label={`${t('my.credit_score')} ${user.creditScore}`}>
+          <div
+            style={{
+              display: 'flex',
+              marginTop: 14,
+              textAlign: 'center',
+              borderTop: '1px solid #eef0f3',
+              paddingTop: 8,
+            }}
+          >
+            <button
+              type="button"
+              className="tw-my-stat"
+              onClick={() => navigate('/Credit')}
+              aria-label={`${t('my.credit_score')} ${user.creditScore}`}
+            >
               <div style={{ fontSize: 20, fontWeight: 600 }} data-testid="my-credit">
                 {user.creditScore}
               </div>
-              <div className="tw-muted" style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 2 }}>
+              <div
+                className="tw-muted"
+                style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 2 }}
+              >
                 {t('my.credit_score')} <RightOutline fontSize={11} />
               </div>
             </button>
             <div style={{ width: 1, background: '#eef0f3', margin: '6px 0' }} aria-hidden />
-            <button type="button" className="tw-my-stat" onClick={() => navigate('/PointsHistory')} aria-label={`${t('routes.PointsHistory')} ${user.points}`}>
+            <button
+              type="button"
+              className="tw-my-stat"
+              onClick={() => navigate('/PointsHistory')}
+              aria-label={`${t('routes.PointsHistory')} ${user.points}`}
+            >
               <div style={{ fontSize: 20, fontWeight: 600 }} data-testid="my-points">
                 {user.points}
               </div>
-              <div className="tw-muted" style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 2 }}>
+              <div
+                className="tw-muted"
+                style={{ display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 2 }}
+              >
                 {t('my.points')} <RightOutline fontSize={11} />
               </div>
             </button>
@@ -148,7 +220,12 @@ export function MyPage() {
         )}
       </section>
       {MENU.map((group) => (
-        <List key={group.title} header={t(group.title)} mode="card" style={{ margin: '0 0 12px', '--header-font-size': '13px' }}>
+        <List
+          key={group.title}
+          header={t(group.title)}
+          mode="card"
+          style={{ margin: '0 0 12px', '--header-font-size': '13px' }}
+        >
           {group.items.map((item) => (
             <List.Item
               key={item.path}
@@ -158,7 +235,11 @@ export function MyPage() {
                 item.key === 'Language' ? (
                   LANGUAGE_NAMES[normalizeLanguage(i18n.language)]
                 ) : item.path === '/Msg' && unread > 0 ? (
-                  <Badge content={unread > 99 ? '99+' : String(unread)} aria-label={t('messages.badge_label', { count: unread })} data-testid="my-msg-badge" />
+                  <Badge
+                    content={unread > 99 ? '99+' : String(unread)}
+                    aria-label={t('messages.badge_label', { count: unread })}
+                    data-testid="my-msg-badge"
+                  />
                 ) : undefined
               }
             >

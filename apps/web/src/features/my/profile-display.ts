@@ -10,7 +10,8 @@ export function avatarUrl(avatar: string | null): string {
 
 /** An address shown without giving it away over a shoulder: "an***@example.com", "+1 ***0123". */
 export function maskContact(channel: Channel, address: string): string {
-  if (channel === 'phone') return `${address.slice(0, Math.max(2, address.length - 8))} ***${address.slice(-4)}`;
+  if (channel === 'phone')
+    return `${address.slice(0, Math.max(2, address.length - 8))} ***${address.slice(-4)}`;
   const [local = '', domain = ''] = address.split('@');
   return `${local.slice(0, 2)}***@${domain}`;
 }

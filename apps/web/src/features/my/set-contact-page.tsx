@@ -37,19 +37,38 @@ function SetContactScreen({ channel }: { channel: Channel }) {
   const queryClient = useQueryClient();
   const back = useBackTarget('/SetInfo');
   const profile = useProfile();
-  const current = profile.data ? (channel === 'email' ? profile.data.email : profile.data.phone) : undefined;
-  const verified = profile.data ? (channel === 'email' ? profile.data.emailVerified : profile.data.phoneVerified) : false;
+  const current = profile.data
+    ? channel === 'email'
+      ? profile.data.email
+      : profile.data.phone
+    : undefined;
+  const verified = profile.data
+    ? channel === 'email'
+      ? profile.data.emailVerified
+      : profile.data.phoneVerified
+    : false;
 
-  const { form, submitting, submit } = useFormSubmit(changeContactRequestSchema, changeContact, (updated) => {
-    queryClient.setQueryData(profileQueryKey, updated);
-    showToast({ content: t(current ? 'success.change' : 'profile.bound'), duration: 2000 });
-    navigate(back, { replace: true });
-  });
+  const { form, submitting, submit } = useFormSubmit(
+    changeContactRequestSchema,
+    changeContact,
+    (updated) => {
+      queryClient.setQueryData(profileQueryKey, updated);
+      showToast({ content: t(current ? 'success.change' : 'profile.bound'), duration: 2000 });
+      navigate(back, { replace: true });
+    },
+  );
 
   const sendCode = async () => {
     const account = (form.getFieldValue('account') as string | undefined) ?? '';
     if (normalizeAccount(channel, account) === undefined) {
-      form.setFields([{ name: 'account', errors: [t(channel === 'email' ? 'validation.email_invalid' : 'validation.phone_invalid')] }]);
+      form.setFields([
+        {
+          name: 'account',
+          errors: [
+            t(channel === 'email' ? 'validation.email_invalid' : 'validation.phone_invalid'),
+          ],
+        },
+      ]);
       return null;
     }
     try {
@@ -57,18 +76,32 @@ function SetContactScreen({ channel }: { channel: Channel }) {
       return { resendAfterS: sent.resendAfterS, message: t('success.code_sent') };
     } catch (error) {
       // A form error (address taken, or already yours) belongs under the address field.
-      if (error instanceof ApiError && error.isValidation && error.errors) showFieldErrors(form, error.errors);
+      if (error instanceof ApiError && error.isValidation && error.errors)
+        showFieldErrors(form, error.errors);
       throw error;
     }
   };
 
-  const onFinish = (values: Values) => submit({ channel, account: values.account ?? '', code: values.code ?? '', password: values.password ?? '' });
+  const onFinish = (values: Values) =>
+    submit({
+      channel,
+      account: values.account ?? '',
+      code: values.code ?? '',
+      password: values.password ?? '',
+    });
 
   return (
     <Page title={t(TITLES[channel])} backTo={back}>
       <section className="tw-card" aria-label={t('profile.current')}>
         {profile.data ? (
-          <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 8 }}>
+          <div
+            style={{
+              display: 'flex',
+              alignItems: 'center',
+              justifyContent: 'space-between',
+              gap: 8,
+            }}
+          >
             <div style={{ minWidth: 0 }}>
               <div className="tw-muted" style={{ fontSize: 13 }}>
                 {t(`profile.current_${channel}`)}
@@ -97,20 +130,48 @@ function SetContactScreen({ channel }: { channel: Channel }) {
           className="tw-flat-form"
           onValuesChange={clearErrorsOnChange(form)}
           onFinish={onFinish}
-          footer={<SubmitButton label={current ? t('profile.change') : t('profile.bind')} loading={submitting} />}
+          footer={
+            <SubmitButton
+              label={current ? t('profile.change') : t('profile.bind')}
+              loading={submitting}
+            />
+          }
         >
           <Form.Item name="account" label={t(`profile.new_${channel}`)}>
             {channel === 'email' ? (
-              <Input type="email" inputMode="email" autoComplete="email" placeholder={t('profile.email_placeholder')} clearable />
+              <Input
+                type="email"
+                inputMode="email"
+                autoComplete="email"
+                placeholder={t('profile.email_placeholder')}
+                clearable
+              />
             ) : (
-              <PhoneInput placeholder={t('profile.phone_placeholder')} codeLabel={t('profile.country_code')} />
+              <PhoneInput
+                placeholder={t('profile.phone_placeholder')}
+                codeLabel={t('profile.country_code')}
+              />
             )}
           </Form.Item>
-          <Form.Item name="code" label={t('profile.code')} extra={<CodeCountdownButton send={sendCode} />}>
-            <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder={t('profile.code_placeholder')} />
+          <Form.Item
+            name="code"
+            label={t('profile.code')}
+            extra={<CodeCountdownButton send={sendCode} />}
+          >
+            <Input
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              placeholder={t('profile.code_placeholder')}
+            />
           </Form.Item>
           <Form.Item name="password" label={t('profile.password')}>
-            <Input type="password" autoComplete="current-password" placeholder={t('profile.password_placeholder')} clearable />
+            <Input
+              type="password"
+              autoComplete="current-password"
+              placeholder={t('profile.password_placeholder')}
+              clearable
+            />
           </Form.Item>
         </Form>
       </section>

@@ -1,6 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { DEFAULT_UPLOAD_MAX_BYTES } from '@tradewind/contract/files';
-import { NICKNAME_MAX_LENGTH, NICKNAME_MIN_LENGTH, type UserProfile, nicknameSchema } from '@tradewind/contract/user';
+import {
+  NICKNAME_MAX_LENGTH,
+  NICKNAME_MIN_LENGTH,
+  type UserProfile,
+  nicknameSchema,
+} from '@tradewind/contract/user';
 import { Avatar, Form, Input, List, Skeleton, SpinLoading } from 'antd-mobile';
 import { CameraOutline } from 'antd-mobile-icons';
 import { type ChangeEvent, useEffect, useRef, useState } from 'react';
@@ -30,13 +35,26 @@ export function SetInfoPage() {
   const user = profile.data;
   return (
     <Page title={t('routes.SetInfo')} backTo="/My">
-      <section className="tw-card" style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 8 }}>
-        {user ? <AvatarPicker user={user} /> : <Skeleton animated style={{ width: 88, height: 88, borderRadius: '50%' }} />}
+      <section
+        className="tw-card"
+        style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 8 }}
+      >
+        {user ? (
+          <AvatarPicker user={user} />
+        ) : (
+          <Skeleton animated style={{ width: 88, height: 88, borderRadius: '50%' }} />
+        )}
         <span className="tw-muted" style={{ fontSize: 13 }}>
           {t('profile.avatar_hint')}
         </span>
       </section>
-      <section className="tw-card">{user ? <NicknameForm key={user.nickname} user={user} /> : <Skeleton.Paragraph lineCount={2} animated />}</section>
+      <section className="tw-card">
+        {user ? (
+          <NicknameForm key={user.nickname} user={user} />
+        ) : (
+          <Skeleton.Paragraph lineCount={2} animated />
+        )}
+      </section>
       {user && <ContactLinks user={user} />}
     </Page>
   );
@@ -60,10 +78,18 @@ function AvatarPicker({ user }: { user: UserProfile }) {
     try {
       let fileId: string;
       try {
-        fileId = (await uploadImage(await shrinkImage(file, DEFAULT_UPLOAD_MAX_BYTES), 'avatar', { filename: file.name })).id;
+        fileId = (
+          await uploadImage(await shrinkImage(file, DEFAULT_UPLOAD_MAX_BYTES), 'avatar', {
+            filename: file.name,
+          })
+        ).id;
       } catch (failure) {
         // Uploads report their own failures (the shared client is not involved).
-        showToast({ content: failure instanceof ApiError && failure.message ? failure.message : t('upload.failed'), duration: 2000 });
+        showToast({
+          content:
+            failure instanceof ApiError && failure.message ? failure.message : t('upload.failed'),
+          duration: 2000,
+        });
         return;
       }
       try {
@@ -71,7 +97,8 @@ function AvatarPicker({ user }: { user: UserProfile }) {
         showToast({ content: t('profile.avatar_saved'), duration: 2000 });
       } catch (failure) {
         // A form error is not toasted by the client; anything else already was.
-        if (failure instanceof ApiError && failure.isValidation) showToast({ content: failure.message || t('upload.failed'), duration: 2000 });
+        if (failure instanceof ApiError && failure.isValidation)
+          showToast({ content: failure.message || t('upload.failed'), duration: 2000 });
       }
     } finally {
       setPreview(undefined);
@@ -81,11 +108,33 @@ function AvatarPicker({ user }: { user: UserProfile }) {
 
   return (
     <>
-      <input ref={input} type="file" accept="image/jpeg,image/png,image/webp" onChange={onPick} aria-label={t('profile.change_avatar')} hidden data-testid="avatar-input" />
-      <button type="button" className="tw-avatar-picker" onClick={() => input.current?.click()} disabled={busy} aria-label={t('profile.change_avatar')}>
-        <Avatar src={preview ?? avatarUrl(user.avatar)} style={{ '--size': '88px', '--border-radius': '50%' }} data-testid="setinfo-avatar" />
+      <input
+        ref={input}
+        type="file"
+        accept="image/jpeg,image/png,image/webp"
+        onChange={onPick}
+        aria-label={t('profile.change_avatar')}
+        hidden
+        data-testid="avatar-input"
+      />
+      <button
+        type="button"
+        className="tw-avatar-picker"
+        onClick={() => input.current?.click()}
+        disabled={busy}
+        aria-label={t('profile.change_avatar')}
+      >
+        <Avatar
+          src={preview ?? avatarUrl(user.avatar)}
+          style={{ '--size': '88px', '--border-radius': '50%' }}
+          data-testid="setinfo-avatar"
+        />
         <span className="tw-avatar-picker-badge" aria-hidden>
-          {busy ? <SpinLoading style={{ '--size': '16px', '--color': '#fff' }} /> : <CameraOutline />}
+          {busy ? (
+            <SpinLoading style={{ '--size': '16px', '--color': '#fff' }} />
+          ) : (
+            <CameraOutline />
+          )}
         </span>
       </button>
     </>
@@ -96,11 +145,15 @@ function NicknameForm({ user }: { user: UserProfile }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { form, submitting, submit } = useFormSubmit(nicknameFormSchema, (data) => updateProfile({ nickname: data.nickname }), (updated) => {
-    queryClient.setQueryData(profileQueryKey, updated);
-    showToast({ content: t('success.change'), duration: 2000 });
-    navigate('/My', { replace: true });
-  });
+  const { form, submitting, submit } = useFormSubmit(
+    nicknameFormSchema,
+    (data) => updateProfile({ nickname: data.nickname }),
+    (updated) => {
+      queryClient.setQueryData(profileQueryKey, updated);
+      showToast({ content: t('success.change'), duration: 2000 });
+      navigate('/My', { replace: true });
+    },
+  );
   return (
     <Form
       form={form}
@@ -111,8 +164,20 @@ function NicknameForm({ user }: { user: UserProfile }) {
       onFinish={(values: { nickname?: string }) => submit({ nickname: values.nickname ?? '' })}
       footer={<SubmitButton label={t('profile.save')} loading={submitting} />}
     >
-      <Form.Item name="nickname" label={t('profile.nickname')} description={t('profile.nickname_rule', { min: NICKNAME_MIN_LENGTH, max: NICKNAME_MAX_LENGTH })}>
-        <Input placeholder={t('profile.nickname_placeholder')} maxLength={NICKNAME_MAX_LENGTH * 2} clearable autoComplete="nickname" />
+      <Form.Item
+        name="nickname"
+        label={t('profile.nickname')}
+        description={t('profile.nickname_rule', {
+          min: NICKNAME_MIN_LENGTH,
+          max: NICKNAME_MAX_LENGTH,
+        })}
+      >
+        <Input
+          placeholder={t('profile.nickname_placeholder')}
+          maxLength={NICKNAME_MAX_LENGTH * 2}
+          clearable
+          autoComplete="nickname"
+        />
       </Form.Item>
     </Form>
   );
@@ -122,12 +187,25 @@ function ContactLinks({ user }: { user: UserProfile }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   return (
-    <List style={{ borderRadius: 12, overflow: 'hidden', '--border-top': 'none', '--border-bottom': 'none' }}>
+    <List
+      style={{
+        borderRadius: 12,
+        overflow: 'hidden',
+        '--border-top': 'none',
+        '--border-bottom': 'none',
+      }}
+    >
       <List.Item extra={<span data-testid="setinfo-uid">{user.uid}</span>}>UID</List.Item>
-      <List.Item onClick={() => navigate('/SetEmail')} extra={user.email ? maskContact('email', user.email) : t('profile.not_bound')}>
+      <List.Item
+        onClick={() => navigate('/SetEmail')}
+        extra={user.email ? maskContact('email', user.email) : t('profile.not_bound')}
+      >
         {t('profile.email')}
       </List.Item>
-      <List.Item onClick={() => navigate('/SetPhone')} extra={user.phone ? maskContact('phone', user.phone) : t('profile.not_bound')}>
+      <List.Item
+        onClick={() => navigate('/SetPhone')}
+        extra={user.phone ? maskContact('phone', user.phone) : t('profile.not_bound')}
+      >
         {t('profile.phone')}
       </List.Item>
     </List>

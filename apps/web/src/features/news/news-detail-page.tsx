@@ -20,9 +20,16 @@ function ArticlePage({ kind }: { kind: ArticleKind }) {
   const data = article.data;
   return (
     <Page title={t(kind === 'news' ? 'routes.NewsDetail' : 'routes.NoticeDetail')} backTo="/">
-      {id !== null && !data && article.isError && !isNotFound(article.error, ERROR_CODES.ARTICLE_NOT_FOUND) ? (
+      {id !== null &&
+      !data &&
+      article.isError &&
+      !isNotFound(article.error, ERROR_CODES.ARTICLE_NOT_FOUND) ? (
         <div className="tw-card">
-          <LoadFailed error={article.error} onRetry={() => void article.refetch()} retrying={article.isFetching} />
+          <LoadFailed
+            error={article.error}
+            onRetry={() => void article.refetch()}
+            retrying={article.isFetching}
+          />
         </div>
       ) : id === null || (!data && article.isError) ? (
         <div className="tw-card">

@@ -19,28 +19,53 @@ export function PointsHistoryPage() {
         {history.isPending ? (
           <Skeleton.Paragraph lineCount={5} animated />
         ) : history.isError && items.length === 0 ? (
-          <LoadFailed error={history.error} onRetry={() => void history.refetch()} retrying={history.isFetching} />
+          <LoadFailed
+            error={history.error}
+            onRetry={() => void history.refetch()}
+            retrying={history.isFetching}
+          />
         ) : items.length === 0 ? (
-          <ErrorBlock status="empty" title={t('points_history.empty')} description={t('points_history.empty_hint')}>
+          <ErrorBlock
+            status="empty"
+            title={t('points_history.empty')}
+            description={t('points_history.empty_hint')}
+          >
             <Button color="primary" onClick={() => navigate('/')}>
               {t('points_history.go_check_in')}
             </Button>
           </ErrorBlock>
         ) : (
           <>
-            <ul className="tw-points-list" aria-label={t('routes.PointsHistory')} data-testid="points-history-list">
+            <ul
+              className="tw-points-list"
+              aria-label={t('routes.PointsHistory')}
+              data-testid="points-history-list"
+            >
               {items.map((event) => (
                 <li key={event.id}>
                   <span className="tw-points-main">
                     <span>{t(`points.kind.${event.kind}`)}</span>
-                    <small className="tw-muted">{formatDateTime(event.createdAt, i18n.language)}</small>
+                    <small className="tw-muted">
+                      {formatDateTime(event.createdAt, i18n.language)}
+                    </small>
                   </span>
-                  <strong className={event.amount >= 0 ? 'tw-points-plus' : 'tw-points-minus'}>{formatSigned(String(event.amount), i18n.language)}</strong>
+                  <strong className={event.amount >= 0 ? 'tw-points-plus' : 'tw-points-minus'}>
+                    {formatSigned(String(event.amount), i18n.language)}
+                  </strong>
                 </li>
               ))}
             </ul>
-            <InfiniteScroll loadMore={async () => void (await history.fetchNextPage({ throwOnError: true }))} hasMore={history.hasNextPage}>
-              {(hasMore) => (hasMore ? <DotLoading /> : <span className="tw-muted">{t('points_history.no_more')}</span>)}
+            <InfiniteScroll
+              loadMore={async () => void (await history.fetchNextPage({ throwOnError: true }))}
+              hasMore={history.hasNextPage}
+            >
+              {(hasMore) =>
+                hasMore ? (
+                  <DotLoading />
+                ) : (
+                  <span className="tw-muted">{t('points_history.no_more')}</span>
+                )
+              }
             </InfiniteScroll>
           </>
         )}

@@ -10,7 +10,8 @@ export type UpdateState =
   | { phase: 'downloading'; done: number; total: number }
   | { phase: 'failed' };
 
-type WorkerMessage = { type: 'progress'; done: number; total: number } | { type: 'done' } | { type: 'failed' };
+type WorkerMessage =
+  { type: 'progress'; done: number; total: number } | { type: 'done' } | { type: 'failed' };
 
 /** How often an open app asks the server whether a new version exists (besides each visit and each return to the foreground). */
 const UPDATE_CHECK_INTERVAL_MS = 30 * 60_000;

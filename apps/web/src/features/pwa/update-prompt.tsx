@@ -9,7 +9,10 @@ export default function UpdatePrompt() {
   const { t } = useTranslation();
   const state = useSyncExternalStore(subscribeUpdate, getUpdateState);
   if (state.phase === 'idle') return null;
-  const percent = state.phase === 'downloading' && state.total > 0 ? Math.round((state.done / state.total) * 100) : 0;
+  const percent =
+    state.phase === 'downloading' && state.total > 0
+      ? Math.round((state.done / state.total) * 100)
+      : 0;
   return (
     <div className="tw-update" role="status" aria-live="polite">
       <img className="tw-update-icon" src="/icons/icon-192.png" alt="" width={40} height={40} />

@@ -1,7 +1,18 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type AntiPhishingRequest, type SecuritySession, type SignInEvent, antiPhishingRequestSchema } from '@tradewind/contract/security';
+import {
+  type AntiPhishingRequest,
+  type SecuritySession,
+  type SignInEvent,
+  antiPhishingRequestSchema,
+} from '@tradewind/contract/security';
 import { Button, Form, Input, List, Skeleton, Tag } from 'antd-mobile';
-import { CheckShieldOutline, KeyOutline, LockOutline, MailOutline, PhonebookOutline } from 'antd-mobile-icons';
+import {
+  CheckShieldOutline,
+  KeyOutline,
+  LockOutline,
+  MailOutline,
+  PhonebookOutline,
+} from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from '@/lib/router.tsx';
@@ -21,10 +32,19 @@ const HERE = '/Security';
 
 function useNetworkText() {
   const { t } = useTranslation();
-  return (network: SecuritySession['network']) => (network.kind === 'unknown' ? t('security.network.unknown') : t(`security.network.${network.kind}`, { prefix: network.prefix }));
+  return (network: SecuritySession['network']) =>
+    network.kind === 'unknown'
+      ? t('security.network.unknown')
+      : t(`security.network.${network.kind}`, { prefix: network.prefix });
 }
 
-function SessionRow({ session, onRevoke }: { session: SecuritySession; onRevoke: (session: SecuritySession) => void }) {
+function SessionRow({
+  session,
+  onRevoke,
+}: {
+  session: SecuritySession;
+  onRevoke: (session: SecuritySession) => void;
+}) {
   const { t, i18n } = useTranslation();
   const networkText = useNetworkText();
   return (
@@ -34,7 +54,9 @@ function SessionRow({ session, onRevoke }: { session: SecuritySession; onRevoke:
       description={
         <>
           <div>{networkText(session.network)}</div>
-          <div>{t('security.last_used', { time: formatDateTime(session.lastUsedAt, i18n.language) })}</div>
+          <div>
+            {t('security.last_used', { time: formatDateTime(session.lastUsedAt, i18n.language) })}
+          </div>
         </>
       }
       extra={
@@ -95,10 +117,14 @@ function AntiPhishingForm({ current, onDone }: { current: string | null; onDone:
     await setAntiPhishingCode(request);
     await queryClient.invalidateQueries({ queryKey: securityQueryKey });
   };
-  const { form, submitting, submit, clearEdited } = useFormSubmit(antiPhishingRequestSchema, save, () => {
-    showToast({ content: t('security.saved'), duration: 2000 });
-    onDone();
-  });
+  const { form, submitting, submit, clearEdited } = useFormSubmit(
+    antiPhishingRequestSchema,
+    save,
+    () => {
+      showToast({ content: t('security.saved'), duration: 2000 });
+      onDone();
+    },
+  );
   return (
     <Form
       form={form}
@@ -118,7 +144,11 @@ function AntiPhishingForm({ current, onDone }: { current: string | null; onDone:
         </div>
       }
     >
-      <Form.Item name="code" label={t('security.anti_phishing')} description={t('security.anti_phishing_placeholder')}>
+      <Form.Item
+        name="code"
+        label={t('security.anti_phishing')}
+        description={t('security.anti_phishing_placeholder')}
+      >
         <Input maxLength={20} clearable autoComplete="off" autoFocus />
       </Form.Item>
     </Form>
@@ -136,14 +166,22 @@ export function SecurityPage() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: securityQueryKey });
 
   const revoke = async (session: SecuritySession) => {
-    const confirmed = await confirm({ content: t('security.sign_out_confirm', { device: deviceLabel(session.device) }), confirmText: t('security.sign_out'), cancelText: t('security.cancel') });
+    const confirmed = await confirm({
+      content: t('security.sign_out_confirm', { device: deviceLabel(session.device) }),
+      confirmText: t('security.sign_out'),
+      cancelText: t('security.cancel'),
+    });
     if (!confirmed) return;
     await revokeSession(session.id);
     showToast({ content: t('security.signed_out_one'), duration: 2000 });
     await refresh();
   };
   const revokeOthers = async () => {
-    const confirmed = await confirm({ content: t('security.sign_out_others_confirm'), confirmText: t('security.sign_out'), cancelText: t('security.cancel') });
+    const confirmed = await confirm({
+      content: t('security.sign_out_others_confirm'),
+      confirmText: t('security.sign_out'),
+      cancelText: t('security.cancel'),
+    });
     if (!confirmed) return;
     const { revoked } = await revokeOtherSessions();
     showToast({ content: t('security.signed_out_others', { count: revoked }), duration: 2000 });
@@ -165,7 +203,10 @@ export function SecurityPage() {
       ) : (
         <>
           <WithdrawalLockBanner lock={data.withdrawalLock} />
-          <List header={t('security.protection')} style={{ borderRadius: 12, overflow: 'hidden', marginBottom: 12 }}>
+          <List
+            header={t('security.protection')}
+            style={{ borderRadius: 12, overflow: 'hidden', marginBottom: 12 }}
+          >
             <List.Item
               prefix={<CheckShieldOutline fontSize={20} aria-hidden />}
               description={t('security.two_factor_help')}
@@ -176,10 +217,17 @@ export function SecurityPage() {
             </List.Item>
             <List.Item
               prefix={<MailOutline fontSize={20} aria-hidden />}
-              description={data.antiPhishingCode ? t('security.anti_phishing_shown') : t('security.anti_phishing_help')}
+              description={
+                data.antiPhishingCode
+                  ? t('security.anti_phishing_shown')
+                  : t('security.anti_phishing_help')
+              }
               extra={
                 data.antiPhishingCode ? (
-                  <span data-testid="anti-phishing-code" style={{ fontFamily: 'ui-monospace, monospace' }}>
+                  <span
+                    data-testid="anti-phishing-code"
+                    style={{ fontFamily: 'ui-monospace, monospace' }}
+                  >
                     {data.antiPhishingCode}
                   </span>
                 ) : (
@@ -190,32 +238,55 @@ export function SecurityPage() {
             >
               {t('security.anti_phishing')}
             </List.Item>
-            <List.Item prefix={<LockOutline fontSize={20} aria-hidden />} onClick={() => navigate('/ChangePwd')}>
+            <List.Item
+              prefix={<LockOutline fontSize={20} aria-hidden />}
+              onClick={() => navigate('/ChangePwd')}
+            >
               {t('security.login_password')}
             </List.Item>
-            <List.Item prefix={<KeyOutline fontSize={20} aria-hidden />} extra={status(data.withdrawPasswordSet, t('security.set'), t('security.not_set'))} onClick={() => navigate(moneyPasswordPath('withdraw', HERE))}>
+            <List.Item
+              prefix={<KeyOutline fontSize={20} aria-hidden />}
+              extra={status(data.withdrawPasswordSet, t('security.set'), t('security.not_set'))}
+              onClick={() => navigate(moneyPasswordPath('withdraw', HERE))}
+            >
               {t('security.withdraw_password')}
             </List.Item>
-            <List.Item prefix={<KeyOutline fontSize={20} aria-hidden />} extra={status(data.tradePasswordSet, t('security.set'), t('security.not_set'))} onClick={() => navigate(moneyPasswordPath('trade', HERE))}>
+            <List.Item
+              prefix={<KeyOutline fontSize={20} aria-hidden />}
+              extra={status(data.tradePasswordSet, t('security.set'), t('security.not_set'))}
+              onClick={() => navigate(moneyPasswordPath('trade', HERE))}
+            >
               {t('security.trade_password')}
             </List.Item>
           </List>
           {editingCode && (
             <section className="tw-card">
-              <AntiPhishingForm current={data.antiPhishingCode} onDone={() => setEditingCode(false)} />
+              <AntiPhishingForm
+                current={data.antiPhishingCode}
+                onDone={() => setEditingCode(false)}
+              />
             </section>
           )}
           <p className="tw-muted" style={{ fontSize: 12, margin: '0 4px 12px', lineHeight: 1.5 }}>
             {t('security.lock_note')}
           </p>
 
-          <List header={t('security.devices')} style={{ borderRadius: 12, overflow: 'hidden', marginBottom: 8 }}>
+          <List
+            header={t('security.devices')}
+            style={{ borderRadius: 12, overflow: 'hidden', marginBottom: 8 }}
+          >
             {data.sessions.map((session) => (
               <SessionRow key={session.id} session={session} onRevoke={revoke} />
             ))}
           </List>
           {data.sessions.length > 1 && (
-            <Button block color="danger" fill="outline" onClick={revokeOthers} style={{ marginBottom: 8 }}>
+            <Button
+              block
+              color="danger"
+              fill="outline"
+              onClick={revokeOthers}
+              style={{ marginBottom: 8 }}
+            >
               {t('security.sign_out_others')}
             </Button>
           )}

@@ -1,5 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type TwoFactorSetup, twoFactorDisableRequestSchema, twoFactorEnableRequestSchema } from '@tradewind/contract/security';
+import {
+  type TwoFactorSetup,
+  twoFactorDisableRequestSchema,
+  twoFactorEnableRequestSchema,
+} from '@tradewind/contract/security';
 import { Button, Form, Input, Skeleton } from 'antd-mobile';
 import { CheckShieldFill, ExclamationCircleOutline, FileOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
@@ -19,11 +23,20 @@ const mono = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace' } as
 const grouped = (secret: string) => secret.replace(/(.{4})/g, '$1 ').trim();
 
 function copy(text: string, done: string) {
-  void navigator.clipboard?.writeText(text).then(() => showToast({ content: done, duration: 2000 }), () => undefined);
+  void navigator.clipboard?.writeText(text).then(
+    () => showToast({ content: done, duration: 2000 }),
+    () => undefined,
+  );
 }
 
 /** Step 2 and 3: scan (or type) the secret, confirm with a code; then the recovery codes, once. */
-function Enrol({ setup, onEnabled }: { setup: TwoFactorSetup; onEnabled: (codes: string[]) => void }) {
+function Enrol({
+  setup,
+  onEnabled,
+}: {
+  setup: TwoFactorSetup;
+  onEnabled: (codes: string[]) => void;
+}) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const send = async (request: { code: string }) => {
@@ -31,17 +44,42 @@ function Enrol({ setup, onEnabled }: { setup: TwoFactorSetup; onEnabled: (codes:
     await queryClient.invalidateQueries({ queryKey: securityQueryKey });
     return result;
   };
-  const { form, submitting, submit, clearEdited } = useFormSubmit(twoFactorEnableRequestSchema, send, (result) => onEnabled(result.recoveryCodes));
+  const { form, submitting, submit, clearEdited } = useFormSubmit(
+    twoFactorEnableRequestSchema,
+    send,
+    (result) => onEnabled(result.recoveryCodes),
+  );
   return (
     <>
       <section className="tw-card">
-        <p className="tw-step" style={{ marginTop: 0 }}>{t('security.enrol_scan')}</p>
+        <p className="tw-step" style={{ marginTop: 0 }}>
+          {t('security.enrol_scan')}
+        </p>
         <div style={{ display: 'flex', justifyContent: 'center', padding: '8px 0' }}>
           <QrCode value={setup.uri} label={t('security.enrol_qr_label')} testId="totp-qr" />
         </div>
-        <p className="tw-muted" style={{ fontSize: 13, margin: '8px 0 4px' }}>{t('security.enrol_manual')}</p>
-        <button type="button" className="tw-link" onClick={() => copy(setup.secret, t('security.copied'))} aria-label={t('security.copy_secret')} style={{ display: 'flex', gap: 6, alignItems: 'center', width: '100%' }}>
-          <span data-testid="totp-secret" data-secret={setup.secret} style={{ ...mono, fontSize: 15, letterSpacing: 1, overflowWrap: 'anywhere', textAlign: 'left', color: 'var(--tw-text)' }}>
+        <p className="tw-muted" style={{ fontSize: 13, margin: '8px 0 4px' }}>
+          {t('security.enrol_manual')}
+        </p>
+        <button
+          type="button"
+          className="tw-link"
+          onClick={() => copy(setup.secret, t('security.copied'))}
+          aria-label={t('security.copy_secret')}
+          style={{ display: 'flex', gap: 6, alignItems: 'center', width: '100%' }}
+        >
+          <span
+            data-testid="totp-secret"
+            data-secret={setup.secret}
+            style={{
+              ...mono,
+              fontSize: 15,
+              letterSpacing: 1,
+              overflowWrap: 'anywhere',
+              textAlign: 'left',
+              color: 'var(--tw-text)',
+            }}
+          >
             {grouped(setup.secret)}
           </span>
           <FileOutline style={{ flex: 'none' }} aria-hidden />
@@ -57,7 +95,13 @@ function Enrol({ setup, onEnabled }: { setup: TwoFactorSetup; onEnabled: (codes:
           footer={<SubmitButton label={t('security.enable')} loading={submitting} />}
         >
           <Form.Item name="code" label={t('security.enrol_code')}>
-            <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder="000000" clearable />
+            <Input
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              placeholder="000000"
+              clearable
+            />
           </Form.Item>
         </Form>
       </section>
@@ -70,14 +114,45 @@ function RecoveryCodes({ codes }: { codes: string[] }) {
   const navigate = useNavigate();
   return (
     <section className="tw-card" data-testid="recovery-codes">
-      <p style={{ display: 'flex', gap: 8, alignItems: 'center', margin: '0 0 8px', fontWeight: 600 }}>
-        <CheckShieldFill color="var(--adm-color-success)" aria-hidden /> {t('security.enabled_title')}
+      <p
+        style={{
+          display: 'flex',
+          gap: 8,
+          alignItems: 'center',
+          margin: '0 0 8px',
+          fontWeight: 600,
+        }}
+      >
+        <CheckShieldFill color="var(--adm-color-success)" aria-hidden />{' '}
+        {t('security.enabled_title')}
       </p>
-      <p style={{ display: 'flex', gap: 6, fontSize: 14, color: '#7a4b00', background: '#fff7e6', borderRadius: 8, padding: 8, margin: '0 0 12px', lineHeight: 1.5 }}>
+      <p
+        style={{
+          display: 'flex',
+          gap: 6,
+          fontSize: 14,
+          color: '#7a4b00',
+          background: '#fff7e6',
+          borderRadius: 8,
+          padding: 8,
+          margin: '0 0 12px',
+          lineHeight: 1.5,
+        }}
+      >
         <ExclamationCircleOutline style={{ flex: 'none', marginTop: 3 }} aria-hidden />
         {t('security.recovery_save')}
       </p>
-      <ol style={{ ...mono, display: 'grid', gridTemplateColumns: '1fr 1fr', gap: '6px 16px', margin: 0, padding: '0 0 0 24px', fontSize: 15 }}>
+      <ol
+        style={{
+          ...mono,
+          display: 'grid',
+          gridTemplateColumns: '1fr 1fr',
+          gap: '6px 16px',
+          margin: 0,
+          padding: '0 0 0 24px',
+          fontSize: 15,
+        }}
+      >
         {codes.map((code) => (
           <li key={code}>{code}</li>
         ))}
@@ -102,10 +177,14 @@ function Disable() {
     await disableTwoFactor(request);
     await queryClient.invalidateQueries({ queryKey: securityQueryKey });
   };
-  const { form, submitting, submit, clearEdited } = useFormSubmit(twoFactorDisableRequestSchema, send, () => {
-    showToast({ content: t('security.disabled_toast'), duration: 2000 });
-    navigate('/Security', { replace: true });
-  });
+  const { form, submitting, submit, clearEdited } = useFormSubmit(
+    twoFactorDisableRequestSchema,
+    send,
+    () => {
+      showToast({ content: t('security.disabled_toast'), duration: 2000 });
+      navigate('/Security', { replace: true });
+    },
+  );
   return (
     <section className="tw-card">
       <Form
@@ -120,7 +199,11 @@ function Disable() {
           </Button>
         }
       >
-        <Form.Item name="code" label={t('auth.two_factor_code')} description={t('security.disable_help')}>
+        <Form.Item
+          name="code"
+          label={t('auth.two_factor_code')}
+          description={t('security.disable_help')}
+        >
           <Input autoComplete="one-time-code" maxLength={11} placeholder="000000" clearable />
         </Form.Item>
       </Form>
@@ -159,9 +242,12 @@ export function TwoFactorPage() {
       <>
         <section className="tw-card" style={{ lineHeight: 1.5 }}>
           <p style={{ display: 'flex', gap: 8, alignItems: 'center', margin: 0, fontWeight: 600 }}>
-            <CheckShieldFill color="var(--adm-color-success)" aria-hidden /> {t('security.enabled_title')}
+            <CheckShieldFill color="var(--adm-color-success)" aria-hidden />{' '}
+            {t('security.enabled_title')}
           </p>
-          <p className="tw-muted" style={{ margin: '6px 0 0' }}>{t('security.recovery_left', { count: data.recoveryCodesLeft })}</p>
+          <p className="tw-muted" style={{ margin: '6px 0 0' }}>
+            {t('security.recovery_left', { count: data.recoveryCodesLeft })}
+          </p>
         </section>
         <Disable />
       </>
@@ -171,7 +257,9 @@ export function TwoFactorPage() {
     body = (
       <section className="tw-card" style={{ lineHeight: 1.6 }}>
         <p style={{ marginTop: 0 }}>{t('security.intro')}</p>
-        <p className="tw-muted" style={{ fontSize: 13 }}>{t('security.intro_lock')}</p>
+        <p className="tw-muted" style={{ fontSize: 13 }}>
+          {t('security.intro_lock')}
+        </p>
         <Button block color="primary" size="large" loading={starting} onClick={start}>
           {t('security.start')}
         </Button>

@@ -10,7 +10,8 @@ import { Page } from '@/ui/page.tsx';
 /** The server writes messages in the user's language, so it learns the choice too (when signed in). */
 function choose(language: Language): void {
   void changeLanguage(language);
-  if (localStorage.getItem(STORAGE_KEYS.token)) void http.post('/api/v1/user/language', { language }).catch(() => undefined);
+  if (localStorage.getItem(STORAGE_KEYS.token))
+    void http.post('/api/v1/user/language', { language }).catch(() => undefined);
 }
 
 /** Switches at once and persists under `lang` (and on the server, for messages). */
@@ -24,7 +25,11 @@ export function LanguagePage() {
           <List.Item
             key={language}
             onClick={() => choose(language)}
-            extra={language === current ? <CheckOutline color="var(--tw-primary)" aria-label={t('common.selected')} /> : null}
+            extra={
+              language === current ? (
+                <CheckOutline color="var(--tw-primary)" aria-label={t('common.selected')} />
+              ) : null
+            }
             arrowIcon={false}
           >
             <span lang={language.replace('_', '-')}>{LANGUAGE_NAMES[language]}</span>

@@ -1,5 +1,13 @@
 import type { Direction } from '@tradewind/contract/instant';
-import { type Instrument, type InstrumentSymbol, KLINE_INTERVALS, type KlineInterval, isInstrumentSymbol, klineChannel, tickerChannel } from '@tradewind/contract/market';
+import {
+  type Instrument,
+  type InstrumentSymbol,
+  KLINE_INTERVALS,
+  type KlineInterval,
+  isInstrumentSymbol,
+  klineChannel,
+  tickerChannel,
+} from '@tradewind/contract/market';
 import { Button, ErrorBlock, Skeleton } from 'antd-mobile';
 import { StarFill, StarOutline } from 'antd-mobile-icons';
 import { Suspense, lazy, useState } from 'react';
@@ -23,7 +31,8 @@ import './trade.css';
 // lightweight-charts comes with the chart, in its own chunk, only when a chart is shown.
 const CandleChart = lazy(() => import('./components/candle-chart.tsx'));
 
-const asInterval = (value: string | null): KlineInterval => ((KLINE_INTERVALS as readonly string[]).includes(value ?? '') ? (value as KlineInterval) : '1m');
+const asInterval = (value: string | null): KlineInterval =>
+  (KLINE_INTERVALS as readonly string[]).includes(value ?? '') ? (value as KlineInterval) : '1m';
 
 /** /Detail?symbol=X: live price, 24 h statistics, candles, favourite, and the buy-up / buy-down orders. */
 export function DetailPage() {
@@ -50,7 +59,9 @@ export function DetailPage() {
     <Detail
       symbol={symbol}
       interval={interval}
-      onInterval={(next) => setParams({ symbol, ...(next === '1m' ? {} : { interval: next }) }, { replace: true })}
+      onInterval={(next) =>
+        setParams({ symbol, ...(next === '1m' ? {} : { interval: next }) }, { replace: true })
+      }
       language={i18n.language}
       instrument={instrument}
     />
@@ -79,8 +90,10 @@ function Detail({ symbol, interval, onInterval, language, instrument }: DetailPr
 
   const favorite = favorites.data?.symbols.includes(symbol) ?? false;
   const price = ticker?.price ?? null;
-  const fmt = (value: string | null | undefined, decimals = 0) => (value ? formatDecimal(value, language, decimals) : '—');
-  const tradable = instrument?.tradable === true && config.isSuccess && config.data.periods.length > 0;
+  const fmt = (value: string | null | undefined, decimals = 0) =>
+    value ? formatDecimal(value, language, decimals) : '—';
+  const tradable =
+    instrument?.tradable === true && config.isSuccess && config.data.periods.length > 0;
 
   const star = (
     <button
@@ -99,15 +112,25 @@ function Detail({ symbol, interval, onInterval, language, instrument }: DetailPr
     <Page title={instrument ? pairName(instrument) : symbol} backTo="/Transaction" right={star}>
       <div className="tw-detail">
         <section className="tw-card tw-detail-head" aria-label={t('trade.price_section')}>
-          <p className="tw-muted tw-detail-name">{instrument?.name ?? <Skeleton.Title animated />}</p>
+          <p className="tw-muted tw-detail-name">
+            {instrument?.name ?? <Skeleton.Title animated />}
+          </p>
           <div className="tw-detail-price-row">
-            <strong className="tw-detail-price" data-sign={signOf(ticker?.changePct)} data-testid="detail-price">
+            <strong
+              className="tw-detail-price"
+              data-sign={signOf(ticker?.changePct)}
+              data-testid="detail-price"
+            >
               {formatPrice(price, instrument, language)}
             </strong>
             <ChangeTag pct={ticker?.changePct ?? null} language={language} />
           </div>
           <p className="tw-muted tw-detail-time">
-            {ticker?.ts ? t('trade.price_at', { time: formatDateTime(ticker.ts, language, { timeStyle: 'medium' }) }) : t('trade.no_price')}
+            {ticker?.ts
+              ? t('trade.price_at', {
+                  time: formatDateTime(ticker.ts, language, { timeStyle: 'medium' }),
+                })
+              : t('trade.no_price')}
           </p>
           <dl className="tw-detail-stats">
             <div>
@@ -135,14 +158,25 @@ function Detail({ symbol, interval, onInterval, language, instrument }: DetailPr
         <section className="tw-card tw-detail-chart" aria-label={t('trade.chart')}>
           <div className="tw-intervals" role="tablist" aria-label={t('trade.interval')}>
             {KLINE_INTERVALS.map((value) => (
-              <button key={value} type="button" role="tab" aria-selected={value === interval} onClick={() => onInterval(value)}>
+              <button
+                key={value}
+                type="button"
+                role="tab"
+                aria-selected={value === interval}
+                onClick={() => onInterval(value)}
+              >
                 {t(`trade.interval_${value}`)}
               </button>
             ))}
           </div>
           <Suspense fallback={<div className="tw-chart-box tw-chart-loading" />}>
             {instrument ? (
-              <CandleChart candles={klines.data?.items} priceScale={instrument.priceScale} interval={interval} language={language} />
+              <CandleChart
+                candles={klines.data?.items}
+                priceScale={instrument.priceScale}
+                interval={interval}
+                language={language}
+              />
             ) : (
               <div className="tw-chart-box tw-chart-loading" />
             )}
@@ -162,10 +196,20 @@ function Detail({ symbol, interval, onInterval, language, instrument }: DetailPr
             {!tradable ? t('trade.not_tradable') : t('trade.waiting_for_price')}
           </p>
         )}
-        <Button className="tw-buy" data-direction="up" disabled={!tradable || !price} onClick={() => setDirection('up')}>
+        <Button
+          className="tw-buy"
+          data-direction="up"
+          disabled={!tradable || !price}
+          onClick={() => setDirection('up')}
+        >
           {t('trade.buy_up')}
         </Button>
-        <Button className="tw-buy" data-direction="down" disabled={!tradable || !price} onClick={() => setDirection('down')}>
+        <Button
+          className="tw-buy"
+          data-direction="down"
+          disabled={!tradable || !price}
+          onClick={() => setDirection('down')}
+        >
           {t('trade.buy_down')}
         </Button>
       </div>
@@ -183,7 +227,14 @@ function Detail({ symbol, interval, onInterval, language, instrument }: DetailPr
           }}
         />
       )}
-      {instrument && <DeliveryPopup orderId={deliveryId} instrument={instrument} price={price} onClose={() => setDeliveryId(null)} />}
+      {instrument && (
+        <DeliveryPopup
+          orderId={deliveryId}
+          instrument={instrument}
+          price={price}
+          onClose={() => setDeliveryId(null)}
+        />
+      )}
     </Page>
   );
 }

@@ -20,7 +20,8 @@ const COMMODITY_KINDS: InstrumentKind[] = ['commodity', 'forex', 'metal'];
 /** Positions shown here; the full history is in /Contract. */
 const POSITIONS_SHOWN = 10;
 
-const asTab = (value: string | null): Tab => (TABS as readonly string[]).includes(value ?? '') ? (value as Tab) : 'futures';
+const asTab = (value: string | null): Tab =>
+  (TABS as readonly string[]).includes(value ?? '') ? (value as Tab) : 'futures';
 
 /** /Transaction (Trade tab): instant futures, commodities and favourites; the user's open and closed positions. */
 export function TransactionPage() {
@@ -34,7 +35,11 @@ export function TransactionPage() {
   const all = instruments.data?.items ?? [];
   const favoriteSet = new Set(favorites.data?.symbols ?? []);
   const shown: Instrument[] =
-    tab === 'futures' ? all.filter((i) => i.kind === 'crypto') : tab === 'commodities' ? all.filter((i) => i.kind !== 'crypto') : all.filter((i) => favoriteSet.has(i.symbol));
+    tab === 'futures'
+      ? all.filter((i) => i.kind === 'crypto')
+      : tab === 'commodities'
+        ? all.filter((i) => i.kind !== 'crypto')
+        : all.filter((i) => favoriteSet.has(i.symbol));
   useChannels(shown.map((instrument) => tickerChannel(instrument.symbol)));
   const bySymbol = tickerMap(tickers.data?.items);
 
@@ -62,14 +67,24 @@ export function TransactionPage() {
             return group.length === 0 ? null : (
               <div key={kind} className="tw-trade-group">
                 <h2>{t(`trade.kind_${kind}`)}</h2>
-                <QuoteList instruments={group} tickers={bySymbol} label={t(`trade.kind_${kind}`)} live={false} />
+                <QuoteList
+                  instruments={group}
+                  tickers={bySymbol}
+                  label={t(`trade.kind_${kind}`)}
+                  live={false}
+                />
               </div>
             );
           })
         ) : tab === 'favorites' && shown.length === 0 ? (
           <p className="tw-empty-line">{favorites.isPending ? '…' : t('trade.no_favorites')}</p>
         ) : (
-          <QuoteList instruments={shown} tickers={bySymbol} label={t(`trade.tab_${tab}`)} live={false} />
+          <QuoteList
+            instruments={shown}
+            tickers={bySymbol}
+            label={t(`trade.tab_${tab}`)}
+            live={false}
+          />
         )}
         <SourceNote tickers={shown.map((instrument) => bySymbol.get(instrument.symbol))} />
       </section>
@@ -77,13 +92,20 @@ export function TransactionPage() {
       <section className="tw-card" aria-labelledby="trade-positions">
         <div className="tw-section-head">
           <h2 id="trade-positions">{t('trade.positions')}</h2>
-          <Link to={`/Contract${positions === 'settled' ? '?tab=settled' : ''}`}>{t('trade.all_contracts')}</Link>
+          <Link to={`/Contract${positions === 'settled' ? '?tab=settled' : ''}`}>
+            {t('trade.all_contracts')}
+          </Link>
         </div>
         {/* Two pressed/unpressed buttons: antd-mobile's Segmented nests its options in a way no
             screen reader can use (a listbox whose options sit inside labels). */}
         <div role="group" aria-label={t('trade.positions')} className="tw-segmented">
           {(['open', 'settled'] as const).map((value) => (
-            <button key={value} type="button" aria-pressed={positions === value} onClick={() => update({ positions: value })}>
+            <button
+              key={value}
+              type="button"
+              aria-pressed={positions === value}
+              onClick={() => update({ positions: value })}
+            >
               {t(`trade.positions_${value}`)}
             </button>
           ))}
@@ -99,8 +121,12 @@ function Positions({ state }: { state: OrderState }) {
   const orders = useOrders(state);
   const items = orders.data?.pages.flatMap((page) => page.items) ?? [];
   if (orders.isPending) return <Skeleton.Paragraph lineCount={3} animated />;
-  if (orders.isError) return <ErrorBlock status="default" title={t('trade.load_failed')} description="" />;
-  if (items.length === 0) return <p className="tw-empty-line">{t(state === 'open' ? 'trade.no_open' : 'trade.no_settled')}</p>;
+  if (orders.isError)
+    return <ErrorBlock status="default" title={t('trade.load_failed')} description="" />;
+  if (items.length === 0)
+    return (
+      <p className="tw-empty-line">{t(state === 'open' ? 'trade.no_open' : 'trade.no_settled')}</p>
+    );
   return (
     <div className="tw-order-list" data-testid={`positions-${state}`}>
       {items.slice(0, POSITIONS_SHOWN).map((order) => (

@@ -15,7 +15,11 @@ export function TransformPage() {
   const tab = params.get('tab') === 'transfer' ? 'transfer' : 'convert';
   return (
     <Page title={t('transform.title')}>
-      <Tabs activeKey={tab} onChange={(key) => setParams(key === 'convert' ? {} : { tab: key }, { replace: true })} className="tw-tf-tabs">
+      <Tabs
+        activeKey={tab}
+        onChange={(key) => setParams(key === 'convert' ? {} : { tab: key }, { replace: true })}
+        className="tw-tf-tabs"
+      >
         {TABS.map((key) => (
           <Tabs.Tab key={key} title={t(`transform.tab_${key}`)}>
             {key === 'convert' ? <ConvertPanel /> : <TransferPanel />}

@@ -1,5 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type VoteOption, type VotePoll, type VotePollStatus, votePercent } from '@tradewind/contract/vote';
+import {
+  type VoteOption,
+  type VotePoll,
+  type VotePollStatus,
+  votePercent,
+} from '@tradewind/contract/vote';
 import { ErrorBlock, Skeleton, Tag } from 'antd-mobile';
 import { CheckCircleFill, HistogramOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
@@ -12,9 +17,23 @@ import { showToast } from '@/ui/toast.ts';
 import { castVote } from './api/cast-vote.ts';
 import { replacePoll, useVotes, votesQueryKey } from './api/get-votes.ts';
 
-const STATUS_COLOR: Record<VotePollStatus, 'success' | 'warning' | 'default'> = { open: 'success', upcoming: 'warning', ended: 'default' };
+const STATUS_COLOR: Record<VotePollStatus, 'success' | 'warning' | 'default'> = {
+  open: 'success',
+  upcoming: 'warning',
+  ended: 'default',
+};
 
-function OptionBar({ option, poll, disabled, onPick }: { option: VoteOption; poll: VotePoll; disabled: boolean; onPick: (option: VoteOption) => void }) {
+function OptionBar({
+  option,
+  poll,
+  disabled,
+  onPick,
+}: {
+  option: VoteOption;
+  poll: VotePoll;
+  disabled: boolean;
+  onPick: (option: VoteOption) => void;
+}) {
   const { t, i18n } = useTranslation();
   const percent = votePercent(option.count, poll.total);
   const chosen = poll.votedOptionId === option.id;
@@ -43,11 +62,44 @@ function OptionBar({ option, poll, disabled, onPick }: { option: VoteOption; pol
           textAlign: 'left',
         }}
       >
-        <span aria-hidden style={{ position: 'absolute', inset: 0, width: `${percent}%`, background: chosen ? 'rgba(22, 82, 240, 0.22)' : 'rgba(22, 82, 240, 0.10)', transition: 'width 300ms ease' }} />
-        <span style={{ position: 'relative', display: 'flex', alignItems: 'center', gap: 8, padding: '11px 12px' }}>
+        <span
+          aria-hidden
+          style={{
+            position: 'absolute',
+            inset: 0,
+            width: `${percent}%`,
+            background: chosen ? 'rgba(22, 82, 240, 0.22)' : 'rgba(22, 82, 240, 0.10)',
+            transition: 'width 300ms ease',
+          }}
+        />
+        <span
+          style={{
+            position: 'relative',
+            display: 'flex',
+            alignItems: 'center',
+            gap: 8,
+            padding: '11px 12px',
+          }}
+        >
           {chosen && <CheckCircleFill color="var(--tw-primary)" aria-hidden />}
-          <span style={{ flex: 1, minWidth: 0, overflowWrap: 'anywhere', fontWeight: chosen ? 600 : 400 }}>{option.label}</span>
-          <span style={{ whiteSpace: 'nowrap', fontVariantNumeric: 'tabular-nums', fontSize: 13, color: 'var(--tw-muted)' }}>
+          <span
+            style={{
+              flex: 1,
+              minWidth: 0,
+              overflowWrap: 'anywhere',
+              fontWeight: chosen ? 600 : 400,
+            }}
+          >
+            {option.label}
+          </span>
+          <span
+            style={{
+              whiteSpace: 'nowrap',
+              fontVariantNumeric: 'tabular-nums',
+              fontSize: 13,
+              color: 'var(--tw-muted)',
+            }}
+          >
             {count} · {percent}%
           </span>
         </span>
@@ -56,7 +108,15 @@ function OptionBar({ option, poll, disabled, onPick }: { option: VoteOption; pol
   );
 }
 
-function PollCard({ poll, busy, onPick }: { poll: VotePoll; busy: boolean; onPick: (poll: VotePoll, option: VoteOption) => void }) {
+function PollCard({
+  poll,
+  busy,
+  onPick,
+}: {
+  poll: VotePoll;
+  busy: boolean;
+  onPick: (poll: VotePoll, option: VoteOption) => void;
+}) {
   const { t, i18n } = useTranslation();
   const chosen = poll.options.find((o) => o.id === poll.votedOptionId);
   const canVote = poll.status === 'open' && !chosen && !busy;
@@ -68,7 +128,14 @@ function PollCard({ poll, busy, onPick }: { poll: VotePoll; busy: boolean; onPic
         : t('vote.ended', { date: formatDateTime(poll.endsAt, i18n.language) });
   return (
     <section className="tw-card" aria-labelledby={`poll-${poll.id}`} data-poll-id={poll.id}>
-      <div style={{ display: 'flex', alignItems: 'flex-start', justifyContent: 'space-between', gap: 8 }}>
+      <div
+        style={{
+          display: 'flex',
+          alignItems: 'flex-start',
+          justifyContent: 'space-between',
+          gap: 8,
+        }}
+      >
         <h2 id={`poll-${poll.id}`} style={{ fontSize: 16, margin: 0, overflowWrap: 'anywhere' }}>
           {poll.title}
         </h2>
@@ -76,18 +143,43 @@ function PollCard({ poll, busy, onPick }: { poll: VotePoll; busy: boolean; onPic
           {t(`vote.status.${poll.status}`)}
         </Tag>
       </div>
-      {poll.description && <p style={{ margin: '6px 0 0', fontSize: 14, color: 'var(--tw-muted)' }}>{poll.description}</p>}
+      {poll.description && (
+        <p style={{ margin: '6px 0 0', fontSize: 14, color: 'var(--tw-muted)' }}>
+          {poll.description}
+        </p>
+      )}
       <ul style={{ listStyle: 'none', margin: '8px 0 0', padding: 0 }}>
         {poll.options.map((option) => (
-          <OptionBar key={option.id} option={option} poll={poll} disabled={!canVote} onPick={(picked) => onPick(poll, picked)} />
+          <OptionBar
+            key={option.id}
+            option={option}
+            poll={poll}
+            disabled={!canVote}
+            onPick={(picked) => onPick(poll, picked)}
+          />
         ))}
       </ul>
-      <div className="tw-muted" style={{ display: 'flex', justifyContent: 'space-between', flexWrap: 'wrap', gap: 4, marginTop: 10 }}>
-        <span>{t('vote.total', { total: new Intl.NumberFormat(i18n.language.replace('_', '-')).format(poll.total) })}</span>
+      <div
+        className="tw-muted"
+        style={{
+          display: 'flex',
+          justifyContent: 'space-between',
+          flexWrap: 'wrap',
+          gap: 4,
+          marginTop: 10,
+        }}
+      >
+        <span>
+          {t('vote.total', {
+            total: new Intl.NumberFormat(i18n.language.replace('_', '-')).format(poll.total),
+          })}
+        </span>
         <span>{when}</span>
       </div>
       {chosen ? (
-        <p style={{ margin: '8px 0 0', fontSize: 13, color: 'var(--tw-primary)' }}>{t('vote.you_voted', { option: chosen.label })}</p>
+        <p style={{ margin: '8px 0 0', fontSize: 13, color: 'var(--tw-primary)' }}>
+          {t('vote.you_voted', { option: chosen.label })}
+        </p>
       ) : poll.status === 'open' ? (
         <p className="tw-muted" style={{ margin: '8px 0 0' }}>
           {t('vote.tap_to_vote')}
@@ -133,11 +225,20 @@ export function VotePage() {
         </div>
       ) : votes.isError && items.length === 0 ? (
         <div className="tw-card">
-          <LoadFailed error={votes.error} onRetry={() => void votes.refetch()} retrying={votes.isFetching} />
+          <LoadFailed
+            error={votes.error}
+            onRetry={() => void votes.refetch()}
+            retrying={votes.isFetching}
+          />
         </div>
       ) : items.length === 0 ? (
         <div className="tw-card">
-          <ErrorBlock status="empty" image={<HistogramOutline fontSize={64} color="var(--tw-muted)" />} title={t('vote.empty_title')} description={t('vote.empty_description')} />
+          <ErrorBlock
+            status="empty"
+            image={<HistogramOutline fontSize={64} color="var(--tw-muted)" />}
+            title={t('vote.empty_title')}
+            description={t('vote.empty_description')}
+          />
         </div>
       ) : (
         items.map((poll) => <PollCard key={poll.id} poll={poll} busy={busy} onPick={onPick} />)

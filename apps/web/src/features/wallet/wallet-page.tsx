@@ -20,12 +20,19 @@ export function WalletPage() {
   return (
     <Page title={t('routes.Wallet')} backTo="/My">
       <section className="tw-card" aria-labelledby="wallet-total">
-        <h2 id="wallet-total" className="tw-muted" style={{ fontSize: 14, fontWeight: 400, margin: 0 }}>
+        <h2
+          id="wallet-total"
+          className="tw-muted"
+          style={{ fontSize: 14, fontWeight: 400, margin: 0 }}
+        >
           {t('wallet.total_assets')}
         </h2>
         {data ? (
           <>
-            <p style={{ fontSize: 26, fontWeight: 700, margin: '6px 0 0' }} data-testid="wallet-total">
+            <p
+              style={{ fontSize: 26, fontWeight: 700, margin: '6px 0 0' }}
+              data-testid="wallet-total"
+            >
               {fmt(data.totalUsdt, 2)} <span style={{ fontSize: 14, fontWeight: 500 }}>USDT</span>
             </p>
             {data.unpricedAssets.length > 0 && (
@@ -55,10 +62,15 @@ export function WalletPage() {
         <Tabs.Tab key="futures" title={t('wallet.futures')} />
       </Tabs>
 
-      {balances.isError && <ErrorBlock status="default" title={t('wallet.load_failed')} description="" />}
+      {balances.isError && (
+        <ErrorBlock status="default" title={t('wallet.load_failed')} description="" />
+      )}
       {!data && !balances.isError && <Skeleton.Paragraph lineCount={6} animated />}
       {data && tab === 'spot' && (
-        <List style={{ borderRadius: 12, overflow: 'hidden', marginTop: 12 }} aria-label={t('wallet.spot')}>
+        <List
+          style={{ borderRadius: 12, overflow: 'hidden', marginTop: 12 }}
+          aria-label={t('wallet.spot')}
+        >
           {data.spot.map((row) => (
             <SpotRow key={row.asset} row={row} fmt={fmt} />
           ))}
@@ -78,7 +90,12 @@ export function WalletPage() {
             <dt>{t('wallet.floating_pnl')}</dt>
             <dd>{fmt(data.futures.floatingPnl, 2)} USDT</dd>
           </dl>
-          <Button block color="primary" style={{ marginTop: 12 }} onClick={() => navigate('/Transform')}>
+          <Button
+            block
+            color="primary"
+            style={{ marginTop: 12 }}
+            onClick={() => navigate('/Transform')}
+          >
             {t('routes.Transform')}
           </Button>
         </section>
@@ -87,7 +104,13 @@ export function WalletPage() {
   );
 }
 
-function SpotRow({ row, fmt }: { row: SpotBalance; fmt: (value: string, decimals?: number) => string }) {
+function SpotRow({
+  row,
+  fmt,
+}: {
+  row: SpotBalance;
+  fmt: (value: string, decimals?: number) => string;
+}) {
   const { t } = useTranslation();
   return (
     <List.Item
@@ -96,7 +119,9 @@ function SpotRow({ row, fmt }: { row: SpotBalance; fmt: (value: string, decimals
       extra={
         <div style={{ textAlign: 'right' }}>
           <div style={{ color: 'var(--tw-text)', fontWeight: 600 }}>{fmt(row.available)}</div>
-          <div className="tw-muted">{row.valueUsdt === null ? '—' : `≈ ${fmt(row.valueUsdt, 2)} USDT`}</div>
+          <div className="tw-muted">
+            {row.valueUsdt === null ? '—' : `≈ ${fmt(row.valueUsdt, 2)} USDT`}
+          </div>
         </div>
       }
       arrowIcon={false}

@@ -1,5 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { CARD_WITHDRAWAL_ASSET, type CardWithdrawalRequest, cardWithdrawalRequestSchema } from '@tradewind/contract/withdrawal';
+import {
+  CARD_WITHDRAWAL_ASSET,
+  type CardWithdrawalRequest,
+  cardWithdrawalRequestSchema,
+} from '@tradewind/contract/withdrawal';
 import { Button, ErrorBlock, Form, Radio, Skeleton, Space } from 'antd-mobile';
 import { BankcardOutline } from 'antd-mobile-icons';
 import { useTranslation } from '@/lib/i18n.ts';
@@ -14,7 +18,15 @@ import { showToast } from '@/ui/toast.ts';
 import { useWithdrawalOptions } from './api/get-withdrawal-options.ts';
 import { withdrawalsQueryKey } from './api/get-withdrawals.ts';
 import { requestCardWithdrawal } from './api/request-card-withdrawal.ts';
-import { AmountField, AmountSummary, ArrivalNotice, HistoryLink, PasswordField, Readiness, TotpField } from './withdrawal-parts.tsx';
+import {
+  AmountField,
+  AmountSummary,
+  ArrivalNotice,
+  HistoryLink,
+  PasswordField,
+  Readiness,
+  TotpField,
+} from './withdrawal-parts.tsx';
 
 interface Values {
   cardId?: string;
@@ -43,12 +55,19 @@ export function CardWithdrawalPage() {
       throw error;
     }
   };
-  const { form, submitting, submit } = useFormSubmit(cardWithdrawalRequestSchema, send, async () => {
-    keys.done();
-    showToast({ content: t('withdrawal.submitted'), duration: 2000 });
-    await Promise.all([queryClient.invalidateQueries({ queryKey: withdrawalsQueryKey }), queryClient.invalidateQueries({ queryKey: balancesQueryKey })]);
-    navigate('/WithdrawalHistory', { replace: true });
-  });
+  const { form, submitting, submit } = useFormSubmit(
+    cardWithdrawalRequestSchema,
+    send,
+    async () => {
+      keys.done();
+      showToast({ content: t('withdrawal.submitted'), duration: 2000 });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: withdrawalsQueryKey }),
+        queryClient.invalidateQueries({ queryKey: balancesQueryKey }),
+      ]);
+      navigate('/WithdrawalHistory', { replace: true });
+    },
+  );
   const amountText = Form.useWatch('amount', form) as string | undefined;
 
   const onFinish = (values: Values) =>
@@ -68,8 +87,16 @@ export function CardWithdrawalPage() {
         </div>
       ) : cards.length === 0 ? (
         <div className="tw-card">
-          <ErrorBlock status="empty" image={<BankcardOutline fontSize={64} color="var(--tw-muted)" />} title={t('errors.BANK_CARD_REQUIRED')} description={t('withdrawal.card_needed')}>
-            <Button color="primary" onClick={() => navigate(`/AddCard?back=${encodeURIComponent(HERE)}`)}>
+          <ErrorBlock
+            status="empty"
+            image={<BankcardOutline fontSize={64} color="var(--tw-muted)" />}
+            title={t('errors.BANK_CARD_REQUIRED')}
+            description={t('withdrawal.card_needed')}
+          >
+            <Button
+              color="primary"
+              onClick={() => navigate(`/AddCard?back=${encodeURIComponent(HERE)}`)}
+            >
               {t('routes.AddCard')}
             </Button>
           </ErrorBlock>
@@ -87,7 +114,20 @@ export function CardWithdrawalPage() {
               initialValues={{ cardId: cards[0]?.id }}
               footer={<SubmitButton label={t('withdrawal.submit')} loading={submitting} />}
             >
-              <Form.Item name="cardId" label={t('withdrawal.card')} extra={<Button size="small" fill="none" color="primary" onClick={() => navigate('/Card')}>{t('withdrawal.manage_cards')}</Button>}>
+              <Form.Item
+                name="cardId"
+                label={t('withdrawal.card')}
+                extra={
+                  <Button
+                    size="small"
+                    fill="none"
+                    color="primary"
+                    onClick={() => navigate('/Card')}
+                  >
+                    {t('withdrawal.manage_cards')}
+                  </Button>
+                }
+              >
                 <Radio.Group>
                   <Space direction="vertical" block>
                     {cards.map((card) => (

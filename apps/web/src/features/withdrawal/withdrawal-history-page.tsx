@@ -1,4 +1,8 @@
-import { type Withdrawal, type WithdrawalStatus, withdrawalStatusKey } from '@tradewind/contract/withdrawal';
+import {
+  type Withdrawal,
+  type WithdrawalStatus,
+  withdrawalStatusKey,
+} from '@tradewind/contract/withdrawal';
 import { ErrorBlock, InfiniteScroll, Skeleton, Tag } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
@@ -15,10 +19,22 @@ const STATUS_COLORS: Record<WithdrawalStatus, 'warning' | 'primary' | 'success' 
   failed: 'danger',
 };
 
-const MONO = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', fontSize: 12, wordBreak: 'break-all' } as const;
+const MONO = {
+  fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace',
+  fontSize: 12,
+  wordBreak: 'break-all',
+} as const;
 
 /** A label and its value on one line; a long code (address, txid) goes on its own line below its label. */
-function Field({ label, children, long = false }: { label: string; children: ReactNode; long?: boolean }) {
+function Field({
+  label,
+  children,
+  long = false,
+}: {
+  label: string;
+  children: ReactNode;
+  long?: boolean;
+}) {
   if (long) {
     return (
       <div style={{ padding: '2px 0', fontSize: 13 }}>
@@ -28,9 +44,21 @@ function Field({ label, children, long = false }: { label: string; children: Rea
     );
   }
   return (
-    <div style={{ display: 'flex', gap: 12, justifyContent: 'space-between', padding: '2px 0', fontSize: 13 }}>
-      <dt className="tw-muted" style={{ flex: 'none' }}>{label}</dt>
-      <dd style={{ margin: 0, textAlign: 'right', overflowWrap: 'anywhere', minWidth: 0 }}>{children}</dd>
+    <div
+      style={{
+        display: 'flex',
+        gap: 12,
+        justifyContent: 'space-between',
+        padding: '2px 0',
+        fontSize: 13,
+      }}
+    >
+      <dt className="tw-muted" style={{ flex: 'none' }}>
+        {label}
+      </dt>
+      <dd style={{ margin: 0, textAlign: 'right', overflowWrap: 'anywhere', minWidth: 0 }}>
+        {children}
+      </dd>
     </div>
   );
 }
@@ -39,8 +67,13 @@ function WithdrawalItem({ item }: { item: Withdrawal }) {
   const { t, i18n } = useTranslation();
   const destination = item.card ? `${item.card.bankName} ${item.card.accountMasked}` : item.address;
   return (
-    <li className="tw-card" aria-label={`${item.amount} ${item.asset} ${t(withdrawalStatusKey(item.status))}`}>
-      <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 8 }}>
+    <li
+      className="tw-card"
+      aria-label={`${item.amount} ${item.asset} ${t(withdrawalStatusKey(item.status))}`}
+    >
+      <div
+        style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 8 }}
+      >
         <strong style={{ fontSize: 16 }}>
           {item.amount} {item.asset}
         </strong>
@@ -49,7 +82,9 @@ function WithdrawalItem({ item }: { item: Withdrawal }) {
         </Tag>
       </div>
       <dl style={{ margin: '8px 0 0' }}>
-        <Field label={t('withdrawal.method')}>{item.card ? t('withdrawal.method_card') : item.network}</Field>
+        <Field label={t('withdrawal.method')}>
+          {item.card ? t('withdrawal.method_card') : item.network}
+        </Field>
         <Field label={t('withdrawal.fee')}>
           {item.fee} {item.asset}
         </Field>
@@ -67,12 +102,25 @@ function WithdrawalItem({ item }: { item: Withdrawal }) {
         )}
       </dl>
       {item.reason && (
-        <p role="note" style={{ margin: '8px 0 0', padding: '8px 10px', borderRadius: 8, background: '#fff1f0', color: 'var(--tw-down)', fontSize: 13, overflowWrap: 'anywhere' }}>
+        <p
+          role="note"
+          style={{
+            margin: '8px 0 0',
+            padding: '8px 10px',
+            borderRadius: 8,
+            background: '#fff1f0',
+            color: 'var(--tw-down)',
+            fontSize: 13,
+            overflowWrap: 'anywhere',
+          }}
+        >
           {t('withdrawal.reason', { reason: item.reason })}
         </p>
       )}
       {(item.status === 'review_failed' || item.status === 'failed') && (
-        <p className="tw-muted" style={{ margin: '6px 0 0' }}>{t('withdrawal.refunded')}</p>
+        <p className="tw-muted" style={{ margin: '6px 0 0' }}>
+          {t('withdrawal.refunded')}
+        </p>
       )}
     </li>
   );
@@ -91,11 +139,19 @@ export function WithdrawalHistoryPage() {
         </div>
       ) : list.isError && items.length === 0 ? (
         <div className="tw-card">
-          <LoadFailed error={list.error} onRetry={() => void list.refetch()} retrying={list.isFetching} />
+          <LoadFailed
+            error={list.error}
+            onRetry={() => void list.refetch()}
+            retrying={list.isFetching}
+          />
         </div>
       ) : items.length === 0 ? (
         <div className="tw-card">
-          <ErrorBlock status="empty" title={t('withdrawal.history_empty')} description={t('withdrawal.history_empty_description')} />
+          <ErrorBlock
+            status="empty"
+            title={t('withdrawal.history_empty')}
+            description={t('withdrawal.history_empty_description')}
+          />
         </div>
       ) : (
         <>
@@ -104,7 +160,10 @@ export function WithdrawalHistoryPage() {
               <WithdrawalItem key={item.id} item={item} />
             ))}
           </ul>
-          <InfiniteScroll loadMore={async () => void (await list.fetchNextPage())} hasMore={list.hasNextPage}>
+          <InfiniteScroll
+            loadMore={async () => void (await list.fetchNextPage())}
+            hasMore={list.hasNextPage}
+          >
             {list.hasNextPage ? null : <span className="tw-muted">{t('withdrawal.no_more')}</span>}
           </InfiniteScroll>
         </>

@@ -1,5 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type CryptoWithdrawalRequest, WITHDRAWAL_ASSETS, type WithdrawalAsset, type WithdrawalNetwork, cryptoWithdrawalRequestSchema } from '@tradewind/contract/withdrawal';
+import {
+  type CryptoWithdrawalRequest,
+  WITHDRAWAL_ASSETS,
+  type WithdrawalAsset,
+  type WithdrawalNetwork,
+  cryptoWithdrawalRequestSchema,
+} from '@tradewind/contract/withdrawal';
 import { Button, Form, Selector, Skeleton, TextArea } from 'antd-mobile';
 import { BankcardOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
@@ -15,7 +21,15 @@ import { showToast } from '@/ui/toast.ts';
 import { useWithdrawalOptions } from './api/get-withdrawal-options.ts';
 import { withdrawalsQueryKey } from './api/get-withdrawals.ts';
 import { requestWithdrawal } from './api/request-withdrawal.ts';
-import { AmountField, AmountSummary, ArrivalNotice, HistoryLink, PasswordField, Readiness, TotpField } from './withdrawal-parts.tsx';
+import {
+  AmountField,
+  AmountSummary,
+  ArrivalNotice,
+  HistoryLink,
+  PasswordField,
+  Readiness,
+  TotpField,
+} from './withdrawal-parts.tsx';
 
 interface Values {
   address?: string;
@@ -35,10 +49,13 @@ export function WithdrawalPage() {
   const keys = useIdempotencyKey();
   const [params] = useSearchParams();
   // SelectCoin sends ?asset=; anything that cannot be withdrawn here starts on USDT.
-  const [assetCode, setAsset] = useState<WithdrawalAsset>(() => WITHDRAWAL_ASSETS.find((a) => a === params.get('asset')) ?? 'USDT');
+  const [assetCode, setAsset] = useState<WithdrawalAsset>(
+    () => WITHDRAWAL_ASSETS.find((a) => a === params.get('asset')) ?? 'USDT',
+  );
   const [chosenNetwork, setNetwork] = useState<WithdrawalNetwork | undefined>();
   const asset = options.data?.assets.find((a) => a.asset === assetCode);
-  const network = chosenNetwork && asset?.networks.includes(chosenNetwork) ? chosenNetwork : asset?.networks[0];
+  const network =
+    chosenNetwork && asset?.networks.includes(chosenNetwork) ? chosenNetwork : asset?.networks[0];
 
   const send = async (request: CryptoWithdrawalRequest) => {
     try {
@@ -48,12 +65,19 @@ export function WithdrawalPage() {
       throw error;
     }
   };
-  const { form, submitting, submit } = useFormSubmit(cryptoWithdrawalRequestSchema, send, async () => {
-    keys.done();
-    showToast({ content: t('withdrawal.submitted'), duration: 2000 });
-    await Promise.all([queryClient.invalidateQueries({ queryKey: withdrawalsQueryKey }), queryClient.invalidateQueries({ queryKey: balancesQueryKey })]);
-    navigate('/WithdrawalHistory', { replace: true });
-  });
+  const { form, submitting, submit } = useFormSubmit(
+    cryptoWithdrawalRequestSchema,
+    send,
+    async () => {
+      keys.done();
+      showToast({ content: t('withdrawal.submitted'), duration: 2000 });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: withdrawalsQueryKey }),
+        queryClient.invalidateQueries({ queryKey: balancesQueryKey }),
+      ]);
+      navigate('/WithdrawalHistory', { replace: true });
+    },
+  );
   const amountText = Form.useWatch('amount', form) as string | undefined;
 
   const onFinish = (values: Values) =>
@@ -101,7 +125,11 @@ export function WithdrawalPage() {
                   columns={3}
                   value={[assetCode]}
                   onChange={(value) => value[0] && chooseAsset(value[0])}
-                  options={options.data.assets.map((a) => ({ label: a.asset, value: a.asset, disabled: !a.enabled }))}
+                  options={options.data.assets.map((a) => ({
+                    label: a.asset,
+                    value: a.asset,
+                    disabled: !a.enabled,
+                  }))}
                 />
               </Form.Item>
               <Form.Item label={t('withdrawal.network')}>
@@ -113,8 +141,17 @@ export function WithdrawalPage() {
                   options={asset.networks.map((n) => ({ label: n, value: n }))}
                 />
               </Form.Item>
-              <Form.Item name="address" label={t('withdrawal.address')} description={t(`withdrawal.address_help_${network ?? 'TRC20'}`)}>
-                <TextArea autoSize={{ minRows: 1, maxRows: 3 }} maxLength={100} placeholder={t('withdrawal.address_placeholder', { network: network ?? '' })} style={{ '--font-size': '15px' }} />
+              <Form.Item
+                name="address"
+                label={t('withdrawal.address')}
+                description={t(`withdrawal.address_help_${network ?? 'TRC20'}`)}
+              >
+                <TextArea
+                  autoSize={{ minRows: 1, maxRows: 3 }}
+                  maxLength={100}
+                  placeholder={t('withdrawal.address_placeholder', { network: network ?? '' })}
+                  style={{ '--font-size': '15px' }}
+                />
               </Form.Item>
               <AmountField asset={asset} onMax={(max) => form.setFieldValue('amount', max)} />
               <AmountSummary asset={asset} amountText={amountText} />

@@ -1,7 +1,11 @@
 import { formatAmount, parseAmount } from '@tradewind/contract/money';
 import type { WithdrawalOptions } from '@tradewind/contract/withdrawal';
 import { Button, Form, Input } from 'antd-mobile';
-import { ClockCircleOutline, ExclamationCircleOutline, UnorderedListOutline } from 'antd-mobile-icons';
+import {
+  ClockCircleOutline,
+  ExclamationCircleOutline,
+  UnorderedListOutline,
+} from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate } from '@/lib/router.tsx';
@@ -16,20 +20,58 @@ export function Readiness({ options, back }: { options: WithdrawalOptions; back:
   const { t } = useTranslation();
   const navigate = useNavigate();
   const steps: { key: string; text: string; action: string; to: string }[] = [];
-  if (!options.verified) steps.push({ key: 'kyc', text: t('errors.KYC_REQUIRED'), action: t('withdrawal.verify_now'), to: '/RealName' });
-  if (!options.withdrawPasswordSet) steps.push({ key: 'pin', text: t('errors.WITHDRAW_PASSWORD_NOT_SET'), action: t('withdrawal.set_password_now'), to: moneyPasswordPath('withdraw', back) });
+  if (!options.verified)
+    steps.push({
+      key: 'kyc',
+      text: t('errors.KYC_REQUIRED'),
+      action: t('withdrawal.verify_now'),
+      to: '/RealName',
+    });
+  if (!options.withdrawPasswordSet)
+    steps.push({
+      key: 'pin',
+      text: t('errors.WITHDRAW_PASSWORD_NOT_SET'),
+      action: t('withdrawal.set_password_now'),
+      to: moneyPasswordPath('withdraw', back),
+    });
   if (steps.length === 0) return <WithdrawalLockBanner lock={options.withdrawalLock} />;
   return (
     <>
       <WithdrawalLockBanner lock={options.withdrawalLock} />
-      <section className="tw-card" role="alert" style={{ background: '#fff7e6', border: '1px solid #ffd591' }}>
+      <section
+        className="tw-card"
+        role="alert"
+        style={{ background: '#fff7e6', border: '1px solid #ffd591' }}
+      >
         {steps.map((step) => (
-          <div key={step.key} style={{ display: 'flex', alignItems: 'center', gap: 8, justifyContent: 'space-between', padding: '4px 0' }}>
-            <span style={{ display: 'flex', gap: 6, alignItems: 'flex-start', fontSize: 14, color: '#7a4b00' }}>
+          <div
+            key={step.key}
+            style={{
+              display: 'flex',
+              alignItems: 'center',
+              gap: 8,
+              justifyContent: 'space-between',
+              padding: '4px 0',
+            }}
+          >
+            <span
+              style={{
+                display: 'flex',
+                gap: 6,
+                alignItems: 'flex-start',
+                fontSize: 14,
+                color: '#7a4b00',
+              }}
+            >
               <ExclamationCircleOutline style={{ flex: 'none', marginTop: 2 }} aria-hidden />
               {step.text}
             </span>
-            <Button size="mini" color="warning" onClick={() => navigate(step.to)} style={{ flex: 'none' }}>
+            <Button
+              size="mini"
+              color="warning"
+              onClick={() => navigate(step.to)}
+              style={{ flex: 'none' }}
+            >
               {step.action}
             </Button>
           </div>
@@ -54,20 +96,49 @@ export function maxAmount(asset: AssetOption): string | undefined {
   return available > fee ? formatAmount(available - fee, asset.decimals) : undefined;
 }
 
-function Row({ label, children, strong = false }: { label: string; children: ReactNode; strong?: boolean }) {
+function Row({
+  label,
+  children,
+  strong = false,
+}: {
+  label: string;
+  children: ReactNode;
+  strong?: boolean;
+}) {
   return (
-    <div style={{ display: 'flex', justifyContent: 'space-between', gap: 12, padding: '3px 0', fontSize: 14 }}>
-      <span className="tw-muted" style={{ fontSize: 14 }}>{label}</span>
-      <span style={{ fontWeight: strong ? 600 : 400, textAlign: 'right', overflowWrap: 'anywhere' }}>{children}</span>
+    <div
+      style={{
+        display: 'flex',
+        justifyContent: 'space-between',
+        gap: 12,
+        padding: '3px 0',
+        fontSize: 14,
+      }}
+    >
+      <span className="tw-muted" style={{ fontSize: 14 }}>
+        {label}
+      </span>
+      <span
+        style={{ fontWeight: strong ? 600 : 400, textAlign: 'right', overflowWrap: 'anywhere' }}
+      >
+        {children}
+      </span>
     </div>
   );
 }
 
 /** Fee, what arrives and what leaves the balance, shown before the user confirms. */
-export function AmountSummary({ asset, amountText }: { asset: AssetOption; amountText: string | undefined }) {
+export function AmountSummary({
+  asset,
+  amountText,
+}: {
+  asset: AssetOption;
+  amountText: string | undefined;
+}) {
   const { t } = useTranslation();
   const { fee, amount, total } = totals(asset, amountText);
-  const show = (minor: bigint | undefined) => (minor === undefined ? '—' : `${formatAmount(minor, asset.decimals)} ${asset.asset}`);
+  const show = (minor: bigint | undefined) =>
+    minor === undefined ? '—' : `${formatAmount(minor, asset.decimals)} ${asset.asset}`;
   return (
     <div aria-live="polite" style={{ padding: '4px 0 8px' }}>
       <Row label={t('withdrawal.fee')}>{show(fee)}</Row>
@@ -80,21 +151,44 @@ export function AmountSummary({ asset, amountText }: { asset: AssetOption; amoun
 }
 
 /** The amount field, with the balance, the minimum and a "max" that leaves room for the fee. */
-export function AmountField({ asset, onMax }: { asset: AssetOption; onMax: (amount: string) => void }) {
+export function AmountField({
+  asset,
+  onMax,
+}: {
+  asset: AssetOption;
+  onMax: (amount: string) => void;
+}) {
   const { t, i18n } = useTranslation();
   const max = maxAmount(asset);
   return (
     <Form.Item
       name="amount"
       label={t('withdrawal.amount')}
-      description={t('withdrawal.amount_help', { available: formatDecimal(asset.available, i18n.language), min: asset.minAmount, asset: asset.asset })}
+      description={t('withdrawal.amount_help', {
+        available: formatDecimal(asset.available, i18n.language),
+        min: asset.minAmount,
+        asset: asset.asset,
+      })}
       extra={
-        <Button size="small" fill="none" color="primary" disabled={!max} onClick={() => { if (max) onMax(max); }}>
+        <Button
+          size="small"
+          fill="none"
+          color="primary"
+          disabled={!max}
+          onClick={() => {
+            if (max) onMax(max);
+          }}
+        >
           {t('withdrawal.max')}
         </Button>
       }
     >
-      <Input inputMode="decimal" autoComplete="off" placeholder={t('withdrawal.amount_placeholder', { min: asset.minAmount })} clearable />
+      <Input
+        inputMode="decimal"
+        autoComplete="off"
+        placeholder={t('withdrawal.amount_placeholder', { min: asset.minAmount })}
+        clearable
+      />
     </Form.Item>
   );
 }
@@ -108,12 +202,24 @@ export function PasswordField({ back }: { back: string }) {
       name="password"
       label={t('withdrawal.password')}
       extra={
-        <Button size="small" fill="none" color="primary" onClick={() => navigate(moneyPasswordPath('withdraw', back))}>
+        <Button
+          size="small"
+          fill="none"
+          color="primary"
+          onClick={() => navigate(moneyPasswordPath('withdraw', back))}
+        >
           {t('withdrawal.password_forgot')}
         </Button>
       }
     >
-      <Input type="password" inputMode="numeric" autoComplete="off" maxLength={6} placeholder={t('withdrawal.password_placeholder')} clearable />
+      <Input
+        type="password"
+        inputMode="numeric"
+        autoComplete="off"
+        maxLength={6}
+        placeholder={t('withdrawal.password_placeholder')}
+        clearable
+      />
     </Form.Item>
   );
 }
@@ -123,8 +229,18 @@ export function TotpField({ enabled }: { enabled: boolean }) {
   const { t } = useTranslation();
   if (!enabled) return null;
   return (
-    <Form.Item name="totpCode" label={t('withdrawal.totp_code')} description={t('withdrawal.totp_help')}>
-      <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder="000000" clearable />
+    <Form.Item
+      name="totpCode"
+      label={t('withdrawal.totp_code')}
+      description={t('withdrawal.totp_help')}
+    >
+      <Input
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        placeholder="000000"
+        clearable
+      />
     </Form.Item>
   );
 }
@@ -135,11 +251,18 @@ export function ArrivalNotice({ hours }: { hours: number }) {
   return (
     <section className="tw-card" style={{ fontSize: 13, lineHeight: 1.5 }}>
       <p style={{ margin: 0, display: 'flex', gap: 6 }}>
-        <ClockCircleOutline style={{ flex: 'none', marginTop: 3, color: 'var(--tw-primary)' }} aria-hidden />
+        <ClockCircleOutline
+          style={{ flex: 'none', marginTop: 3, color: 'var(--tw-primary)' }}
+          aria-hidden
+        />
         <span>{t('withdrawal.arrival', { hours })}</span>
       </p>
-      <p className="tw-muted" style={{ margin: '8px 0 0' }}>{t('withdrawal.frozen_note')}</p>
-      <p className="tw-muted" style={{ margin: '8px 0 0' }}>{t('withdrawal.never_pay')}</p>
+      <p className="tw-muted" style={{ margin: '8px 0 0' }}>
+        {t('withdrawal.frozen_note')}
+      </p>
+      <p className="tw-muted" style={{ margin: '8px 0 0' }}>
+        {t('withdrawal.never_pay')}
+      </p>
     </section>
   );
 }
@@ -149,7 +272,13 @@ export function HistoryLink() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   return (
-    <Button fill="none" size="small" onClick={() => navigate('/WithdrawalHistory')} aria-label={t('routes.WithdrawalHistory')} style={{ padding: 4 }}>
+    <Button
+      fill="none"
+      size="small"
+      onClick={() => navigate('/WithdrawalHistory')}
+      aria-label={t('routes.WithdrawalHistory')}
+      style={{ padding: 4 }}
+    >
       <UnorderedListOutline fontSize={22} />
     </Button>
   );

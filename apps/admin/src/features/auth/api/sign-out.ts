@@ -4,6 +4,8 @@ import { clearSessionToken } from '@/lib/session-token.ts';
 
 /** Ends the session on the server (a failure there changes nothing here) and forgets the token. */
 export async function signOut(): Promise<void> {
-  await http.post('/auth/logout', {}, { schema: z.object({ ok: z.literal(true) }) }).catch(() => undefined);
+  await http
+    .post('/auth/logout', {}, { schema: z.object({ ok: z.literal(true) }) })
+    .catch(() => undefined);
   clearSessionToken();
 }

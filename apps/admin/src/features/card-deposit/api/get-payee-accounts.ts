@@ -3,4 +3,5 @@ import { http } from '@/api/http.ts';
 
 export const payeeAccountsQueryKey = ['admin', 'catalog', 'payees'] as const;
 
-export const getPayeeAccounts = () => http.get('/card-deposits/payees', { schema: adminPayeeAccountListSchema });
+export const getPayeeAccounts = () =>
+  http.get('/card-deposits/payees', { schema: adminPayeeAccountListSchema });

@@ -7,4 +7,5 @@ export const dashboardQueryKey = ['admin', 'dashboard'] as const;
 export const getDashboard = () => http.get('/dashboard', { schema: dashboardSchema });
 
 /** The overview, fresh each minute while it is open. */
-export const useDashboard = () => useQuery({ queryKey: dashboardQueryKey, queryFn: getDashboard, refetchInterval: 60_000 });
+export const useDashboard = () =>
+  useQuery({ queryKey: dashboardQueryKey, queryFn: getDashboard, refetchInterval: 60_000 });

@@ -7,4 +7,5 @@ export const bonusCodesQueryKey = ['admin', 'bonus-codes'] as const;
 /** Every bonus code with how often it was redeemed. */
 export const getBonusCodes = () => http.get('/bonus-codes', { schema: bonusCodeListSchema });
 
-export const useBonusCodes = () => useQuery({ queryKey: bonusCodesQueryKey, queryFn: getBonusCodes });
+export const useBonusCodes = () =>
+  useQuery({ queryKey: bonusCodesQueryKey, queryFn: getBonusCodes });

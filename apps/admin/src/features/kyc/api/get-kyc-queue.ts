@@ -4,7 +4,8 @@ import { useCursorPages } from '@/api/cursor-pages.ts';
 
 export const kycQueueKey = ['admin', 'kyc', 'queue'] as const;
 
-export const getKycQueue = (cursor?: string) => http.get('/kyc/queue', { schema: kycQueueSchema, params: { cursor } });
+export const getKycQueue = (cursor?: string) =>
+  http.get('/kyc/queue', { schema: kycQueueSchema, params: { cursor } });
 
 /** Pending verifications, oldest first, a page at a time. */
 export const useKycQueue = () => useCursorPages(kycQueueKey, getKycQueue);

@@ -3,7 +3,8 @@ import { http } from '@/api/http.ts';
 import { useQueueAction } from '@/api/queue-action.ts';
 import { loanQueueKey } from './get-loan-queue.ts';
 
-export const disburseLoan = (id: string) => http.post('/loans/disburse', { id }, { schema: loanQueueItemSchema });
+export const disburseLoan = (id: string) =>
+  http.post('/loans/disburse', { id }, { schema: loanQueueItemSchema });
 
 /**
  * Disburse an approved loan: the amount is credited to the user through the ledger. Operators

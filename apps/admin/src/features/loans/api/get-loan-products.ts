@@ -3,4 +3,5 @@ import { http } from '@/api/http.ts';
 
 export const loanProductsQueryKey = ['admin', 'catalog', 'loans'] as const;
 
-export const getLoanProducts = () => http.get('/loans/products', { schema: adminLoanProductListSchema });
+export const getLoanProducts = () =>
+  http.get('/loans/products', { schema: adminLoanProductListSchema });

@@ -2,4 +2,5 @@ import { type LoanProductSave, adminLoanProductSchema } from '@tradewind/contrac
 import { http } from '@/api/http.ts';
 
 /** Creates a loan product, or changes the one with `id` (loans already taken keep their terms). */
-export const saveLoanProduct = (body: LoanProductSave) => http.post('/loans/products', body, { schema: adminLoanProductSchema });
+export const saveLoanProduct = (body: LoanProductSave) =>
+  http.post('/loans/products', body, { schema: adminLoanProductSchema });

@@ -5,6 +5,8 @@ import { http } from '@/api/http.ts';
 export const broadcastsQueryKey = ['admin', 'broadcasts'] as const;
 
 /** What was sent to every user, newest first, with who sent it. */
-export const getBroadcasts = () => http.get('/messages/broadcasts', { schema: broadcastListSchema });
+export const getBroadcasts = () =>
+  http.get('/messages/broadcasts', { schema: broadcastListSchema });
 
-export const useBroadcasts = () => useQuery({ queryKey: broadcastsQueryKey, queryFn: getBroadcasts });
+export const useBroadcasts = () =>
+  useQuery({ queryKey: broadcastsQueryKey, queryFn: getBroadcasts });

@@ -3,4 +3,5 @@ import { http } from '@/api/http.ts';
 
 export const minerProductsQueryKey = ['admin', 'catalog', 'miners'] as const;
 
-export const getMinerProducts = () => http.get('/mining/products', { schema: miningAdminProductListSchema });
+export const getMinerProducts = () =>
+  http.get('/mining/products', { schema: miningAdminProductListSchema });

@@ -1,4 +1,5 @@
 import { articleAdminDetailSchema } from '@tradewind/contract/messages';
 import { http } from '@/api/http.ts';
 
-export const republishArticle = (id: string) => http.post('/news/republish', { id }, { schema: articleAdminDetailSchema });
+export const republishArticle = (id: string) =>
+  http.post('/news/republish', { id }, { schema: articleAdminDetailSchema });

@@ -2,10 +2,16 @@ import { auditListSchema } from '@tradewind/contract/operator';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { http } from '@/api/http.ts';
 
-export type AuditFilter = { action?: string; operator?: string; targetType?: string; targetId?: string };
+export type AuditFilter = {
+  action?: string;
+  operator?: string;
+  targetType?: string;
+  targetId?: string;
+};
 const PAGE = 100;
 
-export const getAuditLog = (filter: AuditFilter, beforeId?: string) => http.get('/audit', { schema: auditListSchema, params: { ...filter, beforeId } });
+export const getAuditLog = (filter: AuditFilter, beforeId?: string) =>
+  http.get('/audit', { schema: auditListSchema, params: { ...filter, beforeId } });
 
 /** Newest first, a page of PAGE at a time. */
 export function useAuditLog(filter: AuditFilter) {

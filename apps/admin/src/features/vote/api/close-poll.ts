@@ -4,9 +4,13 @@ import { http } from '@/api/http.ts';
 import { pollsQueryKey } from './get-polls.ts';
 
 /** Ends an open poll now; its ballots stay counted. */
-export const closePoll = (body: { id: string; reason?: string }) => http.post('/votes/close', body, { schema: votePollAdminSchema });
+export const closePoll = (body: { id: string; reason?: string }) =>
+  http.post('/votes/close', body, { schema: votePollAdminSchema });
 
 export function useClosePoll() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: closePoll, onSuccess: () => queryClient.invalidateQueries({ queryKey: pollsQueryKey }) });
+  return useMutation({
+    mutationFn: closePoll,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: pollsQueryKey }),
+  });
 }

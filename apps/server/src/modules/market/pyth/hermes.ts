@@ -1,5 +1,12 @@
 import { INSTRUMENTS, type InstrumentSymbol } from '@tradewind/contract/market';
-import { MAX_PYTH_EXPO, normalizeHex, parseAccumulatorUpdate, parsePriceMessage, scalePythPrice, sliceAccumulatorUpdate } from '@tradewind/contract/pyth-proof';
+import {
+  MAX_PYTH_EXPO,
+  normalizeHex,
+  parseAccumulatorUpdate,
+  parsePriceMessage,
+  scalePythPrice,
+  sliceAccumulatorUpdate,
+} from '@tradewind/contract/pyth-proof';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { PythFeedAt } from './feed-ids.ts';
 
@@ -49,7 +56,9 @@ function isObject(value: unknown): value is Json {
 }
 
 function reject(reason: HermesRejection, detail: string, feedId?: string): HermesEntry {
-  return feedId === undefined ? { ok: false, reason, detail } : { ok: false, reason, feedId, detail };
+  return feedId === undefined
+    ? { ok: false, reason, detail }
+    : { ok: false, reason, feedId, detail };
 }
 
 /** `binary.data` as hex strings; Hermes sends hex or base64 as asked. Anything else is no binary. */
@@ -75,10 +84,19 @@ interface ParsedPrice {
 function parsePrice(value: unknown): ParsedPrice | string {
   if (!isObject(value)) return 'price is not an object';
   const { price, conf, expo, publish_time: publishTime } = value;
-  if (typeof price !== 'string' || !INT64.test(price) || BigInt(price) > INT64_MAX || BigInt(price) < -INT64_MAX - 1n) return 'price.price is not an int64 string';
-  if (typeof conf !== 'string' || !UINT64.test(conf) || BigInt(conf) > UINT64_MAX) return 'price.conf is not a uint64 string';
-  if (typeof expo !== 'number' || !Number.isInteger(expo) || Math.abs(expo) > MAX_PYTH_EXPO) return 'price.expo is out of range';
-  if (typeof publishTime !== 'number' || !Number.isSafeInteger(publishTime) || publishTime <= 0) return 'price.publish_time is not a positive integer';
+  if (
+    typeof price !== 'string' ||
+    !INT64.test(price) ||
+    BigInt(price) > INT64_MAX ||
+    BigInt(price) < -INT64_MAX - 1n
+  )
+    return 'price.price is not an int64 string';
+  if (typeof conf !== 'string' || !UINT64.test(conf) || BigInt(conf) > UINT64_MAX)
+    return 'price.conf is not a uint64 string';
+  if (typeof expo !== 'number' || !Number.isInteger(expo) || Math.abs(expo) > MAX_PYTH_EXPO)
+    return 'price.expo is out of range';
+  if (typeof publishTime !== 'number' || !Number.isSafeInteger(publishTime) || publishTime <= 0)
+    return 'price.publish_time is not a positive integer';
   return { price: BigInt(price), conf: BigInt(conf), expo, publishTime };
 }
 
@@ -86,13 +104,23 @@ function parsePrice(value: unknown): ParsedPrice | string {
  * The signed update for this feed, if the message's binary carries one that says the same
  * price and time as its parsed part. A binary that disagrees is a message not to trust.
  */
-function signedFor(updates: readonly string[], feedId: string, parsed: ParsedPrice): string | undefined | 'mismatch' {
+function signedFor(
+  updates: readonly string[],
+  feedId: string,
+  parsed: ParsedPrice,
+): string | undefined | 'mismatch' {
   for (const hex of updates) {
     const slice = sliceAccumulatorUpdate(hex, feedId);
     if (!slice) continue;
     const entry = parseAccumulatorUpdate(slice).updates[0];
     const message = entry ? parsePriceMessage(entry.message) : null;
-    if (!message || message.price !== parsed.price || message.conf !== parsed.conf || message.expo !== parsed.expo || message.publishTime !== parsed.publishTime) {
+    if (
+      !message ||
+      message.price !== parsed.price ||
+      message.conf !== parsed.conf ||
+      message.expo !== parsed.expo ||
+      message.publishTime !== parsed.publishTime
+    ) {
       return 'mismatch';
     }
     return bytesToHex(slice);
@@ -100,9 +128,14 @@ function signedFor(updates: readonly string[], feedId: string, parsed: ParsedPri
   return undefined;
 }
 
-function parseEntry(entry: unknown, feeds: ReadonlyMap<string, PythFeedAt>, updates: readonly string[]): HermesEntry {
+function parseEntry(
+  entry: unknown,
+  feeds: ReadonlyMap<string, PythFeedAt>,
+  updates: readonly string[],
+): HermesEntry {
   if (!isObject(entry)) return reject('malformed', 'parsed entry is not an object');
-  if (typeof entry.id !== 'string' || !FEED_ID.test(entry.id)) return reject('malformed', 'id is not a 32-byte hex feed id');
+  if (typeof entry.id !== 'string' || !FEED_ID.test(entry.id))
+    return reject('malformed', 'id is not a 32-byte hex feed id');
   const feedId = normalizeHex(entry.id);
   const feed = feeds.get(feedId);
   if (!feed) return reject('unknown_id', 'feed id is not subscribed', feedId);
@@ -111,10 +144,15 @@ function parseEntry(entry: unknown, feeds: ReadonlyMap<string, PythFeedAt>, upda
   const scale = INSTRUMENTS[feed.instrument].priceScale;
   const priceMinor = scalePythPrice(parsed.price, parsed.expo, scale);
   // A zero or negative price (or one below the instrument's tick) can price nothing.
-  if (priceMinor <= 0n) return reject('malformed', 'price is not positive at the instrument scale', feedId);
+  if (priceMinor <= 0n)
+    return reject('malformed', 'price is not positive at the instrument scale', feedId);
   const signedUpdate = signedFor(updates, feedId, parsed);
-  if (signedUpdate === 'mismatch') return reject('malformed', 'binary update disagrees with the parsed price', feedId);
-  const slot = isObject(entry.metadata) && Number.isSafeInteger(entry.metadata.slot) ? (entry.metadata.slot as number) : undefined;
+  if (signedUpdate === 'mismatch')
+    return reject('malformed', 'binary update disagrees with the parsed price', feedId);
+  const slot =
+    isObject(entry.metadata) && Number.isSafeInteger(entry.metadata.slot)
+      ? (entry.metadata.slot as number)
+      : undefined;
   const tick: PythTick = {
     symbol: feed.instrument,
     source: PYTH_SOURCE,
@@ -136,15 +174,20 @@ function parseEntry(entry: unknown, feeds: ReadonlyMap<string, PythFeedAt>, upda
  * a reason to count. Prices are exact: mantissa × 10^expo to the instrument's scale, in bigint.
  * Never throws: a message that is not JSON of that shape is one `malformed` rejection.
  */
-export function parseHermesMessage(text: string, feeds: ReadonlyMap<string, PythFeedAt>): HermesEntry[] {
+export function parseHermesMessage(
+  text: string,
+  feeds: ReadonlyMap<string, PythFeedAt>,
+): HermesEntry[] {
   let message: unknown;
   try {
     message = JSON.parse(text);
   } catch {
     return [reject('malformed', 'not JSON')];
   }
-  if (!isObject(message) || !Array.isArray(message.parsed)) return [reject('malformed', 'no parsed array')];
-  if (message.parsed.length === 0 || message.parsed.length > MAX_ENTRIES) return [reject('malformed', 'parsed array is empty or too long')];
+  if (!isObject(message) || !Array.isArray(message.parsed))
+    return [reject('malformed', 'no parsed array')];
+  if (message.parsed.length === 0 || message.parsed.length > MAX_ENTRIES)
+    return [reject('malformed', 'parsed array is empty or too long')];
   const updates = binaryUpdates(message.binary);
   return message.parsed.map((entry) => {
     try {

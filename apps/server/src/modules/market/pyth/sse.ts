@@ -55,7 +55,12 @@ export class SseParser {
 
   private line(line: string, events: SseEvent[]): void {
     if (line === '') {
-      if (this.data.length > 0) events.push({ event: this.event || 'message', data: this.data.join('\n'), ...(this.id === undefined ? {} : { id: this.id }) });
+      if (this.data.length > 0)
+        events.push({
+          event: this.event || 'message',
+          data: this.data.join('\n'),
+          ...(this.id === undefined ? {} : { id: this.id }),
+        });
       this.data = [];
       this.dataChars = 0;
       this.event = '';

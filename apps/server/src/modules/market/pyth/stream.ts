@@ -13,8 +13,14 @@ export const HERMES_URL = 'https://hermes.pyth.network';
 export const HERMES_RATE_LIMIT_PENALTY_MS = 60_000;
 
 /** Where the adapter's settings come from: PYTH_API_KEY (sent as a bearer token) and, optionally, PYTH_HERMES_URL. */
-export function hermesSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): { baseUrl: string; apiKey: string | undefined } {
-  return { baseUrl: env.PYTH_HERMES_URL?.trim() || HERMES_URL, apiKey: env.PYTH_API_KEY?.trim() || undefined };
+export function hermesSettingsFromEnv(env: NodeJS.ProcessEnv = process.env): {
+  baseUrl: string;
+  apiKey: string | undefined;
+} {
+  return {
+    baseUrl: env.PYTH_HERMES_URL?.trim() || HERMES_URL,
+    apiKey: env.PYTH_API_KEY?.trim() || undefined,
+  };
 }
 
 /** The stream endpoint for `feedIds`, asking for parsed prices next to the hex-encoded signed update. */
@@ -47,7 +53,8 @@ export interface PythStreamCounters {
   refused: number;
 }
 
-export type PythRejection = HermesRejection | 'duplicate' | 'out_of_order' | 'stale' | 'future' | 'wide_confidence';
+export type PythRejection =
+  HermesRejection | 'duplicate' | 'out_of_order' | 'stale' | 'future' | 'wide_confidence';
 
 const COUNTER_OF: Record<PythRejection, keyof PythStreamCounters> = {
   malformed: 'malformed',
@@ -235,7 +242,8 @@ export class PythStream extends EventEmitter {
       if (tick.publishTimeMs < last.publishTimeMs) return 'out_of_order';
       if (tick.publishTimeMs === last.publishTimeMs) {
         // Several slots can publish within one second; the slot orders them when Hermes sends it.
-        if (tick.slot === undefined || last.slot === undefined || tick.slot === last.slot) return 'duplicate';
+        if (tick.slot === undefined || last.slot === undefined || tick.slot === last.slot)
+          return 'duplicate';
         if (tick.slot < last.slot) return 'out_of_order';
       }
     }
@@ -259,21 +267,30 @@ export class PythStream extends EventEmitter {
     }
     const abort = new AbortController();
     this.abort = abort;
-    this.reading = this.read(abort).catch((error: unknown) => {
-      if (!abort.signal.aborted) this.options.log?.warn({ err: error }, 'pyth feed: connection error');
-    }).finally(() => {
-      if (this.abort === abort) this.dropped();
-    });
+    this.reading = this.read(abort)
+      .catch((error: unknown) => {
+        if (!abort.signal.aborted)
+          this.options.log?.warn({ err: error }, 'pyth feed: connection error');
+      })
+      .finally(() => {
+        if (this.abort === abort) this.dropped();
+      });
   }
 
   private async read(abort: AbortController): Promise<void> {
     const headers: Record<string, string> = { accept: 'text/event-stream' };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
-    const response = await this.fetchFn(hermesStreamUrl(this.baseUrl, this.subscribed.keys()), { headers, signal: abort.signal });
+    const response = await this.fetchFn(hermesStreamUrl(this.baseUrl, this.subscribed.keys()), {
+      headers,
+      signal: abort.signal,
+    });
     if (!response.ok || !response.body) {
       if ([401, 403, 429].includes(response.status)) this.count.refused += 1;
       if (response.status === 429) this.retryNotBeforeMs = HERMES_RATE_LIMIT_PENALTY_MS;
-      this.options.log?.warn({ status: response.status, hasKey: Boolean(this.options.apiKey) }, 'pyth feed: Hermes refused the stream');
+      this.options.log?.warn(
+        { status: response.status, hasKey: Boolean(this.options.apiKey) },
+        'pyth feed: Hermes refused the stream',
+      );
       await response.body?.cancel().catch(() => undefined);
       return;
     }
@@ -320,10 +337,16 @@ export class PythStream extends EventEmitter {
     if (wasOpen && this.nowMs() - this.openedAtMs >= this.backoff.healthyMs) this.attempt = 0;
     this.emit('close');
     if (this.stopped) return;
-    const ceiling = Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** Math.min(this.attempt, 20));
+    const ceiling = Math.min(
+      this.backoff.maxMs,
+      this.backoff.baseMs * 2 ** Math.min(this.attempt, 20),
+    );
     this.attempt += 1;
     // Equal jitter: at least half the ceiling, so many clients never reconnect in step.
-    const delay = Math.max(this.retryNotBeforeMs, Math.round(ceiling / 2 + this.random() * (ceiling / 2)));
+    const delay = Math.max(
+      this.retryNotBeforeMs,
+      Math.round(ceiling / 2 + this.random() * (ceiling / 2)),
+    );
     this.retryNotBeforeMs = 0;
     this.count.reconnects += 1;
     this.options.log?.warn({ delayMs: delay }, 'pyth feed disconnected; reconnecting');
@@ -335,27 +358,33 @@ export class PythStream extends EventEmitter {
   }
 
   private watch(abort: AbortController): void {
-    this.cancelWatchdog = this.schedule(() => {
-      this.cancelWatchdog = null;
-      if (this.abort !== abort) return;
-      const nowMs = this.nowMs();
-      this.report(nowMs);
-      if (nowMs - this.lastEventAtMs >= this.silenceMs) {
-        this.count.silences += 1;
-        this.options.log?.warn({ silenceMs: this.silenceMs }, 'pyth feed: stream silent; reconnecting');
-        this.emit('silence');
-        abort.abort();
-        return;
-      }
-      if (this.rolled(nowMs)) {
-        this.options.log?.info('pyth feed: a futures contract rolled; resubscribing');
-        // Back at the base delay: nothing failed.
-        this.attempt = 0;
-        abort.abort();
-        return;
-      }
-      this.watch(abort);
-    }, Math.max(250, Math.floor(this.silenceMs / 4)));
+    this.cancelWatchdog = this.schedule(
+      () => {
+        this.cancelWatchdog = null;
+        if (this.abort !== abort) return;
+        const nowMs = this.nowMs();
+        this.report(nowMs);
+        if (nowMs - this.lastEventAtMs >= this.silenceMs) {
+          this.count.silences += 1;
+          this.options.log?.warn(
+            { silenceMs: this.silenceMs },
+            'pyth feed: stream silent; reconnecting',
+          );
+          this.emit('silence');
+          abort.abort();
+          return;
+        }
+        if (this.rolled(nowMs)) {
+          this.options.log?.info('pyth feed: a futures contract rolled; resubscribing');
+          // Back at the base delay: nothing failed.
+          this.attempt = 0;
+          abort.abort();
+          return;
+        }
+        this.watch(abort);
+      },
+      Math.max(250, Math.floor(this.silenceMs / 4)),
+    );
   }
 
   private rolled(nowMs: number): boolean {

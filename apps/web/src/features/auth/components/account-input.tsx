@@ -14,7 +14,15 @@ interface AccountInputProps {
 export function AccountInput({ channel, value, onChange, id }: AccountInputProps) {
   const { t } = useTranslation();
   if (channel === 'phone') {
-    return <PhoneInput id={id} value={value} onChange={onChange} placeholder={t('auth.phone_placeholder')} codeLabel={t('auth.country_code')} />;
+    return (
+      <PhoneInput
+        id={id}
+        value={value}
+        onChange={onChange}
+        placeholder={t('auth.phone_placeholder')}
+        codeLabel={t('auth.country_code')}
+      />
+    );
   }
   return (
     <Input

@@ -38,7 +38,15 @@ function useActiveLine(active: number) {
  * a few lines of our own: antd-mobile's animates through react-spring, which the sign-in page
  * would otherwise download for this line alone.
  */
-export function ChannelTabs({ value, onChange, form }: { value: Channel; onChange: (channel: Channel) => void; form: { resetFields(names: string[]): void } }) {
+export function ChannelTabs({
+  value,
+  onChange,
+  form,
+}: {
+  value: Channel;
+  onChange: (channel: Channel) => void;
+  form: { resetFields(names: string[]): void };
+}) {
   const { t } = useTranslation();
   const active = CHANNELS.indexOf(value);
   const { listRef, lineRef } = useActiveLine(active);
@@ -56,7 +64,10 @@ export function ChannelTabs({ value, onChange, form }: { value: Channel; onChang
     listRef.current?.querySelectorAll<HTMLElement>('[role="tab"]')[CHANNELS.indexOf(next)]?.focus();
   };
   return (
-    <div className="adm-tabs" style={{ '--title-font-size': '15px', direction: 'ltr' } as CSSProperties}>
+    <div
+      className="adm-tabs"
+      style={{ '--title-font-size': '15px', direction: 'ltr' } as CSSProperties}
+    >
       <div className="adm-tabs-header">
         <div className="adm-tabs-tab-list" role="tablist" ref={listRef} onKeyDown={onKeyDown}>
           <div className="adm-tabs-tab-line" ref={lineRef} />

@@ -5,7 +5,15 @@ import { useTranslation } from '@/lib/i18n.ts';
 import { SendCodeButton } from './send-code-button.tsx';
 
 /** The 6-digit code field with its send button, which reads the form's account field. */
-export function CodeField({ form, channel, purpose }: { form: FormInstance; channel: Channel; purpose: AuthCodePurpose }) {
+export function CodeField({
+  form,
+  channel,
+  purpose,
+}: {
+  form: FormInstance;
+  channel: Channel;
+  purpose: AuthCodePurpose;
+}) {
   const { t } = useTranslation();
   return (
     <Form.Item
@@ -20,7 +28,12 @@ export function CodeField({ form, channel, purpose }: { form: FormInstance; chan
         />
       }
     >
-      <Input inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder={t('auth.code_placeholder')} />
+      <Input
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={6}
+        placeholder={t('auth.code_placeholder')}
+      />
     </Form.Item>
   );
 }

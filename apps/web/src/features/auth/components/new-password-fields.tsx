@@ -7,10 +7,20 @@ export function NewPasswordFields({ labelKey = 'auth.password' }: { labelKey?: s
   return (
     <>
       <Form.Item name="password" label={t(labelKey)} help={t('auth.password_rule')}>
-        <Input type="password" autoComplete="new-password" placeholder={t('auth.password_placeholder')} clearable />
+        <Input
+          type="password"
+          autoComplete="new-password"
+          placeholder={t('auth.password_placeholder')}
+          clearable
+        />
       </Form.Item>
       <Form.Item name="confirmPassword" label={t('auth.confirm_password')}>
-        <Input type="password" autoComplete="new-password" placeholder={t('auth.confirm_password_placeholder')} clearable />
+        <Input
+          type="password"
+          autoComplete="new-password"
+          placeholder={t('auth.confirm_password_placeholder')}
+          clearable
+        />
       </Form.Item>
     </>
   );

@@ -13,14 +13,21 @@ interface SendCodeButtonProps {
 }
 
 /** Sends a code to the address in the form and counts down until another may be asked for. */
-export function SendCodeButton({ channel, purpose, getAccount, onInvalidAccount }: SendCodeButtonProps) {
+export function SendCodeButton({
+  channel,
+  purpose,
+  getAccount,
+  onInvalidAccount,
+}: SendCodeButtonProps) {
   const { t } = useTranslation();
   return (
     <CodeCountdownButton
       send={async () => {
         const account = getAccount() ?? '';
         if (normalizeAccount(channel, account) === undefined) {
-          onInvalidAccount(t(channel === 'email' ? 'validation.email_invalid' : 'validation.phone_invalid'));
+          onInvalidAccount(
+            t(channel === 'email' ? 'validation.email_invalid' : 'validation.phone_invalid'),
+          );
           return null;
         }
         const reply = await sendCode({ channel, account, purpose });

@@ -19,18 +19,28 @@ interface ChangeValues {
 export function ChangePwdPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { form, submitting, submit } = useFormSubmit(changePasswordRequestSchema, changePassword, () => {
-    showToast({ content: t('success.change'), duration: 2000 });
-    navigate('/My', { replace: true });
-  });
+  const { form, submitting, submit } = useFormSubmit(
+    changePasswordRequestSchema,
+    changePassword,
+    () => {
+      showToast({ content: t('success.change'), duration: 2000 });
+      navigate('/My', { replace: true });
+    },
+  );
 
   const onFinish = (values: ChangeValues) =>
-    submit({ oldPassword: values.oldPassword ?? '', password: values.password ?? '', confirmPassword: values.confirmPassword ?? '' });
+    submit({
+      oldPassword: values.oldPassword ?? '',
+      password: values.password ?? '',
+      confirmPassword: values.confirmPassword ?? '',
+    });
 
   return (
     <Page title={t('routes.ChangePwd')} backTo="/My">
       <div className="tw-card">
-        <p className="tw-muted" style={{ marginTop: 0 }}>{t('auth.change_note')}</p>
+        <p className="tw-muted" style={{ marginTop: 0 }}>
+          {t('auth.change_note')}
+        </p>
         <Form
           form={form}
           layout="vertical"
@@ -38,7 +48,12 @@ export function ChangePwdPage() {
           footer={<SubmitButton label={t('common.confirm')} loading={submitting} />}
         >
           <Form.Item name="oldPassword" label={t('auth.old_password')}>
-            <Input type="password" autoComplete="current-password" placeholder={t('auth.old_password_placeholder')} clearable />
+            <Input
+              type="password"
+              autoComplete="current-password"
+              placeholder={t('auth.old_password_placeholder')}
+              clearable
+            />
           </Form.Item>
           <NewPasswordFields labelKey="auth.new_password" />
         </Form>

@@ -24,13 +24,23 @@ export function ForgetPwdPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [channel, setChannel] = useState<Channel>('email');
-  const { form, submitting, submit } = useFormSubmit(resetPasswordRequestSchema, resetPassword, () => {
-    showToast({ content: t('success.change'), duration: 2000 });
-    navigate('/Login', { replace: true });
-  });
+  const { form, submitting, submit } = useFormSubmit(
+    resetPasswordRequestSchema,
+    resetPassword,
+    () => {
+      showToast({ content: t('success.change'), duration: 2000 });
+      navigate('/Login', { replace: true });
+    },
+  );
 
   const onFinish = (values: ResetValues) =>
-    submit({ channel, account: values.account ?? '', code: values.code ?? '', password: values.password ?? '', confirmPassword: values.confirmPassword ?? '' });
+    submit({
+      channel,
+      account: values.account ?? '',
+      code: values.code ?? '',
+      password: values.password ?? '',
+      confirmPassword: values.confirmPassword ?? '',
+    });
 
   return (
     <AuthLayout title={t('auth.reset_title')} subtitle={t('auth.reset_subtitle')}>

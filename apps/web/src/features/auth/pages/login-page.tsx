@@ -1,6 +1,10 @@
 import type { Channel } from '@tradewind/contract/auth';
 import type { SessionResponse } from '@tradewind/contract/auth-basics';
-import { type LoginChallenge, type LoginResponse, loginSecondStepRequestSchema } from '@tradewind/contract/security';
+import {
+  type LoginChallenge,
+  type LoginResponse,
+  loginSecondStepRequestSchema,
+} from '@tradewind/contract/security';
 import { Button, Input } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
@@ -20,7 +24,8 @@ import { ChannelTabs } from '../components/channel-tabs.tsx';
  * more than the rest of the page): loaded once the user starts typing, so it is there by the
  * time they submit, and not part of the first screen.
  */
-const loadLoginSchema = () => import('@tradewind/contract/auth').then((auth) => auth.loginRequestSchema);
+const loadLoginSchema = () =>
+  import('@tradewind/contract/auth').then((auth) => auth.loginRequestSchema);
 
 function useSignedIn() {
   const { t } = useTranslation();
@@ -37,7 +42,12 @@ function SecondStep({ challenge, onCancel }: { challenge: LoginChallenge; onCanc
   const { t } = useTranslation();
   const signedIn = useSignedIn();
   const form = useLightForm(['code']);
-  const { submitting, submit } = useSubmit(form, loginSecondStepRequestSchema, loginSecondStep, signedIn);
+  const { submitting, submit } = useSubmit(
+    form,
+    loginSecondStepRequestSchema,
+    loginSecondStep,
+    signedIn,
+  );
   return (
     <AuthLayout title={t('auth.two_factor_title')} subtitle={t('auth.two_factor_subtitle')}>
       <LightFormView
@@ -45,8 +55,20 @@ function SecondStep({ challenge, onCancel }: { challenge: LoginChallenge; onCanc
         onFinish={() => submit({ challenge: challenge.challenge, code: form.value('code') })}
         footer={<SubmitButton label={t('auth.two_factor_verify')} loading={submitting} />}
       >
-        <LightField form={form} name="code" label={t('auth.two_factor_code')} description={t('auth.two_factor_recovery_hint')}>
-          <Input autoComplete="one-time-code" inputMode="text" maxLength={11} placeholder="000000" clearable autoFocus />
+        <LightField
+          form={form}
+          name="code"
+          label={t('auth.two_factor_code')}
+          description={t('auth.two_factor_recovery_hint')}
+        >
+          <Input
+            autoComplete="one-time-code"
+            inputMode="text"
+            maxLength={11}
+            placeholder="000000"
+            clearable
+            autoFocus
+          />
         </LightField>
       </LightFormView>
       <Button block fill="none" color="primary" onClick={onCancel}>
@@ -62,11 +84,19 @@ export function LoginPage() {
   const [challenge, setChallenge] = useState<LoginChallenge | null>(null);
   const signedIn = useSignedIn();
   // A failed download is tried again on submit.
-  const form = useLightForm(['account', 'password'], () => void loadLoginSchema().catch(() => undefined));
-  const { submitting, submit } = useSubmit(form, loadLoginSchema, login, (result: LoginResponse) => {
-    if ('challenge' in result) setChallenge(result);
-    else signedIn(result);
-  });
+  const form = useLightForm(
+    ['account', 'password'],
+    () => void loadLoginSchema().catch(() => undefined),
+  );
+  const { submitting, submit } = useSubmit(
+    form,
+    loadLoginSchema,
+    login,
+    (result: LoginResponse) => {
+      if ('challenge' in result) setChallenge(result);
+      else signedIn(result);
+    },
+  );
 
   if (challenge) return <SecondStep challenge={challenge} onCancel={() => setChallenge(null)} />;
 
@@ -75,14 +105,21 @@ export function LoginPage() {
       <ChannelTabs value={channel} onChange={setChannel} form={form} />
       <LightFormView
         form={form}
-        onFinish={() => submit({ channel, account: form.value('account'), password: form.value('password') })}
+        onFinish={() =>
+          submit({ channel, account: form.value('account'), password: form.value('password') })
+        }
         footer={<SubmitButton label={t('auth.login')} loading={submitting} />}
       >
         <LightField form={form} name="account" label={t(`auth.channel_${channel}`)}>
           <AccountInput channel={channel} />
         </LightField>
         <LightField form={form} name="password" label={t('auth.password')}>
-          <Input type="password" autoComplete="current-password" placeholder={t('auth.password_placeholder')} clearable />
+          <Input
+            type="password"
+            autoComplete="current-password"
+            placeholder={t('auth.password_placeholder')}
+            clearable
+          />
         </LightField>
       </LightFormView>
       <div className="tw-links">

@@ -64,7 +64,10 @@ export function RegisterPage() {
           <AccountInput channel={channel} />
         </Form.Item>
         {mode === 'code' && <CodeField form={form} channel={channel} purpose="register" />}
-        <Form.Item name="inviteCode" label={mode === 'invite' ? t('auth.invite_code') : t('auth.invite_code_optional')}>
+        <Form.Item
+          name="inviteCode"
+          label={mode === 'invite' ? t('auth.invite_code') : t('auth.invite_code_optional')}
+        >
           <Input maxLength={8} placeholder={t('auth.invite_code_placeholder')} clearable />
         </Form.Item>
         <NewPasswordFields />

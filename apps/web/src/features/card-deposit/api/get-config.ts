@@ -4,8 +4,13 @@ import { http } from '@/api/http.ts';
 
 export const cardDepositConfigQueryKey = ['card-deposit', 'config'] as const;
 
-export const getCardDepositConfig = () => http.get('/api/v1/card-deposits/config', { schema: cardDepositConfigSchema });
+export const getCardDepositConfig = () =>
+  http.get('/api/v1/card-deposits/config', { schema: cardDepositConfigSchema });
 
 export function useCardDepositConfig() {
-  return useQuery({ queryKey: cardDepositConfigQueryKey, queryFn: getCardDepositConfig, staleTime: 5 * 60_000 });
+  return useQuery({
+    queryKey: cardDepositConfigQueryKey,
+    queryFn: getCardDepositConfig,
+    staleTime: 5 * 60_000,
+  });
 }

@@ -4,7 +4,8 @@ import { http } from '@/api/http.ts';
 
 export const cardDepositsQueryKey = ['card-deposit', 'list'] as const;
 
-export const getCardDeposits = (cursor?: string) => http.get('/api/v1/card-deposits', { params: { cursor }, schema: cardDepositListSchema });
+export const getCardDeposits = (cursor?: string) =>
+  http.get('/api/v1/card-deposits', { params: { cursor }, schema: cardDepositListSchema });
 
 /** The user's deposits, newest first, a page at a time. */
 export function useCardDeposits() {

@@ -1,4 +1,10 @@
-import { type CardDeposit, type CardDepositConfig, type CardDepositRequest, cardDepositRequestSchema, quoteCardDeposit } from '@tradewind/contract/card-deposit';
+import {
+  type CardDeposit,
+  type CardDepositConfig,
+  type CardDepositRequest,
+  cardDepositRequestSchema,
+  quoteCardDeposit,
+} from '@tradewind/contract/card-deposit';
 import { Form, Input } from 'antd-mobile';
 import { useRef } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
@@ -22,7 +28,15 @@ function randomKey(): string {
  * the user types (the shared rule: fee rounded up). One Idempotency-Key per submission: a
  * retry of the same amount and screenshot reuses it, so a lost reply never records twice.
  */
-export function DepositForm({ config, balance, onCreated }: { config: CardDepositConfig; balance: string | undefined; onCreated: (deposit: CardDeposit) => void }) {
+export function DepositForm({
+  config,
+  balance,
+  onCreated,
+}: {
+  config: CardDepositConfig;
+  balance: string | undefined;
+  onCreated: (deposit: CardDeposit) => void;
+}) {
   const { t } = useTranslation();
   const attempt = useRef<{ body: string; key: string } | null>(null);
 
@@ -32,9 +46,14 @@ export function DepositForm({ config, balance, onCreated }: { config: CardDeposi
     return createCardDeposit(body, attempt.current.key);
   };
   // After a success the parent remounts this form (a new key): empty fields, a new key for the next one.
-  const { form, submitting, submit, clearEdited } = useFormSubmit(cardDepositRequestSchema, send, onCreated);
+  const { form, submitting, submit, clearEdited } = useFormSubmit(
+    cardDepositRequestSchema,
+    send,
+    onCreated,
+  );
 
-  const onFinish = (values: Values) => submit({ amount: (values.amount ?? '').trim(), screenshotFileId: values.screenshotFileId });
+  const onFinish = (values: Values) =>
+    submit({ amount: (values.amount ?? '').trim(), screenshotFileId: values.screenshotFileId });
 
   return (
     <section className="tw-card" style={{ padding: '16px 0 8px' }} aria-labelledby="report-title">
@@ -42,14 +61,26 @@ export function DepositForm({ config, balance, onCreated }: { config: CardDeposi
         <span className="tw-step-number">2</span>
         {t('card_deposit.report_title')}
       </h2>
-      <Form form={form} layout="vertical" onFinish={onFinish} onValuesChange={clearEdited} footer={<SubmitButton label={t('card_deposit.submit')} loading={submitting} />} style={{ '--border-top': 'none', '--border-bottom': 'none' }}>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={onFinish}
+        onValuesChange={clearEdited}
+        footer={<SubmitButton label={t('card_deposit.submit')} loading={submitting} />}
+        style={{ '--border-top': 'none', '--border-bottom': 'none' }}
+      >
         <Form.Item
           name="amount"
           label={t('card_deposit.amount')}
           extra={<span className="tw-muted">USDT</span>}
           description={t('card_deposit.limits', { min: config.minAmount, max: config.maxAmount })}
         >
-          <Input inputMode="decimal" autoComplete="off" placeholder={t('card_deposit.amount_placeholder')} clearable />
+          <Input
+            inputMode="decimal"
+            autoComplete="off"
+            placeholder={t('card_deposit.amount_placeholder')}
+            clearable
+          />
         </Form.Item>
         <div className="tw-quote" aria-live="polite">
           <div className="tw-quote-row">
@@ -63,7 +94,9 @@ export function DepositForm({ config, balance, onCreated }: { config: CardDeposi
               return (
                 <>
                   <div className="tw-quote-row">
-                    <span className="tw-muted">{t('card_deposit.fee_rate', { rate: (config.feeBps / 100).toString() })}</span>
+                    <span className="tw-muted">
+                      {t('card_deposit.fee_rate', { rate: (config.feeBps / 100).toString() })}
+                    </span>
                     <span data-testid="fee">{ok ? quote.fee : '--'} USDT</span>
                   </div>
                   <div className="tw-quote-row">
@@ -76,7 +109,12 @@ export function DepositForm({ config, balance, onCreated }: { config: CardDeposi
           </Form.Subscribe>
         </div>
         <Form.Item name="screenshotFileId" label={t('card_deposit.screenshot')}>
-          <ImageUpload purpose="card_deposit" name="screenshot" label={t('card_deposit.screenshot')} hint={t('card_deposit.screenshot_hint')} />
+          <ImageUpload
+            purpose="card_deposit"
+            name="screenshot"
+            label={t('card_deposit.screenshot')}
+            hint={t('card_deposit.screenshot_hint')}
+          />
         </Form.Item>
       </Form>
     </section>

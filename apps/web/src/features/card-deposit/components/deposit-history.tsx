@@ -1,17 +1,27 @@
-import { CARD_DEPOSIT_STATUS_LABELS, type CardDeposit, type CardDepositStatus } from '@tradewind/contract/card-deposit';
+import {
+  CARD_DEPOSIT_STATUS_LABELS,
+  type CardDeposit,
+  type CardDepositStatus,
+} from '@tradewind/contract/card-deposit';
 import { Button, ErrorBlock, Skeleton, Tag } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
 import { formatDateTime } from '@/lib/format.ts';
 import { LoadFailed } from '@/ui/load-failed.tsx';
 import { useCardDeposits } from '../api/get-deposits.ts';
 
-const TAG_COLOR: Record<CardDepositStatus, 'warning' | 'success' | 'danger'> = { pending: 'warning', paid: 'success', rejected: 'danger' };
+const TAG_COLOR: Record<CardDepositStatus, 'warning' | 'success' | 'danger'> = {
+  pending: 'warning',
+  paid: 'success',
+  rejected: 'danger',
+};
 
 function Record({ deposit }: { deposit: CardDeposit }) {
   const { t, i18n } = useTranslation();
   return (
     <li className="tw-record" data-testid="card-deposit-record">
-      <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 8 }}>
+      <div
+        style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 8 }}
+      >
         <strong style={{ fontSize: 16 }}>
           {deposit.amount} {deposit.asset}
         </strong>
@@ -27,7 +37,8 @@ function Record({ deposit }: { deposit: CardDeposit }) {
       </div>
       {deposit.status === 'rejected' && deposit.reason && (
         <div className="tw-reason" style={{ marginTop: 8 }} role="note">
-          <strong>{t('card_deposit.reason')}</strong> <span style={{ overflowWrap: 'anywhere' }}>{deposit.reason}</span>
+          <strong>{t('card_deposit.reason')}</strong>{' '}
+          <span style={{ overflowWrap: 'anywhere' }}>{deposit.reason}</span>
         </div>
       )}
     </li>
@@ -47,9 +58,18 @@ export function DepositHistory() {
       {deposits.isPending ? (
         <Skeleton.Paragraph lineCount={3} animated />
       ) : deposits.isError && items.length === 0 ? (
-        <LoadFailed error={deposits.error} onRetry={() => void deposits.refetch()} retrying={deposits.isFetching} />
+        <LoadFailed
+          error={deposits.error}
+          onRetry={() => void deposits.refetch()}
+          retrying={deposits.isFetching}
+        />
       ) : items.length === 0 ? (
-        <ErrorBlock status="empty" title={t('card_deposit.no_records')} description="" style={{ '--image-height': '80px' }} />
+        <ErrorBlock
+          status="empty"
+          title={t('card_deposit.no_records')}
+          description=""
+          style={{ '--image-height': '80px' }}
+        />
       ) : (
         <>
           <ul style={{ listStyle: 'none', margin: 0, padding: 0 }}>
@@ -58,7 +78,13 @@ export function DepositHistory() {
             ))}
           </ul>
           {deposits.hasNextPage ? (
-            <Button block fill="none" color="primary" loading={deposits.isFetchingNextPage} onClick={() => void deposits.fetchNextPage()}>
+            <Button
+              block
+              fill="none"
+              color="primary"
+              loading={deposits.isFetchingNextPage}
+              onClick={() => void deposits.fetchNextPage()}
+            >
               {t('card_deposit.load_more')}
             </Button>
           ) : (

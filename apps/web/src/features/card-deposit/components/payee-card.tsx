@@ -31,8 +31,15 @@ export function PayeeCard({ payee }: { payee: Payee }) {
           <div key={row.key} className="tw-field-row tw-field-row-dl">
             <dt className="tw-muted">{t(`card_deposit.${row.key}`)}</dt>
             <dd>
-              <span style={{ minWidth: 0, flex: 1, fontWeight: 600, overflowWrap: 'anywhere' }}>{row.value}</span>
-              <button type="button" className="tw-icon-button" onClick={() => void copy(row.value)} aria-label={t('card_deposit.copy', { field: t(`card_deposit.${row.key}`) })}>
+              <span style={{ minWidth: 0, flex: 1, fontWeight: 600, overflowWrap: 'anywhere' }}>
+                {row.value}
+              </span>
+              <button
+                type="button"
+                className="tw-icon-button"
+                onClick={() => void copy(row.value)}
+                aria-label={t('card_deposit.copy', { field: t(`card_deposit.${row.key}`) })}
+              >
                 <FileOutline aria-hidden />
               </button>
             </dd>

@@ -22,15 +22,27 @@ export function LossLimit({ config }: { config: ContractConfig }) {
       <div className="tw-section-head">
         <h2 id="loss-limit">{t('contracts.loss_limit')}</h2>
         <button type="button" className="tw-link" onClick={() => setEditing(true)}>
-          {config.dailyLossLimit === null ? t('contracts.loss_limit_set') : t('contracts.loss_limit_change')}
+          {config.dailyLossLimit === null
+            ? t('contracts.loss_limit_set')
+            : t('contracts.loss_limit_change')}
         </button>
       </div>
       <p className="tw-loss-limit-value" data-testid="loss-limit">
         {config.dailyLossLimit === null
           ? t('contracts.loss_limit_none')
-          : t('contracts.loss_limit_used', { used: fmt(config.lossToday), limit: fmt(config.dailyLossLimit) })}
+          : t('contracts.loss_limit_used', {
+              used: fmt(config.lossToday),
+              limit: fmt(config.dailyLossLimit),
+            })}
       </p>
-      <Popup visible={editing} onMaskClick={() => setEditing(false)} onClose={() => setEditing(false)} destroyOnClose bodyClassName="tw-sheet" aria-label={t('contracts.loss_limit')}>
+      <Popup
+        visible={editing}
+        onMaskClick={() => setEditing(false)}
+        onClose={() => setEditing(false)}
+        destroyOnClose
+        bodyClassName="tw-sheet"
+        aria-label={t('contracts.loss_limit')}
+      >
         <LossLimitForm config={config} onDone={() => setEditing(false)} />
       </Popup>
     </section>
@@ -40,11 +52,15 @@ export function LossLimit({ config }: { config: ContractConfig }) {
 function LossLimitForm({ config, onDone }: { config: ContractConfig; onDone: () => void }) {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
-  const { form, submitting, submit, clearEdited } = useFormSubmit(contractSettingsRequestSchema, saveContractSettings, (next) => {
-    queryClient.setQueryData(contractConfigQueryKey(i18n.language), next);
-    showToast({ content: t('success.operation'), duration: 2000 });
-    onDone();
-  });
+  const { form, submitting, submit, clearEdited } = useFormSubmit(
+    contractSettingsRequestSchema,
+    saveContractSettings,
+    (next) => {
+      queryClient.setQueryData(contractConfigQueryKey(i18n.language), next);
+      showToast({ content: t('success.operation'), duration: 2000 });
+      onDone();
+    },
+  );
   return (
     <div className="tw-order">
       <h2 className="tw-cd-h2">{t('contracts.loss_limit')}</h2>
@@ -54,7 +70,9 @@ function LossLimitForm({ config, onDone }: { config: ContractConfig; onDone: () 
         layout="vertical"
         className="tw-flat-form"
         initialValues={{ dailyLossLimit: config.dailyLossLimit ?? '' }}
-        onFinish={(values: { dailyLossLimit?: string }) => submit({ dailyLossLimit: values.dailyLossLimit?.trim() ?? '' })}
+        onFinish={(values: { dailyLossLimit?: string }) =>
+          submit({ dailyLossLimit: values.dailyLossLimit?.trim() ?? '' })
+        }
         onValuesChange={clearEdited}
         footer={
           <Button block type="submit" color="primary" size="large" loading={submitting}>
@@ -63,11 +81,22 @@ function LossLimitForm({ config, onDone }: { config: ContractConfig; onDone: () 
         }
       >
         <Form.Item name="dailyLossLimit" label={t('contracts.loss_limit_amount')}>
-          <Input inputMode="decimal" placeholder={t('contracts.loss_limit_placeholder')} aria-label={t('contracts.loss_limit_amount')} clearable />
+          <Input
+            inputMode="decimal"
+            placeholder={t('contracts.loss_limit_placeholder')}
+            aria-label={t('contracts.loss_limit_amount')}
+            clearable
+          />
         </Form.Item>
       </Form>
       {config.dailyLossLimit !== null && (
-        <Button block fill="none" color="danger" disabled={submitting} onClick={() => void submit({ dailyLossLimit: null })}>
+        <Button
+          block
+          fill="none"
+          color="danger"
+          disabled={submitting}
+          onClick={() => void submit({ dailyLossLimit: null })}
+        >
           {t('contracts.loss_limit_remove')}
         </Button>
       )}

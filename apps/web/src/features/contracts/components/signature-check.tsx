@@ -3,9 +3,19 @@ import { Button } from 'antd-mobile';
 import { CheckCircleFill, ExclamationCircleFill } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { type SignatureCheck as Check, checkTickSignatures, provesQuote, signatureLines, tickSignatures } from '../tick-signature.ts';
+import {
+  type SignatureCheck as Check,
+  checkTickSignatures,
+  provesQuote,
+  signatureLines,
+  tickSignatures,
+} from '../tick-signature.ts';
 
-type State = { step: 'idle' } | { step: 'checking' } | { step: 'done'; checks: Check[] } | { step: 'load_failed' };
+type State =
+  | { step: 'idle' }
+  | { step: 'checking' }
+  | { step: 'done'; checks: Check[] }
+  | { step: 'load_failed' };
 
 interface SignatureCheckProps {
   tick: OrderTick;
@@ -28,8 +38,13 @@ export function SignatureCheck({ tick, scale }: SignatureCheckProps) {
     return (
       <p className="tw-signature-none" data-testid="signature-none" data-kind={offered.kind}>
         {offered.kind === 'not_kept'
-          ? t('contracts.signature_not_kept', { source: offered.sources.map(sourceName).join(', ') })
-          : t('contracts.signature_unsigned', { count: offered.sources.length, sources: offered.sources.map(sourceName).join(', ') })}
+          ? t('contracts.signature_not_kept', {
+              source: offered.sources.map(sourceName).join(', '),
+            })
+          : t('contracts.signature_unsigned', {
+              count: offered.sources.length,
+              sources: offered.sources.map(sourceName).join(', '),
+            })}
       </p>
     );
   }
@@ -47,7 +62,11 @@ export function SignatureCheck({ tick, scale }: SignatureCheckProps) {
 
   return (
     <div className="tw-signature" data-testid="signature">
-      <p className="tw-signature-intro">{t('contracts.signature_intro', { source: offered.proofs.map((proof) => sourceName(proof.source)).join(', ') })}</p>
+      <p className="tw-signature-intro">
+        {t('contracts.signature_intro', {
+          source: offered.proofs.map((proof) => sourceName(proof.source)).join(', '),
+        })}
+      </p>
       {state.step === 'done' ? (
         <div role="status">
           {state.checks.map((item) => (
@@ -56,7 +75,13 @@ export function SignatureCheck({ tick, scale }: SignatureCheckProps) {
         </div>
       ) : (
         <>
-          <Button block color="primary" fill="outline" loading={state.step === 'checking'} onClick={() => void check()}>
+          <Button
+            block
+            color="primary"
+            fill="outline"
+            loading={state.step === 'checking'}
+            onClick={() => void check()}
+          >
             {t('contracts.signature_button')}
           </Button>
           {state.step === 'load_failed' && (
@@ -74,11 +99,20 @@ function SignatureResult({ check, scale }: { check: Check; scale: number }) {
   const { t, i18n } = useTranslation();
   const proven = provesQuote(check);
   return (
-    <div className="tw-signature-result" data-testid="signature-result" data-status={check.status} data-proven={proven}>
+    <div
+      className="tw-signature-result"
+      data-testid="signature-result"
+      data-status={check.status}
+      data-proven={proven}
+    >
       {proven ? <CheckCircleFill aria-hidden /> : <ExclamationCircleFill aria-hidden />}
       <div>
-        {signatureLines(check, scale, i18n.language, t).map((line, i) => (i === 0 ? <strong key={i}>{line}</strong> : <p key={i}>{line}</p>))}
-        <p className="tw-signature-feed">{t('contracts.signature_feed', { feed: `0x${check.feedId.replace(/^0x/i, '')}` })}</p>
+        {signatureLines(check, scale, i18n.language, t).map((line, i) =>
+          i === 0 ? <strong key={i}>{line}</strong> : <p key={i}>{line}</p>,
+        )}
+        <p className="tw-signature-feed">
+          {t('contracts.signature_feed', { feed: `0x${check.feedId.replace(/^0x/i, '')}` })}
+        </p>
       </div>
     </div>
   );

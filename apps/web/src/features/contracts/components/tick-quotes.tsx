@@ -5,7 +5,13 @@ import { formatDateTime, formatDecimal } from '@/lib/format.ts';
 import { tickIndex } from '../tick-index.ts';
 
 /** A quote's clock time to the millisecond; the date is the tick's, shown above the table. */
-const CLOCK: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3, hour12: false };
+const CLOCK: Intl.DateTimeFormatOptions = {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  fractionalSecondDigits: 3,
+  hour12: false,
+};
 
 interface TickQuotesProps {
   tick: OrderTick;
@@ -39,7 +45,9 @@ export function TickQuotes({ tick, scale, testId }: TickQuotesProps) {
         <tbody>
           {tick.quotes.map((quote) => (
             <tr key={quote.source} data-source={quote.source}>
-              <th scope="row">{t(`market.sources.${quote.source}`, { defaultValue: quote.sourceLabel })}</th>
+              <th scope="row">
+                {t(`market.sources.${quote.source}`, { defaultValue: quote.sourceLabel })}
+              </th>
               <td>{price(quote.price)}</td>
               <td>{clock(quote.sourceTime)}</td>
               <td>{clock(quote.receivedAt)}</td>
@@ -48,7 +56,9 @@ export function TickQuotes({ tick, scale, testId }: TickQuotesProps) {
         </tbody>
       </table>
       <p className="tw-quotes-median" data-testid={`${testId}-median`}>
-        {index.price === null ? t('contracts.median_none') : t('contracts.median', { count: index.count, price: price(index.price) })}
+        {index.price === null
+          ? t('contracts.median_none')
+          : t('contracts.median', { count: index.count, price: price(index.price) })}
       </p>
       {!index.agrees && (
         <p className="tw-quotes-warning" role="alert" data-testid={`${testId}-median-disagrees`}>

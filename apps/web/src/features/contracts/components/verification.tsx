@@ -39,16 +39,32 @@ export function Verification({ order, instrument, rule, comparison }: Verificati
         {t('contracts.verify_title')}
       </h2>
       <p className="tw-muted tw-verify-intro">{t('contracts.verify_intro')}</p>
-      <TickCard title={t('contracts.open_tick')} tick={order.openTick} instrument={instrument} scale={scale} testId="open-tick" />
+      <TickCard
+        title={t('contracts.open_tick')}
+        tick={order.openTick}
+        instrument={instrument}
+        scale={scale}
+        testId="open-tick"
+      />
       {order.closeTick ? (
-        <TickCard title={t('contracts.close_tick')} tick={order.closeTick} instrument={instrument} scale={scale} testId="close-tick">
+        <TickCard
+          title={t('contracts.close_tick')}
+          tick={order.closeTick}
+          instrument={instrument}
+          scale={scale}
+          testId="close-tick"
+        >
           {settled && <SignatureCheck tick={order.closeTick} scale={scale} />}
         </TickCard>
       ) : (
         <div className="tw-tick" data-testid="close-tick">
           <h3>{t('contracts.close_tick')}</h3>
           <p className="tw-muted">
-            {settled ? t('contracts.close_tick_none') : t('contracts.close_tick_pending', { time: formatTickTime(order.deliverAt, i18n.language) })}
+            {settled
+              ? t('contracts.close_tick_none')
+              : t('contracts.close_tick_pending', {
+                  time: formatTickTime(order.deliverAt, i18n.language),
+                })}
           </p>
         </div>
       )}
@@ -67,7 +83,13 @@ export function Verification({ order, instrument, rule, comparison }: Verificati
       {settled && (
         <div className="tw-verify-replay">
           {!asked || replay.isPending ? (
-            <Button block color="primary" fill="outline" loading={asked && replay.isPending} onClick={() => setAsked(true)}>
+            <Button
+              block
+              color="primary"
+              fill="outline"
+              loading={asked && replay.isPending}
+              onClick={() => setAsked(true)}
+            >
               {t('contracts.replay_button')}
             </Button>
           ) : replay.isError ? (
@@ -75,10 +97,22 @@ export function Verification({ order, instrument, rule, comparison }: Verificati
               {t('contracts.replay_retry')}
             </Button>
           ) : (
-            <div className="tw-replay-result" data-agrees={replay.data.agrees} data-testid="replay-result">
-              {replay.data.agrees ? <CheckCircleFill aria-hidden /> : <ExclamationCircleFill aria-hidden />}
+            <div
+              className="tw-replay-result"
+              data-agrees={replay.data.agrees}
+              data-testid="replay-result"
+            >
+              {replay.data.agrees ? (
+                <CheckCircleFill aria-hidden />
+              ) : (
+                <ExclamationCircleFill aria-hidden />
+              )}
               <div>
-                <strong>{replay.data.agrees ? t('contracts.replay_agrees') : t('contracts.replay_disagrees')}</strong>
+                <strong>
+                  {replay.data.agrees
+                    ? t('contracts.replay_agrees')
+                    : t('contracts.replay_disagrees')}
+                </strong>
                 <p>
                   {t('contracts.replay_detail', {
                     outcome: t(`positions.outcome_${replay.data.outcome}`),
@@ -130,11 +164,15 @@ function TickCard({ title, tick, instrument, scale, testId, children }: TickCard
       <h3>{title}</h3>
       <dl>
         <dt>{t('contracts.tick_price')}</dt>
-        <dd data-testid={`${testId}-price`}>{formatPrice(tick.price, instrument, i18n.language)}</dd>
+        <dd data-testid={`${testId}-price`}>
+          {formatPrice(tick.price, instrument, i18n.language)}
+        </dd>
         <dt>{t('contracts.tick_time')}</dt>
         <dd>{formatTickTime(tick.ts, i18n.language)}</dd>
         <dt>{t('contracts.tick_source')}</dt>
-        <dd data-testid={`${testId}-source`}>{t(`market.sources.${tick.source}`, { defaultValue: tick.sourceLabel })}</dd>
+        <dd data-testid={`${testId}-source`}>
+          {t(`market.sources.${tick.source}`, { defaultValue: tick.sourceLabel })}
+        </dd>
         <dt>{t('contracts.tick_id')}</dt>
         <dd>#{tick.id}</dd>
       </dl>

@@ -5,9 +5,14 @@ import { http } from '@/api/http.ts';
 export const depositAddressQueryKey = ['deposit', 'address'] as const;
 
 /** The caller's own address; the server creates it on the first call. */
-export const getDepositAddress = () => http.get('/api/v1/deposit/address', { schema: depositAddressSchema });
+export const getDepositAddress = () =>
+  http.get('/api/v1/deposit/address', { schema: depositAddressSchema });
 
 export function useDepositAddress() {
   // An address never changes once given.
-  return useQuery({ queryKey: depositAddressQueryKey, queryFn: getDepositAddress, staleTime: Infinity });
+  return useQuery({
+    queryKey: depositAddressQueryKey,
+    queryFn: getDepositAddress,
+    staleTime: Infinity,
+  });
 }

@@ -10,7 +10,10 @@ const PENDING_REFRESH_MS = 5000;
 const IDLE_REFRESH_MS = 20_000;
 
 export const getDepositHistory = (cursor?: string) =>
-  http.get('/api/v1/deposit/history', { params: { cursor, limit: PAGE_SIZE }, schema: depositHistorySchema });
+  http.get('/api/v1/deposit/history', {
+    params: { cursor, limit: PAGE_SIZE },
+    schema: depositHistorySchema,
+  });
 
 export function useDepositHistory() {
   return useInfiniteQuery({
@@ -19,6 +22,10 @@ export function useDepositHistory() {
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
     refetchInterval: (query) =>
-      query.state.data?.pages.some((page) => page.items.some((item) => item.status === 'pending_payment')) ? PENDING_REFRESH_MS : IDLE_REFRESH_MS,
+      query.state.data?.pages.some((page) =>
+        page.items.some((item) => item.status === 'pending_payment'),
+      )
+        ? PENDING_REFRESH_MS
+        : IDLE_REFRESH_MS,
   });
 }

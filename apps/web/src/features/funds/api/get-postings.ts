@@ -7,7 +7,10 @@ export const postingsQueryKey = (filter: Params) => ['funds', 'postings', filter
 
 /** One page of the funds detail; arrays (several types) go as repeated `type` keys. */
 export const getPostings = (filter: Params, cursor: string | undefined) =>
-  http.get('/api/v1/funds/postings', { params: { ...filter, cursor, limit: FUNDS_PAGE_SIZE_DEFAULT }, schema: fundsPageSchema });
+  http.get('/api/v1/funds/postings', {
+    params: { ...filter, cursor, limit: FUNDS_PAGE_SIZE_DEFAULT },
+    schema: fundsPageSchema,
+  });
 
 export function usePostings(filter: Params) {
   return useInfiniteQuery({

@@ -1,5 +1,12 @@
 import { LANGUAGE_TAGS, type Language } from '@tradewind/contract/languages';
-import { ASSET_CODES, type AssetCode, ENTRY_TYPES, type EntryType, WALLETS, type Wallet } from '@tradewind/contract/wallet';
+import {
+  ASSET_CODES,
+  type AssetCode,
+  ENTRY_TYPES,
+  type EntryType,
+  WALLETS,
+  type Wallet,
+} from '@tradewind/contract/wallet';
 import { Button, CalendarPicker, Popup, Selector } from 'antd-mobile';
 import { DownFill } from 'antd-mobile-icons';
 import { type ReactNode, useState } from 'react';
@@ -10,16 +17,40 @@ import { type Filters, rangeFits } from '../filters.ts';
 type Sheet = 'type' | 'asset' | 'wallet' | 'date' | null;
 const ALL = '__all';
 
-function Chip({ label, value, active, onClick }: { label: string; value: string; active: boolean; onClick: () => void }) {
+function Chip({
+  label,
+  value,
+  active,
+  onClick,
+}: {
+  label: string;
+  value: string;
+  active: boolean;
+  onClick: () => void;
+}) {
   return (
-    <button type="button" className={active ? 'tw-fd-chip tw-fd-chip-on' : 'tw-fd-chip'} onClick={onClick} aria-label={`${label}: ${value}`} aria-haspopup="dialog">
+    <button
+      type="button"
+      className={active ? 'tw-fd-chip tw-fd-chip-on' : 'tw-fd-chip'}
+      onClick={onClick}
+      aria-label={`${label}: ${value}`}
+      aria-haspopup="dialog"
+    >
       <span className="tw-fd-chip-text">{value}</span>
       <DownFill fontSize={9} aria-hidden />
     </button>
   );
 }
 
-function SheetBody({ title, children, footer }: { title: string; children: ReactNode; footer?: ReactNode }) {
+function SheetBody({
+  title,
+  children,
+  footer,
+}: {
+  title: string;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
   return (
     <div role="dialog" aria-label={title} className="tw-fd-sheet">
       <h2 className="tw-fd-sheet-title">{title}</h2>
@@ -30,7 +61,13 @@ function SheetBody({ title, children, footer }: { title: string; children: React
 }
 
 /** Type (several), currency, account and a date range of at most 90 days (spec §5's calendar prompt). */
-export function FilterBar({ filters, onChange }: { filters: Filters; onChange: (next: Filters) => void }) {
+export function FilterBar({
+  filters,
+  onChange,
+}: {
+  filters: Filters;
+  onChange: (next: Filters) => void;
+}) {
   const { t, i18n } = useTranslation();
   const [open, setOpen] = useState<Sheet>(null);
   const [draftTypes, setDraftTypes] = useState<EntryType[]>(filters.types);
@@ -39,10 +76,21 @@ export function FilterBar({ filters, onChange }: { filters: Filters; onChange: (
   const close = () => setOpen(null);
 
   const typeValue =
-    filters.types.length === 0 ? t('funds.all_types') : filters.types.length === 1 ? t(`entry_types.${filters.types[0]}`) : `${t(`entry_types.${filters.types[0]}`)} +${filters.types.length - 1}`;
-  const dateValue = filters.range ? `${day.format(filters.range[0])} – ${day.format(filters.range[1])}` : t('funds.any_date');
+    filters.types.length === 0
+      ? t('funds.all_types')
+      : filters.types.length === 1
+        ? t(`entry_types.${filters.types[0]}`)
+        : `${t(`entry_types.${filters.types[0]}`)} +${filters.types.length - 1}`;
+  const dateValue = filters.range
+    ? `${day.format(filters.range[0])} – ${day.format(filters.range[1])}`
+    : t('funds.any_date');
 
-  const single = <T extends string>(value: T | undefined, allLabel: string, options: { label: string; value: T }[], pick: (value: T | undefined) => void) => (
+  const single = <T extends string>(
+    value: T | undefined,
+    allLabel: string,
+    options: { label: string; value: T }[],
+    pick: (value: T | undefined) => void,
+  ) => (
     <Selector
       columns={3}
       value={[value ?? ALL]}
@@ -67,12 +115,34 @@ export function FilterBar({ filters, onChange }: { filters: Filters; onChange: (
             setOpen('type');
           }}
         />
-        <Chip label={t('funds.filter_asset')} value={filters.asset ?? t('funds.all_assets')} active={!!filters.asset} onClick={() => setOpen('asset')} />
-        <Chip label={t('funds.filter_wallet')} value={filters.wallet ? t(`funds_export.wallet_${filters.wallet}`) : t('funds.all_wallets')} active={!!filters.wallet} onClick={() => setOpen('wallet')} />
-        <Chip label={t('funds.filter_date')} value={dateValue} active={!!filters.range} onClick={() => setOpen('date')} />
+        <Chip
+          label={t('funds.filter_asset')}
+          value={filters.asset ?? t('funds.all_assets')}
+          active={!!filters.asset}
+          onClick={() => setOpen('asset')}
+        />
+        <Chip
+          label={t('funds.filter_wallet')}
+          value={
+            filters.wallet ? t(`funds_export.wallet_${filters.wallet}`) : t('funds.all_wallets')
+          }
+          active={!!filters.wallet}
+          onClick={() => setOpen('wallet')}
+        />
+        <Chip
+          label={t('funds.filter_date')}
+          value={dateValue}
+          active={!!filters.range}
+          onClick={() => setOpen('date')}
+        />
       </div>
 
-      <Popup visible={open === 'type'} onMaskClick={close} onClose={close} bodyClassName="tw-fd-popup">
+      <Popup
+        visible={open === 'type'}
+        onMaskClick={close}
+        onClose={close}
+        bodyClassName="tw-fd-popup"
+      >
         <SheetBody
           title={t('funds.filter_type')}
           footer={
@@ -103,15 +173,35 @@ export function FilterBar({ filters, onChange }: { filters: Filters; onChange: (
         </SheetBody>
       </Popup>
 
-      <Popup visible={open === 'asset'} onMaskClick={close} onClose={close} bodyClassName="tw-fd-popup">
+      <Popup
+        visible={open === 'asset'}
+        onMaskClick={close}
+        onClose={close}
+        bodyClassName="tw-fd-popup"
+      >
         <SheetBody title={t('funds.filter_asset')}>
-          {single<AssetCode>(filters.asset, t('funds.all_assets'), ASSET_CODES.map((asset) => ({ label: asset, value: asset })), (asset) => onChange({ ...filters, asset }))}
+          {single<AssetCode>(
+            filters.asset,
+            t('funds.all_assets'),
+            ASSET_CODES.map((asset) => ({ label: asset, value: asset })),
+            (asset) => onChange({ ...filters, asset }),
+          )}
         </SheetBody>
       </Popup>
 
-      <Popup visible={open === 'wallet'} onMaskClick={close} onClose={close} bodyClassName="tw-fd-popup">
+      <Popup
+        visible={open === 'wallet'}
+        onMaskClick={close}
+        onClose={close}
+        bodyClassName="tw-fd-popup"
+      >
         <SheetBody title={t('funds.filter_wallet')}>
-          {single<Wallet>(filters.wallet, t('funds.all_wallets'), WALLETS.map((wallet) => ({ label: t(`funds_export.wallet_${wallet}`), value: wallet })), (wallet) => onChange({ ...filters, wallet }))}
+          {single<Wallet>(
+            filters.wallet,
+            t('funds.all_wallets'),
+            WALLETS.map((wallet) => ({ label: t(`funds_export.wallet_${wallet}`), value: wallet })),
+            (wallet) => onChange({ ...filters, wallet }),
+          )}
         </SheetBody>
       </Popup>
 

@@ -1,4 +1,8 @@
-import { checkinResultSchema, checkinStateSchema, pointsHistorySchema } from '@tradewind/contract/points';
+import {
+  checkinResultSchema,
+  checkinStateSchema,
+  pointsHistorySchema,
+} from '@tradewind/contract/points';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { http } from '@/api/http.ts';
 
@@ -12,9 +16,14 @@ export const RECENT_POINTS_EVENTS = 5;
 
 export const getCheckin = () => http.get('/api/v1/points/checkin', { schema: checkinStateSchema });
 
-export const getRecentPoints = () => http.get('/api/v1/points/history', { params: { limit: RECENT_POINTS_EVENTS }, schema: pointsHistorySchema });
+export const getRecentPoints = () =>
+  http.get('/api/v1/points/history', {
+    params: { limit: RECENT_POINTS_EVENTS },
+    schema: pointsHistorySchema,
+  });
 
-export const postCheckin = () => http.post('/api/v1/points/checkin', undefined, { schema: checkinResultSchema });
+export const postCheckin = () =>
+  http.post('/api/v1/points/checkin', undefined, { schema: checkinResultSchema });
 
 export function useCheckinState() {
   return useQuery({ queryKey: checkinQueryKey, queryFn: getCheckin, refetchOnMount: 'always' });
@@ -32,6 +41,11 @@ export function useCheckIn() {
       queryClient.setQueryData(checkinQueryKey, result);
     },
     // A refused check-in (already done on another device) also means the card is stale.
-    onSettled: () => Promise.all([queryClient.invalidateQueries({ queryKey: checkinQueryKey }), queryClient.invalidateQueries({ queryKey: pointsHistoryQueryKey }), queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY })]),
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: checkinQueryKey }),
+        queryClient.invalidateQueries({ queryKey: pointsHistoryQueryKey }),
+        queryClient.invalidateQueries({ queryKey: PROFILE_QUERY_KEY }),
+      ]),
   });
 }

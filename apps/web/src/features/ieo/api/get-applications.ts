@@ -4,8 +4,13 @@ import { http } from '@/api/http.ts';
 
 export const ieoApplicationsQueryKey = ['ieo', 'applications'] as const;
 
-export const getIeoApplications = () => http.get('/api/v1/ieo/applications', { schema: ieoApplicationListSchema });
+export const getIeoApplications = () =>
+  http.get('/api/v1/ieo/applications', { schema: ieoApplicationListSchema });
 
 export function useIeoApplications() {
-  return useQuery({ queryKey: ieoApplicationsQueryKey, queryFn: getIeoApplications, refetchOnMount: 'always' });
+  return useQuery({
+    queryKey: ieoApplicationsQueryKey,
+    queryFn: getIeoApplications,
+    refetchOnMount: 'always',
+  });
 }

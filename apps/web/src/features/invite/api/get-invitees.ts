@@ -6,7 +6,11 @@ export const inviteesQueryKey = ['invite', 'invitees'] as const;
 
 const PAGE = 20;
 
-export const getInvitees = (cursor?: string) => http.get('/api/v1/invite/invitees', { params: { limit: PAGE, ...(cursor ? { cursor } : {}) }, schema: inviteesSchema });
+export const getInvitees = (cursor?: string) =>
+  http.get('/api/v1/invite/invitees', {
+    params: { limit: PAGE, ...(cursor ? { cursor } : {}) },
+    schema: inviteesSchema,
+  });
 
 export function useInvitees() {
   return useInfiniteQuery({

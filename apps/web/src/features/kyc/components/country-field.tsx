@@ -11,19 +11,33 @@ export function useCountries() {
   const tag = LANGUAGE_TAGS[normalizeLanguage(i18n.language)];
   return useMemo(() => {
     const names = new Intl.DisplayNames([tag], { type: 'region' });
-    return COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) => a.name.localeCompare(b.name, tag));
+    return COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) =>
+      a.name.localeCompare(b.name, tag),
+    );
   }, [tag]);
 }
 
 /** A form control: the chosen country, and a searchable list in a bottom sheet. */
-export function CountryField({ value, onChange, label }: { value?: string; onChange?: (code: string) => void; label: string }) {
+export function CountryField({
+  value,
+  onChange,
+  label,
+}: {
+  value?: string;
+  onChange?: (code: string) => void;
+  label: string;
+}) {
   const { t } = useTranslation();
   const countries = useCountries();
   const [open, setOpen] = useState(false);
   const [search, setSearch] = useState('');
   const selected = countries.find((c) => c.code === value);
   const query = search.trim().toLowerCase();
-  const shown = query ? countries.filter((c) => c.name.toLowerCase().includes(query) || c.code.toLowerCase() === query) : countries;
+  const shown = query
+    ? countries.filter(
+        (c) => c.name.toLowerCase().includes(query) || c.code.toLowerCase() === query,
+      )
+    : countries;
   const close = () => {
     setOpen(false);
     setSearch('');
@@ -31,14 +45,44 @@ export function CountryField({ value, onChange, label }: { value?: string; onCha
 
   return (
     <>
-      <button type="button" className="tw-select" onClick={() => setOpen(true)} aria-haspopup="dialog" aria-label={selected ? `${label}: ${selected.name}` : label}>
-        {selected ? <span>{selected.name}</span> : <span className="tw-placeholder">{t('kyc.form.country_placeholder')}</span>}
+      <button
+        type="button"
+        className="tw-select"
+        onClick={() => setOpen(true)}
+        aria-haspopup="dialog"
+        aria-label={selected ? `${label}: ${selected.name}` : label}
+      >
+        {selected ? (
+          <span>{selected.name}</span>
+        ) : (
+          <span className="tw-placeholder">{t('kyc.form.country_placeholder')}</span>
+        )}
         <RightOutline aria-hidden color="var(--tw-muted)" />
       </button>
-      <Popup visible={open} onMaskClick={close} onClose={close} bodyStyle={{ height: '72vh', display: 'flex', flexDirection: 'column', borderTopLeftRadius: 12, borderTopRightRadius: 12 }}>
-        <div role="dialog" aria-label={label} style={{ display: 'flex', flexDirection: 'column', minHeight: 0, flex: 1 }}>
+      <Popup
+        visible={open}
+        onMaskClick={close}
+        onClose={close}
+        bodyStyle={{
+          height: '72vh',
+          display: 'flex',
+          flexDirection: 'column',
+          borderTopLeftRadius: 12,
+          borderTopRightRadius: 12,
+        }}
+      >
+        <div
+          role="dialog"
+          aria-label={label}
+          style={{ display: 'flex', flexDirection: 'column', minHeight: 0, flex: 1 }}
+        >
           <div style={{ padding: 12 }}>
-            <SearchBar placeholder={t('kyc.form.country_search')} value={search} onChange={setSearch} aria-label={t('kyc.form.country_search')} />
+            <SearchBar
+              placeholder={t('kyc.form.country_search')}
+              value={search}
+              onChange={setSearch}
+              aria-label={t('kyc.form.country_search')}
+            />
           </div>
           <div style={{ flex: 1, overflowY: 'auto' }}>
             {shown.length === 0 ? (

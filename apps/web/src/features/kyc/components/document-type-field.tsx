@@ -3,13 +3,22 @@ import { Selector } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
 
 /** ID card, passport or driver's licence, as one-choice chips. */
-export function DocumentTypeField({ value, onChange }: { value?: DocumentType; onChange?: (type: DocumentType) => void }) {
+export function DocumentTypeField({
+  value,
+  onChange,
+}: {
+  value?: DocumentType;
+  onChange?: (type: DocumentType) => void;
+}) {
   const { t } = useTranslation();
   return (
     <Selector
       columns={3}
       showCheckMark={false}
-      options={DOCUMENT_TYPES.map((type) => ({ label: t(DOCUMENT_TYPE_LABELS[type]), value: type }))}
+      options={DOCUMENT_TYPES.map((type) => ({
+        label: t(DOCUMENT_TYPE_LABELS[type]),
+        value: type,
+      }))}
       value={value ? [value] : []}
       onChange={(values) => {
         const type = values[0];

@@ -55,7 +55,9 @@ export const texts: LegalTexts = {
       },
       {
         heading: 'Änderungen',
-        paragraphs: ['Wenn sich diese Erklärung ändert, zeigen wir die neue Fassung hier mit ihrem Datum an und informieren Sie in der App, bevor sie in Kraft tritt.'],
+        paragraphs: [
+          'Wenn sich diese Erklärung ändert, zeigen wir die neue Fassung hier mit ihrem Datum an und informieren Sie in der App, bevor sie in Kraft tritt.',
+        ],
       },
     ],
   },
@@ -65,7 +67,9 @@ export const texts: LegalTexts = {
     sections: [
       {
         heading: 'Veröffentlichung folgt',
-        paragraphs: ['Die Nutzungsbedingungen werden hier veröffentlicht, bevor der Dienst für die Öffentlichkeit geöffnet wird. Bis dahin lesen Sie bitte die Datenschutzerklärung.'],
+        paragraphs: [
+          'Die Nutzungsbedingungen werden hier veröffentlicht, bevor der Dienst für die Öffentlichkeit geöffnet wird. Bis dahin lesen Sie bitte die Datenschutzerklärung.',
+        ],
       },
     ],
   },

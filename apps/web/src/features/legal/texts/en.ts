@@ -55,7 +55,9 @@ export const texts: LegalTexts = {
       },
       {
         heading: 'Changes',
-        paragraphs: ['If this policy changes we will show the new version here with its date and tell you in the app before it takes effect.'],
+        paragraphs: [
+          'If this policy changes we will show the new version here with its date and tell you in the app before it takes effect.',
+        ],
       },
     ],
   },
@@ -65,7 +67,9 @@ export const texts: LegalTexts = {
     sections: [
       {
         heading: 'To be published',
-        paragraphs: ['The terms of service will be published here before the service opens to the public. Until then, please read the privacy policy.'],
+        paragraphs: [
+          'The terms of service will be published here before the service opens to the public. Until then, please read the privacy policy.',
+        ],
       },
     ],
   },

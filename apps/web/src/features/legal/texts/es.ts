@@ -55,7 +55,9 @@ export const texts: LegalTexts = {
       },
       {
         heading: 'Cambios',
-        paragraphs: ['Si esta política cambia, mostraremos aquí la nueva versión con su fecha y te avisaremos en la aplicación antes de que entre en vigor.'],
+        paragraphs: [
+          'Si esta política cambia, mostraremos aquí la nueva versión con su fecha y te avisaremos en la aplicación antes de que entre en vigor.',
+        ],
       },
     ],
   },
@@ -65,7 +67,9 @@ export const texts: LegalTexts = {
     sections: [
       {
         heading: 'Pendiente de publicación',
-        paragraphs: ['Los términos del servicio se publicarán aquí antes de que el servicio se abra al público. Mientras tanto, lee la política de privacidad.'],
+        paragraphs: [
+          'Los términos del servicio se publicarán aquí antes de que el servicio se abra al público. Mientras tanto, lee la política de privacidad.',
+        ],
       },
     ],
   },

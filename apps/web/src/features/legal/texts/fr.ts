@@ -55,7 +55,9 @@ export const texts: LegalTexts = {
       },
       {
         heading: 'Modifications',
-        paragraphs: ["Si cette politique change, nous publierons ici la nouvelle version avec sa date et vous en informerons dans l'application avant son entrée en vigueur."],
+        paragraphs: [
+          "Si cette politique change, nous publierons ici la nouvelle version avec sa date et vous en informerons dans l'application avant son entrée en vigueur.",
+        ],
       },
     ],
   },
@@ -65,7 +67,9 @@ export const texts: LegalTexts = {
     sections: [
       {
         heading: 'À paraître',
-        paragraphs: ["Les conditions d'utilisation seront publiées ici avant l'ouverture du service au public. En attendant, veuillez lire la politique de confidentialité."],
+        paragraphs: [
+          "Les conditions d'utilisation seront publiées ici avant l'ouverture du service au public. En attendant, veuillez lire la politique de confidentialité.",
+        ],
       },
     ],
   },

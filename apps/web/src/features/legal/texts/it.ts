@@ -55,7 +55,9 @@ export const texts: LegalTexts = {
       },
       {
         heading: 'Modifiche',
-        paragraphs: ["Se questa informativa cambia, pubblicheremo qui la nuova versione con la relativa data e te lo comunicheremo nell'app prima che entri in vigore."],
+        paragraphs: [
+          "Se questa informativa cambia, pubblicheremo qui la nuova versione con la relativa data e te lo comunicheremo nell'app prima che entri in vigore.",
+        ],
       },
     ],
   },
@@ -65,7 +67,9 @@ export const texts: LegalTexts = {
     sections: [
       {
         heading: 'Di prossima pubblicazione',
-        paragraphs: ["I termini di servizio saranno pubblicati qui prima dell'apertura del servizio al pubblico. Fino ad allora, leggi l'informativa sulla privacy."],
+        paragraphs: [
+          "I termini di servizio saranno pubblicati qui prima dell'apertura del servizio al pubblico. Fino ad allora, leggi l'informativa sulla privacy.",
+        ],
       },
     ],
   },

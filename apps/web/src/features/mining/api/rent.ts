@@ -3,4 +3,7 @@ import { http } from '@/api/http.ts';
 
 /** Pays for the rental from spot USDT; the key makes a retried tap one rental. */
 export const rentMiner = (request: RentRequest, idempotencyKey: string) =>
-  http.post('/api/v1/mining/rentals', request, { headers: { 'idempotency-key': idempotencyKey }, schema: miningRentalSchema });
+  http.post('/api/v1/mining/rentals', request, {
+    headers: { 'idempotency-key': idempotencyKey },
+    schema: miningRentalSchema,
+  });

@@ -17,7 +17,15 @@ import { rentMiner } from '../api/rent.ts';
  * Renting: choose a quantity, see what it costs, what it pays a day and in all, the
  * principal's return and the review step, with the spot USDT available; then pay.
  */
-export function RentPopup({ product, visible, onClose }: { product: MiningProduct; visible: boolean; onClose: () => void }) {
+export function RentPopup({
+  product,
+  visible,
+  onClose,
+}: {
+  product: MiningProduct;
+  visible: boolean;
+  onClose: () => void;
+}) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const navigate = useNavigate();
@@ -43,19 +51,29 @@ export function RentPopup({ product, visible, onClose }: { product: MiningProduc
       const rental = await rentMiner(request, idempotency.keyFor(request));
       idempotency.done();
       showToast({ content: t('mining.rented'), duration: 2000 });
-      await Promise.all([queryClient.invalidateQueries({ queryKey: balancesQueryKey }), queryClient.invalidateQueries({ queryKey: miningRentalsQueryKey })]);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: balancesQueryKey }),
+        queryClient.invalidateQueries({ queryKey: miningRentalsQueryKey }),
+      ]);
       onClose();
       navigate(`/MiningDetail?id=${rental.id}`);
     } catch (caught) {
       // A 422 names the field; other refusals were already shown as a toast by the client.
-      if (caught instanceof ApiError && caught.isValidation && caught.errors) setError(Object.values(caught.errors)[0]?.[0] ?? caught.message);
+      if (caught instanceof ApiError && caught.isValidation && caught.errors)
+        setError(Object.values(caught.errors)[0]?.[0] ?? caught.message);
     } finally {
       setBusy(false);
     }
   };
 
   return (
-    <Popup visible={visible} onMaskClick={onClose} onClose={onClose} bodyClassName="tw-mining-popup" destroyOnClose>
+    <Popup
+      visible={visible}
+      onMaskClick={onClose}
+      onClose={onClose}
+      bodyClassName="tw-mining-popup"
+      destroyOnClose
+    >
       <h2 className="tw-mining-popup-title">{t('mining.rent_title', { name: product.name })}</h2>
       <div className="tw-mining-kv">
         <span>{t('mining.unit_price')}</span>
@@ -75,7 +93,12 @@ export function RentPopup({ product, visible, onClose }: { product: MiningProduc
           }}
         />
       </div>
-      <p className="tw-muted tw-mining-hint">{t('mining.quantity_hint', { min: formatDecimal(product.minInvestment, lang), max: product.maxQuantity })}</p>
+      <p className="tw-muted tw-mining-hint">
+        {t('mining.quantity_hint', {
+          min: formatDecimal(product.minInvestment, lang),
+          max: product.maxQuantity,
+        })}
+      </p>
       <div className="tw-mining-kv">
         <span>{t('mining.pay_amount')}</span>
         <strong data-testid="rent-amount">{usdt(amount)}</strong>
@@ -94,7 +117,9 @@ export function RentPopup({ product, visible, onClose }: { product: MiningProduc
         <span>{t('mining.available')}</span>
         <span className={enough ? undefined : 'tw-mining-short'}>{usdt(available)}</span>
       </div>
-      <p className="tw-mining-disclosure">{t('mining.rent_disclosure', { days: product.periodDays, amount: usdt(amount) })}</p>
+      <p className="tw-mining-disclosure">
+        {t('mining.rent_disclosure', { days: product.periodDays, amount: usdt(amount) })}
+      </p>
       {error && (
         <p role="alert" className="tw-mining-error">
           {error}

@@ -2,7 +2,12 @@ import type { MiningRentalStatus } from '@tradewind/contract/mining';
 import { Tag } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
 
-const COLOR: Record<MiningRentalStatus, 'warning' | 'primary' | 'success' | 'danger'> = { under_review: 'warning', active: 'primary', completed: 'success', rejected: 'danger' };
+const COLOR: Record<MiningRentalStatus, 'warning' | 'primary' | 'success' | 'danger'> = {
+  under_review: 'warning',
+  active: 'primary',
+  completed: 'success',
+  rejected: 'danger',
+};
 
 /** spec §4 miner status by its name: under review, active, completed, rejected. */
 export function StatusTag({ status }: { status: MiningRentalStatus }) {

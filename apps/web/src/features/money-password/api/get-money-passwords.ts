@@ -4,8 +4,13 @@ import { http } from '@/api/http.ts';
 
 export const moneyPasswordsQueryKey = ['money-passwords'] as const;
 
-export const getMoneyPasswords = () => http.get('/api/v1/money-passwords', { schema: moneyPasswordStatusSchema });
+export const getMoneyPasswords = () =>
+  http.get('/api/v1/money-passwords', { schema: moneyPasswordStatusSchema });
 
 export function useMoneyPasswords() {
-  return useQuery({ queryKey: moneyPasswordsQueryKey, queryFn: getMoneyPasswords, refetchOnMount: 'always' });
+  return useQuery({
+    queryKey: moneyPasswordsQueryKey,
+    queryFn: getMoneyPasswords,
+    refetchOnMount: 'always',
+  });
 }

@@ -1,4 +1,7 @@
-import { type SendMoneyPasswordCodeRequest, sendMoneyPasswordCodeResponseSchema } from '@tradewind/contract/money-password';
+import {
+  type SendMoneyPasswordCodeRequest,
+  sendMoneyPasswordCodeResponseSchema,
+} from '@tradewind/contract/money-password';
 import { http } from '@/api/http.ts';
 
 export const sendMoneyPasswordCode = (body: SendMoneyPasswordCodeRequest) =>

@@ -7,7 +7,11 @@ export const pointsHistoryPagesQueryKey = ['points', 'history', 'pages'] as cons
 
 const PAGE = 20;
 
-export const getPointsHistory = (cursor?: string) => http.get('/api/v1/points/history', { params: { limit: PAGE, ...(cursor ? { cursor } : {}) }, schema: pointsHistorySchema });
+export const getPointsHistory = (cursor?: string) =>
+  http.get('/api/v1/points/history', {
+    params: { limit: PAGE, ...(cursor ? { cursor } : {}) },
+    schema: pointsHistorySchema,
+  });
 
 export function usePointsHistory() {
   return useInfiniteQuery({

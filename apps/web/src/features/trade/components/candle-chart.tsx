@@ -32,7 +32,8 @@ const toBar = (candle: Candle): CandlestickData<Time> => ({
 /** Axis labels in the phone's time zone and the user's language (the library's default is UTC). */
 function formatters(language: string) {
   const tag = LANGUAGE_TAGS[normalizeLanguage(language)];
-  const format = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(tag, { ...options, hour12: false });
+  const format = (options: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat(tag, { ...options, hour12: false });
   const year = format({ year: 'numeric' });
   const month = format({ month: 'short' });
   const day = format({ day: 'numeric', month: 'short' });
@@ -62,7 +63,10 @@ function formatters(language: string) {
 
 /** Axis prices grouped for the language at the instrument's scale (drawing only). */
 function priceFormatter(language: string, priceScale: number) {
-  const format = new Intl.NumberFormat(LANGUAGE_TAGS[normalizeLanguage(language)], { minimumFractionDigits: priceScale, maximumFractionDigits: priceScale });
+  const format = new Intl.NumberFormat(LANGUAGE_TAGS[normalizeLanguage(language)], {
+    minimumFractionDigits: priceScale,
+    maximumFractionDigits: priceScale,
+  });
   return (price: number) => format.format(price);
 }
 
@@ -84,12 +88,28 @@ export default function CandleChart({ candles, priceScale, interval, language }:
     const { tickMarkFormatter, timeFormatter } = formatters(language);
     const created = createChart(container.current, {
       autoSize: true,
-      layout: { background: { color: '#ffffff' }, textColor: '#5b6270', fontSize: 11, attributionLogo: true },
+      layout: {
+        background: { color: '#ffffff' },
+        textColor: '#5b6270',
+        fontSize: 11,
+        attributionLogo: true,
+      },
       grid: { vertLines: { color: '#f0f2f5' }, horzLines: { color: '#f0f2f5' } },
       rightPriceScale: { borderVisible: false },
       // A little room right of the newest candle, so it and its time label are not cut off.
-      timeScale: { borderVisible: false, timeVisible: true, secondsVisible: false, rightOffset: 4, barSpacing: 8, tickMarkFormatter },
-      localization: { locale: LANGUAGE_TAGS[normalizeLanguage(language)], timeFormatter, priceFormatter: priceFormatter(language, priceScale) },
+      timeScale: {
+        borderVisible: false,
+        timeVisible: true,
+        secondsVisible: false,
+        rightOffset: 4,
+        barSpacing: 8,
+        tickMarkFormatter,
+      },
+      localization: {
+        locale: LANGUAGE_TAGS[normalizeLanguage(language)],
+        timeFormatter,
+        priceFormatter: priceFormatter(language, priceScale),
+      },
       handleScale: { axisPressedMouseMove: false },
     });
     const minMove = Number(`1e-${priceScale}`);
@@ -132,5 +152,12 @@ export default function CandleChart({ candles, priceScale, interval, language }:
     else target.setData(candles.map(toBar));
   }, [candles, priceScale, language, interval]);
 
-  return <div ref={container} className="tw-chart-box" data-testid="candle-chart" data-interval={interval} />;
+  return (
+    <div
+      ref={container}
+      className="tw-chart-box"
+      data-testid="candle-chart"
+      data-interval={interval}
+    />
+  );
 }

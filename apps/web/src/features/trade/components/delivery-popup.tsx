@@ -36,20 +36,36 @@ interface DeliveryPopupProps {
 export function DeliveryPopup({ orderId, instrument, price, onClose }: DeliveryPopupProps) {
   const { t } = useTranslation();
   return (
-    <Popup visible={orderId !== null} onMaskClick={onClose} onClose={onClose} destroyOnClose bodyClassName="tw-sheet" aria-label={t('trade.delivery_title')}>
-      {orderId && <Delivery orderId={orderId} instrument={instrument} price={price} onClose={onClose} />}
+    <Popup
+      visible={orderId !== null}
+      onMaskClick={onClose}
+      onClose={onClose}
+      destroyOnClose
+      bodyClassName="tw-sheet"
+      aria-label={t('trade.delivery_title')}
+    >
+      {orderId && (
+        <Delivery orderId={orderId} instrument={instrument} price={price} onClose={onClose} />
+      )}
     </Popup>
   );
 }
 
-function Delivery({ orderId, instrument, price, onClose }: DeliveryPopupProps & { orderId: string }) {
+function Delivery({
+  orderId,
+  instrument,
+  price,
+  onClose,
+}: DeliveryPopupProps & { orderId: string }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const connected = useRealtimeConnected();
   const now = useNow(250);
   // What the cache holds decides whether to poll; the socket's events update it otherwise.
   const cached = useQueryClient().getQueryData<Order>(orderQueryKey(orderId));
-  const eventLate = cached !== undefined && msUntil(new Date(Date.parse(cached.deliverAt) + EVENT_GRACE_MS).toISOString(), now) === 0;
+  const eventLate =
+    cached !== undefined &&
+    msUntil(new Date(Date.parse(cached.deliverAt) + EVENT_GRACE_MS).toISOString(), now) === 0;
   const poll = cached?.state !== 'settled' && (!connected || eventLate) ? POLL_MS : false;
   const order = useOrder(orderId, poll).data;
   const remainingMs = order ? msUntil(order.deliverAt, now) : 0;
@@ -79,20 +95,31 @@ function Delivery({ orderId, instrument, price, onClose }: DeliveryPopupProps & 
       <header className="tw-delivery-head">
         <h2>{pairName(instrument)}</h2>
         <DirectionTag direction={order.direction} />
-        <span className="tw-muted">{t('positions.period_s', { seconds: order.periodSeconds })}</span>
+        <span className="tw-muted">
+          {t('positions.period_s', { seconds: order.periodSeconds })}
+        </span>
       </header>
 
       {order.state === 'open' ? (
         <div className="tw-delivery-clock">
-          <ProgressCircle percent={Math.round(((periodMs - remainingMs) / periodMs) * 100)} style={{ '--size': '132px', '--track-width': '8px' }}>
+          <ProgressCircle
+            percent={Math.round(((periodMs - remainingMs) / periodMs) * 100)}
+            style={{ '--size': '132px', '--track-width': '8px' }}
+          >
             <span className="tw-delivery-countdown" data-testid="delivery-countdown">
               {remainingMs > 0 ? formatCountdown(remainingMs) : <DotLoading />}
             </span>
           </ProgressCircle>
-          <p className="tw-muted">{remainingMs > 0 ? t('trade.delivering_in') : t('trade.settling')}</p>
+          <p className="tw-muted">
+            {remainingMs > 0 ? t('trade.delivering_in') : t('trade.settling')}
+          </p>
         </div>
       ) : (
-        <div className="tw-delivery-result" data-outcome={order.outcome} data-testid="delivery-result">
+        <div
+          className="tw-delivery-result"
+          data-outcome={order.outcome}
+          data-testid="delivery-result"
+        >
           <strong>{t(`positions.outcome_${order.outcome ?? 'void'}`)}</strong>
           <span className="tw-pnl" data-sign={signOf(order.profit)} data-testid="delivery-profit">
             {order.profit !== null ? `${formatSigned(order.profit, i18n.language, 2)} USDT` : '—'}
@@ -105,7 +132,9 @@ function Delivery({ orderId, instrument, price, onClose }: DeliveryPopupProps & 
         <dt>{t('trade.stake')}</dt>
         <dd>{fmt(order.stake)} USDT</dd>
         <dt>{t('trade.opening_price')}</dt>
-        <dd data-testid="delivery-open">{formatPrice(order.openTick.price, instrument, i18n.language)}</dd>
+        <dd data-testid="delivery-open">
+          {formatPrice(order.openTick.price, instrument, i18n.language)}
+        </dd>
         {order.state === 'open' ? (
           <>
             <dt>{t('trade.current_price')}</dt>
@@ -118,13 +147,21 @@ function Delivery({ orderId, instrument, price, onClose }: DeliveryPopupProps & 
         ) : (
           <>
             <dt>{t('trade.closing_price')}</dt>
-            <dd data-testid="delivery-close">{order.closeTick ? formatPrice(order.closeTick.price, instrument, i18n.language) : '—'}</dd>
+            <dd data-testid="delivery-close">
+              {order.closeTick
+                ? formatPrice(order.closeTick.price, instrument, i18n.language)
+                : '—'}
+            </dd>
             <dt>{t('trade.payout')}</dt>
-            <dd data-testid="delivery-payout">{order.payout !== null ? `${fmt(order.payout)} USDT` : '—'}</dd>
+            <dd data-testid="delivery-payout">
+              {order.payout !== null ? `${fmt(order.payout)} USDT` : '—'}
+            </dd>
           </>
         )}
       </dl>
-      {!connected && order.state === 'open' && <p className="tw-muted tw-delivery-offline">{t('trade.offline_polling')}</p>}
+      {!connected && order.state === 'open' && (
+        <p className="tw-muted tw-delivery-offline">{t('trade.offline_polling')}</p>
+      )}
 
       <div className="tw-delivery-actions">
         <Button block onClick={() => navigate(`/ContractDetail?id=${order.id}`)}>

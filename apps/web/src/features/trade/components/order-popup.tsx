@@ -1,5 +1,10 @@
 import { ERROR_CODES } from '@tradewind/contract/errors';
-import { type ContractConfig, type Direction, type Order, placeOrderRequestSchema } from '@tradewind/contract/instant';
+import {
+  type ContractConfig,
+  type Direction,
+  type Order,
+  placeOrderRequestSchema,
+} from '@tradewind/contract/instant';
 import type { Instrument } from '@tradewind/contract/market';
 import { parseAmount } from '@tradewind/contract/money';
 import { ApiError } from '@tradewind/http-client/api-error';
@@ -37,7 +42,14 @@ interface OrderPopupProps {
  * confirms, everything ARCHITECTURE §1 asks to disclose: fee, what a win pays, what a loss
  * costs, the break-even win rate, the tie rule and the void rule.
  */
-export function OrderPopup({ instrument, direction, config, price, onClose, onPlaced }: OrderPopupProps) {
+export function OrderPopup({
+  instrument,
+  direction,
+  config,
+  price,
+  onClose,
+  onPlaced,
+}: OrderPopupProps) {
   const { t } = useTranslation();
   return (
     <Popup
@@ -49,12 +61,26 @@ export function OrderPopup({ instrument, direction, config, price, onClose, onPl
       bodyStyle={{ maxHeight: '92vh', overflowY: 'auto' }}
       aria-label={t('trade.order_title')}
     >
-      {direction && <OrderForm instrument={instrument} direction={direction} config={config} price={price} onPlaced={onPlaced} />}
+      {direction && (
+        <OrderForm
+          instrument={instrument}
+          direction={direction}
+          config={config}
+          price={price}
+          onPlaced={onPlaced}
+        />
+      )}
     </Popup>
   );
 }
 
-function OrderForm({ instrument, direction, config, price, onPlaced }: Omit<OrderPopupProps, 'onClose' | 'direction'> & { direction: Direction }) {
+function OrderForm({
+  instrument,
+  direction,
+  config,
+  price,
+  onPlaced,
+}: Omit<OrderPopupProps, 'onClose' | 'direction'> & { direction: Direction }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -66,7 +92,8 @@ function OrderForm({ instrument, direction, config, price, onPlaced }: Omit<Orde
     (request) =>
       placeOrder(request, idempotency.keyFor(request)).catch((error: unknown) => {
         // Terms changed since the popup opened: show the new ones; the message says to check them.
-        if (error instanceof ApiError && error.code === ERROR_CODES.CONTRACT_TERMS_CHANGED) void queryClient.invalidateQueries({ queryKey: ['contracts', 'config'] });
+        if (error instanceof ApiError && error.code === ERROR_CODES.CONTRACT_TERMS_CHANGED)
+          void queryClient.invalidateQueries({ queryKey: ['contracts', 'config'] });
         throw error;
       }),
     (result) => {
@@ -83,7 +110,10 @@ function OrderForm({ instrument, direction, config, price, onPlaced }: Omit<Orde
   const period = config.periods.find((p) => p.id === periodIds?.[0]) ?? firstPeriod;
   const quote = period ? quoteOrder(amount, period) : null;
   const available = balances.data?.futures.available;
-  const short = quote && available !== undefined && (parseAmount(quote.total, STAKE_SCALE) ?? 0n) > (parseAmount(available, STAKE_SCALE) ?? 0n);
+  const short =
+    quote &&
+    available !== undefined &&
+    (parseAmount(quote.total, STAKE_SCALE) ?? 0n) > (parseAmount(available, STAKE_SCALE) ?? 0n);
   const fmt = (value: string, decimals = 2) => formatDecimal(value, i18n.language, decimals);
 
   const onFinish = async (values: Values) => {
@@ -95,7 +125,17 @@ function OrderForm({ instrument, direction, config, price, onPlaced }: Omit<Orde
       const min = parseAmount(chosen.minStake, STAKE_SCALE) ?? 0n;
       const max = parseAmount(chosen.maxStake, STAKE_SCALE) ?? 0n;
       if (stakeMinor < min || stakeMinor > max) {
-        form.setFields([{ name: 'amount', errors: [t('trade.stake_range', { min: fmt(chosen.minStake, 0), max: fmt(chosen.maxStake, 0) })] }]);
+        form.setFields([
+          {
+            name: 'amount',
+            errors: [
+              t('trade.stake_range', {
+                min: fmt(chosen.minStake, 0),
+                max: fmt(chosen.maxStake, 0),
+              }),
+            ],
+          },
+        ]);
         return;
       }
     }
@@ -117,14 +157,19 @@ function OrderForm({ instrument, direction, config, price, onPlaced }: Omit<Orde
           {t(`trade.buy_${direction}`)} · {pairName(instrument)}
         </h2>
         <span className="tw-muted">
-          {t('trade.current_price')} <strong data-testid="order-price">{formatPrice(price, instrument, i18n.language)}</strong>
+          {t('trade.current_price')}{' '}
+          <strong data-testid="order-price">{formatPrice(price, instrument, i18n.language)}</strong>
         </span>
       </header>
       <Form
         form={form}
         layout="vertical"
         className="tw-flat-form"
-        initialValues={{ periodId: firstPeriod ? [firstPeriod.id] : [], amount: '', tradePassword: '' }}
+        initialValues={{
+          periodId: firstPeriod ? [firstPeriod.id] : [],
+          amount: '',
+          tradePassword: '',
+        }}
         onFinish={onFinish}
         onValuesChange={clearEdited}
         onFinishFailed={() => undefined}
@@ -139,14 +184,23 @@ function OrderForm({ instrument, direction, config, price, onPlaced }: Omit<Orde
               label: t('trade.period_seconds', { seconds: p.seconds }),
               description: t('trade.payout_rate_short', { rate: fmt(ratePct(p.payoutRate), 0) }),
             }))}
-            onChange={(value) => value.length === 0 && period && form.setFieldsValue({ periodId: [period.id] })}
+            onChange={(value) =>
+              value.length === 0 && period && form.setFieldsValue({ periodId: [period.id] })
+            }
           />
         </Form.Item>
         <Form.Item
           label={
             <span className="tw-order-amount-label">
               {t('trade.amount')}
-              {period && <span className="tw-muted">{t('trade.stake_limits', { min: fmt(period.minStake, 0), max: fmt(period.maxStake, 0) })}</span>}
+              {period && (
+                <span className="tw-muted">
+                  {t('trade.stake_limits', {
+                    min: fmt(period.minStake, 0),
+                    max: fmt(period.maxStake, 0),
+                  })}
+                </span>
+              )}
             </span>
           }
           name="amount"
@@ -156,7 +210,10 @@ function OrderForm({ instrument, direction, config, price, onPlaced }: Omit<Orde
               {config.dailyLossLimit !== null && (
                 <>
                   <br />
-                  {t('trade.loss_limit', { used: fmt(config.lossToday), limit: fmt(config.dailyLossLimit) })}
+                  {t('trade.loss_limit', {
+                    used: fmt(config.lossToday),
+                    limit: fmt(config.dailyLossLimit),
+                  })}
                 </>
               )}
               {short && (
@@ -170,19 +227,37 @@ function OrderForm({ instrument, direction, config, price, onPlaced }: Omit<Orde
             </span>
           }
         >
-          <Input inputMode="decimal" placeholder={t('trade.amount_placeholder')} aria-label={t('trade.amount')} clearable />
+          <Input
+            inputMode="decimal"
+            placeholder={t('trade.amount_placeholder')}
+            aria-label={t('trade.amount')}
+            clearable
+          />
         </Form.Item>
         {config.tradePasswordRequired && (
           <Form.Item
             name="tradePassword"
             label={t('trade.trade_password')}
             extra={
-              <Button size="small" fill="none" color="primary" onClick={() => navigate(moneyPasswordPath('trade', here))}>
+              <Button
+                size="small"
+                fill="none"
+                color="primary"
+                onClick={() => navigate(moneyPasswordPath('trade', here))}
+              >
                 {t('trade.trade_password_forgot')}
               </Button>
             }
           >
-            <Input type="password" inputMode="numeric" autoComplete="off" maxLength={6} placeholder={t('trade.trade_password_placeholder')} aria-label={t('trade.trade_password')} clearable />
+            <Input
+              type="password"
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={6}
+              placeholder={t('trade.trade_password_placeholder')}
+              aria-label={t('trade.trade_password')}
+              clearable
+            />
           </Form.Item>
         )}
       </Form>
@@ -202,17 +277,29 @@ function OrderForm({ instrument, direction, config, price, onPlaced }: Omit<Orde
           <dt>{t('trade.on_loss')}</dt>
           <dd className="tw-down">{quote ? `−${fmt(quote.lossOnLoss)} USDT` : '—'}</dd>
           <dt>{t('trade.break_even')}</dt>
-          <dd data-testid="order-break-even">{formatPercent(period.breakEvenWinRatePct, i18n.language, 2)}</dd>
+          <dd data-testid="order-break-even">
+            {formatPercent(period.breakEvenWinRatePct, i18n.language, 2)}
+          </dd>
         </dl>
       )}
       <ul className="tw-order-rules">
         <li>{t(`trade.rule_${direction}`)}</li>
         <li>{t('trade.rule_tie')}</li>
         <li>{t('trade.rule_void')}</li>
-        {period && <li>{t('trade.rule_break_even', { rate: fmt(period.breakEvenWinRatePct, 2) })}</li>}
+        {period && (
+          <li>{t('trade.rule_break_even', { rate: fmt(period.breakEvenWinRatePct, 2) })}</li>
+        )}
       </ul>
       {/* Confirm comes after the figures and the rules: the user reads them before ordering. */}
-      <Button block size="large" className="tw-order-confirm" data-direction={direction} loading={submitting} disabled={!quote} onClick={() => form.submit()}>
+      <Button
+        block
+        size="large"
+        className="tw-order-confirm"
+        data-direction={direction}
+        loading={submitting}
+        disabled={!quote}
+        onClick={() => form.submit()}
+      >
         {t(`trade.confirm_${direction}`)}
       </Button>
     </div>

@@ -8,5 +8,10 @@ export const getPrices = () => http.get('/api/v1/market/prices', { schema: marke
 
 /** Indicative prices while choosing; the quote is what counts. Refreshed every few seconds, only while shown. */
 export function usePrices() {
-  return useQuery({ queryKey: pricesQueryKey, queryFn: getPrices, refetchInterval: 3_000, staleTime: 0 });
+  return useQuery({
+    queryKey: pricesQueryKey,
+    queryFn: getPrices,
+    refetchInterval: 3_000,
+    staleTime: 0,
+  });
 }

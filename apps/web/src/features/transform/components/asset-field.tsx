@@ -20,12 +20,29 @@ export function AssetField({ value, onChange, options, label, balances }: AssetF
   const choosable = options.length > 1;
   return (
     <>
-      <button type="button" className="tw-tf-asset" aria-label={`${label}: ${value ?? ''}`} aria-haspopup={choosable ? 'dialog' : undefined} disabled={!choosable} onClick={() => setOpen(true)}>
+      <button
+        type="button"
+        className="tw-tf-asset"
+        aria-label={`${label}: ${value ?? ''}`}
+        aria-haspopup={choosable ? 'dialog' : undefined}
+        disabled={!choosable}
+        onClick={() => setOpen(true)}
+      >
         {value && <AssetIcon asset={value} size={22} />}
         <span className="tw-tf-asset-code">{value}</span>
         {choosable && <DownOutline aria-hidden fontSize={12} />}
       </button>
-      <Popup visible={open} onMaskClick={() => setOpen(false)} onClose={() => setOpen(false)} bodyStyle={{ borderTopLeftRadius: 12, borderTopRightRadius: 12, maxHeight: '70vh', overflowY: 'auto' }}>
+      <Popup
+        visible={open}
+        onMaskClick={() => setOpen(false)}
+        onClose={() => setOpen(false)}
+        bodyStyle={{
+          borderTopLeftRadius: 12,
+          borderTopRightRadius: 12,
+          maxHeight: '70vh',
+          overflowY: 'auto',
+        }}
+      >
         <div role="dialog" aria-label={label}>
           <h2 className="tw-tf-sheet-title">{label}</h2>
           <List>

@@ -1,4 +1,9 @@
-import { QUOTE_TTL_MS, type Quote, type QuoteRequest, quoteRequestSchema } from '@tradewind/contract/conversion';
+import {
+  QUOTE_TTL_MS,
+  type Quote,
+  type QuoteRequest,
+  quoteRequestSchema,
+} from '@tradewind/contract/conversion';
 import { ERROR_CODES } from '@tradewind/contract/errors';
 import { ASSET_CODES, type AssetCode, QUOTE_ASSET } from '@tradewind/contract/wallet';
 import { useQueryClient } from '@tanstack/react-query';
@@ -57,7 +62,10 @@ export function ConvertPanel() {
   const to: AssetCode = Form.useWatch('to', form) ?? QUOTE_ASSET;
   const coin = from === QUOTE_ASSET ? to : from;
 
-  const available = useMemo(() => Object.fromEntries((balances.data?.spot ?? []).map((b) => [b.asset, b.available])), [balances.data]);
+  const available = useMemo(
+    () => Object.fromEntries((balances.data?.spot ?? []).map((b) => [b.asset, b.available])),
+    [balances.data],
+  );
   const price = prices.data?.items.find((item) => item.asset === coin);
 
   useEffect(() => {
@@ -71,14 +79,20 @@ export function ConvertPanel() {
   // The pair rule lives in the controls: one side is always USDT.
   const onValuesChange = (changed: Values) => {
     if (changed.from && changed.from !== QUOTE_ASSET) form.setFieldsValue({ to: QUOTE_ASSET });
-    if (changed.from === QUOTE_ASSET && form.getFieldValue('to') === QUOTE_ASSET) form.setFieldsValue({ to: 'BTC' });
+    if (changed.from === QUOTE_ASSET && form.getFieldValue('to') === QUOTE_ASSET)
+      form.setFieldsValue({ to: 'BTC' });
     setHeld(null);
   };
   const swap = () => {
     form.setFieldsValue({ from: to, to: from, amount: '' });
     setHeld(null);
   };
-  const requestQuote = (values: Values) => submit({ from: values.from, to: values.to, amount: values.amount?.trim() ?? '' } satisfies Partial<QuoteRequest>);
+  const requestQuote = (values: Values) =>
+    submit({
+      from: values.from,
+      to: values.to,
+      amount: values.amount?.trim() ?? '',
+    } satisfies Partial<QuoteRequest>);
 
   const confirm = async () => {
     if (!held || expired) return;
@@ -86,12 +100,19 @@ export function ConvertPanel() {
     try {
       const result = await convert(held.quote.id, idempotency.keyFor({ quoteId: held.quote.id }));
       queryClient.setQueryData(balancesQueryKey, result.balances);
-      showToast({ content: t('transform.converted', { pay: `${result.quote.amount} ${result.quote.from}`, receive: `${result.quote.receive} ${result.quote.to}` }), duration: 2000 });
+      showToast({
+        content: t('transform.converted', {
+          pay: `${result.quote.amount} ${result.quote.from}`,
+          receive: `${result.quote.receive} ${result.quote.to}`,
+        }),
+        duration: 2000,
+      });
       setHeld(null);
       form.setFieldsValue({ amount: '' });
     } catch (error) {
       // The client toasted the reason. An expired quote can only be refreshed; a used one is gone.
-      if (error instanceof ApiError && error.code === ERROR_CODES.QUOTE_EXPIRED) setHeld((h) => (h ? { ...h, expired: true } : h));
+      if (error instanceof ApiError && error.code === ERROR_CODES.QUOTE_EXPIRED)
+        setHeld((h) => (h ? { ...h, expired: true } : h));
       if (error instanceof ApiError && error.code === ERROR_CODES.QUOTE_USED) setHeld(null);
       void queryClient.invalidateQueries({ queryKey: balancesQueryKey });
     } finally {
@@ -116,29 +137,74 @@ export function ConvertPanel() {
           )
         }
       >
-        <Form.Item label={<FieldCaption caption={t('transform.from')} note={t('transform.available', { amount: available[from] ? formatDecimal(available[from], i18n.language) : '–', asset: from })} />}>
+        <Form.Item
+          label={
+            <FieldCaption
+              caption={t('transform.from')}
+              note={t('transform.available', {
+                amount: available[from] ? formatDecimal(available[from], i18n.language) : '–',
+                asset: from,
+              })}
+            />
+          }
+        >
           <div className="tw-tf-pick">
             <Form.Item name="from" noStyle>
               <AssetField label={t('transform.from')} options={ASSET_CODES} balances={available} />
             </Form.Item>
             <Form.Item name="amount" noStyle>
-              <Input className="tw-tf-amount" inputMode="decimal" placeholder={t('transform.amount_placeholder')} aria-label={t('transform.amount')} clearable />
+              <Input
+                className="tw-tf-amount"
+                inputMode="decimal"
+                placeholder={t('transform.amount_placeholder')}
+                aria-label={t('transform.amount')}
+                clearable
+              />
             </Form.Item>
-            <button type="button" className="tw-link tw-tf-all" onClick={() => form.setFieldsValue({ amount: available[from] ?? '' })} disabled={!available[from] || available[from] === '0'}>
+            <button
+              type="button"
+              className="tw-link tw-tf-all"
+              onClick={() => form.setFieldsValue({ amount: available[from] ?? '' })}
+              disabled={!available[from] || available[from] === '0'}
+            >
               {t('transform.all')}
             </button>
           </div>
         </Form.Item>
         <SwapButton label={t('transform.swap')} onClick={swap} />
-        <Form.Item label={<FieldCaption caption={t('transform.to')} note={t('transform.available', { amount: available[to] ? formatDecimal(available[to], i18n.language) : '–', asset: to })} />}>
+        <Form.Item
+          label={
+            <FieldCaption
+              caption={t('transform.to')}
+              note={t('transform.available', {
+                amount: available[to] ? formatDecimal(available[to], i18n.language) : '–',
+                asset: to,
+              })}
+            />
+          }
+        >
           <div className="tw-tf-pick">
             <Form.Item name="to" noStyle>
-              <AssetField label={t('transform.to')} options={from === QUOTE_ASSET ? COINS : [QUOTE_ASSET]} balances={available} />
+              <AssetField
+                label={t('transform.to')}
+                options={from === QUOTE_ASSET ? COINS : [QUOTE_ASSET]}
+                balances={available}
+              />
             </Form.Item>
-            <span className={held ? 'tw-tf-estimate' : 'tw-tf-estimate tw-tf-estimate-empty'}>{held ? formatDecimal(held.quote.receive, i18n.language) : t('transform.receive_after_quote')}</span>
+            <span className={held ? 'tw-tf-estimate' : 'tw-tf-estimate tw-tf-estimate-empty'}>
+              {held
+                ? formatDecimal(held.quote.receive, i18n.language)
+                : t('transform.receive_after_quote')}
+            </span>
           </div>
           <p className="tw-muted tw-tf-price" aria-live="polite">
-            {price?.price ? t('transform.indicative', { coin, price: formatDecimal(price.price, i18n.language), source: price.sourceLabel ?? '' }) : t('transform.no_price', { coin })}
+            {price?.price
+              ? t('transform.indicative', {
+                  coin,
+                  price: formatDecimal(price.price, i18n.language),
+                  source: price.sourceLabel ?? '',
+                })
+              : t('transform.no_price', { coin })}
           </p>
         </Form.Item>
       </Form>

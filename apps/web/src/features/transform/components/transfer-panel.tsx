@@ -1,4 +1,8 @@
-import { type TransferRequest, type Wallet, transferRequestSchema } from '@tradewind/contract/wallet';
+import {
+  type TransferRequest,
+  type Wallet,
+  transferRequestSchema,
+} from '@tradewind/contract/wallet';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input } from 'antd-mobile';
 import { useEffect, useState } from 'react';
@@ -21,7 +25,10 @@ interface Values {
 function AccountName({ value, label }: { value?: Wallet; label: string }) {
   const { t } = useTranslation();
   return (
-    <div className="tw-tf-account" aria-label={`${label}: ${value ? t(`transform.wallet_${value}`) : ''}`}>
+    <div
+      className="tw-tf-account"
+      aria-label={`${label}: ${value ? t(`transform.wallet_${value}`) : ''}`}
+    >
       {value ? t(`transform.wallet_${value}`) : ''}
     </div>
   );
@@ -51,10 +58,18 @@ export function TransferPanel() {
   const from: Wallet = Form.useWatch('from', form) ?? 'spot';
   const to: Wallet = Form.useWatch('to', form) ?? 'futures';
   const available =
-    from === 'spot' ? balances.data?.spot.find((b) => b.asset === 'USDT')?.available : balances.data?.futures.available;
+    from === 'spot'
+      ? balances.data?.spot.find((b) => b.asset === 'USDT')?.available
+      : balances.data?.futures.available;
 
   const swap = () => form.setFieldsValue({ from: to, to: from });
-  const onFinish = (values: Values) => submit({ from: values.from, to: values.to, asset: 'USDT', amount: values.amount?.trim() ?? '' });
+  const onFinish = (values: Values) =>
+    submit({
+      from: values.from,
+      to: values.to,
+      asset: 'USDT',
+      amount: values.amount?.trim() ?? '',
+    });
 
   return (
     <Form
@@ -76,15 +91,36 @@ export function TransferPanel() {
       <Form.Item name="to" label={t('transform.to')}>
         <AccountName label={t('transform.to')} />
       </Form.Item>
-      <Form.Item label={<FieldCaption caption={t('transform.amount')} note={t('transform.available', { amount: available ? formatDecimal(available, i18n.language) : '–', asset: 'USDT' })} />}>
+      <Form.Item
+        label={
+          <FieldCaption
+            caption={t('transform.amount')}
+            note={t('transform.available', {
+              amount: available ? formatDecimal(available, i18n.language) : '–',
+              asset: 'USDT',
+            })}
+          />
+        }
+      >
         <div className="tw-tf-pick">
           <span className="tw-tf-asset-code" aria-hidden>
             USDT
           </span>
           <Form.Item name="amount" noStyle>
-            <Input className="tw-tf-amount" inputMode="decimal" placeholder={t('transform.amount_placeholder')} aria-label={t('transform.amount')} clearable />
+            <Input
+              className="tw-tf-amount"
+              inputMode="decimal"
+              placeholder={t('transform.amount_placeholder')}
+              aria-label={t('transform.amount')}
+              clearable
+            />
           </Form.Item>
-          <button type="button" className="tw-link tw-tf-all" onClick={() => form.setFieldsValue({ amount: available ?? '' })} disabled={!available || available === '0'}>
+          <button
+            type="button"
+            className="tw-link tw-tf-all"
+            onClick={() => form.setFieldsValue({ amount: available ?? '' })}
+            disabled={!available || available === '0'}
+          >
             {t('transform.all')}
           </button>
         </div>

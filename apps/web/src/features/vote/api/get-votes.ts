@@ -12,5 +12,8 @@ export function useVotes() {
 
 /** Puts the poll a vote returned into the cached list, so the bars move at once. */
 export function replacePoll(queryClient: QueryClient, poll: VotePoll): void {
-  queryClient.setQueryData<VotePollList>(votesQueryKey, (list) => list && { items: list.items.map((item) => (item.id === poll.id ? poll : item)) });
+  queryClient.setQueryData<VotePollList>(
+    votesQueryKey,
+    (list) => list && { items: list.items.map((item) => (item.id === poll.id ? poll : item)) },
+  );
 }

@@ -5,7 +5,10 @@ import { http } from '@/api/http.ts';
 export const withdrawalsQueryKey = ['withdrawals', 'list'] as const;
 
 export const getWithdrawals = (beforeId?: string) =>
-  http.get('/api/v1/withdrawals', { schema: withdrawalListSchema, params: beforeId ? { beforeId } : undefined });
+  http.get('/api/v1/withdrawals', {
+    schema: withdrawalListSchema,
+    params: beforeId ? { beforeId } : undefined,
+  });
 
 /** The history, newest first, a page at a time. */
 export function useWithdrawals() {
