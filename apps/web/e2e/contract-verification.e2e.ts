@@ -5,7 +5,8 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { parseAccumulatorUpdate, sliceAccumulatorUpdate } from '@tradewind/contract/pyth-proof';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PHONE, SCREENSHOT_DIR, apiCall, launchBrowser, outboxCode, waitFor } from './browser.ts';
+import { PHONE, SCREENSHOT_DIR, apiCall, launchBrowser, waitFor } from './browser.ts';
+import { type Session, fundedFuturesUser } from './funded-user.ts';
 
 /**
  * The verification section of a settled order (issue 28): each tick's source quotes, the
@@ -24,10 +25,6 @@ const axeSource = fs.readFileSync(
 );
 let browser: Browser;
 
-interface Session {
-  token: string;
-  uid: string;
-}
 interface Quote {
   source: string;
   sourceLabel: string;
@@ -62,57 +59,8 @@ const api = <T>(
 ) => apiCall<T>(baseUrl, method, url, token, body, headers);
 let counter = 0;
 
-/** A new user holding `usdt` in the futures account: a simulated-chain deposit, then a transfer. */
-async function fundedUser(usdt: string): Promise<Session> {
-  const email = `e2e-verify${Date.now()}${++counter}@example.com`;
-  await api('POST', '/api/v1/auth/codes', undefined, {
-    channel: 'email',
-    account: email,
-    purpose: 'register',
-  });
-  const code = await outboxCode(baseUrl, email);
-  const user = (
-    await api<Session>('POST', '/api/v1/auth/register', undefined, {
-      mode: 'code',
-      channel: 'email',
-      account: email,
-      code,
-      password: 'e2e-password-1',
-      confirmPassword: 'e2e-password-1',
-    })
-  ).data;
-  const { address } = (await api<{ address: string }>('GET', '/api/v1/deposit/address', user.token))
-    .data;
-  expect(
-    (await api('POST', '/api/v1/dev/chain/transfer', undefined, { address, amount: usdt })).code,
-  ).toBe(0);
-  await waitFor(
-    'the deposit to be seen',
-    async () =>
-      (await api<{ items: unknown[] }>('GET', '/api/v1/deposit/history', user.token)).data.items
-        .length > 0,
-  );
-  await api('POST', '/api/v1/dev/chain/mine', undefined, { blocks: 19 });
-  await waitFor('the deposit to be credited', async () => {
-    const spot = (
-      await api<{ spot: { asset: string; available: string }[] }>(
-        'GET',
-        '/api/v1/wallet/balances',
-        user.token,
-      )
-    ).data.spot;
-    return spot.find((s) => s.asset === 'USDT')?.available === usdt;
-  });
-  const moved = await api(
-    'POST',
-    '/api/v1/wallet/transfer',
-    user.token,
-    { from: 'spot', to: 'futures', asset: 'USDT', amount: usdt },
-    { 'idempotency-key': `e2e-verify-${Date.now()}-${++counter}` },
-  );
-  expect(moved.code).toBe(0);
-  return user;
-}
+/** A new user holding `usdt` in the futures account (funded-user.ts). */
+const fundedUser = (usdt: string) => fundedFuturesUser(baseUrl, usdt, 'verify');
 
 /** A BTC/USDT order on the shortest period, placed through the API. */
 async function placeOrder(user: Session): Promise<{ order: Order; seconds: number }> {

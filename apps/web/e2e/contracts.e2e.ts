@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PHONE, apiCall, launchBrowser, outboxCode, screenshot, waitFor } from './browser.ts';
+import { PHONE, apiCall, launchBrowser, screenshot, waitFor } from './browser.ts';
+import { type Session, fundedFuturesUser } from './funded-user.ts';
 
 /**
  * Markets and instant contracts against the real server, whose simulated feed records a
@@ -12,10 +13,6 @@ import { PHONE, apiCall, launchBrowser, outboxCode, screenshot, waitFor } from '
 const baseUrl = inject('baseUrl');
 let browser: Browser;
 
-interface Session {
-  token: string;
-  uid: string;
-}
 interface Period {
   id: number;
   seconds: number;
@@ -81,56 +78,8 @@ const futuresAvailable = async (user: Session) =>
   (await api<{ futures: { available: string } }>('GET', '/api/v1/wallet/balances', user.token)).data
     .futures.available;
 
-/** A new user holding `usdt` in the futures account: a simulated-chain deposit, then a transfer. */
-async function fundedUser(usdt: string): Promise<Session> {
-  const email = `e2e-contracts${Date.now()}${++counter}@example.com`;
-  await api('POST', '/api/v1/auth/codes', undefined, {
-    channel: 'email',
-    account: email,
-    purpose: 'register',
-  });
-  const code = await outboxCode(baseUrl, email);
-  const registered = await api<Session>('POST', '/api/v1/auth/register', undefined, {
-    mode: 'code',
-    channel: 'email',
-    account: email,
-    code,
-    password: 'e2e-password-1',
-    confirmPassword: 'e2e-password-1',
-  });
-  const user = registered.data;
-  const { address } = (await api<{ address: string }>('GET', '/api/v1/deposit/address', user.token))
-    .data;
-  expect(
-    (await api('POST', '/api/v1/dev/chain/transfer', undefined, { address, amount: usdt })).code,
-  ).toBe(0);
-  await waitFor(
-    'the deposit to be seen',
-    async () =>
-      (await api<{ items: unknown[] }>('GET', '/api/v1/deposit/history', user.token)).data.items
-        .length > 0,
-  );
-  await api('POST', '/api/v1/dev/chain/mine', undefined, { blocks: 19 });
-  await waitFor('the deposit to be credited', async () => {
-    const spot = (
-      await api<{ spot: { asset: string; available: string }[] }>(
-        'GET',
-        '/api/v1/wallet/balances',
-        user.token,
-      )
-    ).data.spot;
-    return spot.find((s) => s.asset === 'USDT')?.available === usdt;
-  });
-  const moved = await api(
-    'POST',
-    '/api/v1/wallet/transfer',
-    user.token,
-    { from: 'spot', to: 'futures', asset: 'USDT', amount: usdt },
-    { 'idempotency-key': key() },
-  );
-  expect(moved.code).toBe(0);
-  return user;
-}
+/** A new user holding `usdt` in the futures account (funded-user.ts). */
+const fundedUser = (usdt: string) => fundedFuturesUser(baseUrl, usdt, 'contracts');
 
 const config = async (user: Session) =>
   (await api<{ periods: Period[] }>('GET', '/api/v1/contracts/config', user.token)).data;
