@@ -95,6 +95,7 @@ describe('feed configuration', () => {
       simulated: true,
       feedUrl: 'wss://stream.binance.com:9443/stream',
       pythUrl: 'https://hermes.pyth.network',
+      pythFeedIds: {},
       quarantineBandPpm: 10_000,
       tickRetentionDays: 3,
     });
@@ -112,6 +113,13 @@ describe('feed configuration', () => {
       /simulated feed exists only in demo mode/,
     );
     expect(() => loadConfig({ MARKET_SOURCES: 'binance,kraken' })).toThrow(/MARKET_SOURCES/);
+    expect(loadConfig({ PYTH_FEED_IDS: `WTIUSD=0x${'AB'.repeat(32)}` }).market.pythFeedIds).toEqual(
+      { WTIUSD: 'ab'.repeat(32) },
+    );
+    expect(() => loadConfig({ PYTH_FEED_IDS: `OILUSD=${'ab'.repeat(32)}` })).toThrow(
+      /OILUSD is not an instrument/,
+    );
+    expect(() => loadConfig({ PYTH_FEED_IDS: 'WTIUSD=12' })).toThrow(/PYTH_FEED_IDS/);
     // The key is a secret: an error about it never repeats it.
     expect(() => loadConfig({ PYTH_API_KEY: ' ' })).toThrow(ConfigError);
     expect(() => loadConfig({ MARKET_FEED: 'kraken' })).toThrow(ConfigError);

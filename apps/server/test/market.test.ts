@@ -143,6 +143,16 @@ describe('what may be traded', () => {
     expect(
       tradable({ sources: ['pyth'], simulated: false }, new Date(Date.UTC(2026, 11, 28))),
     ).not.toContain('WTIUSD');
+    // An operator gives WTI its next contract's feed id (PYTH_FEED_IDS): tradable again.
+    const afterRoll = new Date(Date.UTC(2026, 11, 28));
+    const next = {
+      sources: ['pyth' as const],
+      simulated: false,
+      pythFeedIds: { WTIUSD: 'a'.repeat(64) },
+    };
+    expect(INSTRUMENT_SYMBOLS.filter((symbol) => isTradable(symbol, next, afterRoll))).toContain(
+      'WTIUSD',
+    );
     expect(tradable({ sources: ['binance'], simulated: true })).toEqual(INSTRUMENT_SYMBOLS);
     expect(tradable({ sources: [], simulated: true })).toEqual(INSTRUMENT_SYMBOLS);
     expect(tradable({ sources: [], simulated: false })).toEqual([]);

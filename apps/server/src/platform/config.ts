@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DEFAULT_UPLOAD_MAX_BYTES } from '@tradewind/contract/files';
+import { isInstrumentSymbol } from '@tradewind/contract/market';
 import { parseAmount } from '@tradewind/contract/money';
 import { ASSETS } from '@tradewind/contract/wallet';
 import { WITHDRAWAL_ASSETS, type WithdrawalAsset } from '@tradewind/contract/withdrawal';
@@ -125,6 +126,18 @@ const envSchema = z.object({
     })
     .default('https://hermes.pyth.network'),
   PYTH_API_KEY: z.string().trim().min(1).optional(),
+  /**
+   * Pyth feed ids that replace the built-in ones (market/pyth/feed-ids.ts), comma-separated
+   * SYMBOL=id pairs: e.g. a commodity's next futures contract once the listed ones rolled off.
+   */
+  PYTH_FEED_IDS: z
+    .string()
+    .trim()
+    .regex(
+      /^([A-Z]{3,12}=(0x)?[0-9a-fA-F]{64})(\s*,\s*[A-Z]{3,12}=(0x)?[0-9a-fA-F]{64})*$/,
+      'must be SYMBOL=feed id pairs, comma-separated, e.g. WTIUSD=0x…(64 hex digits)',
+    )
+    .optional(),
   /** A source quote further than this from the other sources (or alone, its own last minute) is quarantined. */
   MARKET_QUARANTINE_BAND_PPM: positiveInt
     .max(500_000, 'must be at most 500000 (50%)')
@@ -302,6 +315,18 @@ function marketSources(
   return demoMode ? [] : [...REAL_PRICE_SOURCES];
 }
 
+/** PYTH_FEED_IDS as symbol → lowercase feed id; a symbol that is not an instrument is refused. */
+function pythFeedIds(list: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of list?.split(',') ?? []) {
+    const [symbol = '', id = ''] = pair.trim().split('=');
+    if (!isInstrumentSymbol(symbol))
+      throw new ConfigError([`PYTH_FEED_IDS: ${symbol} is not an instrument`]);
+    out[symbol] = id.replace(/^0x/, '').toLowerCase();
+  }
+  return out;
+}
+
 export interface MarketConfig {
   /** The real sources recorded; an instrument none of them covers is priced by the demo walk (demo mode) or not at all. */
   sources: RealPriceSource[];
@@ -312,6 +337,8 @@ export interface MarketConfig {
   /** Pyth's Hermes service, and its API key (PYTH_API_KEY) if it asks for one. */
   pythUrl: string;
   pythApiKey?: string;
+  /** Feed ids that replace the built-in ones, by instrument (PYTH_FEED_IDS). */
+  pythFeedIds: Record<string, string>;
   /** A quote further than this many parts per million from its reference is quarantined. */
   quarantineBandPpm: number;
   /** Raw ticks older than this are pruned (unless an order or quote refers to them); candles are kept. */
@@ -461,6 +488,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       feedUrl: e.MARKET_FEED_URL,
       pythUrl: e.PYTH_HERMES_URL,
       ...(e.PYTH_API_KEY ? { pythApiKey: e.PYTH_API_KEY } : {}),
+      pythFeedIds: pythFeedIds(e.PYTH_FEED_IDS),
       quarantineBandPpm: e.MARKET_QUARANTINE_BAND_PPM,
       tickRetentionDays: e.TICK_RETENTION_DAYS ?? tickRetentionDefault(e.DATABASE_URL),
     },

@@ -35,7 +35,7 @@ import { PythFeed } from './pyth-feed.ts';
 import { PythStream } from './pyth/stream.ts';
 import { MarketRecorder, RECORDER_LOCK_ID } from './recorder.ts';
 import { sourcesView } from './sources-view.ts';
-import { sourcePlan } from './sources.ts';
+import { configuredPythFeeds, sourcePlan } from './sources.ts';
 import type { TickReference } from './tick-references.ts';
 import {
   ensureInstruments,
@@ -263,6 +263,7 @@ export function registerMarketRecorder(
       clock: deps.clock,
       baseUrl: pythUrl,
       ...(pythApiKey ? { apiKey: pythApiKey } : {}),
+      feeds: configuredPythFeeds(deps.config.market.pythFeedIds),
       log: app.log,
     });
     app.addHook('onReady', async () => stream.start());

@@ -247,7 +247,9 @@ export async function ensureInstruments(db: Db): Promise<void> {
  */
 export function isTradable(
   symbol: InstrumentSymbol,
-  market: Pick<MarketConfig, 'sources' | 'simulated'>,
+  market: Pick<MarketConfig, 'sources' | 'simulated'> & {
+    pythFeedIds?: MarketConfig['pythFeedIds'];
+  },
   now: Date,
 ): boolean {
   return (
@@ -275,7 +277,9 @@ async function instrumentRows(
 export async function instrumentsView(
   db: Executor,
   language: Language,
-  market: Pick<MarketConfig, 'sources' | 'simulated'>,
+  market: Pick<MarketConfig, 'sources' | 'simulated'> & {
+    pythFeedIds?: MarketConfig['pythFeedIds'];
+  },
   now: Date,
 ): Promise<{ items: Instrument[] }> {
   const rows = await instrumentRows(db);

@@ -5,18 +5,20 @@ import { sql } from 'drizzle-orm';
 import type { MarketConfig } from '#platform/config.ts';
 import { type Executor, queryRows } from '#platform/db.ts';
 import { pythFeedsAt } from './pyth/feed-ids.ts';
-import { sourcePlan } from './sources.ts';
+import { configuredPythFeeds, sourcePlan } from './sources.ts';
 import type { TickComponent } from './tables.ts';
 
 /** GET /admin/market/sources: each instrument's configured sources with their ids, and when each last counted. */
 export async function sourcesView(
   db: Executor,
-  market: Pick<MarketConfig, 'sources' | 'simulated' | 'quarantineBandPpm'>,
+  market: Pick<MarketConfig, 'sources' | 'simulated' | 'quarantineBandPpm' | 'pythFeedIds'>,
   now: Date,
 ): Promise<MarketSources> {
   const plan = sourcePlan(market, now.getTime());
   const pyth = new Map(
-    [...pythFeedsAt(now.getTime()).values()].map((feed) => [feed.instrument, feed]),
+    [...pythFeedsAt(now.getTime(), configuredPythFeeds(market.pythFeedIds)).values()].map(
+      (feed) => [feed.instrument, feed],
+    ),
   );
   const latest = await queryRows<{
     instrument: string;

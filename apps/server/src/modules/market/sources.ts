@@ -1,6 +1,6 @@
 import { INSTRUMENTS, INSTRUMENT_SYMBOLS, type InstrumentSymbol } from '@tradewind/contract/market';
 import type { RealPriceSource } from '#platform/config.ts';
-import { pythFeedsAt } from './pyth/feed-ids.ts';
+import { PYTH_FEEDS, type PythFeedMap, pythFeedsAt } from './pyth/feed-ids.ts';
 
 /** The demo walk's source name: its prices exist only in demo mode. */
 export const SIMULATED_SOURCE = 'simulated';
@@ -11,11 +11,23 @@ export const SIMULATED_SOURCE = 'simulated';
  * through its front futures contract, so a commodity whose listed contracts have all rolled
  * off has no Pyth price until new contract ids are added.
  */
-export function coverage(source: RealPriceSource, atMs: number): InstrumentSymbol[] {
+export function coverage(
+  source: RealPriceSource,
+  atMs: number,
+  pythFeeds: PythFeedMap = PYTH_FEEDS,
+): InstrumentSymbol[] {
   if (source === 'binance')
     return INSTRUMENT_SYMBOLS.filter((symbol) => INSTRUMENTS[symbol].kind === 'crypto');
-  const feeds = new Set([...pythFeedsAt(atMs).values()].map((feed) => feed.instrument));
+  const feeds = new Set([...pythFeedsAt(atMs, pythFeeds).values()].map((feed) => feed.instrument));
   return INSTRUMENT_SYMBOLS.filter((symbol) => feeds.has(symbol));
+}
+
+/** Pyth's feeds with the operator's replacements (PYTH_FEED_IDS): a replaced instrument follows that one feed. */
+export function configuredPythFeeds(overrides: Readonly<Record<string, string>>): PythFeedMap {
+  const feeds: Record<string, PythFeedMap[InstrumentSymbol]> = { ...PYTH_FEEDS };
+  for (const [symbol, feedId] of Object.entries(overrides))
+    feeds[symbol] = { kind: 'spot', symbol: `${symbol} (PYTH_FEED_IDS)`, feedId };
+  return feeds as PythFeedMap;
 }
 
 export interface SourcePlan {
@@ -31,11 +43,16 @@ export interface SourcePlan {
  * demo mode an instrument no real source covers has no price and cannot be traded.
  */
 export function sourcePlan(
-  market: { sources: readonly RealPriceSource[]; simulated: boolean },
+  market: {
+    sources: readonly RealPriceSource[];
+    simulated: boolean;
+    pythFeedIds?: Readonly<Record<string, string>>;
+  },
   atMs: number,
 ): SourcePlan {
+  const pythFeeds = configuredPythFeeds(market.pythFeedIds ?? {});
   const covered = new Map(
-    market.sources.map((source) => [source, new Set(coverage(source, atMs))]),
+    market.sources.map((source) => [source, new Set(coverage(source, atMs, pythFeeds))]),
   );
   const byInstrument = {} as Record<InstrumentSymbol, string[]>;
   const simulated: InstrumentSymbol[] = [];
