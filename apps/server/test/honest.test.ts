@@ -85,6 +85,12 @@ const ALLOWED_FIELDS: { url: RegExp; fields: string[]; reason: string }[] = [
     reason:
       "a contract period's published payout rate for orders placed after the change (placed orders keep the rate they were placed with); it sets terms, never an outcome",
   },
+  {
+    url: /^\/api\/v1\/contracts\/orders$/,
+    fields: ['payoutRate'],
+    reason:
+      "the period's payout rate as the user was shown it: compared with the period's own, and the order refused if they differ; it never sets a rate",
+  },
 ];
 
 /** Every field name a request schema accepts, through objects, unions, pipes, wrappers and arrays. */
