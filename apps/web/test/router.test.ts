@@ -1,41 +1,58 @@
+import { type ReactNode, createElement as h } from 'react';
+import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { type RouteObject, matchRoutes } from '@/lib/router.tsx';
+import { Route, Switch } from 'wouter';
+import { BrowserRouter, Layout, Outlet, matchesPath } from '@/lib/router.tsx';
 
-const routes: RouteObject[] = [
-  {
-    handle: 'shell',
-    children: [
-      {
-        path: '/',
-        handle: 'tabs',
-        children: [
-          { index: true, handle: 'home' },
-          { path: 'My', handle: 'my' },
-        ],
-      },
-      { path: '/Login', handle: 'login' },
-      { path: '*', handle: 'unknown' },
-    ],
-  },
-];
+/** A layout that names itself, then shows its child route. */
+const named = (name: string) => h('i', null, `${name}/`, h(Outlet));
 
-const handles = (pathname: string) => matchRoutes(routes, pathname)?.map((route) => route.handle);
+/** A table shaped like the app's (app/router.tsx): the shell, the tab layout at "/" and its pages, a catch-all. */
+const table = (catchAll: boolean): ReactNode =>
+  h(
+    Layout,
+    { element: named('shell') },
+    h(
+      Switch,
+      null,
+      h(
+        Route,
+        { path: /^\/(?:my)?\/?$/i },
+        h(
+          Layout,
+          { element: named('tabs') },
+          h(Switch, null, h(Route, { path: '/' }, 'home'), h(Route, { path: '/My' }, 'my')),
+        ),
+      ),
+      h(Route, { path: '/Login' }, 'login'),
+      catchAll ? h(Route, null, 'unknown') : null,
+    ),
+  );
+
+/** What the table shows at `pathname`, layouts first: "shell/tabs/home". */
+const shown = (pathname: string, catchAll = true) =>
+  renderToString(h(BrowserRouter, { location: pathname, children: table(catchAll) })).replace(
+    /<\/?i>|<!-- -->/g,
+    '',
+  );
 
 describe('the route table', () => {
   it('matches layouts down to the page, an index route at its parent’s path', () => {
-    expect(handles('/')).toEqual(['shell', 'tabs', 'home']);
-    expect(handles('/My')).toEqual(['shell', 'tabs', 'my']);
-    expect(handles('/Login')).toEqual(['shell', 'login']);
+    expect(shown('/')).toBe('shell/tabs/home');
+    expect(shown('/My')).toBe('shell/tabs/my');
+    expect(shown('/Login')).toBe('shell/login');
   });
 
   it('ignores case and a trailing slash, as React Router does', () => {
-    expect(handles('/login')).toEqual(['shell', 'login']);
-    expect(handles('/my/')).toEqual(['shell', 'tabs', 'my']);
+    expect(shown('/login')).toBe('shell/login');
+    expect(shown('/my/')).toBe('shell/tabs/my');
+    expect(matchesPath('/Login', '/LOGIN/')).toBe(true);
   });
 
   it('sends any other path to the catch-all, and nothing matches without one', () => {
-    expect(handles('/Nowhere')).toEqual(['shell', 'unknown']);
-    expect(handles('/My/extra')).toEqual(['shell', 'unknown']);
-    expect(matchRoutes([{ path: '/Login' }], '/Nowhere')).toBeNull();
+    expect(shown('/Nowhere')).toBe('shell/unknown');
+    expect(shown('/My/extra')).toBe('shell/unknown');
+    expect(shown('/Nowhere', false)).toBe('shell/');
+    expect(matchesPath('/Login', '/Nowhere')).toBe(false);
   });
 });

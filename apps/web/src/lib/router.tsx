@@ -1,24 +1,30 @@
 import {
-  type AnchorHTMLAttributes,
-  type MouseEvent,
   type ReactNode,
   createContext,
   startTransition,
-  useCallback,
   useContext,
-  useEffect,
   useLayoutEffect,
-  useMemo,
   useState,
 } from 'react';
+import { parse } from 'regexparam';
+import {
+  Link as WouterLink,
+  Redirect,
+  Router,
+  matchRoute,
+  useSearchParams as useWouterSearchParams,
+} from 'wouter';
 
 /**
- * The part of React Router the app uses, on the History API (React Router was 13 KB gzipped on
- * every first screen): a route table of fixed paths with nested layouts, `Link`, `useNavigate`,
- * `useLocation`, `useSearchParams`, `Navigate` and `Outlet`, with React Router's rules where the
- * app relies on them: paths match without regard to case or a trailing slash, every navigation
- * has a new `location.key`, and a navigation is a transition (the page on screen stays until the
- * next one's code is there, instead of a spinner).
+ * The app's routing on wouter (decision 0023): its `Switch` and `Route` match the paths
+ * (regexparam, as wouter does: without regard to case or a trailing slash, the rules the app
+ * inherited from React Router), and its `Link`, `Redirect` and `useSearchParams` are the app's.
+ *
+ * The location itself stays ours, handed to wouter as its `hook`: every entry of the history has
+ * its own `location.key`, which the effects that run "on every navigation" depend on, and a
+ * navigation is a transition, so the page on screen stays until the next one's code is there
+ * instead of a spinner. wouter's own location reads the history through useSyncExternalStore,
+ * whose updates React never renders as a transition.
  */
 
 export interface Location {
@@ -27,14 +33,6 @@ export interface Location {
   hash: string;
   /** New for every entry of the history: what effects that run "on every navigation" depend on. */
   key: string;
-}
-
-export interface RouteObject {
-  path?: string;
-  index?: boolean;
-  element?: ReactNode;
-  handle?: unknown;
-  children?: RouteObject[];
 }
 
 export interface NavigateOptions {
@@ -81,10 +79,17 @@ function useLocationContext(): Location {
   return location;
 }
 
+/** wouter's `hook` and `searchHook`: the path and search of the location shown. */
+const usePath = (): [string, (to: string, options?: NavigateOptions) => void] => [
+  useLocationContext().pathname,
+  navigateTo,
+];
+const useSearch = (): string => useLocationContext().search;
+
 /**
  * The app's router, on the window's location. `location` renders that path instead, without a
- * window: the build's prerender of the sign-in page (src/prerender.tsx); the browser then
- * follows the window as always.
+ * window: the build's prerender of the sign-in page and the server's render of Home
+ * (src/prerender.tsx); the browser then follows the window as always.
  */
 export function BrowserRouter({
   children,
@@ -110,13 +115,20 @@ export function BrowserRouter({
       if (listeners.size === 0) window.removeEventListener('popstate', onPopState);
     };
   }, []);
-  return <LocationContext.Provider value={location}>{children}</LocationContext.Provider>;
+  return (
+    <LocationContext.Provider value={location}>
+      <Router hook={usePath} searchHook={useSearch}>
+        {children}
+      </Router>
+    </LocationContext.Provider>
+  );
 }
 
 export function useLocation(): Location {
   return useLocationContext();
 }
 
+/** Our `navigateTo`, not wouter's: the back button's `navigate(-1)` goes through the history. */
 export function useNavigate(): NavigateFunction {
   useLocationContext();
   return navigateTo;
@@ -126,95 +138,34 @@ export function useSearchParams(): [
   URLSearchParams,
   (next: Record<string, string> | URLSearchParams, options?: NavigateOptions) => void,
 ] {
-  const { pathname, search } = useLocationContext();
-  const params = useMemo(() => new URLSearchParams(search), [search]);
-  const setParams = useCallback(
-    (next: Record<string, string> | URLSearchParams, options?: NavigateOptions) => {
-      const text = new URLSearchParams(next).toString();
-      navigateTo(`${pathname}${text ? `?${text}` : ''}`, options);
-    },
-    [pathname],
-  );
-  return [params, setParams];
+  return useWouterSearchParams();
 }
 
 /** Navigates once it has rendered (the guard's redirect, unknown paths). */
-export function Navigate({ to, replace }: { to: string; replace?: boolean }): null {
-  useEffect(() => navigateTo(to, { replace }), [to, replace]);
-  return null;
+export function Navigate({ to, replace }: { to: string; replace?: boolean }) {
+  return <Redirect to={to} replace={replace} />;
 }
 
-/** The child route's element, inside a layout route's element. */
+/** An `<a href>` (so it opens in a new tab, and crawlers follow it) that navigates in place on a plain click. */
+export const Link = WouterLink;
+
+/** A layout route: `element`, with what `children` render in its `Outlet`. */
+export function Layout({ element, children }: { element: ReactNode; children?: ReactNode }) {
+  return <OutletContext.Provider value={children}>{element}</OutletContext.Provider>;
+}
+
+/** The child routes' element, inside a layout route's element. */
 export function Outlet(): ReactNode {
   return useContext(OutletContext);
 }
 
-type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & {
-  to: string;
-  replace?: boolean;
-};
-
-/** An `<a href>` (so it opens in a new tab, and crawlers follow it) that navigates in place on a plain click. */
-export function Link({ to, replace, onClick, target, ...rest }: LinkProps) {
-  const click = (event: MouseEvent<HTMLAnchorElement>) => {
-    onClick?.(event);
-    const plain =
-      event.button === 0 &&
-      !event.metaKey &&
-      !event.altKey &&
-      !event.ctrlKey &&
-      !event.shiftKey &&
-      (!target || target === '_self');
-    if (event.defaultPrevented || !plain) return;
-    event.preventDefault();
-    navigateTo(to, { replace });
-  };
-  return <a {...rest} href={to} target={target} onClick={click} />;
+/** Whether `pattern` (a route's path) matches `pathname` as wouter's `Route` matches it. */
+export function matchesPath(pattern: string | RegExp, pathname: string): boolean {
+  return matchRoute(parse, pattern, pathname)[0];
 }
 
 /** A path as routes match it: without a trailing slash, in lower case. */
 export function normalizePath(pathname: string): string {
   const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   return trimmed.toLowerCase();
-}
-
-function joinPath(parent: string, path: string): string {
-  if (path.startsWith('/')) return path;
-  return `${parent.replace(/\/$/, '')}/${path}`;
-}
-
-/** The routes from the outermost layout to the page that `pathname` shows, or none. */
-export function matchRoutes(
-  routes: RouteObject[],
-  pathname: string,
-  parent = '/',
-): RouteObject[] | null {
-  const target = normalizePath(pathname);
-  for (const route of routes) {
-    const full = route.path === undefined ? parent : joinPath(parent, route.path);
-    if (route.children) {
-      const inner = matchRoutes(route.children, pathname, full);
-      if (inner) return [route, ...inner];
-      continue;
-    }
-    if (
-      route.index
-        ? normalizePath(parent) === target
-        : route.path === '*' || normalizePath(full) === target
-    )
-      return [route];
-  }
-  return null;
-}
-
-/** The element of the route `pathname` matches, each layout rendering the next in its `Outlet`. */
-export function useRoutes(routes: RouteObject[]): ReactNode {
-  const { pathname } = useLocationContext();
-  const matched = matchRoutes(routes, pathname) ?? [];
-  return matched.reduceRight<ReactNode>(
-    (outlet, route) => (
-      <OutletContext.Provider value={outlet}>{route.element ?? outlet}</OutletContext.Provider>
-    ),
-    null,
-  );
 }
