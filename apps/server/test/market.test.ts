@@ -415,7 +415,8 @@ describe('the server process', () => {
     );
     try {
       let url: string | undefined;
-      const deadline = Date.now() + 30_000;
+      // A fresh data directory is migrated at start: on a busy CI machine that alone took over 30 s.
+      const deadline = Date.now() + 75_000;
       while (!url && Date.now() < deadline) {
         url = output.match(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
         if (!url) await new Promise((r) => setTimeout(r, 100));
@@ -440,7 +441,7 @@ describe('the server process', () => {
     expect(output).toContain('market recorder started');
     expect(output).not.toContain('was not recorded');
     fs.rmSync(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  }, 120_000);
 
   it('ROLE worker records without serving HTTP and exits cleanly on SIGTERM', async () => {
     const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -464,7 +465,7 @@ describe('the server process', () => {
     const exited = new Promise<number | null>((resolve) =>
       child.on('exit', (code) => resolve(code)),
     );
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 75_000;
     while (
       !output.includes('market recorder started') &&
       Date.now() < deadline &&
@@ -480,7 +481,7 @@ describe('the server process', () => {
     expect(output).not.toContain('Server listening');
     expect(output).not.toContain('was not recorded');
     fs.rmSync(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  }, 120_000);
 });
 
 /** A feed that answers exactly the prices (and volumes) a test scripts for the next sample. */
