@@ -21,6 +21,13 @@ describe('translations', () => {
     expect(translateFrom(de, 'de', 'loans.days', { count: 7 })).toMatch(/^7 /);
   });
 
+  it('falls back to the "other" form for a plural form the messages lack (French "many")', async () => {
+    const fr = await catalogue('fr');
+    expect(new Intl.PluralRules('fr').select(1_000_000)).toBe('many');
+    expect(translateFrom(fr, 'fr', 'loans.days', { count: 1_000_000 })).toBe('1000000 jours');
+    expect(translateFrom(fr, 'fr', 'loans.days', { count: 2 })).toBe('2 jours');
+  });
+
   it('shows a missing key as the key, or its default; a missing value as nothing; a string count is only shown', () => {
     const messages = {
       a: { b: 'Hello {{name}}, {{ who }}!', n_one: 'one', n_other: 'many', n: '{{count}} as text' },

@@ -93,9 +93,12 @@ export function translateFrom(
   key: string,
   options: TOptions = {},
 ): string {
+  // A form the messages lack falls back to `_other`, as in ICU: CLDR gives French, Spanish and
+  // Italian a "many" form (a million, …) that no message spells out.
   const template =
     (typeof options.count === 'number'
-      ? lookup(catalogue, `${key}_${pluralOf(language, options.count)}`)
+      ? (lookup(catalogue, `${key}_${pluralOf(language, options.count)}`) ??
+        lookup(catalogue, `${key}_other`))
       : undefined) ??
     lookup(catalogue, key) ??
     (typeof options.defaultValue === 'string' ? options.defaultValue : key);
