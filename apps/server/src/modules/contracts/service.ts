@@ -19,7 +19,7 @@ import type { Language } from '@tradewind/contract/languages';
 import { INSTRUMENTS, type InstrumentSymbol, isInstrumentSymbol } from '@tradewind/contract/market';
 import { formatAmount, formatFixed } from '@tradewind/contract/money';
 import { payoutOf, profitOf } from '@tradewind/contract/payout';
-import { type SourceQuote, indexPrice } from '@tradewind/contract/price-index';
+import { indexPrice } from '@tradewind/contract/price-index';
 import { ASSETS } from '@tradewind/contract/wallet';
 import { and, asc, desc, eq, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
@@ -33,6 +33,7 @@ import {
   latestPrices,
   sourceLabel,
   tickProofs,
+  tickQuotes,
 } from '../market/service.ts';
 import { type TickComponent, ticks } from '../market/tables.ts';
 import { isMoneyPasswordSet } from '../money-password/service.ts';
@@ -77,21 +78,6 @@ export const tickRefOf = (price: RecordedPrice): TickRef => ({
   source: price.source,
   ...(price.components === undefined ? {} : { components: price.components }),
 });
-
-/** A tick's quotes as the index rule reads them: its components, or (none kept) the tick itself from its one source. */
-export function tickQuotes(tick: TickRef): SourceQuote[] {
-  const tsMs = tick.ts.getTime();
-  if (!tick.components)
-    return [
-      { source: tick.source, priceMinor: tick.priceMinor, sourceTimeMs: tsMs, receivedAtMs: tsMs },
-    ];
-  return tick.components.map(([source, price, sourceOffsetMs, receivedOffsetMs]) => ({
-    source,
-    priceMinor: BigInt(price),
-    sourceTimeMs: tsMs + sourceOffsetMs,
-    receivedAtMs: tsMs + receivedOffsetMs,
-  }));
-}
 
 /** Whether a tick's price is the index of its quotes at its instant (packages/contract price-index.ts). */
 export function tickIndexAgrees(tick: TickRef): boolean {

@@ -79,6 +79,8 @@ export class MarketRecorder {
   /** Counts since start, for the logs (and later, metrics). */
   readonly counts = { recorded: 0, quarantined: 0, duplicates: 0, outOfOrder: 0 };
   private running = false;
+  private lastReportAtMs: number | null = null;
+  private reported = '';
   private timer: NodeJS.Timeout | null = null;
   private current: Promise<void> | null = null;
   private lastPruneAtMs: number | null = null;
@@ -439,9 +441,6 @@ export class MarketRecorder {
     }
     this.reportCounts(nowMs);
   }
-
-  private lastReportAtMs: number | null = null;
-  private reported = '';
 
   /** Once a minute, the counts of quotes kept out (quarantined, duplicate, out of order), when they changed. */
   private reportCounts(nowMs: number): void {

@@ -18,6 +18,7 @@ import {
 import type { AdminInstrument, InstrumentSave } from '@tradewind/contract/catalog';
 import type { Language } from '@tradewind/contract/languages';
 import { formatAmount } from '@tradewind/contract/money';
+import type { SourceQuote } from '@tradewind/contract/price-index';
 import type { AssetCode } from '@tradewind/contract/wallet';
 import { and, asc, count, desc, eq, gte, lte, sql } from 'drizzle-orm';
 import type { MarketConfig } from '#platform/config.ts';
@@ -27,7 +28,7 @@ import { AppError } from '#platform/errors.ts';
 import { translate } from '#platform/i18n.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { VOLUME_SCALE } from './feed.ts';
-import { sourcePlan } from './sources.ts';
+import { type SourcePlan, sourcePlan } from './sources.ts';
 import {
   type TickComponent,
   favorites,
@@ -152,6 +153,29 @@ export async function recordedPriceOf(
   };
 }
 
+/**
+ * A tick's quotes as the index rule reads them (market_ticks.components decoded): its
+ * components, or, none kept, the tick itself from its one source at its second.
+ */
+export function tickQuotes(tick: {
+  ts: Date;
+  priceMinor: bigint;
+  source: string;
+  components?: TickComponent[] | null;
+}): SourceQuote[] {
+  const tsMs = tick.ts.getTime();
+  if (!tick.components)
+    return [
+      { source: tick.source, priceMinor: tick.priceMinor, sourceTimeMs: tsMs, receivedAtMs: tsMs },
+    ];
+  return tick.components.map(([source, price, sourceOffsetMs, receivedOffsetMs]) => ({
+    source,
+    priceMinor: BigInt(price),
+    sourceTimeMs: tsMs + sourceOffsetMs,
+    receivedAtMs: tsMs + receivedOffsetMs,
+  }));
+}
+
 /** The signed updates kept with a tick, by source (Pyth's, for the browser to check). */
 export async function tickProofs(
   db: Executor,
@@ -252,10 +276,18 @@ export function isTradable(
   },
   now: Date,
 ): boolean {
-  return (
-    INSTRUMENTS[symbol].tradable &&
-    sourcePlan(market, now.getTime()).byInstrument[symbol].length > 0
-  );
+  return INSTRUMENTS[symbol].tradable && planAt(market, now).byInstrument[symbol].length > 0;
+}
+
+/** Coverage changes only at a futures roll (whole days): one plan per configuration and minute, off the order path. */
+const plans = new WeakMap<object, { minute: number; plan: SourcePlan }>();
+function planAt(market: Parameters<typeof sourcePlan>[0], now: Date): SourcePlan {
+  const minute = Math.floor(now.getTime() / 60_000);
+  const held = plans.get(market);
+  if (held?.minute === minute) return held.plan;
+  const plan = sourcePlan(market, now.getTime());
+  plans.set(market, { minute, plan });
+  return plan;
 }
 
 type InstrumentRow = typeof instruments.$inferSelect;

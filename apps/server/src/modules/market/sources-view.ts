@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { MarketConfig } from '#platform/config.ts';
 import { type Executor, queryRows } from '#platform/db.ts';
 import { pythFeedsAt } from './pyth/feed-ids.ts';
+import { tickQuotes } from './service.ts';
 import { configuredPythFeeds, sourcePlan } from './sources.ts';
 import type { TickComponent } from './tables.ts';
 
@@ -41,13 +42,17 @@ export async function sourcesView(
     items: INSTRUMENT_SYMBOLS.map((symbol) => {
       const tick = ticks.get(symbol);
       const tickMs = tick ? new Date(tick.ts).getTime() : null;
+      const quotes = tick
+        ? tickQuotes({
+            ts: new Date(tick.ts),
+            priceMinor: 0n,
+            source: tick.source,
+            components: tick.components,
+          })
+        : [];
       const quotedAt = (source: string): string | null => {
-        if (!tick || tickMs === null) return null;
-        const component = tick.components?.find(([name]) => name === source);
-        if (component) return new Date(tickMs + component[2]).toISOString();
-        return tick.components === null && tick.source === source
-          ? new Date(tickMs).toISOString()
-          : null;
+        const quote = quotes.find((q) => q.source === source);
+        return quote ? new Date(quote.sourceTimeMs).toISOString() : null;
       };
       const sources = plan.byInstrument[symbol].map((source): PriceSource => {
         const feed = pyth.get(symbol);
