@@ -165,6 +165,10 @@ export const ERROR_CODES = {
   ARTICLE_ALREADY_UNPUBLISHED: 3581,
   ARTICLE_NOT_UNPUBLISHED: 3582,
   VOTE_ENDS_IN_PAST: 3583,
+  // issue 29 A:
+  // issue 29 B:
+  // issue 29 C:
+  // issue 29 D:
 } as const;
 
 export type ErrorName = keyof typeof ERROR_CODES;
