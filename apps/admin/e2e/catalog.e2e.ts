@@ -187,6 +187,28 @@ describe('catalog: the operator changes the catalog and the client follows', () 
     await user.context().close();
   });
 
+  it("shows each instrument's price sources, read-only, with no price field", async () => {
+    const context = await browser.newContext({ viewport: DESKTOP, baseURL: baseUrl });
+    const page = await context.newPage();
+    await signInOperator(page, baseUrl, await newCatalogOperator(), 'en');
+    await page.goto('/admin/catalog/price-sources');
+    const rows = page.locator('[data-testid="sources-table"] .ant-table-row');
+    await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(17);
+    // The e2e server runs in demo mode: every instrument is priced by the keyed walk, and its latest tick names it.
+    const gold = rows.filter({ hasText: 'XAUUSD' });
+    await expect.poll(() => gold.innerText()).toContain('simulated');
+    await expect
+      .poll(async () => (await gold.innerText()).includes('None in the last 24 h'))
+      .toBe(false);
+    expect(await page.getByTestId('sources-summary').innerText()).toContain('5 s');
+    // Configuration, not a form: nothing on the page takes input.
+    expect(
+      await page.locator('.ant-layout-content input, .ant-layout-content textarea').count(),
+    ).toBe(0);
+    await screenshot(page, 'admin-catalog-price-sources-detail-en');
+    await context.close();
+  });
+
   it.each(['en', 'zh-CN'] as const)(
     'every catalog page, in %s',
     async (lang) => {
@@ -196,6 +218,7 @@ describe('catalog: the operator changes the catalog and the client follows', () 
       await signInOperator(page, baseUrl, await newCatalogOperator(), lang);
       for (const [path, table, name] of [
         ['catalog/instruments', 'instruments', 'instruments'],
+        ['catalog/price-sources', 'sources', 'price-sources'],
         ['catalog/periods', 'periods', 'periods'],
         ['catalog/assets', 'assets', 'assets'],
         ['catalog/payee-accounts', 'payees', 'payee-accounts'],

@@ -105,6 +105,13 @@ export const PAGES: AdminPage[] = [
     component: lazyPage(() => import('@/features/market/instruments-page.tsx'), 'InstrumentsPage'),
   },
   {
+    path: 'catalog/price-sources',
+    group: 'catalog',
+    label: { en: 'Price sources', 'zh-CN': '行情来源' },
+    roles: CATALOG_ROLES,
+    component: lazyPage(() => import('@/features/market/sources-page.tsx'), 'SourcesPage'),
+  },
+  {
     path: 'catalog/periods',
     group: 'catalog',
     label: { en: 'Contract periods', 'zh-CN': '合约周期' },
