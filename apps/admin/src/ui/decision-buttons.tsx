@@ -2,6 +2,7 @@ import { App, Button, Space } from 'antd';
 import { useState } from 'react';
 import { errorText } from '@/lib/form-errors.ts';
 import { defineStrings } from '@/lib/i18n.ts';
+import { MoneyConfirm, MoneyFacts, type MoneySummary, useConfirmGate } from './money-confirm.tsx';
 import { ReasonModal } from './reason-modal.tsx';
 
 const useT = defineStrings({
@@ -35,6 +36,11 @@ export interface DecisionButtonsProps {
   approveLabel?: string;
   rejectLabel?: string;
   disabled?: boolean;
+  /**
+   * What approving does with whose money: approval then opens this confirmation first, and the
+   * rejection's reason dialog shows the same facts. Every decision that moves or releases money has one.
+   */
+  confirm?: MoneySummary;
 }
 
 /** Approve, or reject with a reason the user will see (the server requires it too). */
@@ -43,20 +49,24 @@ export function DecisionButtons({
   approveLabel,
   rejectLabel,
   disabled,
+  confirm,
 }: DecisionButtonsProps) {
   const t = useT();
   const { message } = App.useApp();
   const [busy, setBusy] = useState<'approve' | 'reject'>();
   const [rejecting, setRejecting] = useState(false);
+  const gate = useConfirmGate<MoneySummary>();
 
-  async function decide(decision: 'approve' | 'reject', why?: string) {
+  async function decide(decision: 'approve' | 'reject', why?: string): Promise<boolean> {
     setBusy(decision);
     try {
       await onDecide(decision, why);
       message.success(t('done'));
       setRejecting(false);
+      return true;
     } catch (error) {
       message.error(errorText(error));
+      return false;
     } finally {
       setBusy(undefined);
     }
@@ -69,7 +79,7 @@ export function DecisionButtons({
           type="primary"
           loading={busy === 'approve'}
           disabled={disabled || busy !== undefined}
-          onClick={() => decide('approve')}
+          onClick={() => (confirm ? gate.press(confirm) : void decide('approve'))}
           data-testid="decision-approve"
         >
           {approveLabel ?? t('approve')}
@@ -86,7 +96,18 @@ export function DecisionButtons({
       <ReasonModal
         open={rejecting}
         title={t('rejectTitle')}
-        help={t('reasonHelp')}
+        help={
+          confirm ? (
+            <>
+              {t('reasonHelp')}
+              <div style={{ marginTop: 12 }}>
+                <MoneyFacts summary={confirm} />
+              </div>
+            </>
+          ) : (
+            t('reasonHelp')
+          )
+        }
         label={t('reason')}
         okText={t('confirm')}
         danger
@@ -96,6 +117,12 @@ export function DecisionButtons({
         onCancel={() => setRejecting(false)}
         onSubmit={(reason) => void decide('reject', reason)}
         testIds={{ reason: 'decision-reason', confirm: 'decision-reject-confirm' }}
+      />
+      <MoneyConfirm
+        summary={gate.state.phase === 'idle' ? undefined : gate.state.summary}
+        loading={gate.state.phase === 'sending'}
+        onConfirm={() => gate.confirm(() => decide('approve'))}
+        onCancel={gate.cancel}
       />
     </>
   );

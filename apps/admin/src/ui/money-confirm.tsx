@@ -1,8 +1,9 @@
 import { App, Alert, Button, type ButtonProps, Descriptions, Modal } from 'antd';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { errorText } from '@/lib/form-errors.ts';
 import { defineStrings } from '@/lib/i18n.ts';
 import { Amount } from './amount.tsx';
+import { CONFIRM_IDLE, type ConfirmEvent, type ConfirmState, confirmStep } from './confirm-step.ts';
 
 const useT = defineStrings({
   en: {
@@ -32,15 +33,11 @@ export interface MoneyFact {
 }
 
 /**
- * What an operator is about to do with someone's money, in the words the confirmation shows.
+ * Whose money and how much: what a confirmation (and a rejection's reason dialog) shows.
  * Amounts are decimal strings as the API sends them, always shown with `asset`.
  */
-export interface MoneySummary {
-  /** The question: "Approve withdrawal #12?" */
-  title: string;
-  /** What confirming does, in a sentence ("Releases the funds to the address below."). */
-  effect: ReactNode;
-  /** The user it concerns (uid). */
+export interface MoneyDetails {
+  /** The user it concerns (uid); for an action on many users, who they are ("every applicant"). */
   uid: string;
   asset?: string;
   amount?: string;
@@ -51,6 +48,14 @@ export interface MoneySummary {
   receives?: string;
   receivesLabel?: string;
   facts?: MoneyFact[];
+}
+
+/** What an operator is about to do with someone's money, in the words the confirmation shows. */
+export interface MoneySummary extends MoneyDetails {
+  /** The question: "Approve withdrawal #12?" */
+  title: string;
+  /** What confirming does, in a sentence ("Releases the funds to the address below."). */
+  effect: ReactNode;
   /** The confirming button's text ("Approve and release"). */
   okText: string;
   /** A red button: the action takes money away or cannot be undone in the user's favour. */
@@ -67,7 +72,7 @@ export interface MoneyRow {
 type T = ReturnType<typeof useT>;
 
 /** The rows a summary shows, user first, then asset, amount, fee, what the user receives, the rest. */
-export function moneyRows(summary: MoneySummary, t: (key: Parameters<T>[0]) => string): MoneyRow[] {
+export function moneyRows(summary: MoneyDetails, t: (key: Parameters<T>[0]) => string): MoneyRow[] {
   const money = (value: string) => <Amount value={value} asset={summary.asset} />;
   const rows: (MoneyRow | false)[] = [
     { key: 'user', label: t('user'), value: summary.uid },
@@ -89,7 +94,7 @@ export function moneyRows(summary: MoneySummary, t: (key: Parameters<T>[0]) => s
 }
 
 /** The facts of a money action as a bordered table (the confirmation's body, or a reason modal's help). */
-export function MoneyFacts({ summary }: { summary: MoneySummary }) {
+export function MoneyFacts({ summary }: { summary: MoneyDetails }) {
   const t = useT();
   return (
     <Descriptions column={1} size="small" bordered data-testid="money-facts">
@@ -161,34 +166,64 @@ export interface MoneyButtonProps extends Omit<ButtonProps, 'onClick'> {
 export function MoneyButton({ summary, action, doneText, children, ...button }: MoneyButtonProps) {
   const t = useT();
   const { message } = App.useApp();
-  const [open, setOpen] = useState<MoneySummary>();
-  const [busy, setBusy] = useState(false);
-
-  async function confirm() {
-    if (busy) return;
-    setBusy(true);
-    try {
-      await action();
-      message.success(doneText ?? t('done'));
-      setOpen(undefined);
-    } catch (error) {
-      message.error(errorText(error));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const gate = useConfirmGate<MoneySummary>();
 
   return (
     <>
-      <Button {...button} loading={busy} onClick={() => setOpen(summary())}>
+      <Button
+        {...button}
+        loading={gate.state.phase === 'sending'}
+        onClick={() => gate.press(summary())}
+      >
         {children}
       </Button>
       <MoneyConfirm
-        summary={open}
-        loading={busy}
-        onConfirm={() => void confirm()}
-        onCancel={() => setOpen(undefined)}
+        summary={gate.state.phase === 'idle' ? undefined : gate.state.summary}
+        loading={gate.state.phase === 'sending'}
+        onConfirm={() =>
+          gate.confirm(async () => {
+            try {
+              await action();
+              message.success(doneText ?? t('done'));
+              return true;
+            } catch (error) {
+              message.error(errorText(error));
+              return false;
+            }
+          })
+        }
+        onCancel={gate.cancel}
       />
     </>
   );
+}
+
+export interface ConfirmGate<S> {
+  state: ConfirmState<S>;
+  /** Opens the confirmation; sends nothing. */
+  press: (summary: S) => void;
+  /** Sends once (`send` resolves true on success: the dialog closes; false keeps it open). */
+  confirm: (send: () => Promise<boolean>) => void;
+  cancel: () => void;
+}
+
+/** The confirmation's steps (confirm-step.ts) as React state; a ref makes a double click send once. */
+export function useConfirmGate<S>(): ConfirmGate<S> {
+  const [state, setState] = useState<ConfirmState<S>>(CONFIRM_IDLE);
+  const current = useRef<ConfirmState<S>>(CONFIRM_IDLE);
+  const step = (event: ConfirmEvent<S>) => {
+    const next = confirmStep(current.current, event);
+    current.current = next.state;
+    setState(next.state);
+    return next.send;
+  };
+  return {
+    state,
+    press: (summary) => void step({ type: 'press', summary }),
+    confirm: (send) => {
+      if (!step({ type: 'confirm' })) return;
+      void send().then((ok) => step({ type: ok ? 'done' : 'failed' }));
+    },
+    cancel: () => void step({ type: 'cancel' }),
+  };
 }

@@ -6,6 +6,7 @@ import type { QueueDecision } from '@/api/queue-action.ts';
 import { formatTime } from '@/lib/format.ts';
 import { defineStrings } from '@/lib/i18n.ts';
 import { DecisionButtons } from './decision-buttons.tsx';
+import type { MoneySummary } from './money-confirm.tsx';
 import { PagedTable } from './paged-table.tsx';
 import { PrivateImage } from './private-image.tsx';
 import { QueueUser } from './queue-user.tsx';
@@ -59,6 +60,11 @@ export interface ReviewQueueProps<T extends QueueItem> {
   decide?: (decision: QueueDecision) => Promise<unknown>;
   canDecide?: (item: T) => boolean;
   approveLabel?: (item: T) => string | undefined;
+  /**
+   * What approving this item does with whose money (user, asset, amount, fee, what they receive):
+   * approval opens it as a confirmation first. Every queue decides about money, so it is required.
+   */
+  confirm: (item: T) => MoneySummary;
   /** What an item that is not to be decided needs instead (a payout, a disbursement). */
   actions?: (item: T) => ReactNode;
 }
@@ -164,6 +170,7 @@ function ItemDetail<T extends QueueItem>({ item, ...props }: ReviewQueueProps<T>
       {decide && (props.canDecide?.(item) ?? true) ? (
         <DecisionButtons
           approveLabel={props.approveLabel?.(item)}
+          confirm={props.confirm(item)}
           onDecide={(decision, reason) =>
             decide({ id: item.id, decision, ...(reason ? { reason } : {}) })
           }

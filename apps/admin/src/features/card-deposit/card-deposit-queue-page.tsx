@@ -16,6 +16,10 @@ const useT = defineStrings({
     proof: 'Payment screenshot',
     confirm: 'Payment received: credit',
     drawer: 'Bank-card deposit #{id}',
+    confirmTitle: 'Credit bank-card deposit #{id}?',
+    confirmEffect:
+      'Only if this payment is on the payee account’s statement: the user’s spot wallet is credited at once, and a credit cannot be taken back.',
+    confirmOk: 'Credit the user',
   },
   'zh-CN': {
     intro:
@@ -28,6 +32,9 @@ const useT = defineStrings({
     proof: '付款截图',
     confirm: '已收到付款：入账',
     drawer: '银行卡充值 #{id}',
+    confirmTitle: '为银行卡充值 #{id} 入账？',
+    confirmEffect: '仅当收款账户流水中有这笔付款时才确认：用户现货钱包将立即入账，入账后无法收回。',
+    confirmOk: '为用户入账',
   },
 });
 
@@ -74,6 +81,24 @@ export function CardDepositQueuePage() {
       files={{ title: t('proof'), width: 260, of: (item) => [{ fileId: item.screenshotFileId }] }}
       decide={decide.mutateAsync}
       approveLabel={() => t('confirm')}
+      confirm={(item) => ({
+        title: t('confirmTitle', { id: item.id }),
+        effect: t('confirmEffect'),
+        uid: item.user.uid,
+        asset: item.asset,
+        amount: item.amount,
+        amountLabel: t('amount'),
+        fee: item.fee,
+        receives: item.actualAmount,
+        receivesLabel: t('credited'),
+        facts: [
+          {
+            label: t('payee'),
+            value: `${item.payee.bank} · ${item.payee.cardNumber} · ${item.payee.name}`,
+          },
+        ],
+        okText: t('confirmOk'),
+      })}
     />
   );
 }

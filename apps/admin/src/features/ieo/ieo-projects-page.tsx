@@ -29,6 +29,7 @@ import { fromLocalInput, toLocalInput } from '@/lib/local-time.ts';
 import { Amount } from '@/ui/amount.tsx';
 import { LanguageTabs, type Texts, compactTexts } from '@/ui/language-tabs.tsx';
 import { QueryTable } from '@/ui/query-table.tsx';
+import { type MoneyDetails, MoneyConfirm, MoneyFacts } from '@/ui/money-confirm.tsx';
 import { ReasonModal } from '@/ui/reason-modal.tsx';
 import { allocateProject } from './api/allocate-project.ts';
 import { useCancelProject } from './api/cancel-project.ts';
@@ -103,6 +104,13 @@ const useT = defineStrings({
     s_applied: 'Allocated',
     s_completed: 'Delivered',
     s_cancelled: 'Cancelled',
+    everyApplicant: 'Every applicant ({n} applications)',
+    allocateEffect:
+      'Each applicant pays for the tokens allocated to them from the committed USDT, and the rest is refunded to them at once.',
+    deliverEffect:
+      'The allocated {token} tokens are credited to every allocated applicant’s spot wallet.',
+    refunded: 'Refunded to the applicants',
+    cancelEffect: 'Every application is refunded at once. This cannot be undone.',
   },
   'zh-CN': {
     create: '新建项目',
@@ -168,6 +176,11 @@ const useT = defineStrings({
     s_applied: '已分配',
     s_completed: '已发放',
     s_cancelled: '已取消',
+    everyApplicant: '全部申购用户（{n} 份申购）',
+    allocateEffect: '每位申购用户从冻结的 USDT 中支付所分配代币的金额，其余部分立即退还。',
+    deliverEffect: '已分配的 {token} 代币将记入每位获配用户的现货钱包。',
+    refunded: '退还给申购用户',
+    cancelEffect: '所有申购立即退款。此操作无法撤销。',
   },
 });
 
@@ -208,6 +221,21 @@ interface ProjectForm {
   announcedAt: string;
 }
 const HOUR = 3_600_000;
+
+/** A project's money for its confirmations: every applicant, the USDT they committed, the tokens. */
+function projectMoney(p: IeoAdminProject, t: ReturnType<typeof useT>): MoneyDetails {
+  return {
+    uid: t('everyApplicant', { n: p.applications }),
+    asset: 'USDT',
+    amount: p.committed,
+    amountLabel: t('committed'),
+    facts: [
+      { label: t('token'), value: `${p.token} · ${p.name}` },
+      { label: t('subscribed'), value: `${p.subscribed} / ${p.supply} ${p.token}` },
+      { label: t('unitPrice'), value: <Amount value={p.unitPrice} asset="USDT" /> },
+    ],
+  };
+}
 
 /** Launchpad projects: create, cancel (refunds everything), trigger the allocation and the delivery, and see their results. */
 export function IeoProjectsPage() {
@@ -372,30 +400,60 @@ export function IeoProjectsPage() {
         ]}
       />
       {viewing && <Applications id={viewing} onClose={() => setViewing(undefined)} />}
-      <Modal
-        open={running !== undefined}
-        title={
+      <MoneyConfirm
+        summary={
           running
-            ? t(running.action === 'allocate' ? 'allocateTitle' : 'deliverTitle', {
-                token: running.project.token,
-              })
-            : ''
+            ? {
+                ...projectMoney(running.project, t),
+                title: t(running.action === 'allocate' ? 'allocateTitle' : 'deliverTitle', {
+                  token: running.project.token,
+                }),
+                effect:
+                  running.action === 'allocate' ? (
+                    <>
+                      {t('allocateEffect')}
+                      <Typography.Paragraph type="secondary" style={{ margin: '8px 0 0' }}>
+                        {t('allocateHelp')}
+                      </Typography.Paragraph>
+                    </>
+                  ) : (
+                    <>
+                      {t('deliverEffect', { token: running.project.token })}
+                      <Typography.Paragraph type="secondary" style={{ margin: '8px 0 0' }}>
+                        {t('deliverHelp')}
+                      </Typography.Paragraph>
+                    </>
+                  ),
+                okText: t('run'),
+              }
+            : undefined
         }
-        okText={t('run')}
-        okButtonProps={{ id: 'ieo-run-confirm' }}
-        cancelText={t('back')}
-        confirmLoading={run.isPending}
+        loading={run.isPending}
         onCancel={() => setRunning(undefined)}
-        onOk={() => running && run.mutate({ id: running.project.id, action: running.action })}
-      >
-        <Typography.Paragraph>
-          {running?.action === 'allocate' ? t('allocateHelp') : t('deliverHelp')}
-        </Typography.Paragraph>
-      </Modal>
+        onConfirm={() =>
+          running &&
+          !run.isPending &&
+          run.mutate({ id: running.project.id, action: running.action })
+        }
+      />
       <ReasonModal
         open={cancelling !== undefined}
         title={cancelling ? t('cancelTitle', { token: cancelling.token }) : ''}
-        help={t('cancelHelp')}
+        help={
+          cancelling ? (
+            <>
+              {t('cancelHelp')}
+              <div style={{ marginTop: 12 }}>
+                <MoneyFacts
+                  summary={{
+                    ...projectMoney(cancelling, t),
+                    amountLabel: t('refunded'),
+                  }}
+                />
+              </div>
+            </>
+          ) : null
+        }
         label={t('reason')}
         okText={t('cancelProject')}
         danger

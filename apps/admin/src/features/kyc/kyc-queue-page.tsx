@@ -22,6 +22,10 @@ const useT = defineStrings({
     passport: 'Passport',
     driving_licence: 'Driving licence',
     drawer: 'Verification #{id}',
+    confirmTitle: 'Approve verification #{id}?',
+    confirmEffect:
+      'Approving verifies this user as {name}. It unlocks withdrawals and every other financial action (conversion, contracts, miners, IEO, loans), and their bank cards must then be in this name.',
+    confirmOk: 'Approve: unlock financial actions',
   },
   'zh-CN': {
     intro: '待审核的提交，最早的在前。请将姓名和证件号码与证件照片和人脸照片核对。',
@@ -38,6 +42,10 @@ const useT = defineStrings({
     passport: '护照',
     driving_licence: '驾驶证',
     drawer: '实名认证 #{id}',
+    confirmTitle: '通过实名认证 #{id}？',
+    confirmEffect:
+      '通过后该用户将以“{name}”完成实名。这会解锁提现及所有其他金融操作（闪兑、合约、矿机、IEO、贷款），其银行卡之后须为此姓名。',
+    confirmOk: '通过：解锁金融操作',
   },
 });
 
@@ -88,6 +96,18 @@ export function KycQueuePage() {
         ],
       }}
       decide={decide.mutateAsync}
+      confirm={(item) => ({
+        title: t('confirmTitle', { id: item.id }),
+        effect: t('confirmEffect', { name: `${item.lastName} ${item.firstName}` }),
+        uid: item.user.uid,
+        facts: [
+          { label: t('name'), value: `${item.lastName} ${item.firstName}` },
+          { label: t('country'), value: country(item.country) },
+          { label: t('document'), value: documentName(item.documentType) },
+          { label: t('number'), value: item.documentNumber },
+        ],
+        okText: t('confirmOk'),
+      })}
     />
   );
 }

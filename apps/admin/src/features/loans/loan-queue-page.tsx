@@ -1,9 +1,9 @@
 import type { LoanStatus, loanQueueItemSchema } from '@tradewind/contract/loans';
-import { App, Button, Popconfirm, Tag } from 'antd';
+import { Tag } from 'antd';
 import type { z } from 'zod';
-import { errorText } from '@/lib/form-errors.ts';
 import { defineStrings } from '@/lib/i18n.ts';
 import { Amount } from '@/ui/amount.tsx';
+import { type MoneyDetails, MoneyButton } from '@/ui/money-confirm.tsx';
 import { ReviewQueue } from '@/ui/review-queue.tsx';
 import { useDecideLoan } from './api/decide-loan.ts';
 import { useDisburseLoan } from './api/disburse-loan.ts';
@@ -30,10 +30,15 @@ const useT = defineStrings({
     back: 'Back',
     holding: 'Holding the ID',
     disburse: 'Disburse',
-    disburseConfirm: 'Credit {amount} USDT to user {uid} now?',
+    disburseTitle: 'Disburse loan #{id}?',
+    disburseEffect:
+      'The amount is credited to the borrower’s spot wallet now, from the house’s loans account; the borrower owes it back with the interest.',
     disbursed: 'Disbursed',
-    yes: 'Disburse',
-    no: 'Cancel',
+    yes: 'Disburse now',
+    approveTitle: 'Approve loan #{id}?',
+    approveEffect:
+      'Approving moves no money yet: the loan waits for disbursement, which asks again before it credits the borrower.',
+    approveOk: 'Approve',
     drawer: 'Loan #{id}',
   },
   'zh-CN': {
@@ -54,10 +59,13 @@ const useT = defineStrings({
     back: '背面',
     holding: '手持证件',
     disburse: '放款',
-    disburseConfirm: '现在向用户 {uid} 放款 {amount} USDT？',
+    disburseTitle: '为贷款 #{id} 放款？',
+    disburseEffect: '金额将立即从平台贷款账户转入借款人的现货钱包；借款人需连同利息偿还。',
     disbursed: '已放款',
-    yes: '放款',
-    no: '取消',
+    yes: '立即放款',
+    approveTitle: '通过贷款 #{id}？',
+    approveEffect: '通过时尚不转账：贷款进入待放款状态，放款前会再次确认。',
+    approveOk: '通过',
     drawer: '贷款 #{id}',
   },
 });
@@ -121,34 +129,50 @@ export function LoanQueuePage() {
         ],
       }}
       decide={decide.mutateAsync}
+      confirm={(item) => ({
+        ...loanMoney(item, t),
+        title: t('approveTitle', { id: item.id }),
+        effect: t('approveEffect'),
+        okText: t('approveOk'),
+      })}
       canDecide={(item) => item.status === 'under_review'}
       actions={(item) => (item.status === 'pending_disbursement' ? <Disburse item={item} /> : null)}
     />
   );
 }
 
-/** An approved loan: credit the amount to the borrower now, after a confirmation. */
+/** Whose loan, how much, and what it costs them. */
+function loanMoney(item: Item, t: ReturnType<typeof useT>): MoneyDetails {
+  return {
+    uid: item.user.uid,
+    asset: item.asset,
+    amount: item.amount,
+    facts: [
+      { label: t('product'), value: `${item.productName} · ${item.institution}` },
+      { label: t('period'), value: t('days', { n: item.periodDays }) },
+      { label: t('interest'), value: <Amount value={item.interest} asset={item.asset} /> },
+    ],
+  };
+}
+
+/** An approved loan: credit the amount to the borrower now, after the confirmation. */
 function Disburse({ item }: { item: Item }) {
   const t = useT();
-  const { message } = App.useApp();
   const disburse = useDisburseLoan();
   return (
-    <Popconfirm
-      title={t('disburseConfirm', { amount: item.amount, uid: item.uid })}
-      okText={t('yes')}
-      cancelText={t('no')}
-      onConfirm={async () => {
-        try {
-          await disburse.mutateAsync(item.id);
-          message.success(t('disbursed'));
-        } catch (error) {
-          message.error(errorText(error));
-        }
-      }}
+    <MoneyButton
+      type="primary"
+      data-testid="loan-disburse"
+      summary={() => ({
+        ...loanMoney(item, t),
+        title: t('disburseTitle', { id: item.id }),
+        effect: t('disburseEffect'),
+        okText: t('yes'),
+      })}
+      action={() => disburse.mutateAsync(item.id)}
+      doneText={t('disbursed')}
     >
-      <Button type="primary" loading={disburse.isPending} data-testid="loan-disburse">
-        {t('disburse')}
-      </Button>
-    </Popconfirm>
+      {t('disburse')}
+    </MoneyButton>
   );
 }

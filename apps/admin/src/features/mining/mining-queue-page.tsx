@@ -18,6 +18,10 @@ const useT = defineStrings({
     dailyYield: 'Daily yield',
     totalProfit: 'Yield over the period',
     drawer: 'Rental #{id}',
+    confirmTitle: 'Approve rental #{id}?',
+    confirmEffect:
+      'Approving keeps the payment and starts the rental now: the miner pays its daily yield from the house’s mining account until the period ends.',
+    confirmOk: 'Approve and start',
   },
   'zh-CN': {
     intro: '审核中的租赁，最早的在前。用户已付款；通过后租赁立即开始，拒绝则立即退款。',
@@ -31,6 +35,10 @@ const useT = defineStrings({
     dailyYield: '每日收益',
     totalProfit: '周期总收益',
     drawer: '租赁 #{id}',
+    confirmTitle: '通过租赁 #{id}？',
+    confirmEffect:
+      '通过后将保留该笔付款并立即开始租赁：周期结束前，矿机每日从平台挖矿账户发放收益。',
+    confirmOk: '通过并开始',
   },
 });
 
@@ -71,6 +79,23 @@ export function MiningQueuePage() {
         { label: t('totalProfit'), value: <Amount value={item.totalProfit} asset={item.asset} /> },
       ]}
       decide={decide.mutateAsync}
+      confirm={(item) => ({
+        title: t('confirmTitle', { id: item.id }),
+        effect: t('confirmEffect'),
+        uid: item.user.uid,
+        asset: item.asset,
+        amount: item.amount,
+        amountLabel: t('amount'),
+        facts: [
+          { label: t('product'), value: `${item.productName} × ${item.quantity}` },
+          { label: t('period'), value: t('days', { n: item.periodDays }) },
+          {
+            label: t('totalProfit'),
+            value: <Amount value={item.totalProfit} asset={item.asset} />,
+          },
+        ],
+        okText: t('confirmOk'),
+      })}
     />
   );
 }

@@ -14,6 +14,7 @@ import { useDecideAdjustment } from './api/decide-adjustment.ts';
 import { useAdjustments } from './api/get-adjustments.ts';
 import { timeOrDash, userPath } from './format.ts';
 import { useT } from './strings.ts';
+import { adjustmentMoney } from './user-modals.tsx';
 
 const STATUS_COLOR: Record<AdjustmentStatus, string> = {
   pending: 'gold',
@@ -90,6 +91,12 @@ export function AdjustmentsPage() {
                       <Tag>{t('yourRequest')}</Tag>
                     ) : (
                       <DecisionButtons
+                        confirm={{
+                          ...adjustmentMoney(a, t),
+                          title: t('approveConfirmTitle', { id: a.id }),
+                          effect: t('approveConfirmEffect'),
+                          okText: t('approveConfirmOk'),
+                        }}
                         onDecide={(decision, reason) =>
                           decide.mutateAsync({ id: a.id, decision, ...(reason ? { reason } : {}) })
                         }

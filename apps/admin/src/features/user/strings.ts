@@ -111,6 +111,16 @@ export const useT = defineStrings({
     approved: 'Adjustment approved: one ledger entry posted.',
     rejected: 'Adjustment rejected.',
     yourRequest: 'Your request',
+    credit: 'Credited to the user',
+    debit: 'Debited from the user',
+    requestConfirmTitle: 'Request this adjustment for user {uid}?',
+    requestConfirmEffect:
+      'Nothing moves yet: a second administrator must approve it, and then the user sees it in their funds detail with the reason.',
+    requestConfirmOk: 'Request',
+    approveConfirmTitle: 'Approve adjustment #{id}?',
+    approveConfirmEffect:
+      'Approving posts one "system" ledger entry now, between the user’s wallet and the house; the user sees it with the reason.',
+    approveConfirmOk: 'Approve and post',
   },
   'zh-CN': {
     searchTitle: '用户',
@@ -219,5 +229,15 @@ export const useT = defineStrings({
     approved: '调账已通过：已记一笔账本分录。',
     rejected: '调账已拒绝。',
     yourRequest: '您的申请',
+    credit: '为用户入账',
+    debit: '从用户扣除',
+    requestConfirmTitle: '为用户 {uid} 申请此调账？',
+    requestConfirmEffect:
+      '此时不会转账：须由另一位管理员审批，之后用户会在资金明细中看到该笔调账及原因。',
+    requestConfirmOk: '申请',
+    approveConfirmTitle: '通过调账 #{id}？',
+    approveConfirmEffect:
+      '通过后立即在用户钱包与平台之间记一笔“系统”分录；用户会看到该笔调账及原因。',
+    approveConfirmOk: '通过并记账',
   },
 });

@@ -4,7 +4,31 @@ import { Alert, App, Form, Input, Modal, Select, Typography } from 'antd';
 import { errorText, showFieldErrors } from '@/lib/form-errors.ts';
 import { useSetFrozen } from './api/freeze-user.ts';
 import { useRequestAdjustment } from './api/request-adjustment.ts';
+import {
+  type MoneyDetails,
+  MoneyConfirm,
+  type MoneySummary,
+  useConfirmGate,
+} from '@/ui/money-confirm.tsx';
 import { useT } from './strings.ts';
+
+/** An adjustment as the confirmations show it: whose wallet, which asset, credit or debit, why. */
+export function adjustmentMoney(
+  a: { uid: string; wallet: Wallet; asset: string; amount: string; reason: string },
+  t: ReturnType<typeof useT>,
+): MoneyDetails {
+  const debit = a.amount.startsWith('-');
+  return {
+    uid: a.uid,
+    asset: a.asset,
+    amount: debit ? a.amount.slice(1) : a.amount.replace(/^\+/, ''),
+    amountLabel: t(debit ? 'debit' : 'credit'),
+    facts: [
+      { label: t('wallet'), value: t(`wallet_${a.wallet}`) },
+      { label: t('reasonUserSees'), value: a.reason },
+    ],
+  };
+}
 
 /** Freeze or unfreeze, with a reason (required: the server refuses an empty one as well). */
 export function FreezeModal({
@@ -62,6 +86,16 @@ export function FreezeModal({
   );
 }
 
+interface AdjustmentRequest {
+  uid: string;
+  wallet: Wallet;
+  asset: AssetCode;
+  amount: string;
+  reason: string;
+}
+
+type MoneySummaryOf<R> = MoneySummary & { request: R };
+
 interface AdjustmentForm {
   wallet: Wallet;
   asset: AssetCode;
@@ -76,21 +110,38 @@ export function AdjustmentModal({ uid, onClose }: { uid: string; onClose: () => 
   const [form] = Form.useForm<AdjustmentForm>();
   const wallet = Form.useWatch('wallet', form);
   const mutation = useRequestAdjustment();
+  const gate = useConfirmGate<MoneySummaryOf<AdjustmentRequest>>();
 
+  /** The form is checked first; the request goes out only from the confirmation. */
   async function submit() {
     const values = await form.validateFields();
+    const request: AdjustmentRequest = {
+      uid,
+      wallet: values.wallet,
+      asset: values.asset,
+      amount: values.amount.trim(),
+      reason: values.reason.trim(),
+    };
+    gate.press({
+      ...adjustmentMoney(request, t),
+      title: t('requestConfirmTitle', { uid }),
+      effect: t('requestConfirmEffect'),
+      okText: t('requestConfirmOk'),
+      request,
+    });
+  }
+
+  async function send(request: AdjustmentRequest): Promise<boolean> {
     try {
-      await mutation.mutateAsync({
-        uid,
-        wallet: values.wallet,
-        asset: values.asset,
-        amount: values.amount.trim(),
-        reason: values.reason.trim(),
-      });
+      await mutation.mutateAsync(request);
       message.success(t('requested'));
       onClose();
+      return true;
     } catch (error) {
-      if (!showFieldErrors(form, error)) message.error(errorText(error));
+      // A refused field closes the confirmation so the form shows it.
+      if (showFieldErrors(form, error)) return true;
+      message.error(errorText(error));
+      return false;
     }
   }
 
@@ -105,6 +156,16 @@ export function AdjustmentModal({ uid, onClose }: { uid: string; onClose: () => 
       onOk={() => void submit()}
       onCancel={onClose}
     >
+      <MoneyConfirm
+        summary={gate.state.phase === 'idle' ? undefined : gate.state.summary}
+        loading={gate.state.phase === 'sending'}
+        onConfirm={() =>
+          gate.confirm(() =>
+            gate.state.phase === 'idle' ? Promise.resolve(false) : send(gate.state.summary.request),
+          )
+        }
+        onCancel={gate.cancel}
+      />
       <Alert type="info" showIcon style={{ marginBottom: 16 }} message={t('adjustmentExplain')} />
       <Form
         form={form}

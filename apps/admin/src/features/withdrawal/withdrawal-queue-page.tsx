@@ -6,6 +6,14 @@ import { formatTime } from '@/lib/format.ts';
 import { errorText } from '@/lib/form-errors.ts';
 import { defineStrings } from '@/lib/i18n.ts';
 import { Amount } from '@/ui/amount.tsx';
+import {
+  type MoneyDetails,
+  type MoneyFact,
+  MoneyConfirm,
+  MoneyFacts,
+  type MoneySummary,
+  useConfirmGate,
+} from '@/ui/money-confirm.tsx';
 import { ReasonModal } from '@/ui/reason-modal.tsx';
 import { type QueueDetail, ReviewQueue } from '@/ui/review-queue.tsx';
 import { useCompleteWithdrawal } from './api/complete-withdrawal.ts';
@@ -53,6 +61,21 @@ const useT = defineStrings({
     crypto: 'Crypto',
     card: 'Bank card',
     drawer: 'Withdrawal #{id}',
+    approveTitle: 'Approve withdrawal #{id}?',
+    secondApproveTitle: 'Give the second approval to withdrawal #{id}?',
+    approveEffect:
+      'Approving releases it for sending: the amount goes to the destination below and cannot be called back once sent.',
+    secondApproveEffect:
+      'Your approval is the second: the withdrawal becomes ready to send to the destination below.',
+    firstApproveEffect:
+      'Your approval is the first of two: a different operator must approve before anything is sent.',
+    debited: 'Leaves the user’s account (amount + fee)',
+    sent: 'Sent to the destination',
+    approveOk: 'Approve',
+    completeTitle: 'Record withdrawal #{id} as sent?',
+    completeEffect:
+      'Only after the transfer has gone out: the locked funds leave the user’s account for good and the user sees the transaction id.',
+    completeOk: 'Record as sent',
   },
   'zh-CN': {
     intro: '先审核申请，再发送已批准的转账并登记。拒绝或失败会立即解冻用户资金，并向用户显示原因。',
@@ -91,6 +114,17 @@ const useT = defineStrings({
     crypto: '加密货币',
     card: '银行卡',
     drawer: '提现 #{id}',
+    approveTitle: '通过提现 #{id}？',
+    secondApproveTitle: '对提现 #{id} 进行第二次审批？',
+    approveEffect: '通过后即可发送：金额将转到下方去向，一旦发出无法撤回。',
+    secondApproveEffect: '您的审批是第二次：该提现将可以发送到下方去向。',
+    firstApproveEffect: '您的审批是两次中的第一次：必须由另一位操作员审批后才会发送。',
+    debited: '从用户账户扣除（金额 + 手续费）',
+    sent: '发送到去向',
+    approveOk: '通过',
+    completeTitle: '将提现 #{id} 登记为已发送？',
+    completeEffect: '仅在转账已发出后操作：冻结资金将永久离开用户账户，用户会看到交易哈希。',
+    completeOk: '登记为已发送',
   },
 });
 
@@ -214,11 +248,43 @@ export function WithdrawalQueuePage() {
         ) : null
       }
       decide={review.mutateAsync}
+      confirm={(item) => ({
+        ...moneyOf(item, t),
+        title: t(item.awaitingSecondApproval ? 'secondApproveTitle' : 'approveTitle', {
+          id: item.id,
+        }),
+        effect: item.awaitingSecondApproval
+          ? t('secondApproveEffect')
+          : item.secondApprovalRequired
+            ? t('firstApproveEffect')
+            : t('approveEffect'),
+        okText: item.awaitingSecondApproval ? t('secondApprove') : t('approveOk'),
+      })}
       canDecide={(item) => item.status === 'under_review'}
       approveLabel={(item) => (item.awaitingSecondApproval ? t('secondApprove') : undefined)}
       actions={(item) => (item.status === 'processing' ? <PayOut item={item} /> : null)}
     />
   );
+}
+
+type Strings = ReturnType<typeof useT>;
+
+/** Whose money, how much leaves their account, the fee, what reaches the destination, and where. */
+function moneyOf(item: AdminWithdrawal, t: Strings): MoneyDetails & { facts: MoneyFact[] } {
+  const destination =
+    item.kind === 'card'
+      ? `${item.card?.bankName ?? ''} ${item.card?.accountMasked ?? ''} · ${item.card?.holderName ?? ''}`
+      : `${item.network ?? ''} ${item.address ?? ''}`;
+  return {
+    uid: item.user.uid,
+    asset: item.asset,
+    amount: item.total,
+    amountLabel: t('debited'),
+    fee: item.fee,
+    receives: item.amount,
+    receivesLabel: t('sent'),
+    facts: [{ label: t('destination'), value: destination }],
+  };
 }
 
 /** A processing withdrawal: record the sent transfer's txid, or fail it with a reason. */
@@ -229,12 +295,15 @@ function PayOut({ item }: { item: AdminWithdrawal }) {
   const fail = useFailWithdrawal();
   const [form] = Form.useForm<{ txid: string }>();
   const [failing, setFailing] = useState(false);
+  const gate = useConfirmGate<MoneySummary & { txid: string }>();
 
+  /** Shows a refusal; true when it belongs to the txid field (the confirmation closes to show it). */
   const show = (error: unknown) => {
     // Only the txid is a field of this form; any other refusal is a message.
     const txid = error instanceof ApiError ? error.errors?.txid : undefined;
     if (txid) form.setFields([{ name: 'txid', errors: txid }]);
     else message.error(errorText(error));
+    return Boolean(txid);
   };
 
   return (
@@ -242,14 +311,16 @@ function PayOut({ item }: { item: AdminWithdrawal }) {
       <Form
         form={form}
         layout="vertical"
-        onFinish={async ({ txid }) => {
-          try {
-            await complete.mutateAsync({ id: item.id, txid: txid.trim() });
-            message.success(t('completed'));
-          } catch (error) {
-            show(error);
-          }
-        }}
+        onFinish={({ txid }) =>
+          gate.press({
+            ...moneyOf(item, t),
+            facts: [...moneyOf(item, t).facts, { label: t('txid'), value: txid.trim() }],
+            title: t('completeTitle', { id: item.id }),
+            effect: t('completeEffect'),
+            okText: t('completeOk'),
+            txid: txid.trim(),
+          })
+        }
       >
         <Form.Item
           name="txid"
@@ -262,7 +333,7 @@ function PayOut({ item }: { item: AdminWithdrawal }) {
           <Button
             type="primary"
             htmlType="submit"
-            loading={complete.isPending}
+            loading={gate.state.phase === 'sending'}
             data-testid="withdrawal-complete"
           >
             {t('complete')}
@@ -275,7 +346,14 @@ function PayOut({ item }: { item: AdminWithdrawal }) {
       <ReasonModal
         open={failing}
         title={t('failTitle')}
-        help={t('failHelp')}
+        help={
+          <>
+            {t('failHelp')}
+            <div style={{ marginTop: 12 }}>
+              <MoneyFacts summary={moneyOf(item, t)} />
+            </div>
+          </>
+        }
         label={t('reason')}
         okText={t('fail')}
         danger
@@ -293,6 +371,23 @@ function PayOut({ item }: { item: AdminWithdrawal }) {
           }
         }}
         testIds={{ reason: 'withdrawal-fail-reason', confirm: 'withdrawal-fail-confirm' }}
+      />
+      <MoneyConfirm
+        summary={gate.state.phase === 'idle' ? undefined : gate.state.summary}
+        loading={gate.state.phase === 'sending'}
+        onConfirm={() =>
+          gate.confirm(async () => {
+            if (gate.state.phase === 'idle') return false;
+            try {
+              await complete.mutateAsync({ id: item.id, txid: gate.state.summary.txid });
+              message.success(t('completed'));
+              return true;
+            } catch (error) {
+              return show(error);
+            }
+          })
+        }
+        onCancel={gate.cancel}
       />
     </>
   );
