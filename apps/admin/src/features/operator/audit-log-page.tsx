@@ -4,6 +4,8 @@ import { useState } from 'react';
 import type { z } from 'zod';
 import { formatTime } from '@/lib/format.ts';
 import { defineStrings } from '@/lib/i18n.ts';
+import { FieldChanges } from '@/ui/field-changes.tsx';
+import { diffFields } from '@/ui/field-diff.ts';
 import { type AuditFilter, useAuditLog } from './api/get-audit-log.ts';
 
 const useT = defineStrings({
@@ -16,8 +18,7 @@ const useT = defineStrings({
     clear: 'Clear',
     when: 'When',
     target: 'Target',
-    before: 'Before',
-    after: 'After',
+    changes: 'What changed',
     reason: 'Reason',
     older: 'Load older entries',
     end: 'No older entries.',
@@ -31,8 +32,7 @@ const useT = defineStrings({
     clear: '清除',
     when: '时间',
     target: '对象',
-    before: '之前',
-    after: '之后',
+    changes: '变更内容',
     reason: '原因',
     older: '加载更早的记录',
     end: '没有更早的记录。',
@@ -41,16 +41,21 @@ const useT = defineStrings({
 
 type Entry = z.infer<typeof auditListSchema>['items'][number];
 
-const json = (text: string | null) =>
-  text ? (
-    <Typography.Text code style={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all', fontSize: 12 }}>
-      {text}
-    </Typography.Text>
-  ) : (
-    '—'
-  );
+/**
+ * The asset of amounts in entries that do not name one: these targets deal in USDT only (card
+ * deposits, loans, miners, contract periods, IEO subscriptions).
+ */
+const USDT_TARGETS = new Set([
+  'card_deposit',
+  'loan',
+  'loan_product',
+  'mining_product',
+  'mining_rental',
+  'contract_period',
+  'ieo_project',
+]);
 
-/** Who did what, when, to what, before and after, and why; newest first, filterable. */
+/** Who did what, when, to what, what it changed field by field, and why; newest first, filterable. */
 export function AuditLogPage() {
   const t = useT();
   const [filter, setFilter] = useState<AuditFilter>({});
@@ -109,25 +114,46 @@ export function AuditLogPage() {
         data-testid="audit-table"
         columns={[
           {
-            title: t('when'),
-            dataIndex: 'createdAt',
+            title: `${t('when')} · ${t('operator')}`,
+            key: 'when',
             width: 170,
-            render: (at: string) => formatTime(at),
+            render: (_: unknown, row) => (
+              <Space orientation="vertical" size={0}>
+                <span style={{ whiteSpace: 'nowrap' }}>{formatTime(row.createdAt)}</span>
+                <Typography.Text strong>{row.operator}</Typography.Text>
+              </Space>
+            ),
           },
-          { title: t('operator'), dataIndex: 'operator', width: 140 },
-          { title: t('action'), dataIndex: 'action', width: 170 },
           {
-            title: t('target'),
-            key: 'target',
-            width: 150,
-            render: (_: unknown, row) => `${row.targetType} #${row.targetId}`,
+            title: `${t('action')} · ${t('target')}`,
+            key: 'action',
+            width: 200,
+            render: (_: unknown, row) => (
+              <Space orientation="vertical" size={0}>
+                <Typography.Text code>{row.action}</Typography.Text>
+                <Typography.Text type="secondary">
+                  {row.targetType} #{row.targetId}
+                </Typography.Text>
+              </Space>
+            ),
           },
-          { title: t('before'), dataIndex: 'before', render: json },
-          { title: t('after'), dataIndex: 'after', render: json },
+          {
+            title: t('changes'),
+            key: 'changes',
+            render: (_: unknown, row) => (
+              <FieldChanges
+                changes={diffFields(
+                  row.before,
+                  row.after,
+                  USDT_TARGETS.has(row.targetType) ? 'USDT' : undefined,
+                )}
+              />
+            ),
+          },
           {
             title: t('reason'),
             dataIndex: 'reason',
-            width: 180,
+            width: 200,
             render: (reason: string | null) => reason ?? '—',
           },
         ]}
