@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { PASSWORD_MAX_LENGTH } from './auth-basics.ts';
 
 /** Operators are separate accounts, never users with a flag (ARCHITECTURE §8). */
 export const OPERATOR_ROLES = ['reviewer', 'catalog', 'admin'] as const;
@@ -88,31 +89,124 @@ export const operatorSchema = z.object({
   role: z.enum(OPERATOR_ROLES),
   createdAt: z.iso.datetime(),
   disabledAt: z.nullable(z.iso.datetime()),
+  /** False until the operator redeems their enrolment code (they cannot sign in before). */
+  enrolled: z.boolean(),
 });
 export type Operator = z.infer<typeof operatorSchema>;
 export const operatorListSchema = z.object({ items: z.array(operatorSchema) });
 
-/** Letters, digits, dot, dash and underscore: a name that reads the same in the audit log and a shell. */
-export const operatorCreateSchema = z.strictObject({
-  username: z
-    .string({ error: 'validation.required' })
-    .check(
-      z.trim(),
-      z.minLength(3, { error: 'validation.too_short' }),
-      z.maxLength(64, { error: 'validation.too_long' }),
-      z.regex(/^[A-Za-z0-9._-]+$/, { error: 'validation.invalid_value' }),
-    ),
-  role: z.enum(OPERATOR_ROLES, { error: 'validation.invalid_value' }),
-});
+const reasonText = z
+  .string({ error: 'validation.reason_required' })
+  .check(
+    z.trim(),
+    z.minLength(1, { error: 'validation.reason_required' }),
+    z.maxLength(500, { error: 'validation.too_long' }),
+  );
 
-/** Shown once: the generated password and the TOTP secret to put in an authenticator. */
-export const operatorCreatedSchema = z.object({
+/** Letters, digits, dot, dash and underscore: a name that reads the same in the audit log and a shell. */
+export const operatorUsernameSchema = z
+  .string({ error: 'validation.required' })
+  .check(
+    z.trim(),
+    z.minLength(3, { error: 'validation.too_short' }),
+    z.maxLength(64, { error: 'validation.too_long' }),
+    z.regex(/^[A-Za-z0-9._-]+$/, { error: 'validation.invalid_value' }),
+  );
+
+/**
+ * What one admin asks and a second approves (two-person rule): a new operator, enabling a
+ * disabled one again, or another role for one.
+ */
+export const OPERATOR_REQUEST_KINDS = ['create', 'enable', 'role'] as const;
+export type OperatorRequestKind = (typeof OPERATOR_REQUEST_KINDS)[number];
+export const OPERATOR_REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;
+
+export const operatorRequestCreateSchema = z.strictObject({
+  kind: z.enum(['create'], { error: 'validation.invalid_value' }),
+  username: operatorUsernameSchema,
+  role: z.enum(OPERATOR_ROLES, { error: 'validation.invalid_value' }),
+  reason: reasonText,
+});
+export const operatorRequestChangeSchema = z
+  .strictObject({
+    kind: z.enum(['enable', 'role'], { error: 'validation.invalid_value' }),
+    id: z.number({ error: 'validation.required' }).check(z.int(), z.positive()),
+    role: z.optional(z.enum(OPERATOR_ROLES, { error: 'validation.invalid_value' })),
+    reason: reasonText,
+  })
+  .check(
+    z.superRefine((value, ctx) => {
+      if (value.kind === 'role' && !value.role)
+        ctx.addIssue({ code: 'custom', path: ['role'], message: 'validation.required' });
+    }),
+  );
+export const operatorRequestBodySchema = z.union([
+  operatorRequestCreateSchema,
+  operatorRequestChangeSchema,
+]);
+export type OperatorRequestBody = z.infer<typeof operatorRequestBodySchema>;
+
+export const operatorRequestSchema = z.object({
   id: z.number().check(z.int()),
+  kind: z.enum(OPERATOR_REQUEST_KINDS),
   username: z.string(),
   role: z.enum(OPERATOR_ROLES),
-  password: z.string(),
+  reason: z.string(),
+  requestedBy: z.string(),
+  status: z.enum(OPERATOR_REQUEST_STATUSES),
+  decidedBy: z.nullable(z.string()),
+  decidedAt: z.nullable(z.iso.datetime()),
+  decisionReason: z.nullable(z.string()),
+  createdAt: z.iso.datetime(),
+});
+export type OperatorRequest = z.infer<typeof operatorRequestSchema>;
+export const operatorRequestListSchema = z.object({ items: z.array(operatorRequestSchema) });
+
+/** Every decision on an operator request carries its reason, approval included. */
+export const operatorRequestDecisionSchema = z.strictObject({
+  id: z.number({ error: 'validation.required' }).check(z.int(), z.positive()),
+  decision: z.enum(['approve', 'reject'], { error: 'validation.invalid_value' }),
+  reason: reasonText,
+});
+
+/**
+ * The approving admin's reply. For a new operator it carries the enrolment code once, for
+ * the approver to hand to that person (decision 0025); the requester never sees it.
+ */
+export const operatorRequestDecidedSchema = z.object({
+  request: operatorRequestSchema,
+  enrolment: z.nullable(
+    z.object({ code: z.string(), path: z.string(), expiresAt: z.iso.datetime() }),
+  ),
+});
+
+/** An enrolment code: 43 URL-safe characters. */
+export const enrolmentCodeSchema = z
+  .string({ error: 'validation.required' })
+  .check(z.trim(), z.regex(/^[A-Za-z0-9_-]{43}$/, { error: 'validation.invalid_value' }));
+
+export const enrolmentStartSchema = z.strictObject({ code: enrolmentCodeSchema });
+/** The TOTP secret the new operator adds to their authenticator (the same one until they finish). */
+export const enrolmentStartedSchema = z.object({
+  username: z.string(),
+  role: z.enum(OPERATOR_ROLES),
   totpSecret: z.string(),
   otpauthUri: z.string(),
+});
+
+export const OPERATOR_PASSWORD_MIN_LENGTH = 12;
+export const enrolmentCompleteSchema = z.strictObject({
+  code: enrolmentCodeSchema,
+  password: z.string({ error: 'validation.required' }).check(
+    z.minLength(OPERATOR_PASSWORD_MIN_LENGTH, {
+      error: 'validation.operator_password_too_short',
+    }),
+    z.maxLength(PASSWORD_MAX_LENGTH, { error: 'validation.too_long' }),
+  ),
+  /** The authenticator's code for the secret just added: proves it was set up. */
+  totpCode: z
+    .string({ error: 'validation.required' })
+    .check(z.regex(/^\d{6}$/, { error: 'validation.code_format' })),
 });
 
 export const operatorDisableSchema = z.strictObject({

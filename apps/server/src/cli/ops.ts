@@ -3,6 +3,7 @@
 // (--operator) and is audit-logged like the same action through the API.
 // A running server on this DATA_DIR runs the command itself (its admin channel): only it may
 // open an embedded database, and only it holds the sockets and caches the command affects.
+import os from 'node:os';
 import { buildApp } from '../app.ts';
 import type { OpsContext } from '../modules/operator/ops-commands.ts';
 import { OPS_COMMANDS } from '../ops-commands.ts';
@@ -50,6 +51,8 @@ if (!command) {
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
 const options: Record<string, string> = values;
+// Every action from the shell is audited as `cli:<os user>`; the CLI says who, not the caller.
+options['os-user'] = os.userInfo().username;
 const args = positionals.slice(1);
 
 /** Runs the command in this process, on a database it opens itself. */
@@ -76,10 +79,15 @@ async function runHere(run: NonNullable<typeof command>): Promise<void> {
       const app = await buildApp({ config, database, logger: false });
       try {
         const operator = options.operator
-          ? await findOperator(database.db, options.operator)
+          ? await findOperator(database.db, options.operator, {
+              user: options['os-user'],
+              reason: options.reason,
+            })
           : undefined;
         if (run.needsOperator && !operator)
           throw new Error('name an existing operator with --operator USERNAME');
+        if (run.needsOperator && !options.reason)
+          throw new Error('every action from the shell needs --reason "…" for the audit log');
         const context: OpsContext = { ...app.services, db: database.db, operator, args };
         console.log(await run.run(context, options));
       } catch (error) {

@@ -33,10 +33,15 @@ export async function runOpsCommand(
     return { ok: false, error: `unknown command ${request.command} (npm run ops lists them)` };
   const db = app.services.database.db;
   const operator = request.options.operator
-    ? await findOperator(db, request.options.operator)
+    ? await findOperator(db, request.options.operator, {
+        user: request.options['os-user'],
+        reason: request.options.reason,
+      })
     : undefined;
   if (command.needsOperator && !operator)
     return { ok: false, error: 'name an existing operator with --operator USERNAME' };
+  if (command.needsOperator && !request.options.reason)
+    return { ok: false, error: 'every action from the shell needs --reason "…" for the audit log' };
   const context: OpsContext = { ...app.services, db, operator, args: request.positionals };
   try {
     return { ok: true, output: await command.run(context, request.options) };

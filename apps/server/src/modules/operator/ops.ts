@@ -1,29 +1,76 @@
 // The operator module's own `npm run ops` commands, and the ledger check's. They live here
 // rather than in cli/ops.ts so the running server, which answers the CLI over its admin
 // channel, knows them too.
-import { OPERATOR_ROLES, type OperatorRole } from '@tradewind/contract/operator';
-import type { OpsCommands } from './ops-commands.ts';
+import { type OpsCommands, explainOpsError } from './ops-commands.ts';
 import { ledgerReport } from '../ledger/ops.ts';
-import { createOperator, listAudit } from './service.ts';
+import { createFirstAdmin, decideOperatorRequest } from './requests.ts';
+import { type ShellActor, listAudit } from './service.ts';
+
+/**
+ * Whoever runs a command at the shell, as the CLI reports them (`--os-user`, which the CLI sets
+ * itself) with the reason every shell action needs.
+ */
+function shellActor(options: Record<string, string | undefined>): ShellActor {
+  return {
+    operatorId: null,
+    via: 'cli',
+    cliUser: options['os-user'] || 'unknown',
+    cliReason: options.reason ?? '',
+  };
+}
 
 export const operatorOpsCommands: OpsCommands = {
   'create-operator': {
     usage:
-      'create-operator --username NAME --role reviewer|catalog|admin  (prints a generated password and TOTP secret; first install: no --operator needed)',
+      'create-operator --username NAME --reason "…"  (the first admin, only while no admin exists; prints its password and TOTP secret)',
     needsOperator: false,
     async run({ db, clock }, options) {
-      const role = options.role as OperatorRole;
-      if (!options.username || !OPERATOR_ROLES.includes(role))
-        throw new Error('need --username and --role reviewer|catalog|admin');
-      const { id, password, totpSecret, otpauthUri } = await createOperator(db, clock.now(), {
-        username: options.username,
-        role,
-      });
+      if (!options.username || !options.reason) throw new Error('need --username and --reason "…"');
+      if (options.role && options.role !== 'admin')
+        throw new Error(
+          'the shell creates only the first admin; other operators are requested in the console',
+        );
+      const { id, password, totpSecret, otpauthUri } = await createFirstAdmin(
+        db,
+        clock.now(),
+        shellActor(options),
+        { username: options.username },
+      ).catch(explainOpsError);
       return [
-        `operator ${options.username} (#${id}, ${role}) created; password: ${password}`,
+        `operator ${options.username} (#${id}, admin) created; password: ${password}`,
         `totp secret: ${totpSecret}`,
         `authenticator link: ${otpauthUri}`,
         'Add the secret to an authenticator app; the console asks for its 6-digit code at every sign-in.',
+      ].join('\n');
+    },
+  },
+
+  'operator-request:approve': {
+    usage:
+      'operator-request:approve --id ID --reason "…"  (only while the install has never had two admins: the second approval that brings in the second admin; prints the enrolment code)',
+    needsOperator: false,
+    async run({ db, clock }, options) {
+      const id = Number(options.id);
+      if (!Number.isSafeInteger(id) || id <= 0 || !options.reason)
+        throw new Error('need --id ID and --reason "…"');
+      const { request, enrolment } = await decideOperatorRequest(
+        db,
+        clock.now(),
+        shellActor(options),
+        {
+          id,
+          decision: 'approve',
+          reason: options.reason,
+        },
+      ).catch(explainOpsError);
+      return [
+        `request #${request.id} (${request.kind} ${request.username}, ${request.role}) approved`,
+        ...(enrolment
+          ? [
+              `enrolment code (once; hand it to ${request.username} in person): ${enrolment.code}`,
+              `the console page: ${enrolment.path} (expires ${enrolment.expiresAt})`,
+            ]
+          : []),
       ].join('\n');
     },
   },

@@ -4,9 +4,15 @@ import {
   OPERATOR_ROLES,
   auditListSchema,
   auditQuerySchema,
-  operatorCreateSchema,
-  operatorCreatedSchema,
+  enrolmentCompleteSchema,
+  enrolmentStartSchema,
+  enrolmentStartedSchema,
   operatorDisableSchema,
+  operatorRequestBodySchema,
+  operatorRequestDecidedSchema,
+  operatorRequestDecisionSchema,
+  operatorRequestListSchema,
+  operatorRequestSchema,
   operatorListSchema,
   operatorLoginSchema,
   operatorSessionSchema,
@@ -19,9 +25,14 @@ import type { Config } from '#platform/config.ts';
 import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
 import {
-  audit,
+  completeEnrolment,
+  decideOperatorRequest,
+  listOperatorRequests,
+  requestOperatorChange,
+  startEnrolment,
+} from './requests.ts';
+import {
   authenticateOperator,
-  createOperator,
   listAudit,
   listOperators,
   operatorLogin,
@@ -119,27 +130,80 @@ export function registerOperatorRoutes(
   route(
     app,
     {
-      method: 'POST',
-      url: '/api/admin/v1/operators',
+      method: 'GET',
+      url: '/api/admin/v1/operators/requests',
       auth: 'operator',
       roles: ADMIN_ROLES,
-      summary: 'Create an operator; the password and TOTP secret are shown once',
+      summary: 'Operator requests: pending first, then the latest decided',
       tags,
-      body: operatorCreateSchema,
-      response: operatorCreatedSchema,
+      response: operatorRequestListSchema,
     },
-    async ({ body, operator }) =>
-      deps.db.transaction(async (tx) => {
-        const now = deps.clock.now();
-        const created = await createOperator(tx, now, body);
-        await audit(tx, now, operator, {
-          action: 'operator.create',
-          targetType: 'operator',
-          targetId: created.id,
-          after: { username: created.username, role: created.role },
-        });
-        return created;
-      }),
+    async () => ({ items: await listOperatorRequests(deps.db) }),
+  );
+
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/api/admin/v1/operators/requests',
+      auth: 'operator',
+      roles: ADMIN_ROLES,
+      summary:
+        'Request a new operator, enabling one again or another role; a second admin approves',
+      tags,
+      body: operatorRequestBodySchema,
+      response: operatorRequestSchema,
+    },
+    async ({ body, operator }) => requestOperatorChange(deps.db, deps.clock.now(), operator, body),
+  );
+
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/api/admin/v1/operators/requests/decide',
+      auth: 'operator',
+      roles: ADMIN_ROLES,
+      summary:
+        "Approve or reject another admin's operator request; a new operator's enrolment code is shown once",
+      tags,
+      body: operatorRequestDecisionSchema,
+      response: operatorRequestDecidedSchema,
+    },
+    async ({ body, operator }) => decideOperatorRequest(deps.db, deps.clock.now(), operator, body),
+  );
+
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/api/admin/v1/enrolment/start',
+      auth: 'none',
+      summary: 'Enrolment: the account a code is for and the TOTP secret to add',
+      tags,
+      body: enrolmentStartSchema,
+      response: enrolmentStartedSchema,
+      rateLimit: { max: 10, timeWindow: 60_000 },
+    },
+    async ({ body }) => startEnrolment(deps.db, deps.clock.now(), body.code),
+  );
+
+  route(
+    app,
+    {
+      method: 'POST',
+      url: '/api/admin/v1/enrolment/complete',
+      auth: 'none',
+      summary: 'Enrolment: set your own password and prove your authenticator; the code is spent',
+      tags,
+      body: enrolmentCompleteSchema,
+      response: okSchema,
+      rateLimit: { max: 10, timeWindow: 60_000 },
+    },
+    async ({ body }) => {
+      await completeEnrolment(deps.db, deps.clock.now(), body);
+      return { ok: true as const };
+    },
   );
 
   route(
@@ -149,7 +213,7 @@ export function registerOperatorRoutes(
       url: '/api/admin/v1/operators/disable',
       auth: 'operator',
       roles: ADMIN_ROLES,
-      summary: 'Disable or enable another operator, with a reason',
+      summary: 'Disable another operator, with a reason (enabling again is a request)',
       tags,
       body: operatorDisableSchema,
       response: okSchema,

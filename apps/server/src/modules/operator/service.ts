@@ -16,8 +16,21 @@ import { admitAttempt, clearAttempts, operatorSubject } from '../auth/sign-in-th
 export const OPERATOR_IDLE_MS = 30 * 60_000;
 const OPERATOR_SESSION_MAX_MS = 12 * 3_600_000;
 
-/** The same shape the platform puts on operator requests. */
-export type OperatorContext = OperatorAuth;
+/**
+ * The same shape the platform puts on operator requests. From the shell (`npm run ops`) it also
+ * names the OS user who ran the command and the `--reason` they gave, for the audit log.
+ */
+export type OperatorContext = OperatorAuth & { cliUser?: string; cliReason?: string };
+
+/** Someone at the server's shell acting without an operator account: the CLI's first admin. */
+export interface ShellActor {
+  operatorId: null;
+  via: 'cli';
+  cliUser: string;
+  cliReason: string;
+}
+
+export const shellActorName = (cliUser: string) => `cli:${cliUser}`;
 
 export interface AuditInput {
   action: string;
@@ -28,11 +41,15 @@ export interface AuditInput {
   reason?: string | null;
 }
 
-/** Records an operator action; call it inside the transaction that performs the action. */
+/**
+ * Records an operator action; call it inside the transaction that performs the action. From
+ * the shell the entry also names the OS user, and the command's `--reason` stands in when the
+ * action has no reason of its own.
+ */
 export async function audit(
   tx: Executor,
   now: Date,
-  operator: OperatorContext,
+  operator: OperatorContext | ShellActor,
   input: AuditInput,
 ): Promise<void> {
   const text = (value: unknown) =>
@@ -41,20 +58,23 @@ export async function audit(
       : JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
   await tx.insert(auditLog).values({
     operatorId: operator.operatorId,
+    actor: operator.cliUser !== undefined ? shellActorName(operator.cliUser) : null,
     action: input.action,
     targetType: input.targetType,
     targetId: String(input.targetId),
     before: text(input.before),
     after: text(input.after),
-    reason: input.reason ?? null,
+    reason: input.reason ?? operator.cliReason ?? null,
     via: operator.via,
     createdAt: now,
   });
 }
 
 /**
- * A new operator with a generated password (unless one is given) and a TOTP secret; both are
- * shown once. Raises OPERATOR_USERNAME_TAKEN.
+ * Seeds an operator with a generated password (unless one is given) and a TOTP secret, both
+ * returned: for the demo seed, tests, and the CLI's first admin (which the person at the shell
+ * is). No route calls it: through the API an operator is requested, approved by a second admin
+ * and enrols with their own password (requests.ts). Raises OPERATOR_USERNAME_TAKEN.
  */
 export async function createOperator(
   db: Executor,
@@ -98,6 +118,7 @@ export async function listOperators(db: Executor) {
     role: row.role as OperatorRole,
     createdAt: row.createdAt.toISOString(),
     disabledAt: row.disabledAt?.toISOString() ?? null,
+    enrolled: row.passwordHash !== null,
   }));
 }
 
@@ -112,6 +133,8 @@ export async function setOperatorDisabled(
   input: { id: number; disabled: boolean; reason: string },
 ): Promise<void> {
   if (input.id === actor.operatorId) throw new AppError('OPERATOR_SELF', {}, 409);
+  // Disabling is one person's call; enabling again gives access back, so it is a request.
+  if (!input.disabled) throw new AppError('OPERATOR_ENABLE_NEEDS_APPROVAL', {}, 409);
   await db.transaction(async (tx) => {
     const [row] = await tx.select().from(operators).where(eq(operators.id, input.id)).for('update');
     if (!row) throw new AppError('OPERATOR_NOT_FOUND', {}, 404);
@@ -128,13 +151,22 @@ export async function setOperatorDisabled(
   });
 }
 
+/** The operator a shell command names (`--operator`), acting `via: 'cli'` as `shell.user`. */
 export async function findOperator(
   db: Executor,
   username: string,
+  shell: { user?: string | undefined; reason?: string | undefined } = {},
 ): Promise<OperatorContext | undefined> {
   const [row] = await db.select().from(operators).where(eq(operators.username, username)).limit(1);
-  if (!row || row.disabledAt) return undefined;
-  return { operatorId: row.id, username: row.username, role: row.role as OperatorRole, via: 'cli' };
+  if (!row || row.disabledAt || row.passwordHash === null) return undefined;
+  return {
+    operatorId: row.id,
+    username: row.username,
+    role: row.role as OperatorRole,
+    via: 'cli',
+    ...(shell.user ? { cliUser: shell.user } : {}),
+    ...(shell.reason ? { cliReason: shell.reason } : {}),
+  };
 }
 
 const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
@@ -156,7 +188,7 @@ export async function operatorLogin(
     .from(operators)
     .where(eq(operators.username, input.username))
     .limit(1);
-  const valid = row ? await verify(row.passwordHash, input.password) : false;
+  const valid = row?.passwordHash ? await verify(row.passwordHash, input.password) : false;
   if (!row || !valid || row.disabledAt || !row.totpSecret)
     throw new AppError('INVALID_CREDENTIALS');
   const now = deps.clock.now();
@@ -259,20 +291,26 @@ export interface AuditFilter {
 export async function listAudit(db: Executor, filter: AuditFilter, limit = 100) {
   const conditions = [];
   if (filter.action) conditions.push(eq(auditLog.action, filter.action));
-  if (filter.operator) conditions.push(eq(operators.username, filter.operator));
+  if (filter.operator)
+    conditions.push(
+      or(eq(operators.username, filter.operator), eq(auditLog.actor, filter.operator)),
+    );
   if (filter.targetType) conditions.push(eq(auditLog.targetType, filter.targetType));
   if (filter.targetId) conditions.push(eq(auditLog.targetId, filter.targetId));
   if (filter.beforeId) conditions.push(lt(auditLog.id, Number(filter.beforeId)));
   const rows = await db
-    .select({ entry: auditLog, operator: operators.username })
+    .select({ entry: auditLog, operatorName: operators.username })
     .from(auditLog)
-    .innerJoin(operators, eq(operators.id, auditLog.operatorId))
+    .leftJoin(operators, eq(operators.id, auditLog.operatorId))
     .where(conditions.length ? and(...conditions) : undefined)
     .orderBy(desc(auditLog.id))
     .limit(limit);
-  return rows.map(({ entry, operator }) => ({
+  return rows.map(({ entry, operatorName }) => ({
     id: String(entry.id),
-    operator,
+    // From the shell: `alice (cli:root)`, or `cli:root` alone when no operator account acted.
+    operator: [operatorName, entry.actor && (operatorName ? `(${entry.actor})` : entry.actor)]
+      .filter(Boolean)
+      .join(' '),
     action: entry.action,
     targetType: entry.targetType,
     targetId: entry.targetId,

@@ -10,6 +10,7 @@ import { type SQL, and, desc, eq, lt } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Executor } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
+import { assertMayApprove } from '../operator/approval-rule.ts';
 import { type Ledger, houseAccount, userAccount } from '../ledger/service.ts';
 import { type CreatedMessage, createMessages } from '../messages/service.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
@@ -145,7 +146,7 @@ export async function listAdjustments(
  * reference (`adjustment:<id>`) is unique besides. A debit that would take the user's
  * available balance below zero is refused by the ledger (INSUFFICIENT_BALANCE) and the request
  * stays pending. Raises ADJUSTMENT_NOT_FOUND, ADJUSTMENT_DECIDED, ADJUSTMENT_SELF_APPROVAL
- * (the database's check says the same), INSUFFICIENT_BALANCE.
+ * (the database's check says the same), APPROVAL_NOT_ALLOWED, INSUFFICIENT_BALANCE.
  */
 export async function decideAdjustment(
   db: Db,
@@ -165,6 +166,9 @@ export async function decideAdjustment(
     if (row.status !== 'pending') throw new AppError('ADJUSTMENT_DECIDED', {}, 409);
     if (row.requestedBy === operator.operatorId)
       throw new AppError('ADJUSTMENT_SELF_APPROVAL', {}, 403);
+    // Nor an operator the requester brought in within 7 days, or who brought the requester in.
+    if (input.decision === 'approve')
+      await assertMayApprove(tx, operator.operatorId, row.requestedBy, now);
     const [who] = await tx
       .select({ username: operators.username })
       .from(operators)

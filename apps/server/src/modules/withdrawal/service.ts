@@ -41,6 +41,7 @@ import {
   createMessages,
   publishMessages,
 } from '../messages/service.ts';
+import { assertMayApprove } from '../operator/approval-rule.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { operators } from '../operator/tables.ts';
 import { isTwoFactorEnabled, withdrawalLock } from '../security/service.ts';
@@ -50,7 +51,7 @@ import { type WithdrawalRow, withdrawals } from './tables.ts';
 /**
  * Withdrawals after their request (request.ts): reading, review, completion, failure. Errors
  * this service raises: NOT_FOUND, INVALID_STATE, VALIDATION_FAILED (field `reason`),
- * WITHDRAWAL_TXID_INVALID (field `txid`), WITHDRAWAL_SECOND_APPROVER_SAME (an operator
+ * WITHDRAWAL_TXID_INVALID (field `txid`), APPROVAL_NOT_ALLOWED, WITHDRAWAL_SECOND_APPROVER_SAME (an operator
  * approving twice what needs two approvers).
  * Never a payment to unlock anything (ARCHITECTURE §1): a refusal releases the funds at once.
  */
@@ -400,6 +401,8 @@ async function act(
     from: WithdrawalStatus;
     reason?: string | null;
     change: (row: WithdrawalRow, now: Date) => Change;
+    /** A check that needs the database (the approval rule), after `change` accepted the row. */
+    check?: (tx: Executor, row: WithdrawalRow, now: Date) => Promise<void>;
     entry?: (row: WithdrawalRow) => { reference: string; postings: PostingSpec[] };
   },
 ): Promise<AdminWithdrawal> {
@@ -414,6 +417,7 @@ async function act(
     if (!current) throw new AppError('NOT_FOUND');
     if (current.status !== input.from) throw new AppError('INVALID_STATE', {}, 409);
     const change = input.change(current, now);
+    await input.check?.(tx, current, now);
     const [updated] = await tx
       .update(withdrawals)
       .set({ ...change, updatedAt: now })
@@ -511,6 +515,11 @@ export function reviewWithdrawal(
       from: WITHDRAWAL_STATUS.UNDER_REVIEW,
       reason,
       change: (row, now) => approval(row, operator, thresholds, now).change,
+      // The second approver must not be tied to the first by an enrolment (issue 29).
+      check: async (tx, row, now) => {
+        if (row.firstApprovedBy !== null)
+          await assertMayApprove(tx, operator.operatorId, row.firstApprovedBy, now);
+      },
     });
   }
   if (!reason) throw new AppError('VALIDATION_FAILED', {}, 422, 'reason');
