@@ -215,15 +215,17 @@ describe('register by verification code', () => {
 });
 
 describe('register by invitation code', () => {
-  it('links the inviter and leaves the address unverified', async () => {
+  it('links the inviter and proves the address with the code sent to it', async () => {
     const inviter = await registerUser(t.app);
     const inviteCode = (await profile(inviter.token)).body.data.inviteCode;
     const email = uniqueEmail();
+    expect((await sendCode(email)).body.code).toBe(0);
     const reply = await call<{ token: string }>(t.app, 'POST', '/api/v1/auth/register', {
       body: {
         mode: 'invite',
         channel: 'email',
         account: email,
+        code: await lastCode(t.app, email),
         inviteCode: inviteCode.toLowerCase(),
         password: PASSWORD,
         confirmPassword: PASSWORD,
@@ -232,7 +234,7 @@ describe('register by invitation code', () => {
     expect(reply.body.code).toBe(0);
     const me = await profile(reply.body.data.token);
     expect(me.body.data.email).toBe(email);
-    expect(me.body.data.emailVerified).toBe(false);
+    expect(me.body.data.emailVerified).toBe(true);
     const rows = await queryRows<{ inviter_id: string }>(
       t.database.db,
       sql`select inviter_id::text from users where email = ${email}`,
@@ -247,6 +249,7 @@ describe('register by invitation code', () => {
         mode: 'invite',
         channel: 'email',
         account: email,
+        code: '123456',
         inviteCode: 'ZZZZZZZZ',
         password: PASSWORD,
         confirmPassword: PASSWORD,
@@ -259,7 +262,7 @@ describe('register by invitation code', () => {
     expect(login.body.code).toBe(1001);
   });
 
-  it('invite mode needs the invitation code', async () => {
+  it('invite mode needs the invitation code and the verification code', async () => {
     const reply = await call(t.app, 'POST', '/api/v1/auth/register', {
       body: {
         mode: 'invite',
@@ -270,6 +273,7 @@ describe('register by invitation code', () => {
       },
     });
     expect(reply.body.errors?.inviteCode).toEqual(['This field is required.']);
+    expect(reply.body.errors?.code).toEqual(['This field is required.']);
   });
 });
 

@@ -9,6 +9,7 @@ import {
   call,
   createTestApp,
   idempotencyKey,
+  lastCode,
   operatorToken,
   registerUser,
   uniqueEmail,
@@ -505,12 +506,23 @@ describe('operators create bonus codes', () => {
   });
 });
 
+/** Both register tabs prove the address: the invitation one also sends a code (decision 0026). */
+async function sendRegisterCode(channel: 'email' | 'phone', account: string): Promise<string> {
+  const sent = await call(t.app, 'POST', '/api/v1/auth/codes', {
+    body: { channel, account, purpose: 'register' },
+  });
+  if (sent.body.code !== 0) throw new Error(`send code failed: ${JSON.stringify(sent.body)}`);
+  return lastCode(t.app, account.toLowerCase());
+}
+
 async function registerInvited(inviteCode: string, account = uniqueEmail('friend')) {
+  const code = await sendRegisterCode('email', account);
   const reply = await call<{ token: string; uid: string }>(t.app, 'POST', '/api/v1/auth/register', {
     body: {
       mode: 'invite',
       channel: 'email',
       account,
+      code,
       inviteCode,
       password: PASSWORD,
       confirmPassword: PASSWORD,
@@ -599,6 +611,7 @@ describe('invitations', () => {
         mode: 'invite',
         channel: 'phone',
         account: '+14155550177',
+        code: await sendRegisterCode('phone', '+14155550177'),
         inviteCode,
         password: PASSWORD,
         confirmPassword: PASSWORD,

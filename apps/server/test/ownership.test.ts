@@ -19,6 +19,7 @@ import {
   createTestApp,
   fund,
   idempotencyKey,
+  lastCode,
   registerUser,
 } from './harness.ts';
 import {
@@ -184,11 +185,17 @@ const CASES: Record<string, OwnershipCase> = {
       const { inviteCode } = (
         await call<{ inviteCode: string }>(t.app, 'GET', '/api/v1/invite', { token: owner.token })
       ).body.data;
+      const account = `invitee.${owner.uid}@example.com`;
+      // Both register tabs prove the address (decision 0026).
+      await call(t.app, 'POST', '/api/v1/auth/codes', {
+        body: { channel: 'email', account, purpose: 'register' },
+      });
       const reply = await call(t.app, 'POST', '/api/v1/auth/register', {
         body: {
           mode: 'invite',
           channel: 'email',
-          account: `invitee.${owner.uid}@example.com`,
+          account,
+          code: await lastCode(t.app, account),
           inviteCode,
           password: PASSWORD,
           confirmPassword: PASSWORD,

@@ -132,8 +132,8 @@ export const REGISTER_MODES = ['code', 'invite'] as const;
 export type RegisterMode = (typeof REGISTER_MODES)[number];
 
 /**
- * Register by verification code (the address is proven) or by invitation code
- * (spec §2 /Register; the address stays unverified until a code proves it).
+ * Register by verification code or by invitation code (spec §2 /Register). Both tabs prove the
+ * address with the code sent to it: no account holds an address it has not proved (decision 0026).
  */
 export const registerRequestSchema = z
   .strictObject({
@@ -151,7 +151,7 @@ export const registerRequestSchema = z
     z.superRefine((value, ctx) => {
       checkAccount(value, ctx);
       checkPasswordsMatch(value, ctx);
-      if (value.mode === 'code' && !value.code) {
+      if (!value.code) {
         ctx.addIssue({ code: 'custom', path: ['code'], message: 'validation.required' });
       }
       if (value.mode === 'invite' && !value.inviteCode) {

@@ -25,6 +25,7 @@ import type { Notifier } from '#platform/notifier.ts';
 import type { Hub } from '#platform/ws.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
 import { users } from '../user/tables.ts';
+import { addressHolder, takeUnprovedAddress } from './address-claims.ts';
 import { CODE_RESEND_COOLDOWN_MS, CODE_TTL_MS, consumeCode, issueCode } from './codes.ts';
 import { DUMMY_HASH, hashPassword } from './passwords.ts';
 import type { LoginResponse } from '@tradewind/contract/security';
@@ -71,14 +72,14 @@ function maskedNickname(channel: Channel, target: string): string {
   return `${local.slice(0, 2)}***@${domain}`.slice(0, 40);
 }
 
-async function findUserId(
+/** The account that proved this address; one that holds it unproved does not own it (decision 0026). */
+async function findOwnerId(
   db: Executor,
   channel: Channel,
   target: string,
 ): Promise<number | undefined> {
-  const column = channel === 'email' ? users.email : users.phone;
-  const [row] = await db.select({ id: users.id }).from(users).where(eq(column, target)).limit(1);
-  return row?.id;
+  const holder = await addressHolder(db, channel, target);
+  return holder?.proved ? holder.userId : undefined;
 }
 
 /** Raises ACCOUNT_EXISTS (register), CODE_COOLDOWN, RATE_LIMITED, CHANNEL_UNAVAILABLE. */
@@ -88,10 +89,12 @@ export async function sendCode(
   meta: RequestMeta,
 ): Promise<SendCodeResponse> {
   const target = accountOf(input.channel, input.account);
-  const existing = await findUserId(deps.db, input.channel, target);
-  if (input.purpose === 'register' && existing !== undefined) throw new AppError('ACCOUNT_EXISTS');
+  const owner = await findOwnerId(deps.db, input.channel, target);
+  if (input.purpose === 'register' && owner !== undefined) throw new AppError('ACCOUNT_EXISTS');
   // A reset for an unknown address answers exactly like a real one, so addresses cannot be probed.
-  const deliver = input.purpose === 'register' || existing !== undefined;
+  // An address held but never proved counts as unknown: a reset through it would hand the
+  // account (and whatever two-factor its holder set up) to the address owner, who never made it.
+  const deliver = input.purpose === 'register' || owner !== undefined;
   await issueCode(deps, {
     channel: input.channel,
     target,
@@ -104,8 +107,9 @@ export async function sendCode(
 }
 
 /**
- * Registers by verification code (address proven) or by invitation code (address
- * unproven until a code confirms it) and signs the new user in. Raises CODE_*,
+ * Registers by verification code or by invitation code and signs the new user in. Both tabs
+ * prove the address with the code sent to it; an account that holds the address without
+ * having proved it (an old invitation registration) gives way (decision 0026). Raises CODE_*,
  * INVITE_CODE_INVALID, ACCOUNT_EXISTS.
  */
 export async function register(
@@ -114,7 +118,7 @@ export async function register(
   meta: RequestMeta,
 ): Promise<SessionResponse> {
   const target = accountOf(input.channel, input.account);
-  if ((await findUserId(deps.db, input.channel, target)) !== undefined)
+  if ((await findOwnerId(deps.db, input.channel, target)) !== undefined)
     throw new AppError('ACCOUNT_EXISTS');
   const passwordHash = await hashPassword(input.password);
   const now = deps.clock.now();
@@ -131,22 +135,22 @@ export async function register(
         if (!inviter) return 'INVITE_CODE_INVALID';
         inviterId = inviter.id;
       }
-      const proven = input.mode === 'code';
-      if (proven) {
-        const failure = await consumeCode(tx, now, {
-          target,
-          purpose: 'register',
-          code: input.code ?? '',
-        });
-        if (failure) return failure;
-      }
+      // The schema asks for the code in both tabs; an empty one simply fails here.
+      const failure = await consumeCode(tx, now, {
+        target,
+        purpose: 'register',
+        code: input.code ?? '',
+      });
+      if (failure) return failure;
+      if ((await takeUnprovedAddress(tx, now, { channel: input.channel, target })) === 'proved')
+        return 'ACCOUNT_EXISTS';
       const [user] = await tx
         .insert(users)
         .values({
           email: input.channel === 'email' ? target : null,
           phone: input.channel === 'phone' ? target : null,
-          emailVerified: input.channel === 'email' && proven,
-          phoneVerified: input.channel === 'phone' && proven,
+          emailVerified: input.channel === 'email',
+          phoneVerified: input.channel === 'phone',
           passwordHash,
           nickname: maskedNickname(input.channel, target),
           inviteCode: newInviteCode(),
@@ -277,15 +281,10 @@ export async function resetPassword(deps: AuthDeps, input: ResetPasswordRequest)
       code: input.code,
     });
     if (failed) return failed;
-    const userId = await findUserId(tx, input.channel, target);
+    const userId = await findOwnerId(tx, input.channel, target);
     // Codes for unknown addresses are issued but never sent, so this cannot be reached by a real code.
     if (userId === undefined) return 'CODE_INVALID';
-    const verifiedColumn =
-      input.channel === 'email' ? { emailVerified: true } : { phoneVerified: true };
-    await tx
-      .update(users)
-      .set({ passwordHash, updatedAt: now, ...verifiedColumn })
-      .where(eq(users.id, userId));
+    await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId));
     await revokeSessions(tx, { userId, now, reason: 'password_reset' });
     await lockWithdrawals(tx, userId, now, 'password_reset');
     return null;

@@ -8,7 +8,7 @@ import type {
 import type { ErrorName } from '@tradewind/contract/errors';
 import type { Language } from '@tradewind/contract/languages';
 import type { UpdateProfileRequest, UserProfile } from '@tradewind/contract/user';
-import { and, eq, ne } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Clock } from '#platform/clock.ts';
 import type { Db, Executor } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
@@ -16,6 +16,7 @@ import { publicFileName, requireOwnFile } from '#platform/files.ts';
 import { translate } from '#platform/i18n.ts';
 import type { Notifier } from '#platform/notifier.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
+import { addressHolder, takeUnprovedAddress } from '../auth/address-claims.ts';
 import { CODE_RESEND_COOLDOWN_MS, CODE_TTL_MS, consumeCode, issueCode } from '../auth/codes.ts';
 import { creditScore } from '../credit/service.ts';
 import { pointsBalance } from '../points/service.ts';
@@ -92,27 +93,28 @@ function targetOf(channel: Channel, account: string): string {
   return target;
 }
 
-/** Refuses the user's current address and one another account uses (the unique index decides races later). */
+/**
+ * Refuses the user's current address once proved, and one another account proved (the unique
+ * index decides races later). The user's own unproved address may be proved here; another
+ * account's unproved one goes to whoever proves it (decision 0026).
+ */
 async function checkNewAddress(
   db: Executor,
   userId: number,
   channel: Channel,
   target: string,
 ): Promise<void> {
-  const column = channel === 'email' ? users.email : users.phone;
   const [current] = await db
-    .select({ email: users.email, phone: users.phone })
+    .select({ id: users.id })
     .from(users)
     .where(eq(users.id, userId))
     .limit(1);
   if (!current) throw new AppError('UNAUTHORIZED');
-  if (current[channel] === target) throw new AppError('CONTACT_UNCHANGED', {}, 422, 'account');
-  const [other] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(column, target), ne(users.id, userId)))
-    .limit(1);
-  if (other) throw new AppError('CONTACT_IN_USE', {}, 409, 'account');
+  const holder = await addressHolder(db, channel, target);
+  if (holder?.userId === userId && holder.proved)
+    throw new AppError('CONTACT_UNCHANGED', {}, 422, 'account');
+  if (holder && holder.userId !== userId && holder.proved)
+    throw new AppError('CONTACT_IN_USE', {}, 409, 'account');
 }
 
 /** Sends a code to the new address, after checking it is free and not the current one. */
@@ -177,6 +179,12 @@ export async function changeContact(
       });
       // A wrong code returns here, so its counted attempt commits before the error is raised.
       if (failure) return { failure };
+      const taken = await takeUnprovedAddress(tx, now, {
+        channel: input.channel,
+        target,
+        exceptUserId: userId,
+      });
+      if (taken === 'proved') return { failure: 'CONTACT_IN_USE' as const };
       const [row] = await tx
         .select({ email: users.email, phone: users.phone })
         .from(users)
@@ -194,7 +202,11 @@ export async function changeContact(
       throw new AppError('CONTACT_IN_USE', {}, 409, 'account');
     throw error;
   }
-  if ('failure' in outcome) throw new AppError(outcome.failure, {}, 422, 'code');
+  if ('failure' in outcome) {
+    if (outcome.failure === 'CONTACT_IN_USE')
+      throw new AppError('CONTACT_IN_USE', {}, 409, 'account');
+    throw new AppError(outcome.failure, {}, 422, 'code');
+  }
 
   const old = outcome.previous;
   if (old && old !== target) {

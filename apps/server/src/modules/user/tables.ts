@@ -35,6 +35,8 @@ export const users = pgTable(
     language: text('language').notNull().default('en'),
     frozenAt: timestamp('frozen_at', { withTimezone: true, mode: 'date' }),
     frozenReason: text('frozen_reason'),
+    /** When an address this account never proved went to the person who proved it (decision 0026). */
+    addressClaimedAt: timestamp('address_claimed_at', { withTimezone: true, mode: 'date' }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
@@ -44,7 +46,11 @@ export const users = pgTable(
     uniqueIndex('users_invite_code_key').on(t.inviteCode),
     // The inviter's list of invitees, newest first.
     index('users_inviter_idx').on(t.inviterId, t.id),
-    check('users_has_contact', sql`${t.email} is not null or ${t.phone} is not null`),
+    // An account whose only address was claimed by its prover keeps its history, frozen, with none.
+    check(
+      'users_has_contact',
+      sql`${t.email} is not null or ${t.phone} is not null or ${t.addressClaimedAt} is not null`,
+    ),
     check('users_points_nonnegative', sql`${t.points} >= 0`),
   ],
 );
