@@ -14,6 +14,7 @@ import {
   registerUser,
   uniqueEmail,
 } from './harness.ts';
+import { approveRewardBudget } from './reward-budget-helpers.ts';
 
 /**
  * Invitations and bonus codes (spec §1, /Invite). On PGlite (one connection) concurrent
@@ -25,6 +26,8 @@ let catalog: string;
 beforeAll(async () => {
   t = await createTestApp();
   catalog = (await operatorToken(t, 'catalog')).token;
+  // Every reward draws on an approved budget (issue 29); reward-budgets.test.ts covers it.
+  await approveRewardBudget(t, '100000');
 });
 afterAll(() => t.close());
 
@@ -52,6 +55,7 @@ async function createCode(options: CodeOptions = {}): Promise<string> {
       asset: 'USDT',
       amount: '10',
       maxRedemptions: 100,
+      verifiedOnly: false,
       expiresAt: new Date(t.clock.now().getTime() + DAY_MS).toISOString(),
       ...options,
     },
@@ -103,7 +107,7 @@ const codeRow = async (code: string) =>
 describe('redeeming a bonus code', () => {
   it('credits the reward once through the ledger: a reward entry from house:rewards, one redemption, the counter up by one', async () => {
     t.clock.set(T0);
-    const code = await createCode({ amount: '12.5' });
+    const code = await createCode({ amount: '12.5', maxRedemptions: 50 });
     const user = await registerUser(t.app);
     const houseBefore = BigInt((await rewardsHouse()) ?? '0');
     const key = idempotencyKey();

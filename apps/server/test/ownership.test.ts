@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { VotePoll } from '@tradewind/contract/vote';
 import { createBonusCode } from '../src/modules/invite/service.ts';
+import { approveRewardBudget } from './reward-budget-helpers.ts';
 import type { Message } from '@tradewind/contract/messages';
 import { createPoll } from '../src/modules/vote/service.ts';
 import { createProject as createIeoProject } from '../src/modules/ieo/service.ts';
@@ -125,15 +126,23 @@ const CASES: Record<string, OwnershipCase> = {
     shared: true,
     arrange: async (t, owner) => {
       const code = `BOLA-${owner.uid}`;
-      await createBonusCode(t.database.db, t.clock.now(), null, {
-        code,
-        asset: 'USDT',
-        amount: '10',
-        maxRedemptions: 2,
-        perUserLimit: 1,
-        verifiedOnly: false,
-        expiresAt: new Date(T0 + 86_400_000).toISOString(),
-      });
+      await approveRewardBudget(t, '20');
+      await createBonusCode(
+        t.database.db,
+        t.clock.now(),
+        null,
+        {
+          code,
+          asset: 'USDT',
+          amount: '10',
+          maxRedemptions: 2,
+          perUserLimit: 1,
+          verifiedOnly: false,
+          onePerIdentity: false,
+          expiresAt: new Date(T0 + 86_400_000).toISOString(),
+        },
+        {},
+      );
       const own = await call(t.app, 'POST', '/api/v1/bonus-codes/redeem', {
         token: owner.token,
         body: { code },

@@ -127,7 +127,10 @@ export const createBonusCodeRequestSchema = z
     /** Defaults to now. */
     startsAt: z.optional(z.iso.datetime({ error: 'validation.invalid_value' })),
     expiresAt: z.iso.datetime({ error: 'validation.invalid_value' }),
-    verifiedOnly: z._default(z.boolean({ error: 'validation.invalid_type' }), false),
+    /** Rewards are for verified (KYC passed) accounts unless the code says otherwise. */
+    verifiedOnly: z._default(z.boolean({ error: 'validation.invalid_type' }), true),
+    /** At most one redemption per verified identity (KYC document), over all accounts. */
+    onePerIdentity: z._default(z.boolean({ error: 'validation.invalid_type' }), false),
     reason: z.optional(
       z.string().check(z.trim(), z.maxLength(500, { error: 'validation.too_long' })),
     ),
@@ -140,6 +143,14 @@ export const createBonusCodeRequestSchema = z
   );
 export type CreateBonusCodeRequest = z.infer<typeof createBonusCodeRequestSchema>;
 
+/**
+ * A code whose total (amount × max redemptions) is above the asset's threshold
+ * (BONUS_CODE_APPROVAL_THRESHOLD) is `pending` until a second admin approves it; only an
+ * `approved` code can be redeemed.
+ */
+export const BONUS_CODE_APPROVAL_STATUSES = ['approved', 'pending', 'rejected'] as const;
+export type BonusCodeApprovalStatus = (typeof BONUS_CODE_APPROVAL_STATUSES)[number];
+
 export const bonusCodeViewSchema = z.object({
   id: z.string(),
   code: z.string(),
@@ -151,8 +162,107 @@ export const bonusCodeViewSchema = z.object({
   startsAt: z.iso.datetime(),
   expiresAt: z.iso.datetime(),
   verifiedOnly: z.boolean(),
+  onePerIdentity: z.boolean(),
+  /** amount × maxRedemptions: the most the code can ever pay. */
+  total: z.string(),
+  approvalStatus: z.enum(BONUS_CODE_APPROVAL_STATUSES),
+  createdBy: z.nullable(z.string()),
+  approvedBy: z.nullable(z.string()),
+  approvedAt: z.nullable(z.iso.datetime()),
+  decisionReason: z.nullable(z.string()),
   createdAt: z.iso.datetime(),
 });
 export type BonusCodeView = z.infer<typeof bonusCodeViewSchema>;
 
 export const bonusCodeListSchema = z.object({ items: z.array(bonusCodeViewSchema) });
+
+const idText = z
+  .string({ error: 'validation.required' })
+  .check(z.trim(), z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }));
+const decisionReason = z.optional(
+  z.string().check(z.trim(), z.maxLength(500, { error: 'validation.too_long' })),
+);
+const needsReasonToReject = z.refine<{ decision: string; reason?: string | undefined }>(
+  (value) => value.decision !== 'reject' || !!value.reason,
+  { path: ['reason'], error: 'validation.reason_required' },
+);
+
+/** A second admin's decision on a bonus code waiting for approval; rejecting needs a reason. */
+export const bonusCodeDecisionSchema = z
+  .strictObject({
+    id: idText,
+    decision: z.enum(['approve', 'reject'], { error: 'validation.invalid_value' }),
+    reason: decisionReason,
+  })
+  .check(needsReasonToReject);
+export type BonusCodeDecision = z.infer<typeof bonusCodeDecisionSchema>;
+
+/**
+ * Reward budgets (issue 29): every reward the house gives (bonus codes today) draws on its
+ * asset's budget. One admin requests a change (a signed amount), a different admin approves.
+ */
+export const REWARD_BUDGET_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type RewardBudgetStatus = (typeof REWARD_BUDGET_STATUSES)[number];
+
+export const rewardBudgetRequestSchema = z.strictObject({
+  asset: assetSchema,
+  /** Signed decimal string: "+1000" raises the budget, "-500" lowers it. */
+  amount: z.string({ error: 'validation.required' }).check(
+    z.trim(),
+    z.regex(/^[+-]?\d{1,30}(\.\d{1,18})?$/, { error: 'validation.amount_format', abort: true }),
+    z.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' }),
+  ),
+  reason: z
+    .string({ error: 'validation.required' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'validation.required' }),
+      z.maxLength(500, { error: 'validation.too_long' }),
+    ),
+});
+export type RewardBudgetRequest = z.infer<typeof rewardBudgetRequestSchema>;
+
+export const rewardBudgetDecisionSchema = z
+  .strictObject({
+    id: idText,
+    decision: z.enum(['approve', 'reject'], { error: 'validation.invalid_value' }),
+    reason: decisionReason,
+  })
+  .check(needsReasonToReject);
+export type RewardBudgetDecision = z.infer<typeof rewardBudgetDecisionSchema>;
+
+export const rewardBudgetChangeSchema = z.object({
+  id: z.string(),
+  asset: z.string(),
+  /** Signed decimal string. */
+  amount: z.string(),
+  reason: z.string(),
+  status: z.enum(REWARD_BUDGET_STATUSES),
+  /** Null for the demo seed's budget and rewards paid before budgets existed. */
+  requestedBy: z.nullable(z.string()),
+  requestedAt: z.iso.datetime(),
+  decidedBy: z.nullable(z.string()),
+  decidedAt: z.nullable(z.iso.datetime()),
+  decisionReason: z.nullable(z.string()),
+});
+export type RewardBudgetChange = z.infer<typeof rewardBudgetChangeSchema>;
+
+export const rewardBudgetSchema = z.object({
+  asset: z.string(),
+  /** The sum of approved changes. */
+  approved: z.string(),
+  /** Paid out as rewards so far. */
+  granted: z.string(),
+  remaining: z.string(),
+  /** A code whose total is above this waits for a second admin (BONUS_CODE_APPROVAL_THRESHOLD). */
+  codeApprovalThreshold: z.string(),
+});
+export type RewardBudget = z.infer<typeof rewardBudgetSchema>;
+
+export const rewardBudgetsSchema = z.object({
+  budgets: z.array(rewardBudgetSchema),
+  /** Newest first, pending ones included (at most REWARD_BUDGET_CHANGES_MAX). */
+  changes: z.array(rewardBudgetChangeSchema),
+});
+export type RewardBudgets = z.infer<typeof rewardBudgetsSchema>;
+export const REWARD_BUDGET_CHANGES_MAX = 100;

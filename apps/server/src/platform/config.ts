@@ -2,7 +2,7 @@ import path from 'node:path';
 import { DEFAULT_UPLOAD_MAX_BYTES } from '@tradewind/contract/files';
 import { isInstrumentSymbol } from '@tradewind/contract/market';
 import { parseAmount } from '@tradewind/contract/money';
-import { ASSETS } from '@tradewind/contract/wallet';
+import { ASSETS, type AssetCode } from '@tradewind/contract/wallet';
 import { WITHDRAWAL_ASSETS, type WithdrawalAsset } from '@tradewind/contract/withdrawal';
 import { HDKey } from '@scure/bip32';
 import { z } from 'zod';
@@ -23,6 +23,8 @@ function isAccountXpub(value: string): boolean {
 
 /** Withdrawals of more than this (per asset) need a second operator's approval. */
 export const DEFAULT_WITHDRAWAL_SECOND_APPROVAL = 'USDT:10000,BTC:0.2,ETH:3';
+/** Bonus codes whose total (amount × redemptions) is above this (per asset) need a second admin. */
+export const DEFAULT_BONUS_CODE_APPROVAL_THRESHOLD = 'USDT:1000,BTC:0.02,ETH:0.3';
 
 const positiveInt = z.coerce
   .number({ error: 'must be a number' })
@@ -161,6 +163,7 @@ const envSchema = z.object({
   MINING_DAY_SECONDS: positiveInt.max(86_400, 'must be at most 86400').default(86_400),
   MINING_AUTO_APPROVE: flag.default(false),
   WITHDRAWAL_SECOND_APPROVAL: z.string().trim().default(DEFAULT_WITHDRAWAL_SECOND_APPROVAL),
+  BONUS_CODE_APPROVAL_THRESHOLD: z.string().trim().default(DEFAULT_BONUS_CODE_APPROVAL_THRESHOLD),
   CHAT_SCRIPT_URL: z
     .url({
       protocol: /^https?$/,
@@ -273,6 +276,11 @@ export interface Config {
    * second approval by another operator before it goes to processing.
    */
   withdrawalSecondApprovalMinor: Record<WithdrawalAsset, bigint>;
+  /**
+   * Per asset, in minor units: a bonus code whose total (amount × max redemptions) is above
+   * this waits for a second admin's approval. An asset not listed has 0: every code needs one.
+   */
+  bonusCodeApprovalThresholdMinor: Partial<Record<AssetCode, bigint>>;
   /** Customer-service chat widget (e.g. a self-hosted Chatwoot); null means off: no script, no request. */
   chat: ChatConfig | null;
   version: string;
@@ -493,6 +501,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       tickRetentionDays: e.TICK_RETENTION_DAYS ?? tickRetentionDefault(e.DATABASE_URL),
     },
     withdrawalSecondApprovalMinor,
+    bonusCodeApprovalThresholdMinor: bonusCodeApprovalThresholds(e.BONUS_CODE_APPROVAL_THRESHOLD),
     chat,
     settings: describeSettings(present),
     version: process.env.npm_package_version ?? '0.1.0',
@@ -542,6 +551,40 @@ export function secondApprovalThresholds(text: string): Record<WithdrawalAsset, 
     );
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.fromEntries(found) as Record<WithdrawalAsset, bigint>;
+}
+
+/**
+ * `USDT:1000,BTC:0.02`: each asset at most once, a positive amount within its decimals. An
+ * asset left out is not an error: its codes all need a second admin (the safe side).
+ */
+export function bonusCodeApprovalThresholds(text: string): Partial<Record<AssetCode, bigint>> {
+  const name = 'BONUS_CODE_APPROVAL_THRESHOLD';
+  const problems: string[] = [];
+  const found = new Map<AssetCode, bigint>();
+  for (const part of text.split(',').map((p) => p.trim())) {
+    if (part === '') continue;
+    const match = /^([A-Za-z]+):(\S+)$/.exec(part);
+    const asset = match?.[1]?.toUpperCase() as AssetCode | undefined;
+    if (!match?.[2] || !asset) {
+      problems.push(
+        `${name}: "${part}" is not ASSET:AMOUNT (e.g. ${DEFAULT_BONUS_CODE_APPROVAL_THRESHOLD})`,
+      );
+      continue;
+    }
+    if (!(asset in ASSETS)) {
+      problems.push(`${name}: ${match[1]} is not an asset (${Object.keys(ASSETS).join(', ')})`);
+      continue;
+    }
+    const amount = parseAmount(match[2], ASSETS[asset].scale);
+    if (found.has(asset)) problems.push(`${name}: ${asset} is listed twice`);
+    else if (amount === undefined || amount <= 0n)
+      problems.push(
+        `${name}: ${asset} needs a positive amount with at most ${ASSETS[asset].scale} decimals (got ${JSON.stringify(match[2])})`,
+      );
+    else found.set(asset, amount);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.fromEntries(found);
 }
 
 function chatConfig(e: z.output<typeof envSchema>): ChatConfig | null {

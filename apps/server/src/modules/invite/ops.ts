@@ -12,7 +12,7 @@ export const inviteOpsCommands: OpsCommands = {
         items
           .map(
             (c) =>
-              `${c.code} ${c.amount} ${c.asset} redeemed ${c.redeemedCount}/${c.maxRedemptions} (≤${c.perUserLimit} per user${c.verifiedOnly ? ', verified only' : ''}) ${c.startsAt} → ${c.expiresAt}`,
+              `${c.code} ${c.amount} ${c.asset} redeemed ${c.redeemedCount}/${c.maxRedemptions} (≤${c.perUserLimit} per user${c.verifiedOnly ? ', verified only' : ''}${c.onePerIdentity ? ', one per identity' : ''}) ${c.startsAt} → ${c.expiresAt}${c.approvalStatus === 'approved' ? '' : ` [${c.approvalStatus === 'pending' ? 'awaiting a second admin' : 'rejected'}]`}`,
           )
           .join('\n') || 'no bonus codes'
       );
@@ -21,9 +21,9 @@ export const inviteOpsCommands: OpsCommands = {
 
   'bonus-code:create': {
     usage:
-      'bonus-code:create --code CODE --asset USDT --amount 10 --max-redemptions N [--per-user N] --expires-at ISO [--starts-at ISO] [--verified-only] [--reason "…"] --operator USERNAME',
+      'bonus-code:create --code CODE --asset USDT --amount 10 --max-redemptions N [--per-user N] --expires-at ISO [--starts-at ISO] [--open-to-unverified] [--one-per-identity] [--reason "…"] --operator USERNAME',
     needsOperator: true,
-    async run({ db, clock, operator }, options) {
+    async run({ db, clock, config, operator }, options) {
       if (!operator) throw new Error('name an existing operator with --operator USERNAME');
       const parsed = createBonusCodeRequestSchema.safeParse({
         code: options.code,
@@ -33,14 +33,23 @@ export const inviteOpsCommands: OpsCommands = {
         ...(options['per-user'] ? { perUserLimit: options['per-user'] } : {}),
         ...(options['starts-at'] ? { startsAt: options['starts-at'] } : {}),
         expiresAt: options['expires-at'],
-        verifiedOnly: options['verified-only'] === 'true',
+        verifiedOnly: options['open-to-unverified'] !== 'true',
+        onePerIdentity: options['one-per-identity'] === 'true',
         ...(options.reason ? { reason: options.reason } : {}),
       });
       if (!parsed.success) throw new Error(optionIssues(parsed.error));
-      const created = await createBonusCode(db, clock.now(), operator, parsed.data).catch(
-        explainOpsError,
-      );
-      return `bonus code ${created.code} (#${created.id}) created: ${created.amount} ${created.asset}, ${created.maxRedemptions} in all, ${created.perUserLimit} per user, until ${created.expiresAt}`;
+      const created = await createBonusCode(
+        db,
+        clock.now(),
+        operator,
+        parsed.data,
+        config.bonusCodeApprovalThresholdMinor,
+      ).catch(explainOpsError);
+      const waiting =
+        created.approvalStatus === 'pending'
+          ? `; its total ${created.total} ${created.asset} is above the threshold: a second admin approves it in the console before anyone can redeem it`
+          : '';
+      return `bonus code ${created.code} (#${created.id}) created: ${created.amount} ${created.asset}, ${created.maxRedemptions} in all, ${created.perUserLimit} per user, until ${created.expiresAt}${waiting}`;
     },
   },
 };

@@ -10,6 +10,7 @@ import {
   text,
   timestamp,
   unique,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { assets, entries } from '../ledger/tables.ts';
 import { operators } from '../operator/tables.ts';
@@ -33,6 +34,16 @@ export const bonusCodes = pgTable(
     perUserLimit: integer('per_user_limit').notNull(),
     redeemedCount: integer('redeemed_count').notNull().default(0),
     verifiedOnly: boolean('verified_only').notNull().default(false),
+    /** At most one redemption per verified identity (KYC document), whatever the accounts. */
+    onePerIdentity: boolean('one_per_identity').notNull().default(false),
+    /**
+     * approved, pending or rejected (BONUS_CODE_APPROVAL_STATUSES): a code whose total is above
+     * the threshold waits for a second admin; only an approved code can be redeemed.
+     */
+    approvalStatus: text('approval_status').notNull().default('approved'),
+    approvedBy: bigint('approved_by', { mode: 'number' }).references(() => operators.id),
+    approvedAt: timestamp('approved_at', { withTimezone: true, mode: 'date' }),
+    decisionReason: text('decision_reason'),
     startsAt: timestamp('starts_at', { withTimezone: true, mode: 'date' }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
     /** Null for codes the demo seed created. */
@@ -49,6 +60,15 @@ export const bonusCodes = pgTable(
       sql`${t.redeemedCount} >= 0 and ${t.redeemedCount} <= ${t.maxRedemptions}`,
     ),
     check('bonus_codes_window', sql`${t.expiresAt} > ${t.startsAt}`),
+    check(
+      'bonus_codes_approval_status',
+      sql`${t.approvalStatus} in ('approved', 'pending', 'rejected')`,
+    ),
+    // Whoever created a code never decides it (a code the demo seed made has no creator).
+    check(
+      'bonus_codes_second_approver',
+      sql`${t.approvedBy} is null or ${t.createdBy} is null or ${t.approvedBy} <> ${t.createdBy}`,
+    ),
   ],
 );
 
@@ -71,9 +91,14 @@ export const bonusRedemptions = pgTable(
     entryId: bigint('entry_id', { mode: 'number' })
       .notNull()
       .references(() => entries.id),
+    /** The redeemer's verified identity, kept for codes limited to one per identity. */
+    identityKey: text('identity_key'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [
+    uniqueIndex('bonus_redemptions_code_identity_key')
+      .on(t.codeId, t.identityKey)
+      .where(sql`${t.identityKey} is not null`),
     unique('bonus_redemptions_code_user_n_key').on(t.codeId, t.userId, t.n),
     unique('bonus_redemptions_entry_key').on(t.entryId),
     check('bonus_redemptions_n_positive', sql`${t.n} >= 1`),

@@ -117,6 +117,22 @@ export async function checkLedger(
       sql`select name from ledger_accounts where kind = 'user' and (available < 0 or locked < 0)`,
     ),
   );
+  // Two admins approve every reward budget (issue 29): what house:rewards paid out may never
+  // exceed the approved changes, nor differ from what the budget counts as granted.
+  add(
+    'house rewards stay within the approved budget',
+    await query(
+      sql`select a.asset, (-(a.available + a.locked))::text as paid,
+                 coalesce(r.approved, 0)::text as approved, coalesce(b.granted_minor, 0)::text as granted
+          from ledger_accounts a
+          left join (select asset, sum(delta_minor) as approved from reward_budget_requests
+                     where status = 'approved' group by asset) r on r.asset = a.asset
+          left join reward_budgets b on b.asset = a.asset
+          where a.name like 'house:rewards:%'
+            and (-(a.available + a.locked) > coalesce(r.approved, 0)
+                 or -(a.available + a.locked) <> coalesce(b.granted_minor, 0))`,
+    ),
+  );
 
   const expected = new Map<string, bigint>();
   for (const obligation of obligations) {
