@@ -1,11 +1,11 @@
 import type { OperatorRequest } from '@tradewind/contract/operator';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FREE_ATTEMPTS } from '../src/modules/auth/sign-in-throttle.ts';
 import { ENROLMENT_TIE_MS } from '../src/modules/operator/approval-rule.ts';
 import { operatorOpsCommands } from '../src/modules/operator/ops.ts';
 import type { OpsContext } from '../src/modules/operator/ops-commands.ts';
-import { auditLog, operators } from '../src/modules/operator/tables.ts';
+import { auditLog, operatorEnrolments, operators } from '../src/modules/operator/tables.ts';
 import { totp } from '../src/modules/security/totp.ts';
 import {
   PASSWORD,
@@ -317,6 +317,50 @@ describe('creating an operator takes two admins and the newcomer enrols themselv
     });
     const [enabled] = await t.database.db.select().from(operators).where(eq(operators.id, id));
     expect(enabled?.disabledAt).toBeNull();
+  });
+});
+
+describe('two admins approving one request at once', () => {
+  it('act once: one operator, one enrolment, one approval in the audit log', async () => {
+    const alice = await operatorToken(t, 'admin');
+    const approvers = await Promise.all([operatorToken(t, 'admin'), operatorToken(t, 'admin')]);
+    for (let round = 0; round < 5; round++) {
+      const username = `raced-${round}-${++address}`;
+      const requested = await post<OperatorRequest>(
+        alice.token,
+        '/api/admin/v1/operators/requests',
+        { kind: 'create', username, role: 'admin', reason: 'race' },
+      );
+      const replies = await Promise.all(
+        approvers.map((approver) =>
+          post<Decided>(approver.token, '/api/admin/v1/operators/requests/decide', {
+            id: requested.body.data.id,
+            decision: 'approve',
+            reason: 'race',
+          }),
+        ),
+      );
+      expect(replies.map((r) => r.body.code).sort()).toEqual([0, 3722]);
+      expect(
+        await t.database.db.select().from(operators).where(eq(operators.username, username)),
+      ).toHaveLength(1);
+      const enrolments = await t.database.db
+        .select({ id: operatorEnrolments.id })
+        .from(operatorEnrolments)
+        .innerJoin(operators, eq(operators.id, operatorEnrolments.operatorId))
+        .where(eq(operators.username, username));
+      expect(enrolments).toHaveLength(1);
+      const approvals = await t.database.db
+        .select()
+        .from(auditLog)
+        .where(
+          and(
+            eq(auditLog.action, 'operator.request_approve'),
+            eq(auditLog.targetId, String(requested.body.data.id)),
+          ),
+        );
+      expect(approvals).toHaveLength(1);
+    }
   });
 });
 
