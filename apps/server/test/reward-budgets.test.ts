@@ -400,3 +400,106 @@ describe('the ledger check and reward budgets', () => {
     await post(-100n * 100_000_000n, 'test:unmint');
   });
 });
+
+describe('races (real concurrency with TEST_DATABASE_URL)', () => {
+  it('two admins approving one budget change at once apply it once', async () => {
+    const { requestRewardBudgetChange, decideRewardBudgetChange } =
+      await import('../src/modules/rewards/service.ts');
+    const asker = await adminContext(t);
+    const approvers = await Promise.all([adminContext(t), adminContext(t), adminContext(t)]);
+    const before = await budget(admin, 'BTC');
+    const change = await requestRewardBudgetChange(t.database.db, t.clock.now(), asker, {
+      asset: 'BTC',
+      amount: '1',
+      reason: 'race',
+    });
+    const results = await Promise.allSettled(
+      approvers.map((approver) =>
+        decideRewardBudgetChange(t.database.db, t.clock.now(), approver, {
+          id: change.id,
+          decision: 'approve',
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results.filter((r) => r.status === 'rejected'))
+      expect((r as PromiseRejectedResult).reason).toMatchObject({
+        errorName: 'REWARD_BUDGET_REQUEST_DECIDED',
+      });
+    const after = await budget(admin, 'BTC');
+    expect(Number(after?.approved) - Number(before?.approved)).toBe(1);
+    const audits = await queryRows<{ n: string }>(
+      t.database.db,
+      sql`select count(*)::text as n from audit_log where action = 'reward_budget.approve' and target_id = ${change.id}`,
+    );
+    expect(audits[0]?.n).toBe('1');
+  });
+
+  it('two admins approving one pending code at once decide it once', async () => {
+    const { decideBonusCode } = await import('../src/modules/invite/service.ts');
+    const created = await createCode(catalog, { amount: '500', maxRedemptions: 10 });
+    expect(created.approvalStatus).toBe('pending');
+    const approvers = await Promise.all([adminContext(t), adminContext(t)]);
+    const results = await Promise.allSettled(
+      approvers.map((approver) =>
+        decideBonusCode(t.database.db, t.clock.now(), approver, {
+          id: created.id,
+          decision: 'approve',
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const audits = await queryRows<{ n: string }>(
+      t.database.db,
+      sql`select count(*)::text as n from audit_log where action = 'bonus_code.approve' and target_id = ${created.id}`,
+    );
+    expect(audits[0]?.n).toBe('1');
+  });
+
+  it('30 concurrent redemptions across 6 codes never overdraw a budget that fits 5', async () => {
+    // Drain what earlier tests left, then approve exactly 5 rewards of 3 ETH.
+    const { listRewardBudgets } = await import('../src/modules/rewards/service.ts');
+    const current = (await listRewardBudgets(t.database.db, {})).budgets.find(
+      (b) => b.asset === 'ETH',
+    );
+    const asker = await adminContext(t);
+    const approver = await adminContext(t);
+    const { requestRewardBudgetChange, decideRewardBudgetChange } =
+      await import('../src/modules/rewards/service.ts');
+    const set = async (amount: string) => {
+      const change = await requestRewardBudgetChange(t.database.db, t.clock.now(), asker, {
+        asset: 'ETH',
+        amount,
+        reason: 'race budget',
+      });
+      await decideRewardBudgetChange(t.database.db, t.clock.now(), approver, {
+        id: change.id,
+        decision: 'approve',
+      });
+    };
+    if (current && Number(current.remaining) > 0) await set(`-${current.remaining}`);
+    await set('15');
+    const codes = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        createCode(catalog, { asset: 'ETH', amount: '3', maxRedemptions: 10 }),
+      ),
+    );
+    for (const c of codes) {
+      if (c.approvalStatus === 'pending')
+        await call(t.app, 'POST', '/api/admin/v1/bonus-codes/decide', {
+          token: admin,
+          body: { id: c.id, decision: 'approve' },
+        });
+    }
+    const users = await Promise.all(Array.from({ length: 5 }, () => registerUser(t.app)));
+    const houseBefore = await rewardsHouse('ETH');
+    const replies = await Promise.all(
+      users.flatMap((u) => codes.map((c) => redeem(u.token, c.code))),
+    );
+    const ok = replies.filter((r) => r.body.code === 0);
+    expect(ok).toHaveLength(5);
+    expect(replies.filter((r) => r.body.code !== 0).every((r) => r.body.code === 3700)).toBe(true);
+    expect(await rewardsHouse('ETH')).toBe(houseBefore - 5n * 300_000_000n);
+    expect((await budget(admin, 'ETH'))?.remaining).toBe('0');
+  });
+});
