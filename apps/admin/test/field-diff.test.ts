@@ -4,7 +4,7 @@ import { VALUE_PATH, diffFields, flatten } from '../src/ui/field-diff.ts';
 const json = (value: unknown) => JSON.stringify(value);
 
 describe('the audit log shows what changed, field by field', () => {
-  it('a card deposit credited: the status changed, the amounts carry their asset', () => {
+  it('a card deposit credited: the status changed, the context kept, the amounts carry their asset', () => {
     const before = json({
       status: 'pending',
       userId: '7',
@@ -15,10 +15,11 @@ describe('the audit log shows what changed, field by field', () => {
     const after = json({ status: 'paid', entryId: '42', credited: '98.5' });
     expect(diffFields(before, after, 'USDT')).toEqual([
       { path: 'status', before: 'pending', after: 'paid', changed: true },
-      { path: 'userId', before: '7', after: undefined, changed: true },
-      { path: 'amount', before: '100', after: undefined, changed: true, asset: 'USDT' },
-      { path: 'fee', before: '1.5', after: undefined, changed: true, asset: 'USDT' },
-      { path: 'actualAmount', before: '98.5', after: undefined, changed: true, asset: 'USDT' },
+      // Recorded in before only: the context the service checked, left as it was.
+      { path: 'userId', before: '7', after: '7', changed: false },
+      { path: 'amount', before: '100', after: '100', changed: false, asset: 'USDT' },
+      { path: 'fee', before: '1.5', after: '1.5', changed: false, asset: 'USDT' },
+      { path: 'actualAmount', before: '98.5', after: '98.5', changed: false, asset: 'USDT' },
       { path: 'entryId', before: undefined, after: '42', changed: true },
       { path: 'credited', before: undefined, after: '98.5', changed: true, asset: 'USDT' },
     ]);

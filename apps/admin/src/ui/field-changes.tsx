@@ -8,7 +8,7 @@ const useT = defineStrings({
     field: 'Field',
     before: 'Before',
     after: 'After',
-    absent: 'absent',
+    absent: 'none',
     none: 'No fields recorded.',
     showSame: 'Show {n} unchanged fields',
     hideSame: 'Hide unchanged fields',
@@ -48,7 +48,7 @@ function Value({ value, asset, testId }: { value?: string; asset?: string; testI
 }
 
 /** Up to this many unchanged fields are shown (dimmed) at once; more wait behind a link. */
-const SAME_SHOWN = 3;
+const SAME_SHOWN = 6;
 
 /**
  * A small table of what an action changed: field, before, after. Changed fields come first in

@@ -75,8 +75,11 @@ function parentOf(path: string): string {
 
 /**
  * The changes between two audited sides. Every field of either side is listed once, in the order
- * the sides list them (before's first); `changed` tells which differ. An amount field carries the
- * asset named beside it (`asset` in the same object, or at the top), else `defaultAsset`.
+ * the sides list them (before's first); `changed` tells which differ. The services record in
+ * `after` what an action set, and in `before` also the context they checked (the user, the
+ * amounts): a field only in `before`, when there is an `after`, was left as it was. An amount
+ * field carries the asset named beside it (`asset` in the same object, or at the top), else
+ * `defaultAsset`.
  */
 export function diffFields(
   beforeText: string | null,
@@ -92,7 +95,7 @@ export function diffFields(
   const paths = [...new Set([...before.keys(), ...after.keys()])];
   return paths.map((path) => {
     const was = before.get(path);
-    const now = after.get(path);
+    const now = afterText !== null && !after.has(path) ? was : after.get(path);
     const name = lastSegment(path);
     const money =
       MONEY_NAME.test(name) &&

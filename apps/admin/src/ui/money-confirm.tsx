@@ -97,7 +97,13 @@ export function moneyRows(summary: MoneyDetails, t: (key: Parameters<T>[0]) => s
 export function MoneyFacts({ summary }: { summary: MoneyDetails }) {
   const t = useT();
   return (
-    <Descriptions column={1} size="small" bordered data-testid="money-facts">
+    <Descriptions
+      column={1}
+      size="small"
+      bordered
+      styles={{ label: { width: 200 } }}
+      data-testid="money-facts"
+    >
       {moneyRows(summary, t).map((row) => (
         <Descriptions.Item key={row.key} label={row.label}>
           <span data-testid={`money-${row.key}`}>{row.value}</span>
