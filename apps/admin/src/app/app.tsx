@@ -5,6 +5,7 @@ import zhCN from 'antd/locale/zh_CN';
 import { useEffect } from 'react';
 import { BrowserRouter, Navigate, Route, Routes, useNavigate } from 'react-router';
 import { onSessionEnd } from '@/api/http.ts';
+import { EnrolPage } from '@/features/auth/enrol-page.tsx';
 import { LoginPage } from '@/features/auth/login-page.tsx';
 import { useLanguage } from '@/lib/i18n.ts';
 import { PAGES } from './pages.ts';
@@ -44,6 +45,7 @@ export function App() {
             <SessionEndRedirect />
             <Routes>
               <Route path="login" element={<LoginPage />} />
+              <Route path="enrol" element={<EnrolPage />} />
               <Route element={<Shell />}>
                 {PAGES.map((page) => (
                   <Route key={page.path} path={page.path} element={<RequireRole page={page} />} />
