@@ -55,7 +55,9 @@ import { registerFileRoutes } from './platform/files-routes.ts';
 import { jsonSerializerCompiler, zodValidatorCompiler } from './platform/http.ts';
 import { registerRateLimits } from './platform/rate-limits.ts';
 import { createNotifier } from './platform/notifier.ts';
+import { NatsRelay } from './platform/events/nats-relay.ts';
 import { LocalRelay, PgRelay, type Relay } from './platform/relay.ts';
+import { fastifyTrustProxy } from './platform/trust-proxy.ts';
 import { Hub, registerWebSocket } from './platform/ws.ts';
 import { TICK_REFERENCES } from './tick-references.ts';
 
@@ -115,7 +117,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     return503OnClosing: true,
     routerOptions: { maxParamLength: 200 },
   });
@@ -201,14 +203,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     log: app.log,
     antiPhishingCode: (email) => antiPhishingCodeFor(database.db, email),
   });
-  // On PostgreSQL real-time events cross processes (LISTEN/NOTIFY); PGlite is one process.
-  const relay: Relay = database.connectDedicated
-    ? new PgRelay({
-        connect: database.connectDedicated,
+  // Real-time events cross processes over NATS subjects when NATS_URL is set, else over
+  // PostgreSQL's LISTEN/NOTIFY; PGlite is one process.
+  const relay: Relay = config.nats
+    ? new NatsRelay({
+        servers: config.nats.url,
+        prefix: config.nats.prefix,
         log: app.log,
         listen: options.sockets !== false,
       })
-    : new LocalRelay();
+    : database.connectDedicated
+      ? new PgRelay({
+          connect: database.connectDedicated,
+          log: app.log,
+          listen: options.sockets !== false,
+        })
+      : new LocalRelay();
   app.addHook('onReady', () => relay.start());
   app.addHook('onClose', () => relay.close());
   const hub = new Hub(relay);

@@ -10,7 +10,7 @@ import { type TestApp, createTestApp } from './harness.ts';
 let t: TestApp;
 let url: string;
 beforeAll(async () => {
-  t = await createTestApp({ env: { TRUST_PROXY: 'true' } });
+  t = await createTestApp({ env: { TRUST_PROXY: '1' } });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   url = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/ws`;
 });

@@ -6,6 +6,7 @@ import { ASSETS, type AssetCode } from '@tradewind/contract/wallet';
 import { WITHDRAWAL_ASSETS, type WithdrawalAsset } from '@tradewind/contract/withdrawal';
 import { HDKey } from '@scure/bip32';
 import { z } from 'zod';
+import { type TrustProxy, parseTrustProxy } from './trust-proxy.ts';
 
 const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -60,7 +61,28 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: positiveInt.default(1_048_576),
   RATE_LIMIT_ENABLED: flag.default(true),
   RATE_LIMIT_PER_MINUTE: positiveInt.default(600),
-  TRUST_PROXY: flag.default(false),
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value, ctx) => {
+      const parsed = parseTrustProxy(value);
+      if (parsed.ok) return parsed.value;
+      ctx.issues.push({ code: 'custom', message: parsed.problem, input: value });
+      return z.NEVER;
+    }),
+  /** Unset: events between processes go over PostgreSQL LISTEN/NOTIFY (or stay in the one process). */
+  NATS_URL: z
+    .string()
+    .regex(
+      /^(nats|tls):\/\/[^\s,]+(,\s*(nats|tls):\/\/[^\s,]+)*$/,
+      'must be a nats:// URL, or several separated by commas',
+    )
+    .optional(),
+  /** Starts every NATS subject: installations that share a NATS server each take their own. */
+  NATS_SUBJECT_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be letters, digits, _ or -, at most 40')
+    .default('tradewind'),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
   WS_MAX_PER_ADDRESS: positiveInt.max(100_000, 'must be at most 100000').default(50),
   WS_MAX_MESSAGES_PER_SECOND: positiveInt.max(10_000, 'must be at most 10000').default(20),
@@ -185,7 +207,7 @@ const NEVER_ECHOED = new Set(['TRON_XPUB', 'TRON_API_KEY', 'PYTH_API_KEY']);
 
 /** Shown to administrators only as "set": keys and tokens. URLs are shown without their credentials, path or query. */
 const SECRET_SETTINGS = new Set([...NEVER_ECHOED, 'CHAT_SITE_TOKEN']);
-const URL_SETTINGS = new Set(['DATABASE_URL', 'SMTP_URL', 'SMS_WEBHOOK_URL']);
+const URL_SETTINGS = new Set(['DATABASE_URL', 'NATS_URL', 'SMTP_URL', 'SMS_WEBHOOK_URL']);
 
 /** One environment setting as the operator console shows it (read-only: settings change with a deployment). */
 export interface SettingView {
@@ -250,7 +272,10 @@ export interface Config {
   sessionTtlMs: number;
   bodyLimitBytes: number;
   rateLimit: { enabled: boolean; perMinute: number };
-  trustProxy: boolean;
+  /** Which proxies' X-Forwarded-For is believed: none, a hop count, or their addresses/CIDRs. */
+  trustProxy: TrustProxy;
+  /** Cross-process events over NATS subjects (under `prefix`); undefined: LISTEN/NOTIFY on PostgreSQL. */
+  nats: { url: string; prefix: string } | undefined;
   shutdownTimeoutMs: number;
   /** WebSocket limits: open and new-a-minute sockets per client address; inbound messages a second (also the burst) and channels, per socket. */
   ws: {
@@ -469,6 +494,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     rateLimit: { enabled: e.RATE_LIMIT_ENABLED, perMinute: e.RATE_LIMIT_PER_MINUTE },
     trustProxy: e.TRUST_PROXY,
+    nats: e.NATS_URL ? { url: e.NATS_URL, prefix: e.NATS_SUBJECT_PREFIX } : undefined,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     ws: {
       maxPerAddress: e.WS_MAX_PER_ADDRESS,

@@ -19,13 +19,25 @@ export interface Relay {
    * so that nothing is serialised or sent for nobody.
    */
   readonly reachesOthers: boolean;
-  send(topic: string, payload: string): void;
+  /**
+   * `key` names what the event is about (a hub channel such as `user.42`, an instrument): a
+   * relay that routes by subject (NATS) carries a keyed event only to the processes that
+   * `want` its topic and key; one that broadcasts (LISTEN/NOTIFY) carries it to every process.
+   */
+  send(topic: string, payload: string, key?: string): void;
   on(topic: string, handler: RelayHandler): void;
+  /**
+   * This process wants other processes' events of `topic` sent with `key` (a socket here
+   * subscribed to what they are about). Counted: `unwant` as often as `want` and it stops
+   * wanting them. Events sent without a key reach every listening process regardless.
+   */
+  want(topic: string, key: string): void;
+  unwant(topic: string, key: string): void;
   start(): Promise<void>;
   close(): Promise<void>;
 }
 
-abstract class BaseRelay {
+export abstract class BaseRelay {
   private readonly handlers = new Map<string, RelayHandler[]>();
 
   constructor(protected readonly log?: Log) {}
@@ -35,6 +47,11 @@ abstract class BaseRelay {
     if (list) list.push(handler);
     else this.handlers.set(topic, [handler]);
   }
+
+  /** A broadcasting relay carries every event to every process: what a process wants changes nothing. */
+  want(_topic: string, _key: string): void {}
+
+  unwant(_topic: string, _key: string): void {}
 
   protected dispatch(topic: string, payload: string): void {
     for (const handler of this.handlers.get(topic) ?? []) {

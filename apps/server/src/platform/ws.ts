@@ -53,6 +53,9 @@ interface Client {
 export type ChannelGuard = (channel: string) => boolean;
 
 export const HUB_TOPIC = 'hub';
+/** Told when a channel gets its first socket in this process (`open`) and when its last one leaves. */
+export type ChannelWatcher = (channel: string, open: boolean) => void;
+
 /** How often each process re-checks the sessions its sockets signed in with. */
 export const SESSION_RECHECK_MS = 10_000;
 
@@ -67,6 +70,7 @@ export type LiveSessions = (sessionIds: number[]) => Promise<Set<number>>;
 export class Hub {
   private readonly subscribers = new Map<string, Set<Client>>();
   private readonly guards: ChannelGuard[] = [];
+  private readonly watchers: ChannelWatcher[] = [];
 
   constructor(private readonly relay: Relay = new LocalRelay()) {
     relay.on(HUB_TOPIC, (payload) => {
@@ -79,6 +83,11 @@ export class Hub {
     this.guards.push(guard);
   }
 
+  /** Follows which channels this process's sockets hold (what a relay by subject must subscribe to). */
+  watchChannels(watcher: ChannelWatcher): void {
+    this.watchers.push(watcher);
+  }
+
   /**
    * Sends `data` to the channel's subscribers in every process; returns how many of this
    * process's sockets got it. With one process and no subscriber nothing is serialised.
@@ -86,7 +95,7 @@ export class Hub {
   publish(channel: string, data: unknown): number {
     const local = this.subscribers.get(channel)?.size ?? 0;
     if (local === 0 && !this.relay.reachesOthers) return 0;
-    this.relay.send(HUB_TOPIC, `${channel}\n${JSON.stringify({ channel, data })}`);
+    this.relay.send(HUB_TOPIC, `${channel}\n${JSON.stringify({ channel, data })}`, channel);
     return local;
   }
 
@@ -280,7 +289,12 @@ export class Hub {
   private join(client: Client, channel: string): void {
     client.channels.add(channel);
     let clients = this.subscribers.get(channel);
-    if (!clients) this.subscribers.set(channel, (clients = new Set()));
+    if (!clients) {
+      this.subscribers.set(channel, (clients = new Set()));
+      // Other processes' events for the channel are wanted from its first socket here on.
+      this.relay.want(HUB_TOPIC, channel);
+      for (const watcher of this.watchers) watcher(channel, true);
+    }
     clients.add(client);
   }
 
@@ -288,7 +302,11 @@ export class Hub {
     client.channels.delete(channel);
     const clients = this.subscribers.get(channel);
     clients?.delete(client);
-    if (clients?.size === 0) this.subscribers.delete(channel);
+    if (clients?.size === 0) {
+      this.subscribers.delete(channel);
+      this.relay.unwant(HUB_TOPIC, channel);
+      for (const watcher of this.watchers) watcher(channel, false);
+    }
   }
 }
 

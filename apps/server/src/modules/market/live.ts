@@ -48,6 +48,13 @@ export class MarketBroadcaster {
       log?: Pick<FastifyBaseLogger, 'error'>;
     },
   ) {
+    // A relay by subject brings an instrument's ticks only while a socket here watches it.
+    deps.hub.watchChannels((channel, open) => {
+      const symbol = isMarketChannel(channel) ? channel.split('.')[1] : undefined;
+      if (symbol === undefined) return;
+      if (open) deps.relay.want(TICKS_TOPIC, symbol);
+      else deps.relay.unwant(TICKS_TOPIC, symbol);
+    });
     deps.relay.on(TICKS_TOPIC, (payload) => {
       try {
         this.enqueue(JSON.parse(payload) as TicksEvent);
@@ -67,7 +74,15 @@ export class MarketBroadcaster {
       this.pending = this.pending ? merge(this.pending, event) : event;
       return;
     }
-    this.running = this.broadcast(event)
+    // The recorder relays one event per instrument, all in one turn: they wait for the turn's
+    // end and go in one computation.
+    this.pending = event;
+    this.running = Promise.resolve()
+      .then(() => {
+        const first = this.pending as TicksEvent;
+        this.pending = null;
+        return this.broadcast(first);
+      })
       .then(() => undefined)
       .catch((error: unknown) =>
         this.deps.log?.error({ err: error }, 'market: live broadcast failed'),

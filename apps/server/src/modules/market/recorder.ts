@@ -303,18 +303,18 @@ export class MarketRecorder {
     });
     this.counts.recorded += inserted.length;
     if (inserted.length > 0 && this.deps.relay) {
-      const event: TicksEvent = {
-        ts: ts.toISOString(),
-        items: inserted
-          .filter((row) => isInstrumentSymbol(row.instrument))
-          .map((row) => ({
-            symbol: row.instrument,
-            tickId: row.id,
-            priceMinor: row.price,
-            source: row.source,
-          })),
-      };
-      this.deps.relay.send(TICKS_TOPIC, JSON.stringify(event));
+      // One event per instrument, keyed by its symbol: a relay by subject (NATS) carries it only
+      // to processes with a socket on that instrument's channels.
+      for (const row of inserted) {
+        if (!isInstrumentSymbol(row.instrument)) continue;
+        const event: TicksEvent = {
+          ts: ts.toISOString(),
+          items: [
+            { symbol: row.instrument, tickId: row.id, priceMinor: row.price, source: row.source },
+          ],
+        };
+        this.deps.relay.send(TICKS_TOPIC, JSON.stringify(event), row.instrument);
+      }
     }
     return inserted.length;
   }
