@@ -6,6 +6,7 @@ import { ASSETS, type AssetCode } from '@tradewind/contract/wallet';
 import { WITHDRAWAL_ASSETS, type WithdrawalAsset } from '@tradewind/contract/withdrawal';
 import { HDKey } from '@scure/bip32';
 import { z } from 'zod';
+import type { S3Settings } from './storage/s3-file-store.ts';
 import { type TrustProxy, parseTrustProxy } from './trust-proxy.ts';
 
 const flag = z
@@ -114,6 +115,29 @@ const envSchema = z.object({
     .min(256, 'must be at least 256')
     .max(8192, 'must be at most 8192')
     .default(3000),
+  /** Uploads in an S3-compatible bucket (s3Config): all of bucket and keys, or none of S3_*. */
+  S3_ENDPOINT: z
+    .url({
+      protocol: /^https?$/,
+      error: 'must be an http:// or https:// URL, e.g. https://minio.internal:9000',
+    })
+    .optional(),
+  S3_REGION: z
+    .string()
+    .trim()
+    .regex(/^[a-z0-9-]{1,32}$/, 'must be a region name such as us-east-1 (or auto for R2)')
+    .optional(),
+  S3_BUCKET: z
+    .string()
+    .trim()
+    .regex(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+      'must be a bucket name: 3–63 lowercase letters, digits, dots and hyphens',
+    )
+    .optional(),
+  S3_ACCESS_KEY_ID: z.string().trim().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().trim().min(1).optional(),
+  S3_FORCE_PATH_STYLE: flag.optional(),
   CARD_PAYEE_BANK: z.string().trim().min(1).max(100).optional(),
   CARD_PAYEE_NUMBER: z.string().trim().min(1).max(64).optional(),
   CARD_PAYEE_NAME: z.string().trim().min(1).max(100).optional(),
@@ -203,7 +227,13 @@ const envSchema = z.object({
 });
 
 /** Never repeated in an error line: a private key pasted into TRON_XPUB by mistake must not reach a log. */
-const NEVER_ECHOED = new Set(['TRON_XPUB', 'TRON_API_KEY', 'PYTH_API_KEY']);
+const NEVER_ECHOED = new Set([
+  'TRON_XPUB',
+  'TRON_API_KEY',
+  'PYTH_API_KEY',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+]);
 
 /** Shown to administrators only as "set": keys and tokens. URLs are shown without their credentials, path or query. */
 const SECRET_SETTINGS = new Set([...NEVER_ECHOED, 'CHAT_SITE_TOKEN']);
@@ -286,6 +316,8 @@ export interface Config {
   };
   deposit: DepositConfig;
   uploads: { maxBytes: number; maxSidePx: number };
+  /** The bucket uploads are kept in; null: the local folder `DATA_DIR/uploads`. */
+  s3: S3Settings | null;
   cardDeposit: CardDepositConfig;
   /** Conversion fee in basis points of the USDT side (20 = 0.2 %). */
   convertFeeBps: number;
@@ -511,6 +543,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       watchIntervalMs: e.DEPOSIT_WATCH_INTERVAL_MS,
     },
     uploads: { maxBytes: e.UPLOAD_MAX_BYTES, maxSidePx: e.UPLOAD_MAX_SIDE_PX },
+    s3: s3Config(e),
     cardDeposit,
     convertFeeBps: e.CONVERT_FEE_BPS,
     contractMaxOpenOrders: e.CONTRACT_MAX_OPEN_ORDERS,
@@ -611,6 +644,39 @@ export function bonusCodeApprovalThresholds(text: string): Partial<Record<AssetC
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.fromEntries(found);
+}
+
+/**
+ * S3_BUCKET with both keys turns the bucket on; none of S3_* leaves uploads on local disk.
+ * Anything in between is refused: half a configuration would write uploads to one node's
+ * disk while the operator believes they are shared.
+ */
+export function s3Config(e: z.output<typeof envSchema>): S3Settings | null {
+  const required = {
+    S3_BUCKET: e.S3_BUCKET,
+    S3_ACCESS_KEY_ID: e.S3_ACCESS_KEY_ID,
+    S3_SECRET_ACCESS_KEY: e.S3_SECRET_ACCESS_KEY,
+  };
+  const optional = [e.S3_ENDPOINT, e.S3_REGION, e.S3_FORCE_PATH_STYLE];
+  const missing = Object.entries(required)
+    .filter(([, value]) => value === undefined)
+    .map(([name]) => name);
+  const anySet =
+    missing.length < Object.keys(required).length || optional.some((v) => v !== undefined);
+  if (!anySet) return null;
+  if (missing.length > 0)
+    throw new ConfigError([
+      `S3_*: object storage needs S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY; missing ${missing.join(', ')} (unset every S3_* to keep uploads on local disk)`,
+    ]);
+  return {
+    endpoint: e.S3_ENDPOINT?.replace(/\/+$/, ''),
+    region: e.S3_REGION ?? 'us-east-1',
+    bucket: e.S3_BUCKET as string,
+    accessKeyId: e.S3_ACCESS_KEY_ID as string,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY as string,
+    // MinIO and most self-hosted servers answer only path-style requests; AWS prefers virtual hosts.
+    forcePathStyle: e.S3_FORCE_PATH_STYLE ?? e.S3_ENDPOINT !== undefined,
+  };
 }
 
 function chatConfig(e: z.output<typeof envSchema>): ChatConfig | null {

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { AppError, RequestValidationError } from './errors.ts';
 import { type FileDeps, readFileContent, readPublicFile, storeUpload } from './files.ts';
 import { type AuthMode, type OperatorAuth, authHooks, route } from './http.ts';
+import type { StoredFile } from './storage/file-store.ts';
 
 const tags = ['files'];
 
@@ -70,16 +71,20 @@ async function readUpload(
   return { purpose: checked.data.purpose, bytes };
 }
 
-function sendImage(reply: FastifyReply, file: { row: { id: number; mime: string }; data: Buffer }) {
+/** Bytes from the store, streamed: a bucket's object is never held whole in memory here. */
+function sendImage(
+  reply: FastifyReply,
+  { row, file }: { row: { id: number; mime: string }; file: StoredFile },
+) {
   return (
     reply
-      .header('content-type', file.row.mime)
-      .header('content-length', file.data.length)
-      .header('content-disposition', `inline; filename="file-${file.row.id}.jpg"`)
+      .header('content-type', row.mime)
+      .header('content-length', file.size)
+      .header('content-disposition', `inline; filename="file-${row.id}.jpg"`)
       // Private: never kept by a shared cache; opened directly, it can run nothing.
       .header('cache-control', 'private, no-store')
       .header('content-security-policy', "default-src 'none'; img-src 'self'; sandbox")
-      .send(file.data)
+      .send(file.body)
   );
 }
 
@@ -123,7 +128,8 @@ function binaryRoute(
  * the owner's (`GET /api/v1/files/content?id=`) and the operators'
  * (`GET /api/admin/v1/files/content?id=`). No route serves private files by storage name;
  * the public image host (`GET /files/<key>.jpg`, the default `imgBaseUrl`) serves public
- * files (avatars) only.
+ * files (avatars) only. Bytes come from the configured store (a local folder or a private
+ * bucket), so every node serves every file.
  */
 export function registerFileRoutes(app: FastifyInstance, deps: FileDeps): void {
   route(
@@ -150,16 +156,16 @@ export function registerFileRoutes(app: FastifyInstance, deps: FileDeps): void {
     schema: { summary: 'A public image (an avatar) by its name under the image host', tags },
     config: { auth: 'none' },
     handler: async (request, reply) => {
-      const file = await readPublicFile(deps, (request.params as { name: string }).name);
+      const { row, file } = await readPublicFile(deps, (request.params as { name: string }).name);
       return (
         reply
-          .header('content-type', file.row.mime)
-          .header('content-length', file.data.length)
+          .header('content-type', row.mime)
+          .header('content-length', file.size)
           // A public file's name is random and its bytes never change: any cache may keep it.
           .header('cache-control', 'public, max-age=31536000, immutable')
           .header('content-security-policy', "default-src 'none'; img-src 'self'; sandbox")
           .header('cross-origin-resource-policy', 'cross-origin')
-          .send(file.data)
+          .send(file.body)
       );
     },
   });

@@ -1,6 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { FilePurpose, FileVisibility, UploadedFile } from '@tradewind/contract/files';
 import { AVATAR_SIDE_PX } from '@tradewind/contract/user';
 import { and, count, eq, gte } from 'drizzle-orm';
@@ -9,72 +7,19 @@ import type { Config } from './config.ts';
 import type { Db, Executor } from './db.ts';
 import { AppError } from './errors.ts';
 import { inspectImage, reencodeImage } from './images.ts';
+import { type FileStore, type StoredFile, newStorageKey } from './storage/file-store.ts';
 import { type FileRow, files } from './tables.ts';
 
 /**
- * Uploaded files: where the bytes are kept (a FileStore) and who may read them (a row in
- * `files`). Uploads are images only, re-encoded without metadata (images.ts), stored under
+ * Uploaded files: where the bytes are kept (a FileStore: a local folder, or an S3-compatible
+ * bucket when S3_* is set) and who may read them (a row in `files`). Uploads are images only, re-encoded without metadata (images.ts), stored under
  * a random name. Private files are read only through their owner's id or an operator's
  * session, never from the public image host.
  */
 
-/** Where bytes live. Local folder now; an S3-compatible store implements the same three calls. */
-export interface FileStore {
-  readonly kind: string;
-  put(key: string, data: Buffer): Promise<void>;
-  /** Undefined when nothing is stored under the key. */
-  get(key: string): Promise<Buffer | undefined>;
-  delete(key: string): Promise<void>;
-}
-
-const KEY_PATTERN = /^[0-9a-f]{48}$/;
-
-/** 192 random bits, hex: a name nobody can guess, safe in any path or object key. */
-export function newStorageKey(): string {
-  return crypto.randomBytes(24).toString('hex');
-}
-
-function assertKey(key: string): void {
-  // Keys come from our own rows, but a path is built from them: refuse anything else.
-  if (!KEY_PATTERN.test(key)) throw new Error(`invalid storage key ${JSON.stringify(key)}`);
-}
-
-/** Files in a local folder (`DATA_DIR/uploads`), two-character fan-out, readable only by this user. */
-export class LocalFileStore implements FileStore {
-  readonly kind = 'local';
-
-  constructor(readonly root: string) {}
-
-  private pathOf(key: string): string {
-    assertKey(key);
-    return path.join(this.root, key.slice(0, 2), key);
-  }
-
-  async put(key: string, data: Buffer): Promise<void> {
-    const file = this.pathOf(key);
-    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    const temporary = `${file}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-    await fs.writeFile(temporary, data, { mode: 0o600, flag: 'wx' });
-    await fs.rename(temporary, file);
-  }
-
-  async get(key: string): Promise<Buffer | undefined> {
-    try {
-      return await fs.readFile(this.pathOf(key));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-  }
-
-  async delete(key: string): Promise<void> {
-    await fs.rm(this.pathOf(key), { force: true });
-  }
-}
-
-export function createFileStore(config: Config): FileStore {
-  return new LocalFileStore(path.join(config.dataDir, 'uploads'));
-}
+// The store is chosen once at boot (app.ts); these names stay importable from here.
+export { createFileStore } from './storage/create-file-store.ts';
+export { type FileStore, newStorageKey } from './storage/file-store.ts';
 
 /** Who can see a purpose's files: identity documents and payment proofs are private. */
 const VISIBILITY: Record<FilePurpose, FileVisibility> = {
@@ -186,7 +131,7 @@ export async function requireOwnFile(
 export async function readFileContent(
   deps: Pick<FileDeps, 'db' | 'fileStore'>,
   input: { id: string; ownerId: number | null },
-): Promise<{ row: FileRow; data: Buffer }> {
+): Promise<{ row: FileRow; file: StoredFile }> {
   const conditions = [eq(files.id, Number(input.id))];
   if (input.ownerId !== null) conditions.push(eq(files.ownerId, input.ownerId));
   const [row] = await deps.db
@@ -195,9 +140,9 @@ export async function readFileContent(
     .where(and(...conditions))
     .limit(1);
   if (!row) throw new AppError('NOT_FOUND');
-  const data = await deps.fileStore.get(row.storageKey);
-  if (!data) throw new AppError('NOT_FOUND');
-  return { row, data };
+  const file = await deps.fileStore.open(row.storageKey);
+  if (!file) throw new AppError('NOT_FOUND');
+  return { row, file };
 }
 
 const PUBLIC_NAME_PATTERN = /^([0-9a-f]{48})\.jpg$/;
@@ -209,7 +154,7 @@ const PUBLIC_NAME_PATTERN = /^([0-9a-f]{48})\.jpg$/;
 export async function readPublicFile(
   deps: Pick<FileDeps, 'db' | 'fileStore'>,
   name: string,
-): Promise<{ row: FileRow; data: Buffer }> {
+): Promise<{ row: FileRow; file: StoredFile }> {
   const storageKey = PUBLIC_NAME_PATTERN.exec(name)?.[1];
   if (!storageKey) throw new AppError('NOT_FOUND');
   const [row] = await deps.db
@@ -218,7 +163,7 @@ export async function readPublicFile(
     .where(and(eq(files.storageKey, storageKey), eq(files.visibility, 'public')))
     .limit(1);
   if (!row) throw new AppError('NOT_FOUND');
-  const data = await deps.fileStore.get(row.storageKey);
-  if (!data) throw new AppError('NOT_FOUND');
-  return { row, data };
+  const file = await deps.fileStore.open(row.storageKey);
+  if (!file) throw new AppError('NOT_FOUND');
+  return { row, file };
 }
