@@ -1,8 +1,11 @@
-// Operators for browser tests: created by the server's own CLI or by an administrator through
-// the API, signed in with a code computed from their TOTP secret, as an authenticator would.
+// Operators for browser tests: the first admin by the server's own CLI, every other one as in
+// production (one admin requests, a second approves, the newcomer enrols with their own
+// password and TOTP), signed in with a code computed from their TOTP secret, as an
+// authenticator would.
 import { execFileSync } from 'node:child_process';
 import type { OperatorRole } from '@tradewind/contract/operator';
 import type { Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { totp } from '../../server/src/modules/security/totp.ts';
 
 export interface OperatorCredentials {
@@ -11,27 +14,29 @@ export interface OperatorCredentials {
   totpSecret: string;
 }
 
-/** `npm run ops -- create-operator` in `cwd` with `env`; the CLI prints the password and the TOTP secret once. */
+const ops = (cwd: string, env: NodeJS.ProcessEnv, args: string[]) =>
+  execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/ops.ts', ...args], {
+    cwd,
+    env,
+  }).toString();
+
+/**
+ * `npm run ops -- create-operator` in `cwd` with `env`: the first admin of a fresh install (the
+ * CLI refuses once an admin exists); it prints the password and the TOTP secret once.
+ */
 export function createOperatorByCli(
   cwd: string,
   env: NodeJS.ProcessEnv,
   username: string,
-  role: OperatorRole,
+  _role: 'admin' = 'admin',
 ): OperatorCredentials {
-  const printed = execFileSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'apps/server/src/cli/ops.ts',
-      'create-operator',
-      '--username',
-      username,
-      '--role',
-      role,
-    ],
-    { cwd, env },
-  ).toString();
+  const printed = ops(cwd, env, [
+    'create-operator',
+    '--username',
+    username,
+    '--reason',
+    'e2e: first admin',
+  ]);
   const password = printed.match(/password: (\S+)/)?.[1];
   const totpSecret = printed.match(/totp secret: (\S+)/)?.[1];
   if (!password || !totpSecret)
@@ -84,19 +89,94 @@ export async function operatorApi<T>(
 
 let created = 0;
 
-/** A new operator with `role`, created by an administrator's session (e.g. `inject('operator').token`). */
+/**
+ * Redeems an enrolment code as the newcomer would on /admin/enrol. The authenticator code is
+ * the previous 30-second step's (still accepted), so the newcomer can sign in at once.
+ */
+async function enrol(baseUrl: string, username: string, code: string) {
+  const post = async <T>(path: string, body: unknown) =>
+    (await (
+      await fetch(`${baseUrl}/api/admin/v1${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    ).json()) as { code: number; message: string; data: T };
+  const started = await post<{ totpSecret: string }>('/enrolment/start', { code });
+  if (started.code !== 0) throw new Error(`could not enrol ${username}: ${started.message}`);
+  const password = `e2e-password-${username}`;
+  const { totpSecret } = started.data;
+  const done = await post('/enrolment/complete', {
+    code,
+    password,
+    totpCode: totp(totpSecret, Date.now() - 30_000),
+  });
+  if (done.code !== 0) throw new Error(`could not enrol ${username}: ${done.message}`);
+  return { username, password, totpSecret };
+}
+
+async function requestOperator(
+  baseUrl: string,
+  requesterToken: string,
+  username: string,
+  role: OperatorRole,
+) {
+  const reply = await operatorApi<{ id: number }>(
+    baseUrl,
+    requesterToken,
+    'POST',
+    '/operators/requests',
+    { kind: 'create', username, role, reason: 'e2e' },
+  );
+  if (reply.code !== 0) throw new Error(`could not request ${username}: ${reply.message}`);
+  return reply.data.id;
+}
+
+/**
+ * The install's second admin: requested by the first, approved from the server's shell (allowed
+ * only while the install has never had two admins), enrolled through the API.
+ */
+export async function bootstrapSecondAdmin(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  baseUrl: string,
+  firstAdminToken: string,
+  username: string,
+): Promise<OperatorCredentials> {
+  const id = await requestOperator(baseUrl, firstAdminToken, username, 'admin');
+  const printed = ops(cwd, env, [
+    'operator-request:approve',
+    '--id',
+    String(id),
+    '--reason',
+    'e2e: second admin',
+  ]);
+  const code = printed.match(/enrolment code[^:]*: (\S+)/)?.[1];
+  if (!code) throw new Error(`no enrolment code for ${username}: ${printed}`);
+  return enrol(baseUrl, username, code);
+}
+
+/**
+ * A new operator with `role`, requested by an administrator's session (e.g.
+ * `inject('operator').token`) and approved by the suite's second admin (`inject('approver')`).
+ */
 export async function createOperatorAs(
   baseUrl: string,
   adminToken: string,
   role: OperatorRole,
   username = `e2e-${role}-${process.pid}-${++created}`,
 ): Promise<OperatorCredentials> {
-  const reply = await operatorApi<OperatorCredentials>(baseUrl, adminToken, 'POST', '/operators', {
-    username,
-    role,
-  });
-  if (reply.code !== 0) throw new Error(`could not create operator ${username}: ${reply.message}`);
-  return { username, password: reply.data.password, totpSecret: reply.data.totpSecret };
+  const id = await requestOperator(baseUrl, adminToken, username, role);
+  const decided = await operatorApi<{ enrolment: { code: string } | null }>(
+    baseUrl,
+    inject('approver').token,
+    'POST',
+    '/operators/requests/decide',
+    { id, decision: 'approve', reason: 'e2e' },
+  );
+  if (decided.code !== 0 || !decided.data.enrolment)
+    throw new Error(`could not approve ${username}: ${decided.message}`);
+  return enrol(baseUrl, username, decided.data.enrolment.code);
 }
 
 /** Signs in on the console's sign-in screen in `language` ('en' or 'zh-CN') and waits for the shell. */

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import {
   type OperatorCredentials,
+  bootstrapSecondAdmin,
   createOperatorByCli,
   operatorApiLogin,
 } from '../../admin/e2e/operator.ts';
@@ -16,6 +17,8 @@ declare module 'vitest' {
     baseUrl: string;
     /** An administrator created with `npm run ops` before the server started, and its session (codes work once: use the token). */
     operator: OperatorCredentials & { token: string };
+    /** The second admin, who approves the operators tests create (`createOperatorAs`). */
+    approver: OperatorCredentials & { token: string };
   }
 }
 
@@ -92,7 +95,22 @@ export default async function setup(project: TestProject) {
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHealth(baseUrl, child, () => output);
   project.provide('baseUrl', baseUrl);
-  project.provide('operator', { ...operator, token: await operatorApiLogin(baseUrl, operator) });
+  const token = await operatorApiLogin(baseUrl, operator);
+  project.provide('operator', { ...operator, token });
+  // Every operator after the first is requested by one admin and approved by another.
+  const approver = await bootstrapSecondAdmin(
+    root,
+    {
+      ...process.env,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: process.env.E2E_DATABASE_URL ?? '',
+    },
+    baseUrl,
+    token,
+    'e2e-approver',
+  );
+  project.provide('approver', { ...approver, token: await operatorApiLogin(baseUrl, approver) });
   return async () => {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));

@@ -74,8 +74,8 @@ beforeAll(async () => {
   await admin.query(`create database ${dbName}`);
   await admin.end();
   const env = { ...process.env, DATABASE_URL: databaseUrl(dbName), LOG_LEVEL: 'silent' };
-  // The server's own CLI creates the reviewer (and migrates the new database).
-  const reviewer = createOperatorByCli(root, env, 'e2e-withdrawals', 'reviewer');
+  // The server's own CLI creates the install's first admin (and migrates the new database).
+  const reviewer = createOperatorByCli(root, env, 'e2e-withdrawals', 'admin');
   const port = await freePort();
   server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,

@@ -35,6 +35,9 @@ export async function assertMayApprove(
         eq(operatorRequests.status, 'approved'),
         inArray(operatorRequests.kind, ['create', 'enable', 'role']),
         isNotNull(operatorRequests.decidedAt),
+        // The shell's bootstrap approval of the second admin ties nobody: otherwise a fresh
+        // install's two admins could not approve each other's requests for a week.
+        isNotNull(operatorRequests.decidedBy),
         gte(operatorRequests.decidedAt, since),
         or(broughtIn(requesterId, approverId), broughtIn(approverId, requesterId)),
       ),
