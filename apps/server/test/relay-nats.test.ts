@@ -217,7 +217,18 @@ describe.skipIf(!natsUrl)('real-time across nodes over NATS subjects (TEST_NATS_
     expect(await one.next()).toMatchObject({ op: 'auth', ok: true });
     await relayOf(a).flush();
 
+    // B's socket of the first user, to see what A publishes while it is away.
+    await b.listen({ port: 0, host: '127.0.0.1' });
+    const onB = await openSocket(`ws://127.0.0.1:${(b.server.address() as AddressInfo).port}/ws`);
+    onB.socket.send(JSON.stringify({ op: 'auth', token: first.token, id: 1 }));
+    expect(await onB.next()).toMatchObject({ op: 'auth', ok: true });
+    await relayOf(b).flush();
+
     expect(proxy.cut()).toBeGreaterThan(0);
+    await until(() => !relayOf(a).connected, 'disconnected');
+    // Sent while A is away: kept, and sent once A is back (the client alone would drop it).
+    expect(a.services.hub.publishToUser(Number(first.uid), { type: 'while-away' })).toBe(1);
+    expect(await one.next()).toMatchObject({ data: { type: 'while-away' } });
     // While A is away, a second user signs in on A's socket server: wanted, not yet subscribed.
     const two = await openSocket(url);
     two.socket.send(JSON.stringify({ op: 'auth', token: second.token, id: 1 }));
@@ -241,7 +252,9 @@ describe.skipIf(!natsUrl)('real-time across nodes over NATS subjects (TEST_NATS_
     });
     expect(got[0]).toMatchObject({ channel: `user.${first.uid}`, data: { type: 'ping' } });
     expect(got[1]).toMatchObject({ channel: `user.${second.uid}`, data: { type: 'ping' } });
+    expect(await onB.next()).toMatchObject({ data: { type: 'while-away' } });
     one.socket.close();
     two.socket.close();
+    onB.socket.close();
   });
 });

@@ -56,6 +56,8 @@ export class NatsRelay extends BaseRelay implements Relay {
   private readonly prefix: string;
   private readonly interests = new Map<string, Interest>();
   private connection: NatsConnection | null = null;
+  /** Between the client's `disconnect` and `reconnect`: it would discard what is published meanwhile. */
+  private away = false;
   private queue: { subject: string; payload: string }[] = [];
   private closed = false;
   private attempt = 0;
@@ -73,7 +75,7 @@ export class NatsRelay extends BaseRelay implements Relay {
   }
 
   get connected(): boolean {
-    return this.connection !== null && !this.connection.isClosed();
+    return this.connection !== null && !this.away && !this.connection.isClosed();
   }
 
   /** The subjects this process is subscribed to now. */
@@ -103,7 +105,7 @@ export class NatsRelay extends BaseRelay implements Relay {
     }
     const subject = this.subjectOf(topic, key);
     const connection = this.connection;
-    if (!connection) {
+    if (!connection || this.away) {
       if (this.queue.length >= MAX_QUEUED) {
         this.queue.shift();
         this.log?.warn({ topic }, 'relay: queue full, oldest event dropped for other processes');
@@ -218,21 +220,28 @@ export class NatsRelay extends BaseRelay implements Relay {
     this.attempt = 0;
     for (const [subject, interest] of this.interests)
       interest.subscription = this.subscribe(connection, subject, interest.topic);
+    this.away = false;
+    this.sendQueued(connection);
+    void this.watch(connection);
+  }
+
+  private sendQueued(connection: NatsConnection): void {
     const queued = this.queue;
     this.queue = [];
     for (const { subject, payload } of queued) this.publish(connection, subject, payload);
-    void this.watch(connection);
   }
 
   /** Logs what the connection goes through, and opens a new one if it closes for good. */
   private async watch(connection: NatsConnection): Promise<void> {
     void (async () => {
       for await (const status of connection.status()) {
-        if (status.type === 'disconnect' || status.type === 'reconnect')
-          this.log?.warn(
-            { status: status.type, server: status.data },
-            `relay: NATS ${status.type}`,
-          );
+        if (status.type !== 'disconnect' && status.type !== 'reconnect') continue;
+        this.log?.warn({ status: status.type, server: status.data }, `relay: NATS ${status.type}`);
+        if (this.connection !== connection) return;
+        // The client empties its outgoing buffer on each new dial: what is sent while it is
+        // away waits here instead, and goes out once it is back.
+        this.away = status.type === 'disconnect';
+        if (!this.away) this.sendQueued(connection);
       }
     })().catch(() => undefined);
     const error = await connection.closed();
