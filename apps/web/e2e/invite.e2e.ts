@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { PHONE, apiCall, launchBrowser, screenshot, signIn } from './browser.ts';
+import { PHONE, apiCall, launchBrowser, outboxCode, screenshot, signIn } from './browser.ts';
 import { PASSWORD, registerByApi, scanQr } from './images.ts';
 
 /**
@@ -111,10 +111,17 @@ describe.each(['en', 'zh_CN'] as const)('invitations and bonus codes in %s', (la
     await screenshot(friendPage, `${language}-Register-invite-prefilled`);
     await friendContext.close();
     const friendEmail = uniqueEmail('friend');
+    // The invitation tab proves the address with a code too (decision 0026).
+    await apiCall(baseUrl, 'POST', '/api/v1/auth/codes', undefined, {
+      channel: 'email',
+      account: friendEmail,
+      purpose: 'register',
+    });
     const registered = await apiCall(baseUrl, 'POST', '/api/v1/auth/register', undefined, {
       mode: 'invite',
       channel: 'email',
       account: friendEmail,
+      code: await outboxCode(baseUrl, friendEmail),
       inviteCode,
       password: PASSWORD,
       confirmPassword: PASSWORD,

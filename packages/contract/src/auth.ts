@@ -151,7 +151,8 @@ export const registerRequestSchema = z
     z.superRefine((value, ctx) => {
       checkAccount(value, ctx);
       checkPasswordsMatch(value, ctx);
-      if (!value.code) {
+      // An empty code already fails its own format check; one left out entirely is asked for here.
+      if (value.code === undefined) {
         ctx.addIssue({ code: 'custom', path: ['code'], message: 'validation.required' });
       }
       if (value.mode === 'invite' && !value.inviteCode) {

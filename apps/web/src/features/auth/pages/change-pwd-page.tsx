@@ -19,7 +19,7 @@ interface ChangeValues {
 export function ChangePwdPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { form, submitting, submit } = useFormSubmit(
+  const { form, submitting, submit, clearEdited } = useFormSubmit(
     changePasswordRequestSchema,
     changePassword,
     () => {
@@ -44,6 +44,11 @@ export function ChangePwdPage() {
         <Form
           form={form}
           layout="vertical"
+          onValuesChange={(changed: Record<string, unknown>) =>
+            clearEdited(
+              'password' in changed ? { ...changed, confirmPassword: undefined } : changed,
+            )
+          }
           onFinish={onFinish}
           footer={<SubmitButton label={t('common.confirm')} loading={submitting} />}
         >

@@ -24,7 +24,7 @@ export function ForgetPwdPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [channel, setChannel] = useState<Channel>('email');
-  const { form, submitting, submit } = useFormSubmit(
+  const { form, submitting, submit, clearEdited } = useFormSubmit(
     resetPasswordRequestSchema,
     resetPassword,
     () => {
@@ -48,6 +48,9 @@ export function ForgetPwdPage() {
       <Form
         form={form}
         layout="vertical"
+        onValuesChange={(changed: Record<string, unknown>) =>
+          clearEdited('password' in changed ? { ...changed, confirmPassword: undefined } : changed)
+        }
         onFinish={onFinish}
         footer={<SubmitButton label={t('auth.reset_submit')} loading={submitting} />}
       >

@@ -22,25 +22,38 @@ interface RegisterValues {
   confirmPassword?: string;
 }
 
-/** Register by verification code or by invitation code, each with email and phone sub-tabs (spec §2). */
+/**
+ * Register by verification code or by invitation code, each with email and phone sub-tabs
+ * (spec §2). Both tabs prove the address with the code sent to it (decision 0026); the
+ * invitation tab also needs the invitation code.
+ */
 export function RegisterPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [mode, setMode] = useState<RegisterMode>('code');
   const [channel, setChannel] = useState<Channel>('email');
-  const { form, submitting, submit } = useFormSubmit(registerRequestSchema, register, (session) => {
-    saveSession(session.token, session.uid);
-    showToast({ content: t('success.registration'), duration: 2000 });
-    navigate('/', { replace: true });
-  });
+  const { form, submitting, submit, clearEdited } = useFormSubmit(
+    registerRequestSchema,
+    register,
+    (session) => {
+      saveSession(session.token, session.uid);
+      showToast({ content: t('success.registration'), duration: 2000 });
+      navigate('/', { replace: true });
+    },
+  );
+
+  // An old message goes once its field is edited; "passwords do not match" also once the first one is.
+  const onValuesChange = (changed: Record<string, unknown>) => {
+    clearEdited('password' in changed ? { ...changed, confirmPassword: undefined } : changed);
+  };
 
   const onFinish = (values: RegisterValues) =>
     submit({
       mode,
       channel,
       account: values.account ?? '',
-      ...(mode === 'code' ? { code: values.code ?? '' } : {}),
+      code: values.code ?? '',
       ...(values.inviteCode ? { inviteCode: values.inviteCode } : {}),
       password: values.password ?? '',
       confirmPassword: values.confirmPassword ?? '',
@@ -48,22 +61,33 @@ export function RegisterPage() {
 
   return (
     <AuthLayout title={t('auth.register_title')} subtitle={t('auth.register_subtitle')}>
-      <Tabs activeKey={mode} onChange={(key) => setMode(key as RegisterMode)}>
+      <Tabs
+        activeKey={mode}
+        onChange={(key) => {
+          setMode(key as RegisterMode);
+          // What the other tab said about the invitation code no longer applies.
+          form.setFields([{ name: 'inviteCode', errors: [] }]);
+        }}
+      >
         <Tabs.Tab key="code" title={t('auth.mode_code')} />
         <Tabs.Tab key="invite" title={t('auth.mode_invite')} />
       </Tabs>
       <ChannelTabs value={channel} onChange={setChannel} form={form} />
+      <p className="tw-muted" style={{ margin: '12px 16px 0' }}>
+        {t('auth.code_proves_address')}
+      </p>
       <Form
         form={form}
         layout="vertical"
         initialValues={{ inviteCode: params.get('invite') ?? undefined }}
+        onValuesChange={onValuesChange}
         onFinish={onFinish}
         footer={<SubmitButton label={t('auth.register')} loading={submitting} />}
       >
         <Form.Item name="account" label={t(`auth.channel_${channel}`)}>
           <AccountInput channel={channel} />
         </Form.Item>
-        {mode === 'code' && <CodeField form={form} channel={channel} purpose="register" />}
+        <CodeField form={form} channel={channel} purpose="register" />
         <Form.Item
           name="inviteCode"
           label={mode === 'invite' ? t('auth.invite_code') : t('auth.invite_code_optional')}
