@@ -188,6 +188,17 @@ export const PAGES: AdminPage[] = [
     roles: CATALOG_ROLES,
     component: lazyPage(() => import('@/features/invite/bonus-codes-page.tsx'), 'BonusCodesPage'),
   },
+  // Reward budgets: two admins set what the house may give away (issue 29).
+  {
+    path: 'reward-budgets',
+    group: 'content',
+    label: { en: 'Reward budgets', 'zh-CN': '奖励预算' },
+    roles: ADMIN_ROLES,
+    component: lazyPage(
+      () => import('@/features/rewards/reward-budgets-page.tsx'),
+      'RewardBudgetsPage',
+    ),
+  },
   {
     path: 'ieo',
     group: 'content',

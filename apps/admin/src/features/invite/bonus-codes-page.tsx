@@ -1,6 +1,7 @@
 import {
   BONUS_CODE_MAX_PER_USER,
   BONUS_CODE_MAX_REDEMPTIONS,
+  type BonusCodeApprovalStatus,
   type BonusCodeView,
 } from '@tradewind/contract/invite';
 import { ASSET_CODES, type AssetCode } from '@tradewind/contract/wallet';
@@ -18,13 +19,16 @@ import {
   Tag,
 } from 'antd';
 import { useState } from 'react';
+import { useMe } from '@/api/get-me.ts';
 import { formatTime } from '@/lib/format.ts';
 import { errorText, showFieldErrors } from '@/lib/form-errors.ts';
 import { defineStrings } from '@/lib/i18n.ts';
 import { fromLocalInput, toLocalInput } from '@/lib/local-time.ts';
 import { Amount } from '@/ui/amount.tsx';
+import { DecisionButtons } from '@/ui/decision-buttons.tsx';
 import { QueryTable } from '@/ui/query-table.tsx';
 import { useCreateBonusCode } from './api/create-bonus-code.ts';
+import { useDecideBonusCode } from './api/decide-bonus-code.ts';
 import { useBonusCodes } from './api/get-bonus-codes.ts';
 
 const useT = defineStrings({
@@ -43,6 +47,31 @@ const useT = defineStrings({
     startsHelp: 'Leave empty to start at once (your local time).',
     expiresAt: 'Until',
     verifiedOnly: 'Verified users only',
+    onePerIdentity: 'Once per verified person',
+    eligibility: 'Who may redeem',
+    eligibleVerified: 'Verified users',
+    eligibleAll: 'Any proved account',
+    perIdentity: 'once per person',
+    approval: 'Approval',
+    approval_approved: 'Approved',
+    approval_pending: 'Awaiting a second admin',
+    approval_rejected: 'Rejected',
+    total: 'Total {total}',
+    creator: 'Created by',
+    decidedBy: 'by {name}',
+    yourCode: 'Your code: another admin decides',
+    adminsDecide: 'An admin decides',
+    approveTitle: 'Approve bonus code {code}?',
+    approveEffect:
+      'Users can redeem it from now on; every redemption is paid from the reward budget of its asset.',
+    approveOk: 'Approve the code',
+    everyRedeemer: 'Every user who redeems it',
+    perRedemption: 'Per redemption',
+    totalLabel: 'At most, in total',
+    createdPending:
+      'Bonus code {code} created. Its total is above the threshold: a second admin approves it before anyone can redeem it.',
+    thresholdNote:
+      'A code whose total (amount × redemptions) is above the threshold waits for a second admin; redemptions draw on the reward budget.',
     yes: 'Yes',
     no: 'No',
     status: 'Status',
@@ -73,6 +102,28 @@ const useT = defineStrings({
     startsHelp: '留空则立即生效（您的本地时间）。',
     expiresAt: '截止',
     verifiedOnly: '仅限已认证用户',
+    onePerIdentity: '每位认证用户限一次',
+    eligibility: '兑换资格',
+    eligibleVerified: '已认证用户',
+    eligibleAll: '已验证账号',
+    perIdentity: '每人一次',
+    approval: '审批',
+    approval_approved: '已批准',
+    approval_pending: '待第二位管理员审批',
+    approval_rejected: '已拒绝',
+    total: '总额 {total}',
+    creator: '创建人',
+    decidedBy: '审批人 {name}',
+    yourCode: '您创建的奖励码：需另一位管理员审批',
+    adminsDecide: '由管理员审批',
+    approveTitle: '批准奖励码 {code}？',
+    approveEffect: '批准后用户即可兑换；每次兑换都从该资产的奖励预算中支付。',
+    approveOk: '批准奖励码',
+    everyRedeemer: '每位兑换的用户',
+    perRedemption: '每次兑换',
+    totalLabel: '合计上限',
+    createdPending: '奖励码 {code} 已创建。其总额超过阈值：需第二位管理员批准后方可兑换。',
+    thresholdNote: '总额（金额 × 次数）超过阈值的奖励码需第二位管理员审批；兑换从奖励预算中扣除。',
     yes: '是',
     no: '否',
     status: '状态',
@@ -98,8 +149,15 @@ interface CodeForm {
   startsAt?: string;
   expiresAt: string;
   verifiedOnly: boolean;
+  onePerIdentity: boolean;
   reason?: string;
 }
+
+const APPROVAL_COLOURS: Record<BonusCodeApprovalStatus, string> = {
+  approved: 'green',
+  pending: 'gold',
+  rejected: 'red',
+};
 
 function statusOf(
   code: BonusCodeView,
@@ -125,6 +183,8 @@ export function BonusCodesPage() {
   const [form] = Form.useForm<CodeForm>();
   const [now] = useState(() => Date.now());
   const create = useCreateBonusCode();
+  const decide = useDecideBonusCode();
+  const me = useMe();
 
   function submit(values: CodeForm) {
     const body = {
@@ -136,13 +196,16 @@ export function BonusCodesPage() {
       ...(values.startsAt ? { startsAt: fromLocalInput(values.startsAt) } : {}),
       expiresAt: fromLocalInput(values.expiresAt),
       verifiedOnly: values.verifiedOnly,
+      onePerIdentity: values.onePerIdentity,
       ...(values.reason?.trim() ? { reason: values.reason.trim() } : {}),
     };
     create.mutate(body, {
       onSuccess: (created) => {
         setCreating(false);
         form.resetFields();
-        message.success(t('created', { code: created.code }));
+        if (created.approvalStatus === 'pending')
+          message.warning(t('createdPending', { code: created.code }));
+        else message.success(t('created', { code: created.code }));
       },
       onError: (error) => {
         showFieldErrors(form, error);
@@ -161,7 +224,14 @@ export function BonusCodesPage() {
           {
             title: t('reward'),
             key: 'reward',
-            render: (_: unknown, row) => <Amount value={row.amount} asset={row.asset} />,
+            render: (_: unknown, row) => (
+              <Space direction="vertical" size={0}>
+                <Amount value={row.amount} asset={row.asset} />
+                <span style={{ color: 'rgba(0,0,0,0.45)', fontSize: 12 }}>
+                  {t('total', { total: `${row.total} ${row.asset}` })}
+                </span>
+              </Space>
+            ),
           },
           {
             title: t('redeemed'),
@@ -184,19 +254,89 @@ export function BonusCodesPage() {
               </Space>
             ),
           },
-          { title: t('perUserLimit'), dataIndex: 'perUserLimit', width: 90 },
+          { title: t('perUserLimit'), dataIndex: 'perUserLimit', width: 80 },
           {
-            title: t('verifiedOnly'),
-            dataIndex: 'verifiedOnly',
-            width: 130,
-            render: (v: boolean) => (v ? t('yes') : t('no')),
+            title: t('eligibility'),
+            key: 'eligibility',
+            width: 140,
+            render: (_: unknown, row) =>
+              `${row.verifiedOnly ? t('eligibleVerified') : t('eligibleAll')}${row.onePerIdentity ? ` · ${t('perIdentity')}` : ''}`,
           },
           {
             title: t('window'),
             key: 'window',
-            width: 330,
-            render: (_: unknown, row) =>
-              `${formatTime(row.startsAt)} – ${formatTime(row.expiresAt)}`,
+            width: 190,
+            render: (_: unknown, row) => (
+              <Space direction="vertical" size={0}>
+                <span>{formatTime(row.startsAt)} –</span>
+                <span>{formatTime(row.expiresAt)}</span>
+              </Space>
+            ),
+          },
+          {
+            title: t('approval'),
+            key: 'approval',
+            width: 250,
+            render: (_: unknown, row) => {
+              const tag = (
+                <Tag
+                  color={APPROVAL_COLOURS[row.approvalStatus]}
+                  data-testid={`bonus-approval-${row.code}`}
+                >
+                  {t(`approval_${row.approvalStatus}`)}
+                </Tag>
+              );
+              if (row.approvalStatus !== 'pending')
+                return (
+                  <Space direction="vertical" size={0}>
+                    {tag}
+                    {row.approvedBy ? (
+                      <span style={{ color: 'rgba(0,0,0,0.45)', fontSize: 12 }}>
+                        {t('decidedBy', { name: row.approvedBy })}
+                      </span>
+                    ) : null}
+                  </Space>
+                );
+              const mine = row.createdBy === me.data?.username;
+              return (
+                <Space direction="vertical" size={4}>
+                  {tag}
+                  {mine ? (
+                    <span style={{ color: 'rgba(0,0,0,0.45)', fontSize: 12 }}>{t('yourCode')}</span>
+                  ) : me.data?.role !== 'admin' ? (
+                    <span style={{ color: 'rgba(0,0,0,0.45)', fontSize: 12 }}>
+                      {t('adminsDecide')}
+                    </span>
+                  ) : (
+                    <DecisionButtons
+                      confirm={{
+                        uid: t('everyRedeemer'),
+                        asset: row.asset,
+                        amount: row.amount,
+                        amountLabel: t('perRedemption'),
+                        facts: [
+                          { label: t('totalLabel'), value: `${row.total} ${row.asset}` },
+                          { label: t('maxRedemptions'), value: String(row.maxRedemptions) },
+                          ...(row.createdBy
+                            ? [{ label: t('creator'), value: row.createdBy }]
+                            : []),
+                        ],
+                        title: t('approveTitle', { code: row.code }),
+                        effect: t('approveEffect'),
+                        okText: t('approveOk'),
+                      }}
+                      onDecide={(decision, reason) =>
+                        decide.mutateAsync({
+                          id: row.id,
+                          decision,
+                          ...(reason ? { reason } : {}),
+                        })
+                      }
+                    />
+                  )}
+                </Space>
+              );
+            },
           },
           {
             title: t('status'),
@@ -220,7 +360,12 @@ export function BonusCodesPage() {
         onOk={() => form.submit()}
         destroyOnHidden
       >
-        <Alert type="info" title={t('moneyNote')} style={{ marginBottom: 16 }} />
+        <Alert
+          type="info"
+          title={t('moneyNote')}
+          description={t('thresholdNote')}
+          style={{ marginBottom: 16 }}
+        />
         <Form<CodeForm>
           form={form}
           layout="vertical"
@@ -229,7 +374,8 @@ export function BonusCodesPage() {
             asset: 'USDT',
             maxRedemptions: 1000,
             perUserLimit: 1,
-            verifiedOnly: false,
+            verifiedOnly: true,
+            onePerIdentity: false,
             expiresAt: toLocalInput(now + 30 * 86_400_000),
           }}
         >
@@ -293,9 +439,14 @@ export function BonusCodesPage() {
               <Input type="datetime-local" />
             </Form.Item>
           </Space>
-          <Form.Item name="verifiedOnly" label={t('verifiedOnly')} valuePropName="checked">
-            <Switch />
-          </Form.Item>
+          <Space size="large">
+            <Form.Item name="verifiedOnly" label={t('verifiedOnly')} valuePropName="checked">
+              <Switch />
+            </Form.Item>
+            <Form.Item name="onePerIdentity" label={t('onePerIdentity')} valuePropName="checked">
+              <Switch />
+            </Form.Item>
+          </Space>
           <Form.Item name="reason" label={t('reason')}>
             <Input.TextArea rows={2} maxLength={500} />
           </Form.Item>
