@@ -2,7 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CONFIRM_IDLE, type ConfirmState, confirmStep } from '../src/ui/confirm-step.ts';
+import {
+  CONFIRM_IDLE,
+  type ConfirmEvent,
+  type ConfirmState,
+  type ConfirmStep,
+  confirmStep,
+} from '../src/ui/confirm-step.ts';
 
 /**
  * Issue 29: no console action that moves or releases money acts on one click. The steps of the
@@ -14,11 +20,11 @@ type Summary = { uid: string; amount: string };
 const SUMMARY: Summary = { uid: '10000001', amount: '500' };
 
 /** Runs events from idle; returns the final state and how many requests went out. */
-function walk(...events: Parameters<typeof confirmStep<Summary>>[1][]) {
+function walk(...events: ConfirmEvent<Summary>[]) {
   let state: ConfirmState<Summary> = CONFIRM_IDLE;
   let sent = 0;
   for (const event of events) {
-    const step = confirmStep(state, event);
+    const step: ConfirmStep<Summary> = confirmStep(state, event);
     state = step.state;
     if (step.send) sent++;
   }
