@@ -503,3 +503,46 @@ describe('races (real concurrency with TEST_DATABASE_URL)', () => {
     expect((await budget(admin, 'ETH'))?.remaining).toBe('0');
   });
 });
+
+describe('npm run ops', () => {
+  it('reward-budget:request and :decide keep the two-admin rule from the shell, audited via cli', async () => {
+    const { OPS_COMMANDS } = await import('../src/ops-commands.ts');
+    const asker = await adminContext(t, 'shell-asker');
+    const approver = await adminContext(t, 'shell-approver');
+    const run = (name: string, who: typeof asker, options: Record<string, string>) => {
+      const command = OPS_COMMANDS.get(name);
+      if (!command) throw new Error(`${name} is missing`);
+      return command.run(
+        { ...t.app.services, db: t.database.db, operator: { ...who, via: 'cli' }, args: [] },
+        options,
+      );
+    };
+    const requested = await run('reward-budget:request', asker, {
+      asset: 'LTC',
+      amount: '4',
+      reason: 'from the shell',
+    });
+    const id = requested.match(/#(\d+)/)?.[1] ?? '';
+    expect(requested).toContain('4 LTC');
+    await expect(run('reward-budget:decide', asker, { id, decision: 'approve' })).rejects.toThrow(
+      /APPROVAL_NOT_ALLOWED/,
+    );
+    expect(await run('reward-budget:decide', approver, { id, decision: 'approve' })).toContain(
+      'approved',
+    );
+    expect(
+      await OPS_COMMANDS.get('reward-budget:list')?.run(
+        { ...t.app.services, db: t.database.db, operator: undefined, args: [] },
+        {},
+      ),
+    ).toContain('LTC: approved 4, paid 0, remaining 4');
+    const audit = await queryRows<{ action: string; via: string }>(
+      t.database.db,
+      sql`select action, via from audit_log where target_type = 'reward_budget_request' and target_id = ${id} order by id`,
+    );
+    expect(audit).toEqual([
+      { action: 'reward_budget.request', via: 'cli' },
+      { action: 'reward_budget.approve', via: 'cli' },
+    ]);
+  });
+});

@@ -1,8 +1,31 @@
-import { createBonusCodeRequestSchema } from '@tradewind/contract/invite';
+import { bonusCodeDecisionSchema, createBonusCodeRequestSchema } from '@tradewind/contract/invite';
 import { explainOpsError, optionIssues, type OpsCommands } from '../operator/ops-commands.ts';
-import { createBonusCode, listBonusCodes } from './service.ts';
+import { rewardOpsCommands } from '../rewards/ops.ts';
+import { createBonusCode, decideBonusCode, listBonusCodes } from './service.ts';
 
+/** Bonus codes, and (carried here so the server's list stays as it is) reward budgets. */
 export const inviteOpsCommands: OpsCommands = {
+  ...rewardOpsCommands,
+
+  'bonus-code:decide': {
+    usage:
+      'bonus-code:decide --id N --decision approve|reject [--reason "…" (required to reject)] --operator USERNAME  (a code above the threshold; never by its creator)',
+    needsOperator: true,
+    async run({ db, clock, operator }, options) {
+      if (!operator) throw new Error('name an existing operator with --operator USERNAME');
+      const parsed = bonusCodeDecisionSchema.safeParse({
+        id: options.id,
+        decision: options.decision,
+        ...(options.reason ? { reason: options.reason } : {}),
+      });
+      if (!parsed.success) throw new Error(optionIssues(parsed.error));
+      const code = await decideBonusCode(db, clock.now(), operator, parsed.data).catch(
+        explainOpsError,
+      );
+      return `bonus code ${code.code} (#${code.id}) ${code.approvalStatus}`;
+    },
+  },
+
   'bonus-code:list': {
     usage: 'bonus-code:list  (newest 100, with redemption counts)',
     needsOperator: false,
