@@ -364,10 +364,10 @@ describe('content in the operator console', () => {
       await page.locator('tbody tr[data-row-key]').first().waitFor();
       if ((await allocateButton.count()) > 0) {
         await allocateButton.click();
-        await page.locator('#ieo-run-confirm').waitFor();
+        await page.getByTestId('money-confirm-ok').waitFor();
         await page.waitForTimeout(600);
         await screenshot(page, 'admin-ieo-allocate-confirm-en');
-        await page.locator('#ieo-run-confirm').click();
+        await page.getByTestId('money-confirm-ok').click();
       } else {
         await page.locator('tr', { hasText: 'Console Launch' }).getByRole('button').first().click();
       }

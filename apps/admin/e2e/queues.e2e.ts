@@ -223,6 +223,12 @@ describe('review queues', () => {
       await expect.poll(() => drawer.getByText('Not verified').first().isVisible()).toBe(true);
       await screenshot(page, 'admin-queues-kyc-drawer-en');
       await drawer.getByTestId('decision-approve').click();
+      // Approval asks first: the user, the name, and that it unlocks financial actions.
+      await expect
+        .poll(() => page.getByTestId('money-confirm').textContent())
+        .toContain('unlocks withdrawals');
+      expect(await page.getByTestId('money-user').textContent()).toBe(user.uid);
+      await page.getByTestId('money-confirm-ok').click();
       await expect.poll(() => page.getByTestId(`kyc-row-${kycId}`).count()).toBe(0);
       expect(
         (await api<{ verified: boolean }>('GET', '/api/v1/kyc', user.token)).data.verified,
@@ -274,6 +280,10 @@ describe('review queues', () => {
       await page.waitForTimeout(500);
       await screenshot(page, 'admin-queues-withdrawal-second-approval-en');
       await second.getByRole('button', { name: 'Give the second approval' }).click();
+      await expect
+        .poll(() => page.getByTestId('money-receives').textContent())
+        .toBe('10500 USDT');
+      await page.getByTestId('money-confirm-ok').click();
       await expect.poll(() => page.getByTestId(`withdrawal-row-${large}`).count()).toBe(0);
       await page.getByTestId('withdrawal-status').getByText('To send (processing)').click();
       await expect.poll(() => page.getByTestId(`withdrawal-row-${large}`).count()).toBe(1);

@@ -105,6 +105,8 @@ describe('operator console: users', () => {
     await page.getByTestId('adjust-reason').fill(REASON);
     await shoot(page, 'admin-user-adjust-en');
     await page.getByTestId('adjust-confirm').click();
+    await expect.poll(() => page.getByTestId('money-amount').textContent()).toBe('12.5 USDT');
+    await page.getByTestId('money-confirm-ok').click();
     await expect
       .poll(() =>
         page.getByText('Adjustment requested; waiting for a second administrator.').count(),
@@ -134,6 +136,11 @@ describe('operator console: users', () => {
     await expect.poll(() => row.getByTestId('decision-approve').count()).toBe(1);
     await shoot(pageB, 'admin-adjustments-zh-CN');
     await row.getByTestId('decision-approve').click();
+    // Nothing is posted before the confirmation, which names the user, the asset and the amount.
+    await expect.poll(() => pageB.getByTestId('money-user').textContent()).toBe(user.uid);
+    expect(await pageB.getByTestId('money-amount').textContent()).toBe('12.5 USDT');
+    expect(await spotUsdt(token)).toBe('0');
+    await pageB.getByTestId('money-confirm-ok').click();
     await expect.poll(() => pageB.getByRole('row').filter({ hasText: REASON }).count()).toBe(0);
     expect(await spotUsdt(token)).toBe('12.5');
     await pageB.goto(`/admin/users/${user.uid}`);
