@@ -317,9 +317,7 @@ export function BonusCodesPage() {
                         facts: [
                           { label: t('totalLabel'), value: `${row.total} ${row.asset}` },
                           { label: t('maxRedemptions'), value: String(row.maxRedemptions) },
-                          ...(row.createdBy
-                            ? [{ label: t('creator'), value: row.createdBy }]
-                            : []),
+                          ...(row.createdBy ? [{ label: t('creator'), value: row.createdBy }] : []),
                         ],
                         title: t('approveTitle', { code: row.code }),
                         effect: t('approveEffect'),
