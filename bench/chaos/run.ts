@@ -90,7 +90,7 @@ async function boot(): Promise<ServerProcess> {
 }
 
 // Setup (not under test): users registered through the API, marked verified (KYC) and given
-// a withdrawal password, funded directly through the ledger with spot USDT and BTC and futures USDT.
+// a withdrawal and a trading password, funded directly through the ledger with spot USDT and BTC and futures USDT.
 let server = await boot();
 // Interrupted (Ctrl-C), the bench takes its server down with it rather than leave it running.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -113,14 +113,16 @@ await admin.query('update users set verified = true where id = any($1::bigint[])
   users.map((u) => u.uid),
 ]);
 for (const user of users) {
-  const reply = await call(server.baseUrl, user, '/api/v1/money-passwords', {
-    kind: 'withdraw',
-    proof: 'login_password',
-    loginPassword: PASSWORD,
-    password: PIN,
-    confirmPassword: PIN,
-  });
-  if (reply.code !== 0) throw new Error(`withdrawal password: ${reply.message}`);
+  for (const kind of ['withdraw', 'trade'] as const) {
+    const reply = await call(server.baseUrl, user, '/api/v1/money-passwords', {
+      kind,
+      proof: 'login_password',
+      loginPassword: PASSWORD,
+      password: PIN,
+      confirmPassword: PIN,
+    });
+    if (reply.code !== 0) throw new Error(`${kind} password: ${reply.message}`);
+  }
 }
 const ledger = new Ledger();
 const FUNDS = [
@@ -277,6 +279,7 @@ async function nextOperation(baseUrl: string): Promise<Op> {
         direction: pick(['up', 'down']),
         periodId: contractPeriod.id,
         amount: stake(contractPeriod.minStake),
+        tradePassword: PIN,
       });
     case 'transfer': {
       const toFutures = random() < 0.5;

@@ -168,6 +168,9 @@ export async function post(
   return (await response.json()) as { code: number; data: unknown; message: string };
 }
 
+/** Every bench user's sign-in password. */
+export const BENCH_PASSWORD = 'bench-password-1';
+
 /** Registers a user through the API with the dev outbox's code; returns token and uid. */
 export async function registerUser(
   baseUrl: string,
@@ -187,8 +190,8 @@ export async function registerUser(
     channel: 'email',
     account: email,
     code,
-    password: 'bench-password-1',
-    confirmPassword: 'bench-password-1',
+    password: BENCH_PASSWORD,
+    confirmPassword: BENCH_PASSWORD,
   });
   if (reply.code !== 0) throw new Error(`register failed: ${reply.message}`);
   const data = reply.data as { token: string; uid: string };

@@ -8,7 +8,7 @@ import {
   userAccount,
 } from '../../apps/server/src/modules/ledger/service.ts';
 import { openDatabase } from '../../apps/server/src/platform/db.ts';
-import { registerUser } from './harness.ts';
+import { BENCH_PASSWORD, registerUser } from './harness.ts';
 
 export interface Trader {
   uid: number;
@@ -21,11 +21,15 @@ export interface Funding {
   amountMinor: bigint;
 }
 
+/** The trading password every bench trader has (spec §5: set before the first order, sent with each). */
+export const TRADE_PIN = '480316';
+
 /**
- * Traders for a benchmark against a running server: one registers through the API; the
- * rest are copies of it made directly in the database (argon2 for thousands would take
- * minutes), each with its own session and every `fundings` balance, posted from the demo
- * external account as deposits so the ledger balances.
+ * Traders for a benchmark against a running server: one registers through the API and sets
+ * its trading password there; the rest are copies of it made directly in the database
+ * (argon2 for thousands would take minutes), KYC passed, with the same trading password, each
+ * with its own session and every `fundings` balance, posted from the demo external account as
+ * deposits so the ledger balances.
  */
 export async function createTraders(
   baseUrl: string,
@@ -35,15 +39,36 @@ export async function createTraders(
   fundings: Funding[],
 ): Promise<Trader[]> {
   const template = `${prefix}-template@example.com`;
-  await registerUser(baseUrl, template);
+  const first = await registerUser(baseUrl, template);
+  const set = (await (
+    await fetch(`${baseUrl}/api/v1/money-passwords`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${first.token}` },
+      body: JSON.stringify({
+        kind: 'trade',
+        proof: 'login_password',
+        loginPassword: BENCH_PASSWORD,
+        password: TRADE_PIN,
+        confirmPassword: TRADE_PIN,
+      }),
+    })
+  ).json()) as { code: number; message: string };
+  if (set.code !== 0) throw new Error(`trading password: ${set.message}`);
   const setup = new pg.Client({ connectionString: databaseUrl });
   await setup.connect();
   const { rows: created } = await setup.query<{ id: string }>(
-    `insert into users (email, email_verified, password_hash, nickname, invite_code, language, created_at, updated_at)
-     select $2 || n || '@example.com', true, t.password_hash, $2 || n, upper(left($2, 1)) || lpad(n::text, 7, '0'), 'en', now(), now()
+    `insert into users (email, email_verified, verified, password_hash, nickname, invite_code, language, created_at, updated_at)
+     select $2 || n || '@example.com', true, true, t.password_hash, $2 || n, upper(left($2, 1)) || lpad(n::text, 7, '0'), 'en', now(), now()
      from generate_series(1, $1::int) as n cross join (select password_hash from users where email = $3) t
      returning id::text`,
     [count, prefix, template],
+  );
+  await setup.query(
+    `insert into money_passwords (user_id, kind, password_hash, created_at, updated_at)
+     select u.id, 'trade', p.password_hash, now(), now()
+     from unnest($1::bigint[]) as u(id)
+     cross join (select password_hash from money_passwords where user_id = $2 and kind = 'trade') p`,
+    [created.map((row) => row.id), first.uid],
   );
   const traders = created.map((row) => ({
     uid: Number(row.id),

@@ -27,7 +27,7 @@ import {
   seededRandom,
   startServer,
 } from '../lib/harness.ts';
-import { createTraders, waitForPrices } from '../lib/traders.ts';
+import { TRADE_PIN, createTraders, waitForPrices } from '../lib/traders.ts';
 
 const { values } = parseArgs({
   options: {
@@ -235,6 +235,7 @@ async function run(scenario: Scenario, scheduledAt: number): Promise<void> {
         direction: random() < 0.5 ? 'up' : 'down',
         periodId: random() < 0.5 ? 1 : 2,
         amount: '10',
+        tradePassword: TRADE_PIN,
       };
       const ok = record(
         route,

@@ -17,7 +17,7 @@ import { LOCKED_FUND_OBLIGATIONS } from '../../apps/server/src/obligations.ts';
 import { openDatabase } from '../../apps/server/src/platform/db.ts';
 import { RawHttpPool } from '../lib/raw-http.ts';
 import { ROOT, freshDatabase, load, pgbenchTps, runStamp, startServer } from '../lib/harness.ts';
-import { createTraders, waitForPrices } from '../lib/traders.ts';
+import { TRADE_PIN, createTraders, waitForPrices } from '../lib/traders.ts';
 
 const { values } = parseArgs({
   options: {
@@ -69,6 +69,7 @@ const place = async (i: number) => {
       direction: i % 2 ? 'up' : 'down',
       periodId: 4,
       amount: '10',
+      tradePassword: TRADE_PIN,
     }),
   );
   if (reply.code !== 0 && i % 1000 === 0)

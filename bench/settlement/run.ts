@@ -50,14 +50,21 @@ await ensureInstruments(database.db);
 const admin = new pg.Client({ connectionString: databaseUrl });
 await admin.connect();
 
-// Traders, made directly in the database (nobody signs in here), each with a funded futures account.
+// Traders, made directly in the database (nobody signs in here), each with a funded futures
+// account, KYC passed and a trading password set (spec §5; the batch checks both are there,
+// the password itself is checked before a request reaches it).
 const { rows: created } = await admin.query<{ id: string }>(
-  `insert into users (email, email_verified, password_hash, nickname, invite_code, language, created_at, updated_at)
-   select 'settle' || n || '@example.com', true, 'not-a-password', 'settle' || n, 'S' || lpad(n::text, 7, '0'), 'en', now(), now()
+  `insert into users (email, email_verified, verified, password_hash, nickname, invite_code, language, created_at, updated_at)
+   select 'settle' || n || '@example.com', true, true, 'not-a-password', 'settle' || n, 'S' || lpad(n::text, 7, '0'), 'en', now(), now()
    from generate_series(1, $1::int) as n returning id::text`,
   [userCount],
 );
 const userIds = created.map((row) => Number(row.id));
+await admin.query(
+  `insert into money_passwords (user_id, kind, password_hash, created_at, updated_at)
+   select id, 'trade', 'not-a-password', now(), now() from unnest($1::bigint[]) as u(id)`,
+  [userIds],
+);
 const ledger = new Ledger();
 await database.db.transaction((tx) =>
   ledger.postMany(
@@ -126,6 +133,7 @@ for (let b = 0; b < batches; b++) {
         direction: i % 3 ? 'up' : 'down',
         periodId: 1,
         amount: String(10 + (i % 50)),
+        tradePassword: '480316',
       },
       stakeMinor: BigInt(10 + (i % 50)) * 1_000_000n,
       lang: 'en',

@@ -43,7 +43,12 @@ async function main(): Promise<void> {
       `removed a stale lock on ${config.dataDir} from process ${dataLock.takenOverFrom}, which is no longer running`,
     );
   if (config.demoMode) {
-    await seedDemo({ db: database.db, clock: app.services.clock, ledger: app.services.ledger });
+    await seedDemo({
+      db: database.db,
+      clock: app.services.clock,
+      ledger: app.services.ledger,
+      fileStore: app.services.fileStore,
+    });
     app.log.warn(
       'DEMO_MODE is on: simulated data, and verification codes are readable at /api/v1/dev/outbox. Set DEMO_MODE=false in production.',
     );

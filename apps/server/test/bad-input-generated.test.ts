@@ -24,6 +24,7 @@ import {
   ownerLoan,
   ownerMessage,
   ownerWithdrawal,
+  PIN,
   uploadFor,
 } from './objects.ts';
 import { recordPrices } from './prices.ts';
@@ -112,7 +113,7 @@ async function arrangeVictim(): Promise<void> {
     '/api/v1/contracts/orders',
     {
       token: victim.token,
-      body: { symbol: 'BTCUSDT', direction: 'up', periodId: 1, amount: '10' },
+      body: { symbol: 'BTCUSDT', direction: 'up', periodId: 1, amount: '10', tradePassword: PIN },
       headers: { 'idempotency-key': idempotencyKey() },
     },
   );

@@ -66,7 +66,8 @@ describe('configuration', () => {
       maxOpenOrders: 20,
       dailyLossLimit: null,
       lossToday: '0',
-      tradePasswordRequired: false,
+      // Traders have set one (spec §5: before the first order).
+      tradePasswordRequired: true,
     });
     expect(config.rule).toContain('5 秒');
   });
@@ -347,7 +348,7 @@ describe('placing an order', () => {
         token: user.token,
       });
       expect(config.body.data.tradePasswordRequired).toBe(true);
-      const missing = await refused(user, {}, 2607);
+      const missing = await refused(user, { tradePassword: undefined }, 2607);
       expect(missing.status).toBe(403);
       const wrong = await refused(user, { tradePassword: '135792' }, 422);
       expect(Object.keys(wrong.body.errors ?? {})).toEqual(['tradePassword']);
@@ -356,7 +357,9 @@ describe('placing an order', () => {
       const ok = await placeOrder(t, user.token, { tradePassword: pin }, key);
       expect(ok.body.code).toBe(0);
       // A replay must show the password again; the stored request never holds it.
-      expect((await placeOrder(t, user.token, {}, key)).body.code).toBe(2607);
+      expect((await placeOrder(t, user.token, { tradePassword: undefined }, key)).body.code).toBe(
+        2607,
+      );
       expect((await placeOrder(t, user.token, { tradePassword: pin }, key)).body).toEqual(ok.body);
       const stored = await queryRows<{ response: string }>(
         t.database.db,

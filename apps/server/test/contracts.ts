@@ -4,16 +4,25 @@ import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { Settlement } from '../src/modules/contracts/settlement.ts';
 import { queryRows } from '../src/platform/db.ts';
-import { type Reply, type TestApp, call, fund, idempotencyKey, registerUser } from './harness.ts';
+import {
+  type Reply,
+  TRADE_PIN,
+  type TestApp,
+  call,
+  fund,
+  idempotencyKey,
+  registerReadyUser,
+  type registerUser,
+} from './harness.ts';
 import { recordPrices } from './prices.ts';
 
 /** Test helpers for instant contracts: traders, orders, recorded prices at chosen instants, settlement. */
 
 export type Trader = Awaited<ReturnType<typeof registerUser>> & { id: number };
 
-/** A signed-in user with `usdt` (a decimal string) in the futures account. */
+/** A signed-in, verified user with a trading password and `usdt` (a decimal string) in the futures account. */
 export async function trader(t: TestApp, usdt = '1000'): Promise<Trader> {
-  const user = await registerUser(t.app);
+  const user = await registerReadyUser(t);
   const [whole = '0', fraction = ''] = usdt.split('.');
   const minor = BigInt(whole) * 1_000_000n + BigInt((fraction + '000000').slice(0, 6));
   if (minor > 0n) await fund(t, Number(user.uid), minor, 'futures');
@@ -37,7 +46,14 @@ export function placeOrder(
 ): Promise<Reply<PlaceOrderResponse>> {
   return call<PlaceOrderResponse>(t.app, 'POST', '/api/v1/contracts/orders', {
     token,
-    body: { symbol: 'BTCUSDT', direction: 'up', periodId: 1, amount: '100', ...body },
+    body: {
+      symbol: 'BTCUSDT',
+      direction: 'up',
+      periodId: 1,
+      amount: '100',
+      tradePassword: TRADE_PIN,
+      ...body,
+    },
     headers: key ? { 'idempotency-key': key } : {},
   });
 }

@@ -9,7 +9,7 @@ import {
   createTestApp,
   fund,
   idempotencyKey,
-  registerUser,
+  registerReadyUser,
 } from './harness.ts';
 import { recordPrices } from './prices.ts';
 
@@ -77,8 +77,9 @@ const houseFees = async () =>
     )
   )[0]?.available ?? '0';
 
+/** A user who may convert (KYC passed, spec §5) with these spot holdings. */
 async function userWith(holdings: { usdt?: bigint; btc?: bigint; eth?: bigint }) {
-  const user = await registerUser(t.app);
+  const user = await registerReadyUser(t);
   if (holdings.usdt) await fund(t, Number(user.uid), holdings.usdt, 'spot', 'USDT');
   if (holdings.btc) await fund(t, Number(user.uid), holdings.btc, 'spot', 'BTC');
   if (holdings.eth) await fund(t, Number(user.uid), holdings.eth, 'spot', 'ETH');
@@ -260,13 +261,24 @@ describe('quote', () => {
       'amount',
       'The amount is too small to convert after the fee.',
     ],
-    [{ from: 'BTC', to: 'USDT', amount: '0.6' }, 'amount', 'Insufficient balance.'],
   ])('bad request %j → 422 on %s, nothing stored', async (body, field, message) => {
     const user = await userWith({ btc: 50_000_000n, usdt: 100_000_000n });
     await recordPrices(t, { BTCUSDT: '95000.00', ETHUSDT: '3300.00' });
     const reply = await quote(user.token, body);
     expect(reply.body.code).toBe(422);
     expect(reply.body.errors?.[field]).toEqual([message]);
+    expect(await quoteCount(user.uid)).toBe(0);
+  });
+
+  it('more than the balance → INSUFFICIENT_BALANCE, 409 as on every route; nothing stored', async () => {
+    const user = await userWith({ btc: 50_000_000n, usdt: 100_000_000n });
+    await recordPrices(t, { BTCUSDT: '95000.00', ETHUSDT: '3300.00' });
+    const reply = await quote(user.token, { from: 'BTC', to: 'USDT', amount: '0.6' });
+    expect([reply.status, reply.body.code, reply.body.message]).toEqual([
+      409,
+      2001,
+      'Insufficient balance.',
+    ]);
     expect(await quoteCount(user.uid)).toBe(0);
   });
 

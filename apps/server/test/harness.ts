@@ -7,7 +7,7 @@ import { buildApp } from '../src/app.ts';
 import { type Obligation, checkLedger } from '../src/modules/ledger/invariants.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { type Config, loadConfig } from '../src/platform/config.ts';
-import { type Database, openDatabase } from '../src/platform/db.ts';
+import { type Database, openDatabase, queryRows } from '../src/platform/db.ts';
 import { withDatabase } from './global-setup.ts';
 
 export const T0 = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -166,6 +166,66 @@ export async function registerUser(
   });
   if (reply.body.code !== 0) throw new Error(`register failed: ${JSON.stringify(reply.body)}`);
   return { account, token: reply.body.data.token, uid: reply.body.data.uid };
+}
+
+/** The trading (and withdrawal) password the fixtures set: six digits, as the app asks. */
+export const TRADE_PIN = '480316';
+let pinHash: Promise<string> | undefined;
+
+/**
+ * Marks a user KYC-verified as an operator's approval leaves them: `verified` set and an
+ * approved submission in `name` (what a bank card's holder name must match). Written
+ * directly, photos as file rows without bytes, because the KYC flow has its own tests.
+ */
+export async function verifyUser(
+  t: TestApp,
+  userId: number,
+  name: { firstName: string; lastName: string } = { firstName: 'Mei', lastName: 'Lin' },
+): Promise<void> {
+  const { sql } = await import('drizzle-orm');
+  const now = t.clock.now();
+  await t.database.db.transaction(async (tx) => {
+    const photo = async () => {
+      const [row] = await queryRows<{ id: string }>(
+        tx,
+        sql`insert into files (owner_id, purpose, visibility, storage_key, mime, size, width, height, sha256, created_at)
+            values (${userId}, 'kyc', 'private', ${`test-kyc-${crypto.randomUUID()}`}, 'image/png', 1, 1, 1, ${'0'.repeat(64)}, ${now})
+            returning id::text`,
+      );
+      return Number(row?.id);
+    };
+    const front = await photo();
+    const face = await photo();
+    await tx.execute(
+      sql`insert into kyc_submissions (user_id, status, country, last_name, first_name, document_type, document_number, front_file_id, face_file_id, decided_at, created_at)
+          values (${userId}, 'approved', 'SG', ${name.lastName}, ${name.firstName}, 'passport', 'E1234567', ${front}, ${face}, ${now}, ${now})`,
+    );
+    await tx.execute(sql`update users set verified = true where id = ${userId}`);
+  });
+}
+
+/** Sets the user's trading password (TRADE_PIN) directly, as the money-password flow would. */
+export async function setTradePassword(t: TestApp, userId: number): Promise<void> {
+  const { sql } = await import('drizzle-orm');
+  const { hashPassword } = await import('../src/modules/auth/passwords.ts');
+  pinHash ??= hashPassword(TRADE_PIN);
+  const now = t.clock.now();
+  await t.database.db.execute(
+    sql`insert into money_passwords (user_id, kind, password_hash, created_at, updated_at)
+        values (${userId}, 'trade', ${await pinHash}, ${now}, ${now})
+        on conflict (user_id, kind) do update set password_hash = excluded.password_hash`,
+  );
+}
+
+/**
+ * A user who may take every financial action (spec §5): registered, KYC-verified, with a
+ * trading password. Orders then carry TRADE_PIN.
+ */
+export async function registerReadyUser(t: TestApp, account = uniqueEmail()) {
+  const user = await registerUser(t.app, account);
+  await verifyUser(t, Number(user.uid));
+  await setTradePassword(t, Number(user.uid));
+  return user;
 }
 
 /** Credits a user through the ledger, as a deposit from outside (tests only). */

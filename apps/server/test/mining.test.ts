@@ -24,6 +24,7 @@ import {
   idempotencyKey,
   operatorSession,
   operatorToken,
+  registerReadyUser,
   registerUser,
   testConfig,
 } from './harness.ts';
@@ -79,8 +80,9 @@ const deps = () => ({
 
 type User = Awaited<ReturnType<typeof registerUser>>;
 
+/** A user who may rent (KYC passed, spec §5) holding `usdt` in spot. */
 async function fundedUser(usdt: bigint): Promise<User> {
-  const user = await registerUser(t.app);
+  const user = await registerReadyUser(t);
   if (usdt > 0n) await fund(t, Number(user.uid), usdt * USDT);
   return user;
 }
@@ -834,7 +836,7 @@ describe('configuration', () => {
     });
     try {
       await seedProducts(demo.database.db, demo.clock.now(), DEMO_MINING_PRODUCTS);
-      const user = await registerUser(demo.app);
+      const user = await registerReadyUser(demo);
       await fund(demo, Number(user.uid), 100n * USDT);
       const [product] = (
         await call<{ items: MiningProduct[] }>(demo.app, 'GET', '/api/v1/mining/products', {

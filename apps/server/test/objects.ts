@@ -12,8 +12,11 @@ import {
   call,
   fund,
   idempotencyKey,
+  TRADE_PIN,
   operatorToken,
   type registerUser,
+  setTradePassword,
+  verifyUser,
 } from './harness.ts';
 import { pngImage, upload } from './uploads.ts';
 
@@ -54,13 +57,15 @@ export async function demoMiner(t: TestApp): Promise<string> {
   return row.id;
 }
 
-export const PIN = '480316';
+export const PIN = TRADE_PIN;
 
-/** Withdrawals: a verified owner (KYC marked directly: no KYC flow yet) with a withdrawal password and 100 USDT. */
+/**
+ * Withdrawals: a verified owner (an approved identity in the name "Mei Lin", `verifyUser`)
+ * with a withdrawal password, a trading password (both PIN) and 100 USDT.
+ */
 export async function withdrawalOwner(t: TestApp, owner: User) {
-  await t.database.db.execute(
-    sql`update users set verified = true where id = ${Number(owner.uid)}`,
-  );
+  await verifyUser(t, Number(owner.uid));
+  await setTradePassword(t, Number(owner.uid));
   await call(t.app, 'POST', '/api/v1/money-passwords', {
     token: owner.token,
     body: {
@@ -110,9 +115,7 @@ export async function loanPhotos(t: TestApp, owner: User) {
 
 /** A verified owner's disbursed loan of 100 USDT for 7 days (approved and disbursed by an operator). */
 export async function ownerLoan(t: TestApp, owner: User): Promise<string> {
-  await t.database.db.execute(
-    sql`update users set verified = true where id = ${Number(owner.uid)}`,
-  );
+  await verifyUser(t, Number(owner.uid));
   const applied = await call<{ id: string }>(t.app, 'POST', '/api/v1/loans', {
     token: owner.token,
     body: {

@@ -15,12 +15,14 @@ import {
   PASSWORD,
   type Reply,
   T0,
+  TRADE_PIN,
   type TestApp,
   call,
   createTestApp,
   fund,
   idempotencyKey,
   lastCode,
+  registerReadyUser,
   registerUser,
 } from './harness.ts';
 import {
@@ -54,6 +56,8 @@ interface OwnershipCase {
    * is allowed, acts for the intruder alone, and `unchanged` shows the owner's part is untouched.
    */
   shared?: true;
+  /** The owner has not passed KYC yet (every other owner has, with a trading password). */
+  unverifiedOwner?: true;
 }
 
 /** What the owner's own request was, so `unchanged` can show it still works for them. */
@@ -484,6 +488,7 @@ const CASES: Record<string, OwnershipCase> = {
     },
   },
   'POST /api/v1/kyc': {
+    unverifiedOwner: true,
     arrange: async (t, owner) => {
       const body = {
         country: 'NL',
@@ -645,7 +650,13 @@ const CASES: Record<string, OwnershipCase> = {
         '/api/v1/contracts/orders',
         {
           token: owner.token,
-          body: { symbol: 'BTCUSDT', direction: 'up', periodId: 1, amount: '10' },
+          body: {
+            symbol: 'BTCUSDT',
+            direction: 'up',
+            periodId: 1,
+            amount: '10',
+            tradePassword: TRADE_PIN,
+          },
           headers: { 'idempotency-key': idempotencyKey() },
         },
       );
@@ -778,7 +789,10 @@ describe('ownership matrix over the route table', () => {
     async (name) => {
       const ownershipCase = CASES[name] as OwnershipCase;
       const [method, url] = name.split(' ') as ['GET' | 'POST', string];
-      const owner = await registerUser(t.app);
+      // The owner may take every financial action (KYC passed, a trading password set).
+      const owner = ownershipCase.unverifiedOwner
+        ? await registerUser(t.app)
+        : await registerReadyUser(t);
       const intruder = await registerUser(t.app);
       const request = await ownershipCase.arrange(t, owner);
       const reply: Reply = await call(t.app, method, `${url}${request.query ?? ''}`, {

@@ -17,6 +17,7 @@ import {
   fund,
   idempotencyKey,
   operatorToken,
+  registerReadyUser,
   registerUser,
 } from './harness.ts';
 import { pngImage, tempDataDir, upload } from './uploads.ts';
@@ -515,7 +516,7 @@ describe('what a reviewer sees of the user behind each item', () => {
   });
 
   it('mining rentals: the user', async () => {
-    const user = await registerUser(t.app);
+    const user = await registerReadyUser(t);
     await fund(t, Number(user.uid), 1000n * USDT);
     const product =
       miningProducts.find((p) => p.minInvestment === p.unitPrice) ??
@@ -529,7 +530,7 @@ describe('what a reviewer sees of the user behind each item', () => {
     const item = (await queue<{ uid: string }>('mining/rentals/queue')).find(
       (i) => i.uid === user.uid,
     );
-    expect(item).toMatchObject({ user: { uid: user.uid, verified: false, frozen: false } });
+    expect(item).toMatchObject({ user: { uid: user.uid, verified: true, frozen: false } });
   });
 
   it('loans: the user and the three ID photos', async () => {

@@ -13,6 +13,7 @@ import {
   idempotencyKey,
   lastCode,
   registerUser,
+  verifyUser,
 } from './harness.ts';
 
 /** Security centre: devices, sign-in history, TOTP two-factor, anti-phishing code, 24 h withdrawal pause. */
@@ -393,7 +394,7 @@ describe('sign-in with two-factor on', () => {
 
 async function readyForWithdrawal(): Promise<User> {
   const user = await registerUser(t.app);
-  await t.database.db.execute(sql`update users set verified = true where id = ${Number(user.uid)}`);
+  await verifyUser(t, Number(user.uid));
   const pin = await call(t.app, 'POST', '/api/v1/money-passwords', {
     token: user.token,
     body: {

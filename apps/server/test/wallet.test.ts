@@ -7,11 +7,13 @@ import { checkLedger } from '../src/modules/ledger/invariants.ts';
 import { transfer as transferService } from '../src/modules/wallet/service.ts';
 import { type Tx, queryRows } from '../src/platform/db.ts';
 import {
+  TRADE_PIN,
   type TestApp,
   call,
   createTestApp,
   fund,
   idempotencyKey,
+  registerReadyUser,
   registerUser,
 } from './harness.ts';
 import { recordPrices } from './prices.ts';
@@ -396,7 +398,7 @@ describe('property: random orders, prices and settlements keep every invariant',
     });
     await fc.assert(
       fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: 14 }), async (ops) => {
-        const user = await registerUser(t.app);
+        const user = await registerReadyUser(t);
         // Each run starts with 100 USDT in futures and a fresh price, so orders happen.
         await fund(t, Number(user.uid), 100_000_000n, 'futures');
         const model = { spot: 0n, available: 100_000_000n, locked: 0n };
@@ -453,6 +455,7 @@ describe('property: random orders, prices and settlements keep every invariant',
                   direction: op.direction,
                   periodId: op.periodId,
                   amount: `${op.cents / 100}`,
+                  tradePassword: TRADE_PIN,
                 },
                 headers: { 'idempotency-key': idempotencyKey() },
               },

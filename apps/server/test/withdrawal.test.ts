@@ -13,6 +13,7 @@ import {
   idempotencyKey,
   operatorToken,
   registerUser,
+  verifyUser,
 } from './harness.ts';
 
 let t: TestApp;
@@ -53,12 +54,9 @@ interface SpotRow {
 
 type User = Awaited<ReturnType<typeof registerUser>>;
 
-/**
- * KYC has no flow on this branch yet: tests mark the user verified directly in the
- * database (test-only), the way the KYC review will once it exists.
- */
+/** KYC passed as an operator's approval leaves it, in the name the cards here carry (`verifyUser`). */
 async function markVerified(uid: string) {
-  await t.database.db.execute(sql`update users set verified = true where id = ${Number(uid)}`);
+  await verifyUser(t, Number(uid));
 }
 
 async function setPin(user: User, pin = PIN) {

@@ -84,3 +84,28 @@ export const bankCardListSchema = z.object({
   items: z.array(bankCardSchema),
   max: z.number().check(z.int()),
 });
+
+/** A name's words, compared without case or width: "MUSTER  demo" → ["muster", "demo"]. */
+function nameWords(name: string): string[] {
+  return name.normalize('NFKC').toLowerCase().split(/\s+/u).filter(Boolean);
+}
+
+/**
+ * Whether an account's holder name is the verified identity's (KYC first and last name).
+ * Case, spacing and the order of given and family names do not matter ("Demo Muster" is
+ * "Muster Demo", "李梅" is "李 梅"); any other difference does, so an account in another
+ * person's name is never linked.
+ */
+export function isHolderNameOf(
+  holderName: string,
+  identity: { firstName: string; lastName: string },
+): boolean {
+  const holder = nameWords(holderName);
+  const first = nameWords(identity.firstName);
+  const last = nameWords(identity.lastName);
+  if (holder.length === 0 || first.length + last.length === 0) return false;
+  const sorted = (words: string[]) => [...words].sort().join(' ');
+  if (sorted(holder) === sorted([...first, ...last])) return true;
+  const compact = holder.join('');
+  return compact === [...first, ...last].join('') || compact === [...last, ...first].join('');
+}

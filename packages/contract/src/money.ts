@@ -60,9 +60,12 @@ export function divCeil(a: bigint, b: bigint): bigint {
   return -divFloor(-a, b);
 }
 
-/** A positive decimal amount on the wire; the asset's scale is checked by the service. */
+/**
+ * A positive decimal amount on the wire; the asset's scale is checked by the service. Parsed
+ * exactly as the published pattern says: no whitespace is trimmed away (" 10" is refused), so
+ * what a client reads in the OpenAPI document is what the server accepts.
+ */
 export const amountSchema = z.string({ error: 'validation.required' }).check(
-  z.trim(),
   z.regex(/^\d{1,30}(\.\d{1,18})?$/, { error: 'validation.amount_format', abort: true }),
   z.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' }),
 );

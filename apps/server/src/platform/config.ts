@@ -208,6 +208,7 @@ const envSchema = z.object({
   CONTRACT_MAX_OPEN_ORDERS: positiveInt.max(1000, 'must be at most 1000').default(20),
   MINING_DAY_SECONDS: positiveInt.max(86_400, 'must be at most 86400').default(86_400),
   MINING_AUTO_APPROVE: flag.default(false),
+  KYC_AUTO_APPROVE: flag.default(false),
   WITHDRAWAL_SECOND_APPROVAL: z.string().trim().default(DEFAULT_WITHDRAWAL_SECOND_APPROVAL),
   BONUS_CODE_APPROVAL_THRESHOLD: z.string().trim().default(DEFAULT_BONUS_CODE_APPROVAL_THRESHOLD),
   CHAT_SCRIPT_URL: z
@@ -327,6 +328,8 @@ export interface Config {
   miningDayMs: number;
   /** Demo mode only: rentals start at once instead of waiting for an operator's review. */
   miningAutoApprove: boolean;
+  /** Demo mode only: an identity submission is approved at once instead of waiting for an operator's review. */
+  kycAutoApprove: boolean;
   market: MarketConfig;
   /**
    * Per withdrawal asset, in minor units: a withdrawal whose amount is above this needs a
@@ -505,6 +508,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       'MINING_AUTO_APPROVE: rentals skip review only in demo mode (got true with DEMO_MODE=false)',
     ]);
   }
+  // KYC review is what lets a person trade and withdraw; skipping it is for a demo, never for real money.
+  if (e.KYC_AUTO_APPROVE && !e.DEMO_MODE) {
+    throw new ConfigError([
+      'KYC_AUTO_APPROVE: identity verification skips review only in demo mode (got true with DEMO_MODE=false)',
+    ]);
+  }
   const cardDeposit = cardDepositConfig(e);
   const chat = chatConfig(e);
   const withdrawalSecondApprovalMinor = secondApprovalThresholds(e.WITHDRAWAL_SECOND_APPROVAL);
@@ -549,6 +558,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     contractMaxOpenOrders: e.CONTRACT_MAX_OPEN_ORDERS,
     miningDayMs: e.MINING_DAY_SECONDS * 1000,
     miningAutoApprove: e.MINING_AUTO_APPROVE,
+    kycAutoApprove: e.KYC_AUTO_APPROVE,
     market: {
       sources,
       simulated: e.DEMO_MODE,

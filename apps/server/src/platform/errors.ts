@@ -37,6 +37,8 @@ export class AppError extends Error {
 function defaultStatus(name: ErrorName): number {
   const code = ERROR_CODES[name];
   if (code === ERROR_CODES.SESSION_EXPIRED) return 401;
+  // One answer on every route, wherever the shortfall is found (a service's check or the ledger's).
+  if (code === ERROR_CODES.INSUFFICIENT_BALANCE) return 409;
   if (code >= 400 && code < 600) return code;
   return 400;
 }

@@ -2,15 +2,20 @@ import {
   type AddBankCardRequest,
   BANK_CARD_MAX,
   type BankCard,
+  isHolderNameOf,
   maskAccountNumber,
 } from '@tradewind/contract/bank-card';
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, Executor } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
+import { requireKyc, verifiedIdentity } from '../kyc/service.ts';
 import { type BankCardRow, bankCards } from './tables.ts';
 
-/** Bank cards (spec /Card, /AddCard). Raises BANK_CARD_LIMIT, BANK_CARD_EXISTS (field), NOT_FOUND. */
+/**
+ * Bank cards (spec /Card, /AddCard). Raises KYC_REQUIRED, BANK_CARD_NAME_MISMATCH (field),
+ * BANK_CARD_LIMIT, BANK_CARD_EXISTS (field), NOT_FOUND.
+ */
 
 export function toBankCard(row: BankCardRow): BankCard {
   return {
@@ -50,6 +55,11 @@ export async function bankCardById(db: Executor, id: number): Promise<BankCardRo
   return row;
 }
 
+/**
+ * Links a card in the user's own name: only a verified user, and only with the holder name of
+ * their approved identity (`isHolderNameOf`: case, spacing and name order aside), so money is
+ * never paid out to an account in someone else's name.
+ */
 export async function addBankCard(
   db: Db,
   now: Date,
@@ -60,6 +70,12 @@ export async function addBankCard(
     .transaction(async (tx) => {
       // One add at a time per user, so two concurrent adds cannot both pass the count.
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`bank-card:${userId}`}))`);
+      await requireKyc(tx, userId);
+      const identity = await verifiedIdentity(tx, userId);
+      if (!identity || !isHolderNameOf(input.holderName, identity)) {
+        const name = identity ? `${identity.firstName} ${identity.lastName}` : '—';
+        throw new AppError('BANK_CARD_NAME_MISMATCH', { name }, 422, 'holderName');
+      }
       const [linked] = await tx.select({ n: count() }).from(bankCards).where(active(userId));
       if ((linked?.n ?? 0) >= BANK_CARD_MAX)
         throw new AppError('BANK_CARD_LIMIT', { max: BANK_CARD_MAX }, 409);

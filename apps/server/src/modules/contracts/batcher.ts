@@ -45,6 +45,8 @@ import {
   userAccount,
 } from '../ledger/service.ts';
 import type { RecordedPrice } from '../market/service.ts';
+import { kycRefusal } from '../kyc/service.ts';
+import { moneyPasswordNotSet } from '../money-password/service.ts';
 import { balancesView } from '../wallet/service.ts';
 import {
   type OrderRecord,
@@ -67,7 +69,8 @@ import {
  * commits, and answers every request with its own result. If the transaction itself fails,
  * its requests are retried one by one, so one bad request cannot fail the rest.
  *
- * Errors a request can get: IDEMPOTENCY_KEY_REUSED, ACCOUNT_FROZEN, TRADE_PASSWORD_REQUIRED,
+ * Errors a request can get: IDEMPOTENCY_KEY_REUSED, TRADE_PASSWORD_REQUIRED, ACCOUNT_FROZEN,
+ * KYC_REQUIRED, TRADE_PASSWORD_NOT_SET,
  * INSTRUMENT_NOT_TRADABLE, PERIOD_UNKNOWN, STAKE_OUT_OF_RANGE, PRICE_UNAVAILABLE,
  * OPEN_ORDER_LIMIT, DAILY_LOSS_LIMIT, INSUFFICIENT_BALANCE.
  */
@@ -251,7 +254,7 @@ export class OrderBatcher {
 
 /**
  * Before the lock, for the batch's users `$1` and instruments `$2` at `$3`: who has a trade
- * password, who is frozen, the instruments operators have closed (console, issue 7), the
+ * password, who has passed KYC, who is frozen, the instruments operators have closed (console, issue 7), the
  * periods, and each instrument's open tick (its latest at or before `$3`, if at most `$4` s
  * old). It also takes `$5` order ids from the orders' sequence, so replies can be written
  * before the orders are (ids a refused or replayed request took are skipped, as after a rollback).
@@ -261,6 +264,7 @@ const BEFORE_LOCK: NamedStatement = {
   text: `select
            array(select nextval('contract_orders_id_seq')::text from generate_series(1, $5::int4)) as order_ids,
            array(select user_id::text from money_passwords where user_id = any($1::bigint[]) and kind = 'trade' and password_hash is not null) as with_password,
+           array(select id::text from users where id = any($1::bigint[]) and verified) as verified,
            array(select id::text from users where id = any($1::bigint[]) and frozen_at is not null) as frozen,
            array(select symbol from market_instruments where not tradable) as closed,
            (select coalesce(json_agg(p), '[]') from (
@@ -381,6 +385,9 @@ function priceOfFrom(prices: Map<InstrumentSymbol, { priceMinor: bigint; priceSc
 interface OrderFacts {
   symbol: InstrumentSymbol;
   frozen: boolean;
+  /** KYC passed (`users.verified`). */
+  verified: boolean;
+  tradePasswordSet: boolean;
   /** Closed by operators (console). */
   closed: boolean;
   period: PeriodRow | undefined;
@@ -402,6 +409,10 @@ function orderRefusal(
 ): AppError | null {
   const { symbol, period, user, cost } = facts;
   if (facts.frozen) return new AppError('ACCOUNT_FROZEN', {}, 403);
+  // Spec §5: identity verified, and a trading password set before the first order.
+  const kyc = kycRefusal({ verified: facts.verified });
+  if (kyc) return kyc;
+  if (!facts.tradePasswordSet) return moneyPasswordNotSet('trade');
   if (!deps.isTradable(symbol) || facts.closed)
     return new AppError('INSTRUMENT_NOT_TRADABLE', { symbol }, 409);
   if (!period?.active) return new AppError('PERIOD_UNKNOWN', {}, 422);
@@ -426,7 +437,7 @@ function orderRefusal(
   // Worst case: every open order and this one lost, on top of today's realised losses and fees.
   if (user.lossLimit !== null && user.lossToday + user.exposure + cost > user.lossLimit)
     return new AppError('DAILY_LOSS_LIMIT', { limit: formatAmount(user.lossLimit, 6) }, 409);
-  if (user.available < cost) return new AppError('INSUFFICIENT_BALANCE', {}, 409);
+  if (user.available < cost) return new AppError('INSUFFICIENT_BALANCE');
   return null;
 }
 
@@ -459,6 +470,7 @@ export async function placeBatch(
   type BeforeLockRow = {
     order_ids: string[];
     with_password: string[];
+    verified: string[];
     frozen: string[];
     closed: string[];
     periods: PeriodDbRow[];
@@ -495,6 +507,7 @@ export async function placeBatch(
   if (!before || !after) throw new Error('contracts: the batch read no row');
   const orderIds = before.order_ids.map(Number);
   const withPassword = new Set(before.with_password.map(Number));
+  const verified = new Set(before.verified.map(Number));
   const frozen = new Set(before.frozen.map(Number));
   const closed = new Set(before.closed);
   const prices = pricesFrom(before.ticks);
@@ -559,6 +572,8 @@ export async function placeBatch(
       const refusal = orderRefusal(deps, {
         symbol,
         frozen: frozen.has(request.userId),
+        verified: verified.has(request.userId),
+        tradePasswordSet: withPassword.has(request.userId),
         closed: closed.has(symbol),
         period,
         terms: request.body.terms,

@@ -19,8 +19,9 @@ import type { OrderBatcher } from './batcher.ts';
  *   batch (`batcher.ts`, group commit), which, under the user's lock, takes the
  *   Idempotency-Key (IDEMPOTENCY_KEY_REUSED; a stored reply replays), requires the trading
  *   password where one is set (TRADE_PASSWORD_REQUIRED, replays too), and then refuses by
- *   `orderRefusal`: ACCOUNT_FROZEN, INSTRUMENT_NOT_TRADABLE, PERIOD_UNKNOWN,
- *   STAKE_OUT_OF_RANGE, PRICE_UNAVAILABLE (no recorded tick fresh enough), OPEN_ORDER_LIMIT,
+ *   `orderRefusal`: ACCOUNT_FROZEN, KYC_REQUIRED (the kyc module's gate),
+ *   TRADE_PASSWORD_NOT_SET (spec §5: set one before the first order),
+ *   INSTRUMENT_NOT_TRADABLE, PERIOD_UNKNOWN, STAKE_OUT_OF_RANGE, PRICE_UNAVAILABLE (no recorded tick fresh enough), OPEN_ORDER_LIMIT,
  *   DAILY_LOSS_LIMIT, INSUFFICIENT_BALANCE.
  *
  * `placeOrder` refuses a request `precheckOrder` has not passed, so no caller can place an

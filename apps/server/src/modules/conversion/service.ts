@@ -25,6 +25,7 @@ import { ticks } from '../market/tables.ts';
 import { amountOf, getBalances } from '../wallet/service.ts';
 import { conversionQuotes } from './tables.ts';
 import { assertCanMoveMoney } from '../user/frozen.ts';
+import { requireKyc } from '../kyc/service.ts';
 
 /**
  * Conversion between a coin and USDT (spec §5), at the latest recorded tick, for a fee
@@ -107,7 +108,8 @@ function quoteView(row: QuoteRow, tick: { ts: Date; source: string }, language: 
  * Prices a conversion at the latest fresh tick and stores the quote for ten seconds.
  * Raises CONVERSION_VIA_USDT, ASSET_UNAVAILABLE, AMOUNT_PRECISION, PRICE_UNAVAILABLE (no
  * tick of the last 5 s: never a stale rate), CONVERSION_TOO_SMALL, INSUFFICIENT_BALANCE
- * (the last three and the amount errors as field errors on `amount`).
+ * (the amount errors and CONVERSION_TOO_SMALL as field errors on `amount`), and KYC_REQUIRED
+ * first: conversion is a financial action (spec §5).
  */
 export async function createQuote(
   deps: { db: Executor; feeBps: number },
@@ -116,6 +118,7 @@ export async function createQuote(
   request: QuoteRequest,
   language: Language,
 ): Promise<Quote> {
+  await requireKyc(deps.db, userId);
   const from = request.from as AssetCode;
   const to = request.to as AssetCode;
   if (from === to || (from === QUOTE_ASSET) === (to === QUOTE_ASSET))
@@ -140,7 +143,7 @@ export async function createQuote(
   const available =
     (await userBalances(deps.db, userId)).find((b) => b.wallet === 'spot' && b.asset === from)
       ?.available ?? 0n;
-  if (available < amountMinor) throw new AppError('INSUFFICIENT_BALANCE', {}, 422, 'amount');
+  if (available < amountMinor) throw new AppError('INSUFFICIENT_BALANCE');
   const [row] = await deps.db
     .insert(conversionQuotes)
     .values({
@@ -211,7 +214,7 @@ function conversionPostings(userId: number, row: QuoteRow): PostingSpec[] {
  * Executes one of the user's own quotes, once, in the money route's transaction, and replies
  * with the balances after it: NOT_FOUND for an unknown or another user's quote, QUOTE_USED
  * when it was executed already, QUOTE_EXPIRED at or after its expiry, INSUFFICIENT_BALANCE
- * when the funds are no longer there (nothing changes then), ACCOUNT_FROZEN.
+ * when the funds are no longer there (nothing changes then), ACCOUNT_FROZEN, KYC_REQUIRED.
  */
 export async function executeQuote(
   ledger: Ledger,
@@ -222,6 +225,7 @@ export async function executeQuote(
   language: Language,
 ): Promise<ConvertResponse> {
   await assertCanMoveMoney(tx, userId);
+  await requireKyc(tx, userId);
   const [row] = await tx
     .select()
     .from(conversionQuotes)

@@ -1,6 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
+import type { FileStore } from '#platform/files.ts';
+import { seedDemoIdentity } from '../kyc/demo-identity.ts';
 import { parseAmount } from '@tradewind/contract/money';
 import { ASSETS, type AssetCode } from '@tradewind/contract/wallet';
 import { hashPassword } from '../auth/passwords.ts';
@@ -37,8 +39,17 @@ const DEMO_FUNDS: { wallet: 'spot' | 'futures'; asset: AssetCode; amount: string
   { wallet: 'spot', asset: 'ETH', amount: '3' },
 ];
 
-/** Creates the demo account and funds it, its welcome message, the demo polls, articles, bonus code, miners, launchpad projects and loan products, once. */
-export async function seedDemo(deps: { db: Db; clock: Clock; ledger: Ledger }): Promise<void> {
+/**
+ * Creates the demo account and funds it, its welcome message, the demo polls, articles, bonus
+ * code, miners, launchpad projects and loan products, once. With the file store (the server
+ * passes it) the account's verified identity gets its placeholder document photos too.
+ */
+export async function seedDemo(deps: {
+  db: Db;
+  clock: Clock;
+  ledger: Ledger;
+  fileStore?: FileStore;
+}): Promise<void> {
   const now = deps.clock.now();
   await insertDemoUser(deps.db, now);
   await seedDemoPolls(deps.db, now);
@@ -52,6 +63,7 @@ export async function seedDemo(deps: { db: Db; clock: Clock; ledger: Ledger }): 
     .where(eq(users.email, DEMO_ACCOUNT.email))
     .limit(1);
   if (!demo) throw new Error('demo user missing after insert');
+  if (deps.fileStore) await seedDemoIdentity({ ...deps, fileStore: deps.fileStore }, demo.id);
   await seedDemoArticles(deps.db, now);
   const [welcomed] = await deps.db
     .select({ id: userMessages.id })
@@ -98,6 +110,8 @@ async function insertDemoUser(db: Db, now: Date): Promise<void> {
     .values({
       email: DEMO_ACCOUNT.email,
       emailVerified: true,
+      // Trying Tradewind stays easy: the demo account has passed KYC (spec §5's gate).
+      verified: true,
       passwordHash: await hashPassword(DEMO_ACCOUNT.password),
       nickname: 'Demo trader',
       inviteCode: DEMO_ACCOUNT.inviteCode,

@@ -9,6 +9,7 @@ import {
 import { REVIEW_ROLES } from '@tradewind/contract/operator';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
+import type { Config } from '#platform/config.ts';
 import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
 import type { Hub } from '#platform/ws.ts';
@@ -19,7 +20,7 @@ const tags = ['kyc'];
 
 export function registerKycRoutes(
   app: FastifyInstance,
-  deps: { db: Db; clock: Clock; hub: Hub },
+  deps: { db: Db; clock: Clock; hub: Hub; config: Pick<Config, 'kycAutoApprove'> },
 ): void {
   route(
     app,
@@ -46,7 +47,10 @@ export function registerKycRoutes(
       response: kycOverviewSchema,
       rateLimit: { max: 10, timeWindow: 60_000 },
     },
-    async ({ auth, body }) => submitKyc(deps.db, deps.clock.now(), auth.userId, body),
+    async ({ auth, body }) =>
+      submitKyc(deps.db, deps.clock.now(), auth.userId, body, {
+        autoApprove: deps.config.kycAutoApprove,
+      }),
   );
 
   route(

@@ -20,6 +20,53 @@ import { type KycSubmissionRow, kycSubmissions } from './tables.ts';
 
 export const KYC_QUEUE_PAGE = 50;
 
+/**
+ * The one KYC gate (spec §5: identity verification before withdrawals and other financial
+ * actions). Every financial action but receiving deposits and moving money between one's own
+ * spot and futures accounts calls it: withdrawals, conversion, contracts, miner rental, IEO
+ * and loans. Raises KYC_REQUIRED.
+ */
+export function requireVerified(user: { verified: boolean } | undefined): void {
+  const refusal = kycRefusal(user);
+  if (refusal) throw refusal;
+}
+
+/** The gate's answer where refusals are results rather than exceptions (the order batcher). */
+export function kycRefusal(user: { verified: boolean } | undefined): AppError | null {
+  return user?.verified ? null : new AppError('KYC_REQUIRED', {}, 403);
+}
+
+/** The gate, reading the user (pass the caller's transaction to read under its lock). */
+export async function requireKyc(db: Executor, userId: number): Promise<void> {
+  const [user] = await db
+    .select({ verified: users.verified })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  requireVerified(user);
+}
+
+/** The name the user proved: their latest approved submission's, or null (not verified, or verified without a submission). */
+export async function verifiedIdentity(
+  db: Executor,
+  userId: number,
+): Promise<{ firstName: string; lastName: string } | null> {
+  const [row] = await db
+    .select({ firstName: kycSubmissions.firstName, lastName: kycSubmissions.lastName })
+    .from(kycSubmissions)
+    .innerJoin(users, eq(users.id, kycSubmissions.userId))
+    .where(
+      and(
+        eq(kycSubmissions.userId, userId),
+        eq(kycSubmissions.status, 'approved'),
+        eq(users.verified, true),
+      ),
+    )
+    .orderBy(desc(kycSubmissions.id))
+    .limit(1);
+  return row ?? null;
+}
+
 function toSubmission(row: KycSubmissionRow): KycSubmission {
   return {
     id: String(row.id),
@@ -64,12 +111,15 @@ export async function getKycOverview(db: Executor, userId: number): Promise<KycO
  * FILE_NOT_FOUND / FILE_WRONG_PURPOSE on the photo fields (another user's file is "not
  * found"). The user row is locked first, so a submission and a decision on the same user
  * take turns; the partial unique index is the last word on "one pending at a time".
+ * With `autoApprove` (KYC_AUTO_APPROVE, demo mode only) it is approved at once, decided by
+ * nobody, so no audit entry.
  */
 export async function submitKyc(
   db: Db,
   now: Date,
   userId: number,
   request: KycSubmitRequest,
+  options: { autoApprove?: boolean } = {},
 ): Promise<KycOverview> {
   await db.transaction(async (tx) => {
     const [user] = await tx
@@ -90,20 +140,33 @@ export async function submitKyc(
     const front = await photo(request.frontFileId, 'frontFileId');
     const back = request.backFileId ? await photo(request.backFileId, 'backFileId') : null;
     const face = await photo(request.faceFileId, 'faceFileId');
+    const approved = options.autoApprove === true;
     try {
-      await tx.insert(kycSubmissions).values({
-        userId,
-        status: 'pending',
-        country: request.country,
-        lastName: request.lastName,
-        firstName: request.firstName,
-        documentType: request.documentType,
-        documentNumber: request.documentNumber,
-        frontFileId: front.id,
-        backFileId: back?.id ?? null,
-        faceFileId: face.id,
-        createdAt: now,
-      });
+      const [row] = await tx
+        .insert(kycSubmissions)
+        .values({
+          userId,
+          status: approved ? 'approved' : 'pending',
+          country: request.country,
+          lastName: request.lastName,
+          firstName: request.firstName,
+          documentType: request.documentType,
+          documentNumber: request.documentNumber,
+          frontFileId: front.id,
+          backFileId: back?.id ?? null,
+          faceFileId: face.id,
+          ...(approved ? { decidedAt: now } : {}),
+          createdAt: now,
+        })
+        .returning({ id: kycSubmissions.id });
+      if (approved && row) {
+        await tx.update(users).set({ verified: true, updatedAt: now }).where(eq(users.id, userId));
+        await recordCreditEvent(tx, now, {
+          userId,
+          kind: 'kyc_approved',
+          ref: `kyc_submission:${row.id}`,
+        });
+      }
     } catch (error) {
       if (isUniqueViolation(error, 'kyc_submissions_one_pending'))
         throw new AppError('KYC_PENDING_EXISTS', {}, 409);

@@ -42,6 +42,7 @@ import {
   miningRentals,
 } from './tables.ts';
 import { assertCanMoveMoney } from '../user/frozen.ts';
+import { requireKyc } from '../kyc/service.ts';
 
 /**
  * Cloud-miner rental. Money moves only through the ledger, between the user's spot USDT
@@ -155,7 +156,8 @@ const entry = (
 /**
  * Rents `quantity` units, paying `amount` (which must be quantity × the unit price now)
  * from spot USDT in the caller's transaction; the rental waits for review (or, with
- * MINING_AUTO_APPROVE in demo mode, starts at once). A frozen account gets ACCOUNT_FROZEN.
+ * MINING_AUTO_APPROVE in demo mode, starts at once). A frozen account gets ACCOUNT_FROZEN, an
+ * unverified one KYC_REQUIRED (spec §5).
  */
 export async function rent(
   tx: Tx,
@@ -167,6 +169,7 @@ export async function rent(
   language: Language,
 ): Promise<MiningRental> {
   await assertCanMoveMoney(tx, userId);
+  await requireKyc(tx, userId);
   const { dayMs, autoApprove } = settings;
   const productId = Number(request.productId);
   const [product] = await tx

@@ -126,13 +126,18 @@ export async function isMoneyPasswordSet(
   return Boolean(row?.hash);
 }
 
+/** The refusal when the user has no password of `kind` yet (spec §5: they are asked to set it). */
+export function moneyPasswordNotSet(kind: MoneyPasswordKind): AppError {
+  return new AppError(NOT_SET[kind], {}, 403);
+}
+
 /** Raises WITHDRAW_PASSWORD_NOT_SET or TRADE_PASSWORD_NOT_SET when the user has none yet. */
 export async function requireMoneyPassword(
   db: Executor,
   userId: number,
   kind: MoneyPasswordKind,
 ): Promise<void> {
-  if (!(await isMoneyPasswordSet(db, userId, kind))) throw new AppError(NOT_SET[kind], {}, 403);
+  if (!(await isMoneyPasswordSet(db, userId, kind))) throw moneyPasswordNotSet(kind);
 }
 
 /**
