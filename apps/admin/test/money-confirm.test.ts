@@ -97,6 +97,7 @@ const postsTo = (file: string) =>
 
 /** Routes that move or release money (credit, approve, pay out, refund, adjust, allocate, deliver). */
 const MONEY = [
+  '/bonus-codes/decide',
   '/card-deposits/decide',
   '/ieo/allocate',
   '/ieo/cancel',
@@ -105,6 +106,8 @@ const MONEY = [
   '/loans/decide',
   '/loans/disburse',
   '/mining/rentals/decide',
+  '/reward-budgets',
+  '/reward-budgets/decide',
   '/users/adjustments',
   '/users/adjustments/decide',
   '/withdrawals/complete',
