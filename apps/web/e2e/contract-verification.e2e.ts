@@ -7,6 +7,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PHONE, SCREENSHOT_DIR, apiCall, launchBrowser, waitFor } from './browser.ts';
 import { type Session, fundedFuturesUser } from './funded-user.ts';
+import { TRADE_PIN } from './ready-user.ts';
 
 /**
  * The verification section of a settled order (issue 28): each tick's source quotes, the
@@ -76,7 +77,13 @@ async function placeOrder(user: Session): Promise<{ order: Order; seconds: numbe
     'POST',
     '/api/v1/contracts/orders',
     user.token,
-    { symbol: 'BTCUSDT', direction: 'up', periodId: shortest.id, amount: '10' },
+    {
+      symbol: 'BTCUSDT',
+      direction: 'up',
+      periodId: shortest.id,
+      amount: '10',
+      tradePassword: TRADE_PIN,
+    },
     { 'idempotency-key': `e2e-verify-${Date.now()}-${++counter}` },
   );
   expect(placed.code, JSON.stringify(placed)).toBe(0);

@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-c
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PHONE, apiCall, launchBrowser, screenshot, waitFor } from './browser.ts';
 import { type Session, fundedFuturesUser } from './funded-user.ts';
+import { TRADE_PIN } from './ready-user.ts';
 
 /**
  * Markets and instant contracts against the real server, whose simulated feed records a
@@ -244,6 +245,8 @@ describe('markets and instant contracts in Chromium at 390×844', () => {
         .poll(() => page.locator('.adm-form-item-feedback-error').textContent())
         .toBe(`Enter an amount from ${minStake} to ${maxStake} USDT.`);
       await amount.fill('10');
+      // Every order is confirmed with the trading password (spec §5).
+      await page.locator('input[aria-label="Trading password"]').fill(TRADE_PIN);
       const stake = 10_000_000n;
       const fee = applyRate(stake, period.feeRate, true);
       const payout = stake + applyRate(stake, period.payoutRate, false);
@@ -367,7 +370,13 @@ describe('markets and instant contracts in Chromium at 390×844', () => {
         'POST',
         '/api/v1/contracts/orders',
         user.token,
-        { symbol: 'ETHUSDT', direction: 'down', periodId: longest.id, amount: '12' },
+        {
+          symbol: 'ETHUSDT',
+          direction: 'down',
+          periodId: longest.id,
+          amount: '12',
+          tradePassword: TRADE_PIN,
+        },
         { 'idempotency-key': key() },
       );
       expect(running.code).toBe(0);
@@ -475,7 +484,13 @@ describe('markets and instant contracts in Chromium at 390×844', () => {
         'POST',
         '/api/v1/contracts/orders',
         user.token,
-        { symbol: 'BTCUSDT', direction: 'up', periodId: longest.id, amount: '10' },
+        {
+          symbol: 'BTCUSDT',
+          direction: 'up',
+          periodId: longest.id,
+          amount: '10',
+          tradePassword: TRADE_PIN,
+        },
         { 'idempotency-key': key() },
       );
       expect(running.code).toBe(0);

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { apiCall, waitFor } from './browser.ts';
 import { admin, registerByApi } from './images.ts';
+import { TRADE_PIN, makeReady } from './ready-user.ts';
 
 /**
  * The route table and a signed-in user whose account holds one of everything a detail page
@@ -59,6 +60,7 @@ export async function prepareFixture(
     `e2e-${prefix}${Date.now()}${++counter}@example.com`,
   );
   const { token } = session;
+  await makeReady(baseUrl, session);
 
   // 500 USDT by a simulated-chain deposit, 50 of it moved to futures for one contract order.
   const { address } = (await api<{ address: string }>('GET', '/api/v1/deposit/address', token))
@@ -101,7 +103,13 @@ export async function prepareFixture(
     'POST',
     '/api/v1/contracts/orders',
     token,
-    { symbol: 'BTCUSDT', direction: 'up', periodId: longest.id, amount: '10' },
+    {
+      symbol: 'BTCUSDT',
+      direction: 'up',
+      periodId: longest.id,
+      amount: '10',
+      tradePassword: TRADE_PIN,
+    },
     { 'idempotency-key': key() },
   );
   if (order.code !== 0) throw new Error(`order: ${JSON.stringify(order)}`);

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { apiCall, outboxCode, waitFor } from './browser.ts';
+import { makeReady } from './ready-user.ts';
 
 export interface Session {
   token: string;
@@ -42,6 +43,8 @@ export async function fundedFuturesUser(
       confirmPassword: 'e2e-password-1',
     })
   ).data;
+  // Verified, with a trading password: ready to trade (spec §5).
+  await makeReady(baseUrl, user, 'e2e-password-1');
   const { address } = (await api<{ address: string }>('GET', '/api/v1/deposit/address', user.token))
     .data;
   expect(

@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PHONE, apiCall, launchBrowser, screenshot, signIn, waitFor } from './browser.ts';
 import { admin, registerByApi } from './images.ts';
+import { makeReady } from './ready-user.ts';
 
 /**
  * Cloud-miner rental against the real server and its demo miners: rent on /MiningInfo
@@ -66,6 +67,7 @@ let counter = 0;
 /** A new user holding `usdt` in spot: a simulated-chain deposit. */
 async function fundedUser(usdt: string) {
   const user = await registerByApi(baseUrl, `e2e-mining${Date.now()}${++counter}@example.com`);
+  await makeReady(baseUrl, user);
   const { address } = (await api<{ address: string }>('GET', '/api/v1/deposit/address', user.token))
     .data;
   expect(

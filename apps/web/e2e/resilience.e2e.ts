@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PHONE, apiCall, launchBrowser, screenshot, signIn, waitFor } from './browser.ts';
 import { registerByApi } from './images.ts';
+import { makeReady } from './ready-user.ts';
 
 /**
  * Issue 26: a rate limit or a page's code that does not download never leaves the visitor a
@@ -63,6 +64,7 @@ let session: { token: string; uid: string; productId: string; rentalId: string }
 async function rentedSession() {
   if (session) return session;
   const user = await registerByApi(baseUrl, `e2e-resilience${Date.now()}${++counter}@example.com`);
+  await makeReady(baseUrl, user);
   const { address } = (await api<{ address: string }>('GET', '/api/v1/deposit/address', user.token))
     .data;
   expect(

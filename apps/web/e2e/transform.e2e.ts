@@ -3,6 +3,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PHONE, apiCall, launchBrowser, outboxCode, screenshot, waitFor } from './browser.ts';
+import { makeReady } from './ready-user.ts';
 
 /**
  * /Transform (transfer and convert) and the funds detail (/WalletDetail, /FinancialDetail)
@@ -56,6 +57,7 @@ async function fundedUser(usdt: string): Promise<Session> {
     confirmPassword: 'e2e-password-1',
   });
   const user = registered.data;
+  await makeReady(baseUrl, user);
   const { address } = (await api<{ address: string }>('GET', '/api/v1/deposit/address', user.token))
     .data;
   expect(

@@ -112,7 +112,7 @@ describe('wallet journey', () => {
         20_000,
       );
 
-      // 2. Transfer 100 to futures, 3. convert 50 USDT to BTC.
+      // 2. Transfer 100 to futures (one's own accounts: no KYC needed).
       const transfer = await api(
         'POST',
         '/api/v1/wallet/transfer',
@@ -121,20 +121,6 @@ describe('wallet journey', () => {
         { 'idempotency-key': key() },
       );
       expect(transfer.code, transfer.message).toBe(0);
-      const quote = await api<{ id: string }>('POST', '/api/v1/convert/quote', user.token, {
-        from: 'USDT',
-        to: 'BTC',
-        amount: '50',
-      });
-      expect(quote.code, quote.message).toBe(0);
-      const converted = await api(
-        'POST',
-        '/api/v1/convert',
-        user.token,
-        { quoteId: quote.data.id },
-        { 'idempotency-key': key() },
-      );
-      expect(converted.code, converted.message).toBe(0);
 
       // 4. KYC, approved by the operator; 5. a withdrawal password.
       const [front, back, face] = await Promise.all([
@@ -186,6 +172,21 @@ describe('wallet journey', () => {
           })
         ).code,
       ).toBe(0);
+      // 3. Convert 50 USDT to BTC: a financial action, so after KYC (spec §5).
+      const quote = await api<{ id: string }>('POST', '/api/v1/convert/quote', user.token, {
+        from: 'USDT',
+        to: 'BTC',
+        amount: '50',
+      });
+      expect(quote.code, quote.message).toBe(0);
+      const converted = await api(
+        'POST',
+        '/api/v1/convert',
+        user.token,
+        { quoteId: quote.data.id },
+        { 'idempotency-key': key() },
+      );
+      expect(converted.code, converted.message).toBe(0);
       const pin = await api('POST', '/api/v1/money-passwords', user.token, {
         kind: 'withdraw',
         proof: 'login_password',

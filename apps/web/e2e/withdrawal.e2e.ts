@@ -14,11 +14,10 @@ import { PHONE, launchBrowser, outboxCode, screenshot } from './browser.ts';
  * card, request a crypto withdrawal, an operator approves and completes it through the
  * admin API, the history shows success with the txid; then every screen in zh_CN.
  *
- * Withdrawals need KYC (spec §5), and this branch has no KYC flow yet. So this file runs
- * its own server on a fresh PostgreSQL database, where the test (and only the test) can
- * mark the user verified with one SQL statement — see `markVerifiedForTest`. Everything
- * else goes through the product: the demo account's seeded funds, the screens, the
- * operator API.
+ * Withdrawals need KYC (spec §5): the demo account has passed it (demo mode seeds it
+ * verified, as "Demo Trader", the name its card carries). This file runs its own server on a
+ * fresh PostgreSQL database; everything goes through the product: the demo account's seeded
+ * funds and identity, the screens, the operator API.
  */
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -51,22 +50,6 @@ let serverLog = '';
 let baseUrl = '';
 let operator = { token: '' };
 let browser: Browser;
-
-/**
- * TEST-ONLY: marks a user KYC-verified by SQL, because this branch has no KYC review flow
- * yet. Production code never does this; the KYC module will set `users.verified` when an
- * operator approves a submission.
- */
-async function markVerifiedForTest(email: string): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl(dbName) });
-  await client.connect();
-  try {
-    const result = await client.query('update users set verified = true where email = $1', [email]);
-    if (result.rowCount !== 1) throw new Error(`no user ${email}`);
-  } finally {
-    await client.end();
-  }
-}
 
 beforeAll(async () => {
   const admin = new pg.Client({ connectionString: PG_URL });
@@ -169,16 +152,14 @@ describe('withdrawal journey', () => {
       await page.waitForURL(`${baseUrl}/`);
       const token = (await page.evaluate(() => localStorage.getItem('token'))) as string;
 
-      // Before KYC and a password, the withdrawal screen says what is missing.
+      // The demo account has passed KYC (demo mode keeps trying easy); before a withdrawal
+      // password is set, the withdrawal screen says what is missing.
       await page.goto('/Withdrawal');
-      await expect.poll(() => visible(page, 'Complete identity verification first.')).toBe(true);
       await expect
         .poll(() => visible(page, 'Withdrawal password not set. Please set it first.'))
         .toBe(true);
+      expect(await visible(page, 'Complete identity verification first.')).toBe(false);
       await screenshot(page, 'en-Withdrawal-not-ready');
-      await markVerifiedForTest(DEMO.email);
-      await page.reload();
-      await expect.poll(() => visible(page, 'Complete identity verification first.')).toBe(false);
 
       // Trying anyway: the server says the password is missing and the client takes the user to set it.
       await page.getByPlaceholder('Paste a TRC20 address').fill(TRON);

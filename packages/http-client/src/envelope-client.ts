@@ -45,8 +45,8 @@ export interface EnvelopeClientDeps {
   language: () => string;
   /** The server ended the session (401, 411) on a request to `url`: the app forgets its token and goes to sign-in. */
   onSessionEnd: (url: string) => void;
-  /** Tells the reader of a failure nobody else will show; without it, failures are only thrown. */
-  toast?: (message: string) => void;
+  /** Tells the reader of a failure nobody else will show (with its code); without it, failures are only thrown. */
+  toast?: (message: string, code?: number) => void;
   /** The localized "network error" text, read when needed so it follows the language. */
   networkErrorMessage: () => string;
   /** The localized "too many requests, try again in …" text for a wait of `waitS` seconds, if known. */
@@ -243,7 +243,7 @@ export function createEnvelopeClient(deps: EnvelopeClientDeps): HttpClient {
       deps.onSessionEnd(url);
       throw new ApiError(envelope.code, message);
     }
-    if (message) toast(message);
+    if (message) deps.toast?.(message, envelope.code);
     throw new ApiError(envelope.code, message);
   }
 

@@ -8,7 +8,7 @@ import {
   useLayoutEffect,
 } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from '@/lib/router.tsx';
-import { setSessionEndHandler } from '@/api/http.ts';
+import { setNavigateHandler, setSessionEndHandler } from '@/api/http.ts';
 import { useConfig } from '@/api/config.ts';
 import { realtime } from '@/api/realtime.ts';
 import { STORAGE_KEYS, getToken, mirrorSession, storedLanguage } from '@/lib/storage.ts';
@@ -62,6 +62,7 @@ export function Shell() {
 
   useEffect(() => {
     setSessionEndHandler(() => navigate('/Login', { replace: true }));
+    setNavigateHandler((path) => navigate(path));
   }, [navigate]);
 
   // spec §2: every navigation scrolls to the top-left.

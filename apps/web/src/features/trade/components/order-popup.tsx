@@ -234,6 +234,19 @@ function OrderForm({
             clearable
           />
         </Form.Item>
+        {!config.tradePasswordRequired && (
+          // Spec §5, §8: no order before a trading password is set; the user is sent to set it.
+          <div className="tw-order-notice" role="alert" data-testid="trade-password-missing">
+            <p>{t('trade.trade_password_not_set')}</p>
+            <Button
+              size="small"
+              color="primary"
+              onClick={() => navigate(moneyPasswordPath('trade', here))}
+            >
+              {t('trade.trade_password_set')}
+            </Button>
+          </div>
+        )}
         {config.tradePasswordRequired && (
           <Form.Item
             name="tradePassword"
@@ -297,7 +310,7 @@ function OrderForm({
         className="tw-order-confirm"
         data-direction={direction}
         loading={submitting}
-        disabled={!quote}
+        disabled={!quote || !config.tradePasswordRequired}
         onClick={() => form.submit()}
       >
         {t(`trade.confirm_${direction}`)}
