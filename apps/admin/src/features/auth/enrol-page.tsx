@@ -6,7 +6,8 @@ import type { z } from 'zod';
 import { errorText } from '@/lib/form-errors.ts';
 import { defineStrings } from '@/lib/i18n.ts';
 import { LanguageSelect } from '@/ui/language-select.tsx';
-import { completeEnrolment, startEnrolment } from './api/enrolment.ts';
+import { completeEnrolment } from './api/complete-enrolment.ts';
+import { startEnrolment } from './api/start-enrolment.ts';
 
 const useT = defineStrings({
   en: {

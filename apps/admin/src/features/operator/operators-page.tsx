@@ -14,11 +14,9 @@ import { QueryTable } from '@/ui/query-table.tsx';
 import { ReasonModal } from '@/ui/reason-modal.tsx';
 import { useDisableOperator } from './api/disable-operator.ts';
 import { useOperators } from './api/get-operators.ts';
-import {
-  useDecideOperatorRequest,
-  useOperatorRequests,
-  useRequestOperatorChange,
-} from './api/operator-requests.ts';
+import { useDecideOperatorRequest } from './api/decide-operator-request.ts';
+import { useOperatorRequests } from './api/get-operator-requests.ts';
+import { useRequestOperatorChange } from './api/request-operator-change.ts';
 
 const useT = defineStrings({
   en: {
