@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../src/platform/db.ts';
-import { type TestApp, call, createTestApp, registerUser } from './harness.ts';
+import { type TestApp, call, createTestApp, registerUser, verifyUser } from './harness.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -33,11 +33,18 @@ const list = async (token: string) =>
     .data;
 const remove = (token: string, id: string) =>
   call(t.app, 'POST', '/api/v1/bank-cards/delete', { token, body: { id } });
+/** A user verified as Mei Lin, the name on CARD (a card must be in the verified name). */
+async function cardUser(name = { firstName: 'Mei', lastName: 'Lin' }) {
+  const user = await registerUser(t.app);
+  await verifyUser(t, Number(user.uid), name);
+  return user;
+}
+
 const accountNumber = (n: number) => `62220212${String(n).padStart(8, '0')}`;
 
 describe('linking bank cards', () => {
   it('links a card: the number is stored without spaces or hyphens and shown masked', async () => {
-    const { token, uid } = await registerUser(t.app);
+    const { token, uid } = await cardUser();
     const reply = await add(token, CARD);
     expect(reply.body.code).toBe(0);
     expect(reply.body.data).toMatchObject({
@@ -89,7 +96,7 @@ describe('linking bank cards', () => {
   ])(
     'refuses %j with a message under the field and links nothing',
     async (change, field, message) => {
-      const { token } = await registerUser(t.app);
+      const { token } = await cardUser();
       const reply = await add(token, { ...CARD, ...change });
       expect(reply.body.code).toBe(422);
       expect(reply.body.errors?.[field]).toEqual([message]);
@@ -98,7 +105,7 @@ describe('linking bank cards', () => {
   );
 
   it('accepts names in any script and IBAN-style numbers', async () => {
-    const { token } = await registerUser(t.app);
+    const { token } = await cardUser({ firstName: '美', lastName: '林' });
     expect(
       (
         await add(token, {
@@ -108,9 +115,10 @@ describe('linking bank cards', () => {
         })
       ).body.code,
     ).toBe(0);
+    const other = await cardUser({ firstName: 'Anne-Marie', lastName: "O'Neil Jr." });
     expect(
       (
-        await add(token, {
+        await add(other.token, {
           ...CARD,
           holderName: "Anne-Marie O'Neil Jr.",
           accountNumber: '12345678',
@@ -120,7 +128,7 @@ describe('linking bank cards', () => {
   });
 
   it('at most 5 cards per user; unlinking one makes room', async () => {
-    const { token } = await registerUser(t.app);
+    const { token } = await cardUser();
     for (let i = 1; i <= 5; i++)
       expect((await add(token, { ...CARD, accountNumber: accountNumber(i) })).body.code).toBe(0);
     const sixth = await add(token, { ...CARD, accountNumber: accountNumber(6) });
@@ -137,7 +145,7 @@ describe('linking bank cards', () => {
   });
 
   it('concurrent adds cannot pass the limit', async () => {
-    const { token } = await registerUser(t.app);
+    const { token } = await cardUser();
     const replies = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
         add(token, { ...CARD, accountNumber: accountNumber(100 + i) }),
@@ -149,7 +157,7 @@ describe('linking bank cards', () => {
   });
 
   it('the same account twice is refused; after unlinking it can be linked again', async () => {
-    const { token } = await registerUser(t.app);
+    const { token } = await cardUser();
     const first = await add(token, CARD);
     const again = await add(token, { ...CARD, accountNumber: '6222021234567890' });
     expect(again.body.code).toBe(422);
@@ -159,8 +167,8 @@ describe('linking bank cards', () => {
   });
 
   it('another user may link the same account (a joint account)', async () => {
-    const a = await registerUser(t.app);
-    const b = await registerUser(t.app);
+    const a = await cardUser();
+    const b = await cardUser();
     expect((await add(a.token, CARD)).body.code).toBe(0);
     expect((await add(b.token, CARD)).body.code).toBe(0);
   });
@@ -168,8 +176,8 @@ describe('linking bank cards', () => {
 
 describe('unlinking', () => {
   it('removes one of your own cards; another user’s id or an unknown id is NOT_FOUND and changes nothing', async () => {
-    const owner = await registerUser(t.app);
-    const other = await registerUser(t.app);
+    const owner = await cardUser();
+    const other = await cardUser();
     const card = (await add(owner.token, CARD)).body.data;
     const denied = await remove(other.token, card.id);
     expect(denied.status).toBe(404);

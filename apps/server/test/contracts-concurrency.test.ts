@@ -19,7 +19,7 @@ import {
   settlement,
   trader,
 } from './contracts.ts';
-import { type TestApp, createTestApp, idempotencyKey } from './harness.ts';
+import { TRADE_PIN, type TestApp, createTestApp, idempotencyKey } from './harness.ts';
 
 /**
  * Group commit and concurrent settlement. On PGlite (one connection) requests and workers
@@ -158,7 +158,13 @@ describe('group commit', () => {
       userId: user.id,
       key: idempotencyKey(),
       hash: `hash-${user.id}`,
-      body: { symbol: 'BTCUSDT', direction: 'up', periodId: 1, amount: '10' },
+      body: {
+        symbol: 'BTCUSDT',
+        direction: 'up',
+        periodId: 1,
+        amount: '10',
+        tradePassword: TRADE_PIN,
+      },
       stakeMinor: 10_000_000n,
       lang: 'en',
     }));

@@ -5,7 +5,7 @@ import { createContractsModule } from '../src/modules/contracts/module.ts';
 import { placeOrder, precheckOrder } from '../src/modules/contracts/place-order.ts';
 import { queryRows } from '../src/platform/db.ts';
 import { futures, trader } from './contracts.ts';
-import { PASSWORD, type TestApp, call, createTestApp, idempotencyKey } from './harness.ts';
+import { TRADE_PIN, type TestApp, createTestApp, idempotencyKey } from './harness.ts';
 import { recordPrices } from './prices.ts';
 
 /**
@@ -24,6 +24,7 @@ const body = (extra: Partial<PlaceOrderRequest> = {}): PlaceOrderRequest => ({
   direction: 'up',
   periodId: 1,
   amount: '100',
+  tradePassword: TRADE_PIN,
   ...extra,
 });
 const ordersOf = async (userId: number) =>
@@ -57,18 +58,7 @@ describe('placing an order, past the route', () => {
   it('the precheck verifies the trading password: a wrong one is refused and counted, and the order is not placed', async () => {
     const user = await trader(t, '1000');
     await recordPrices(t, { BTCUSDT: '95000.00' });
-    const pin = '480316';
-    const set = await call(t.app, 'POST', '/api/v1/money-passwords', {
-      token: user.token,
-      body: {
-        kind: 'trade',
-        proof: 'login_password',
-        loginPassword: PASSWORD,
-        password: pin,
-        confirmPassword: pin,
-      },
-    });
-    expect(set.body.code).toBe(0);
+    // trader() set the trading password, TRADE_PIN (spec §5: before the first order).
     const wrong = body({ tradePassword: '135792' });
     await expect(
       precheckOrder({ db: t.database.db, clock: t.clock }, user.id, wrong),

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../src/platform/db.ts';
 import { futures, placeOrder, trader } from './contracts.ts';
-import { type TestApp, call, createTestApp } from './harness.ts';
+import { TRADE_PIN, type TestApp, call, createTestApp } from './harness.ts';
 import { recordPrices } from './prices.ts';
 
 let t: TestApp;
@@ -45,6 +45,7 @@ describe('the terms the user saw', () => {
           periodId: period?.id,
           amount: '100',
           terms: shown,
+          tradePassword: TRADE_PIN,
         },
       });
       expect(refused.status, JSON.stringify(refused.body)).toBe(409);

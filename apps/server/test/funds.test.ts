@@ -7,6 +7,7 @@ import {
   createTestApp,
   fund,
   idempotencyKey,
+  registerReadyUser,
   registerUser,
 } from './harness.ts';
 import { recordPrices } from './prices.ts';
@@ -106,7 +107,7 @@ const transfer = (token: string, from: string, to: string, amount: string) =>
 beforeAll(async () => {
   // The history spans 100 days: sessions must outlive it.
   t = await createTestApp({ env: { SESSION_TTL_DAYS: '365' } });
-  alice = await registerUser(t.app);
+  alice = await registerReadyUser(t); // she converts (KYC passed, spec §5)
   bob = await registerUser(t.app);
   start = t.clock.now().getTime();
   // Day 0: deposits. Day 10: a transfer to futures. Day 40: a conversion. Day 100: an adjustment and an order's lock/release.

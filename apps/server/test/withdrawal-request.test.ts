@@ -12,7 +12,15 @@ import {
 } from '../src/modules/withdrawal/request.ts';
 import { type Tx, queryRows } from '../src/platform/db.ts';
 import { AppError } from '../src/platform/errors.ts';
-import { PASSWORD, type TestApp, call, createTestApp, fund, registerUser } from './harness.ts';
+import {
+  PASSWORD,
+  type TestApp,
+  call,
+  createTestApp,
+  fund,
+  registerUser,
+  verifyUser,
+} from './harness.ts';
 
 /**
  * The withdrawal request's rules hold in its service functions, whoever calls them: these
@@ -34,7 +42,7 @@ const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 /** A verified user with a withdrawal password and 100 USDT in spot. */
 async function readyUser(): Promise<User> {
   const user = await registerUser(t.app);
-  await t.database.db.execute(sql`update users set verified = true where id = ${Number(user.uid)}`);
+  await verifyUser(t, Number(user.uid));
   const pin = await call(t.app, 'POST', '/api/v1/money-passwords', {
     token: user.token,
     body: {
