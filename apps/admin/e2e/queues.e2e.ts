@@ -280,9 +280,7 @@ describe('review queues', () => {
       await page.waitForTimeout(500);
       await screenshot(page, 'admin-queues-withdrawal-second-approval-en');
       await second.getByRole('button', { name: 'Give the second approval' }).click();
-      await expect
-        .poll(() => page.getByTestId('money-receives').textContent())
-        .toBe('10500 USDT');
+      await expect.poll(() => page.getByTestId('money-receives').textContent()).toBe('10500 USDT');
       await page.getByTestId('money-confirm-ok').click();
       await expect.poll(() => page.getByTestId(`withdrawal-row-${large}`).count()).toBe(0);
       await page.getByTestId('withdrawal-status').getByText('To send (processing)').click();
