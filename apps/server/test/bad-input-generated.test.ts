@@ -15,6 +15,7 @@ import {
   lastCode,
   registerUser,
   uniquePhone,
+  verifyUser,
 } from './harness.ts';
 import {
   type User,
@@ -144,6 +145,8 @@ async function arrangeVictim(): Promise<void> {
 
   const messageId = await ownerMessage(t, victim);
   const cardNumber = '6222029876543210';
+  // A card must be in the verified name: the victim's identity carries their distinctive name.
+  await verifyUser(t, Number(victim.uid), { firstName: 'Quillon', lastName: 'Vexmarsh' });
   const cardId = await ownerCard(t, victim, {
     accountNumber: cardNumber,
     holderName: 'Quillon Vexmarsh',
