@@ -13,7 +13,12 @@ import { type TestApp, call, createTestApp, operatorToken, registerUser } from '
 
 const ADMIN_PREFIX = '/api/admin/v1/';
 /** The one admin route anyone may call: signing in. */
-const PUBLIC_ADMIN_ROUTES = new Set(['POST /api/admin/v1/auth/login']);
+/** Reached before anyone is an operator: signing in, and enrolling with a one-time code (decision 0025). */
+const PUBLIC_ADMIN_ROUTES = new Set([
+  'POST /api/admin/v1/auth/login',
+  'POST /api/admin/v1/enrolment/start',
+  'POST /api/admin/v1/enrolment/complete',
+]);
 
 let t: TestApp;
 /** Every route Fastify registered, as seen by its onRoute hook (whatever registered it). */

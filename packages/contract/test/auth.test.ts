@@ -34,11 +34,25 @@ describe('account normalisation', () => {
     };
     const codeMode = registerRequestSchema.safeParse({ ...base, mode: 'code' });
     expect(codeMode.error?.issues.map((i) => i.path.join('.'))).toEqual(['code']);
+    // Both tabs prove the address (decision 0026): the invitation tab needs the code too.
     const inviteMode = registerRequestSchema.safeParse({ ...base, mode: 'invite' });
-    expect(inviteMode.error?.issues.map((i) => i.path.join('.'))).toEqual(['inviteCode']);
+    expect(inviteMode.error?.issues.map((i) => i.path.join('.')).sort()).toEqual([
+      'code',
+      'inviteCode',
+    ]);
+    const unproved = registerRequestSchema.safeParse({
+      ...base,
+      mode: 'invite',
+      inviteCode: 'abcd2345',
+    });
+    expect(unproved.error?.issues.map((i) => i.path.join('.'))).toEqual(['code']);
     expect(
-      registerRequestSchema.safeParse({ ...base, mode: 'invite', inviteCode: 'abcd2345' }).data
-        ?.inviteCode,
+      registerRequestSchema.safeParse({
+        ...base,
+        mode: 'invite',
+        inviteCode: 'abcd2345',
+        code: '123456',
+      }).data?.inviteCode,
     ).toBe('ABCD2345');
   });
 });
