@@ -67,6 +67,8 @@ describe('one process per embedded database', () => {
         'night-ops',
         '--role',
         'admin',
+        '--reason',
+        'the first admin of this install',
       ]);
       expect(created.stderr).toBe('');
       expect(created.stdout).toMatch(/^operator night-ops \(#\d+, admin\) created; password: \S+/);
@@ -82,6 +84,8 @@ describe('one process per embedded database', () => {
         'Trading pauses for ten minutes.',
         '--operator',
         'night-ops',
+        '--reason',
+        'maintenance notice',
       ]);
       expect(sent.stdout).toMatch(/^broadcast #\d+ sent to \d+ users/);
       expect(sent.code).toBe(0);
@@ -94,7 +98,10 @@ describe('one process per embedded database', () => {
       expect(await messageTitles(baseUrl, token)).toContain(TITLE);
 
       const audit = await cli('ops', ['audit', '--action', 'message.broadcast']);
-      expect(audit.stdout).toMatch(/ night-ops message\.broadcast message_broadcast#\d+/);
+      // The operator named, and the shell account that ran the command (issue 29: who, CLI included).
+      expect(audit.stdout).toMatch(
+        / night-ops \(cli:[^)]+\) message\.broadcast message_broadcast#\d+/,
+      );
       expect(audit.code).toBe(0);
 
       const refused = await cli('ops', ['messages:broadcast', '--title', 'x', '--body', 'y']);
@@ -171,8 +178,8 @@ describe('one process per embedded database', () => {
       const againUrl = again.baseUrl as string;
       expect(again.output()).not.toContain('stale lock');
       expect(await messageTitles(againUrl, await demoToken(againUrl))).toContain(TITLE);
-      expect((await cli('ops', ['audit', '--action', 'message.broadcast'])).stdout).toContain(
-        'night-ops message.broadcast',
+      expect((await cli('ops', ['audit', '--action', 'message.broadcast'])).stdout).toMatch(
+        /night-ops \(cli:[^)]+\) message\.broadcast/,
       );
 
       // kill -9 leaves the lock and the socket behind; the next start clears both.
@@ -185,7 +192,7 @@ describe('one process per embedded database', () => {
       );
       expect((await fetch(`${afterCrash.baseUrl as string}/api/health`)).status).toBe(200);
       const audit = await cli('ops', ['audit', '--action', 'message.broadcast']);
-      expect(audit.stdout).toContain('night-ops message.broadcast');
+      expect(audit.stdout).toMatch(/night-ops \(cli:[^)]+\) message\.broadcast/);
       expect(await stopServer(afterCrash, 'SIGTERM')).toBe(0);
     },
   );
@@ -195,7 +202,7 @@ describe('one process per embedded database', () => {
     { timeout: 60_000 },
     async () => {
       const audit = await cli('ops', ['audit', '--action', 'message.broadcast']);
-      expect(audit.stdout).toContain('night-ops message.broadcast');
+      expect(audit.stdout).toMatch(/night-ops \(cli:[^)]+\) message\.broadcast/);
       expect(audit.code).toBe(0);
       expect(fs.existsSync(path.join(dataDir, 'tradewind.lock'))).toBe(false);
     },
