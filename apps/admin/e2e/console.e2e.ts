@@ -1,7 +1,15 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { totp } from '../../server/src/modules/security/totp.ts';
 import { launchBrowser, screenshot } from '../../web/e2e/browser.ts';
-import { DESKTOP, createOperatorAs, operatorApi, signInOperator, totpNow } from './operator.ts';
+import {
+  DESKTOP,
+  createOperatorAs,
+  operatorApi,
+  operatorApiLogin,
+  signInOperator,
+  totpNow,
+} from './operator.ts';
 
 const baseUrl = inject('baseUrl');
 let browser: Browser;
@@ -11,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 describe('operator console: sign-in with TOTP, operators, audit log', () => {
-  it('refuses a wrong code, signs in with the right one, and an administrator adds a reviewer who then signs in with the secret shown once', async () => {
+  it('refuses a wrong code, signs in with the right one, and an administrator asks for a reviewer, a second approves, the reviewer enrols and signs in', async () => {
     const adminCreds = await createOperatorAs(baseUrl, inject('operator').token, 'admin');
     const context = await browser.newContext({ viewport: DESKTOP, baseURL: baseUrl });
     const page = await context.newPage();
@@ -34,30 +42,76 @@ describe('operator console: sign-in with TOTP, operators, audit log', () => {
     await expect
       .poll(() => page.getByTestId('admin-operator').textContent())
       .toContain(adminCreds.username);
+    // The admin asks for a reviewer: a request, with no credentials for anyone yet (issue 29).
     await page.getByRole('link', { name: 'Operators' }).click();
     await page.getByTestId('operator-create').click();
     const reviewerName = `e2e-rev-${Date.now()}`;
     await page.getByTestId('operator-username').fill(reviewerName);
-    await page.getByRole('button', { name: 'Create', exact: true }).click();
-    const password = (await page.getByTestId('created-password').textContent())?.trim() ?? '';
-    const totpSecret = (await page.getByTestId('created-secret').textContent())?.trim() ?? '';
-    expect(password.length).toBeGreaterThan(8);
-    expect(totpSecret).toMatch(/^[A-Z2-7]{32}$/);
-    await screenshot(page, 'admin-operators-created-en');
-    await page.getByRole('button', { name: 'I have handed them over' }).click();
+    await page.getByTestId('operator-reason').fill('night shift KYC reviews');
+    await page.getByRole('button', { name: 'Send request', exact: true }).click();
     await expect
-      .poll(() => page.getByRole('cell', { name: reviewerName, exact: true }).count())
-      .toBe(1);
+      .poll(() => page.getByTestId('operator-requests').textContent())
+      .toContain(reviewerName);
+    expect(await page.getByTestId('enrolment-link').count()).toBe(0);
+    await screenshot(page, 'admin-operators-requested-en');
 
-    // The audit log shows the creation, filtered by action.
+    // A second admin approves; the one-time enrolment code comes back to the approver only.
+    // Not one who brought the requester in within 7 days (both suite admins did): a third.
+    const approver = await operatorApiLogin(
+      baseUrl,
+      await createOperatorAs(baseUrl, inject('operator').token, 'admin'),
+    );
+    const requests = await operatorApi<{ items: { id: number; username: string }[] }>(
+      baseUrl,
+      approver,
+      'GET',
+      '/operators/requests',
+    );
+    const request = requests.data.items.find((r) => r.username === reviewerName);
+    expect(request).toBeDefined();
+    const decided = await operatorApi<{ enrolment: { code: string } | null }>(
+      baseUrl,
+      approver,
+      'POST',
+      '/operators/requests/decide',
+      { id: request?.id, decision: 'approve', reason: 'two people agree' },
+    );
+    expect(decided.code, decided.message).toBe(0);
+    const code = decided.data.enrolment?.code ?? '';
+    expect(code.length).toBeGreaterThan(10);
+
+    // The audit log shows the request, filtered by action.
     await page.getByRole('link', { name: 'Audit log' }).click();
-    await page.getByTestId('audit-action').fill('operator.create');
+    await page.getByTestId('audit-action').fill('operator.request_create');
     await page.getByTestId('audit-filter').click();
     await expect.poll(() => page.getByTestId('audit-table').textContent()).toContain(reviewerName);
     await screenshot(page, 'admin-audit-en');
     await context.close();
 
-    // The new reviewer signs in (in Chinese) with what was shown once, and sees no system pages.
+    // The newcomer enrols on the console's page: their own password and authenticator.
+    const enrolContext = await browser.newContext({ viewport: DESKTOP, baseURL: baseUrl });
+    const enrolPage = await enrolContext.newPage();
+    await enrolPage.goto(`/admin/enrol#${code}`);
+    const totpSecret = ((await enrolPage.getByTestId('enrol-secret').textContent()) ?? '').trim();
+    expect(totpSecret).toMatch(/^[A-Z2-7]{32}$/);
+    const password = `reviewer-own-${Date.now()}`;
+    await enrolPage.getByTestId('enrol-password').fill(password);
+    await enrolPage.getByTestId('enrol-confirm').fill(password);
+    // The previous window's code (still accepted): the current one is left for the sign-in below.
+    await enrolPage.getByTestId('enrol-code').fill(totp(totpSecret, Date.now() - 30_000));
+    await enrolPage.getByTestId('enrol-submit').click();
+    await expect.poll(() => enrolPage.getByText('Your account is ready').count()).toBe(1);
+    await screenshot(enrolPage, 'admin-enrolled-en');
+    await enrolContext.close();
+    // A code is spent once.
+    const again = await fetch(`${baseUrl}/api/admin/v1/enrolment/start`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
+    expect(((await again.json()) as { code: number }).code).not.toBe(0);
+
+    // The new reviewer signs in (in Chinese) with what they set, and sees no system pages.
     const reviewerContext = await browser.newContext({ viewport: DESKTOP, baseURL: baseUrl });
     const reviewerPage = await reviewerContext.newPage();
     await signInOperator(
