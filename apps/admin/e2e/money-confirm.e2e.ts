@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { apiCall, launchBrowser, outboxCode, screenshot, waitFor } from '../../web/e2e/browser.ts';
-import { PASSWORD, bandedPng } from '../../web/e2e/images.ts';
+import { apiCall, launchBrowser, screenshot, waitFor } from '../../web/e2e/browser.ts';
+import { PASSWORD, registerByApi, uploadBandedPng } from '../../web/e2e/images.ts';
 import {
   DESKTOP,
   type OperatorCredentials,
@@ -45,44 +45,13 @@ const api = <T = unknown>(
 const admin = <T = unknown>(method: 'GET' | 'POST', path: string, body?: unknown) =>
   operatorApi<T>(baseUrl, inject('operator').token, method, path, body);
 
-async function register(): Promise<Session> {
-  const email = `e2e-money-${Date.now()}-${crypto.randomBytes(2).toString('hex')}@example.com`;
-  await api('POST', '/api/v1/auth/codes', undefined, {
-    channel: 'email',
-    account: email,
-    purpose: 'register',
-  });
-  const code = await outboxCode(baseUrl, email);
-  const reply = await api<Session>('POST', '/api/v1/auth/register', undefined, {
-    mode: 'code',
-    channel: 'email',
-    account: email,
-    code,
-    password: PASSWORD,
-    confirmPassword: PASSWORD,
-  });
-  expect(reply.code, reply.message).toBe(0);
-  return reply.data;
-}
-
-async function upload(user: Session, purpose: 'kyc' | 'card_deposit'): Promise<string> {
-  const form = new FormData();
-  form.append('purpose', purpose);
-  const png = bandedPng(320, 200, [
-    [22, 82, 240],
-    [240, 240, 240],
-    [10, 143, 90],
-  ]);
-  form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'photo.png');
-  const response = await fetch(`${baseUrl}/api/v1/files`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${user.token}` },
-    body: form,
-  });
-  const reply = (await response.json()) as { code: number; message: string; data: { id: string } };
-  expect(reply.code, reply.message).toBe(0);
-  return reply.data.id;
-}
+const register = (): Promise<Session> =>
+  registerByApi(
+    baseUrl,
+    `e2e-money-${Date.now()}-${crypto.randomBytes(2).toString('hex')}@example.com`,
+  );
+const upload = (user: Session, purpose: 'kyc' | 'card_deposit') =>
+  uploadBandedPng(baseUrl, user.token, purpose);
 
 const spotUsdt = async (user: Session) =>
   (

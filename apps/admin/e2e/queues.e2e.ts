@@ -10,7 +10,7 @@ import {
   signIn,
   waitFor,
 } from '../../web/e2e/browser.ts';
-import { bandedPng } from '../../web/e2e/images.ts';
+import { uploadBandedPng } from '../../web/e2e/images.ts';
 import {
   DESKTOP,
   type OperatorCredentials,
@@ -82,27 +82,11 @@ async function register(): Promise<Session> {
 }
 
 /** A private upload through the user API, as the phone client sends it. */
-async function uploadPhoto(
+const uploadPhoto = (
   user: Session,
   purpose: 'kyc' | 'loan' | 'card_deposit',
   colours: [number, number, number][],
-): Promise<string> {
-  const form = new FormData();
-  form.append('purpose', purpose);
-  form.append(
-    'file',
-    new Blob([new Uint8Array(bandedPng(320, 200, colours))], { type: 'image/png' }),
-    'photo.png',
-  );
-  const response = await fetch(`${baseUrl}/api/v1/files`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${user.token}` },
-    body: form,
-  });
-  const reply = (await response.json()) as { code: number; message: string; data: { id: string } };
-  expect(reply.code, reply.message).toBe(0);
-  return reply.data.id;
-}
+) => uploadBandedPng(baseUrl, user.token, purpose, colours);
 
 /** USDT into the user's spot account by a simulated-chain deposit (demo mode), as the deposit e2e does. */
 async function deposit(user: Session, usdt: string): Promise<void> {

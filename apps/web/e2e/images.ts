@@ -66,6 +66,34 @@ export async function registerByApi(
   return reply.data;
 }
 
+/** Uploads a banded PNG as the phone client would (multipart), for `purpose`; returns the file id. */
+export async function uploadBandedPng(
+  baseUrl: string,
+  token: string,
+  purpose: string,
+  colours: [number, number, number][] = [
+    [22, 82, 240],
+    [240, 240, 240],
+    [10, 143, 90],
+  ],
+): Promise<string> {
+  const form = new FormData();
+  form.append('purpose', purpose);
+  form.append(
+    'file',
+    new Blob([new Uint8Array(bandedPng(320, 200, colours))], { type: 'image/png' }),
+    'photo.png',
+  );
+  const response = await fetch(`${baseUrl}/api/v1/files`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  const reply = (await response.json()) as { code: number; message: string; data: { id: string } };
+  if (reply.code !== 0) throw new Error(`upload (${purpose}) refused: ${reply.message}`);
+  return reply.data.id;
+}
+
 /** An operator call under /api/admin/v1; returns the envelope. */
 export async function admin<T>(
   baseUrl: string,
