@@ -1,6 +1,10 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
+import { type Backoff, backoffDelayMs } from './backoff.ts';
+
+/** A lost event connection is opened again after 0.25–0.5 s, doubling up to 15–30 s. */
+export const RELAY_BACKOFF: Backoff = { baseMs: 500, maxMs: 30_000 };
 
 export type RelayHandler = (payload: string) => void;
 type Log = Pick<FastifyBaseLogger, 'warn' | 'error' | 'info'>;
@@ -156,7 +160,7 @@ export interface PgRelayOptions {
   listen?: boolean;
   log?: Log;
   /** Reconnect backoff after the LISTEN connection drops. */
-  backoff?: { baseMs: number; maxMs: number };
+  backoff?: Backoff;
 }
 
 /**
@@ -386,10 +390,8 @@ export class PgRelay extends BaseRelay implements Relay {
 
   private scheduleReconnect(): void {
     if (this.closed || this.reconnectTimer) return;
-    const { baseMs, maxMs } = this.options.backoff ?? { baseMs: 500, maxMs: 30_000 };
-    const ceiling = Math.min(maxMs, baseMs * 2 ** Math.min(this.attempt, 16));
+    const delay = backoffDelayMs(this.options.backoff ?? RELAY_BACKOFF, this.attempt);
     this.attempt += 1;
-    const delay = ceiling / 2 + Math.random() * (ceiling / 2);
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
       this.connectOnce().catch((error: unknown) => {

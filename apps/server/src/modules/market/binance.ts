@@ -7,6 +7,7 @@ import {
 } from '@tradewind/contract/market';
 import type { FastifyBaseLogger } from 'fastify';
 import WebSocket from 'ws';
+import { backoffDelayMs } from '#platform/backoff.ts';
 import type { Clock } from '#platform/clock.ts';
 import { type FeedPrice, type MarketFeed, VOLUME_SCALE } from './feed.ts';
 
@@ -258,13 +259,8 @@ export class BinanceFeed extends EventEmitter implements MarketFeed {
       this.attempt = 0;
     this.emit('close');
     if (this.stopped) return;
-    const ceiling = Math.min(
-      this.backoff.maxMs,
-      this.backoff.baseMs * 2 ** Math.min(this.attempt, 20),
-    );
+    const delay = backoffDelayMs(this.backoff, this.attempt, this.random);
     this.attempt += 1;
-    // Equal jitter: at least half the ceiling, so many clients never reconnect in step.
-    const delay = Math.round(ceiling / 2 + this.random() * (ceiling / 2));
     this.options.log?.warn({ delayMs: delay }, 'binance feed disconnected; reconnecting');
     this.emit('reconnect', delay);
     this.cancelReconnect = this.schedule(() => {

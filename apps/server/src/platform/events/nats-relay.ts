@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { type NatsConnection, type Subscription, connect } from 'nats';
-import { BaseRelay, type Relay } from '../relay.ts';
+import { type Backoff, backoffDelayMs } from '../backoff.ts';
+import { BaseRelay, RELAY_BACKOFF, type Relay } from '../relay.ts';
 
 type Log = Pick<FastifyBaseLogger, 'warn' | 'error' | 'info'>;
 
@@ -24,7 +25,7 @@ export interface NatsRelayOptions {
   prefix?: string;
   log?: Log;
   /** Backoff between fresh connections after the client gave up on one (it retries on its own first). */
-  backoff?: { baseMs: number; maxMs: number };
+  backoff?: Backoff;
   /** Between the client's own reconnect attempts. */
   reconnectWaitMs?: number;
 }
@@ -254,10 +255,8 @@ export class NatsRelay extends BaseRelay implements Relay {
 
   private scheduleReconnect(): void {
     if (this.closed || this.reconnectTimer) return;
-    const { baseMs, maxMs } = this.options.backoff ?? { baseMs: 500, maxMs: 30_000 };
-    const ceiling = Math.min(maxMs, baseMs * 2 ** Math.min(this.attempt, 16));
+    const delay = backoffDelayMs(this.options.backoff ?? RELAY_BACKOFF, this.attempt);
     this.attempt += 1;
-    const delay = ceiling / 2 + Math.random() * (ceiling / 2);
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
       this.connectOnce().catch((error: unknown) => {

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import type { InstrumentSymbol } from '@tradewind/contract/market';
 import type { FastifyBaseLogger } from 'fastify';
+import { backoffDelayMs } from '#platform/backoff.ts';
 import type { Clock } from '#platform/clock.ts';
 import { PYTH_FEEDS, type PythFeedAt, type PythFeedMap, pythFeedsAt } from './feed-ids.ts';
 import { type HermesRejection, type PythTick, parseHermesMessage } from './hermes.ts';
@@ -337,16 +338,11 @@ export class PythStream extends EventEmitter {
     if (wasOpen && this.nowMs() - this.openedAtMs >= this.backoff.healthyMs) this.attempt = 0;
     this.emit('close');
     if (this.stopped) return;
-    const ceiling = Math.min(
-      this.backoff.maxMs,
-      this.backoff.baseMs * 2 ** Math.min(this.attempt, 20),
-    );
-    this.attempt += 1;
-    // Equal jitter: at least half the ceiling, so many clients never reconnect in step.
     const delay = Math.max(
       this.retryNotBeforeMs,
-      Math.round(ceiling / 2 + this.random() * (ceiling / 2)),
+      backoffDelayMs(this.backoff, this.attempt, this.random),
     );
+    this.attempt += 1;
     this.retryNotBeforeMs = 0;
     this.count.reconnects += 1;
     this.options.log?.warn({ delayMs: delay }, 'pyth feed disconnected; reconnecting');
