@@ -73,9 +73,16 @@ describe.skipIf(!url)('npm run ops against servers on PostgreSQL', () => {
     async () => {
       const cli = (args: string[], extra: Record<string, string> = {}) =>
         runCli(env({ LOG_LEVEL: 'silent', ...extra }), 'ops', args);
-      expect((await cli(['create-operator', '--username', 'pg-ops', '--role', 'admin'])).code).toBe(
-        0,
-      );
+      const created = await cli([
+        'create-operator',
+        '--username',
+        'pg-ops',
+        '--role',
+        'admin',
+        '--reason',
+        'the first admin of this install',
+      ]);
+      expect(created.code, created.stderr).toBe(0);
       const baseUrl = api.baseUrl as string;
       const token = await demoToken(baseUrl);
       const { socket, next } = await broadcastSocket(baseUrl, token);
@@ -87,6 +94,8 @@ describe.skipIf(!url)('npm run ops against servers on PostgreSQL', () => {
         'Hello',
         '--operator',
         'pg-ops',
+        '--reason',
+        'a notice from the shell',
       ]);
       expect(sent.stdout).toMatch(/^broadcast #\d+ sent to \d+ users/);
       expect(await next()).toEqual({
@@ -99,7 +108,7 @@ describe.skipIf(!url)('npm run ops against servers on PostgreSQL', () => {
         '"command":"messages:broadcast","operator":"pg-ops","ok":true',
       );
       expect((await cli(['audit'])).stdout).toMatch(
-        / pg-ops message\.broadcast message_broadcast#\d+/,
+        / pg-ops \(cli:[^)]+\) message\.broadcast message_broadcast#\d+/,
       );
     },
   );
