@@ -42,6 +42,7 @@ import {
   ieoProjects,
 } from './tables.ts';
 import { assertCanMoveMoney } from '../user/frozen.ts';
+import { requireVerified } from '../kyc/service.ts';
 
 /**
  * Launchpad (spec /IEO, /IEOHis). Subscribing locks the offer in spot USDT; the allocation
@@ -242,7 +243,7 @@ export async function subscribe(
     .from(users)
     .where(eq(users.id, userId))
     .limit(1);
-  if (!user?.verified) throw new AppError('KYC_REQUIRED', {}, 403);
+  requireVerified(user);
   // FOR SHARE: an allocation or cancellation (which update this row) waits for us, and we for it.
   const [project] = await tx
     .select()

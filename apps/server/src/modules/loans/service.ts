@@ -43,6 +43,7 @@ import {
   loans,
 } from './tables.ts';
 import { assertCanMoveMoney } from '../user/frozen.ts';
+import { requireVerified } from '../kyc/service.ts';
 
 /**
  * Assisted loans. Money moves only through the ledger, between the user's spot USDT and
@@ -169,7 +170,7 @@ export async function apply(
     .where(eq(users.id, userId))
     .for('update');
   if (!user) throw new AppError('UNAUTHORIZED');
-  if (!user.verified) throw new AppError('KYC_REQUIRED', {}, 403);
+  requireVerified(user);
   const [product] = await tx
     .select()
     .from(loanProducts)

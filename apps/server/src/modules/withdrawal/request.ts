@@ -9,7 +9,6 @@ import {
   type Withdrawal,
   type WithdrawalKind,
 } from '@tradewind/contract/withdrawal';
-import { eq } from 'drizzle-orm';
 import type { Clock } from '#platform/clock.ts';
 import type { Db, Executor, Tx } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
@@ -23,10 +22,10 @@ import {
   requireWithdrawalSecondFactor,
 } from '../security/service.ts';
 import { assertCanMoveMoney } from '../user/frozen.ts';
-import { users } from '../user/tables.ts';
 import { amountOf } from '../wallet/service.ts';
 import { toWithdrawal } from './service.ts';
 import { type WithdrawalRow, withdrawals } from './tables.ts';
+import { requireKyc } from '../kyc/service.ts';
 
 /**
  * A user's withdrawal request, crypto to an address or USDT to a linked bank card: one flow,
@@ -143,12 +142,7 @@ async function acceptedRequest(
 /** spec §5: KYC before any withdrawal; a frozen account moves nothing. */
 async function requireVerified(db: Executor, userId: number): Promise<void> {
   await assertCanMoveMoney(db, userId);
-  const [user] = await db
-    .select({ verified: users.verified })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
-  if (!user?.verified) throw new AppError('KYC_REQUIRED', {}, 403);
+  await requireKyc(db, userId);
 }
 
 async function destinationOf(
