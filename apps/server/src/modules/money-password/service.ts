@@ -142,8 +142,8 @@ export async function requireMoneyPassword(
 }
 
 /**
- * How long a password this process has just verified is taken again without argon2 (about
- * 33 ms of CPU each on these machines): a trader who sends the same trading password with
+ * How long a password this process has just verified is taken again without argon2 (tens of
+ * milliseconds of CPU per hash, by design): a trader who sends the same trading password with
  * every order pays for the hash once in this window, not once per order.
  */
 export const VERIFIED_PASSWORD_TTL_MS = 10 * 60_000;
