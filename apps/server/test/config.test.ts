@@ -35,6 +35,21 @@ describe('configuration', () => {
     expect(shown({})).toMatchObject({ value: 'true', fromEnv: false });
   });
 
+  it('REDIS_URL: unset keeps counters in the process; a redis URL is shown to operators without its password', () => {
+    expect(loadConfig({}).redis).toBeUndefined();
+    const config = loadConfig({ REDIS_URL: 'redis://:s3cret@cache.internal:6379/2' });
+    expect(config.redis).toEqual({
+      url: 'redis://:s3cret@cache.internal:6379/2',
+      prefix: 'tradewind',
+    });
+    const shown = config.settings.find((setting) => setting.name === 'REDIS_URL');
+    expect(shown?.value).toBe('redis://••••@cache.internal:6379');
+    expect(() => loadConfig({ REDIS_URL: 'http://cache:6379' })).toThrow(
+      /REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/,
+    );
+    expect(() => loadConfig({ REDIS_KEY_PREFIX: 'a b' })).toThrow(/REDIS_KEY_PREFIX/);
+  });
+
   it('treats empty values as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }).port).toBe(3000);
   });

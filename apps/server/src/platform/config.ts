@@ -84,6 +84,16 @@ const envSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be letters, digits, _ or -, at most 40')
     .default('tradewind'),
+  /** Unset: rate-limit counters live in each process's memory (one node). */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL')
+    .optional(),
+  /** Starts every Redis key: installations that share a Redis server each take their own. */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be letters, digits, _ or -, at most 40')
+    .default('tradewind'),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
   WS_MAX_PER_ADDRESS: positiveInt.max(100_000, 'must be at most 100000').default(50),
   WS_MAX_MESSAGES_PER_SECOND: positiveInt.max(10_000, 'must be at most 10000').default(20),
@@ -238,7 +248,13 @@ const NEVER_ECHOED = new Set([
 
 /** Shown to administrators only as "set": keys and tokens. URLs are shown without their credentials, path or query. */
 const SECRET_SETTINGS = new Set([...NEVER_ECHOED, 'CHAT_SITE_TOKEN']);
-const URL_SETTINGS = new Set(['DATABASE_URL', 'NATS_URL', 'SMTP_URL', 'SMS_WEBHOOK_URL']);
+const URL_SETTINGS = new Set([
+  'DATABASE_URL',
+  'NATS_URL',
+  'REDIS_URL',
+  'SMTP_URL',
+  'SMS_WEBHOOK_URL',
+]);
 
 /** One environment setting as the operator console shows it (read-only: settings change with a deployment). */
 export interface SettingView {
@@ -253,7 +269,7 @@ function redact(name: string, value: string): string {
   if (!URL_SETTINGS.has(name)) return value;
   try {
     const url = new URL(value);
-    return `${url.protocol}//${url.username ? '••••@' : ''}${url.host}${url.pathname !== '/' && name === 'DATABASE_URL' ? url.pathname : ''}`;
+    return `${url.protocol}//${url.username || url.password ? '••••@' : ''}${url.host}${url.pathname !== '/' && name === 'DATABASE_URL' ? url.pathname : ''}`;
   } catch {
     return '••••••';
   }
@@ -307,6 +323,8 @@ export interface Config {
   trustProxy: TrustProxy;
   /** Cross-process events over NATS subjects (under `prefix`); undefined: LISTEN/NOTIFY on PostgreSQL. */
   nats: { url: string; prefix: string } | undefined;
+  /** Shared rate-limit counters in Redis (keys under `prefix`); undefined: in each process's memory. */
+  redis: { url: string; prefix: string } | undefined;
   shutdownTimeoutMs: number;
   /** WebSocket limits: open and new-a-minute sockets per client address; inbound messages a second (also the burst) and channels, per socket. */
   ws: {
@@ -536,6 +554,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rateLimit: { enabled: e.RATE_LIMIT_ENABLED, perMinute: e.RATE_LIMIT_PER_MINUTE },
     trustProxy: e.TRUST_PROXY,
     nats: e.NATS_URL ? { url: e.NATS_URL, prefix: e.NATS_SUBJECT_PREFIX } : undefined,
+    redis: e.REDIS_URL ? { url: e.REDIS_URL, prefix: e.REDIS_KEY_PREFIX } : undefined,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     ws: {
       maxPerAddress: e.WS_MAX_PER_ADDRESS,

@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from './config.ts';
 import { AppError } from './errors.ts';
+import { awaitRedis, closeRedis, connectRedis } from './redis.ts';
 import { isRenderRequest } from './rendered-home.ts';
 
 const MINUTE_MS = 60_000;
@@ -73,10 +74,26 @@ function refuse(reply: FastifyReply, result: LimitResult): AppError {
  * - unknown tokens are counted per address (`UNKNOWN_TOKENS_PER_MINUTE`).
  *
  * A refusal is a 429 envelope with `Retry-After`, in the request's language.
+ *
+ * The counters live in this process's memory, or in Redis when `REDIS_URL` is set, where every
+ * node counts against the same budgets (the plugin's own Redis store: one atomic script per
+ * count). Should Redis not answer, a request goes through uncounted rather than fail
+ * (decision 0028): the per-account sign-in throttle lives in the database and still holds.
  */
 export async function registerRateLimits(app: FastifyInstance, config: Config): Promise<void> {
+  const redis = config.redis ? connectRedis(config.redis.url, app.log) : undefined;
+  if (redis) {
+    app.addHook('onReady', async () => {
+      if (!(await awaitRedis(redis)))
+        app.log.warn('redis: not reachable at start; rate limits count nothing until it is');
+    });
+    app.addHook('onClose', () => closeRedis(redis));
+  }
   await app.register(rateLimit, {
     global: false,
+    ...(redis && config.redis
+      ? { redis, nameSpace: `${config.redis.prefix}:rate:`, skipOnError: true }
+      : {}),
     // After the route's authentication: a signed-in route's own limit is per user.
     hook: 'preHandler',
     cache: COUNTER_CACHE,
