@@ -113,7 +113,7 @@ describe('operator console: users', () => {
       )
       .toBe(1);
     await page.getByRole('link', { name: 'Adjustments', exact: true }).click();
-    const ownRow = page.getByRole('row').filter({ hasText: REASON });
+    const ownRow = page.getByTestId('adjustments').getByRole('row').filter({ hasText: REASON });
     await expect.poll(() => ownRow.getByText('Your request').count()).toBe(1);
     expect(await ownRow.getByTestId('decision-approve').count()).toBe(0);
     await shoot(page, 'admin-adjustments-en');
@@ -132,7 +132,8 @@ describe('operator console: users', () => {
     await expect.poll(() => pageB.getByTestId('user-profile').textContent()).toContain(email);
     await shoot(pageB, 'admin-user-detail-zh-CN');
     await pageB.getByRole('link', { name: '调账审批' }).click();
-    const row = pageB.getByRole('row').filter({ hasText: REASON });
+    // The table's rows only: the confirmation lists the reason in rows of its own.
+    const row = pageB.getByTestId('adjustments').getByRole('row').filter({ hasText: REASON });
     await expect.poll(() => row.getByTestId('decision-approve').count()).toBe(1);
     await shoot(pageB, 'admin-adjustments-zh-CN');
     await row.getByTestId('decision-approve').click();
@@ -141,7 +142,9 @@ describe('operator console: users', () => {
     expect(await pageB.getByTestId('money-amount').textContent()).toBe('12.5 USDT');
     expect(await spotUsdt(token)).toBe('0');
     await pageB.getByTestId('money-confirm-ok').click();
-    await expect.poll(() => pageB.getByRole('row').filter({ hasText: REASON }).count()).toBe(0);
+    // The dialog closes when the server has answered; the pending list no longer holds it.
+    await pageB.getByTestId('money-confirm').waitFor({ state: 'hidden', timeout: 30_000 });
+    await expect.poll(() => row.count()).toBe(0);
     expect(await spotUsdt(token)).toBe('12.5');
     await pageB.goto(`/admin/users/${user.uid}`);
     await pageB.getByRole('tab', { name: '账本流水' }).click();
