@@ -54,11 +54,12 @@ import type { AppServices } from './services.ts';
 import { registerFileRoutes } from './platform/files-routes.ts';
 import { jsonSerializerCompiler, zodValidatorCompiler } from './platform/http.ts';
 import { registerRateLimits } from './platform/rate-limits.ts';
+import { Readiness, databaseCheck, registerReadiness } from './platform/shutdown.ts';
 import { createNotifier } from './platform/notifier.ts';
 import { NatsRelay } from './platform/events/nats-relay.ts';
 import { LocalRelay, PgRelay, type Relay } from './platform/relay.ts';
 import { fastifyTrustProxy } from './platform/trust-proxy.ts';
-import { Hub, registerWebSocket } from './platform/ws.ts';
+import { Hub, closeSocketsGoingAway, registerWebSocket } from './platform/ws.ts';
 import { TICK_REFERENCES } from './tick-references.ts';
 
 /** The headers Helmet sets for these options, read off once from a stand-in response. */
@@ -118,7 +119,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
     bodyLimit: config.bodyLimitBytes,
     trustProxy: fastifyTrustProxy(config.trustProxy),
-    return503OnClosing: true,
+    // Shutting down (platform/shutdown.ts), the node has already told the load balancer it is not
+    // ready and served for DRAIN_MS; a request that still arrives once it closes is served (with
+    // `Connection: close`) rather than refused with a 503 the client would not retry. Idle
+    // keep-alive connections are closed and in-flight requests finish.
+    return503OnClosing: false,
+    forceCloseConnections: 'idle',
     routerOptions: { maxParamLength: 200 },
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
@@ -132,6 +138,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     request.lang = languageFromHeader(request.headers['accept-language']);
   });
   registerErrorHandler(app);
+  const readiness = new Readiness();
+  readiness.add(databaseCheck(database.db));
+  registerReadiness(app, readiness);
 
   // The chat widget, when configured, is the one outside origin allowed: its script, its frame, its API.
   const chatOrigins = config.chat
@@ -182,7 +191,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(websocket, { options: { maxPayload: 8192 } });
+  await app.register(websocket, {
+    options: { maxPayload: 8192 },
+    preClose: closeSocketsGoingAway,
+  });
   // Uploads: one image per request, a few short fields; the upload route checks the rest.
   await app.register(multipart, {
     throwFileSizeLimit: true,

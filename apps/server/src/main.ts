@@ -7,6 +7,7 @@ import { startAdminChannel } from './modules/operator/admin-channel.ts';
 import { OPS_COMMANDS } from './ops-commands.ts';
 import { type DataLock, DataDirInUseError, acquireDataLock } from './platform/data-lock.ts';
 import { openDatabase } from './platform/db.ts';
+import { drainWait } from './platform/shutdown.ts';
 
 async function main(): Promise<void> {
   let config;
@@ -90,10 +91,28 @@ async function main(): Promise<void> {
 
   let adminChannel: Awaited<ReturnType<typeof startAdminChannel>>;
   let closing = false;
+  let drain: ReturnType<typeof drainWait> | undefined;
+  // SIGTERM (a rolling restart): not ready at once, serving on for DRAIN_MS while the load
+  // balancer moves traffic to the other nodes, then the listener closes, in-flight requests
+  // finish within SHUTDOWN_TIMEOUT_MS and sockets close with 1001 (platform/shutdown.ts).
   const shutdown = async (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      drain?.cut();
+      return;
+    }
     closing = true;
-    app.log.info({ signal }, 'shutting down');
+    app.readiness.drain();
+    // A worker serves no HTTP: no load balancer has anything to move away from it.
+    const drainMs = config.role === 'worker' ? 0 : config.drainMs;
+    app.log.info(
+      { signal, drainMs },
+      drainMs > 0
+        ? 'shutting down: not ready, serving until the drain ends (a second signal ends it now)'
+        : 'shutting down',
+    );
+    drain = drainWait(drainMs);
+    await drain.done;
+    if (drainMs > 0) app.log.info('drained: closing the listener');
     const timer = setTimeout(() => {
       app.log.error('shutdown timed out');
       process.exit(1);

@@ -26,10 +26,11 @@ export function killAll(): void {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
+/** Stops after SIGTERM at once unless `env` sets DRAIN_MS: these servers have no load balancer to leave. */
 export function spawnServer(env: NodeJS.ProcessEnv): ServerProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
-    env,
+    env: { DRAIN_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.push(child);

@@ -95,6 +95,13 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9_-]{1,40}$/, 'must be letters, digits, _ or -, at most 40')
     .default('tradewind'),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  /** After SIGTERM the node answers 503 on /api/ready and keeps serving this long (platform/shutdown.ts). */
+  DRAIN_MS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 or more')
+    .max(600_000, 'must be at most 600000 (10 minutes)')
+    .default(5_000),
   WS_MAX_PER_ADDRESS: positiveInt.max(100_000, 'must be at most 100000').default(50),
   WS_MAX_MESSAGES_PER_SECOND: positiveInt.max(10_000, 'must be at most 10000').default(20),
   WS_MAX_SUBSCRIPTIONS: positiveInt.max(1000, 'must be at most 1000').default(50),
@@ -326,6 +333,8 @@ export interface Config {
   /** Shared rate-limit counters in Redis (keys under `prefix`); undefined: in each process's memory. */
   redis: { url: string; prefix: string } | undefined;
   shutdownTimeoutMs: number;
+  /** How long a node keeps serving, no longer ready, between SIGTERM and closing its listener. */
+  drainMs: number;
   /** WebSocket limits: open and new-a-minute sockets per client address; inbound messages a second (also the burst) and channels, per socket. */
   ws: {
     maxPerAddress: number;
@@ -556,6 +565,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     nats: e.NATS_URL ? { url: e.NATS_URL, prefix: e.NATS_SUBJECT_PREFIX } : undefined,
     redis: e.REDIS_URL ? { url: e.REDIS_URL, prefix: e.REDIS_KEY_PREFIX } : undefined,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    drainMs: e.DRAIN_MS,
     ws: {
       maxPerAddress: e.WS_MAX_PER_ADDRESS,
       maxNewPerMinute: e.WS_MAX_NEW_PER_MINUTE,

@@ -37,8 +37,8 @@ export function isLimited(request: FastifyRequest): boolean {
   );
 }
 
-/** A load balancer's liveness probe must never be told to wait: it would take the node out. */
-const UNLIMITED = new Set(['/api/health']);
+/** A load balancer's liveness and readiness probes must never be told to wait: it would take the node out. */
+const UNLIMITED = new Set(['/api/health', '/api/ready']);
 
 function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;

@@ -14,6 +14,13 @@ export const CLOSE_TOO_MANY_MESSAGES = { code: 1008, reason: 'too many messages'
  * frame (and see 1008) before it is cut; nothing it sends meanwhile is read.
  */
 const CLOSE_GRACE_MS = 1_000;
+/**
+ * The close code (going away) and reason every socket gets when this process shuts down: the
+ * client reconnects, through the load balancer, to another node and subscribes again.
+ */
+export const CLOSE_GOING_AWAY = { code: 1001, reason: 'server restarting' } as const;
+/** How long a socket told it is going away has to answer the close before it is cut. */
+const GOING_AWAY_GRACE_MS = 2_000;
 /** Sent with the 429 that refuses a socket over the per-address cap. */
 const REFUSED_RETRY_AFTER_S = 10;
 /** The window WS_MAX_NEW_PER_MINUTE counts new sockets in. */
@@ -432,4 +439,34 @@ export function registerWebSocket(app: FastifyInstance, hub: Hub, isLive: LiveSe
     timer.unref();
   });
   app.addHook('onClose', async () => clearInterval(timer));
+}
+
+/**
+ * @fastify/websocket's `preClose`: closes every socket with 1001 (its own closes without a
+ * code, which a client reads as 1005, "no status"), waits for the clients' replies, cuts the
+ * sockets that did not answer within a grace, and closes the socket server, which refuses any
+ * upgrade still arriving (503). Runs before the listener closes (main.ts's shutdown, after the
+ * drain): the HTTP server cannot finish closing while an upgraded connection is open.
+ */
+export async function closeSocketsGoingAway(this: FastifyInstance): Promise<void> {
+  const server = this.websocketServer;
+  const open = [...server.clients];
+  const closed = Promise.all(
+    open.map(
+      (socket) =>
+        new Promise<void>((resolve) => {
+          if (socket.readyState === socket.CLOSED) return resolve();
+          socket.once('close', () => resolve());
+          socket.close(CLOSE_GOING_AWAY.code, CLOSE_GOING_AWAY.reason);
+        }),
+    ),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    closed,
+    new Promise((resolve) => (timer = setTimeout(resolve, GOING_AWAY_GRACE_MS))),
+  ]);
+  clearTimeout(timer);
+  for (const socket of server.clients) socket.terminate();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
 }
