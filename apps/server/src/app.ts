@@ -57,6 +57,8 @@ import { registerRateLimits } from './platform/rate-limits.ts';
 import { Readiness, databaseCheck, registerReadiness } from './platform/shutdown.ts';
 import { createNotifier } from './platform/notifier.ts';
 import { NatsRelay } from './platform/events/nats-relay.ts';
+import { registerSharedSettingRoutes } from './modules/settings/routes.ts';
+import { seedSharedSettings } from './modules/settings/service.ts';
 import { LocalRelay, PgRelay, type Relay } from './platform/relay.ts';
 import { fastifyTrustProxy } from './platform/trust-proxy.ts';
 import { Hub, closeSocketsGoingAway, registerWebSocket } from './platform/ws.ts';
@@ -238,6 +240,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const fileStore = options.fileStore ?? createFileStore(config);
   await ensureAssets(database.db, { depositMinMinor: config.deposit.minDepositMinor });
   const obligations = options.obligations ?? LOCKED_FUND_OBLIGATIONS;
+  await seedSharedSettings(database.db, config.sharedSeed, clock.now(), app.log);
   app.decorate('services', {
     config,
     database,
@@ -289,6 +292,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerMessageRoutes(app, deps);
   registerNewsRoutes(app, deps);
   registerDashboardRoutes(app, deps);
+  registerSharedSettingRoutes(app, deps);
   const contracts = createContractsModule(deps, { worker: options.workers === true, log: app.log });
   registerContractRoutes(app, deps, contracts);
   if (options.workers) {

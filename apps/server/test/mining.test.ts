@@ -821,12 +821,13 @@ describe('configuration', () => {
     );
     expect(loadConfig({ DEMO_MODE: 'false' })).toMatchObject({
       miningDayMs: DAY,
-      miningAutoApprove: false,
+      sharedSeed: {},
     });
-    expect(testConfig()).toMatchObject({ miningDayMs: DAY, miningAutoApprove: false });
+    expect(testConfig()).toMatchObject({ miningDayMs: DAY, sharedSeed: {} });
+    // Auto-approval is an install-wide setting: the environment seeds it (modules/settings).
     expect(testConfig({ MINING_DAY_SECONDS: '5', MINING_AUTO_APPROVE: 'true' })).toMatchObject({
       miningDayMs: 5_000,
-      miningAutoApprove: true,
+      sharedSeed: { MINING_AUTO_APPROVE: 'true' },
     });
   });
 

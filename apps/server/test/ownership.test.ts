@@ -131,22 +131,16 @@ const CASES: Record<string, OwnershipCase> = {
     arrange: async (t, owner) => {
       const code = `BOLA-${owner.uid}`;
       await approveRewardBudget(t, '20');
-      await createBonusCode(
-        t.database.db,
-        t.clock.now(),
-        null,
-        {
-          code,
-          asset: 'USDT',
-          amount: '10',
-          maxRedemptions: 2,
-          perUserLimit: 1,
-          verifiedOnly: false,
-          onePerIdentity: false,
-          expiresAt: new Date(T0 + 86_400_000).toISOString(),
-        },
-        {},
-      );
+      await createBonusCode(t.database.db, t.clock.now(), null, {
+        code,
+        asset: 'USDT',
+        amount: '10',
+        maxRedemptions: 2,
+        perUserLimit: 1,
+        verifiedOnly: false,
+        onePerIdentity: false,
+        expiresAt: new Date(T0 + 86_400_000).toISOString(),
+      });
       const own = await call(t.app, 'POST', '/api/v1/bonus-codes/redeem', {
         token: owner.token,
         body: { code },

@@ -7,7 +7,7 @@ import { DEMO_MINING_PRODUCTS } from '../src/modules/demo/mining-products.ts';
 import { checkLedger } from '../src/modules/ledger/invariants.ts';
 import { seedLoanProducts } from '../src/modules/loans/service.ts';
 import { seedProducts } from '../src/modules/mining/service.ts';
-import { ConfigError, loadConfig } from '../src/platform/config.ts';
+import { ConfigError, loadConfig, parseSharedSettings } from '../src/platform/config.ts';
 import { queryRows } from '../src/platform/db.ts';
 import {
   PASSWORD,
@@ -198,7 +198,7 @@ const entries = (id: string) =>
 
 describe('configuration: WITHDRAWAL_SECOND_APPROVAL', () => {
   it('defaults to USDT 10000, BTC 0.2, ETH 3 (in minor units)', () => {
-    expect(loadConfig({}).withdrawalSecondApprovalMinor).toEqual({
+    expect(parseSharedSettings({}).withdrawalSecondApprovalMinor).toEqual({
       USDT: 10_000_000_000n,
       BTC: 20_000_000n,
       ETH: 300_000_000n,
@@ -207,8 +207,9 @@ describe('configuration: WITHDRAWAL_SECOND_APPROVAL', () => {
 
   it('accepts any order, spaces and lower-case asset names', () => {
     expect(
-      loadConfig({ WITHDRAWAL_SECOND_APPROVAL: ' eth:1.5 , USDT:250.5,BTC:0.00000001 ' })
-        .withdrawalSecondApprovalMinor,
+      parseSharedSettings({
+        WITHDRAWAL_SECOND_APPROVAL: ' eth:1.5 , USDT:250.5,BTC:0.00000001 ',
+      }).withdrawalSecondApprovalMinor,
     ).toEqual({ USDT: 250_500_000n, BTC: 1n, ETH: 150_000_000n });
   });
 

@@ -187,6 +187,12 @@ export const ERROR_CODES = {
   // issue 29 C:
   // issue 29 D:
   BANK_CARD_NAME_MISMATCH: 2323,
+  // issue 30: install-wide settings
+  SETTING_VALUE_INVALID: 3740,
+  SETTING_CHANGE_NOT_FOUND: 3741,
+  SETTING_CHANGE_DECIDED: 3742,
+  SETTING_CHANGE_OPEN: 3743,
+  SETTING_CHANGE_NO_CHANGE: 3744,
 } as const;
 
 export type ErrorName = keyof typeof ERROR_CODES;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { decisionReason, idText, needsReasonToReject } from './decision.ts';
 import { amountSchema } from './money.ts';
 import { ASSET_CODES, type AssetCode, assetSchema } from './wallet.ts';
 
@@ -175,17 +176,6 @@ export const bonusCodeViewSchema = z.object({
 export type BonusCodeView = z.infer<typeof bonusCodeViewSchema>;
 
 export const bonusCodeListSchema = z.object({ items: z.array(bonusCodeViewSchema) });
-
-const idText = z
-  .string({ error: 'validation.required' })
-  .check(z.trim(), z.regex(/^\d{1,18}$/, { error: 'validation.invalid_value' }));
-const decisionReason = z.optional(
-  z.string().check(z.trim(), z.maxLength(500, { error: 'validation.too_long' })),
-);
-const needsReasonToReject = z.refine<{ decision: string; reason?: string | undefined }>(
-  (value) => value.decision !== 'reject' || !!value.reason,
-  { path: ['reason'], error: 'validation.reason_required' },
-);
 
 /** A second admin's decision on a bonus code waiting for approval; rejecting needs a reason. */
 export const bonusCodeDecisionSchema = z

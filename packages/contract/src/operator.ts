@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { PASSWORD_MAX_LENGTH } from './auth-basics.ts';
+import { idDecisionSchema } from './decision.ts';
 
 /** Operators are separate accounts, never users with a flag (ARCHITECTURE §8). */
 export const OPERATOR_ROLES = ['reviewer', 'catalog', 'admin'] as const;
@@ -234,3 +235,73 @@ export const settingsSchema = z.object({
   version: z.string(),
   startedAt: z.iso.datetime(),
 });
+
+/**
+ * Install-wide product settings (issue 30): every node reads them from the database, so no
+ * node applies a value the others do not. One admin requests a change, another approves it.
+ * The names are the environment variables that seed them on an install's first start.
+ */
+export const SHARED_SETTING_NAMES = [
+  'CONTRACT_MAX_OPEN_ORDERS',
+  'CONVERT_FEE_BPS',
+  'MINING_AUTO_APPROVE',
+  'WITHDRAWAL_SECOND_APPROVAL',
+  'BONUS_CODE_APPROVAL_THRESHOLD',
+] as const;
+export type SharedSettingName = (typeof SHARED_SETTING_NAMES)[number];
+export const SETTING_CHANGE_STATUSES = ['pending', 'approved', 'rejected'] as const;
+
+export const sharedSettingRequestSchema = z.strictObject({
+  name: z.enum(SHARED_SETTING_NAMES, { error: 'validation.invalid_value' }),
+  value: z
+    .string({ error: 'validation.required' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'validation.required' }),
+      z.maxLength(200, { error: 'validation.too_long' }),
+    ),
+  reason: z
+    .string({ error: 'validation.required' })
+    .check(
+      z.trim(),
+      z.minLength(1, { error: 'validation.required' }),
+      z.maxLength(500, { error: 'validation.too_long' }),
+    ),
+});
+export type SharedSettingRequest = z.infer<typeof sharedSettingRequestSchema>;
+
+export const sharedSettingDecisionSchema = idDecisionSchema;
+export type SharedSettingDecision = z.infer<typeof sharedSettingDecisionSchema>;
+
+export const sharedSettingChangeSchema = z.object({
+  id: z.string(),
+  name: z.enum(SHARED_SETTING_NAMES),
+  value: z.string(),
+  /** The value in effect when the change was requested. */
+  previous: z.string(),
+  reason: z.string(),
+  status: z.enum(SETTING_CHANGE_STATUSES),
+  requestedBy: z.string(),
+  requestedAt: z.iso.datetime(),
+  decidedBy: z.nullable(z.string()),
+  decidedAt: z.nullable(z.iso.datetime()),
+  decisionReason: z.nullable(z.string()),
+});
+export type SharedSettingChange = z.infer<typeof sharedSettingChangeSchema>;
+
+export const sharedSettingsSchema = z.object({
+  items: z.array(
+    z.object({
+      name: z.enum(SHARED_SETTING_NAMES),
+      value: z.string(),
+      defaultValue: z.string(),
+      /** Who set the value in effect: an admin, `environment` (seeded at first start) or null (the default). */
+      setBy: z.nullable(z.string()),
+      setAt: z.nullable(z.iso.datetime()),
+    }),
+  ),
+  /** Newest first, pending ones included (at most SETTING_CHANGES_MAX). */
+  changes: z.array(sharedSettingChangeSchema),
+});
+export type SharedSettings = z.infer<typeof sharedSettingsSchema>;
+export const SETTING_CHANGES_MAX = 100;

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { DEFAULT_UPLOAD_MAX_BYTES } from '@tradewind/contract/files';
 import { isInstrumentSymbol } from '@tradewind/contract/market';
 import { parseAmount } from '@tradewind/contract/money';
+import { SHARED_SETTING_NAMES, type SharedSettingName } from '@tradewind/contract/operator';
 import { ASSETS, type AssetCode } from '@tradewind/contract/wallet';
 import { WITHDRAWAL_ASSETS, type WithdrawalAsset } from '@tradewind/contract/withdrawal';
 import { HDKey } from '@scure/bip32';
@@ -347,27 +348,17 @@ export interface Config {
   /** The bucket uploads are kept in; null: the local folder `DATA_DIR/uploads`. */
   s3: S3Settings | null;
   cardDeposit: CardDepositConfig;
-  /** Conversion fee in basis points of the USDT side (20 = 0.2 %). */
-  convertFeeBps: number;
-  /** Instant contracts: the most open orders one user may hold at once. */
-  contractMaxOpenOrders: number;
+  /**
+   * The install-wide settings this process's environment names (their text as given). They
+   * only seed the database on an install's first start; every node then reads the database's
+   * values (modules/settings), so no node applies a value the others do not.
+   */
+  sharedSeed: Partial<Record<SharedSettingName, string>>;
   /** The length of a mining day: a real day, shorter only in demo mode (to watch payouts arrive). */
   miningDayMs: number;
-  /** Demo mode only: rentals start at once instead of waiting for an operator's review. */
-  miningAutoApprove: boolean;
   /** Demo mode only: an identity submission is approved at once instead of waiting for an operator's review. */
   kycAutoApprove: boolean;
   market: MarketConfig;
-  /**
-   * Per withdrawal asset, in minor units: a withdrawal whose amount is above this needs a
-   * second approval by another operator before it goes to processing.
-   */
-  withdrawalSecondApprovalMinor: Record<WithdrawalAsset, bigint>;
-  /**
-   * Per asset, in minor units: a bonus code whose total (amount × max redemptions) is above
-   * this waits for a second admin's approval. An asset not listed has 0: every code needs one.
-   */
-  bonusCodeApprovalThresholdMinor: Partial<Record<AssetCode, bigint>>;
   /** Customer-service chat widget (e.g. a self-hosted Chatwoot); null means off: no script, no request. */
   chat: ChatConfig | null;
   version: string;
@@ -484,6 +475,62 @@ export class ConfigError extends Error {
   }
 }
 
+/** The install-wide settings, parsed: what every node applies (modules/settings reads them). */
+export interface SharedSettingValues {
+  /** Instant contracts: the most open orders one user may hold at once. */
+  contractMaxOpenOrders: number;
+  /** Conversion fee in basis points of the USDT side (20 = 0.2 %). */
+  convertFeeBps: number;
+  /** Demo mode only: rentals start at once instead of waiting for an operator's review. */
+  miningAutoApprove: boolean;
+  /**
+   * Per withdrawal asset, in minor units: a withdrawal whose amount is above this needs a
+   * second approval by another operator before it goes to processing.
+   */
+  withdrawalSecondApprovalMinor: Record<WithdrawalAsset, bigint>;
+  /**
+   * Per asset, in minor units: a bonus code whose total (amount × max redemptions) is above
+   * this waits for a second admin's approval. An asset not listed has 0: every code needs one.
+   */
+  bonusCodeApprovalThresholdMinor: Partial<Record<AssetCode, bigint>>;
+}
+
+const sharedSchema = z.object({
+  CONTRACT_MAX_OPEN_ORDERS: envSchema.shape.CONTRACT_MAX_OPEN_ORDERS,
+  CONVERT_FEE_BPS: envSchema.shape.CONVERT_FEE_BPS,
+  MINING_AUTO_APPROVE: envSchema.shape.MINING_AUTO_APPROVE,
+  WITHDRAWAL_SECOND_APPROVAL: envSchema.shape.WITHDRAWAL_SECOND_APPROVAL,
+  BONUS_CODE_APPROVAL_THRESHOLD: envSchema.shape.BONUS_CODE_APPROVAL_THRESHOLD,
+});
+
+/**
+ * The shared settings from their texts (a name left out takes its default), with the rules
+ * the environment has. Throws ConfigError naming what is wrong.
+ */
+export function parseSharedSettings(
+  values: Partial<Record<SharedSettingName, string>>,
+): SharedSettingValues {
+  const parsed = sharedSchema.safeParse(values);
+  if (!parsed.success)
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+    );
+  const e = parsed.data;
+  return {
+    contractMaxOpenOrders: e.CONTRACT_MAX_OPEN_ORDERS,
+    convertFeeBps: e.CONVERT_FEE_BPS,
+    miningAutoApprove: e.MINING_AUTO_APPROVE,
+    withdrawalSecondApprovalMinor: secondApprovalThresholds(e.WITHDRAWAL_SECOND_APPROVAL),
+    bonusCodeApprovalThresholdMinor: bonusCodeApprovalThresholds(e.BONUS_CODE_APPROVAL_THRESHOLD),
+  };
+}
+
+/** A shared setting's default, as its environment variable would spell it. */
+export function sharedSettingDefault(name: SharedSettingName): string {
+  const value = sharedSchema.shape[name].parse(undefined);
+  return String(value);
+}
+
 /** Reads the environment (empty strings count as unset). Throws ConfigError listing every bad value. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const present = Object.fromEntries(
@@ -543,7 +590,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const cardDeposit = cardDepositConfig(e);
   const chat = chatConfig(e);
-  const withdrawalSecondApprovalMinor = secondApprovalThresholds(e.WITHDRAWAL_SECOND_APPROVAL);
+  // Checked here too, so a bad seed stops the boot with the other bad values.
+  secondApprovalThresholds(e.WITHDRAWAL_SECOND_APPROVAL);
+  bonusCodeApprovalThresholds(e.BONUS_CODE_APPROVAL_THRESHOLD);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -583,10 +632,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     uploads: { maxBytes: e.UPLOAD_MAX_BYTES, maxSidePx: e.UPLOAD_MAX_SIDE_PX },
     s3: s3Config(e),
     cardDeposit,
-    convertFeeBps: e.CONVERT_FEE_BPS,
-    contractMaxOpenOrders: e.CONTRACT_MAX_OPEN_ORDERS,
+    sharedSeed: Object.fromEntries(
+      SHARED_SETTING_NAMES.filter((name) => present[name] !== undefined).map((name) => [
+        name,
+        String(present[name]).trim(),
+      ]),
+    ),
     miningDayMs: e.MINING_DAY_SECONDS * 1000,
-    miningAutoApprove: e.MINING_AUTO_APPROVE,
     kycAutoApprove: e.KYC_AUTO_APPROVE,
     market: {
       sources,
@@ -598,8 +650,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       quarantineBandPpm: e.MARKET_QUARANTINE_BAND_PPM,
       tickRetentionDays: e.TICK_RETENTION_DAYS ?? tickRetentionDefault(e.DATABASE_URL),
     },
-    withdrawalSecondApprovalMinor,
-    bonusCodeApprovalThresholdMinor: bonusCodeApprovalThresholds(e.BONUS_CODE_APPROVAL_THRESHOLD),
     chat,
     settings: describeSettings(present),
     version: process.env.npm_package_version ?? '0.1.0',

@@ -3,11 +3,12 @@ import { useState } from 'react';
 import { formatTime } from '@/lib/format.ts';
 import { defineStrings } from '@/lib/i18n.ts';
 import { useSettings } from './api/get-settings.ts';
+import { SharedSettingsCard } from './shared-settings-card.tsx';
 
 const useT = defineStrings({
   en: {
     intro:
-      'Settings are read from the environment when the server starts (see docs/configuration.md). Change them in the deployment and restart; nothing here edits them.',
+      'Below the install-wide settings: this node’s own settings, read from its environment when it starts (see docs/configuration.md). Change those in the deployment and restart; nothing here edits them.',
     version: 'Version {version}, started {at}',
     name: 'Setting',
     value: 'Value in effect',
@@ -20,7 +21,7 @@ const useT = defineStrings({
   },
   'zh-CN': {
     intro:
-      '设置在服务启动时从环境变量读取（见 docs/configuration.md）。请在部署中修改并重启；此处不能编辑。',
+      '全站设置之下是本节点自己的设置，在启动时从环境变量读取（见 docs/configuration.md）。请在部署中修改并重启；此处不能编辑。',
     version: '版本 {version}，启动于 {at}',
     name: '设置项',
     value: '当前值',
@@ -42,7 +43,8 @@ export function SettingsPage() {
   const rows = (settings.data?.items ?? []).filter((item) => !needle || item.name.includes(needle));
   return (
     <>
-      <Typography.Paragraph type="secondary" style={{ maxWidth: 760 }}>
+      <SharedSettingsCard />
+      <Typography.Paragraph type="secondary" style={{ maxWidth: 760, marginTop: 24 }}>
         {t('intro')}
       </Typography.Paragraph>
       {settings.data && (

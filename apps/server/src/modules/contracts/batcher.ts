@@ -25,6 +25,7 @@ import {
   pipelinedTransaction,
   runNamed,
 } from '#platform/db.ts';
+import { parseSharedSettings } from '#platform/config.ts';
 import { AppError } from '#platform/errors.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
 import {
@@ -90,7 +91,6 @@ export interface PlacementDeps {
   clock: Clock;
   ledger: Ledger;
   hub: Hub;
-  maxOpenOrders: number;
   /** Whether orders may be placed on the instrument here (the market module decides: real feeds only, outside demo mode). */
   isTradable: (symbol: InstrumentSymbol) => boolean;
   log?: Pick<FastifyBaseLogger, 'error'>;
@@ -255,7 +255,7 @@ export class OrderBatcher {
 /**
  * Before the lock, for the batch's users `$1` and instruments `$2` at `$3`: who has a trade
  * password, who has passed KYC, who is frozen, the instruments operators have closed (console, issue 7), the
- * periods, and each instrument's open tick (its latest at or before `$3`, if at most `$4` s
+ * install's open-order limit if set (shared_settings; null: the default), the periods, and each instrument's open tick (its latest at or before `$3`, if at most `$4` s
  * old). It also takes `$5` order ids from the orders' sequence, so replies can be written
  * before the orders are (ids a refused or replayed request took are skipped, as after a rollback).
  */
@@ -267,6 +267,7 @@ const BEFORE_LOCK: NamedStatement = {
            array(select id::text from users where id = any($1::bigint[]) and verified) as verified,
            array(select id::text from users where id = any($1::bigint[]) and frozen_at is not null) as frozen,
            array(select symbol from market_instruments where not tradable) as closed,
+           (select value from shared_settings where name = 'CONTRACT_MAX_OPEN_ORDERS') as max_open_orders,
            (select coalesce(json_agg(p), '[]') from (
               select id, seconds, payout_rate_ppm, fee_rate_ppm, min_stake_minor::text, max_stake_minor::text, active from contract_periods) p) as periods,
            (select coalesce(json_agg(t), '[]') from (
@@ -404,7 +405,7 @@ interface OrderFacts {
 
 /** The business checks of a new order, in order (`place-order.ts` has the whole list): its refusal, or null. */
 function orderRefusal(
-  deps: Pick<PlacementDeps, 'isTradable' | 'maxOpenOrders'>,
+  deps: Pick<PlacementDeps, 'isTradable'> & { maxOpenOrders: number },
   facts: OrderFacts,
 ): AppError | null {
   const { symbol, period, user, cost } = facts;
@@ -473,6 +474,7 @@ export async function placeBatch(
     verified: string[];
     frozen: string[];
     closed: string[];
+    max_open_orders: string | null;
     periods: PeriodDbRow[];
     ticks: TickRow[];
   };
@@ -510,6 +512,10 @@ export async function placeBatch(
   const verified = new Set(before.verified.map(Number));
   const frozen = new Set(before.frozen.map(Number));
   const closed = new Set(before.closed);
+  // Read with the batch, so every node applies the install's one value (modules/settings).
+  const maxOpenOrders = parseSharedSettings(
+    before.max_open_orders === null ? {} : { CONTRACT_MAX_OPEN_ORDERS: before.max_open_orders },
+  ).contractMaxOpenOrders;
   const prices = pricesFrom(before.ticks);
   // A key stored 24 hours ago or more has expired: its request is new (platform/idempotency.ts).
   const stored = storedKeysFrom(requests, after.keys, now);
@@ -569,19 +575,22 @@ export async function placeBatch(
       const stake = request.stakeMinor;
       const fee = period ? feeOf(stake, period.feeRatePpm) : 0n;
       const cost = stake + fee;
-      const refusal = orderRefusal(deps, {
-        symbol,
-        frozen: frozen.has(request.userId),
-        verified: verified.has(request.userId),
-        tradePasswordSet: withPassword.has(request.userId),
-        closed: closed.has(symbol),
-        period,
-        terms: request.body.terms,
-        price,
-        stake,
-        cost,
-        user,
-      });
+      const refusal = orderRefusal(
+        { isTradable: deps.isTradable, maxOpenOrders },
+        {
+          symbol,
+          frozen: frozen.has(request.userId),
+          verified: verified.has(request.userId),
+          tradePasswordSet: withPassword.has(request.userId),
+          closed: closed.has(symbol),
+          period,
+          terms: request.body.terms,
+          price,
+          stake,
+          cost,
+          user,
+        },
+      );
       if (refusal || !period || !price) {
         results[i] = { error: refusal ?? new AppError('INTERNAL') };
         continue;

@@ -46,7 +46,6 @@ export function createContractsModule(
     clock: deps.clock,
     ledger: deps.ledger,
     hub: deps.hub,
-    maxOpenOrders: deps.config.contractMaxOpenOrders,
     isTradable: (symbol) => isTradable(symbol, deps.config.market, deps.clock.now()),
     log: options.log,
     ...(settlement ? { onPlaced: (deliverAt: Date) => settlement.notePlaced(deliverAt) } : {}),

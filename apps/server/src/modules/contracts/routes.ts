@@ -86,14 +86,7 @@ export function registerContractRoutes(
       tags,
       response: contractConfigSchema,
     },
-    async ({ auth, lang }) =>
-      contractConfig(
-        deps.db,
-        deps.clock.now(),
-        auth.userId,
-        lang,
-        deps.config.contractMaxOpenOrders,
-      ),
+    async ({ auth, lang }) => contractConfig(deps.db, deps.clock.now(), auth.userId, lang),
   );
 
   route(
@@ -111,7 +104,7 @@ export function registerContractRoutes(
     async ({ auth, body, lang }) => {
       const now = deps.clock.now();
       await saveSettings(deps.db, now, auth.userId, body);
-      return contractConfig(deps.db, now, auth.userId, lang, deps.config.contractMaxOpenOrders);
+      return contractConfig(deps.db, now, auth.userId, lang);
     },
   );
 

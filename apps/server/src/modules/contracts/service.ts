@@ -25,6 +25,7 @@ import { and, asc, desc, eq, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { type Executor, queryRows } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
+import { readSharedSettings } from '../settings/service.ts';
 import { translate } from '#platform/i18n.ts';
 import { type EntrySpec, houseAccount, userAccount } from '../ledger/service.ts';
 import {
@@ -329,9 +330,8 @@ export async function contractConfig(
   now: Date,
   userId: number,
   lang: Language,
-  maxOpenOrders: number,
 ): Promise<ContractConfig> {
-  const [periods, settings, loss, tradePasswordRequired] = await Promise.all([
+  const [periods, settings, loss, tradePasswordRequired, shared] = await Promise.all([
     activePeriods(db),
     db
       .select({ limit: contractSettings.dailyLossLimitMinor })
@@ -340,11 +340,12 @@ export async function contractConfig(
       .limit(1),
     lossToday(db, userId, now),
     isMoneyPasswordSet(db, userId, 'trade'),
+    readSharedSettings(db),
   ]);
   const limit = settings[0]?.limit ?? null;
   return {
     periods: periods.map(periodView),
-    maxOpenOrders,
+    maxOpenOrders: shared.contractMaxOpenOrders,
     dailyLossLimit: limit === null ? null : usdt(limit),
     lossToday: usdt(loss),
     tradePasswordRequired,

@@ -9,6 +9,7 @@ import type { Clock } from '#platform/clock.ts';
 import type { Config } from '#platform/config.ts';
 import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
+import { readSharedSettings } from '../settings/service.ts';
 import type { Ledger } from '../ledger/service.ts';
 import { createQuote, executeQuote } from './service.ts';
 
@@ -34,7 +35,8 @@ export function registerConversionRoutes(
     },
     async ({ body, auth, lang }) =>
       createQuote(
-        { db: deps.db, feeBps: deps.config.convertFeeBps },
+        // The install's fee (modules/settings); the quote keeps it, so the conversion applies it.
+        { db: deps.db, feeBps: (await readSharedSettings(deps.db)).convertFeeBps },
         deps.clock.now(),
         auth.userId,
         body,

@@ -61,13 +61,9 @@ export const inviteOpsCommands: OpsCommands = {
         ...(options.reason ? { reason: options.reason } : {}),
       });
       if (!parsed.success) throw new Error(optionIssues(parsed.error));
-      const created = await createBonusCode(
-        db,
-        clock.now(),
-        operator,
-        parsed.data,
-        config.bonusCodeApprovalThresholdMinor,
-      ).catch(explainOpsError);
+      const created = await createBonusCode(db, clock.now(), operator, parsed.data).catch(
+        explainOpsError,
+      );
       const waiting =
         created.approvalStatus === 'pending'
           ? `; its total ${created.total} ${created.asset} is above the threshold: a second admin approves it in the console before anyone can redeem it`

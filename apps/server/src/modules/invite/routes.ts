@@ -112,14 +112,7 @@ export function registerInviteRoutes(
       body: createBonusCodeRequestSchema,
       response: bonusCodeViewSchema,
     },
-    async ({ operator, body }) =>
-      createBonusCode(
-        deps.db,
-        deps.clock.now(),
-        operator,
-        body,
-        deps.config.bonusCodeApprovalThresholdMinor,
-      ),
+    async ({ operator, body }) => createBonusCode(deps.db, deps.clock.now(), operator, body),
   );
 
   route(
@@ -158,7 +151,7 @@ function registerRewardBudgetRoutes(
       tags: rewardTags,
       response: rewardBudgetsSchema,
     },
-    async () => listRewardBudgets(deps.db, deps.config.bonusCodeApprovalThresholdMinor),
+    async () => listRewardBudgets(deps.db),
   );
 
   route(

@@ -18,6 +18,7 @@ import { and, count, desc, eq, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db, Executor, Tx } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
+import { readSharedSettings } from '../settings/service.ts';
 import { translate } from '#platform/i18n.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
 import { kycSubmissions } from '../kyc/tables.ts';
@@ -274,7 +275,6 @@ export async function createBonusCode(
   now: Date,
   operator: OperatorContext | null,
   input: CreateBonusCodeRequest,
-  thresholds: Partial<Record<AssetCode, bigint>>,
 ): Promise<BonusCodeView> {
   const amountMinor = parseAmount(input.amount, ASSETS[input.asset].scale);
   if (amountMinor === undefined || amountMinor <= 0n)
@@ -284,6 +284,8 @@ export async function createBonusCode(
   if (expiresAt <= startsAt) throw new AppError('VALIDATION_FAILED', {}, 422, 'expiresAt');
   const totalMinor = amountMinor * BigInt(input.maxRedemptions);
   // The demo seed (no operator) is the one creator whose code needs nobody's approval.
+  // The install's threshold (modules/settings), the same on every node.
+  const thresholds = (await readSharedSettings(db)).bonusCodeApprovalThresholdMinor;
   const approvalStatus: BonusCodeApprovalStatus =
     operator && totalMinor > (thresholds[input.asset] ?? 0n) ? 'pending' : 'approved';
   return db.transaction(async (tx) => {
@@ -381,20 +383,14 @@ export async function seedDemoBonusCode(db: Db, now: Date): Promise<void> {
   const asset = DEMO_BONUS_CODE.asset;
   const amountMinor = parseAmount(DEMO_BONUS_CODE.amount, ASSETS[asset].scale) as bigint;
   await seedDemoRewardBudget(db, now, asset, amountMinor * BigInt(DEMO_BONUS_CODE_REDEMPTIONS));
-  await createBonusCode(
-    db,
-    now,
-    null,
-    {
-      ...DEMO_BONUS_CODE,
-      maxRedemptions: DEMO_BONUS_CODE_REDEMPTIONS,
-      perUserLimit: 1,
-      verifiedOnly: false,
-      onePerIdentity: false,
-      expiresAt: new Date(now.getTime() + 365 * 86_400_000).toISOString(),
-    },
-    {},
-  ).catch((error: unknown) => {
+  await createBonusCode(db, now, null, {
+    ...DEMO_BONUS_CODE,
+    maxRedemptions: DEMO_BONUS_CODE_REDEMPTIONS,
+    perUserLimit: 1,
+    verifiedOnly: false,
+    onePerIdentity: false,
+    expiresAt: new Date(now.getTime() + 365 * 86_400_000).toISOString(),
+  }).catch((error: unknown) => {
     if (!(error instanceof AppError && error.errorName === 'BONUS_CODE_EXISTS')) throw error;
   });
 }

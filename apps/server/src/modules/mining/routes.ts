@@ -22,6 +22,7 @@ import type { Clock } from '#platform/clock.ts';
 import type { Config } from '#platform/config.ts';
 import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
+import { readSharedSettings } from '../settings/service.ts';
 import type { Hub } from '#platform/ws.ts';
 import type { Ledger } from '../ledger/service.ts';
 import { type CreatedMessage, publishMessages } from '../messages/service.ts';
@@ -89,7 +90,11 @@ export function registerMiningRoutes(app: FastifyInstance, deps: Deps): void {
         tx,
         deps.ledger,
         deps.clock.now(),
-        { dayMs: deps.config.miningDayMs, autoApprove: deps.config.miningAutoApprove },
+        {
+          dayMs: deps.config.miningDayMs,
+          // Demo mode only, whatever the setting says (the console refuses it elsewhere too).
+          autoApprove: deps.config.demoMode && (await readSharedSettings(tx)).miningAutoApprove,
+        },
         auth.userId,
         body,
         lang,

@@ -12,10 +12,7 @@ export const rewardOpsCommands: OpsCommands = {
     usage: 'reward-budget:list  (approved, paid and remaining per asset; newest changes)',
     needsOperator: false,
     async run({ db, config }) {
-      const { budgets, changes } = await listRewardBudgets(
-        db,
-        config.bonusCodeApprovalThresholdMinor,
-      );
+      const { budgets, changes } = await listRewardBudgets(db);
       const lines = budgets.map(
         (b) =>
           `${b.asset}: approved ${b.approved}, paid ${b.granted}, remaining ${b.remaining} (codes above ${b.codeApprovalThreshold} need a second admin)`,

@@ -16,6 +16,7 @@ import { type Ledger, houseAccount, userAccount } from '../ledger/service.ts';
 import { assertMayApprove } from '../operator/approval-rule.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { operators } from '../operator/tables.ts';
+import { readSharedSettings } from '../settings/service.ts';
 import { type RewardBudgetRequestRow, rewardBudgetRequests, rewardBudgets } from './tables.ts';
 
 /**
@@ -122,11 +123,9 @@ async function loadChanges(db: Executor, id?: number): Promise<RewardBudgetChang
 }
 
 /** Every asset's budget (approved, granted, remaining) and the newest changes, pending ones included. */
-export async function listRewardBudgets(
-  db: Executor,
-  thresholds: Partial<Record<AssetCode, bigint>>,
-): Promise<RewardBudgets> {
+export async function listRewardBudgets(db: Executor): Promise<RewardBudgets> {
   const rows = await db.select().from(rewardBudgets);
+  const thresholds = (await readSharedSettings(db)).bonusCodeApprovalThresholdMinor;
   const byAsset = new Map(rows.map((row) => [row.asset, row]));
   const budgets = (Object.keys(ASSETS) as AssetCode[]).map((asset) => {
     const row = byAsset.get(asset);

@@ -18,7 +18,7 @@ import {
 import { type SQL, and, asc, desc, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Clock } from '#platform/clock.ts';
-import type { Config } from '#platform/config.ts';
+import type { SharedSettingValues } from '#platform/config.ts';
 import type { Db, Executor } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import type { Hub } from '#platform/ws.ts';
@@ -42,6 +42,7 @@ import {
   publishMessages,
 } from '../messages/service.ts';
 import { assertMayApprove } from '../operator/approval-rule.ts';
+import { readSharedSettings } from '../settings/service.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { operators } from '../operator/tables.ts';
 import { isTwoFactorEnabled, withdrawalLock } from '../security/service.ts';
@@ -80,7 +81,6 @@ export interface WithdrawalDeps {
   clock: Clock;
   ledger: Ledger;
   hub?: Hub;
-  config: Pick<Config, 'withdrawalSecondApprovalMinor'>;
 }
 
 const scaleOf = (asset: string) => ASSETS[asset as AssetCode].scale;
@@ -216,7 +216,7 @@ export async function getWithdrawal(db: Executor, userId: number, id: number): P
 
 export const QUEUE_PAGE_SIZE = 100;
 
-type Thresholds = Config['withdrawalSecondApprovalMinor'];
+type Thresholds = SharedSettingValues['withdrawalSecondApprovalMinor'];
 
 /** Above its asset's threshold, a withdrawal needs two approvals by different operators. */
 function needsSecondApproval(
@@ -282,7 +282,7 @@ function toAdminWithdrawal(row: AdminRow, thresholds: Thresholds): AdminWithdraw
 
 /** Open withdrawals, oldest first: what operators review (under review) and pay out (processing). */
 export async function withdrawalQueue(
-  deps: Pick<WithdrawalDeps, 'db' | 'config'>,
+  deps: Pick<WithdrawalDeps, 'db'>,
   filter: { status?: WithdrawalStatus | undefined; afterId?: string | undefined },
   limit = QUEUE_PAGE_SIZE,
 ): Promise<AdminWithdrawal[]> {
@@ -296,16 +296,17 @@ export async function withdrawalQueue(
     .where(and(...conditions))
     .orderBy(asc(withdrawals.id))
     .limit(limit);
-  return rows.map((row) => toAdminWithdrawal(row, deps.config.withdrawalSecondApprovalMinor));
+  const { withdrawalSecondApprovalMinor } = await readSharedSettings(deps.db);
+  return rows.map((row) => toAdminWithdrawal(row, withdrawalSecondApprovalMinor));
 }
 
 async function adminWithdrawal(
-  deps: Pick<WithdrawalDeps, 'db' | 'config'>,
+  deps: Pick<WithdrawalDeps, 'db'>,
   id: number,
 ): Promise<AdminWithdrawal> {
   const [row] = await adminRows(deps.db).where(eq(withdrawals.id, id)).limit(1);
   if (!row) throw new AppError('NOT_FOUND');
-  return toAdminWithdrawal(row, deps.config.withdrawalSecondApprovalMinor);
+  return toAdminWithdrawal(row, (await readSharedSettings(deps.db)).withdrawalSecondApprovalMinor);
 }
 
 function refundPostings(row: WithdrawalRow): PostingSpec[] {
@@ -397,10 +398,10 @@ async function act(
   operator: OperatorContext,
   id: number,
   input: {
-    action: string | ((row: WithdrawalRow) => string);
+    action: string | ((row: WithdrawalRow, thresholds: Thresholds) => string);
     from: WithdrawalStatus;
     reason?: string | null;
-    change: (row: WithdrawalRow, now: Date) => Change;
+    change: (row: WithdrawalRow, now: Date, thresholds: Thresholds) => Change;
     /** A check that needs the database (the approval rule), after `change` accepted the row. */
     check?: (tx: Executor, row: WithdrawalRow, now: Date) => Promise<void>;
     entry?: (row: WithdrawalRow) => { reference: string; postings: PostingSpec[] };
@@ -416,7 +417,9 @@ async function act(
       .for('update');
     if (!current) throw new AppError('NOT_FOUND');
     if (current.status !== input.from) throw new AppError('INVALID_STATE', {}, 409);
-    const change = input.change(current, now);
+    // The install's thresholds, read in the decision's transaction (modules/settings).
+    const thresholds = (await readSharedSettings(tx)).withdrawalSecondApprovalMinor;
+    const change = input.change(current, now, thresholds);
     await input.check?.(tx, current, now);
     const [updated] = await tx
       .update(withdrawals)
@@ -443,7 +446,7 @@ async function act(
         : {}),
     });
     await audit(tx, now, operator, {
-      action: typeof input.action === 'string' ? input.action : input.action(current),
+      action: typeof input.action === 'string' ? input.action : input.action(current, thresholds),
       targetType: 'withdrawal',
       targetId: id,
       before: { status: current.status, ...approvals(current) },
@@ -509,12 +512,11 @@ export function reviewWithdrawal(
 ) {
   const reason = input.reason?.trim() || null;
   if (input.decision === 'approve') {
-    const thresholds = deps.config.withdrawalSecondApprovalMinor;
     return act(deps, operator, input.id, {
-      action: (row) => approval(row, operator, thresholds, deps.clock.now()).action,
+      action: (row, thresholds) => approval(row, operator, thresholds, deps.clock.now()).action,
       from: WITHDRAWAL_STATUS.UNDER_REVIEW,
       reason,
-      change: (row, now) => approval(row, operator, thresholds, now).change,
+      change: (row, now, thresholds) => approval(row, operator, thresholds, now).change,
       // The second approver must not be tied to the first by an enrolment (issue 29).
       check: async (tx, row, now) => {
         if (row.firstApprovedBy !== null)
