@@ -6,7 +6,7 @@ import { startDepositWorker } from './modules/deposit/watcher.ts';
 import { startAdminChannel } from './modules/operator/admin-channel.ts';
 import { OPS_COMMANDS } from './ops-commands.ts';
 import { type DataLock, DataDirInUseError, acquireDataLock } from './platform/data-lock.ts';
-import { openDatabase } from './platform/db.ts';
+import { describeMigrations, openDatabase } from './platform/db.ts';
 import { drainWait } from './platform/shutdown.ts';
 
 async function main(): Promise<void> {
@@ -31,8 +31,26 @@ async function main(): Promise<void> {
     }
     throw error;
   }
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  await database.migrate();
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.db.poolMax,
+    pipelinePoolSize: config.db.pipelinePoolMax,
+  });
+  if (config.migrateOnStart) {
+    await database.migrate();
+  } else {
+    // A fleet migrates once before it rolls (`npm run migrate`); a node that finds the schema
+    // behind its code stops rather than run queries against tables that are not there yet.
+    const pending = await database.pendingMigrations();
+    if (pending.length > 0) {
+      console.error(
+        `MIGRATE_ON_START=false and the database lacks migrations (${describeMigrations(pending)}): run \`npm run migrate\` against it, then start the server`,
+      );
+      await database.close();
+      process.exit(1);
+    }
+  }
   const app = await buildApp({
     config,
     database,

@@ -59,10 +59,10 @@ export function stopServer(server: ServerProcess, signal: NodeJS.Signals): Promi
   return server.exited;
 }
 
-/** Runs `npm run ops` (cli/ops.ts) or `npm run check:ledger` and collects what it printed. */
+/** Runs `npm run ops` (cli/ops.ts), `npm run check:ledger` or `npm run migrate` and collects what it printed. */
 export function runCli(
   env: NodeJS.ProcessEnv,
-  script: 'ops' | 'check-ledger',
+  script: 'ops' | 'check-ledger' | 'migrate',
   args: string[] = [],
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(

@@ -7,6 +7,7 @@ import { ASSETS, type AssetCode } from '@tradewind/contract/wallet';
 import { WITHDRAWAL_ASSETS, type WithdrawalAsset } from '@tradewind/contract/withdrawal';
 import { HDKey } from '@scure/bip32';
 import { z } from 'zod';
+import { DEFAULT_PIPELINE_POOL_SIZE, DEFAULT_POOL_SIZE } from './db.ts';
 import type { S3Settings } from './storage/s3-file-store.ts';
 import { type TrustProxy, parseTrustProxy } from './trust-proxy.ts';
 
@@ -103,6 +104,14 @@ const envSchema = z.object({
     .min(0, 'must be 0 or more')
     .max(600_000, 'must be at most 600000 (10 minutes)')
     .default(5_000),
+  /** PostgreSQL connections of this process's main pool (docs/operations.md#database-connections). */
+  DB_POOL_MAX: positiveInt.max(1000, 'must be at most 1000').default(DEFAULT_POOL_SIZE),
+  /** PostgreSQL connections for pipelined transactions (the order batches), beside the main pool. */
+  DB_PIPELINE_POOL_MAX: positiveInt
+    .max(100, 'must be at most 100')
+    .default(DEFAULT_PIPELINE_POOL_SIZE),
+  /** Apply pending migrations at start; a cluster sets false and runs `npm run migrate` before rolling. */
+  MIGRATE_ON_START: flag.default(true),
   WS_MAX_PER_ADDRESS: positiveInt.max(100_000, 'must be at most 100000').default(50),
   WS_MAX_MESSAGES_PER_SECOND: positiveInt.max(10_000, 'must be at most 10000').default(20),
   WS_MAX_SUBSCRIPTIONS: positiveInt.max(1000, 'must be at most 1000').default(50),
@@ -336,6 +345,10 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** How long a node keeps serving, no longer ready, between SIGTERM and closing its listener. */
   drainMs: number;
+  /** PostgreSQL connections: the main pool's and the pipelined transactions' most. */
+  db: { poolMax: number; pipelinePoolMax: number };
+  /** Apply pending migrations at start; false: refuse to start while any is pending. */
+  migrateOnStart: boolean;
   /** WebSocket limits: open and new-a-minute sockets per client address; inbound messages a second (also the burst) and channels, per socket. */
   ws: {
     maxPerAddress: number;
@@ -615,6 +628,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redis: e.REDIS_URL ? { url: e.REDIS_URL, prefix: e.REDIS_KEY_PREFIX } : undefined,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     drainMs: e.DRAIN_MS,
+    db: { poolMax: e.DB_POOL_MAX, pipelinePoolMax: e.DB_PIPELINE_POOL_MAX },
+    migrateOnStart: e.MIGRATE_ON_START,
     ws: {
       maxPerAddress: e.WS_MAX_PER_ADDRESS,
       maxNewPerMinute: e.WS_MAX_NEW_PER_MINUTE,

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import type { SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import pg from 'pg';
 
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -130,11 +130,55 @@ export const MIGRATIONS_DIR = path.resolve(
   '../../drizzle',
 );
 
+/** One migration of `drizzle/` as its journal names it: drizzle applies those `when` is later than the last it recorded. */
+interface JournalEntry {
+  tag: string;
+  when: number;
+}
+
+function migrationJournal(): JournalEntry[] {
+  const journal = JSON.parse(
+    fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8'),
+  ) as { entries: JournalEntry[] };
+  return journal.entries;
+}
+
+/**
+ * The migrations of `drizzle/` this database has not had, by tag, oldest first. Drizzle keeps
+ * what it applied in `drizzle.__drizzle_migrations` (a row per migration, `created_at` being
+ * the journal's `when`) and applies every migration later than the latest row: the same rule.
+ */
+async function pendingMigrations(executor: Executor): Promise<string[]> {
+  const [table] = await queryRows<{ present: boolean }>(
+    executor,
+    sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`,
+  );
+  let lastWhen = Number.NEGATIVE_INFINITY;
+  if (table?.present) {
+    const [row] = await queryRows<{ last: string | null }>(
+      executor,
+      sql`select max(created_at)::text as last from drizzle.__drizzle_migrations`,
+    );
+    if (row?.last) lastWhen = Number(row.last);
+  }
+  return migrationJournal()
+    .filter((entry) => entry.when > lastWhen)
+    .map((entry) => entry.tag);
+}
+
+/** Migrations for a line of text: each name when few, else the count and the first and last. */
+export function describeMigrations(tags: string[]): string {
+  if (tags.length <= 3) return tags.join(', ');
+  return `${tags.length} migrations, ${tags[0]} … ${tags.at(-1)}`;
+}
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
-  /** Applies the migrations in `drizzle/` (idempotent). */
-  migrate: () => Promise<void>;
+  /** Applies the migrations in `drizzle/` (idempotent); returns the tags it applied. */
+  migrate: () => Promise<string[]>;
+  /** The migrations in `drizzle/` not applied yet, by tag (MIGRATE_ON_START=false refuses to start on any). */
+  pendingMigrations: () => Promise<string[]>;
   /** PGlite only: the whole data directory as a tarball, to start copies from. */
   dump?: () => Promise<Blob>;
   /** PostgreSQL only: a new connected client outside the pool (the relay's LISTEN connection); the caller ends it. */
@@ -148,14 +192,21 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** A PGlite data-dir dump to start from (tests: migrate once, copy for each file). */
   pgliteDump?: Blob;
+  /** PostgreSQL: the main pool's most connections (DB_POOL_MAX). */
   poolSize?: number;
+  /** PostgreSQL: the most connections for pipelined transactions, beside the main pool (DB_PIPELINE_POOL_MAX). */
+  pipelinePoolSize?: number;
 }
+
+/** The defaults of DB_POOL_MAX and DB_PIPELINE_POOL_MAX (platform/config.ts). */
+export const DEFAULT_POOL_SIZE = 20;
+export const DEFAULT_PIPELINE_POOL_SIZE = 4;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
-      max: options.poolSize ?? 20,
+      max: options.poolSize ?? DEFAULT_POOL_SIZE,
     });
     pool.on('error', () => {
       // An idle client lost its connection; the pool replaces it on next use.
@@ -164,7 +215,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // A few connections for pipelined transactions (the order batches run two at a time).
     const pipelined = new pg.Pool({
       connectionString: options.databaseUrl,
-      max: 4,
+      max: options.pipelinePoolSize ?? DEFAULT_PIPELINE_POOL_SIZE,
       pipeline: true,
     });
     pipelined.on('error', () => {
@@ -181,6 +232,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       db,
       kind: 'postgres',
       migrate: () => migratePostgres(pool),
+      pendingMigrations: () => pendingMigrations(db),
       connectDedicated,
       close: () => Promise.all([pool.end(), pipelined.end()]).then(() => undefined),
     };
@@ -201,7 +253,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     db: db as unknown as Db,
     kind: 'pglite',
-    migrate: () => migratePglite(db, { migrationsFolder: MIGRATIONS_DIR }),
+    // The data directory is one process's (platform/data-lock.ts): nobody migrates in between.
+    migrate: async () => {
+      const pending = await pendingMigrations(db as unknown as Db);
+      await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
+      return pending;
+    },
+    pendingMigrations: () => pendingMigrations(db as unknown as Db),
     dump: () => client.dumpDataDir('gzip'),
     close: () => client.close(),
   };
@@ -211,12 +269,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
  * On PostgreSQL several processes may start at once; a session advisory lock lets one
  * migrate while the others wait, then find nothing left to do.
  */
-async function migratePostgres(pool: pg.Pool): Promise<void> {
+async function migratePostgres(pool: pg.Pool): Promise<string[]> {
   const lockId = 7_441_001;
   const client = await pool.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [lockId]);
-    await migrateNodePg(drizzleNodePg({ client }), { migrationsFolder: MIGRATIONS_DIR });
+    // Read under the lock: what the others applied meanwhile is not this process's to report.
+    const db = drizzleNodePg({ client });
+    const pending = await pendingMigrations(db as unknown as Db);
+    await migrateNodePg(db, { migrationsFolder: MIGRATIONS_DIR });
+    return pending;
   } finally {
     await client.query('select pg_advisory_unlock($1)', [lockId]).catch(() => undefined);
     client.release();
