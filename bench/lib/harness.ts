@@ -86,6 +86,8 @@ export async function spawnServer(
         RATE_LIMIT_ENABLED: 'false',
         LOG_LEVEL: 'warn',
         WEB_DIST: '/nonexistent',
+        // No load balancer moves traffic away here: stop at once on SIGTERM (a bench may set it).
+        DRAIN_MS: '0',
         ...env,
       },
       stdio: ['ignore', 'inherit', 'inherit'],
@@ -127,6 +129,7 @@ export async function startEmbeddedServer(
       DEMO_MODE: 'true',
       RATE_LIMIT_ENABLED: 'false',
       LOG_LEVEL: 'warn',
+      DRAIN_MS: '0',
       ...options.env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -404,6 +404,7 @@ describe('the server process', () => {
         DATA_DIR: dataDir,
         WEB_DIST: '/nonexistent',
         ROLE: 'all',
+        DRAIN_MS: '0',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -82,6 +82,7 @@ export default async function setup(project: TestProject) {
       DEMO_MODE: 'true',
       RATE_LIMIT_ENABLED: 'false',
       LOG_LEVEL: 'warn',
+      DRAIN_MS: '0',
       // A non-zero fee, so the bank-card deposit screen shows it being applied.
       CARD_DEPOSIT_FEE_BPS: '150',
       // A 5-second mining day (demo mode only), so a rental's payout arrives during the journey.

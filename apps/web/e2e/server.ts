@@ -46,6 +46,8 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
         RATE_LIMIT_ENABLED: 'false',
         LOG_LEVEL: 'warn',
         DATABASE_URL: '',
+        // No load balancer to drain for: a test's server stops at once on SIGTERM.
+        DRAIN_MS: '0',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,3 +1,4 @@
+import { SHARED_SETTING_NAMES } from '@tradewind/contract/operator';
 import { Alert, Input, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { formatTime } from '@/lib/format.ts';
@@ -34,13 +35,19 @@ const useT = defineStrings({
   },
 });
 
+const SHARED = new Set<string>(SHARED_SETTING_NAMES);
+
 /** The server's settings in effect, read-only, with keys, tokens and credentials hidden. */
 export function SettingsPage() {
   const t = useT();
   const [filter, setFilter] = useState('');
   const settings = useSettings();
   const needle = filter.trim().toUpperCase();
-  const rows = (settings.data?.items ?? []).filter((item) => !needle || item.name.includes(needle));
+  // The install-wide ones are above, with the value every node applies; a node's environment
+  // only seeded them, so its copy here would mislead.
+  const rows = (settings.data?.items ?? []).filter(
+    (item) => !SHARED.has(item.name) && (!needle || item.name.includes(needle)),
+  );
   return (
     <>
       <SharedSettingsCard />
