@@ -46,7 +46,7 @@ export const inviteOpsCommands: OpsCommands = {
     usage:
       'bonus-code:create --code CODE --asset USDT --amount 10 --max-redemptions N [--per-user N] --expires-at ISO [--starts-at ISO] [--open-to-unverified] [--one-per-identity] [--reason "…"] --operator USERNAME',
     needsOperator: true,
-    async run({ db, clock, config, operator }, options) {
+    async run({ db, clock, operator }, options) {
       if (!operator) throw new Error('name an existing operator with --operator USERNAME');
       const parsed = createBonusCodeRequestSchema.safeParse({
         code: options.code,

@@ -11,7 +11,7 @@ export const rewardOpsCommands: OpsCommands = {
   'reward-budget:list': {
     usage: 'reward-budget:list  (approved, paid and remaining per asset; newest changes)',
     needsOperator: false,
-    async run({ db, config }) {
+    async run({ db }) {
       const { budgets, changes } = await listRewardBudgets(db);
       const lines = budgets.map(
         (b) =>
