@@ -7,6 +7,13 @@ const server = fileURLToPath(new URL('./apps/server/src', import.meta.url));
 /** CI_REPORT=name also writes artifacts/reports/<name>.json, which .ci/run sums into one closing line. */
 const report = process.env.CI_REPORT;
 
+/**
+ * Files of the in-process projects run two at a time: one worker keeps one of two cores busy
+ * (a PGlite database runs in its test file's thread). On PostgreSQL the server suite keeps one
+ * worker: its files clone one template database, which PostgreSQL copies one at a time.
+ */
+const workers = process.env.TEST_DATABASE_URL ? 1 : 2;
+
 export default defineConfig({
   test: {
     reporters: report
@@ -36,6 +43,7 @@ export default defineConfig({
           name: 'server',
           include: ['apps/server/test/**/*.test.ts'],
           environment: 'node',
+          maxWorkers: workers,
           globalSetup: ['apps/server/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
