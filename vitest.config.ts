@@ -8,14 +8,16 @@ const server = fileURLToPath(new URL('./apps/server/src', import.meta.url));
 const report = process.env.CI_REPORT;
 
 /**
- * Files of the in-process projects run two at a time: one worker keeps one of two cores busy
- * (a PGlite database runs in its test file's thread). On PostgreSQL the server suite keeps one
- * worker: its files clone one template database, which PostgreSQL copies one at a time.
+ * Test files run two at a time: one worker keeps one of two cores busy (a PGlite database
+ * runs in its test file's thread). On PostgreSQL one at a time: the server suite's files clone
+ * one template database, which PostgreSQL copies one at a time. The browser suite runs its
+ * files one after another whatever this says (they share one server).
  */
 const workers = process.env.TEST_DATABASE_URL ? 1 : 2;
 
 export default defineConfig({
   test: {
+    maxWorkers: workers,
     reporters: report
       ? ['default', ['json', { outputFile: `artifacts/reports/${report}.json` }]]
       : ['default'],
@@ -43,7 +45,6 @@ export default defineConfig({
           name: 'server',
           include: ['apps/server/test/**/*.test.ts'],
           environment: 'node',
-          maxWorkers: workers,
           globalSetup: ['apps/server/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
