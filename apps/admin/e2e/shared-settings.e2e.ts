@@ -67,6 +67,13 @@ describe('install-wide settings in the console', () => {
     await openSettings(pageB, second.token, 'zh-CN');
     const row = pageB.getByTestId('shared-setting-changes').locator('tr', { hasText: reason });
     await row.getByTestId('decision-approve').click();
+    // Nothing applies before the confirmation, which names the setting, both values and why.
+    await expect.poll(() => pageB.getByTestId('money-confirm').textContent()).toContain(target);
+    await pageB.screenshot({
+      path: `${SHOTS}/admin-shared-settings-confirm-zh-CN.png`,
+      animations: 'disabled',
+    });
+    await pageB.getByTestId('money-confirm-ok').click();
     await expect
       .poll(() => pageB.getByTestId('shared-value-CONTRACT_MAX_OPEN_ORDERS').textContent())
       .toBe(target);

@@ -46,6 +46,10 @@ const useT = defineStrings({
     MINING_AUTO_APPROVE: 'Rentals start without review (demo only)',
     WITHDRAWAL_SECOND_APPROVAL: 'Withdrawals above these need a second approval',
     BONUS_CODE_APPROVAL_THRESHOLD: 'Bonus codes above these totals need a second admin',
+    everyone: 'Everyone on this install (every node)',
+    approveTitle: 'Approve settings change #{id}?',
+    approveEffect: 'Every node applies the new value the moment you confirm.',
+    approveOk: 'Approve the change',
   },
   'zh-CN': {
     title: '全站设置',
@@ -77,6 +81,10 @@ const useT = defineStrings({
     MINING_AUTO_APPROVE: '矿机租赁免审核（仅演示模式）',
     WITHDRAWAL_SECOND_APPROVAL: '超过此金额的提现需第二人审批',
     BONUS_CODE_APPROVAL_THRESHOLD: '总额超过此值的奖励码需第二位管理员审批',
+    everyone: '本站所有用户（所有节点）',
+    approveTitle: '批准设置修改 #{id}？',
+    approveEffect: '确认后所有节点立即采用新值。',
+    approveOk: '批准修改',
   },
 });
 
@@ -236,6 +244,18 @@ export function SharedSettingsCard() {
               if (c.requestedBy === me.data?.username) return <Tag>{t('yourRequest')}</Tag>;
               return (
                 <DecisionButtons
+                  confirm={{
+                    uid: t('everyone'),
+                    facts: [
+                      { label: t('name'), value: `${t(c.name)} (${c.name})` },
+                      { label: t('previous'), value: c.previous },
+                      { label: t('newValue'), value: c.value },
+                      { label: t('reason'), value: c.reason },
+                    ],
+                    title: t('approveTitle', { id: c.id }),
+                    effect: t('approveEffect'),
+                    okText: t('approveOk'),
+                  }}
                   onDecide={(decision, reason) =>
                     decide.mutateAsync({ id: c.id, decision, ...(reason ? { reason } : {}) })
                   }
