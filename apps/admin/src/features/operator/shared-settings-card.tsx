@@ -1,5 +1,4 @@
 import {
-  type SETTING_CHANGE_STATUSES,
   type SharedSettingChange,
   type SharedSettingName,
   type SharedSettings,
@@ -10,6 +9,7 @@ import { useMe } from '@/api/get-me.ts';
 import { formatTime } from '@/lib/format.ts';
 import { errorText, showFieldErrors } from '@/lib/form-errors.ts';
 import { defineStrings } from '@/lib/i18n.ts';
+import { DecidedStatus } from '@/ui/decided-status.tsx';
 import { DecisionButtons } from '@/ui/decision-buttons.tsx';
 import { useDecideSharedSetting } from './api/decide-shared-setting.ts';
 import { useSharedSettings } from './api/get-shared-settings.ts';
@@ -87,12 +87,6 @@ const useT = defineStrings({
     approveOk: '批准修改',
   },
 });
-
-const STATUS_COLOR: Record<(typeof SETTING_CHANGE_STATUSES)[number], string> = {
-  pending: 'gold',
-  approved: 'green',
-  rejected: 'red',
-};
 
 type Item = SharedSettings['items'][number];
 
@@ -228,19 +222,7 @@ export function SharedSettingsCard() {
             width: 240,
             render: (_, c) => {
               if (c.status !== 'pending')
-                return (
-                  <Space direction="vertical" size={0}>
-                    <Tag color={STATUS_COLOR[c.status]}>{t(`status_${c.status}`)}</Tag>
-                    {c.decidedBy ? (
-                      <Typography.Text type="secondary">
-                        {c.decidedBy} · {c.decidedAt ? formatTime(c.decidedAt) : ''}
-                      </Typography.Text>
-                    ) : null}
-                    {c.decisionReason ? (
-                      <Typography.Text type="secondary">{c.decisionReason}</Typography.Text>
-                    ) : null}
-                  </Space>
-                );
+                return <DecidedStatus {...c} label={t(`status_${c.status}`)} />;
               if (c.requestedBy === me.data?.username) return <Tag>{t('yourRequest')}</Tag>;
               return (
                 <DecisionButtons

@@ -1,8 +1,4 @@
-import {
-  type RewardBudget,
-  type RewardBudgetChange,
-  type RewardBudgetStatus,
-} from '@tradewind/contract/invite';
+import { type RewardBudget, type RewardBudgetChange } from '@tradewind/contract/invite';
 import { ASSET_CODES, type AssetCode } from '@tradewind/contract/wallet';
 import {
   Alert,
@@ -24,6 +20,7 @@ import { formatTime } from '@/lib/format.ts';
 import { errorText, showFieldErrors } from '@/lib/form-errors.ts';
 import { defineStrings } from '@/lib/i18n.ts';
 import { Amount } from '@/ui/amount.tsx';
+import { DecidedStatus } from '@/ui/decided-status.tsx';
 import { DecisionButtons } from '@/ui/decision-buttons.tsx';
 import { useDecideRewardBudget } from './api/decide-reward-budget.ts';
 import { useRewardBudgets } from './api/get-reward-budgets.ts';
@@ -102,12 +99,6 @@ const useT = defineStrings({
     empty: '暂无预算调整。',
   },
 });
-
-const STATUS_COLOR: Record<RewardBudgetStatus, string> = {
-  pending: 'gold',
-  approved: 'green',
-  rejected: 'red',
-};
 
 interface RequestForm {
   asset: AssetCode;
@@ -235,19 +226,7 @@ export function RewardBudgetsPage() {
               width: 260,
               render: (_, c) => {
                 if (c.status !== 'pending')
-                  return (
-                    <Space direction="vertical" size={0}>
-                      <Tag color={STATUS_COLOR[c.status]}>{t(`status_${c.status}`)}</Tag>
-                      {c.decidedBy ? (
-                        <Typography.Text type="secondary">
-                          {c.decidedBy} · {c.decidedAt ? formatTime(c.decidedAt) : ''}
-                        </Typography.Text>
-                      ) : null}
-                      {c.decisionReason ? (
-                        <Typography.Text type="secondary">{c.decisionReason}</Typography.Text>
-                      ) : null}
-                    </Space>
-                  );
+                  return <DecidedStatus {...c} label={t(`status_${c.status}`)} />;
                 if (c.requestedBy === me.data?.username) return <Tag>{t('yourRequest')}</Tag>;
                 const magnitude = c.amount.replace(/^-/, '');
                 return (

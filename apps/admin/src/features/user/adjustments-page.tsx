@@ -9,18 +9,13 @@ import { Link } from 'react-router';
 import { useMe } from '@/api/get-me.ts';
 import { Amount } from '@/ui/amount.tsx';
 import { PagedTable } from '@/ui/paged-table.tsx';
+import { DECISION_STATUS_COLOR } from '@/ui/decided-status.tsx';
 import { DecisionButtons } from '@/ui/decision-buttons.tsx';
 import { useDecideAdjustment } from './api/decide-adjustment.ts';
 import { useAdjustments } from './api/get-adjustments.ts';
 import { timeOrDash, userPath } from './format.ts';
 import { useT } from './strings.ts';
 import { adjustmentMoney } from './user-modals.tsx';
-
-const STATUS_COLOR: Record<AdjustmentStatus, string> = {
-  pending: 'gold',
-  approved: 'green',
-  rejected: 'red',
-};
 
 /** Adjustment requests; a second admin approves (one `system` ledger entry) or rejects with a reason. */
 export function AdjustmentsPage() {
@@ -109,7 +104,7 @@ export function AdjustmentsPage() {
                   title: t('status'),
                   dataIndex: 'status',
                   render: (s: AdjustmentStatus) => (
-                    <Tag color={STATUS_COLOR[s]}>{t(`status_${s}`)}</Tag>
+                    <Tag color={DECISION_STATUS_COLOR[s]}>{t(`status_${s}`)}</Tag>
                   ),
                 },
                 {
