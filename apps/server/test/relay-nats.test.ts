@@ -65,9 +65,9 @@ async function cuttableProxy(
 }
 
 async function until(condition: () => boolean, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + 5_000;
+  const deadline = Date.now() + 15_000;
   while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what} not met within 5 s`);
+    if (Date.now() > deadline) throw new Error(`${what} not met within 15 s`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
@@ -224,8 +224,10 @@ describe.skipIf(!natsUrl)('real-time across nodes over NATS subjects (TEST_NATS_
     expect(await onB.next()).toMatchObject({ op: 'auth', ok: true });
     await relayOf(b).flush();
 
+    const lost = relayOf(a).disconnects;
     expect(proxy.cut()).toBeGreaterThan(0);
-    await until(() => !relayOf(a).connected, 'disconnected');
+    // Counted, not polled: on a busy machine the client may be back before a poll sees it away.
+    await until(() => relayOf(a).disconnects > lost, 'disconnected');
     // Sent while A is away: kept, and sent once A is back (the client alone would drop it).
     expect(a.services.hub.publishToUser(Number(first.uid), { type: 'while-away' })).toBe(1);
     expect(await one.next()).toMatchObject({ data: { type: 'while-away' } });

@@ -79,6 +79,9 @@ export class NatsRelay extends BaseRelay implements Relay {
     return this.connection !== null && !this.away && !this.connection.isClosed();
   }
 
+  /** How many times a connection of this relay was lost (a short loss may be over before anyone looks). */
+  disconnects = 0;
+
   /** The subjects this process is subscribed to now. */
   get subjects(): string[] {
     return [...this.interests.keys()];
@@ -242,7 +245,8 @@ export class NatsRelay extends BaseRelay implements Relay {
         // The client empties its outgoing buffer on each new dial: what is sent while it is
         // away waits here instead, and goes out once it is back.
         this.away = status.type === 'disconnect';
-        if (!this.away) this.sendQueued(connection);
+        if (this.away) this.disconnects += 1;
+        else this.sendQueued(connection);
       }
     })().catch(() => undefined);
     const error = await connection.closed();
