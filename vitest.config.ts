@@ -8,12 +8,13 @@ const server = fileURLToPath(new URL('./apps/server/src', import.meta.url));
 const report = process.env.CI_REPORT;
 
 /**
- * Test files run two at a time: one worker keeps one of two cores busy (a PGlite database
- * runs in its test file's thread). On PostgreSQL one at a time: the server suite's files clone
- * one template database, which PostgreSQL copies one at a time. The browser suite runs its
- * files one after another whatever this says (they share one server).
+ * Test files run two at a time: one worker keeps one of the two cores busy (a server test
+ * file's own thread runs the app, and on PGlite its database too; on PostgreSQL the database
+ * backend used under a tenth of a core beside it). Each file has its own database (a PGlite
+ * copy, or a PostgreSQL clone of one template: concurrent clones work). Browser test files
+ * each get the server of their worker (apps/web/e2e/global-setup.ts starts one per worker).
  */
-const workers = process.env.TEST_DATABASE_URL ? 1 : 2;
+const workers = 2;
 
 export default defineConfig({
   test: {
@@ -62,7 +63,6 @@ export default defineConfig({
           globalSetup: ['apps/web/e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 60_000,
-          fileParallelism: false,
           // A busy 2-core machine renders slower than 1 s now and then.
           expect: { poll: { timeout: 10_000, interval: 100 } },
         },

@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from '../../web/e2e/suite-server.ts';
 import {
   PHONE,
   apiCall,
@@ -23,10 +24,10 @@ import {
  * which no other browser test relies on, and are put back at the end.
  */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 let browser: Browser;
 /** The global setup's administrator session (admins hold the catalog roles too): for set-up and clean-up calls. */
-const adminToken = () => inject('operator').token;
+const adminToken = () => suiteServer().operator.token;
 /** A fresh catalog operator: a TOTP code signs in once, so each sign-in gets its own operator. */
 const newCatalogOperator = (): Promise<OperatorCredentials> =>
   createOperatorAs(baseUrl, adminToken(), 'catalog');

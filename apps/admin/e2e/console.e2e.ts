@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from '../../web/e2e/suite-server.ts';
 import { totp, totpStep } from '../../server/src/modules/security/totp.ts';
 import { launchBrowser, screenshot } from '../../web/e2e/browser.ts';
 import {
@@ -11,7 +12,7 @@ import {
   totpNow,
 } from './operator.ts';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -23,7 +24,7 @@ describe('operator console: sign-in with TOTP, operators, audit log', () => {
     'refuses a wrong code, signs in with the right one, and an administrator asks for a reviewer, a second approves, the reviewer enrols and signs in',
     { timeout: 120_000 },
     async () => {
-      const adminCreds = await createOperatorAs(baseUrl, inject('operator').token, 'admin');
+      const adminCreds = await createOperatorAs(baseUrl, suiteServer().operator.token, 'admin');
       const context = await browser.newContext({ viewport: DESKTOP, baseURL: baseUrl });
       const page = await context.newPage();
 
@@ -62,7 +63,7 @@ describe('operator console: sign-in with TOTP, operators, audit log', () => {
       // Not one who brought the requester in within 7 days (both suite admins did): a third.
       const approver = await operatorApiLogin(
         baseUrl,
-        await createOperatorAs(baseUrl, inject('operator').token, 'admin'),
+        await createOperatorAs(baseUrl, suiteServer().operator.token, 'admin'),
       );
       const requests = await operatorApi<{ items: { id: number; username: string }[] }>(
         baseUrl,
@@ -149,7 +150,7 @@ describe('operator console: sign-in with TOTP, operators, audit log', () => {
   );
 
   it('in Chinese: the operators page and the audit log', async () => {
-    const adminCreds = await createOperatorAs(baseUrl, inject('operator').token, 'admin');
+    const adminCreds = await createOperatorAs(baseUrl, suiteServer().operator.token, 'admin');
     const context = await browser.newContext({ viewport: DESKTOP, baseURL: baseUrl });
     const page = await context.newPage();
     await signInOperator(page, baseUrl, adminCreds, 'zh-CN');
@@ -163,7 +164,7 @@ describe('operator console: sign-in with TOTP, operators, audit log', () => {
       .poll(() => page.getByTestId('audit-table').textContent())
       .toContain('operator.sign_in');
     await screenshot(page, 'admin-audit-zh-CN');
-    // Settings: read-only, secrets hidden.
+    // Settings: this node's own are read-only, secrets hidden (install-wide ones change by request).
     await page.getByRole('link', { name: '系统设置' }).click();
     await expect.poll(() => page.getByText('DEMO_MODE', { exact: true }).count()).toBe(1);
     expect(await page.getByRole('searchbox').count()).toBe(1); // the filter, and nothing editable:

@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from '../../web/e2e/suite-server.ts';
 import {
   PHONE,
   apiCall,
@@ -24,7 +25,7 @@ import {
  * Chinese, for the screenshots.
  */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -126,7 +127,7 @@ async function readyUser(name: string) {
   expect(kyc.code, kyc.message).toBe(0);
   expect(
     (
-      await operatorApi(baseUrl, inject('operator').token, 'POST', '/kyc/decide', {
+      await operatorApi(baseUrl, suiteServer().operator.token, 'POST', '/kyc/decide', {
         id: kyc.data.submission.id,
         decision: 'approve',
       })
@@ -140,7 +141,7 @@ describe('content in the operator console', () => {
     'a catalog operator publishes a news item in English and Chinese; the web client shows it on Home and its detail page in both',
     { timeout: 180_000 },
     async () => {
-      const catalog = await createOperatorAs(baseUrl, inject('operator').token, 'catalog');
+      const catalog = await createOperatorAs(baseUrl, suiteServer().operator.token, 'catalog');
       const context = await browser.newContext({ viewport: DESKTOP, baseURL: baseUrl });
       const page = await context.newPage();
       await signInOperator(page, baseUrl, catalog, 'en');
@@ -259,11 +260,11 @@ describe('content in the operator console', () => {
     { timeout: 300_000 },
     async () => {
       const [alice, bob] = [await readyUser('alice'), await readyUser('bob')];
-      const admin = await createOperatorAs(baseUrl, inject('operator').token, 'admin');
+      const admin = await createOperatorAs(baseUrl, suiteServer().operator.token, 'admin');
       // Something to show: a poll with a vote, a bonus code, an IEO project with applications, a broadcast.
       const token = await operatorApiLogin(
         baseUrl,
-        await createOperatorAs(baseUrl, inject('operator').token, 'catalog'),
+        await createOperatorAs(baseUrl, suiteServer().operator.token, 'catalog'),
       );
       const now = Date.now();
       const at = (ms: number) => new Date(ms).toISOString();

@@ -1,6 +1,7 @@
 import type { Dashboard } from '@tradewind/contract/dashboard';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from '../../web/e2e/suite-server.ts';
 import { apiCall, launchBrowser, screenshot, waitFor } from '../../web/e2e/browser.ts';
 import { registerByApi } from '../../web/e2e/images.ts';
 import {
@@ -11,7 +12,7 @@ import {
   signInOperator,
 } from './operator.ts';
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -37,11 +38,11 @@ describe('operator console: the dashboard', () => {
       (await apiCall(baseUrl, 'POST', '/api/v1/dev/chain/mine', undefined, { blocks: 19 })).code,
     ).toBe(0);
 
-    const adminCreds = await createOperatorAs(baseUrl, inject('operator').token, 'admin');
-    const reviewerCreds = await createOperatorAs(baseUrl, inject('operator').token, 'reviewer');
+    const adminCreds = await createOperatorAs(baseUrl, suiteServer().operator.token, 'admin');
+    const reviewerCreds = await createOperatorAs(baseUrl, suiteServer().operator.token, 'reviewer');
     const apiToken = await operatorApiLogin(
       baseUrl,
-      await createOperatorAs(baseUrl, inject('operator').token, 'catalog'),
+      await createOperatorAs(baseUrl, suiteServer().operator.token, 'catalog'),
     );
     const today = new Date().toISOString().slice(0, 10);
     let board: Dashboard | undefined;

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from '../../web/e2e/suite-server.ts';
 import { apiCall, launchBrowser, screenshot, waitFor } from '../../web/e2e/browser.ts';
 import { PASSWORD, registerByApi, uploadBandedPng } from '../../web/e2e/images.ts';
 import {
@@ -18,7 +19,7 @@ import {
  * then shows what the action changed, field by field.
  */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const PIN = '480316';
 const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
 const TXID = 'a1'.repeat(32);
@@ -27,7 +28,7 @@ let browser: Browser;
 const operators: Partial<Record<'en' | 'zh-CN', OperatorCredentials>> = {};
 beforeAll(async () => {
   browser = await launchBrowser();
-  const adminToken = inject('operator').token;
+  const adminToken = suiteServer().operator.token;
   operators.en = await createOperatorAs(baseUrl, adminToken, 'admin');
   operators['zh-CN'] = await createOperatorAs(baseUrl, adminToken, 'admin');
 });
@@ -43,7 +44,7 @@ const api = <T = unknown>(
   headers: Record<string, string> = {},
 ) => apiCall<T>(baseUrl, method, path, token, body, headers);
 const admin = <T = unknown>(method: 'GET' | 'POST', path: string, body?: unknown) =>
-  operatorApi<T>(baseUrl, inject('operator').token, method, path, body);
+  operatorApi<T>(baseUrl, suiteServer().operator.token, method, path, body);
 
 const register = (): Promise<Session> =>
   registerByApi(

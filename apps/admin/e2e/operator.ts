@@ -5,7 +5,8 @@
 import { execFileSync } from 'node:child_process';
 import type { OperatorRole } from '@tradewind/contract/operator';
 import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
+import {} from 'vitest';
+import { suiteServer } from '../../web/e2e/suite-server.ts';
 import { totp } from '../../server/src/modules/security/totp.ts';
 
 export interface OperatorCredentials {
@@ -158,7 +159,7 @@ export async function bootstrapSecondAdmin(
 
 /**
  * A new operator with `role`, requested by an administrator's session (e.g.
- * `inject('operator').token`) and approved by the suite's second admin (`inject('approver')`).
+ * `suiteServer().operator.token`) and approved by the suite's second admin (`suiteServer().approver`).
  */
 export async function createOperatorAs(
   baseUrl: string,
@@ -169,7 +170,7 @@ export async function createOperatorAs(
   const id = await requestOperator(baseUrl, adminToken, username, role);
   const decided = await operatorApi<{ enrolment: { code: string } | null }>(
     baseUrl,
-    inject('approver').token,
+    suiteServer().approver.token,
     'POST',
     '/operators/requests/decide',
     { id, decision: 'approve', reason: 'e2e' },
@@ -193,6 +194,29 @@ export async function signInOperator(
   await page.getByTestId('login-password').fill(operator.password);
   await page.getByTestId('login-code').fill(totpNow(operator.totpSecret));
   await page.getByTestId('login-submit').click();
+  await page.getByTestId('admin-shell').waitFor();
+}
+
+/**
+ * Opens a console page with an existing session (a TOTP code signs in only once per 30 s step:
+ * a suite's admins sign in once and reuse their tokens), in `language`.
+ */
+export async function openConsoleAs(
+  page: Page,
+  baseUrl: string,
+  token: string,
+  language: 'en' | 'zh-CN',
+  path: string,
+): Promise<void> {
+  await page.goto(`${baseUrl}/admin/login`);
+  await page.evaluate(
+    ([lang, session]) => {
+      localStorage.setItem('tw-admin-lang', lang);
+      sessionStorage.setItem('tw-admin-token', session);
+    },
+    [language, token] as const,
+  );
+  await page.goto(`${baseUrl}/admin/${path}`);
   await page.getByTestId('admin-shell').waitFor();
 }
 

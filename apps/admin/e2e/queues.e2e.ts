@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from '../../web/e2e/suite-server.ts';
 import {
   PHONE,
   apiCall,
@@ -27,7 +28,7 @@ import {
  * client, sees the funds released and the reason. Every queue page in English and Chinese.
  */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const PASSWORD = 'e2e-password-1';
 const PIN = '480316';
 const TRON = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
@@ -41,7 +42,7 @@ let firstToken: string;
 const viewers: Partial<Record<'en' | 'zh-CN', OperatorCredentials>> = {};
 beforeAll(async () => {
   browser = await launchBrowser();
-  const admin = inject('operator').token;
+  const admin = suiteServer().operator.token;
   reviewer = await createOperatorAs(baseUrl, admin, 'reviewer');
   firstApprover = await createOperatorAs(baseUrl, admin, 'reviewer');
   firstToken = await operatorApiLogin(baseUrl, firstApprover);
@@ -282,7 +283,7 @@ describe('review queues', () => {
       // The audit log has both approvals, by different operators, and the rejection with its reason.
       const audit = await operatorApi<{
         items: { action: string; operator: string; targetId: string; reason: string | null }[];
-      }>(baseUrl, inject('operator').token, 'GET', '/audit?targetType=withdrawal');
+      }>(baseUrl, suiteServer().operator.token, 'GET', '/audit?targetType=withdrawal');
       const actions = audit.data.items
         .filter((e) => e.targetId === small || e.targetId === large)
         .map((e) => [e.targetId, e.action, e.operator, e.reason]);

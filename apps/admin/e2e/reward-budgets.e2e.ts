@@ -1,25 +1,9 @@
 import fs from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from '../../web/e2e/suite-server.ts';
 import { launchBrowser, screenshot } from '../../web/e2e/browser.ts';
-import { DESKTOP, operatorApi } from './operator.ts';
-
-/**
- * Opens the console with an existing session: the suite's admins are signed in once (a TOTP code
- * signs in only once per 30 s step, and both languages run within one).
- */
-async function openAs(page: Page, token: string, language: 'en' | 'zh-CN', path: string) {
-  await page.goto(`${baseUrl}/admin/login`);
-  await page.evaluate(
-    ([lang, session]) => {
-      localStorage.setItem('tw-admin-lang', lang);
-      sessionStorage.setItem('tw-admin-token', session);
-    },
-    [language, token] as const,
-  );
-  await page.goto(`${baseUrl}/admin/${path}`);
-  await page.getByTestId('admin-shell').waitFor();
-}
+import { DESKTOP, openConsoleAs, operatorApi } from './operator.ts';
 
 /**
  * Money from the house needs two people (issue 29), in the console: the reward budgets page
@@ -28,7 +12,7 @@ async function openAs(page: Page, token: string, language: 'en' | 'zh-CN', path:
  * creator cannot approve and another admin approves after a confirmation with the amounts.
  */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -40,8 +24,8 @@ const stamp = Date.now() % 100_000;
 
 describe.each(['en', 'zh-CN'] as const)('reward budgets in the console (%s)', (language) => {
   it('the requester sees their change waiting; another admin sees approve and the amounts', async () => {
-    const first = inject('operator');
-    const second = inject('approver');
+    const first = suiteServer().operator;
+    const second = suiteServer().approver;
     const reason = `Spring campaign ${language} ${stamp}`;
     const requested = await operatorApi<{ id: string }>(
       baseUrl,
@@ -70,7 +54,7 @@ describe.each(['en', 'zh-CN'] as const)('reward budgets in the console (%s)', (l
 
     const context = await browser.newContext({ viewport: DESKTOP });
     const page = await context.newPage();
-    await openAs(page, first.token, language, 'reward-budgets');
+    await openConsoleAs(page, baseUrl, first.token, language, 'reward-budgets');
     // The demo seed's budget for WELCOME10 (1,000,000 USDT), minus whatever the suite redeemed.
     await page.getByTestId('budget-remaining-USDT').waitFor();
     const row = page.getByTestId('reward-budget-changes').locator('tr', { hasText: reason });
@@ -92,7 +76,7 @@ describe.each(['en', 'zh-CN'] as const)('reward budgets in the console (%s)', (l
 
     const other = await browser.newContext({ viewport: DESKTOP });
     const page2 = await other.newPage();
-    await openAs(page2, second.token, language, 'reward-budgets');
+    await openConsoleAs(page2, baseUrl, second.token, language, 'reward-budgets');
     const pending = page2.getByTestId('reward-budget-changes').locator('tr', { hasText: reason });
     await pending.getByTestId('decision-approve').click();
     // The confirmation names the asset and the amount before anything changes.

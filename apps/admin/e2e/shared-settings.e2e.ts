@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from '../../web/e2e/suite-server.ts';
 import { launchBrowser } from '../../web/e2e/browser.ts';
-import { DESKTOP, operatorApi } from './operator.ts';
+import { DESKTOP, openConsoleAs, operatorApi } from './operator.ts';
 
 /**
  * One configuration for every node (issue 30), in the console: an admin asks for a new
@@ -10,7 +11,7 @@ import { DESKTOP, operatorApi } from './operator.ts';
  * and a second admin, in Chinese, approves it; the value in effect changes on the page.
  */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const SHOTS = '/tmp/shots/A';
 let browser: Browser;
 beforeAll(async () => {
@@ -19,22 +20,14 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 async function openSettings(page: Page, token: string, language: 'en' | 'zh-CN') {
-  await page.goto(`${baseUrl}/admin/login`);
-  await page.evaluate(
-    ([lang, session]) => {
-      localStorage.setItem('tw-admin-lang', lang);
-      sessionStorage.setItem('tw-admin-token', session);
-    },
-    [language, token] as const,
-  );
-  await page.goto(`${baseUrl}/admin/settings`);
+  await openConsoleAs(page, baseUrl, token, language, 'settings');
   await page.getByTestId('shared-value-CONTRACT_MAX_OPEN_ORDERS').waitFor();
 }
 
 describe('install-wide settings in the console', () => {
   it('one admin requests a value, another approves it, and the value in effect changes', async () => {
-    const first = inject('operator');
-    const second = inject('approver');
+    const first = suiteServer().operator;
+    const second = suiteServer().approver;
     const reason = `More open orders ${Date.now() % 100_000}`;
     fs.mkdirSync(SHOTS, { recursive: true });
 

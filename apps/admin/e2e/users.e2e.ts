@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from '../../web/e2e/suite-server.ts';
 import { PHONE, apiCall, launchBrowser, screenshot, signIn } from '../../web/e2e/browser.ts';
 import { PASSWORD, registerByApi } from '../../web/e2e/images.ts';
 import { DESKTOP, createOperatorAs, signInOperator } from './operator.ts';
@@ -12,7 +13,7 @@ import { DESKTOP, createOperatorAs, signInOperator } from './operator.ts';
  * funds detail on the phone.
  */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -54,8 +55,8 @@ describe('operator console: users', () => {
   it('search, detail, freeze and unfreeze; an adjustment approved by a second admin reaches the user', async () => {
     const email = `e2e-users-${Date.now()}@example.com`;
     const user = await registerByApi(baseUrl, email);
-    const adminA = await createOperatorAs(baseUrl, inject('operator').token, 'admin');
-    const adminB = await createOperatorAs(baseUrl, inject('operator').token, 'admin');
+    const adminA = await createOperatorAs(baseUrl, suiteServer().operator.token, 'admin');
+    const adminB = await createOperatorAs(baseUrl, suiteServer().operator.token, 'admin');
 
     // Admin A finds the user by email and opens the detail.
     const page = await desktop();

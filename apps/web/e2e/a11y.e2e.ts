@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from './suite-server.ts';
 import { PHONE, launchBrowser, signIn } from './browser.ts';
 import { type Fixture, SIGNED_OUT_PATHS, openRoute, prepareFixture } from './every-route.ts';
 
@@ -11,7 +12,7 @@ import { type Fixture, SIGNED_OUT_PATHS, openRoute, prepareFixture } from './eve
  * violation fails the route; the message names each one's rule, impact, targets and help.
  */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const axeSource = fs.readFileSync(
   createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
   'utf8',
@@ -21,7 +22,7 @@ let fixture: Fixture;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  fixture = await prepareFixture(baseUrl, inject('operator').token, 'a11y');
+  fixture = await prepareFixture(baseUrl, suiteServer().operator.token, 'a11y');
 }, 120_000);
 afterAll(() => browser?.close());
 

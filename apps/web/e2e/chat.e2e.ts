@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from './suite-server.ts';
 import { PHONE, launchBrowser, screenshot, signIn } from './browser.ts';
 import { registerByApi } from './images.ts';
 import { type RunningServer, freePort, startServer } from './server.ts';
@@ -30,7 +31,7 @@ window.chatwootSDK = {
 const FAKE_WIDGET =
   '<!doctype html><body style="margin:0;background:#1f93ff;color:#fff;font:600 12px sans-serif;display:flex;align-items:center;justify-content:center;height:100vh">Chat</body>';
 
-const sharedBaseUrl = inject('baseUrl');
+const sharedBaseUrl = suiteServer().baseUrl;
 const TOKEN = 'e2e-site-token';
 let browser: Browser;
 let server: RunningServer;

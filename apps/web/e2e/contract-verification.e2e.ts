@@ -4,7 +4,8 @@ import path from 'node:path';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { parseAccumulatorUpdate, sliceAccumulatorUpdate } from '@tradewind/contract/pyth-proof';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from './suite-server.ts';
 import { PHONE, SCREENSHOT_DIR, apiCall, launchBrowser, waitFor } from './browser.ts';
 import { type Session, fundedFuturesUser } from './funded-user.ts';
 import { TRADE_PIN } from './ready-user.ts';
@@ -19,7 +20,7 @@ import { TRADE_PIN } from './ready-user.ts';
  * and checks the update against Wormhole's published guardian keys in Chromium.
  */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const axeSource = fs.readFileSync(
   createRequire(import.meta.url).resolve('axe-core/axe.min.js'),
   'utf8',

@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from './suite-server.ts';
 import { PHONE, apiCall, launchBrowser, screenshot, waitFor } from './browser.ts';
 import { type Session, fundedFuturesUser } from './funded-user.ts';
 import { TRADE_PIN } from './ready-user.ts';
@@ -11,7 +12,7 @@ import { TRADE_PIN } from './ready-user.ts';
  * simulated chain and a transfer to the futures account.
  */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 let browser: Browser;
 
 interface Period {

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LANGUAGES, type Language } from '@tradewind/contract/languages';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from './suite-server.ts';
 import { PHONE, SCREENSHOT_DIR, launchBrowser, signIn } from './browser.ts';
 import { type Fixture, SIGNED_OUT_PATHS, prepareFixture, routeName } from './every-route.ts';
 
@@ -14,7 +15,7 @@ import { type Fixture, SIGNED_OUT_PATHS, prepareFixture, routeName } from './eve
  * One browser context per language; routes change inside the app (no reload) to keep it quick.
  */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const OUT = path.join(SCREENSHOT_DIR, 'every-screen');
 let browser: Browser;
@@ -22,7 +23,7 @@ let fixture: Fixture;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  fixture = await prepareFixture(baseUrl, inject('operator').token, 'screens');
+  fixture = await prepareFixture(baseUrl, suiteServer().operator.token, 'screens');
   fs.rmSync(OUT, { recursive: true, force: true });
 }, 120_000);
 afterAll(() => browser?.close());
@@ -157,7 +158,8 @@ async function visit(page: Page, url: string, inflight: { count: number }): Prom
     window.history.pushState({ idx: (window.history.state?.idx ?? 0) + 1 }, '', to);
     window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
   }, url);
-  const deadline = Date.now() + 8_000;
+  // Generous: two files run at once on two cores, and a route may take a while to show text.
+  const deadline = Date.now() + 20_000;
   let quietSince = 0;
   while (Date.now() < deadline) {
     const busy =

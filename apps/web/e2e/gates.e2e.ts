@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from './suite-server.ts';
 import { PHONE, apiCall, launchBrowser, screenshot } from './browser.ts';
 import { registerByApi } from './images.ts';
 import { makeReady } from './ready-user.ts';
@@ -11,7 +12,7 @@ import { makeReady } from './ready-user.ts';
  * English, Simplified Chinese and German.
  */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 let browser: Browser;
 let counter = 0;
 

@@ -12,27 +12,40 @@ import {
   operatorApiLogin,
 } from '../../admin/e2e/operator.ts';
 
+/** One server of the suite, with its two administrators. */
+export interface SuiteServer {
+  baseUrl: string;
+  /** An administrator created with `npm run ops` before the server started, and its session (codes work once: use the token). */
+  operator: OperatorCredentials & { token: string };
+  /** The second admin, who approves the operators tests create (`createOperatorAs`). */
+  approver: OperatorCredentials & { token: string };
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
-    baseUrl: string;
-    /** An administrator created with `npm run ops` before the server started, and its session (codes work once: use the token). */
-    operator: OperatorCredentials & { token: string };
-    /** The second admin, who approves the operators tests create (`createOperatorAs`). */
-    approver: OperatorCredentials & { token: string };
+    /** One server per worker (suite-server.ts picks a file's): files running at once never share one. */
+    servers: SuiteServer[];
   }
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
+/** `count` distinct free ports: each is held until all are found, so no two are the same. */
+async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<net.Server>((resolve, reject) => {
+          const server = net.createServer();
+          server.listen(0, '127.0.0.1', () => resolve(server));
+          server.on('error', reject);
+        }),
+    ),
+  );
+  const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((r) => server.close(r))));
+  return ports;
 }
 
 async function waitForHealth(url: string, child: ChildProcess, log: () => string): Promise<void> {
@@ -50,27 +63,22 @@ async function waitForHealth(url: string, child: ChildProcess, log: () => string
   throw new Error(`server did not become healthy:\n${log()}`);
 }
 
-/** Starts the product the way `npm start` serves it (built web app + API + WebSocket) on a fresh database. */
-export default async function setup(project: TestProject) {
-  if (
-    !fs.existsSync(path.join(root, 'apps/web/dist/index.html')) ||
-    !fs.existsSync(path.join(root, 'apps/admin/dist/index.html'))
-  ) {
-    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-  }
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tw-e2e-'));
-  const port = await freePort();
-  const operator = createOperatorByCli(
-    root,
-    {
-      ...process.env,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: process.env.E2E_DATABASE_URL ?? '',
-    },
-    'e2e-admin',
-    'admin',
-  );
+/**
+ * Starts the product the way `npm start` serves it (built web app + API + WebSocket) on a fresh
+ * database, with its two administrators.
+ */
+async function startSuiteServer(
+  name: string,
+  port: number,
+): Promise<{ server: SuiteServer; stop: () => Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `tw-e2e-${name}-`));
+  const cliEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: process.env.E2E_DATABASE_URL ?? '',
+  };
+  const operator = createOperatorByCli(root, cliEnv, 'e2e-admin', 'admin');
   let output = '';
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
@@ -95,26 +103,44 @@ export default async function setup(project: TestProject) {
   child.stderr?.on('data', (chunk) => (output += chunk));
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitForHealth(baseUrl, child, () => output);
-  project.provide('baseUrl', baseUrl);
   const token = await operatorApiLogin(baseUrl, operator);
-  project.provide('operator', { ...operator, token });
   // Every operator after the first is requested by one admin and approved by another.
-  const approver = await bootstrapSecondAdmin(
-    root,
-    {
-      ...process.env,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: process.env.E2E_DATABASE_URL ?? '',
+  const approver = await bootstrapSecondAdmin(root, cliEnv, baseUrl, token, 'e2e-approver');
+  return {
+    server: {
+      baseUrl,
+      operator: { ...operator, token },
+      approver: { ...approver, token: await operatorApiLogin(baseUrl, approver) },
     },
-    baseUrl,
-    token,
-    'e2e-approver',
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One server per worker (E2E_SERVERS, default 2): a browser test spends most of its time
+ * waiting for a page, so two files at once take about half as long on two cores, and each has
+ * a server of its own, so a file that changes the catalog or closes a market never meets
+ * another file's expectations. On PostgreSQL (E2E_DATABASE_URL) one server, one file at a time.
+ */
+export default async function setup(project: TestProject) {
+  if (
+    !fs.existsSync(path.join(root, 'apps/web/dist/index.html')) ||
+    !fs.existsSync(path.join(root, 'apps/admin/dist/index.html'))
+  ) {
+    execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  }
+  const count = process.env.E2E_DATABASE_URL ? 1 : Number(process.env.E2E_SERVERS ?? '2');
+  const ports = await freePorts(count);
+  const started = await Promise.all(ports.map((port, i) => startSuiteServer(String(i + 1), port)));
+  project.provide(
+    'servers',
+    started.map((s) => s.server),
   );
-  project.provide('approver', { ...approver, token: await operatorApiLogin(baseUrl, approver) });
   return async () => {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await Promise.all(started.map((s) => s.stop()));
   };
 }

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { IeoApplication, IeoProject } from '@tradewind/contract/ieo';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from './suite-server.ts';
 import {
   type Envelope,
   PHONE,
@@ -20,7 +21,7 @@ import { admin, bandedPng, registerByApi } from './images.ts';
  * Funding (simulated chain deposit) and KYC (approved by the operator) go through the API.
  */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 let browser: Browser;
 let operator: string;
 
@@ -147,7 +148,7 @@ async function spotUsdt(token: string) {
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  operator = inject('operator').token;
+  operator = suiteServer().operator.token;
 });
 afterAll(() => browser?.close());
 

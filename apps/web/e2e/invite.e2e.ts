@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from './suite-server.ts';
 import { PHONE, apiCall, launchBrowser, outboxCode, screenshot, signIn } from './browser.ts';
 import { PASSWORD, registerByApi, scanQr } from './images.ts';
 
@@ -10,7 +11,7 @@ import { PASSWORD, registerByApi, scanQr } from './images.ts';
  * (the spot balance rises by 10 USDT) and refused the second time. Then /PointsHistory.
  */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { Loan, LoanList } from '@tradewind/contract/loans';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from './suite-server.ts';
 import {
   type Envelope,
   PHONE,
@@ -20,7 +21,7 @@ import { admin, bandedPng, registerByApi } from './images.ts';
  * /LoansHistory (principal + one day's interest), in two languages.
  */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 let browser: Browser;
 let operator: string;
 
@@ -162,7 +163,7 @@ const noSidewaysScroll = async (page: Page) =>
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  operator = inject('operator').token;
+  operator = suiteServer().operator.token;
 });
 afterAll(() => browser?.close());
 

@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from './suite-server.ts';
 import { PHONE, apiCall, launchBrowser, screenshot, signIn } from './browser.ts';
 import { admin, bandedPng, registerByApi } from './images.ts';
 
@@ -9,12 +10,12 @@ import { admin, bandedPng, registerByApi } from './images.ts';
  * message drops it. Home lists the seeded news and the latest notice; each opens.
  */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 let browser: Browser;
 let operator: string;
 beforeAll(async () => {
   browser = await launchBrowser();
-  operator = inject('operator').token;
+  operator = suiteServer().operator.token;
 });
 afterAll(() => browser?.close());
 

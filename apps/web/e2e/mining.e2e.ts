@@ -1,6 +1,7 @@
 import type { MiningProduct, MiningRentalDetail } from '@tradewind/contract/mining';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from './suite-server.ts';
 import { PHONE, apiCall, launchBrowser, screenshot, signIn, waitFor } from './browser.ts';
 import { admin, registerByApi } from './images.ts';
 import { makeReady } from './ready-user.ts';
@@ -12,12 +13,12 @@ import { makeReady } from './ready-user.ts';
  * /MiningDetail shows it; /Mining and /MiningHis along the way.
  */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 let browser: Browser;
 let operator: string;
 beforeAll(async () => {
   browser = await launchBrowser();
-  operator = inject('operator').token;
+  operator = suiteServer().operator.token;
 });
 afterAll(() => browser?.close());
 

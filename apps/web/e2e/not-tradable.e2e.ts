@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from './suite-server.ts';
 import crypto from 'node:crypto';
 import { PHONE, launchBrowser, screenshot, signIn } from './browser.ts';
 import { admin, registerByApi } from './images.ts';
@@ -8,8 +9,8 @@ import { admin, registerByApi } from './images.ts';
  * An instrument nobody may trade here (no live source covers it, or operators closed it):
  * /Detail keeps the buy buttons off and says why, in the visitor's language.
  */
-const baseUrl = inject('baseUrl');
-const operator = inject('operator');
+const baseUrl = suiteServer().baseUrl;
+const operator = suiteServer().operator;
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();

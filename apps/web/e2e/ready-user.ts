@@ -1,4 +1,5 @@
-import { inject } from 'vitest';
+import {} from 'vitest';
+import { suiteServer } from './suite-server.ts';
 import { apiCall } from './browser.ts';
 import { PASSWORD, admin, bandedPng } from './images.ts';
 
@@ -52,7 +53,7 @@ export async function makeReady(
     faceFileId: face,
   });
   if (sent.code !== 0) throw new Error(`KYC: ${sent.message}`);
-  const operator = inject('operator').token;
+  const operator = suiteServer().operator.token;
   // Oldest first, a page at a time: other journeys' submissions may wait ahead of this one.
   let submission: { id: string; uid: string } | undefined;
   for (let cursor: string | null = ''; submission === undefined && cursor !== null;) {

@@ -1,11 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from './suite-server.ts';
 import { PHONE, apiCall, launchBrowser, outboxCode, screenshot } from './browser.ts';
 import { registerByApi } from './images.ts';
 
 /** Issue 29, decision 0026: the invitation tab proves the address with a code as well. */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();

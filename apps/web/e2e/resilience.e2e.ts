@@ -1,6 +1,7 @@
 import type { MiningProduct, MiningRental } from '@tradewind/contract/mining';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from './suite-server.ts';
 import { PHONE, apiCall, launchBrowser, screenshot, signIn, waitFor } from './browser.ts';
 import { registerByApi } from './images.ts';
 import { makeReady } from './ready-user.ts';
@@ -11,7 +12,7 @@ import { makeReady } from './ready-user.ts';
  * by Playwright; everything else is the real server.
  */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from './suite-server.ts';
 import { PHONE, apiCall, launchBrowser, screenshot } from './browser.ts';
 import { registerByApi } from './images.ts';
 
@@ -9,7 +10,7 @@ import { registerByApi } from './images.ts';
  * page says why it refuses and how long to wait, in the visitor's language, and the owner has
  * a message about it.
  */
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();

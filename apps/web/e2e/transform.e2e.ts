@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from './suite-server.ts';
 import { PHONE, apiCall, launchBrowser, outboxCode, screenshot, waitFor } from './browser.ts';
 import { makeReady } from './ready-user.ts';
 
@@ -11,7 +12,7 @@ import { makeReady } from './ready-user.ts';
  * has its own user, funded with USDT by a deposit on the demo's simulated chain.
  */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 let browser: Browser;
 
 interface Session {

@@ -1,6 +1,7 @@
 import type { VotePoll } from '@tradewind/contract/vote';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from './suite-server.ts';
 import { PHONE, launchBrowser, screenshot, signIn } from './browser.ts';
 import { registerByApi } from './images.ts';
 
@@ -10,7 +11,7 @@ import { registerByApi } from './images.ts';
  * through the API and from a screen opened before the first vote.
  */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();

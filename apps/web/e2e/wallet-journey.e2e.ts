@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { suiteServer } from './suite-server.ts';
 import {
   type Envelope,
   PHONE,
@@ -23,7 +24,7 @@ import { PASSWORD, admin, bandedPng, registerByApi } from './images.ts';
  * screens are checked for the result of all of them together.
  */
 
-const baseUrl = inject('baseUrl');
+const baseUrl = suiteServer().baseUrl;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 let browser: Browser;
 let operator: string;
@@ -70,7 +71,7 @@ const usdt = async (token: string) =>
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  operator = inject('operator').token;
+  operator = suiteServer().operator.token;
   await waitFor(
     'fresh prices',
     async () =>
