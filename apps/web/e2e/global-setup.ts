@@ -5,21 +5,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import type { SuiteServer } from './suite-server.ts';
 import {
-  type OperatorCredentials,
   bootstrapSecondAdmin,
   createOperatorByCli,
   operatorApiLogin,
 } from '../../admin/e2e/operator.ts';
-
-/** One server of the suite, with its two administrators. */
-export interface SuiteServer {
-  baseUrl: string;
-  /** An administrator created with `npm run ops` before the server started, and its session (codes work once: use the token). */
-  operator: OperatorCredentials & { token: string };
-  /** The second admin, who approves the operators tests create (`createOperatorAs`). */
-  approver: OperatorCredentials & { token: string };
-}
 
 declare module 'vitest' {
   export interface ProvidedContext {
