@@ -1,5 +1,14 @@
 import * as z from 'zod/mini';
 
+/** Why someone asks for a change another person decides: required, kept in the audit log. */
+export const requestReason = z
+  .string({ error: 'validation.required' })
+  .check(
+    z.trim(),
+    z.minLength(1, { error: 'validation.required' }),
+    z.maxLength(500, { error: 'validation.too_long' }),
+  );
+
 /** A second person's decision on a request (an id as text); rejecting needs a reason. */
 export const idText = z
   .string({ error: 'validation.required' })

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { decisionReason, idText, needsReasonToReject } from './decision.ts';
+import { decisionReason, idText, needsReasonToReject, requestReason } from './decision.ts';
 import { amountSchema } from './money.ts';
 import { ASSET_CODES, type AssetCode, assetSchema } from './wallet.ts';
 
@@ -202,13 +202,7 @@ export const rewardBudgetRequestSchema = z.strictObject({
     z.regex(/^[+-]?\d{1,30}(\.\d{1,18})?$/, { error: 'validation.amount_format', abort: true }),
     z.refine((value) => /[1-9]/.test(value), { error: 'validation.amount_positive' }),
   ),
-  reason: z
-    .string({ error: 'validation.required' })
-    .check(
-      z.trim(),
-      z.minLength(1, { error: 'validation.required' }),
-      z.maxLength(500, { error: 'validation.too_long' }),
-    ),
+  reason: requestReason,
 });
 export type RewardBudgetRequest = z.infer<typeof rewardBudgetRequestSchema>;
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { PASSWORD_MAX_LENGTH } from './auth-basics.ts';
-import { idDecisionSchema } from './decision.ts';
+import { idDecisionSchema, requestReason } from './decision.ts';
 
 /** Operators are separate accounts, never users with a flag (ARCHITECTURE §8). */
 export const OPERATOR_ROLES = ['reviewer', 'catalog', 'admin'] as const;
@@ -260,13 +260,7 @@ export const sharedSettingRequestSchema = z.strictObject({
       z.minLength(1, { error: 'validation.required' }),
       z.maxLength(200, { error: 'validation.too_long' }),
     ),
-  reason: z
-    .string({ error: 'validation.required' })
-    .check(
-      z.trim(),
-      z.minLength(1, { error: 'validation.required' }),
-      z.maxLength(500, { error: 'validation.too_long' }),
-    ),
+  reason: requestReason,
 });
 export type SharedSettingRequest = z.infer<typeof sharedSettingRequestSchema>;
 
