@@ -10,7 +10,7 @@ const report = process.env.CI_REPORT;
 /**
  * Test files run two at a time: one worker keeps one of the two cores busy (a server test
  * file's own thread runs the app, and on PGlite its database too; on PostgreSQL the database
- * backend used under a tenth of a core beside it). Each file has its own database (a PGlite
+ * backend does little beside it). Each file has its own database (a PGlite
  * copy, or a PostgreSQL clone of one template: concurrent clones work). Browser test files
  * each get the server of their worker (apps/web/e2e/global-setup.ts starts one per worker).
  */

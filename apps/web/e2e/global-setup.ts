@@ -113,7 +113,7 @@ async function startSuiteServer(
 
 /**
  * One server per worker (E2E_SERVERS, default 2): a browser test spends most of its time
- * waiting for a page, so two files at once take about half as long on two cores, and each has
+ * waiting for a page, so two files at once use two cores well (docs/testing.md), and each has
  * a server of its own, so a file that changes the catalog or closes a market never meets
  * another file's expectations. On PostgreSQL (E2E_DATABASE_URL) one server, one file at a time.
  */
