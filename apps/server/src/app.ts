@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import helmet, { type HelmetOptions } from 'helmet';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
@@ -54,7 +55,16 @@ import type { AppServices } from './services.ts';
 import { registerFileRoutes } from './platform/files-routes.ts';
 import { jsonSerializerCompiler, zodValidatorCompiler } from './platform/http.ts';
 import { registerRateLimits } from './platform/rate-limits.ts';
-import { Readiness, databaseCheck, registerReadiness } from './platform/shutdown.ts';
+import { Metrics, registerMetrics } from './platform/metrics.ts';
+import { READINESS_FLAPS, registerConditions, watchPlatform } from './platform/conditions.ts';
+import {
+  Readiness,
+  databaseCheck,
+  migrationsCheck,
+  registerReadiness,
+} from './platform/shutdown.ts';
+import { saneRequestId } from './platform/request-id.ts';
+import { startRelayProbe } from './platform/relay-probe.ts';
 import { createNotifier } from './platform/notifier.ts';
 import { NatsRelay } from './platform/events/nats-relay.ts';
 import { registerSharedSettingRoutes } from './modules/settings/routes.ts';
@@ -87,7 +97,7 @@ export interface AppOptions {
   clock?: Clock;
   /** Where uploads are kept; defaults to `DATA_DIR/uploads`. */
   fileStore?: FileStore;
-  /** Pino options, or false for silence (tests). */
+  /** Pino options over the defaults (level, redaction, node and role on every line), or false for silence (tests). */
   logger?: FastifyServerOptions['logger'];
   /** Run the background workers in this process (main.ts: ROLE `all` or `worker`); tests drive them directly. */
   workers?: boolean;
@@ -100,6 +110,8 @@ export interface AppOptions {
   onRoute?: (route: RouteOptions) => void;
   /** The ledger check's obligations; every module's by default (a test adds a phantom one). */
   obligations?: readonly Obligation[];
+  /** This app's metrics (main.ts serves them on the ops port too); a new set by default. */
+  metrics?: Metrics;
 }
 
 export type { AppServices } from './services.ts';
@@ -117,8 +129,22 @@ declare module 'fastify' {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const clock = options.clock ?? systemClock;
+  const logger = {
+    level: config.logLevel,
+    redact: ['req.headers.authorization'],
+    base: { pid: process.pid, node: config.nodeName, role: config.role },
+  };
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: ['req.headers.authorization'] },
+    logger:
+      options.logger === false
+        ? false
+        : typeof options.logger === 'object'
+          ? { ...logger, ...options.logger }
+          : logger,
+    // A sane X-Request-Id from the proxy or client is kept, so one request reads the same in
+    // every node's and the proxy's logs; anything else gets a UUID (never a per-process counter).
+    requestIdHeader: false,
+    genReqId: (request) => saneRequestId(request.headers['x-request-id']) ?? randomUUID(),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // Shutting down (platform/shutdown.ts), the node has already told the load balancer it is not
@@ -136,13 +162,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('lang', 'en');
   app.decorateRequest('auth', null);
   app.decorateRequest('operator', null);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     request.lang = languageFromHeader(request.headers['accept-language']);
+    reply.header('x-request-id', request.id);
   });
   registerErrorHandler(app);
-  const readiness = new Readiness();
+  const metrics = options.metrics ?? new Metrics();
+  registerMetrics(app, metrics, config.metrics.token);
+  const conditions = registerConditions(app);
+  const readinessChangedAt: number[] = [];
+  const readiness = new Readiness((ready, failing) => {
+    metrics.readinessChanges.inc();
+    readinessChangedAt.push(Date.now());
+    if (readinessChangedAt.length > READINESS_FLAPS * 4) readinessChangedAt.shift();
+    if (ready) app.log.info('ready again');
+    else app.log.warn({ failing }, 'not ready');
+  });
   readiness.add(databaseCheck(database.db));
+  readiness.add(migrationsCheck(database));
   registerReadiness(app, readiness);
+  metrics.readers.ready = async () => (await readiness.failing()).length === 0;
+  if (database.poolStats) metrics.readers.dbPools = database.poolStats;
 
   // The chat widget, when configured, is the one outside origin allowed: its script, its frame, its API.
   const chatOrigins = config.chat
@@ -235,7 +275,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       : new LocalRelay();
   app.addHook('onReady', () => relay.start());
   app.addHook('onClose', () => relay.close());
-  const hub = new Hub(relay);
+  readiness.add({
+    name: 'event-bus',
+    run: async () => {
+      if (!relay.connected) throw new Error('event bus not connected');
+    },
+  });
+  metrics.readers.eventBusConnected = () => relay.connected;
+  startRelayProbe(app, relay, metrics);
+  const hub = new Hub(relay, metrics);
+  metrics.readers.wsConnections = () => hub.connections;
+  metrics.readers.wsSubscriptions = () => hub.subscriptionCount;
+  watchPlatform(conditions, {
+    recentRequests: metrics.recentRequests,
+    readinessChanges: () => readinessChangedAt,
+    ...(database.poolStats ? { poolStats: database.poolStats } : {}),
+    eventBusConnected: () => relay.connected,
+  });
   const ledger = new Ledger();
   const fileStore = options.fileStore ?? createFileStore(config);
   await ensureAssets(database.db, { depositMinMinor: config.deposit.minDepositMinor });
@@ -251,6 +307,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ledger,
     fileStore,
     obligations,
+    metrics,
   });
   const deps = {
     db: database.db,
@@ -262,6 +319,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ledger,
     fileStore,
     obligations,
+    metrics,
     tickReferences: TICK_REFERENCES,
   };
 

@@ -1,5 +1,5 @@
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './platform/config.ts';
+import { ConfigError, applicationName, loadConfig } from './platform/config.ts';
 import { seedDemo } from './modules/demo/seed.ts';
 import { createChainAdapter, depositXpub } from './modules/deposit/service.ts';
 import { startDepositWorker } from './modules/deposit/watcher.ts';
@@ -8,6 +8,7 @@ import { OPS_COMMANDS } from './ops-commands.ts';
 import { type DataLock, DataDirInUseError, acquireDataLock } from './platform/data-lock.ts';
 import { describeMigrations, openDatabase } from './platform/db.ts';
 import { drainWait } from './platform/shutdown.ts';
+import { startOpsServer } from './platform/metrics.ts';
 
 async function main(): Promise<void> {
   let config;
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
     dataDir: config.dataDir,
     poolSize: config.db.poolMax,
     pipelinePoolSize: config.db.pipelinePoolMax,
+    applicationName: applicationName(config),
   });
   if (config.migrateOnStart) {
     await database.migrate();
@@ -98,6 +100,7 @@ async function main(): Promise<void> {
             hub: services.hub,
             log: app.log,
             chain: createChainAdapter(config, database.db, services.clock),
+            onRound: (ok) => services.metrics.jobRound('deposits', ok),
           },
           config.deposit.watchIntervalMs,
         );
@@ -108,6 +111,7 @@ async function main(): Promise<void> {
     );
 
   let adminChannel: Awaited<ReturnType<typeof startAdminChannel>>;
+  let opsServer: Awaited<ReturnType<typeof startOpsServer>> | undefined;
   let closing = false;
   let drain: ReturnType<typeof drainWait> | undefined;
   // SIGTERM (a rolling restart): not ready at once, serving on for DRAIN_MS while the load
@@ -138,6 +142,7 @@ async function main(): Promise<void> {
     timer.unref();
     try {
       await adminChannel?.close();
+      await opsServer?.close();
       await depositWorker?.stop();
       await app.close();
       await database.close();
@@ -154,8 +159,14 @@ async function main(): Promise<void> {
   if (config.role !== 'worker') {
     await app.listen({ port: config.port, host: config.host });
   } else {
-    // No HTTP: becoming ready starts the workers, which keep the process alive until a signal.
+    // No API: becoming ready starts the workers, which keep the process alive until a signal.
     await app.ready();
+  }
+  // The ops port: a worker's only HTTP (WORKER_PORT), an API node's when METRICS_PORT is set.
+  const opsPort = config.role === 'worker' ? config.workerPort : config.metrics.port;
+  if (opsPort !== undefined && !closing) {
+    opsServer = await startOpsServer(app, services.metrics, opsPort, config.host);
+    app.log.info({ port: opsServer.port }, 'ops port: /api/health, /api/ready and /metrics');
   }
   // `npm run ops` on this machine runs its commands here, against this process's state.
   if (!closing) adminChannel = await startAdminChannel(app, OPS_COMMANDS);

@@ -7,6 +7,7 @@ import type { Clock } from './platform/clock.ts';
 import type { Config } from './platform/config.ts';
 import type { Database } from './platform/db.ts';
 import type { FileStore } from './platform/files.ts';
+import type { Metrics } from './platform/metrics.ts';
 import type { Notifier } from './platform/notifier.ts';
 import type { Relay } from './platform/relay.ts';
 import type { Hub } from './platform/ws.ts';
@@ -22,4 +23,6 @@ export interface AppServices {
   fileStore: FileStore;
   /** What users' locked funds must equal, every module's (src/obligations.ts): the ledger check's input. */
   obligations: readonly Obligation[];
+  /** What this process counts and measures for Prometheus (platform/metrics.ts). */
+  metrics: Metrics;
 }

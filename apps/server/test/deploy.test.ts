@@ -18,8 +18,7 @@ const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
  * Every metric a dashboard or alert may name, and its kind: the server's registry
  * (platform/metrics.ts) and prom-client's default process metrics. A histogram is queried
  * through its `_bucket`, `_sum` and `_count` series. Scraped, each series also carries
- * Prometheus' `job` and `instance`; a metric's own `job` label (the job rounds) is renamed
- * `exported_job` by the scrape.
+ * Prometheus' `job` and `instance` (so the job rounds name theirs `task`).
  */
 export const EXPORTED_METRICS = {
   tradewind_http_request_duration_seconds: 'histogram',

@@ -23,7 +23,7 @@ describe('the envelope', () => {
     expect(reply.body).toMatchObject({
       code: 0,
       message: 'Operation successful',
-      data: { status: 'ok', database: 'ok' },
+      data: { status: 'ok', role: 'all' },
     });
   });
 

@@ -15,8 +15,10 @@ export interface ServerProcess {
 }
 
 export interface RunningServer extends ServerProcess {
-  /** Undefined for ROLE=worker, which serves no HTTP. */
+  /** Undefined for ROLE=worker, which serves no API. */
   baseUrl: string | undefined;
+  /** The ops port (health, readiness, metrics): a worker's WORKER_PORT, an API node's METRICS_PORT. */
+  opsUrl: string | undefined;
 }
 
 /** Every process this file started, so a failed test leaves none behind. */
@@ -51,7 +53,8 @@ export async function startServer(env: NodeJS.ProcessEnv): Promise<RunningServer
     await new Promise((r) => setTimeout(r, 100));
   }
   const baseUrl = server.output().match(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
-  return { ...server, baseUrl };
+  const opsPort = server.output().match(/"port":(\d+),"msg":"ops port/)?.[1];
+  return { ...server, baseUrl, opsUrl: opsPort ? `http://127.0.0.1:${opsPort}` : undefined };
 }
 
 export function stopServer(server: ServerProcess, signal: NodeJS.Signals): Promise<number | null> {

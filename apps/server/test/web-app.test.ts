@@ -80,11 +80,14 @@ afterAll(async () => {
   fs.rmSync(adminDist, { recursive: true, force: true });
 });
 
+/** What a browser sends when it navigates (asks for a page). */
+const NAVIGATION = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+
 describe('web app hosting', () => {
   it.each(['/', '/Register', '/My', '/no/such/page', '/Login/more'])(
     '%s gets index.html, not cached',
     async (url) => {
-      const reply = await t.app.inject({ method: 'GET', url });
+      const reply = await t.app.inject({ method: 'GET', url, headers: NAVIGATION });
       expect(reply.statusCode).toBe(200);
       expect(reply.body).toContain('<div id="root">');
       expect(reply.headers['cache-control']).toBe('no-cache');
@@ -99,7 +102,11 @@ describe('web app hosting', () => {
     ['/Login', 'lang=xx', 'en'],
     ['/Login', 'lang=de%3Cscript', 'en'],
   ])('%s with cookie %s gets the sign-in page prerendered in %s', async (url, cookie, lang) => {
-    const reply = await t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+    const reply = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { ...NAVIGATION, ...(cookie ? { cookie } : {}) },
+    });
     expect(reply.statusCode).toBe(200);
     expect(reply.headers['content-type']).toContain('text/html');
     expect(reply.body).toContain(`data-prerendered="${lang} /login"`);
@@ -196,7 +203,7 @@ describe('web app hosting', () => {
     const brotli = await t.app.inject({
       method: 'GET',
       url: '/Login',
-      headers: { cookie: 'lang=de', 'accept-encoding': 'gzip, br' },
+      headers: { ...NAVIGATION, cookie: 'lang=de', 'accept-encoding': 'gzip, br' },
     });
     expect(brotli.headers['content-encoding']).toBe('br');
     expect(brotli.headers['content-type']).toContain('text/html');
@@ -207,7 +214,7 @@ describe('web app hosting', () => {
     const plain = await t.app.inject({
       method: 'GET',
       url: '/Login',
-      headers: { cookie: 'lang=de', 'accept-encoding': 'gzip' },
+      headers: { ...NAVIGATION, cookie: 'lang=de', 'accept-encoding': 'gzip' },
     });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toContain('<h1>Willkommen zurück</h1>');
@@ -216,7 +223,7 @@ describe('web app hosting', () => {
   it.each(['/admin', '/admin/', '/admin/login', '/admin/users/1001'])(
     '%s gets the operator console, not the client',
     async (url) => {
-      const reply = await t.app.inject({ method: 'GET', url });
+      const reply = await t.app.inject({ method: 'GET', url, headers: NAVIGATION });
       expect(reply.statusCode).toBe(200);
       expect(reply.body).toContain('<div id="console">');
       expect(reply.headers['cache-control']).toBe('no-cache');
@@ -265,6 +272,18 @@ describe('web app hosting', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.rawPayload.equals(original)).toBe(true);
   });
+
+  it.each(['/metrics', '/healthz', '/readyz', '/no/such/page', '/admin/healthz'])(
+    '%s asked for by a probe or a script (no text/html in Accept) is a 404 envelope, not the page',
+    async (url) => {
+      for (const headers of [{}, { accept: '*/*' }, { accept: 'application/json' }]) {
+        const reply = await t.app.inject({ method: 'GET', url, headers });
+        expect(reply.statusCode).toBe(404);
+        expect(reply.json()).toMatchObject({ code: 404, data: null });
+        expect(reply.body).not.toContain('<div id=');
+      }
+    },
+  );
 
   it('a missing asset and an unknown API path are 404s, not the page', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/assets/missing.js' })).statusCode).toBe(404);

@@ -590,7 +590,10 @@ describe('the sign-in page, prerendered (apps/web/scripts/prerender.ts)', () => 
   };
 
   it('comes in the language of the cookie, is hydrated in place, and works', async () => {
-    const html = await (await fetch(`${baseUrl}/login`, { headers: { cookie: 'lang=de' } })).text();
+    // As a browser asks for a page (an unknown path without text/html in Accept is a 404).
+    const html = await (
+      await fetch(`${baseUrl}/login`, { headers: { cookie: 'lang=de', accept: 'text/html' } })
+    ).text();
     // Painted without any script: the page is in the HTML, with its style sheets.
     expect(html).toContain('<html lang="de">');
     expect(html).toContain('data-prerendered="de /login"');

@@ -32,6 +32,7 @@ export type OutboxMessage = z.infer<typeof outboxMessageSchema>;
 
 export const healthSchema = z.object({
   status: z.literal('ok'),
-  database: z.literal('ok'),
+  role: z.enum(['all', 'api', 'worker']),
+  version: z.string(),
   uptimeS: z.number(),
 });

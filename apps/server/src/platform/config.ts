@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_UPLOAD_MAX_BYTES } from '@tradewind/contract/files';
 import { isInstrumentSymbol } from '@tradewind/contract/market';
@@ -43,6 +44,19 @@ const envSchema = z.object({
   PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   ROLE: z.enum(['all', 'api', 'worker']).default('all'),
+  /** A worker's port for /api/health, /api/ready and /metrics (it serves no API). */
+  WORKER_PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65535).default(3001),
+  /** An all/api process's second port for /api/health, /api/ready and /metrics, with no token. */
+  METRICS_PORT: z.coerce.number({ error: 'must be a number' }).int().min(0).max(65535).optional(),
+  /** /metrics on PORT answers only with `Authorization: Bearer <token>`; unset, it is a 404 there. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Names this process in logs and in PostgreSQL's application_name; the host name by default. */
+  NODE_NAME: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,40}$/, 'must be letters, digits, ., _ or -, at most 40')
+    .optional(),
+  /** /api/ready fails on a settling process while an open order is this long past its delivery. */
+  READY_MAX_SETTLEMENT_LAG_S: positiveInt.max(3600, 'must be at most 3600').default(30),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
@@ -261,6 +275,7 @@ const NEVER_ECHOED = new Set([
   'PYTH_API_KEY',
   'S3_ACCESS_KEY_ID',
   'S3_SECRET_ACCESS_KEY',
+  'METRICS_TOKEN',
 ]);
 
 /** Shown to administrators only as "set": keys and tokens. URLs are shown without their credentials, path or query. */
@@ -316,10 +331,28 @@ function describeSettings(present: Record<string, string | undefined>): SettingV
 
 export type Env = z.input<typeof envSchema>;
 
+/** A host name as NODE_NAME's rule allows it (a container's id, a short host name). */
+function nodeNameOf(hostname: string): string {
+  return hostname.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 40) || 'node';
+}
+
+/** What a process's database connections call themselves in pg_stat_activity. */
+export function applicationName(config: Pick<Config, 'role' | 'nodeName'>): string {
+  return `tradewind-${config.role}-${config.nodeName}`;
+}
+
 export interface Config {
   port: number;
   host: string;
   role: 'all' | 'api' | 'worker';
+  /** This process in logs and in each database connection's application_name. */
+  nodeName: string;
+  /** A worker's ops port (health, readiness, metrics). */
+  workerPort: number;
+  /** Metrics: the ops port of an all/api process (none: not served apart), the bearer token on PORT. */
+  metrics: { port: number | undefined; token: string | undefined };
+  /** The settlement lag (s) beyond which a settling process is not ready. */
+  readyMaxSettlementLagS: number;
   databaseUrl: string | undefined;
   dataDir: string;
   demoMode: boolean;
@@ -610,6 +643,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     role: e.ROLE,
+    nodeName: e.NODE_NAME ?? nodeNameOf(os.hostname()),
+    workerPort: e.WORKER_PORT,
+    metrics: { port: e.METRICS_PORT, token: e.METRICS_TOKEN },
+    readyMaxSettlementLagS: e.READY_MAX_SETTLEMENT_LAG_S,
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(e.DATA_DIR),
     demoMode: e.DEMO_MODE,

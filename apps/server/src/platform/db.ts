@@ -183,7 +183,20 @@ export interface Database {
   dump?: () => Promise<Blob>;
   /** PostgreSQL only: a new connected client outside the pool (the relay's LISTEN connection); the caller ends it. */
   connectDedicated?: () => Promise<pg.Client>;
+  /** PostgreSQL only: each pool's connections in use, requests waiting for one, and its most (metrics). */
+  poolStats?: () => PoolStats[];
   close: () => Promise<void>;
+}
+
+export interface PoolStats {
+  pool: 'main' | 'pipeline';
+  inUse: number;
+  waiting: number;
+  max: number;
+}
+
+function statsOf(name: PoolStats['pool'], pool: pg.Pool, max: number): PoolStats {
+  return { pool: name, inUse: pool.totalCount - pool.idleCount, waiting: pool.waitingCount, max };
 }
 
 export interface DatabaseOptions {
@@ -196,6 +209,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /** PostgreSQL: the most connections for pipelined transactions, beside the main pool (DB_PIPELINE_POOL_MAX). */
   pipelinePoolSize?: number;
+  /** PostgreSQL: what each connection names itself in pg_stat_activity (`tradewind-<role>-<node>`). */
+  applicationName?: string;
 }
 
 /** The defaults of DB_POOL_MAX and DB_PIPELINE_POOL_MAX (platform/config.ts). */
@@ -204,9 +219,13 @@ export const DEFAULT_PIPELINE_POOL_SIZE = 4;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
+    const applicationName = options.applicationName ?? 'tradewind';
+    const poolMax = options.poolSize ?? DEFAULT_POOL_SIZE;
+    const pipelineMax = options.pipelinePoolSize ?? DEFAULT_PIPELINE_POOL_SIZE;
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
-      max: options.poolSize ?? DEFAULT_POOL_SIZE,
+      max: poolMax,
+      application_name: applicationName,
     });
     pool.on('error', () => {
       // An idle client lost its connection; the pool replaces it on next use.
@@ -215,7 +234,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // A few connections for pipelined transactions (the order batches run two at a time).
     const pipelined = new pg.Pool({
       connectionString: options.databaseUrl,
-      max: options.pipelinePoolSize ?? DEFAULT_PIPELINE_POOL_SIZE,
+      max: pipelineMax,
+      application_name: applicationName,
       pipeline: true,
     });
     pipelined.on('error', () => {
@@ -224,7 +244,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     pipelinePools.set(db, pipelined);
     const connectionString = options.databaseUrl;
     const connectDedicated = async () => {
-      const client = new pg.Client({ connectionString });
+      const client = new pg.Client({ connectionString, application_name: applicationName });
       await client.connect();
       return client;
     };
@@ -234,6 +254,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       migrate: () => migratePostgres(pool),
       pendingMigrations: () => pendingMigrations(db),
       connectDedicated,
+      poolStats: () => [
+        statsOf('main', pool, poolMax),
+        statsOf('pipeline', pipelined, pipelineMax),
+      ],
       close: () => Promise.all([pool.end(), pipelined.end()]).then(() => undefined),
     };
   }

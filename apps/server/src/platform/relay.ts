@@ -23,6 +23,8 @@ export interface Relay {
    * so that nothing is serialised or sent for nobody.
    */
   readonly reachesOthers: boolean;
+  /** Whether the link to the other processes is up now (readiness, metrics); always true in one process. */
+  readonly connected: boolean;
   /**
    * `key` names what the event is about (a hub channel such as `user.42`, an instrument): a
    * relay that routes by subject (NATS) carries a keyed event only to the processes that
@@ -71,6 +73,7 @@ export abstract class BaseRelay {
 /** One process (PGlite): events stay in the process. */
 export class LocalRelay extends BaseRelay implements Relay {
   readonly reachesOthers = false;
+  readonly connected = true;
 
   send(topic: string, payload: string): void {
     this.dispatch(topic, payload);
@@ -195,6 +198,10 @@ export class PgRelay extends BaseRelay implements Relay {
   }
 
   get listening(): boolean {
+    return this.client !== null;
+  }
+
+  get connected(): boolean {
     return this.client !== null;
   }
 

@@ -4,7 +4,7 @@
 import { ERROR_CODES } from '@tradewind/contract/errors';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { Db } from './db.ts';
+import type { Database, Db } from './db.ts';
 import { translate } from './i18n.ts';
 
 /** A check that must pass for this node to take traffic; rejects (or outlasts its timeout) when it fails. */
@@ -23,6 +23,11 @@ export const DRAINING = 'draining';
 export class Readiness {
   private readonly checks: ReadinessCheck[] = [];
   private drainingSince: number | undefined;
+  /** The last answer given, to tell `onChange` when it turns (undefined: none given yet). */
+  private lastFailing: string | undefined;
+
+  /** `onChange` hears each change of the answer after the first (metrics, one log line each way). */
+  constructor(private readonly onChange?: (ready: boolean, failing: string[]) => void) {}
 
   add(check: ReadinessCheck): void {
     if (this.checks.some((c) => c.name === check.name))
@@ -46,7 +51,12 @@ export class Readiness {
     const results = await Promise.all(
       this.checks.map(async (check) => ((await passes(check)) ? null : check.name)),
     );
-    return results.filter((name) => name !== null);
+    const failing = results.filter((name) => name !== null);
+    const key = failing.join(',');
+    if (this.lastFailing !== undefined && this.lastFailing !== key && !this.draining)
+      this.onChange?.(failing.length === 0, failing);
+    this.lastFailing = key;
+    return failing;
   }
 }
 
@@ -62,6 +72,17 @@ async function passes(check: ReadinessCheck): Promise<boolean> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Every migration this code knows is applied (a node started ahead of `npm run migrate` is not ready). */
+export function migrationsCheck(database: Pick<Database, 'pendingMigrations'>): ReadinessCheck {
+  return {
+    name: 'migrations',
+    run: async () => {
+      const pending = await database.pendingMigrations();
+      if (pending.length > 0) throw new Error(`pending: ${pending.join(', ')}`);
+    },
+  };
 }
 
 /** The database answers a query (a pool that is full waits, and fails by the timeout). */
@@ -97,7 +118,6 @@ export function registerReadiness(app: FastifyInstance, readiness: Readiness): v
     reply.header('cache-control', 'no-store');
     if (failing.length === 0)
       return { code: 0, message: translate(request.lang, 'ok'), data: { ready: true } };
-    if (!readiness.draining) request.log.warn({ failing }, 'not ready');
     return reply.status(503).send({
       code: ERROR_CODES.UNAVAILABLE,
       message: translate(request.lang, 'errors.UNAVAILABLE'),

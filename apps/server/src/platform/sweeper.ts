@@ -16,6 +16,8 @@ export class Sweeper {
     private readonly round: () => Promise<unknown>,
     private readonly intervalMs: number,
     private readonly log?: Pick<FastifyBaseLogger, 'error' | 'info'>,
+    /** Hears how each round ended (metrics: tradewind_job_rounds_total). */
+    private readonly onRound?: (ok: boolean) => void,
   ) {}
 
   start(): void {
@@ -34,8 +36,12 @@ export class Sweeper {
 
   private next(): void {
     this.current = this.round()
-      .catch((error: unknown) =>
-        this.log?.error({ err: error }, `${this.name}: a round failed; retrying`),
+      .then(
+        () => this.onRound?.(true),
+        (error: unknown) => {
+          this.onRound?.(false);
+          this.log?.error({ err: error }, `${this.name}: a round failed; retrying`);
+        },
       )
       .finally(() => {
         this.current = null;

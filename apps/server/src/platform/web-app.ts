@@ -138,10 +138,12 @@ export function registerWebApp(app: FastifyInstance, config: Config): void {
     const isApi = url.startsWith('/api/') || url === '/api' || url.startsWith('/ws');
     const isAdmin = url === '/admin' || url.startsWith('/admin/');
     // A navigation (the browser asks for HTML) always gets a page, even for a path that looks like
-    // a file: a JSON envelope in the address bar is a broken screen, not an error message.
+    // a file: a JSON envelope in the address bar is a broken screen, not an error message. Any
+    // other request for an unknown path (a probe, a script, a mistyped /healthz) gets a 404: the
+    // app's HTML with a 200 would pass a health check that checks nothing.
     const navigation =
       request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
-    if (!isApi && request.method === 'GET' && (navigation || !path.extname(url))) {
+    if (!isApi && navigation) {
       if (isAdmin && hasAdminApp) {
         return reply
           .header('cache-control', 'no-cache')

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { AppError } from './errors.ts';
 import type { AuthContext } from './http.ts';
+import type { Metrics } from './metrics.ts';
 import { LocalRelay, type Relay } from './relay.ts';
 
 const MAX_MESSAGE_BYTES = 4096;
@@ -78,8 +79,13 @@ export class Hub {
   private readonly subscribers = new Map<string, Set<Client>>();
   private readonly guards: ChannelGuard[] = [];
   private readonly watchers: ChannelWatcher[] = [];
+  /** Every socket this process serves. */
+  private readonly clients = new Set<Client>();
 
-  constructor(private readonly relay: Relay = new LocalRelay()) {
+  constructor(
+    private readonly relay: Relay = new LocalRelay(),
+    private readonly metrics?: Pick<Metrics, 'wsMessagesSent'>,
+  ) {
     relay.on(HUB_TOPIC, (payload) => {
       const split = payload.indexOf('\n');
       if (split > 0) this.deliver(payload.slice(0, split), payload.slice(split + 1));
@@ -130,10 +136,17 @@ export class Hub {
     // One buffer for everyone: a string would be measured and encoded again for each socket.
     const buffer = Buffer.from(message);
     for (const client of clients) client.socket.send(buffer, { binary: false });
+    this.metrics?.wsMessagesSent.inc(clients.size);
     return clients.size;
   }
 
-  connectionCount(): number {
+  /** Sockets open on this process. */
+  get connections(): number {
+    return this.clients.size;
+  }
+
+  /** Channels held by this process's sockets, counted per socket (a user's own channel included). */
+  get subscriptionCount(): number {
     let count = 0;
     for (const clients of this.subscribers.values()) count += clients.size;
     return count;
@@ -184,6 +197,7 @@ export class Hub {
       tokensAtMs: nowMs(),
       refused: false,
     };
+    this.clients.add(client);
     const reply = (message: object) => socket.send(JSON.stringify(message));
     socket.on('message', async (raw, isBinary) => {
       // A flood costs one comparison per message from here on: nothing is decoded or parsed.
@@ -279,6 +293,7 @@ export class Hub {
       }
     });
     socket.on('close', () => {
+      this.clients.delete(client);
       for (const channel of client.channels) this.leave(client, channel);
     });
   }

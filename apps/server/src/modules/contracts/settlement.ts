@@ -11,6 +11,7 @@ import { payoutOf } from '@tradewind/contract/payout';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import { type Db, type NamedStatement, type Tx, runNamed } from '#platform/db.ts';
+import type { Metrics } from '#platform/metrics.ts';
 import type { Hub } from '#platform/ws.ts';
 import {
   type EntrySpec,
@@ -72,6 +73,7 @@ export interface SettlementDeps {
   ledger: Ledger;
   hub: Hub;
   log?: Pick<FastifyBaseLogger, 'error' | 'info'>;
+  metrics?: Pick<Metrics, 'ordersSettled' | 'ordersVoided' | 'settlementLag'>;
 }
 
 const epochMs = (column: string) => `(extract(epoch from ${column}) * 1000)::float8`;
@@ -137,6 +139,17 @@ const SETTLE_ORDERS: NamedStatement = {
          select (select count(*) from settled)::int as settled,
                 (select coalesce(json_agg(json_build_array(id::text, ref)), '[]') from messages) as messages`,
 };
+
+/** Open orders more than $2 s past delivery, and how far past the oldest open order is (s). */
+const OVERDUE: NamedStatement = {
+  name: 'contracts_overdue',
+  text: `select count(*) filter (where deliver_at < $1::timestamptz - make_interval(secs => $2))::int as overdue,
+                greatest(0, extract(epoch from ($1::timestamptz - min(deliver_at))))::float8 as oldest_s
+           from contract_orders where state = 'open' and deliver_at <= $1::timestamptz`,
+};
+
+/** The most settlement lags kept for the in-process p99 (a minute of a busy worker). */
+const MAX_RECENT_LAGS = 100_000;
 
 const NEXT_DUE: NamedStatement = {
   name: 'contracts_next_due',
@@ -261,6 +274,8 @@ export class Settlement {
   private readonly setAside = new Map<number, number>();
   /** The round's transactions now claiming or settling a batch. */
   private inBatch = 0;
+  /** Lags (ms) of the orders this process settled in the last minute, with when (ms); capped. */
+  private recent: { atMs: number; lagMs: number }[] = [];
 
   constructor(
     private readonly deps: SettlementDeps,
@@ -421,8 +436,17 @@ export class Settlement {
       });
       return settled;
     });
+    const { metrics } = this.deps;
     const users = new Set<number>();
+    const atMs = Date.now();
     for (const order of orders) {
+      const lagMs = Math.max(0, (order.settledAt ?? now).getTime() - order.deliverAt.getTime());
+      if (this.recent.length < MAX_RECENT_LAGS) this.recent.push({ atMs, lagMs });
+      if (metrics) {
+        if (order.outcome === 'void') metrics.ordersVoided.inc();
+        else metrics.ordersSettled.inc({ outcome: order.outcome ?? 'unknown' });
+        metrics.settlementLag.observe(lagMs / 1000);
+      }
       const view: Order = orderView(order, order.settledAt ?? now, 'en', null);
       this.deps.hub.publishToUser(order.userId, { type: 'order.settled', order: view });
       users.add(order.userId);
@@ -450,6 +474,28 @@ export class Settlement {
     this.running = false;
     this.clearTimer();
     await this.current;
+  }
+
+  /**
+   * Open orders more than `afterS` past their delivery, and how long past it the oldest open
+   * order is (0 when none is due): for metrics, alerts and readiness, not the settling itself.
+   */
+  async overdue(afterS: number): Promise<{ count: number; oldestS: number }> {
+    const [row] = await runNamed<{ overdue: number; oldest_s: number | null }>(
+      this.deps.db,
+      OVERDUE,
+      [this.deps.clock.now().toISOString(), afterS],
+    );
+    return { count: row?.overdue ?? 0, oldestS: row?.oldest_s ?? 0 };
+  }
+
+  /** The p99 lag (s) of the orders this process settled in the last minute; null when none. */
+  recentLagP99(): number | null {
+    const since = Date.now() - 60_000;
+    this.recent = this.recent.filter((entry) => entry.atMs >= since);
+    if (this.recent.length === 0) return null;
+    const lags = this.recent.map((entry) => entry.lagMs).sort((a, b) => a - b);
+    return (lags[Math.min(lags.length - 1, Math.ceil(lags.length * 0.99) - 1)] ?? 0) / 1000;
   }
 
   /** An order placed in this process: wake at its delivery if that is sooner than planned. */

@@ -2,8 +2,17 @@ import { dashboardSchema, ledgerCheckSchema } from '@tradewind/contract/dashboar
 import { OPERATOR_ROLES } from '@tradewind/contract/operator';
 import type { FastifyInstance } from 'fastify';
 import { route } from '#platform/http.ts';
-import { type LedgerCheckDeps, LedgerCheckWorker, runLedgerCheck } from './ledger-check.ts';
+import {
+  LEDGER_CHECK_INTERVAL_MS,
+  type LedgerCheckDeps,
+  LedgerCheckWorker,
+  latestLedgerCheck,
+  runLedgerCheck,
+} from './ledger-check.ts';
 import { dashboard } from './service.ts';
+
+/** No check newer than this (two missed turns) fires TradewindLedgerCheck. */
+export const LEDGER_CHECK_LATE_MS = 2 * LEDGER_CHECK_INTERVAL_MS + 60_000;
 
 const tags = ['dashboard'];
 
@@ -47,6 +56,30 @@ export function registerLedgerCheckWorker(
   deps: LedgerCheckDeps,
 ): LedgerCheckWorker {
   const worker = new LedgerCheckWorker({ ...deps, log: app.log });
+  const startedAtMs = Date.now();
+  app.conditions.add({
+    name: 'TradewindLedgerCheck',
+    summary: 'the newest ledger check found a violation, failed, or is overdue',
+    check: async () => {
+      const check = await latestLedgerCheck(deps.db);
+      const lastMs = check ? Date.parse(check.startedAt) : startedAtMs;
+      const late = Date.now() - lastMs > LEDGER_CHECK_LATE_MS;
+      if (check && check.status !== 'ok')
+        return { firing: true, detail: { status: check.status, checkId: check.id } };
+      return late
+        ? { firing: true, detail: { lastRun: check?.startedAt ?? null } }
+        : { firing: false };
+    },
+  });
+  app.services.metrics.readers.ledgerCheck = async () => {
+    const check = await latestLedgerCheck(deps.db);
+    if (!check) return null;
+    return {
+      ok: check.status === 'ok',
+      durationS: check.durationMs / 1000,
+      endedAtS: (Date.parse(check.startedAt) + check.durationMs) / 1000,
+    };
+  };
   app.addHook('onReady', async () => worker.start());
   app.addHook('onClose', () => worker.stop());
   return worker;

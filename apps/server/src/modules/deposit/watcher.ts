@@ -281,6 +281,8 @@ async function creditOne(
 export function startDepositWorker(
   deps: WatcherDeps & {
     log: { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
+    /** Hears how each round ended (metrics). */
+    onRound?: (ok: boolean) => void;
   },
   intervalMs: number,
 ) {
@@ -289,8 +291,13 @@ export function startDepositWorker(
   let running: Promise<void> = Promise.resolve();
   const tick = () => {
     running = runDepositWatcher(deps)
-      .then(() => undefined)
-      .catch((error: unknown) => deps.log.error({ err: error }, 'deposit watcher run failed'))
+      .then(
+        () => deps.onRound?.(true),
+        (error: unknown) => {
+          deps.onRound?.(false);
+          deps.log.error({ err: error }, 'deposit watcher run failed');
+        },
+      )
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, intervalMs);
       });

@@ -241,6 +241,7 @@ export function registerIeoWorker(app: FastifyInstance, deps: IeoDeps): void {
     () => runDueIeo(deps, deps.clock.now()),
     IEO_JOB_INTERVAL_MS,
     app.log,
+    (ok) => app.services.metrics.jobRound('ieo', ok),
   );
   app.addHook('onReady', async () => sweeper.start());
   app.addHook('onClose', () => sweeper.stop());

@@ -231,7 +231,11 @@ export function registerLoanRoutes(app: FastifyInstance, deps: Deps): void {
 
 /** Runs the overdue accrual worker in this process (ROLE all or worker). */
 export function registerLoanWorker(app: FastifyInstance, deps: Deps): LoanAccrualWorker {
-  const worker = new LoanAccrualWorker({ ...deps, log: app.log });
+  const worker = new LoanAccrualWorker({
+    ...deps,
+    log: app.log,
+    onRound: (ok) => app.services.metrics.jobRound('loans', ok),
+  });
   app.addHook('onReady', async () => {
     worker.start();
   });

@@ -11,6 +11,8 @@ export interface LoanAccrualWorkerDeps {
   clock: Clock;
   hub: Hub;
   log?: Pick<FastifyBaseLogger, 'error' | 'info'>;
+  /** Hears how each timed round ended (metrics). */
+  onRound?: (ok: boolean) => void;
 }
 
 /** The longest a due overdue day waits for a sweep. */
@@ -28,7 +30,13 @@ export class LoanAccrualWorker {
     private readonly deps: LoanAccrualWorkerDeps,
     sweepMs: number = LOAN_SWEEP_MS,
   ) {
-    this.sweeper = new Sweeper('loan accrual worker', () => this.runOnce(), sweepMs, deps.log);
+    this.sweeper = new Sweeper(
+      'loan accrual worker',
+      () => this.runOnce(),
+      sweepMs,
+      deps.log,
+      deps.onRound,
+    );
   }
 
   async runOnce(): Promise<AccrualResult> {

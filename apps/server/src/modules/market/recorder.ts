@@ -33,6 +33,9 @@ const OWN_REFERENCE_MS = 60_000;
 const PROOF_RETENTION_MS = 3_600_000;
 /** A quote as held for the index, with the source's signature if it gave one. */
 type HeldQuote = SourceQuote & { proof?: { feedId: string; update: string } };
+/** A source whose newest accepted quote is older than this is stale (readiness, alerts). */
+export const FEED_STALE_S = 10;
+
 /** Default quarantine band: 1 % (MARKET_QUARANTINE_BAND_PPM). */
 const DEFAULT_BAND_PPM = 10_000;
 
@@ -60,6 +63,8 @@ export interface RecorderDeps {
   /** Columns that hold tick ids, as their modules declare them (src/tick-references.ts): the prune keeps every tick they name. */
   tickReferences?: readonly TickReference[];
   log?: Pick<FastifyBaseLogger, 'error' | 'info' | 'warn'>;
+  /** Told of each quarantined quote (metrics). */
+  onQuarantined?: (instrument: InstrumentSymbol, source: string) => void;
 }
 
 /**
@@ -76,6 +81,10 @@ export class MarketRecorder {
   /** Per instrument, per source: the latest accepted quote. */
   private readonly accepted = new Map<InstrumentSymbol, Map<string, HeldQuote>>();
   private leading = false;
+  /** When this process last became the recorder (ms), for the age of a source that never answered. */
+  private leadingSinceMs = 0;
+  /** Per `instrument\u0000source`, the source time of the latest accepted quote (ms), kept after the feed drops it. */
+  private readonly lastAccepted = new Map<string, number>();
   /** Counts since start, for the logs (and later, metrics). */
   readonly counts = { recorded: 0, quarantined: 0, duplicates: 0, outOfOrder: 0 };
   private running = false;
@@ -145,6 +154,7 @@ export class MarketRecorder {
             : null;
       if (reference !== null && outsideBand(quote.priceMinor, reference, band)) {
         this.counts.quarantined++;
+        this.deps.onQuarantined?.(price.instrument, quote.source);
         quarantined.push({
           ...quote,
           quarantined: true,
@@ -154,6 +164,7 @@ export class MarketRecorder {
         continue;
       }
       held.set(quote.source, quote);
+      this.lastAccepted.set(`${price.instrument}\u0000${quote.source}`, quote.sourceTimeMs);
     }
     return { quarantined, volume };
   }
@@ -402,6 +413,35 @@ export class MarketRecorder {
     return this.running;
   }
 
+  /** Whether this process records now (the leader among several workers). */
+  get isLeading(): boolean {
+    return this.leading;
+  }
+
+  /** Per instrument and source, the age (s) of the latest accepted quote, by its source's own time. */
+  tickAges(nowMs: number): { instrument: string; source: string; ageS: number }[] {
+    return [...this.lastAccepted].map(([key, sourceTimeMs]) => {
+      const [instrument = '', source = ''] = key.split('\u0000');
+      return { instrument, source, ageS: Math.max(0, nowMs - sourceTimeMs) / 1000 };
+    });
+  }
+
+  /**
+   * Per feed, the age (s) of its newest accepted quote on any instrument; a feed that has
+   * accepted nothing since this process began recording counts from then. Markets close (FX
+   * at weekends), so a feed is judged by its freshest instrument.
+   */
+  sourceAges(nowMs: number): Map<string, number> {
+    const newest = new Map<string, number>(
+      this.feeds.map((feed) => [feed.source, this.leadingSinceMs]),
+    );
+    for (const [key, sourceTimeMs] of this.lastAccepted) {
+      const source = key.split('\u0000')[1] ?? '';
+      if (sourceTimeMs > (newest.get(source) ?? 0)) newest.set(source, sourceTimeMs);
+    }
+    return new Map([...newest].map(([source, ms]) => [source, Math.max(0, nowMs - ms) / 1000]));
+  }
+
   /** One turn of the loop: record this second, and prune old ticks when a minute has passed since the last prune. */
   async step(): Promise<void> {
     const leading = await (this.deps.leadership ?? soleLeader).lead();
@@ -415,6 +455,7 @@ export class MarketRecorder {
       );
       // Taking over: continue from what the last leader recorded, with nothing held from before.
       if (leading) {
+        this.leadingSinceMs = this.deps.clock.now().getTime();
         this.accepted.clear();
         await this.resume().catch((error: unknown) =>
           this.deps.log?.error({ err: error }, 'market recorder: resuming failed'),

@@ -33,7 +33,8 @@ import { type MarketFeed, SimulatedFeed } from './feed.ts';
 import { MarketBroadcaster, isMarketChannel } from './live.ts';
 import { PythFeed } from './pyth-feed.ts';
 import { PythStream } from './pyth/stream.ts';
-import { MarketRecorder, RECORDER_LOCK_ID } from './recorder.ts';
+import type { ConditionState } from '#platform/conditions.ts';
+import { FEED_STALE_S, MarketRecorder, RECORDER_LOCK_ID } from './recorder.ts';
 import { sourcesView } from './sources-view.ts';
 import { configuredPythFeeds, sourcePlan } from './sources.ts';
 import type { TickReference } from './tick-references.ts';
@@ -237,6 +238,7 @@ export function registerMarketRecorder(
   deps: MarketDeps & { tickReferences: readonly TickReference[] },
 ): MarketRecorder {
   const { connectDedicated } = app.services.database;
+  const { metrics } = app.services;
   const plan = sourcePlan(deps.config.market, deps.clock.now().getTime());
   const feeds: MarketFeed[] = [];
   // A placeholder key until boot reads the stored one (`demoWalkKey`), before the first sample.
@@ -289,6 +291,36 @@ export function registerMarketRecorder(
       ? { leadership: new AdvisoryLeader({ connect: connectDedicated, lockId: RECORDER_LOCK_ID }) }
       : {}),
     log: app.log,
+    onQuarantined: (instrument, source) => metrics.quarantined.inc({ instrument, source }),
+  });
+  metrics.readers.tickAges = () => recorder.tickAges(deps.clock.now().getTime());
+  // The recorder's sources answer: each has had a quote accepted within FEED_STALE_S (judged by
+  // its freshest instrument: markets close). Only the process that records is asked.
+  app.readiness.add({
+    name: 'prices',
+    run: async () => {
+      if (!recorder.isLeading) return;
+      const stale = [...recorder.sourceAges(deps.clock.now().getTime())].filter(
+        ([, ageS]) => ageS > FEED_STALE_S,
+      );
+      if (stale.length > 0) throw new Error(`stale: ${stale.map(([source]) => source).join(', ')}`);
+    },
+  });
+  app.conditions.add({
+    name: 'TradewindFeedStale',
+    summary: `a price source has had no quote accepted for over ${FEED_STALE_S} s`,
+    check: async () => {
+      const states = new Map<string, ConditionState>();
+      if (!recorder.isLeading) return states;
+      for (const [source, ageS] of recorder.sourceAges(deps.clock.now().getTime()))
+        states.set(
+          `source=${source}`,
+          ageS > FEED_STALE_S
+            ? { firing: true, detail: { ageS: Math.round(ageS) } }
+            : { firing: false },
+        );
+      return states;
+    },
   });
   app.addHook('onReady', async () => {
     if (walk) walk.useKey(await demoWalkKey(deps.db, deps.clock.now()));

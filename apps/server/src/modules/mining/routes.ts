@@ -216,7 +216,7 @@ export function registerMiningRoutes(app: FastifyInstance, deps: Deps): void {
 export function registerMiningWorker(app: FastifyInstance, deps: Deps): MiningPayoutWorker {
   // A sweep at least every minute, or four times a (demo-shortened) day.
   const worker = new MiningPayoutWorker(
-    { ...deps, log: app.log },
+    { ...deps, log: app.log, onRound: (ok) => app.services.metrics.jobRound('mining', ok) },
     Math.min(MAX_SWEEP_MS, Math.max(250, Math.floor(deps.config.miningDayMs / 4))),
   );
   app.addHook('onReady', async () => {

@@ -13,6 +13,8 @@ export interface PayoutWorkerDeps {
   ledger: Ledger;
   hub: Hub;
   log?: Pick<FastifyBaseLogger, 'error' | 'info'>;
+  /** Hears how each timed round ended (metrics). */
+  onRound?: (ok: boolean) => void;
 }
 
 /** The longest a due day waits for a sweep. */
@@ -30,7 +32,13 @@ export class MiningPayoutWorker {
     private readonly deps: PayoutWorkerDeps,
     sweepMs: number = MAX_SWEEP_MS,
   ) {
-    this.sweeper = new Sweeper('mining payout worker', () => this.runOnce(), sweepMs, deps.log);
+    this.sweeper = new Sweeper(
+      'mining payout worker',
+      () => this.runOnce(),
+      sweepMs,
+      deps.log,
+      deps.onRound,
+    );
   }
 
   /** Pays what is due at the clock's now and tells the owners their balance changed. */
