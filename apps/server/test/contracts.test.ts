@@ -1,4 +1,11 @@
-import type { ContractConfig, Order, Orders, Outcome, Replay } from '@tradewind/contract/instant';
+import type {
+  ContractConfig,
+  Order,
+  Orders,
+  Outcome,
+  PlaceOrderResponse,
+  Replay,
+} from '@tradewind/contract/instant';
 import { INSTRUMENTS } from '@tradewind/contract/market';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -17,6 +24,7 @@ import {
 } from './contracts.ts';
 import {
   PASSWORD,
+  TRADE_PIN,
   type TestApp,
   call,
   createTestApp,
@@ -176,17 +184,30 @@ describe('placing an order', () => {
     });
   });
 
-  it('tells the user over their channel: order placed, balance changed', async () => {
+  it('tells the user over their channel: order placed (with its request id), balance changed', async () => {
     const user = await trader(t);
     await recordPrices(t, { ETHUSDT: '3300.00' });
     const spy = vi.spyOn(t.app.services.hub, 'publishToUser');
     try {
-      const order = await placed(t, user.token, { symbol: 'ETHUSDT', direction: 'down' });
+      const reply = await call<PlaceOrderResponse>(t.app, 'POST', '/api/v1/contracts/orders', {
+        token: user.token,
+        body: {
+          symbol: 'ETHUSDT',
+          direction: 'down',
+          periodId: 1,
+          amount: '100',
+          tradePassword: TRADE_PIN,
+        },
+        headers: { 'idempotency-key': idempotencyKey(), 'x-request-id': 'trace-4f1c' },
+      });
+      const order = reply.body.data.order;
       const events = spy.mock.calls
         .filter(([userId]) => userId === user.id)
-        .map(([, event]) => event as { type: string; order?: Order });
+        .map(([, event]) => event as { type: string; order?: Order; requestId?: string });
       expect(events.map((e) => e.type)).toEqual(['order.placed', 'balance.changed']);
       expect(events[0]?.order?.id).toBe(order.id);
+      // The request that placed it, named in its event: one trace from the request to the socket.
+      expect(events[0]?.requestId).toBe('trace-4f1c');
     } finally {
       spy.mockRestore();
     }

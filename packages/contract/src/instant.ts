@@ -260,7 +260,12 @@ export type Replay = z.infer<typeof replaySchema>;
  * `order.settled` is "settlement at expiry completed".
  */
 export const userEventSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('order.placed'), order: orderSchema }),
+  // requestId: the X-Request-Id of the request that placed it (tracing across logs and sockets).
+  z.object({
+    type: z.literal('order.placed'),
+    order: orderSchema,
+    requestId: z.optional(z.string()),
+  }),
   z.object({ type: z.literal('order.settled'), order: orderSchema }),
   z.object({ type: z.literal('balance.changed') }),
 ]);

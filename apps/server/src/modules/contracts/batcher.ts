@@ -84,6 +84,8 @@ export interface PlaceRequest {
   /** The stake in USDT minor units, parsed (and its precision checked) before queueing. */
   stakeMinor: bigint;
   lang: Language;
+  /** The HTTP request's id: the `order.placed` event names it, so a trace follows one order from request to socket. */
+  requestId?: string;
 }
 
 export interface PlacementDeps {
@@ -233,7 +235,11 @@ export class OrderBatcher {
       pending.resolve(result.ok);
       if (result.placed) {
         changed.add(result.placed.userId);
-        this.publish(result.placed.userId, { type: 'order.placed', order: result.ok.order });
+        this.publish(result.placed.userId, {
+          type: 'order.placed',
+          order: result.ok.order,
+          ...(pending.request.requestId ? { requestId: pending.request.requestId } : {}),
+        });
         this.deps.onPlaced?.(result.placed.deliverAt);
       }
     });

@@ -40,6 +40,8 @@ export interface OrderPlacer {
   lang: Language;
   key: string;
   hash: string;
+  /** The placing request's id, carried into the `order.placed` event (tracing). */
+  requestId?: string;
 }
 
 /**
@@ -75,5 +77,6 @@ export async function placeOrder(
     body,
     stakeMinor,
     lang: who.lang,
+    ...(who.requestId ? { requestId: who.requestId } : {}),
   });
 }

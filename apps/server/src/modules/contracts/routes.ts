@@ -125,10 +125,16 @@ export function registerContractRoutes(
       // The trading password is checked on every attempt, replays too; a wrong one counts toward the lock.
       precheck: ({ body, auth }) => precheckOrder(deps, auth.userId, body),
     },
-    ({ auth, body, idempotency, lang }) =>
+    ({ auth, body, idempotency, lang, request }) =>
       placeOrder(
         module,
-        { userId: auth.userId, lang, key: idempotency.key, hash: idempotency.hash },
+        {
+          userId: auth.userId,
+          lang,
+          key: idempotency.key,
+          hash: idempotency.hash,
+          requestId: request.id,
+        },
         body,
       ),
   );
