@@ -254,6 +254,11 @@ describe('TradewindFeedStale: a price source that stops answering', () => {
     expect(
       sample(text, 'tradewind_tick_age_seconds', { instrument: 'EURUSD', source: 'simulated' }),
     ).toBe(0);
+    // What the Prometheus rule reads: each source's freshest instrument.
+    expect(sample(text, 'tradewind_source_age_seconds', { source: 'binance' })).toBe(
+      FEED_STALE_S + 1,
+    );
+    expect(sample(text, 'tradewind_source_age_seconds', { source: 'simulated' })).toBe(0);
     const ready = await call<{ failing: string[] }>(t.app, 'GET', '/api/ready');
     expect(ready.status).toBe(503);
     expect(ready.body.data.failing).toEqual(['prices']);

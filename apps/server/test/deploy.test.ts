@@ -28,6 +28,7 @@ export const EXPORTED_METRICS = {
   tradewind_settlement_lag_seconds: 'histogram',
   tradewind_orders_overdue: 'gauge',
   tradewind_tick_age_seconds: 'gauge',
+  tradewind_source_age_seconds: 'gauge',
   tradewind_quarantined_updates_total: 'counter',
   tradewind_ledger_check_ok: 'gauge',
   tradewind_ledger_check_duration_seconds: 'gauge',

@@ -17,6 +17,11 @@ export interface MetricReaders {
   dbPools?: () => PoolStats[];
   /** The latest accepted update of each instrument and source, with its age in seconds (the recorder). */
   tickAges?: () => { instrument: string; source: string; ageS: number }[];
+  /**
+   * While this process records: per source, the age of its freshest instrument's quote, or
+   * since recording began when it has accepted none (so a source dead from the start shows).
+   */
+  sourceAges?: () => Map<string, number>;
   /** Open contract orders past their delivery by more than OVERDUE_AFTER_S (the settling process). */
   ordersOverdue?: () => Promise<number>;
   ready?: () => Promise<boolean>;
@@ -76,7 +81,7 @@ export class Metrics {
   });
   readonly ordersSettled = new Counter({
     name: 'tradewind_orders_settled_total',
-    help: 'Contract orders settled by this process, by outcome (won, lost, tie)',
+    help: 'Contract orders settled by this process, by outcome (win, loss, tie)',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
@@ -185,11 +190,22 @@ export class Metrics {
       },
     });
     new Gauge({
+      name: 'tradewind_source_age_seconds',
+      help: "Per price source, the age of its freshest instrument's latest accepted quote (the recording process only)",
+      labelNames: ['source'] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const [source, ageS] of readers.sourceAges?.() ?? []) this.set({ source }, ageS);
+      },
+    });
+    new Gauge({
       name: 'tradewind_orders_overdue',
       help: `Open contract orders more than ${OVERDUE_AFTER_S} s past their delivery (the settling process)`,
       registers,
       async collect() {
         if (readers.ordersOverdue) this.set(await readers.ordersOverdue());
+        else this.remove();
       },
     });
     // The three ledger gauges read the newest stored check once per scrape.
@@ -215,6 +231,7 @@ export class Metrics {
         async collect() {
           const check = await ledgerCheck();
           if (check) this.set(pick(check));
+          else this.remove();
         },
       });
     ledgerGauge(
@@ -292,7 +309,8 @@ export function registerMetrics(
       },
       reply.elapsedTime / 1000,
     );
-    metrics.recentRequests.add(reply.statusCode >= 500);
+    if (request.routeOptions.url !== '/api/ready')
+      metrics.recentRequests.add(reply.statusCode >= 500);
     done();
   });
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {

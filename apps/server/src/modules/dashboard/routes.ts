@@ -56,14 +56,14 @@ export function registerLedgerCheckWorker(
   deps: LedgerCheckDeps,
 ): LedgerCheckWorker {
   const worker = new LedgerCheckWorker({ ...deps, log: app.log });
-  const startedAtMs = Date.now();
+  const startedAtMs = deps.clock.now().getTime();
   app.conditions.add({
     name: 'TradewindLedgerCheck',
     summary: 'the newest ledger check found a violation, failed, or is overdue',
     check: async () => {
       const check = await latestLedgerCheck(deps.db);
       const lastMs = check ? Date.parse(check.startedAt) : startedAtMs;
-      const late = Date.now() - lastMs > LEDGER_CHECK_LATE_MS;
+      const late = deps.clock.now().getTime() - lastMs > LEDGER_CHECK_LATE_MS;
       if (check && check.status !== 'ok')
         return { firing: true, detail: { status: check.status, checkId: check.id } };
       return late

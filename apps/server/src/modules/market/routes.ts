@@ -294,6 +294,8 @@ export function registerMarketRecorder(
     onQuarantined: (instrument, source) => metrics.quarantined.inc({ instrument, source }),
   });
   metrics.readers.tickAges = () => recorder.tickAges(deps.clock.now().getTime());
+  metrics.readers.sourceAges = () =>
+    recorder.isLeading ? recorder.sourceAges(deps.clock.now().getTime()) : new Map();
   // The recorder's sources answer: each has had a quote accepted within FEED_STALE_S (judged by
   // its freshest instrument: markets close). Only the process that records is asked.
   app.readiness.add({
