@@ -44,8 +44,17 @@ export class Conditions {
     return names.sort();
   }
 
-  /** Evaluates every condition once and logs what started and what cleared. */
-  async evaluate(): Promise<void> {
+  /** The evaluations in order: one started by the timer and one asked for meanwhile never interleave. */
+  private chain: Promise<void> = Promise.resolve();
+
+  /** Evaluates every condition once (after any evaluation in progress) and logs what started and what cleared. */
+  evaluate(): Promise<void> {
+    const run = this.chain.then(() => this.evaluateOnce());
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private async evaluateOnce(): Promise<void> {
     for (const condition of this.conditions) {
       let result: ConditionState | Map<string, ConditionState>;
       try {
