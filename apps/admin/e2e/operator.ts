@@ -45,8 +45,30 @@ export function createOperatorByCli(
   return { username, password, totpSecret };
 }
 
-/** The authenticator's code now. A code signs in once: sign each operator in once per test file. */
+/** The authenticator's code now. A code signs in once (the server refuses its replay). */
 export const totpNow = (secret: string) => totp(secret, Date.now());
+
+const TOTP_STEP_MS = 30_000;
+/** Per secret, the last 30-second step whose code this process used to sign in. */
+const usedSteps = new Map<string, number>();
+
+/**
+ * A code the server will take: the current step's, or, when this process already signed the
+ * same operator in during this step (two tests of a file within 30 s), the next step's once it
+ * begins. A reused code would be refused as a replay and the sign-in would hang on the form.
+ */
+export async function freshTotp(secret: string): Promise<string> {
+  const used = usedSteps.get(secret);
+  let step = Math.floor(Date.now() / TOTP_STEP_MS);
+  if (used !== undefined && step <= used) {
+    await new Promise((resolve) =>
+      setTimeout(resolve, (used + 1) * TOTP_STEP_MS - Date.now() + 50),
+    );
+    step = Math.floor(Date.now() / TOTP_STEP_MS);
+  }
+  usedSteps.set(secret, step);
+  return totp(secret, step * TOTP_STEP_MS);
+}
 
 /** Signs in through the API and returns the session token. */
 export async function operatorApiLogin(
@@ -60,7 +82,7 @@ export async function operatorApiLogin(
       body: JSON.stringify({
         username: operator.username,
         password: operator.password,
-        code: totpNow(operator.totpSecret),
+        code: await freshTotp(operator.totpSecret),
       }),
     })
   ).json()) as { code: number; message: string; data: { token: string } };
@@ -192,7 +214,7 @@ export async function signInOperator(
   await page.reload();
   await page.getByTestId('login-username').fill(operator.username);
   await page.getByTestId('login-password').fill(operator.password);
-  await page.getByTestId('login-code').fill(totpNow(operator.totpSecret));
+  await page.getByTestId('login-code').fill(await freshTotp(operator.totpSecret));
   await page.getByTestId('login-submit').click();
   await page.getByTestId('admin-shell').waitFor();
 }
