@@ -3,7 +3,7 @@
 // of bench/orders' load alternating without and with a scrape of /metrics every second
 // (ABBA order, so a machine that drifts during the run weighs on both sides alike).
 //
-//   node --import tsx bench/metrics/run.ts [--rounds 4] [--seconds 15] [--concurrency 100]
+//   node --import tsx bench/metrics/run.ts [--rounds 8] [--seconds 15] [--warmup 15] [--concurrency 100]
 //
 // Needs PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres).
 import crypto from 'node:crypto';
@@ -16,10 +16,11 @@ import { TRADE_PIN, createTraders, waitForPrices } from '../lib/traders.ts';
 
 const { values } = parseArgs({
   options: {
-    rounds: { type: 'string', default: '4' },
+    rounds: { type: 'string', default: '8' },
     seconds: { type: 'string', default: '15' },
     concurrency: { type: 'string', default: '100' },
     users: { type: 'string', default: '1000' },
+    warmup: { type: 'string', default: '15' },
   },
 });
 const rounds = Number(values.rounds);
@@ -84,7 +85,9 @@ async function scraping<T>(work: Promise<T>): Promise<{ result: T; scrapes: numb
   return { result, scrapes: durations };
 }
 
-await load(3, concurrency, place);
+// Warm-up, not counted: the first seconds after creating the traders run slower (JIT, caches,
+// autovacuum of the new rows) and would weigh on whichever side comes first.
+await load(Number(values.warmup), concurrency, place);
 const runs: { scraped: boolean; ordersPerSecond: number; p99Ms: number; failed: number }[] = [];
 let scrapeMs: number[] = [];
 for (let round = 0; round < rounds; round++) {
@@ -120,6 +123,7 @@ const result = {
   ...runStamp(),
   seconds,
   rounds,
+  warmupSeconds: Number(values.warmup),
   concurrency,
   users: userCount,
   runs,
