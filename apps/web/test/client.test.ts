@@ -153,6 +153,19 @@ describe('HTTP client (spec §7–8)', () => {
     });
   });
 
+  it('unknown stored lang falls back to en in the Accept-Language header too', async () => {
+    for (const stored of ['xx', 'de-DE', 'zh-CN', ' en', 'EN', '']) {
+      const storage = memoryStorage({ lang: stored });
+      expect(await client(storage).get('/echo', { schema: echoSchema })).toMatchObject({
+        lang: 'en',
+      });
+    }
+    const storage = memoryStorage({ lang: 'zh_TW' });
+    expect(await client(storage).get('/echo', { schema: echoSchema })).toMatchObject({
+      lang: 'zh_TW',
+    });
+  });
+
   it('serialises arrays as repeated keys, not indexed ones', async () => {
     const data = await client().get('/echo', {
       params: { type: ['deposit', 'withdraw'], page: 2, skip: undefined },

@@ -1,3 +1,4 @@
+import { normalizeLanguage } from '@tradewind/contract/languages';
 import { type HttpClient, createEnvelopeClient } from '@tradewind/http-client/envelope-client';
 
 /**
@@ -44,7 +45,8 @@ export function createClient({ storage, onSessionEnd, ...deps }: ClientDeps): Ht
   return createEnvelopeClient({
     ...deps,
     token: () => storage.getItem('token'),
-    language: () => storage.getItem('lang') || 'en',
+    // The header says what the app shows: an unknown stored value is shown as en (spec §1, §7).
+    language: () => normalizeLanguage(storage.getItem('lang')),
     onSessionEnd: () => {
       storage.removeItem('token');
       onSessionEnd();

@@ -5,6 +5,7 @@ import {
   type UploadedFile,
   uploadedFileSchema,
 } from '@tradewind/contract/files';
+import { normalizeLanguage } from '@tradewind/contract/languages';
 import { ApiError } from '@tradewind/http-client/api-error';
 import { REQUEST_TIMEOUT_MS } from '@tradewind/http-client/envelope-client';
 import { endSession } from './http.ts';
@@ -25,7 +26,7 @@ export function uploadImage(
     xhr.open('POST', `${import.meta.env.VITE_API_BASE_URL ?? ''}/api/v1/files`);
     xhr.timeout = REQUEST_TIMEOUT_MS;
     xhr.setRequestHeader('accept', 'application/json');
-    xhr.setRequestHeader('accept-language', localStorage.getItem('lang') || 'en');
+    xhr.setRequestHeader('accept-language', normalizeLanguage(localStorage.getItem('lang')));
     const token = localStorage.getItem('token');
     if (token) xhr.setRequestHeader('authorization', `Bearer ${token}`);
     xhr.upload.onprogress = (event) => {
