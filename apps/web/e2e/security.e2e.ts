@@ -61,7 +61,7 @@ const TEXT = {
     paused: 'Auszahlungen bis',
     signOut: 'Abmelden',
     secondStep: 'Geben Sie den Code aus Ihrer Authenticator-App ein',
-    verify: 'Prüfen und anmelden',
+    verify: 'Bestätigen und anmelden',
     login: 'Anmelden',
     devices: 'Angemeldete Geräte',
     history: 'Anmeldeverlauf',
