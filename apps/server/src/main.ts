@@ -117,14 +117,15 @@ async function main(): Promise<void> {
   // SIGTERM (a rolling restart): not ready at once, serving on for DRAIN_MS while the load
   // balancer moves traffic to the other nodes, then the listener closes, in-flight requests
   // finish within SHUTDOWN_TIMEOUT_MS and sockets close with 1001 (platform/shutdown.ts).
-  const shutdown = async (signal: string) => {
+  /** Stops the process in order; `exitCode` 1 when it stops because something it needs failed. */
+  const shutdown = async (signal: string, exitCode = 0) => {
     if (closing) {
       drain?.cut();
       return;
     }
     closing = true;
     app.readiness.drain();
-    // A worker serves no HTTP: no load balancer has anything to move away from it.
+    // A worker takes no traffic: no load balancer has anything to move away from it.
     const drainMs = config.role === 'worker' ? 0 : config.drainMs;
     app.log.info(
       { signal, drainMs },
@@ -147,7 +148,7 @@ async function main(): Promise<void> {
       await app.close();
       await database.close();
       dataLock?.release();
-      process.exit(0);
+      process.exit(exitCode);
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed');
       process.exit(1);
@@ -165,8 +166,24 @@ async function main(): Promise<void> {
   // The ops port: a worker's only HTTP (WORKER_PORT), an API node's when METRICS_PORT is set.
   const opsPort = config.role === 'worker' ? config.workerPort : config.metrics.port;
   if (opsPort !== undefined && !closing) {
-    opsServer = await startOpsServer(app, services.metrics, opsPort, config.host);
-    app.log.info({ port: opsServer.port }, 'ops port: /api/health, /api/ready and /metrics');
+    try {
+      opsServer = await startOpsServer(app, services.metrics, opsPort, config.host);
+      app.log.info({ port: opsServer.port }, 'ops port: /api/health, /api/ready and /metrics');
+    } catch (error) {
+      const name = config.role === 'worker' ? 'WORKER_PORT' : 'METRICS_PORT';
+      const chosen = config.settings.find((setting) => setting.name === name)?.fromEnv === true;
+      const problem = `${name} ${opsPort} could not be opened (${(error as NodeJS.ErrnoException).code ?? String(error)})`;
+      // A port someone chose must work; the default may be taken by a second worker on the
+      // same host, which then runs without probes or metrics rather than not at all.
+      if (chosen) {
+        app.log.error(`${problem}: choose a free port`);
+        await shutdown('ops port', 1);
+        return;
+      }
+      app.log.error(
+        `${problem}: this worker runs without health, readiness or metrics; set ${name} to a free port (0 picks one)`,
+      );
+    }
   }
   // `npm run ops` on this machine runs its commands here, against this process's state.
   if (!closing) adminChannel = await startAdminChannel(app, OPS_COMMANDS);

@@ -2,12 +2,19 @@
 // and nothing else; an API node serves the same on METRICS_PORT, with no token, while /metrics
 // on its public port stays closed. On PostgreSQL each connection names its role and node.
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDatabase } from './global-setup.ts';
-import { type RunningServer, killAll, startServer, stopServer } from './server-process.ts';
+import {
+  type RunningServer,
+  killAll,
+  spawnServer,
+  startServer,
+  stopServer,
+} from './server-process.ts';
 
 const url = process.env.TEST_DATABASE_URL;
 /** On PostgreSQL, a database of this file's own (the servers seed the demo into it). */
@@ -108,6 +115,22 @@ describe('the ops port', () => {
       }
     } finally {
       expect(await stopServer(worker, 'SIGTERM')).toBe(0);
+    }
+  });
+
+  it('a WORKER_PORT someone chose that is taken stops the worker with one clear line', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as net.AddressInfo).port;
+    try {
+      const worker = spawnServer(environment({ ROLE: 'worker', WORKER_PORT: String(port) }));
+      expect(await worker.exited).toBe(1);
+      expect(worker.output()).toContain(
+        `WORKER_PORT ${port} could not be opened (EADDRINUSE): choose a free port`,
+      );
+      expect(worker.output()).not.toContain('    at ');
+    } finally {
+      taken.close();
     }
   });
 
