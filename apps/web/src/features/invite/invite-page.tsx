@@ -217,14 +217,25 @@ function InviteesCard() {
               </li>
             ))}
           </ul>
-          {invitees.hasNextPage && (
-            <InfiniteScroll
-              loadMore={async () => void (await invitees.fetchNextPage({ throwOnError: true }))}
-              hasMore={invitees.hasNextPage}
-            >
-              {(hasMore) => (hasMore ? <DotLoading /> : null)}
-            </InfiniteScroll>
-          )}
+          {/* The list ends the way the app's other lists do: "No more data" (spec §8). */}
+          <InfiniteScroll
+            loadMore={async () => void (await invitees.fetchNextPage({ throwOnError: true }))}
+            hasMore={invitees.hasNextPage}
+          >
+            {(hasMore, failed, retry) =>
+              failed ? (
+                <button type="button" className="tw-link" onClick={retry}>
+                  {t('invite.retry')}
+                </button>
+              ) : hasMore ? (
+                <DotLoading />
+              ) : (
+                <span className="tw-muted" data-testid="invitees-end">
+                  {t('invite.no_more')}
+                </span>
+              )
+            }
+          </InfiniteScroll>
         </>
       )}
     </section>

@@ -51,7 +51,7 @@ export function WalletPage() {
           <Button size="small" onClick={() => navigate('/SelectCoin?next=Withdrawal')}>
             {t('routes.Withdrawal')}
           </Button>
-          <Button size="small" onClick={() => navigate('/Transform')}>
+          <Button size="small" onClick={() => navigate('/Transform?tab=transfer')}>
             {t('routes.Transform')}
           </Button>
         </div>
@@ -94,7 +94,7 @@ export function WalletPage() {
             block
             color="primary"
             style={{ marginTop: 12 }}
-            onClick={() => navigate('/Transform')}
+            onClick={() => navigate('/Transform?tab=transfer')}
           >
             {t('routes.Transform')}
           </Button>
