@@ -55,6 +55,8 @@ export class ClusterProcess {
     const { databaseUrl, redisUrl, natsUrl, prefix, drainMs } = this.cluster;
     this.current = await spawnServer(databaseUrl, {
       ROLE: this.role,
+      // Any free port for the worker's probes: nothing here scrapes them.
+      WORKER_PORT: '0',
       PORT: String(this.port),
       DATA_DIR: this.dataDir,
       // The fleet migrated once before it started (`npm run migrate`); a node never does.

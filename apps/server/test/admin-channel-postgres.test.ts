@@ -46,7 +46,7 @@ describe.skipIf(!url)('npm run ops against servers on PostgreSQL', () => {
     await admin.query(`create database ${name}`);
     await admin.end();
     api = await startServer(env({ ROLE: 'api' }));
-    worker = await startServer(env({ ROLE: 'worker' }));
+    worker = await startServer(env({ ROLE: 'worker', WORKER_PORT: '0' }));
   }, 120_000);
 
   afterAll(async () => {

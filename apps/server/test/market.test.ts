@@ -457,6 +457,7 @@ describe('the server process', () => {
         DATA_DIR: dataDir,
         WEB_DIST: '/nonexistent',
         ROLE: 'worker',
+        WORKER_PORT: '0',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -29,6 +29,8 @@ describe.skipIf(!url)('the market recorder with two workers on PostgreSQL', () =
       LOG_LEVEL: 'info',
       DEMO_MODE: 'true',
       ROLE: 'worker',
+      // Two workers on one host: each its own ops port.
+      WORKER_PORT: '0',
     };
   };
   let first: RunningServer;
