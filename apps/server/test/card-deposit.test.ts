@@ -6,7 +6,12 @@ import { createCardDeposit, listCardDeposits } from '../src/modules/card-deposit
 import type { OpsContext } from '../src/modules/operator/ops-commands.ts';
 import { OPS_COMMANDS } from '../src/ops-commands.ts';
 import { findOperator } from '../src/modules/operator/service.ts';
-import { ConfigError, DEMO_CARD_PAYEE, loadConfig } from '../src/platform/config.ts';
+import {
+  ConfigError,
+  DEMO_CARD_PAYEE,
+  loadConfig,
+  parseSharedSettings,
+} from '../src/platform/config.ts';
 import { type Tx, queryRows } from '../src/platform/db.ts';
 import { AppError } from '../src/platform/errors.ts';
 import {
@@ -199,17 +204,25 @@ describe('bank-card deposit: payee, fee and actual amount', () => {
 
   it('with no fee, the whole amount is credited in two postings', async () => {
     const user = await registerUser(t.app);
-    const zeroFee = {
-      ...t.app.services.config,
-      cardDeposit: { ...t.app.services.config.cardDeposit, feeBps: 0 },
-    };
+    // The install's fee (shared_settings), as two admins would have set it: every node applies it.
+    const setFee = (bps: number) =>
+      t.database.db.execute(
+        sql`insert into shared_settings (name, value, set_by, set_at) values ('CARD_DEPOSIT_FEE_BPS', ${String(bps)}, 'test', now())
+            on conflict (name) do update set value = excluded.value`,
+      );
+    await setFee(0);
     const fileId = await screenshot(user);
-    const deposit = await t.database.db.transaction((tx) =>
-      createCardDeposit(tx as unknown as Tx, t.clock.now(), zeroFee, Number(user.uid), {
-        amount: '12.5',
-        screenshotFileId: fileId,
-      }),
-    );
+    const deposit = await t.database.db
+      .transaction((tx) =>
+        createCardDeposit(
+          tx as unknown as Tx,
+          t.clock.now(),
+          t.app.services.config,
+          Number(user.uid),
+          { amount: '12.5', screenshotFileId: fileId },
+        ),
+      )
+      .finally(() => setFee(FEE_BPS));
     expect(deposit).toMatchObject({ amount: '12.5', fee: '0', actualAmount: '12.5' });
     expect((await decide(reviewer.token, { id: deposit.id, decision: 'approve' })).body.code).toBe(
       0,
@@ -536,9 +549,9 @@ describe('npm run ops: card-deposit:list and card-deposit:decide', () => {
 describe('configuration', () => {
   it('defaults: no fee, limits 10–100000, the fake demo payee only in demo mode', () => {
     const demo = loadConfig({});
-    expect(demo.cardDeposit).toEqual({
-      payee: DEMO_CARD_PAYEE,
-      demoPayee: true,
+    expect(demo.cardDeposit).toEqual({ payee: DEMO_CARD_PAYEE, demoPayee: true });
+    // The fee and limits are install-wide (shared settings): these are their defaults.
+    expect(parseSharedSettings({}).cardDeposit).toEqual({
       feeBps: 0,
       minMinor: 10_000_000n,
       maxMinor: 100_000_000_000n,
@@ -564,8 +577,9 @@ describe('configuration', () => {
         phone: '+44 20 7946 0000',
       },
       demoPayee: false,
-      feeBps: 25,
     });
+    // The fee in the environment only seeds the install's value at its first start.
+    expect(config.sharedSeed).toMatchObject({ CARD_DEPOSIT_FEE_BPS: '25' });
   });
 
   it('half a payee, a bad fee or crossed limits stop the server at boot', () => {

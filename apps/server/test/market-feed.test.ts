@@ -96,7 +96,6 @@ describe('feed configuration', () => {
       feedUrl: 'wss://stream.binance.com:9443/stream',
       pythUrl: 'https://hermes.pyth.network',
       pythFeedIds: {},
-      quarantineBandPpm: 10_000,
       tickRetentionDays: 3,
     });
     expect(loadConfig({ DEMO_MODE: 'false' }).market).toMatchObject({

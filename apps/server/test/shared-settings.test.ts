@@ -30,9 +30,11 @@ let adminB: string;
 
 beforeAll(async () => {
   // Node A starts first and seeds the install with 3; node B's environment says 50.
-  t = await createTestApp({ env: { CONTRACT_MAX_OPEN_ORDERS: '3' } });
+  t = await createTestApp({
+    env: { CONTRACT_MAX_OPEN_ORDERS: '3', CARD_DEPOSIT_FEE_BPS: '25' },
+  });
   nodeB = await buildApp({
-    config: testConfig({ CONTRACT_MAX_OPEN_ORDERS: '50' }),
+    config: testConfig({ CONTRACT_MAX_OPEN_ORDERS: '50', CARD_DEPOSIT_FEE_BPS: '500' }),
     database: t.database,
     clock: t.clock,
     logger: {
@@ -157,6 +159,59 @@ describe('one configuration for every node', () => {
       decision: 'approve',
     });
     expect(decidedTwice.body.code).toBe(3742);
+  });
+
+  it('the card-deposit fee and limits and the quarantine band are the install’s too', async () => {
+    const user = await trader(t);
+    const cardConfig = async (app: FastifyInstance) =>
+      (
+        await call<{ feeBps: number; minAmount: string; maxAmount: string }>(
+          app,
+          'GET',
+          '/api/v1/card-deposits/config',
+          { token: user.token },
+        )
+      ).body.data;
+    // Node B's environment says 500 basis points; the install (seeded by node A) says 25.
+    expect(await cardConfig(nodeB)).toMatchObject({
+      feeBps: 25,
+      minAmount: '10',
+      maxAmount: '100000',
+    });
+    expect(await cardConfig(t.app)).toMatchObject({ feeBps: 25 });
+    // A minimum above the install's maximum is refused; raised after the maximum, it applies.
+    const crossed = await request(t.app, adminA, {
+      name: 'CARD_DEPOSIT_MIN_USDT',
+      value: '200000',
+      reason: 'large clients only',
+    });
+    expect(crossed.status).toBe(422);
+    for (const [name, value] of [
+      ['CARD_DEPOSIT_MAX_USDT', '500000'],
+      ['CARD_DEPOSIT_MIN_USDT', '200000'],
+      ['MARKET_QUARANTINE_BAND_PPM', '20000'],
+    ] as const) {
+      const asked = await request(t.app, adminA, { name, value, reason: 'large clients only' });
+      expect(asked.body.code, `${name}: ${asked.body.message}`).toBe(0);
+      const approved = await decide(nodeB, adminB, { id: asked.body.data.id, decision: 'approve' });
+      expect(approved.body.code, `${name}: ${approved.body.message}`).toBe(0);
+    }
+    for (const app of [t.app, nodeB])
+      expect(await cardConfig(app)).toMatchObject({
+        feeBps: 25,
+        minAmount: '200000',
+        maxAmount: '500000',
+      });
+    // The band the console shows (and the recorder reads) is the install's, on every node.
+    for (const app of [t.app, nodeB]) {
+      const sources = await call<{ quarantineBandPpm: number }>(
+        app,
+        'GET',
+        '/api/admin/v1/market/sources',
+        { token: adminA },
+      );
+      expect(sources.body.data.quarantineBandPpm).toBe(20_000);
+    }
   });
 
   it('a bad value is refused in the reader’s language and nothing is recorded', async () => {

@@ -247,6 +247,10 @@ export const SHARED_SETTING_NAMES = [
   'MINING_AUTO_APPROVE',
   'WITHDRAWAL_SECOND_APPROVAL',
   'BONUS_CODE_APPROVAL_THRESHOLD',
+  'CARD_DEPOSIT_FEE_BPS',
+  'CARD_DEPOSIT_MIN_USDT',
+  'CARD_DEPOSIT_MAX_USDT',
+  'MARKET_QUARANTINE_BAND_PPM',
 ] as const;
 export type SharedSettingName = (typeof SHARED_SETTING_NAMES)[number];
 export const SETTING_CHANGE_STATUSES = ['pending', 'approved', 'rejected'] as const;

@@ -471,8 +471,6 @@ export interface MarketConfig {
   pythApiKey?: string;
   /** Feed ids that replace the built-in ones, by instrument (PYTH_FEED_IDS). */
   pythFeedIds: Record<string, string>;
-  /** A quote further than this many parts per million from its reference is quarantined. */
-  quarantineBandPpm: number;
   /** Raw ticks older than this are pruned (unless an order or quote refers to them); candles are kept. */
   tickRetentionDays: number;
 }
@@ -501,9 +499,6 @@ export interface CardDepositConfig {
   payee: CardPayee | null;
   /** The payee is the built-in fake one (demo mode without CARD_PAYEE_*). */
   demoPayee: boolean;
-  feeBps: number;
-  minMinor: bigint;
-  maxMinor: bigint;
 }
 
 /** Clearly not a real account: shown only in demo mode when no CARD_PAYEE_* is set. */
@@ -539,6 +534,10 @@ export interface SharedSettingValues {
    * this waits for a second admin's approval. An asset not listed has 0: every code needs one.
    */
   bonusCodeApprovalThresholdMinor: Partial<Record<AssetCode, bigint>>;
+  /** Bank-card deposits: the fee (basis points) and the smallest and largest amount, USDT minor units. */
+  cardDeposit: { feeBps: number; minMinor: bigint; maxMinor: bigint };
+  /** A source quote further than this from its reference is quarantined (parts per million). */
+  quarantineBandPpm: number;
 }
 
 const sharedSchema = z.object({
@@ -547,6 +546,10 @@ const sharedSchema = z.object({
   MINING_AUTO_APPROVE: envSchema.shape.MINING_AUTO_APPROVE,
   WITHDRAWAL_SECOND_APPROVAL: envSchema.shape.WITHDRAWAL_SECOND_APPROVAL,
   BONUS_CODE_APPROVAL_THRESHOLD: envSchema.shape.BONUS_CODE_APPROVAL_THRESHOLD,
+  CARD_DEPOSIT_FEE_BPS: envSchema.shape.CARD_DEPOSIT_FEE_BPS,
+  CARD_DEPOSIT_MIN_USDT: envSchema.shape.CARD_DEPOSIT_MIN_USDT,
+  CARD_DEPOSIT_MAX_USDT: envSchema.shape.CARD_DEPOSIT_MAX_USDT,
+  MARKET_QUARANTINE_BAND_PPM: envSchema.shape.MARKET_QUARANTINE_BAND_PPM,
 });
 
 /**
@@ -562,7 +565,15 @@ export function parseSharedSettings(
       parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
     );
   const e = parsed.data;
+  const limits = cardDepositLimits(e.CARD_DEPOSIT_MIN_USDT, e.CARD_DEPOSIT_MAX_USDT);
+  if (limits.problems.length > 0) throw new ConfigError(limits.problems);
   return {
+    cardDeposit: {
+      feeBps: e.CARD_DEPOSIT_FEE_BPS,
+      minMinor: limits.minMinor,
+      maxMinor: limits.maxMinor,
+    },
+    quarantineBandPpm: e.MARKET_QUARANTINE_BAND_PPM,
     contractMaxOpenOrders: e.CONTRACT_MAX_OPEN_ORDERS,
     convertFeeBps: e.CONVERT_FEE_BPS,
     miningAutoApprove: e.MINING_AUTO_APPROVE,
@@ -699,7 +710,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pythUrl: e.PYTH_HERMES_URL,
       ...(e.PYTH_API_KEY ? { pythApiKey: e.PYTH_API_KEY } : {}),
       pythFeedIds: pythFeedIds(e.PYTH_FEED_IDS),
-      quarantineBandPpm: e.MARKET_QUARANTINE_BAND_PPM,
       tickRetentionDays: e.TICK_RETENTION_DAYS ?? tickRetentionDefault(e.DATABASE_URL),
     },
     chat,
@@ -835,6 +845,23 @@ function chatConfig(e: z.output<typeof envSchema>): ChatConfig | null {
   };
 }
 
+/** The card-deposit limits in USDT minor units, or what is wrong with them. */
+function cardDepositLimits(
+  min: string,
+  max: string,
+): { minMinor: bigint; maxMinor: bigint; problems: string[] } {
+  const minMinor = parseAmount(min, 6) ?? 0n;
+  const maxMinor = parseAmount(max, 6) ?? 0n;
+  const problems: string[] = [];
+  if (minMinor <= 0n)
+    problems.push(`CARD_DEPOSIT_MIN_USDT: must be greater than zero (got ${JSON.stringify(min)})`);
+  if (maxMinor < minMinor)
+    problems.push(
+      `CARD_DEPOSIT_MAX_USDT: must not be below CARD_DEPOSIT_MIN_USDT (got ${JSON.stringify(max)})`,
+    );
+  return { minMinor, maxMinor, problems };
+}
+
 function cardDepositConfig(e: z.output<typeof envSchema>): CardDepositConfig {
   const parts = [e.CARD_PAYEE_BANK, e.CARD_PAYEE_NUMBER, e.CARD_PAYEE_NAME, e.CARD_PAYEE_PHONE];
   const set = parts.filter((part) => part !== undefined).length;
@@ -844,16 +871,8 @@ function cardDepositConfig(e: z.output<typeof envSchema>): CardDepositConfig {
     problems.push(
       'CARD_PAYEE_*: set all four of CARD_PAYEE_BANK, CARD_PAYEE_NUMBER, CARD_PAYEE_NAME and CARD_PAYEE_PHONE, or none',
     );
-  const minMinor = parseAmount(e.CARD_DEPOSIT_MIN_USDT, 6) ?? 0n;
-  const maxMinor = parseAmount(e.CARD_DEPOSIT_MAX_USDT, 6) ?? 0n;
-  if (minMinor <= 0n)
-    problems.push(
-      `CARD_DEPOSIT_MIN_USDT: must be greater than zero (got ${JSON.stringify(e.CARD_DEPOSIT_MIN_USDT)})`,
-    );
-  if (maxMinor < minMinor)
-    problems.push(
-      `CARD_DEPOSIT_MAX_USDT: must not be below CARD_DEPOSIT_MIN_USDT (got ${JSON.stringify(e.CARD_DEPOSIT_MAX_USDT)})`,
-    );
+  const limits = cardDepositLimits(e.CARD_DEPOSIT_MIN_USDT, e.CARD_DEPOSIT_MAX_USDT);
+  problems.push(...limits.problems);
   if (problems.length > 0) throw new ConfigError(problems);
   const configured =
     set === parts.length
@@ -868,8 +887,5 @@ function cardDepositConfig(e: z.output<typeof envSchema>): CardDepositConfig {
   return {
     payee,
     demoPayee: configured === null && payee !== null,
-    feeBps: e.CARD_DEPOSIT_FEE_BPS,
-    minMinor,
-    maxMinor,
   };
 }

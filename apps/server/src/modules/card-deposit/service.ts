@@ -30,6 +30,7 @@ import { withQueueUser, withQueueUsers } from '../operator/queue-user.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { users } from '../user/tables.ts';
 import { amountOf } from '../wallet/service.ts';
+import { readSharedSettings } from '../settings/service.ts';
 import { currentPayee } from './payees.ts';
 import { type CardDepositRow, cardDeposits } from './tables.ts';
 import { assertCanMoveMoney } from '../user/frozen.ts';
@@ -40,7 +41,8 @@ export const CARD_DEPOSIT_QUEUE_PAGE = 50;
 
 /** What the deposit screen shows: the payee, the fee rule and the limits; or unavailable. */
 export async function cardDepositConfig(db: Executor, config: Config): Promise<CardDepositConfig> {
-  const { feeBps, minMinor, maxMinor } = config.cardDeposit;
+  // Install-wide: every node shows and applies the same fee and limits (modules/settings).
+  const { feeBps, minMinor, maxMinor } = (await readSharedSettings(db)).cardDeposit;
   const current = await currentPayee(db, config);
   return {
     available: current !== null,
@@ -89,7 +91,7 @@ export async function createCardDeposit(
   request: CardDepositRequest,
 ): Promise<CardDeposit> {
   await assertCanMoveMoney(tx, userId);
-  const { feeBps, minMinor, maxMinor } = config.cardDeposit;
+  const { feeBps, minMinor, maxMinor } = (await readSharedSettings(tx)).cardDeposit;
   const payee = (await currentPayee(tx, config))?.payee;
   if (!payee) throw new AppError('CARD_DEPOSIT_UNAVAILABLE', {}, 503);
   const amountMinor = amountOf(request.amount, CARD_DEPOSIT_ASSET);

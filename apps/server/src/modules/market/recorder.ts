@@ -36,6 +36,9 @@ type HeldQuote = SourceQuote & { proof?: { feedId: string; update: string } };
 /** A source whose newest accepted quote is older than this is stale (readiness, alerts). */
 export const FEED_STALE_S = 10;
 
+/** How often the recorder re-reads the install's quarantine band (a change applies within this). */
+export const BAND_READ_MS = 10_000;
+
 /** Default quarantine band: 1 % (MARKET_QUARANTINE_BAND_PPM). */
 const DEFAULT_BAND_PPM = 10_000;
 
@@ -55,8 +58,11 @@ export interface RecorderDeps {
   feeds?: readonly MarketFeed[];
   /** Whether this process may record now (one recorder among several workers); default: always. */
   leadership?: Leadership;
-  /** A quote further than this from its reference is quarantined (parts per million). */
-  quarantineBandPpm?: number;
+  /**
+   * A quote further than this from its reference is quarantined (parts per million): a number,
+   * or where to read the install's band (modules/settings), asked at most every BAND_READ_MS.
+   */
+  quarantineBandPpm?: number | (() => Promise<number>);
   relay?: Relay;
   /** Raw ticks older than this many days are pruned (candles are kept); unset: never. */
   tickRetentionDays?: number;
@@ -81,6 +87,9 @@ export class MarketRecorder {
   /** Per instrument, per source: the latest accepted quote. */
   private readonly accepted = new Map<InstrumentSymbol, Map<string, HeldQuote>>();
   private leading = false;
+  /** The quarantine band in force (ppm), and when it was last read from the install's settings. */
+  private band = DEFAULT_BAND_PPM;
+  private bandReadAtMs = Number.NEGATIVE_INFINITY;
   /** When this process last became the recorder (ms), for the age of a source that never answered. */
   private leadingSinceMs = 0;
   /** Per `instrument\u0000source`, the source time of the latest accepted quote (ms), kept after the feed drops it. */
@@ -117,7 +126,7 @@ export class MarketRecorder {
     quarantined: (SourceQuote & { instrument: InstrumentSymbol; referenceMinor: bigint })[];
     volume: Map<InstrumentSymbol, bigint>;
   } {
-    const band = this.deps.quarantineBandPpm ?? DEFAULT_BAND_PPM;
+    const band = this.band;
     const quarantined: (SourceQuote & { instrument: InstrumentSymbol; referenceMinor: bigint })[] =
       [];
     const volume = new Map<InstrumentSymbol, bigint>();
@@ -194,6 +203,7 @@ export class MarketRecorder {
       }
     });
     const sampled = perFeed.flat();
+    await this.readBand(now.getTime());
     const { quarantined, volume } = this.admit(sampled, tsMs);
     const rows: {
       instrument: InstrumentSymbol;
@@ -411,6 +421,26 @@ export class MarketRecorder {
 
   get isRunning(): boolean {
     return this.running;
+  }
+
+  /** The band from the deps: as given, or re-read from the install's settings every BAND_READ_MS. */
+  private async readBand(nowMs: number): Promise<void> {
+    const given = this.deps.quarantineBandPpm;
+    if (given === undefined || typeof given === 'number') {
+      this.band = given ?? DEFAULT_BAND_PPM;
+      return;
+    }
+    if (nowMs - this.bandReadAtMs < BAND_READ_MS) return;
+    try {
+      this.band = await given();
+      this.bandReadAtMs = nowMs;
+    } catch (error) {
+      // The band last read stays in force; the next second tries again.
+      this.deps.log?.error(
+        { err: error },
+        'market recorder: the quarantine band could not be read',
+      );
+    }
   }
 
   /** Whether this process records now (the leader among several workers). */

@@ -34,6 +34,7 @@ import { MarketBroadcaster, isMarketChannel } from './live.ts';
 import { PythFeed } from './pyth-feed.ts';
 import { PythStream } from './pyth/stream.ts';
 import type { ConditionState } from '#platform/conditions.ts';
+import { readSharedSettings } from '../settings/service.ts';
 import { FEED_STALE_S, MarketRecorder, RECORDER_LOCK_ID } from './recorder.ts';
 import { sourcesView } from './sources-view.ts';
 import { configuredPythFeeds, sourcePlan } from './sources.ts';
@@ -285,7 +286,8 @@ export function registerMarketRecorder(
     relay: deps.relay,
     tickRetentionDays: deps.config.market.tickRetentionDays,
     tickReferences: deps.tickReferences,
-    quarantineBandPpm: deps.config.market.quarantineBandPpm,
+    // Install-wide (modules/settings): a recorder taking over applies the band the last one did.
+    quarantineBandPpm: async () => (await readSharedSettings(deps.db)).quarantineBandPpm,
     // On PostgreSQL several workers may run: one records, another takes over when it dies.
     ...(connectDedicated
       ? { leadership: new AdvisoryLeader({ connect: connectDedicated, lockId: RECORDER_LOCK_ID }) }

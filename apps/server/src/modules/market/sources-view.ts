@@ -5,6 +5,7 @@ import { sql } from 'drizzle-orm';
 import type { MarketConfig } from '#platform/config.ts';
 import { type Executor, queryRows } from '#platform/db.ts';
 import { pythFeedsAt } from './pyth/feed-ids.ts';
+import { readSharedSettings } from '../settings/service.ts';
 import { tickQuotes } from './service.ts';
 import { configuredPythFeeds, sourcePlan } from './sources.ts';
 import type { TickComponent } from './tables.ts';
@@ -12,9 +13,10 @@ import type { TickComponent } from './tables.ts';
 /** GET /admin/market/sources: each instrument's configured sources with their ids, and when each last counted. */
 export async function sourcesView(
   db: Executor,
-  market: Pick<MarketConfig, 'sources' | 'simulated' | 'quarantineBandPpm' | 'pythFeedIds'>,
+  market: Pick<MarketConfig, 'sources' | 'simulated' | 'pythFeedIds'>,
   now: Date,
 ): Promise<MarketSources> {
+  const { quarantineBandPpm } = await readSharedSettings(db);
   const plan = sourcePlan(market, now.getTime());
   const pyth = new Map(
     [...pythFeedsAt(now.getTime(), configuredPythFeeds(market.pythFeedIds)).values()].map(
@@ -71,7 +73,7 @@ export async function sourcesView(
       };
     }),
     freshMs: INDEX_FRESH_MS,
-    quarantineBandPpm: market.quarantineBandPpm,
+    quarantineBandPpm,
     quarantinedLastDay: quarantined?.n ?? 0,
   };
 }

@@ -7,7 +7,7 @@ import {
   type SharedSettingRequest,
   type SharedSettings,
 } from '@tradewind/contract/operator';
-import { desc, eq } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   ConfigError,
@@ -32,6 +32,9 @@ import { type SharedSettingChangeRow, sharedSettingChanges, sharedSettings } fro
  * SETTING_CHANGE_NOT_FOUND, SETTING_CHANGE_DECIDED, SETTING_CHANGE_OPEN,
  * SETTING_CHANGE_NO_CHANGE, APPROVAL_NOT_ALLOWED.
  */
+
+/** pg_advisory lock key that serialises approvals of shared settings (any constant no other module uses). */
+const APPROVAL_LOCK = 0x5e771065;
 
 /** Who set a value seeded from a node's environment at the install's first start. */
 export const ENVIRONMENT = 'environment';
@@ -136,10 +139,22 @@ export async function listSharedSettings(db: Executor): Promise<SharedSettings> 
   return { items, changes: await loadChanges(db) };
 }
 
-/** The value, checked by the rules the environment has; SETTING_VALUE_INVALID otherwise. */
-function checkValue(name: SharedSettingName, value: string, demoMode: boolean): void {
+/**
+ * The value, checked by the rules the environment has, together with the install's other
+ * values (the card-deposit minimum must not pass the maximum); SETTING_VALUE_INVALID otherwise.
+ */
+async function checkValue(
+  db: Executor,
+  name: SharedSettingName,
+  value: string,
+  demoMode: boolean,
+): Promise<void> {
+  const stored = await storedValues(db);
   try {
-    parseSharedSettings({ [name]: value });
+    parseSharedSettings({
+      ...Object.fromEntries([...stored].map(([stored, row]) => [stored, row.value])),
+      [name]: value,
+    });
   } catch (error) {
     if (error instanceof ConfigError)
       throw new AppError('SETTING_VALUE_INVALID', { name }, 422, 'value');
@@ -162,8 +177,8 @@ export async function requestSharedSettingChange(
   input: SharedSettingRequest,
   demoMode: boolean,
 ): Promise<SharedSettingChange> {
-  checkValue(input.name, input.value, demoMode);
   return db.transaction(async (tx) => {
+    await checkValue(tx, input.name, input.value, demoMode);
     const [current] = await tx
       .select()
       .from(sharedSettings)
@@ -219,7 +234,10 @@ export async function decideSharedSettingChange(
     await assertMayApprove(tx, operator.operatorId, row.requestedBy, now);
     const name = row.name as SharedSettingName;
     if (input.decision === 'approve') {
-      checkValue(name, row.value, demoMode);
+      // Approvals one at a time: two approved at once (a minimum and a maximum) could each be
+      // valid beside the other's old value and together leave the install inconsistent.
+      await tx.execute(sql`select pg_advisory_xact_lock(${APPROVAL_LOCK})`);
+      await checkValue(tx, name, row.value, demoMode);
       await tx
         .insert(sharedSettings)
         .values({ name, value: row.value, setBy: operator.username, setAt: now })
