@@ -136,6 +136,47 @@ async function watchPriceMove(page: Page): Promise<[string, string]> {
   return [first, await text(page, 'detail-price')];
 }
 
+/** Taps Buy up or down until the order popup is up (the bar re-renders with each live price). */
+async function openOrderPopup(page: Page, buttonName: string) {
+  await expect.poll(() => text(page, 'detail-price')).toMatch(/\d/);
+  await expect
+    .poll(async () => {
+      await page
+        .getByRole('button', { name: buttonName, exact: true })
+        .click({ timeout: 2_000 })
+        .catch(() => undefined);
+      return page.getByTestId('order-price').count();
+    })
+    .toBe(1);
+  await page.waitForTimeout(300); // the sheet slides up
+}
+
+/** Confirm is on the screen without scrolling: inside the 390×844 viewport. */
+async function confirmInView(page: Page, label: string) {
+  const box = await page.locator('.tw-order-confirm').boundingBox();
+  expect(box, label).not.toBeNull();
+  expect((box?.y ?? 0) + (box?.height ?? 0), label).toBeLessThanOrEqual(PHONE.height);
+  expect(box?.y ?? -1, label).toBeGreaterThanOrEqual(0);
+}
+
+/** The largest stake whose stake + fee (rounded up) fits in `budget`, found by bisection. */
+function largestStake(budget: bigint, feeRate: string): bigint {
+  let low = 0n;
+  let high = budget;
+  while (low < high) {
+    const mid = (low + high + 1n) / 2n;
+    if (mid + applyRate(mid, feeRate, true) <= budget) low = mid;
+    else high = mid - 1n;
+  }
+  return low;
+}
+
+/** Minor units of USDT as the amount field holds them: plain digits, no trailing zeros. */
+const plainUsdt = (amount: bigint) => {
+  const fraction = (amount % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '');
+  return `${amount / 1_000_000n}${fraction ? `.${fraction}` : ''}`;
+};
+
 describe('markets and instant contracts in Chromium at 390×844', () => {
   it(
     'en: live price and chart on /Detail, a 30 s order with its disclosure, countdown and result, then /Contract and /ContractDetail with both ticks',
@@ -238,13 +279,13 @@ describe('markets and instant contracts in Chromium at 390×844', () => {
       if (!period) throw new Error('no 30 s period configured');
       await page.getByRole('button', { name: 'Buy up' }).click();
       const amount = page.locator('input[aria-label="Amount (USDT)"]');
+      // Below the period's minimum: Confirm stays off and the line under the amount says why.
       await amount.fill('5');
-      await page.getByRole('button', { name: 'Confirm buy up' }).click();
       const minStake = usdtEn(minor(period.minStake, 6)).replace(/\.00$/, '');
-      const maxStake = usdtEn(minor(period.maxStake, 6)).replace(/\.00$/, '');
       await expect
-        .poll(() => page.locator('.adm-form-item-feedback-error').textContent())
-        .toBe(`Enter an amount from ${minStake} to ${maxStake} USDT.`);
+        .poll(() => text(page, 'order-reason'))
+        .toBe(`The minimum for this period is ${minStake} USDT.`);
+      expect(await page.getByRole('button', { name: 'Confirm buy up' }).isDisabled()).toBe(true);
       await amount.fill('10');
       // Every order is confirmed with the trading password (spec §5).
       await page.locator('input[aria-label="Trading password"]').fill(TRADE_PIN);
@@ -529,6 +570,130 @@ describe('markets and instant contracts in Chromium at 390×844', () => {
         .toBe('true');
       await screenshot(page, 'de-ContractDetail');
       await noSidewaysScroll(page, 'de /ContractDetail');
+      await context.close();
+    },
+  );
+
+  it(
+    'the order popup: quick amounts, Max within balance and fee, the reason Confirm is off, a close button, the live price; en, zh_CN, de',
+    { timeout: 150_000 },
+    async () => {
+      const balance = '123.45';
+      const user = await fundedUser(balance);
+      const { periods } = await config(user);
+      const period = periods[0] as Period;
+      const balanceMinor = minor(balance, 6);
+
+      // zh_CN and de first: each popup fits, says why Confirm is off, and closes with its × button.
+      for (const [lang, locale, buy, close, reason] of [
+        ['zh_CN', 'zh-CN', '买涨', '关闭', '最多只能输入 6 位小数。'],
+        [
+          'de',
+          'de-DE',
+          'Steigend kaufen',
+          'Schließen',
+          'Höchstens 6 Nachkommastellen sind erlaubt.',
+        ],
+      ] as const) {
+        const { context, page } = await phonePage(lang, user, locale);
+        await page.goto('/Detail?symbol=BTCUSDT');
+        await openOrderPopup(page, buy);
+        await expect.poll(() => text(page, 'order-reason')).toMatch(/10.*10[.,]000/);
+        await confirmInView(page, `${lang} Confirm without scrolling`);
+        await page.locator('.tw-order-quick button').nth(1).click();
+        await expect
+          .poll(() => page.locator('.tw-order-body input[inputmode="decimal"]').inputValue())
+          .toBe('61.725');
+        expect(await page.locator('.tw-order-confirm').isDisabled()).toBe(false);
+        await page.locator('.tw-order-body input[inputmode="decimal"]').fill('1.1234567');
+        await expect.poll(() => text(page, 'order-reason')).toBe(reason);
+        expect(await page.locator('.tw-order-confirm').isDisabled()).toBe(true);
+        await noSidewaysScroll(page, `${lang} order popup`);
+        await screenshot(page, `${lang}-Detail-order-popup`);
+        await page.getByRole('button', { name: close, exact: true }).click();
+        await expect.poll(() => page.getByTestId('order-price').count()).toBe(0);
+        await context.close();
+      }
+
+      const { context, page } = await phonePage('en', user, 'en-US');
+      await page.goto('/Detail?symbol=BTCUSDT');
+      await openOrderPopup(page, 'Buy up');
+      const dialog = page.locator('.tw-order');
+      await expect
+        .poll(() => dialog.textContent())
+        .toContain(`Available in futures: ${usdtEn(balanceMinor)} USDT`);
+      // Nothing typed yet: Confirm is off and the line says what to enter.
+      const confirm = page.getByRole('button', { name: 'Confirm buy up' });
+      expect(await confirm.isDisabled()).toBe(true);
+      expect(await text(page, 'order-reason')).toBe('Enter an amount from 10 to 10,000 USDT.');
+      await confirmInView(page, 'en Confirm without scrolling');
+
+      // The × closes the sheet; it opens again from Buy up.
+      await page.getByRole('button', { name: 'Close', exact: true }).click();
+      await expect.poll(() => page.getByTestId('order-price').count()).toBe(0);
+      await openOrderPopup(page, 'Buy up');
+
+      // The opening price follows the live ticker, in tabular figures.
+      const livePrice = page.getByTestId('order-price');
+      expect(await livePrice.evaluate((node) => getComputedStyle(node).fontVariantNumeric)).toBe(
+        'tabular-nums',
+      );
+      const firstPrice = await text(page, 'order-price');
+      expect(firstPrice).toMatch(/^[\d,]+\.\d\d$/);
+      await expect
+        .poll(() => text(page, 'order-price'), { timeout: 15_000, message: 'the price moves' })
+        .not.toBe(firstPrice);
+      await expect
+        .poll(async () => (await text(page, 'order-price')) === (await text(page, 'detail-price')))
+        .toBe(true);
+
+      // 50 % is half the balance, exactly.
+      const amount = page.locator('input[aria-label="Amount (USDT)"]');
+      await page.getByRole('button', { name: '50%', exact: true }).click();
+      await expect.poll(() => amount.inputValue()).toBe(plainUsdt(balanceMinor / 2n));
+      expect(await confirm.isDisabled()).toBe(false);
+
+      // Seven decimals: the reason is under the amount and Confirm is off.
+      await amount.fill('1.1234567');
+      await expect
+        .poll(() => text(page, 'order-reason'))
+        .toBe('At most 6 decimal places are allowed.');
+      expect(await page.getByTestId('order-reason').isVisible()).toBe(true);
+      expect(await confirm.isDisabled()).toBe(true);
+      await confirmInView(page, 'en Confirm with a reason shown');
+      await screenshot(page, 'en-Detail-order-popup');
+
+      // More than the balance once the fee is on top.
+      await amount.fill(balance);
+      const fullFee = applyRate(balanceMinor, period.feeRate, true);
+      await expect
+        .poll(() => text(page, 'order-reason'))
+        .toBe(
+          `Amount + fee is ${usdtEn(balanceMinor + fullFee)} USDT, more than your ${usdtEn(balanceMinor)} USDT available.`,
+        );
+      expect(await page.getByRole('link', { name: 'Transfer in' }).count()).toBe(1);
+      expect(await confirm.isDisabled()).toBe(true);
+
+      // Max: the largest stake whose stake + fee fits the balance.
+      await page.getByRole('button', { name: 'Max', exact: true }).click();
+      const maxStake = largestStake(balanceMinor, period.feeRate);
+      await expect.poll(() => amount.inputValue()).toBe(plainUsdt(maxStake));
+      expect(await page.getByTestId('order-reason').count()).toBe(0);
+      const lockedShown = await text(page, 'order-total');
+      await page.locator('input[aria-label="Trading password"]').fill(TRADE_PIN);
+      await screenshot(page, 'en-Detail-order-popup-max');
+      await confirm.click();
+      await expect.poll(() => text(page, 'delivery-countdown')).toMatch(/^0:[0-3]\d$/);
+      const placed = (
+        await api<{ items: Order[] }>('GET', '/api/v1/contracts/orders?state=open', user.token)
+      ).data.items[0];
+      if (!placed) throw new Error('the Max order is not listed as open');
+      const locked = minor(placed.stake, 6) + minor(placed.fee, 6);
+      expect(minor(placed.stake, 6)).toBe(maxStake);
+      expect(locked).toBeLessThanOrEqual(balanceMinor);
+      expect(lockedShown).toBe(`${usdtEn(locked)} USDT`);
+      // What the screen said would be locked is what left the available balance.
+      expect(minor(await futuresAvailable(user), 6)).toBe(balanceMinor - locked);
       await context.close();
     },
   );
