@@ -45,7 +45,7 @@ import { registerWalletRoutes } from './modules/wallet/routes.ts';
 import { registerWithdrawalRoutes } from './modules/withdrawal/routes.ts';
 import { LOCKED_FUND_OBLIGATIONS } from './obligations.ts';
 import { type Clock, systemClock } from './platform/clock.ts';
-import type { Config } from './platform/config.ts';
+import { type Config, UPLOAD_BYTES_CAP } from './platform/config.ts';
 import type { Database } from './platform/db.ts';
 import { registerErrorHandler } from './platform/errors.ts';
 import { registerHousekeepingWorker } from './platform/housekeeping.ts';
@@ -68,7 +68,7 @@ import { startRelayProbe } from './platform/relay-probe.ts';
 import { createNotifier } from './platform/notifier.ts';
 import { NatsRelay } from './platform/events/nats-relay.ts';
 import { registerSharedSettingRoutes } from './modules/settings/routes.ts';
-import { seedSharedSettings } from './modules/settings/service.ts';
+import { readSharedSettings, seedSharedSettings } from './modules/settings/service.ts';
 import { LocalRelay, PgRelay, type Relay } from './platform/relay.ts';
 import { fastifyTrustProxy } from './platform/trust-proxy.ts';
 import { Hub, closeSocketsGoingAway, registerWebSocket } from './platform/ws.ts';
@@ -241,7 +241,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(multipart, {
     throwFileSizeLimit: true,
     limits: {
-      fileSize: config.uploads.maxBytes,
+      // Each upload route reads the install's UPLOAD_MAX_BYTES and passes it per request.
+      fileSize: UPLOAD_BYTES_CAP,
       files: 1,
       fields: 4,
       fieldSize: 256,
@@ -321,6 +322,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     obligations,
     metrics,
     tickReferences: TICK_REFERENCES,
+    uploadLimits: async () => (await readSharedSettings(database.db)).uploads,
   };
 
   registerSystemRoutes(app, deps);

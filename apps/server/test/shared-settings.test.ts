@@ -11,9 +11,12 @@ import {
   createTestApp,
   idempotencyKey,
   operatorToken,
+  registerUser,
   testConfig,
 } from './harness.ts';
 import { recordPrices } from './prices.ts';
+import { noisyPng, upload } from './uploads.ts';
+import { sharedSettingDefault } from '../src/platform/config.ts';
 
 /**
  * Issue 30: settings came from each node's environment, so two nodes could apply different
@@ -212,6 +215,35 @@ describe('one configuration for every node', () => {
       );
       expect(sources.body.data.quarantineBandPpm).toBe(20_000);
     }
+  });
+
+  it('the upload limit is the install’s: lowered through one node, the other refuses the larger file', async () => {
+    const user = await registerUser(t.app);
+    const photo = await noisyPng(200, 200);
+    expect((await upload(nodeB, user.token, { purpose: 'kyc', data: photo })).status).toBe(200);
+    const asked = await request(t.app, adminA, {
+      name: 'UPLOAD_MAX_BYTES',
+      value: String(photo.length - 1),
+      reason: 'smaller photos',
+    });
+    expect(asked.body.code).toBe(0);
+    expect(
+      (await decide(nodeB, adminB, { id: asked.body.data.id, decision: 'approve' })).body.code,
+    ).toBe(0);
+    for (const app of [t.app, nodeB]) {
+      const refused = await upload(app, user.token, { purpose: 'kyc', data: photo });
+      expect(refused.status).toBe(413);
+      expect(refused.body.code).toBe(2202);
+    }
+    // Put back, so the other tests upload as before.
+    const back = await request(t.app, adminA, {
+      name: 'UPLOAD_MAX_BYTES',
+      value: sharedSettingDefault('UPLOAD_MAX_BYTES'),
+      reason: 'restore',
+    });
+    expect(
+      (await decide(nodeB, adminB, { id: back.body.data.id, decision: 'approve' })).body.code,
+    ).toBe(0);
   });
 
   it('a bad value is refused in the reader’s language and nothing is recorded', async () => {

@@ -251,6 +251,8 @@ export const SHARED_SETTING_NAMES = [
   'CARD_DEPOSIT_MIN_USDT',
   'CARD_DEPOSIT_MAX_USDT',
   'MARKET_QUARANTINE_BAND_PPM',
+  'UPLOAD_MAX_BYTES',
+  'UPLOAD_MAX_SIDE_PX',
 ] as const;
 export type SharedSettingName = (typeof SHARED_SETTING_NAMES)[number];
 export const SETTING_CHANGE_STATUSES = ['pending', 'approved', 'rejected'] as const;

@@ -36,6 +36,9 @@ const positiveInt = z.coerce
   .int('must be a whole number')
   .positive('must be positive');
 
+/** The most UPLOAD_MAX_BYTES may be: the multipart parser's own limit, under each request's. */
+export const UPLOAD_BYTES_CAP = 64 * 1024 * 1024;
+
 /**
  * Every setting the server reads, with its default. docs/configuration.md's table
  * lists the same names; `loadConfig` fails at boot with one readable line per bad value.
@@ -150,7 +153,7 @@ const envSchema = z.object({
     .default('1'),
   DEPOSIT_WATCH_INTERVAL_MS: positiveInt.min(200, 'must be at least 200').default(3000),
   UPLOAD_MAX_BYTES: positiveInt
-    .max(64 * 1024 * 1024, 'must be at most 64 MiB')
+    .max(UPLOAD_BYTES_CAP, 'must be at most 64 MiB')
     .default(DEFAULT_UPLOAD_MAX_BYTES),
   UPLOAD_MAX_SIDE_PX: positiveInt
     .min(256, 'must be at least 256')
@@ -390,7 +393,6 @@ export interface Config {
     maxSubscriptions: number;
   };
   deposit: DepositConfig;
-  uploads: { maxBytes: number; maxSidePx: number };
   /** The bucket uploads are kept in; null: the local folder `DATA_DIR/uploads`. */
   s3: S3Settings | null;
   cardDeposit: CardDepositConfig;
@@ -538,6 +540,8 @@ export interface SharedSettingValues {
   cardDeposit: { feeBps: number; minMinor: bigint; maxMinor: bigint };
   /** A source quote further than this from its reference is quarantined (parts per million). */
   quarantineBandPpm: number;
+  /** An upload's most bytes, and the longest side (px) an image is stored at. */
+  uploads: { maxBytes: number; maxSidePx: number };
 }
 
 const sharedSchema = z.object({
@@ -550,6 +554,8 @@ const sharedSchema = z.object({
   CARD_DEPOSIT_MIN_USDT: envSchema.shape.CARD_DEPOSIT_MIN_USDT,
   CARD_DEPOSIT_MAX_USDT: envSchema.shape.CARD_DEPOSIT_MAX_USDT,
   MARKET_QUARANTINE_BAND_PPM: envSchema.shape.MARKET_QUARANTINE_BAND_PPM,
+  UPLOAD_MAX_BYTES: envSchema.shape.UPLOAD_MAX_BYTES,
+  UPLOAD_MAX_SIDE_PX: envSchema.shape.UPLOAD_MAX_SIDE_PX,
 });
 
 /**
@@ -574,6 +580,7 @@ export function parseSharedSettings(
       maxMinor: limits.maxMinor,
     },
     quarantineBandPpm: e.MARKET_QUARANTINE_BAND_PPM,
+    uploads: { maxBytes: e.UPLOAD_MAX_BYTES, maxSidePx: e.UPLOAD_MAX_SIDE_PX },
     contractMaxOpenOrders: e.CONTRACT_MAX_OPEN_ORDERS,
     convertFeeBps: e.CONVERT_FEE_BPS,
     miningAutoApprove: e.MINING_AUTO_APPROVE,
@@ -692,7 +699,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       minDepositMinor: parseAmount(e.DEPOSIT_MIN_USDT, 6) as bigint,
       watchIntervalMs: e.DEPOSIT_WATCH_INTERVAL_MS,
     },
-    uploads: { maxBytes: e.UPLOAD_MAX_BYTES, maxSidePx: e.UPLOAD_MAX_SIDE_PX },
     s3: s3Config(e),
     cardDeposit,
     sharedSeed: Object.fromEntries(

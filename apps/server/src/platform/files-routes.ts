@@ -145,7 +145,8 @@ export function registerFileRoutes(app: FastifyInstance, deps: FileDeps): void {
       rateLimit: { max: 30, timeWindow: 60_000 },
     },
     async ({ request, auth }) => {
-      const { purpose, bytes } = await readUpload(request, deps.config.uploads.maxBytes);
+      const { maxBytes } = await deps.uploadLimits();
+      const { purpose, bytes } = await readUpload(request, maxBytes);
       return storeUpload(deps, { ownerId: auth.userId, purpose, bytes });
     },
   );

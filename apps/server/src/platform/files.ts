@@ -42,6 +42,8 @@ export interface FileDeps {
   clock: Clock;
   config: Config;
   fileStore: FileStore;
+  /** The install's upload limits, read where they apply (modules/settings, handed in by app.ts). */
+  uploadLimits: () => Promise<{ maxBytes: number; maxSidePx: number }>;
 }
 
 function toUploaded(row: FileRow): UploadedFile {
@@ -81,7 +83,7 @@ export async function storeUpload(
   const image =
     input.purpose === 'avatar'
       ? await reencodeImage(input.bytes, format, AVATAR_SIDE_PX, 'square')
-      : await reencodeImage(input.bytes, format, deps.config.uploads.maxSidePx);
+      : await reencodeImage(input.bytes, format, (await deps.uploadLimits()).maxSidePx);
   const storageKey = newStorageKey();
   await deps.fileStore.put(storageKey, image.data);
   try {

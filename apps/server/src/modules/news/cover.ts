@@ -5,6 +5,7 @@ import type { Config } from '#platform/config.ts';
 import type { Db } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { type FileStore, newStorageKey, publicFileName } from '#platform/files.ts';
+import { readSharedSettings } from '../settings/service.ts';
 import { multipartError } from '#platform/files-routes.ts';
 import { inspectImage, reencodeImage } from '#platform/images.ts';
 import { files } from '#platform/tables.ts';
@@ -48,7 +49,7 @@ export async function storeCover(
   const image = await reencodeImage(
     bytes,
     inspectImage(bytes),
-    Math.min(COVER_MAX_SIDE_PX, deps.config.uploads.maxSidePx),
+    Math.min(COVER_MAX_SIDE_PX, (await readSharedSettings(deps.db)).uploads.maxSidePx),
   );
   const storageKey = newStorageKey();
   await deps.fileStore.put(storageKey, image.data);

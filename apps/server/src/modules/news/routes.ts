@@ -19,6 +19,7 @@ import type { Config } from '#platform/config.ts';
 import type { Db } from '#platform/db.ts';
 import type { FileStore } from '#platform/files.ts';
 import { route } from '#platform/http.ts';
+import { readSharedSettings } from '../settings/service.ts';
 import { readCover, storeCover } from './cover.ts';
 import {
   articleForOperators,
@@ -162,7 +163,7 @@ export function registerNewsRoutes(
         deps,
         deps.clock.now(),
         operator,
-        await readCover(request, deps.config.uploads.maxBytes),
+        await readCover(request, (await readSharedSettings(deps.db)).uploads.maxBytes),
       ),
   );
 }
