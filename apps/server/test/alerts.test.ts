@@ -8,13 +8,14 @@
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type WebSocket as ServerSocket, WebSocketServer } from 'ws';
 import { parse } from 'yaml';
+import { cuttableProxy } from './nats-proxy.ts';
 import { buildApp } from '../src/app.ts';
 import { registerSettlementWorker } from '../src/modules/contracts/module.ts';
 import { Settlement } from '../src/modules/contracts/settlement.ts';
@@ -549,54 +550,6 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)(
     }, 40_000);
   },
 );
-
-/**
- * A TCP pass-through to NATS that the test can cut and make refuse: every connection through it
- * is destroyed, as a network fault or a NATS restart would, and new ones are refused until the
- * test lets them through again.
- */
-async function cuttableProxy(target: URL) {
-  const pairs = new Set<[net.Socket, net.Socket]>();
-  let refusing = false;
-  const server = net.createServer((inbound) => {
-    if (refusing) {
-      inbound.destroy();
-      return;
-    }
-    const outbound = net.connect(Number(target.port || 4222), target.hostname);
-    const pair: [net.Socket, net.Socket] = [inbound, outbound];
-    pairs.add(pair);
-    const drop = () => {
-      pairs.delete(pair);
-      inbound.destroy();
-      outbound.destroy();
-    };
-    inbound.on('error', drop).on('close', drop);
-    outbound.on('error', drop).on('close', drop);
-    inbound.pipe(outbound);
-    outbound.pipe(inbound);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `nats://127.0.0.1:${port}`,
-    refuse: (on: boolean) => {
-      refusing = on;
-      if (!on) return;
-      for (const [inbound, outbound] of [...pairs]) {
-        inbound.destroy();
-        outbound.destroy();
-      }
-    },
-    close: async () => {
-      for (const [inbound, outbound] of [...pairs]) {
-        inbound.destroy();
-        outbound.destroy();
-      }
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 const natsUrl = process.env.TEST_NATS_URL;
 describe.skipIf(!natsUrl)(

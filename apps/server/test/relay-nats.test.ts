@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +10,7 @@ import type { Database } from '../src/platform/db.ts';
 import { NatsRelay } from '../src/platform/events/nats-relay.ts';
 import { HUB_TOPIC } from '../src/platform/ws.ts';
 import { T0, openTestDatabase, registerUser, testConfig } from './harness.ts';
+import { cuttableProxy } from './nats-proxy.ts';
 import { FixedFeed } from './prices.ts';
 
 const natsUrl = process.env.TEST_NATS_URL;
@@ -18,51 +18,6 @@ if (!natsUrl)
   console.info(
     'relay-nats.test.ts skipped: set TEST_NATS_URL=nats://127.0.0.1:4222 (a NATS server) to run it',
   );
-
-/**
- * A TCP pass-through to NATS that the test can cut: every connection through it is destroyed
- * at once, as a network fault or a NATS restart would, while the listener stays up so that
- * the client can come back.
- */
-async function cuttableProxy(
-  target: URL,
-): Promise<{ url: string; cut: () => number; close: () => Promise<void> }> {
-  const pairs = new Set<[net.Socket, net.Socket]>();
-  const server = net.createServer((inbound) => {
-    const outbound = net.connect(Number(target.port || 4222), target.hostname);
-    const pair: [net.Socket, net.Socket] = [inbound, outbound];
-    pairs.add(pair);
-    const drop = () => {
-      pairs.delete(pair);
-      inbound.destroy();
-      outbound.destroy();
-    };
-    inbound.on('error', drop).on('close', drop);
-    outbound.on('error', drop).on('close', drop);
-    inbound.pipe(outbound);
-    outbound.pipe(inbound);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `nats://127.0.0.1:${port}`,
-    cut: () => {
-      const count = pairs.size;
-      for (const [inbound, outbound] of [...pairs]) {
-        inbound.destroy();
-        outbound.destroy();
-      }
-      return count;
-    },
-    close: async () => {
-      for (const [inbound, outbound] of pairs) {
-        inbound.destroy();
-        outbound.destroy();
-      }
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 async function until(condition: () => boolean, what = 'condition'): Promise<void> {
   const deadline = Date.now() + 15_000;
