@@ -135,30 +135,35 @@ export class Metrics {
   constructor() {
     const readers = this.readers;
     const registers = [this.registry];
-    new Gauge({
-      name: 'tradewind_ws_connections',
-      help: 'Open WebSockets on this process',
-      registers,
-      collect() {
-        if (readers.wsConnections) this.set(readers.wsConnections());
-      },
-    });
-    new Gauge({
-      name: 'tradewind_ws_subscriptions',
-      help: "Channel subscriptions held by this process's WebSockets",
-      registers,
-      collect() {
-        if (readers.wsSubscriptions) this.set(readers.wsSubscriptions());
-      },
-    });
-    new Gauge({
-      name: 'tradewind_event_bus_connected',
-      help: '1 while the event bus between processes (NATS or LISTEN/NOTIFY) is connected',
-      registers,
-      collect() {
-        if (readers.eventBusConnected) this.set(readers.eventBusConnected() ? 1 : 0);
-      },
-    });
+    /** A gauge of one value read at scrape time; left out while its reader is absent or has none. */
+    const readGauge = (
+      name: string,
+      help: string,
+      read: () => number | undefined | Promise<number | undefined>,
+    ) =>
+      new Gauge({
+        name,
+        help,
+        registers,
+        async collect() {
+          const value = await read();
+          if (value === undefined) this.remove();
+          else this.set(value);
+        },
+      });
+    readGauge('tradewind_ws_connections', 'Open WebSockets on this process', () =>
+      readers.wsConnections?.(),
+    );
+    readGauge(
+      'tradewind_ws_subscriptions',
+      "Channel subscriptions held by this process's WebSockets",
+      () => readers.wsSubscriptions?.(),
+    );
+    readGauge(
+      'tradewind_event_bus_connected',
+      '1 while the event bus between processes (NATS or LISTEN/NOTIFY) is connected',
+      () => (readers.eventBusConnected ? Number(readers.eventBusConnected()) : undefined),
+    );
     const pool = (name: string, help: string, pick: (stats: PoolStats) => number) =>
       new Gauge({
         name,
@@ -199,15 +204,11 @@ export class Metrics {
         for (const [source, ageS] of readers.sourceAges?.() ?? []) this.set({ source }, ageS);
       },
     });
-    new Gauge({
-      name: 'tradewind_orders_overdue',
-      help: `Open contract orders more than ${OVERDUE_AFTER_S} s past their delivery (the settling process)`,
-      registers,
-      async collect() {
-        if (readers.ordersOverdue) this.set(await readers.ordersOverdue());
-        else this.remove();
-      },
-    });
+    readGauge(
+      'tradewind_orders_overdue',
+      `Open contract orders more than ${OVERDUE_AFTER_S} s past their delivery (the settling process)`,
+      () => readers.ordersOverdue?.(),
+    );
     // The three ledger gauges read the newest stored check once per scrape.
     let ledger: {
       at: number;
@@ -224,15 +225,9 @@ export class Metrics {
       help: string,
       pick: (check: { ok: boolean; durationS: number; endedAtS: number }) => number,
     ) =>
-      new Gauge({
-        name,
-        help,
-        registers,
-        async collect() {
-          const check = await ledgerCheck();
-          if (check) this.set(pick(check));
-          else this.remove();
-        },
+      readGauge(name, help, async () => {
+        const check = await ledgerCheck();
+        return check ? pick(check) : undefined;
       });
     ledgerGauge(
       'tradewind_ledger_check_ok',
@@ -249,14 +244,9 @@ export class Metrics {
       'When the newest ledger check ended (Unix time)',
       (check) => check.endedAtS,
     );
-    new Gauge({
-      name: 'tradewind_ready',
-      help: '1 while /api/ready would answer 200',
-      registers,
-      async collect() {
-        if (readers.ready) this.set((await readers.ready()) ? 1 : 0);
-      },
-    });
+    readGauge('tradewind_ready', '1 while /api/ready would answer 200', async () =>
+      readers.ready ? Number(await readers.ready()) : undefined,
+    );
   }
 
   /** One round of a background job (deposits, mining, loans, ieo) ended, well or not. */
