@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { suiteServer } from '../../web/e2e/suite-server.ts';
-import { launchBrowser, screenshot } from '../../web/e2e/browser.ts';
+import { SCREENSHOT_DIR, launchBrowser, screenshot } from '../../web/e2e/browser.ts';
 import { DESKTOP, openConsoleAs, operatorApi } from './operator.ts';
 
 /**
@@ -19,7 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-const SHOTS = '/tmp/shots/A';
+/** Where CI keeps them (artifacts/screenshots), beside every other screenshot. */
+const SHOTS = SCREENSHOT_DIR;
 const stamp = Date.now() % 100_000;
 
 describe.each(['en', 'zh-CN'] as const)('reward budgets in the console (%s)', (language) => {

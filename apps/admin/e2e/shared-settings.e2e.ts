@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { suiteServer } from '../../web/e2e/suite-server.ts';
-import { launchBrowser } from '../../web/e2e/browser.ts';
+import { SCREENSHOT_DIR, launchBrowser } from '../../web/e2e/browser.ts';
 import { DESKTOP, openConsoleAs, operatorApi } from './operator.ts';
 
 /**
@@ -12,7 +12,8 @@ import { DESKTOP, openConsoleAs, operatorApi } from './operator.ts';
  */
 
 const baseUrl = suiteServer().baseUrl;
-const SHOTS = '/tmp/shots/A';
+/** Where CI keeps them (artifacts/screenshots), beside every other screenshot. */
+const SHOTS = SCREENSHOT_DIR;
 let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
