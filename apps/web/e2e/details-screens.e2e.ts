@@ -79,6 +79,14 @@ describe.each(['en', 'zh_CN', 'de'] as const)('screen details in %s', (language)
     await page.goto('/Wallet?tab=futures');
     await page.getByRole('button', { name: text.transfer, exact: true }).last().click();
     await expect.poll(() => new URL(page.url()).searchParams.get('tab')).toBe('transfer');
+    // Home's quick menu "Transfer" too.
+    await page.goto('/');
+    await page
+      .locator('.tw-home-menu')
+      .getByRole('link', { name: text.transfer, exact: true })
+      .click();
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/Transform');
+    expect(new URL(page.url()).searchParams.get('tab')).toBe('transfer');
     await context.close();
   }, 60_000);
 

@@ -34,7 +34,8 @@ import './home.css';
 const QUICK_MENU: { path: string; key: string; icon: ReactNode }[] = [
   { path: '/Recharge', key: 'Recharge', icon: <AddCircleOutline /> },
   { path: '/Withdrawal', key: 'Withdrawal', icon: <SendOutline /> },
-  { path: '/Transform', key: 'Transform', icon: <LoopOutline /> },
+  // Labelled "Transfer" (routes.Transform): it opens the transfer tab, not Convert.
+  { path: '/Transform?tab=transfer', key: 'Transform', icon: <LoopOutline /> },
   { path: '/Contract', key: 'Contract', icon: <HistogramOutline /> },
   { path: '/IEO', key: 'IEO', icon: <StarOutline /> },
   { path: '/Mining', key: 'Mining', icon: <PieOutline /> },
