@@ -16,7 +16,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { type WebSocket as ServerSocket, WebSocketServer } from 'ws';
 import { parse } from 'yaml';
 import { cuttableProxy } from './nats-proxy.ts';
-import { buildApp } from '../src/app.ts';
 import { registerSettlementWorker } from '../src/modules/contracts/module.ts';
 import { Settlement } from '../src/modules/contracts/settlement.ts';
 import { runLedgerCheck } from '../src/modules/dashboard/ledger-check.ts';
@@ -24,23 +23,13 @@ import {
   LEDGER_CHECK_LATE_MS,
   registerLedgerCheckWorker,
 } from '../src/modules/dashboard/routes.ts';
-import { checkLedger } from '../src/modules/ledger/invariants.ts';
 import { FEED_STALE_S, type MarketRecorder } from '../src/modules/market/recorder.ts';
 import { registerMarketRecorder } from '../src/modules/market/routes.ts';
-import { ManualClock } from '../src/platform/clock.ts';
 import { Conditions } from '../src/platform/conditions.ts';
 import { queryRows } from '../src/platform/db.ts';
 import { TICK_REFERENCES } from '../src/tick-references.ts';
 import { placed, recordAt, trader } from './contracts.ts';
-import {
-  T0,
-  type TestApp,
-  call,
-  fund,
-  openTestDatabase,
-  registerUser,
-  testConfig,
-} from './harness.ts';
+import { type TestApp, call, createTestApp, fund, registerUser } from './harness.ts';
 import { recordPrices } from './prices.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -79,32 +68,17 @@ async function start(
   } = {},
 ): Promise<Run> {
   const lines: LogLine[] = [];
-  const database = await openTestDatabase();
-  const clock = new ManualClock(T0);
-  const app = await buildApp({
-    config: testConfig(options.env),
-    database,
-    clock,
+  const t = await createTestApp({
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.workers ? { workers: true } : {}),
+    ...(options.setup ? { beforeReady: options.setup } : {}),
     logger: {
       level: 'info',
       stream: { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) },
     },
-    ...(options.workers ? { workers: true } : {}),
   });
-  options.setup?.(app);
-  await app.ready();
+  const { app } = t;
   await app.conditions.stop();
-  const t: TestApp = {
-    app,
-    clock,
-    database,
-    close: async () => {
-      const violations = await checkLedger(database.db, app.services.obligations);
-      await app.close();
-      await database.close();
-      expect(violations).toEqual([]);
-    },
-  };
   const run: Run = {
     t,
     lines,

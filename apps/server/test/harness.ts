@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { FastifyInstance, LightMyRequestResponse, RouteOptions } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../src/app.ts';
+import { type AppOptions, buildApp } from '../src/app.ts';
 import { type Obligation, checkLedger } from '../src/modules/ledger/invariants.ts';
 import { ManualClock } from '../src/platform/clock.ts';
 import { type Config, loadConfig } from '../src/platform/config.ts';
@@ -62,6 +62,10 @@ export async function createTestApp(
     onRoute?: (route: RouteOptions) => void;
     /** The ledger check's obligations instead of every module's (a test adds a phantom one). */
     obligations?: readonly Obligation[];
+    /** Pino options (e.g. a stream the test reads); silent by default. */
+    logger?: AppOptions['logger'];
+    /** Run the background workers' registrations too (the test drives or stops them). */
+    workers?: boolean;
   } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
@@ -70,7 +74,8 @@ export async function createTestApp(
     config: testConfig(options.env),
     database,
     clock,
-    logger: false,
+    logger: options.logger ?? false,
+    ...(options.workers ? { workers: true } : {}),
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
     ...(options.obligations ? { obligations: options.obligations } : {}),
   });
