@@ -10,9 +10,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { RawHttpPool } from '../lib/raw-http.ts';
 import { ROOT, freshDatabase, load, runStamp, startServer } from '../lib/harness.ts';
-import { TRADE_PIN, createTraders, waitForPrices } from '../lib/traders.ts';
+import { orderPlacer } from '../lib/orders.ts';
+import { createTraders, waitForPrices } from '../lib/traders.ts';
 
 const { values } = parseArgs({
   options: {
@@ -43,24 +43,7 @@ const users = await createTraders(server.baseUrl, databaseUrl, 'metrics', userCo
 ]);
 await waitForPrices(server.baseUrl);
 
-const pool = new RawHttpPool(server.baseUrl, concurrency);
-const OK_PREFIX = Buffer.from('{"code":0,');
-const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT'];
-const place = async (i: number) => {
-  const user = users[i % users.length] as { token: string };
-  const head = `POST /api/v1/contracts/orders HTTP/1.1\r\nhost: bench\r\ncontent-type: application/json\r\nauthorization: Bearer ${user.token}\r\nidempotency-key: bench-${crypto.randomUUID()}`;
-  const reply = await pool.request(
-    head,
-    JSON.stringify({
-      symbol: SYMBOLS[i % SYMBOLS.length],
-      direction: i % 2 ? 'up' : 'down',
-      periodId: 4,
-      amount: '10',
-      tradePassword: TRADE_PIN,
-    }),
-  );
-  return reply.status === 200 && reply.body.subarray(0, OK_PREFIX.length).equals(OK_PREFIX);
-};
+const { place, close: closePool } = orderPlacer(server.baseUrl, users, concurrency);
 
 /** Scrapes /metrics every second while `work` runs; returns the scrapes' sizes and durations. */
 async function scraping<T>(work: Promise<T>): Promise<{ result: T; scrapes: number[] }> {
@@ -112,7 +95,7 @@ for (let round = 0; round < rounds; round++) {
 const finalScrape = await (
   await fetch(`${server.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
 ).text();
-pool.close();
+closePool();
 await server.stop();
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);

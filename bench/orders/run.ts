@@ -6,7 +6,6 @@
 //
 // Needs PostgreSQL (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres) and pgbench.
 import { execFileSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,9 +14,9 @@ import pg from 'pg';
 import { checkLedger } from '../../apps/server/src/modules/ledger/invariants.ts';
 import { LOCKED_FUND_OBLIGATIONS } from '../../apps/server/src/obligations.ts';
 import { openDatabase } from '../../apps/server/src/platform/db.ts';
-import { RawHttpPool } from '../lib/raw-http.ts';
 import { ROOT, freshDatabase, load, pgbenchTps, runStamp, startServer } from '../lib/harness.ts';
-import { TRADE_PIN, createTraders, waitForPrices } from '../lib/traders.ts';
+import { orderPlacer } from '../lib/orders.ts';
+import { createTraders, waitForPrices } from '../lib/traders.ts';
 
 const { values } = parseArgs({
   options: {
@@ -46,41 +45,12 @@ const users = await createTraders(server.baseUrl, databaseUrl, 'bench', userCoun
 ]);
 await waitForPrices(server.baseUrl);
 
-// The load comes over 100 keep-alive connections from a lean HTTP/1.1 client
-// (`bench/lib/raw-http.ts`): node:http's client took about 0.4 of the two cores the server
-// and PostgreSQL share. A reply counts as placed when it is HTTP 200 with code 0.
-const pool = new RawHttpPool(server.baseUrl, concurrency);
-const OK_PREFIX = Buffer.from('{"code":0,');
-async function postOrder(token: string, body: string): Promise<{ code: number; message: string }> {
-  const head = `POST /api/v1/contracts/orders HTTP/1.1\r\nhost: bench\r\ncontent-type: application/json\r\nauthorization: Bearer ${token}\r\nidempotency-key: bench-${crypto.randomUUID()}`;
-  const reply = await pool.request(head, body);
-  if (reply.status === 200 && reply.body.subarray(0, OK_PREFIX.length).equals(OK_PREFIX))
-    return { code: 0, message: 'ok' };
-  return JSON.parse(reply.body.toString('utf8'));
-}
-
-const SYMBOLS = ['BTCUSDT', 'ETHUSDT', 'SOLUSDT', 'BNBUSDT'];
-const place = async (i: number) => {
-  const user = users[i % users.length] as { token: string };
-  const reply = await postOrder(
-    user.token,
-    JSON.stringify({
-      symbol: SYMBOLS[i % SYMBOLS.length],
-      direction: i % 2 ? 'up' : 'down',
-      periodId: 4,
-      amount: '10',
-      tradePassword: TRADE_PIN,
-    }),
-  );
-  if (reply.code !== 0 && i % 1000 === 0)
-    console.error(`order refused: ${reply.code} ${reply.message}`);
-  return reply.code === 0;
-};
+const { place, close: closePool } = orderPlacer(server.baseUrl, users, concurrency);
 await load(3, concurrency, place);
 const ordersBefore = await countOrders();
 const api = await load(seconds, concurrency, place);
 const batches = await batchesOf(ordersBefore);
-pool.close();
+closePool();
 await server.stop();
 console.log(
   `API: ${Math.round(api.rate)} orders/s, p50 ${api.p50.toFixed(1)} ms, p99 ${api.p99.toFixed(1)} ms, ${api.failed} failed; ${batches.transactions} transactions (${batches.meanBatch} orders each)`,
