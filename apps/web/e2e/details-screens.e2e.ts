@@ -1,8 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { suiteServer } from './suite-server.ts';
-import { PHONE, apiCall, launchBrowser, outboxCode, screenshot, signIn } from './browser.ts';
-import { PASSWORD, registerByApi } from './images.ts';
+import { PHONE, apiCall, launchBrowser, screenshot, signIn } from './browser.ts';
+import { registerByApi } from './images.ts';
 
 /**
  * Issue 32's small screen details at 390×844, in English, Chinese and German: the wallet's
@@ -116,22 +116,8 @@ describe.each(['en', 'zh_CN', 'de'] as const)('screen details in %s', (language)
     const { inviteCode } = (
       await apiCall<{ inviteCode: string }>(baseUrl, 'GET', '/api/v1/invite', session.token)
     ).data;
-    const friendEmail = uniqueEmail('friend');
-    await apiCall(baseUrl, 'POST', '/api/v1/auth/codes', undefined, {
-      channel: 'email',
-      account: friendEmail,
-      purpose: 'register',
-    });
-    const registered = await apiCall(baseUrl, 'POST', '/api/v1/auth/register', undefined, {
-      mode: 'invite',
-      channel: 'email',
-      account: friendEmail,
-      code: await outboxCode(baseUrl, friendEmail),
-      inviteCode,
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    });
-    expect(registered.code).toBe(0);
+    const friend = await registerByApi(baseUrl, uniqueEmail('friend'), inviteCode);
+    expect(friend.token).toBeTruthy();
     const { context, page } = await signedInPage(language, session);
     await page.goto('/Invite');
     await expect.poll(() => page.getByTestId('invitees').locator('li').count()).toBe(1);

@@ -38,10 +38,14 @@ export function bandedPng(
 
 export const PASSWORD = 'e2e-password-1';
 
-/** Registers through the API (code from the dev outbox) and returns the session. */
+/**
+ * Registers through the API (code from the dev outbox), with an invitation code when given,
+ * and returns the session; a refused registration throws.
+ */
 export async function registerByApi(
   baseUrl: string,
   email: string,
+  inviteCode?: string,
 ): Promise<{ token: string; uid: string }> {
   await fetch(`${baseUrl}/api/v1/auth/codes`, {
     method: 'POST',
@@ -54,7 +58,7 @@ export async function registerByApi(
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
-        mode: 'code',
+        ...(inviteCode ? { mode: 'invite', inviteCode } : { mode: 'code' }),
         channel: 'email',
         account: email,
         code,
@@ -62,7 +66,8 @@ export async function registerByApi(
         confirmPassword: PASSWORD,
       }),
     })
-  ).json()) as { data: { token: string; uid: string } };
+  ).json()) as { code: number; message: string; data: { token: string; uid: string } };
+  if (reply.code !== 0) throw new Error(`could not register ${email}: ${reply.message}`);
   return reply.data;
 }
 
