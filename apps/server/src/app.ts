@@ -35,6 +35,7 @@ import { registerMoneyPasswordRoutes } from './modules/money-password/routes.ts'
 import { registerMarketRecorder, registerMarketRoutes } from './modules/market/routes.ts';
 import { registerOperatorRoutes } from './modules/operator/routes.ts';
 import { registerPointsRoutes } from './modules/points/routes.ts';
+import { registerTaskRoutes } from './modules/tasks/routes.ts';
 import { antiPhishingCodeFor } from './modules/security/service.ts';
 import { registerSecurityRoutes } from './modules/security/routes.ts';
 import { registerSystemRoutes } from './modules/system/routes.ts';
@@ -343,6 +344,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerFundsRoutes(app, deps);
   registerVoteRoutes(app, deps);
   registerPointsRoutes(app, deps);
+  registerTaskRoutes(app, deps);
   registerInviteRoutes(app, deps);
   registerCreditRoutes(app, deps);
   registerSecurityRoutes(app, deps);

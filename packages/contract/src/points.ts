@@ -11,7 +11,12 @@ export const CHECKIN_POINTS = 10;
 export const STREAK_BONUS_POINTS = 50;
 export const STREAK_BONUS_EVERY = 7;
 
-export const POINTS_EVENT_KINDS = ['checkin', 'streak_bonus'] as const;
+export const POINTS_EVENT_KINDS = [
+  'checkin',
+  'streak_bonus',
+  'task_reward',
+  'shop_purchase',
+] as const;
 export type PointsEventKind = (typeof POINTS_EVENT_KINDS)[number];
 
 /** A UTC calendar day, `YYYY-MM-DD`: check-in days roll over at 00:00 UTC for everyone. */

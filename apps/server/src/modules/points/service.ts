@@ -12,13 +12,15 @@ import {
   STREAK_BONUS_POINTS,
   checkinReward,
   checkinView,
+  currentStreak,
   nextStreak,
   utcDay,
 } from '@tradewind/contract/points';
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
-import type { Db, Executor } from '#platform/db.ts';
+import type { Db, Executor, Tx } from '#platform/db.ts';
 import { AppError } from '#platform/errors.ts';
 import { translate } from '#platform/i18n.ts';
+import { users } from '../user/tables.ts';
 import { type PointsEventRow, pointsEvents } from './tables.ts';
 
 /**
@@ -101,6 +103,50 @@ export async function checkIn(
     return reward;
   });
   return { ...(await checkinState(db, now, userId, language)), awarded };
+}
+
+/** The longest run of consecutive check-in days the user ever made. */
+export async function bestStreak(db: Executor, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ best: sql<number | null>`max(${pointsEvents.streak})` })
+    .from(pointsEvents)
+    .where(and(eq(pointsEvents.userId, userId), eq(pointsEvents.kind, 'checkin')));
+  return Number(row?.best ?? 0);
+}
+
+/** The current streak: consecutive days ending today or yesterday. */
+export async function streakNow(db: Executor, now: Date, userId: number): Promise<number> {
+  return currentStreak(await lastCheckin(db, userId), utcDay(now));
+}
+
+/**
+ * Locks the user's row for the rest of `tx`, so points spent and awarded by other requests of
+ * the same user queue behind this one and a balance read here stays true until it commits.
+ */
+export async function lockPoints(tx: Tx, userId: number): Promise<number> {
+  const [user] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('update');
+  if (!user) throw new Error(`no user ${userId}`);
+  return pointsBalance(tx, userId);
+}
+
+/** Appends one points event (a reward or, negative, a purchase) and returns its id. */
+export async function addPointsEvent(
+  tx: Tx,
+  now: Date,
+  event: { userId: number; kind: Exclude<PointsEventKind, 'checkin'>; amount: number },
+): Promise<number> {
+  if (!Number.isInteger(event.amount) || event.amount === 0)
+    throw new Error('a points event is a non-zero whole number');
+  const [row] = await tx
+    .insert(pointsEvents)
+    .values({ userId: event.userId, kind: event.kind, amount: event.amount, createdAt: now })
+    .returning({ id: pointsEvents.id });
+  if (!row) throw new Error('points event insert returned no row');
+  return row.id;
 }
 
 function toKind(kind: string): PointsEventKind {
