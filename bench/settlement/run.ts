@@ -108,12 +108,16 @@ const recorder = new MarketRecorder({ db: database.db, clock, feed: new StartFee
 await recorder.recordOnce(new Date(acceptedFrom - 1_000));
 await recorder.recordOnce(new Date(acceptedFrom));
 
+// 100 open orders a trader: the install-wide limit, as a first start with
+// CONTRACT_MAX_OPEN_ORDERS=1000 in its environment seeds it (modules/settings).
+await admin.query(
+  `insert into shared_settings (name, value, set_by, set_at) values ('CONTRACT_MAX_OPEN_ORDERS', '1000', 'environment', now())`,
+);
 const deps = {
   db: database.db,
   clock,
   ledger,
   hub: new Hub(),
-  maxOpenOrders: 1_000,
   isTradable: () => true,
 };
 const batchSize = 64;

@@ -344,6 +344,36 @@ describe('concurrent settlement workers', () => {
     expect(await checkLedger(t.database.db, t.app.services.obligations)).toEqual([]);
   });
 
+  it('a round whose transactions all once found nothing settles a later burst in parallel again', async () => {
+    // The scheduling alone: batches are scripted. Both transactions first find nothing (one
+    // ends; the other waits on it, then polls); then a burst comes due, 6 batches of 30 ms.
+    // Before, the one left settled the whole burst alone.
+    let calls = 0;
+    let burst = 6;
+    let inFlight = 0;
+    let most = 0;
+    class Scripted extends Settlement {
+      override async settleBatch(): Promise<number> {
+        const call = ++calls;
+        if (call <= 2) {
+          await new Promise((resolve) => setTimeout(resolve, call === 1 ? 0 : 2));
+          return 0;
+        }
+        if (burst === 0) return 0;
+        burst--;
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        inFlight--;
+        return 100;
+      }
+    }
+    const { ledger, hub } = t.app.services;
+    const worker = new Scripted({ db: t.database.db, clock: t.clock, ledger, hub });
+    expect(await worker.settleDue()).toBe(600);
+    expect(most).toBe(2);
+  });
+
   it('the replay agrees with every settled order', async () => {
     expect(await expectEveryReplayAgrees(t)).toBeGreaterThanOrEqual(120);
   });

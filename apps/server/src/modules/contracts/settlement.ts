@@ -293,9 +293,31 @@ export class Settlement {
    */
   async settleDue(): Promise<number> {
     // Several transactions at once: claims never overlap (SKIP LOCKED), and while one waits
-    // for the house accounts another is already inserting its postings.
-    const counts = await Promise.all(Array.from({ length: this.parallelism }, () => this.drain()));
-    return counts.reduce((a, b) => a + b, 0);
+    // for the house accounts another is already inserting its postings. A transaction that
+    // found nothing ends while the others wait between batches; when one of those then finds
+    // work (orders of a burst keep coming due), it starts another, so the round is back to
+    // its parallelism instead of settling the rest of the burst alone.
+    let total = 0;
+    let running = 0;
+    const drains: Promise<void>[] = [];
+    const start = (): void => {
+      running++;
+      drains.push(
+        this.drain(() => {
+          if (running < this.parallelism) start();
+        })
+          .then((settled) => {
+            total += settled;
+          })
+          .finally(() => {
+            running--;
+          }),
+      );
+    };
+    for (let i = 0; i < this.parallelism; i++) start();
+    // A drain may start another while it runs, before it ends: this loop sees it.
+    for (let i = 0; i < drains.length; i++) await drains[i];
+    return total;
   }
 
   /**
@@ -303,9 +325,9 @@ export class Settlement {
    * again, until a claim finds nothing. While another of them is still settling a batch, one
    * that found nothing looks again every OVERLAP_POLL_MS: orders that come due meanwhile are
    * claimed then, instead of waiting for that batch to end (in a burst, each order waits about
-   * half a batch less).
+   * half a batch less). `onWork` is told each time a batch settled something.
    */
-  private async drain(): Promise<number> {
+  private async drain(onWork: () => void): Promise<number> {
     let total = 0;
     for (;;) {
       const now = this.deps.clock.now();
@@ -323,7 +345,10 @@ export class Settlement {
         this.inBatch--;
       }
       total += settled;
-      if (settled > 0) continue;
+      if (settled > 0) {
+        onWork();
+        continue;
+      }
       if (this.inBatch === 0) break;
       await new Promise((resolve) => setTimeout(resolve, OVERLAP_POLL_MS));
     }
