@@ -63,8 +63,13 @@ describe('the console’s price sources', () => {
     expect(bySymbol.EURUSD?.sources.map((s) => [s.source, s.label])).toEqual([
       ['pyth', 'FX.EUR/USD'],
     ]);
-    // On the test clock (2026-11-21) WTI's listed contracts have rolled off: the demo walk prices it.
-    expect(bySymbol.WTIUSD?.sources.map((s) => s.source)).toEqual(['simulated']);
+    // On the test clock (2026-11-21) WTI follows its January contract; natural gas, the index.
+    expect(bySymbol.WTIUSD?.sources.map((s) => [s.source, s.label])).toEqual([
+      ['pyth', 'Commodities.WTIF7/USD'],
+    ]);
+    expect(bySymbol.NGASUSD?.sources.map((s) => [s.source, s.label])).toEqual([
+      ['pyth', 'Commodities.Index.NATGAS/USD'],
+    ]);
     expect(JSON.stringify(reply.body.data)).not.toMatch(/"price/);
     expect(reply.body.data).toMatchObject({ freshMs: 5_000, quarantineBandPpm: 10_000 });
     // Users and reviewers do not see it; there is no way to write it.

@@ -131,15 +131,14 @@ describe('what may be traded', () => {
     const tradable = (market: { sources: ('binance' | 'pyth')[]; simulated: boolean }, at = now) =>
       INSTRUMENT_SYMBOLS.filter((symbol) => isTradable(symbol, market, at));
     expect(tradable({ sources: ['binance'], simulated: false })).toEqual(crypto);
-    // Pyth prices forex, metals and commodities too, a commodity while a listed futures contract is current.
+    // Pyth prices forex, metals and commodities too: WTI and copper while a listed futures
+    // contract is current, natural gas on its index, which does not roll.
     expect(
       tradable({ sources: ['pyth'], simulated: false }).filter(
         (symbol) => INSTRUMENTS[symbol].kind === 'commodity',
       ),
-    ).toEqual(['WTIUSD', 'COPPERUSD']);
-    expect(tradable({ sources: ['pyth'], simulated: false })).toEqual(
-      INSTRUMENT_SYMBOLS.filter((symbol) => symbol !== 'NGASUSD'),
-    );
+    ).toEqual(['WTIUSD', 'NGASUSD', 'COPPERUSD']);
+    expect(tradable({ sources: ['pyth'], simulated: false })).toEqual(INSTRUMENT_SYMBOLS);
     expect(
       tradable({ sources: ['pyth'], simulated: false }, new Date(Date.UTC(2026, 11, 28))),
     ).not.toContain('WTIUSD');

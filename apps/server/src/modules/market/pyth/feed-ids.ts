@@ -6,12 +6,15 @@ import { INSTRUMENT_SYMBOLS, type InstrumentSymbol } from '@tradewind/contract/m
  * Pyth's own symbol list: pyth-network/pyth-crosschain, apps/developer-hub/data/
  * changelog-snapshots/2026-05-07.json at commit 9829121679e45f998a9f9353ba683f5faf00a8d2 (a
  * copy of https://pyth.dourolabs.app/v1/symbols), and the daily changelog diffs up to
- * 2026-07-24 (commit f961dbdc615c878506e816930b4a67b3505934f9). The fixtures README lists the rows.
+ * 2026-07-24 (commit f961dbdc615c878506e816930b4a67b3505934f9), except WTIF7 and the natural
+ * gas index, which are from Hermes's own feed list of 2026-09-11 (`/v2/price_feeds`) as public
+ * repositories recorded it. The fixtures README lists the rows and where each came from.
  *
  * Pyth quotes the crypto pairs against USD, not USDT: `quote` says so, and the USDT/USD feed
- * is here for whoever converts. Pyth has no live spot feed for WTI, natural gas or copper
+ * is here for whoever converts. Pyth has no live spot feed for WTI or copper
  * (Commodities.USOILSPOT is inactive, Metal.XCU/USD "coming soon"): those instruments follow
- * the monthly futures Pyth publishes, rolled before each contract's last trading day.
+ * the monthly futures Pyth publishes, rolled before each contract's last trading day. Natural
+ * gas follows Pyth's 24/7 index.
  */
 export interface PythSpotFeed {
   kind: 'spot';
@@ -130,34 +133,19 @@ export const PYTH_FEEDS: PythFeedMap = {
         feedId: '0a76185a3bd608f10216036ee37140112c1c296d4cba31c4e2822f44e8dc0433',
         lastTradeDate: '2026-11-20',
       },
-    ],
-  },
-  // Henry Hub natural gas (NG), USD per MMBtu. Later months are listed on Pyth Pro only, without a Hermes id.
-  NGASUSD: {
-    kind: 'futures',
-    contracts: [
       {
-        symbol: 'Commodities.NGDM6/USD',
-        feedId: 'fbc11c7e9e320d833ee90ebc2002c36cf1bf6f501786c8cf1730ee85cc1705d9',
-        lastTradeDate: '2026-05-27',
-      },
-      {
-        symbol: 'Commodities.NGDN6/USD',
-        feedId: '1c597df8d6db7b35d20eb6ca5430e462425eddfe84ebc63530118d7389a43318',
-        lastTradeDate: '2026-06-26',
-      },
-      {
-        symbol: 'Commodities.NGDQ6/USD',
-        feedId: '3ea3adf4dfa7eed79e357c9bdf8a15c6d4dc8fb5454cf71110c73390fb230436',
-        lastTradeDate: '2026-07-29',
-      },
-      {
-        symbol: 'Commodities.NGDU6/USD',
-        feedId: '8805823f20690f7b1b138d912a1e6988dca4ed166c813118f8d05cbf00d61dce',
-        lastTradeDate: '2026-08-27',
+        symbol: 'Commodities.WTIF7/USD',
+        feedId: '87f7b1af745a1a6affb67275f813c081a65a3ccd46729c6170284176b5077e9c',
+        lastTradeDate: '2026-12-21',
       },
     ],
   },
+  // Henry Hub natural gas, USD per MMBtu: Pyth's 24/7 index, which does not roll (its NGD*
+  // monthly futures after August 2026 are listed on Pyth Pro only, without a Hermes id).
+  NGASUSD: spot(
+    'Commodities.Index.NATGAS/USD',
+    '45f95717fbe158e896415d1cea33814d73e54169022a8f7bcbb815ebef92f71c',
+  ),
   // COMEX high grade copper (HG), USD per pound.
   COPPERUSD: {
     kind: 'futures',
