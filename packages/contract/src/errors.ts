@@ -203,6 +203,10 @@ export const ERROR_CODES = {
   ADDRESS_REQUIRED: 2856,
   SHOP_ORDER_NOT_FOUND: 2857,
   SHOP_ORDER_SHIPPED: 2858,
+  // issue 32: product switches
+  LOANS_DISABLED: 3800,
+  MINING_DISABLED: 3801,
+  IEO_DISABLED: 3802,
 } as const;
 
 export type ErrorName = keyof typeof ERROR_CODES;

@@ -195,6 +195,8 @@ export const ieoApplicationSchema = z.object({
   paidAmount: z.nullable(z.string()),
   /** Refunded USDT: the commitment minus the payment. */
   remainingAmount: z.nullable(z.string()),
+  /** Why the operator cancelled the project, on an application it cancelled (else null). */
+  cancelReason: z.nullable(z.string()),
   createdAt: z.iso.datetime(),
 });
 export type IeoApplication = z.infer<typeof ieoApplicationSchema>;

@@ -63,7 +63,11 @@ export const miningProductSchema = z.object({
   enabled: z.boolean(),
 });
 export type MiningProduct = z.infer<typeof miningProductSchema>;
-export const miningProductListSchema = z.object({ items: z.array(miningProductSchema) });
+export const miningProductListSchema = z.object({
+  items: z.array(miningProductSchema),
+  /** Rentals start at once, without review (MINING_AUTO_APPROVE): what the rent sheet tells the user. */
+  autoApprove: z.boolean(),
+});
 export type MiningProductList = z.infer<typeof miningProductListSchema>;
 export const miningProductQuerySchema = z.strictObject({ id: idSchema });
 

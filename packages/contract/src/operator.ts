@@ -253,6 +253,10 @@ export const SHARED_SETTING_NAMES = [
   'MARKET_QUARANTINE_BAND_PPM',
   'UPLOAD_MAX_BYTES',
   'UPLOAD_MAX_SIDE_PX',
+  'PRODUCT_LOANS_ENABLED',
+  'PRODUCT_MINING_ENABLED',
+  'PRODUCT_IEO_ENABLED',
+  'PRODUCT_SHOP_ENABLED',
 ] as const;
 export type SharedSettingName = (typeof SHARED_SETTING_NAMES)[number];
 export const SETTING_CHANGE_STATUSES = ['pending', 'approved', 'rejected'] as const;
@@ -305,3 +309,25 @@ export const sharedSettingsSchema = z.object({
 });
 export type SharedSettings = z.infer<typeof sharedSettingsSchema>;
 export const SETTING_CHANGES_MAX = 100;
+
+/**
+ * Product switches (issue 32): an operator can turn a product off. Its entries then say the
+ * feature is under development and the server refuses new actions of it; what users already
+ * hold (open loans, running rentals, IEO commitments) still settles.
+ */
+export const PRODUCTS = ['loans', 'mining', 'ieo', 'shop'] as const;
+export type Product = (typeof PRODUCTS)[number];
+export const PRODUCT_SWITCH: Record<Product, SharedSettingName> = {
+  loans: 'PRODUCT_LOANS_ENABLED',
+  mining: 'PRODUCT_MINING_ENABLED',
+  ieo: 'PRODUCT_IEO_ENABLED',
+  shop: 'PRODUCT_SHOP_ENABLED',
+};
+/** GET /api/v1/products: which products are on. */
+export const productSwitchesSchema = z.object({
+  loans: z.boolean(),
+  mining: z.boolean(),
+  ieo: z.boolean(),
+  shop: z.boolean(),
+});
+export type ProductSwitches = z.infer<typeof productSwitchesSchema>;

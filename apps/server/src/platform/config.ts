@@ -3,7 +3,11 @@ import path from 'node:path';
 import { DEFAULT_UPLOAD_MAX_BYTES } from '@tradewind/contract/files';
 import { isInstrumentSymbol } from '@tradewind/contract/market';
 import { parseAmount } from '@tradewind/contract/money';
-import { SHARED_SETTING_NAMES, type SharedSettingName } from '@tradewind/contract/operator';
+import {
+  type Product,
+  SHARED_SETTING_NAMES,
+  type SharedSettingName,
+} from '@tradewind/contract/operator';
 import { ASSETS, type AssetCode } from '@tradewind/contract/wallet';
 import { WITHDRAWAL_ASSETS, type WithdrawalAsset } from '@tradewind/contract/withdrawal';
 import { HDKey } from '@scure/bip32';
@@ -252,6 +256,11 @@ const envSchema = z.object({
   CONTRACT_MAX_OPEN_ORDERS: positiveInt.max(1000, 'must be at most 1000').default(20),
   MINING_DAY_SECONDS: positiveInt.max(86_400, 'must be at most 86400').default(86_400),
   MINING_AUTO_APPROVE: flag.default(false),
+  /** Product switches (issue 32): off, the product refuses new actions; what users hold still settles. */
+  PRODUCT_LOANS_ENABLED: flag.default(true),
+  PRODUCT_MINING_ENABLED: flag.default(true),
+  PRODUCT_IEO_ENABLED: flag.default(true),
+  PRODUCT_SHOP_ENABLED: flag.default(true),
   KYC_AUTO_APPROVE: flag.default(false),
   WITHDRAWAL_SECOND_APPROVAL: z.string().trim().default(DEFAULT_WITHDRAWAL_SECOND_APPROVAL),
   BONUS_CODE_APPROVAL_THRESHOLD: z.string().trim().default(DEFAULT_BONUS_CODE_APPROVAL_THRESHOLD),
@@ -542,6 +551,8 @@ export interface SharedSettingValues {
   quarantineBandPpm: number;
   /** An upload's most bytes, and the longest side (px) an image is stored at. */
   uploads: { maxBytes: number; maxSidePx: number };
+  /** Which products take new actions (the PRODUCT_*_ENABLED switches). */
+  products: Record<Product, boolean>;
 }
 
 const sharedSchema = z.object({
@@ -556,6 +567,10 @@ const sharedSchema = z.object({
   MARKET_QUARANTINE_BAND_PPM: envSchema.shape.MARKET_QUARANTINE_BAND_PPM,
   UPLOAD_MAX_BYTES: envSchema.shape.UPLOAD_MAX_BYTES,
   UPLOAD_MAX_SIDE_PX: envSchema.shape.UPLOAD_MAX_SIDE_PX,
+  PRODUCT_LOANS_ENABLED: envSchema.shape.PRODUCT_LOANS_ENABLED,
+  PRODUCT_MINING_ENABLED: envSchema.shape.PRODUCT_MINING_ENABLED,
+  PRODUCT_IEO_ENABLED: envSchema.shape.PRODUCT_IEO_ENABLED,
+  PRODUCT_SHOP_ENABLED: envSchema.shape.PRODUCT_SHOP_ENABLED,
 });
 
 /**
@@ -586,6 +601,12 @@ export function parseSharedSettings(
     miningAutoApprove: e.MINING_AUTO_APPROVE,
     withdrawalSecondApprovalMinor: secondApprovalThresholds(e.WITHDRAWAL_SECOND_APPROVAL),
     bonusCodeApprovalThresholdMinor: bonusCodeApprovalThresholds(e.BONUS_CODE_APPROVAL_THRESHOLD),
+    products: {
+      loans: e.PRODUCT_LOANS_ENABLED,
+      mining: e.PRODUCT_MINING_ENABLED,
+      ieo: e.PRODUCT_IEO_ENABLED,
+      shop: e.PRODUCT_SHOP_ENABLED,
+    },
   };
 }
 

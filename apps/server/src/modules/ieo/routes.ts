@@ -20,7 +20,9 @@ import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
 import { Sweeper } from '#platform/sweeper.ts';
+import type { Hub } from '#platform/ws.ts';
 import type { Ledger } from '../ledger/service.ts';
+import { type CreatedMessage, publishMessages } from '../messages/service.ts';
 import {
   applicationsForOperators,
   cancelProject,
@@ -46,6 +48,7 @@ export interface IeoDeps {
   db: Db;
   clock: Clock;
   ledger: Ledger;
+  hub: Hub;
 }
 
 export function registerIeoRoutes(app: FastifyInstance, deps: IeoDeps): void {
@@ -104,8 +107,23 @@ export function registerIeoRoutes(app: FastifyInstance, deps: IeoDeps): void {
       response: ieoApplicationSchema,
       rateLimit: { max: 30, timeWindow: 60_000 },
     },
-    async ({ auth, body, tx, lang }) =>
-      subscribe(deps.ledger, tx, deps.clock.now(), auth.userId, body, lang),
+    async ({ auth, body, tx, lang, afterCommit }) => {
+      const created: CreatedMessage[] = [];
+      const application = await subscribe(
+        deps.ledger,
+        tx,
+        deps.clock.now(),
+        auth.userId,
+        body,
+        lang,
+        created,
+      );
+      afterCommit(() => {
+        publishMessages(deps.hub, created);
+        deps.hub.publishToUser(auth.userId, { type: 'balance.changed' });
+      });
+      return application;
+    },
   );
 
   const admin = (url: string) => `/api/admin/v1/ieo/${url}`;

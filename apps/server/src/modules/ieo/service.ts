@@ -21,6 +21,7 @@ import { formatAmount, parseAmount } from '@tradewind/contract/money';
 import { ASSETS } from '@tradewind/contract/wallet';
 import { and, asc, desc, eq, inArray, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '#platform/db.ts';
+import type { Hub } from '#platform/ws.ts';
 import { AppError } from '#platform/errors.ts';
 import { isUniqueViolation } from '#platform/pg-errors.ts';
 import {
@@ -32,6 +33,12 @@ import {
   listedToken,
   userAccount,
 } from '../ledger/service.ts';
+import {
+  type CreatedMessage,
+  type MessageSpec,
+  createMessages,
+  publishMessages,
+} from '../messages/service.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { users } from '../user/tables.ts';
 import { localized } from '../vote/service.ts';
@@ -43,6 +50,7 @@ import {
 } from './tables.ts';
 import { assertCanMoveMoney } from '../user/frozen.ts';
 import { requireVerified } from '../kyc/service.ts';
+import { assertProductEnabled } from '../settings/service.ts';
 
 /**
  * Launchpad (spec /IEO, /IEOHis). Subscribing locks the offer in spot USDT; the allocation
@@ -51,8 +59,28 @@ import { requireVerified } from '../kyc/service.ts';
  * allocation refunds every commitment. Errors: IEO_NOT_FOUND, IEO_NOT_SUBSCRIBING,
  * KYC_REQUIRED, IEO_PRICE_OUT_OF_RANGE (field `price`), IEO_QUANTITY_OVER_CAP (field
  * `quantity`), IEO_ALREADY_APPLIED, INSUFFICIENT_BALANCE, IEO_INVALID_STATE, IEO_NOT_DUE,
- * IEO_TOKEN_EXISTS, IEO_INVALID_SCHEDULE.
+ * IEO_TOKEN_EXISTS, IEO_INVALID_SCHEDULE, IEO_DISABLED (the product switched off).
+ * Every step writes its users an in-site message in the step's own transaction (accepted,
+ * allocated or refunded, listed, cancelled with the operator's reason), pushed after the commit.
  */
+
+/** What the allocation, listing and cancellation need; with a hub their messages are pushed. */
+export interface IeoRunDeps {
+  db: Db;
+  ledger: Ledger;
+  hub?: Hub;
+}
+
+/** Where every IEO message leads: the user's applications with what happened to each. */
+const IEO_MESSAGE_LINK = '/IEOHis';
+
+function ieoMessage(
+  app: Pick<IeoApplicationRow, 'id' | 'userId'>,
+  kind: 'ieo.subscribed' | 'ieo.allocated' | 'ieo.refunded' | 'ieo.listed' | 'ieo.cancelled',
+  params: MessageSpec['params'],
+): MessageSpec {
+  return { userId: app.userId, kind, ref: `ieo:${app.id}`, params, link: IEO_MESSAGE_LINK };
+}
 
 const USDT_SCALE = ASSETS.USDT.scale;
 /** IEO tokens are sold and held in whole units: the token asset has scale 0. */
@@ -155,6 +183,7 @@ function applicationView(
     allocatedAt: row.allocatedAt?.toISOString() ?? null,
     paidAmount: row.paidMinor === null ? null : usdt(row.paidMinor),
     remainingAmount: row.refundMinor === null ? null : usdt(row.refundMinor),
+    cancelReason: row.status === IeoStatus.CANCELLED ? project.cancelReason : null,
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -236,7 +265,9 @@ export async function subscribe(
   userId: number,
   request: IeoSubscribeRequest,
   language: Language,
+  created: CreatedMessage[] = [],
 ): Promise<IeoApplication> {
+  await assertProductEnabled(tx, 'ieo');
   await assertCanMoveMoney(tx, userId);
   const [user] = await tx
     .select({ verified: users.verified })
@@ -306,6 +337,16 @@ export async function subscribe(
       { account: userAccount(userId, 'spot', 'USDT'), bucket: 'locked', amount, type: 'ieo' },
     ],
   });
+  created.push(
+    ...(await createMessages(tx, now, [
+      ieoMessage(row, 'ieo.subscribed', {
+        token: project.token,
+        quantity: quantity.toString(),
+        price: usdt(price),
+        amount: usdt(amount),
+      }),
+    ])),
+  );
   return applicationView(row, project, language);
 }
 
@@ -327,12 +368,13 @@ async function postInBatches(
  * `ran: false` and changes nothing.
  */
 export async function runAllocation(
-  deps: { db: Db; ledger: Ledger },
+  deps: IeoRunDeps,
   now: Date,
   projectId: number,
   operator: OperatorContext | null,
 ): Promise<{ ran: boolean }> {
-  return deps.db.transaction(async (tx) => {
+  let created: CreatedMessage[] = [];
+  const result = await deps.db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(ieoProjects)
       .set({ allocatedAt: now })
@@ -372,6 +414,7 @@ export async function runAllocation(
     });
     const quantities = new Map(result.map((r) => [r.id, r.quantity]));
     const specs: EntrySpec[] = [];
+    const messages: MessageSpec[] = [];
     for (const app of applications) {
       const allocated = quantities.get(String(app.id)) ?? 0n;
       const paid = allocated * app.priceMinor;
@@ -409,8 +452,20 @@ export async function runAllocation(
         userId: app.userId,
         postings,
       });
+      messages.push(
+        allocated > 0n
+          ? ieoMessage(app, 'ieo.allocated', {
+              token: claimed.token,
+              quantity: allocated.toString(),
+              price: usdt(app.priceMinor),
+              paid: usdt(paid),
+              refund: usdt(refund),
+            })
+          : ieoMessage(app, 'ieo.refunded', { token: claimed.token, amount: usdt(refund) }),
+      );
     }
     await postInBatches(deps.ledger, tx, now, specs);
+    created = await createMessages(tx, now, messages);
     if (operator)
       await audit(tx, now, operator, {
         action: 'ieo.allocate',
@@ -420,16 +475,26 @@ export async function runAllocation(
       });
     return { ran: true };
   });
+  publishIeo(deps.hub, created);
+  return result;
+}
+
+/** After the commit: the messages, and the balances that moved with them. */
+function publishIeo(hub: Hub | undefined, created: CreatedMessage[]): void {
+  publishMessages(hub, created);
+  for (const userId of new Set(created.map((c) => c.userId)))
+    hub?.publishToUser(userId, { type: 'balance.changed' });
 }
 
 /** Credits the allocated tokens to spot at (or after) the listing time, exactly once. */
 export async function runListing(
-  deps: { db: Db; ledger: Ledger },
+  deps: IeoRunDeps,
   now: Date,
   projectId: number,
   operator: OperatorContext | null,
 ): Promise<{ ran: boolean }> {
-  return deps.db.transaction(async (tx) => {
+  let created: CreatedMessage[] = [];
+  const result = await deps.db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(ieoProjects)
       .set({ listedAt: now })
@@ -460,9 +525,16 @@ export async function runListing(
       )
       .orderBy(asc(ieoApplications.id));
     const specs: EntrySpec[] = [];
+    const messages: MessageSpec[] = [];
     for (const app of applications) {
       const units = (app.allocatedQuantity ?? 0n) * 10n ** BigInt(IEO_TOKEN_SCALE);
       if (units > 0n) {
+        messages.push(
+          ieoMessage(app, 'ieo.listed', {
+            token: claimed.token,
+            quantity: (app.allocatedQuantity ?? 0n).toString(),
+          }),
+        );
         specs.push({
           kind: 'ieo_listing',
           reference: `ieo:application:${app.id}:tokens`,
@@ -484,6 +556,7 @@ export async function runListing(
         ),
       );
     await postInBatches(deps.ledger, tx, now, specs);
+    created = await createMessages(tx, now, messages);
     if (operator)
       await audit(tx, now, operator, {
         action: 'ieo.list',
@@ -493,16 +566,19 @@ export async function runListing(
       });
     return { ran: true };
   });
+  publishIeo(deps.hub, created);
+  return result;
 }
 
 /** Cancels a project before its allocation and refunds every commitment. */
 export async function cancelProject(
-  deps: { db: Db; ledger: Ledger },
+  deps: IeoRunDeps,
   now: Date,
   operator: OperatorContext,
   projectId: number,
   reason: string,
 ): Promise<void> {
+  let created: CreatedMessage[] = [];
   await deps.db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(ieoProjects)
@@ -554,6 +630,17 @@ export async function cancelProject(
         ],
       })),
     );
+    created = await createMessages(
+      tx,
+      now,
+      applications.map((app) =>
+        ieoMessage(app, 'ieo.cancelled', {
+          token: claimed.token,
+          amount: usdt(app.amountMinor),
+          reason,
+        }),
+      ),
+    );
     await audit(tx, now, operator, {
       action: 'ieo.cancel',
       targetType: 'ieo_project',
@@ -562,11 +649,12 @@ export async function cancelProject(
       after: { refunded: applications.length },
     });
   });
+  publishIeo(deps.hub, created);
 }
 
 /** Allocates every project whose subscription has ended and lists every one whose listing time came (the clock-driven job); returns their ids. */
 export async function runDueIeo(
-  deps: { db: Db; ledger: Ledger },
+  deps: IeoRunDeps,
   now: Date,
 ): Promise<{ allocated: number[]; listed: number[] }> {
   const toAllocate = await deps.db

@@ -34,6 +34,7 @@ import { type CreatedMessage, type MessageSpec, createMessages } from '../messag
 import { localized } from '../mining/service.ts';
 import { withQueueUser, withQueueUsers } from '../operator/queue-user.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
+import { assertProductEnabled } from '../settings/service.ts';
 import { users } from '../user/tables.ts';
 import {
   type LoanProductRow,
@@ -56,7 +57,7 @@ import { requireVerified } from '../kyc/service.ts';
  * interest to date). From maturity the loan is overdue; each full day after it adds
  * overdue interest once (a row of loan_overdue_days, primary key loan and day).
  * Raises KYC_REQUIRED, LOAN_PRODUCT_NOT_FOUND, LOAN_PRODUCT_UNAVAILABLE, LOAN_AMOUNT_RANGE,
- * LOAN_PERIOD_INVALID, LOAN_UNSETTLED, LOAN_NOT_FOUND, LOAN_INVALID_STATE, AMOUNT_PRECISION,
+ * LOAN_PERIOD_INVALID, LOAN_UNSETTLED, LOANS_DISABLED, LOAN_NOT_FOUND, LOAN_INVALID_STATE, AMOUNT_PRECISION,
  * INSUFFICIENT_BALANCE, FILE_NOT_FOUND, FILE_WRONG_PURPOSE.
  */
 
@@ -163,6 +164,7 @@ export async function apply(
   request: LoanApplyRequest,
   language: Language,
 ): Promise<Loan> {
+  await assertProductEnabled(tx, 'loans');
   await assertCanMoveMoney(tx, userId);
   const [user] = await tx
     .select({ verified: users.verified })

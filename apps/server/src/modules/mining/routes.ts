@@ -20,7 +20,7 @@ import { CATALOG_ROLES, REVIEW_ROLES } from '@tradewind/contract/operator';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import type { Config } from '#platform/config.ts';
-import type { Db } from '#platform/db.ts';
+import type { Db, Executor } from '#platform/db.ts';
 import { route } from '#platform/http.ts';
 import { readSharedSettings } from '../settings/service.ts';
 import type { Hub } from '#platform/ws.ts';
@@ -43,6 +43,11 @@ const tags = ['mining'];
 
 type Deps = { db: Db; clock: Clock; config: Config; ledger: Ledger; hub: Hub };
 
+/** Demo mode only, whatever the setting says (the console refuses it elsewhere too). */
+async function autoApproves(deps: { db: Executor; config: Config }): Promise<boolean> {
+  return deps.config.demoMode && (await readSharedSettings(deps.db)).miningAutoApprove;
+}
+
 export function registerMiningRoutes(app: FastifyInstance, deps: Deps): void {
   route(
     app,
@@ -54,7 +59,10 @@ export function registerMiningRoutes(app: FastifyInstance, deps: Deps): void {
       tags,
       response: miningProductListSchema,
     },
-    async ({ lang }) => ({ items: await listProducts(deps.db, lang) }),
+    async ({ lang }) => ({
+      items: await listProducts(deps.db, lang),
+      autoApprove: await autoApproves(deps),
+    }),
   );
 
   route(
@@ -92,8 +100,7 @@ export function registerMiningRoutes(app: FastifyInstance, deps: Deps): void {
         deps.clock.now(),
         {
           dayMs: deps.config.miningDayMs,
-          // Demo mode only, whatever the setting says (the console refuses it elsewhere too).
-          autoApprove: deps.config.demoMode && (await readSharedSettings(tx)).miningAutoApprove,
+          autoApprove: await autoApproves({ ...deps, db: tx }),
         },
         auth.userId,
         body,

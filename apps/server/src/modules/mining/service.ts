@@ -30,6 +30,7 @@ import {
   userAccount,
 } from '../ledger/service.ts';
 import { type CreatedMessage, type MessageSpec, createMessages } from '../messages/service.ts';
+import { assertProductEnabled } from '../settings/service.ts';
 import { withQueueUser, withQueueUsers } from '../operator/queue-user.ts';
 import { type OperatorContext, audit } from '../operator/service.ts';
 import { users } from '../user/tables.ts';
@@ -157,7 +158,7 @@ const entry = (
  * Rents `quantity` units, paying `amount` (which must be quantity × the unit price now)
  * from spot USDT in the caller's transaction; the rental waits for review (or, with
  * MINING_AUTO_APPROVE in demo mode, starts at once). A frozen account gets ACCOUNT_FROZEN, an
- * unverified one KYC_REQUIRED (spec §5).
+ * unverified one KYC_REQUIRED (spec §5), a switched-off product MINING_DISABLED.
  */
 export async function rent(
   tx: Tx,
@@ -168,6 +169,7 @@ export async function rent(
   request: RentRequest,
   language: Language,
 ): Promise<MiningRental> {
+  await assertProductEnabled(tx, 'mining');
   await assertCanMoveMoney(tx, userId);
   await requireKyc(tx, userId);
   const { dayMs, autoApprove } = settings;

@@ -1,5 +1,6 @@
 import {
   ADMIN_ROLES,
+  productSwitchesSchema,
   sharedSettingChangeSchema,
   sharedSettingDecisionSchema,
   sharedSettingRequestSchema,
@@ -13,6 +14,7 @@ import { route } from '#platform/http.ts';
 import {
   decideSharedSettingChange,
   listSharedSettings,
+  productSwitches,
   requestSharedSettingChange,
 } from './service.ts';
 
@@ -22,6 +24,19 @@ export function registerSharedSettingRoutes(
   deps: { db: Db; clock: Clock; config: Pick<Config, 'demoMode'> },
 ): void {
   const tags = ['settings'];
+  route(
+    app,
+    {
+      method: 'GET',
+      url: '/api/v1/products',
+      auth: 'user',
+      summary: 'Which products (loans, mining, IEO, shop) take new actions now',
+      tags,
+      response: productSwitchesSchema,
+    },
+    async () => productSwitches(deps.db),
+  );
+
   route(
     app,
     {

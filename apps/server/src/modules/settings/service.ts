@@ -1,4 +1,5 @@
 import {
+  type ProductSwitches,
   SETTING_CHANGES_MAX,
   SHARED_SETTING_NAMES,
   type SharedSettingChange,
@@ -52,6 +53,31 @@ export async function readSharedSettings(db: Executor): Promise<SharedSettingVal
   return parseSharedSettings(
     Object.fromEntries([...stored].map(([name, row]) => [name, row.value])),
   );
+}
+
+/** Error code of a product that is switched off (a shop's is its own module's to raise). */
+const DISABLED_ERROR = {
+  loans: 'LOANS_DISABLED',
+  mining: 'MINING_DISABLED',
+  ieo: 'IEO_DISABLED',
+} as const;
+
+/** Which products are on now (the PRODUCT_*_ENABLED switches). */
+export async function productSwitches(db: Executor): Promise<ProductSwitches> {
+  return (await readSharedSettings(db)).products;
+}
+
+/**
+ * Refuses a new action of a product an operator switched off (LOANS_DISABLED, MINING_DISABLED,
+ * IEO_DISABLED). Call it first in the action's transaction, before anything changes. Settling
+ * what users already hold never asks: an open loan can be repaid, a rental keeps paying.
+ */
+export async function assertProductEnabled(
+  db: Executor,
+  product: keyof typeof DISABLED_ERROR,
+): Promise<void> {
+  if (!(await readSharedSettings(db)).products[product])
+    throw new AppError(DISABLED_ERROR[product], {}, 409);
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   SendOutline,
   SmileOutline,
   SoundOutline,
+  StarOutline,
 } from 'antd-mobile-icons';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
@@ -38,6 +39,7 @@ const GROUP_ICON: Record<MessageGroup, ReactNode> = {
   welcome: <SmileOutline />,
   loan: <CollectMoneyOutline />,
   mining: <PieOutline />,
+  ieo: <StarOutline />,
   account: <BankcardOutline />,
 };
 
