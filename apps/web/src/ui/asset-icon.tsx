@@ -1,4 +1,19 @@
-/** A currency's (or an instrument base's) round badge: its colour and first letters, no image download needed. */
+/**
+ * A wallet asset's coin icon (bundled from the maintained @web3icons set: `scripts/coin-icons.ts`),
+ * served by the app as an image file, so it costs the first screen's scripts nothing. Anything
+ * else (an instrument's base: a commodity, a currency, a metal) gets a round badge in its colour
+ * with its whole symbol, never cut to three letters.
+ */
+const ICONS: Record<string, string> = Object.fromEntries(
+  Object.entries(
+    import.meta.glob<string>('./coins/*.svg', {
+      eager: true,
+      query: '?no-inline',
+      import: 'default',
+    }),
+  ).map(([file, url]) => [file.slice('./coins/'.length, -'.svg'.length), url]),
+);
+
 const COLOURS: Record<string, string> = {
   USDT: '#26a17b',
   BTC: '#f7931a',
@@ -39,7 +54,22 @@ const letterColour = (background: string) =>
     : '#fff';
 
 export function AssetIcon({ asset, size = 32 }: { asset: string; size?: number }) {
+  const icon = ICONS[asset];
+  if (icon)
+    return (
+      <img
+        src={icon}
+        alt=""
+        aria-hidden
+        width={size}
+        height={size}
+        className="tw-asset-icon"
+        style={{ borderRadius: '50%', flex: 'none', display: 'inline-block' }}
+      />
+    );
   const background = COLOURS[asset] ?? '#8a93a6';
+  // The whole symbol fits the circle: smaller type for longer symbols (COPPER, NGAS).
+  const scale = asset.length <= 3 ? 0.34 : asset.length === 4 ? 0.27 : 0.2;
   return (
     <span
       aria-hidden
@@ -47,17 +77,19 @@ export function AssetIcon({ asset, size = 32 }: { asset: string; size?: number }
         display: 'inline-flex',
         alignItems: 'center',
         justifyContent: 'center',
+        flex: 'none',
         width: size,
         height: size,
         borderRadius: '50%',
         background,
         color: letterColour(background),
-        fontSize: size * 0.34,
+        fontSize: Math.max(7, Math.round(size * scale)),
         fontWeight: 700,
-        letterSpacing: -0.5,
+        letterSpacing: asset.length > 3 ? -0.3 : -0.5,
+        overflow: 'hidden',
       }}
     >
-      {asset.slice(0, 3)}
+      {asset}
     </span>
   );
 }
