@@ -104,6 +104,9 @@ export function CheckinCard() {
               bonus: STREAK_BONUS_POINTS,
             })}
           </p>
+          <Link to="/Rewards" className="tw-link tw-checkin-all" data-testid="home-rewards-link">
+            {t('routes.Rewards')}
+          </Link>
           {showHistory && <RecentPoints />}
         </>
       )}

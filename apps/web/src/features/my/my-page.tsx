@@ -5,6 +5,7 @@ import {
   BellOutline,
   CheckShieldOutline,
   FileOutline,
+  GiftOutline,
   GlobalOutline,
   HistogramOutline,
   InformationCircleOutline,
@@ -58,6 +59,7 @@ const MENU: { title: string; items: MenuEntry[] }[] = [
   {
     title: 'my.group_rewards',
     items: [
+      { path: '/Rewards', key: 'Rewards', icon: <GiftOutline /> },
       { path: '/Invite', key: 'Invite', icon: <UserAddOutline /> },
       { path: '/Msg', key: 'Msg', icon: <BellOutline /> },
       { path: '/Vote', key: 'Vote', icon: <HistogramOutline /> },
