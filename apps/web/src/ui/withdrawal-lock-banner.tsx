@@ -20,12 +20,12 @@ export function WithdrawalLockBanner({ lock }: { lock: WithdrawalLock }) {
       role="alert"
       data-testid="withdrawal-lock"
       style={{
-        background: '#fff7e6',
-        border: '1px solid #ffd591',
+        background: 'var(--tw-warning-bg)',
+        border: '1px solid var(--tw-warning-border)',
         display: 'flex',
         gap: 8,
         fontSize: 14,
-        color: '#7a4b00',
+        color: 'var(--tw-warning-text)',
         lineHeight: 1.5,
       }}
     >

@@ -81,8 +81,8 @@ export function RechargePage() {
                   margin: '0 0 12px',
                   padding: '8px 10px',
                   borderRadius: 8,
-                  background: '#fff4e5',
-                  color: '#8a4b00',
+                  background: 'var(--tw-warning-bg)',
+                  color: 'var(--tw-warning-text)',
                   fontSize: 13,
                 }}
               >
@@ -184,7 +184,7 @@ function SimulateDeposit({ address, confirmations }: { address: string; confirma
     <section
       className="tw-card"
       aria-labelledby="deposit-simulate-title"
-      style={{ border: '1px dashed #f0a020' }}
+      style={{ border: '1px dashed var(--tw-reward-border)' }}
     >
       <h2 id="deposit-simulate-title" style={{ fontSize: 16, margin: '0 0 4px' }}>
         {t('deposit.simulate_title')}

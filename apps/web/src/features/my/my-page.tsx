@@ -4,6 +4,7 @@ import {
   BankcardOutline,
   BellOutline,
   CheckShieldOutline,
+  EyeOutline,
   FileOutline,
   GiftOutline,
   GlobalOutline,
@@ -69,6 +70,7 @@ const MENU: { title: string; items: MenuEntry[] }[] = [
     title: 'my.group_app',
     items: [
       { path: '/Language', key: 'Language', icon: <GlobalOutline /> },
+      { path: '/Theme', key: 'Theme', icon: <EyeOutline /> },
       { path: '/Agree', key: 'Agree', icon: <FileOutline /> },
       { path: '/About', key: 'About', icon: <InformationCircleOutline /> },
     ],
@@ -181,7 +183,7 @@ export function MyPage() {
               display: 'flex',
               marginTop: 14,
               textAlign: 'center',
-              borderTop: '1px solid #eef0f3',
+              borderTop: '1px solid var(--tw-border)',
               paddingTop: 8,
             }}
           >
@@ -201,7 +203,10 @@ export function MyPage() {
                 {t('my.credit_score')} <RightOutline fontSize={11} />
               </div>
             </button>
-            <div style={{ width: 1, background: '#eef0f3', margin: '6px 0' }} aria-hidden />
+            <div
+              style={{ width: 1, background: 'var(--tw-border)', margin: '6px 0' }}
+              aria-hidden
+            />
             <button
               type="button"
               className="tw-my-stat"

@@ -52,9 +52,9 @@ function OptionBar({
           width: '100%',
           minHeight: 44,
           padding: 0,
-          border: `1px solid ${chosen ? 'var(--tw-primary)' : '#e4e6eb'}`,
+          border: `1px solid ${chosen ? 'var(--tw-primary)' : 'var(--tw-border-strong)'}`,
           borderRadius: 8,
-          background: '#f5f6f8',
+          background: 'var(--tw-fill)',
           overflow: 'hidden',
           cursor: disabled ? 'default' : 'pointer',
           color: 'var(--tw-text)',
@@ -68,7 +68,8 @@ function OptionBar({
             position: 'absolute',
             inset: 0,
             width: `${percent}%`,
-            background: chosen ? 'rgba(22, 82, 240, 0.22)' : 'rgba(22, 82, 240, 0.10)',
+            background: 'var(--tw-primary)',
+            opacity: chosen ? 0.22 : 0.1,
             transition: 'width 300ms ease',
           }}
         />

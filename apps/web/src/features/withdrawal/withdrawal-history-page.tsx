@@ -108,8 +108,8 @@ function WithdrawalItem({ item }: { item: Withdrawal }) {
             margin: '8px 0 0',
             padding: '8px 10px',
             borderRadius: 8,
-            background: '#fff1f0',
-            color: 'var(--tw-down)',
+            background: 'var(--tw-danger-bg)',
+            color: 'var(--tw-danger-text)',
             fontSize: 13,
             overflowWrap: 'anywhere',
           }}

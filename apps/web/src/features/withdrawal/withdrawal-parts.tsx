@@ -41,7 +41,7 @@ export function Readiness({ options, back }: { options: WithdrawalOptions; back:
       <section
         className="tw-card"
         role="alert"
-        style={{ background: '#fff7e6', border: '1px solid #ffd591' }}
+        style={{ background: 'var(--tw-warning-bg)', border: '1px solid var(--tw-warning-border)' }}
       >
         {steps.map((step) => (
           <div
@@ -60,7 +60,7 @@ export function Readiness({ options, back }: { options: WithdrawalOptions; back:
                 gap: 6,
                 alignItems: 'flex-start',
                 fontSize: 14,
-                color: '#7a4b00',
+                color: 'var(--tw-warning-text)',
               }}
             >
               <ExclamationCircleOutline style={{ flex: 'none', marginTop: 2 }} aria-hidden />

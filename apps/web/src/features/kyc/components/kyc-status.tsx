@@ -21,12 +21,12 @@ function Photo({ id, label }: { id: string | null; label: string }) {
           alt={label}
           fit="cover"
           height={72}
-          style={{ borderRadius: 8, background: '#eceef2' }}
+          style={{ borderRadius: 8, background: 'var(--tw-fill-strong)' }}
           lazy={false}
         />
       ) : (
         <div
-          style={{ height: 72, borderRadius: 8, background: '#eceef2' }}
+          style={{ height: 72, borderRadius: 8, background: 'var(--tw-fill-strong)' }}
           aria-busy={photo.isPending}
         />
       )}

@@ -18,8 +18,23 @@ import { useEffect, useRef } from 'react';
  * every figure the user reads as text comes from the decimal strings.
  */
 
-const UP = '#077a4c';
-const DOWN = '#c62a45';
+/** The chart's colours, read off the theme's variables (app/styles.css), light or dark as the page is. */
+function chartColours(element: Element) {
+  const style = getComputedStyle(element);
+  const read = (name: string) => style.getPropertyValue(name).trim();
+  const up = read('--tw-up');
+  const down = read('--tw-down');
+  return {
+    chart: {
+      layout: { background: { color: read('--tw-surface') }, textColor: read('--tw-muted') },
+      grid: {
+        vertLines: { color: read('--tw-border') },
+        horzLines: { color: read('--tw-border') },
+      },
+    },
+    series: { upColor: up, downColor: down, wickUpColor: up, wickDownColor: down },
+  };
+}
 
 const toBar = (candle: Candle): CandlestickData<Time> => ({
   time: (candle.t / 1000) as UTCTimestamp,
@@ -86,15 +101,12 @@ export default function CandleChart({ candles, priceScale, interval, language }:
   useEffect(() => {
     if (!container.current) return;
     const { tickMarkFormatter, timeFormatter } = formatters(language);
-    const created = createChart(container.current, {
+    const box = container.current;
+    const colours = chartColours(box);
+    const created = createChart(box, {
       autoSize: true,
-      layout: {
-        background: { color: '#ffffff' },
-        textColor: '#5b6270',
-        fontSize: 11,
-        attributionLogo: true,
-      },
-      grid: { vertLines: { color: '#f0f2f5' }, horzLines: { color: '#f0f2f5' } },
+      layout: { ...colours.chart.layout, fontSize: 11, attributionLogo: true },
+      grid: colours.chart.grid,
       rightPriceScale: { borderVisible: false },
       // A little room right of the newest candle, so it and its time label are not cut off.
       timeScale: {
@@ -113,17 +125,26 @@ export default function CandleChart({ candles, priceScale, interval, language }:
       handleScale: { axisPressedMouseMove: false },
     });
     const minMove = Number(`1e-${priceScale}`);
-    series.current = created.addSeries(CandlestickSeries, {
-      upColor: UP,
-      downColor: DOWN,
-      wickUpColor: UP,
-      wickDownColor: DOWN,
+    const candlesticks = created.addSeries(CandlestickSeries, {
+      ...colours.series,
       borderVisible: false,
       priceFormat: { type: 'price', precision: priceScale, minMove },
     });
+    series.current = candlesticks;
     chart.current = created;
     shown.current = undefined;
+    // Light or dark switched while the chart is open (Settings in another tab, the system at dusk).
+    const themeWatch = new MutationObserver(() => {
+      const now = chartColours(box);
+      created.applyOptions(now.chart);
+      candlesticks.applyOptions(now.series);
+    });
+    themeWatch.observe(document.documentElement, {
+      attributes: true,
+      attributeFilter: ['data-prefers-color-scheme'],
+    });
     return () => {
+      themeWatch.disconnect();
       created.remove();
       chart.current = null;
       series.current = null;
