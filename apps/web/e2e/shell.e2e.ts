@@ -236,7 +236,7 @@ describe('the wallet in Chromium', () => {
     // 10,000 spot + 2,000 futures USDT, and 0.25 BTC and 3 ETH at their recorded (simulated) prices.
     await expect
       .poll(() => page.getByTestId('home-total').textContent())
-      .toMatch(/^\d{2},\d{3}\.\d{2,} USDT$/);
+      .toMatch(/^\d{2},\d{3}\.\d{2} USDT$/);
     const prices = (
       (await (await fetch(`${baseUrl}/api/v1/market/prices`)).json()) as {
         data: { items: { asset: string; price: string | null }[] };
@@ -251,7 +251,12 @@ describe('the wallet in Chromium', () => {
     expect(Math.abs(shown - expected) / expected).toBeLessThan(0.01);
     await page.getByTestId('home-total').click();
     await page.waitForURL(`${baseUrl}/Wallet`);
-    await expect.poll(() => page.getByText('0.25', { exact: true }).count()).toBe(1);
+    // Totals in USDT have two places; a balance has its asset's (BTC: eight), whatever it holds.
+    await expect.poll(() => page.getByText('0.25000000', { exact: true }).count()).toBe(1);
+    await expect.poll(() => page.getByText('3.00000000', { exact: true }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByTestId('wallet-total').textContent())
+      .toMatch(/^\d{2},\d{3}\.\d{2} USDT$/);
     await screenshot(page, 'en-Wallet-demo');
     await page.getByRole('tab', { name: 'Futures' }).click();
     await expect.poll(() => page.getByTestId('futures-total').textContent()).toBe('2,000.00 USDT');

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  formatBalance,
   formatDateTime,
   formatDecimal,
   formatPercent,
   formatSigned,
+  formatUsdt,
   truncateDecimal,
 } from '@/lib/format.ts';
 
@@ -73,5 +75,25 @@ describe('formatters', () => {
       Intl.NumberFormat = NumberFormat;
       Intl.DateTimeFormat = DateTimeFormat;
     }
+  });
+});
+
+describe('one rule per context', () => {
+  it('USDT totals and values have exactly two places, cut toward zero, grouped for the language', () => {
+    expect(formatUsdt('45667.595', 'en')).toBe('45,667.59');
+    expect(formatUsdt('45604.6675', 'en')).toBe('45,604.66');
+    expect(formatUsdt('45799.385053', 'de')).toBe('45.799,38');
+    expect(formatUsdt('45799.385053', 'zh_CN')).toBe('45,799.38');
+    expect(formatUsdt('12', 'en')).toBe('12.00');
+    expect(formatUsdt('-0.004', 'en')).toBe('0.00');
+    expect(formatUsdt('-3.5', 'fr')).toMatch(/^-3,50$/);
+  });
+
+  it('a balance shows its asset’s places whatever it holds; unknown assets get eight', () => {
+    expect(formatBalance('0', 'BTC', 'en')).toBe('0.00000000');
+    expect(formatBalance('0.5', 'BTC', 'en')).toBe('0.50000000');
+    expect(formatBalance('1234.123456', 'USDT', 'de')).toBe('1.234,12');
+    expect(formatBalance('7', 'XRP', 'en')).toBe('7.000000');
+    expect(formatBalance('1', 'NEW', 'en')).toBe('1.00000000');
   });
 });

@@ -1,4 +1,5 @@
 import { LANGUAGE_TAGS, normalizeLanguage } from '@tradewind/contract/languages';
+import './numbers.css';
 
 /**
  * Intl's formatters (and what is read from them), made once per language and options: making
@@ -103,3 +104,45 @@ export function formatPercent(
     number,
   );
 }
+
+/**
+ * A decimal string with exactly `decimals` places: padded, or cut toward zero (never rounded
+ * up: a figure never shows more than there is). The one rule behind the contexts below.
+ */
+export function formatFixed(value: string, language: string, decimals: number): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value);
+  if (!match) return value;
+  const [, sign = '', whole = '0', fraction = ''] = match;
+  const kept = fraction.slice(0, decimals);
+  // "-0.001" cut to two places is zero, shown without a sign.
+  const negative = sign === '-' && /[1-9]/.test(whole + kept);
+  return formatDecimal(
+    `${negative ? '-' : ''}${whole}${kept ? `.${kept}` : ''}`,
+    language,
+    decimals,
+  );
+}
+
+/** Totals and values in USDT (total assets, "≈ … USDT", a wallet's total): two decimals. */
+export const formatUsdt = (value: string, language: string): string =>
+  formatFixed(value, language, 2);
+
+/**
+ * Places a balance of each wallet asset shows: USDT as a value (2), the coins at their
+ * ledger scale, so a balance always has the same number of places, whatever it holds.
+ */
+export const BALANCE_DECIMALS: Readonly<Record<string, number>> = {
+  USDT: 2,
+  BTC: 8,
+  ETH: 8,
+  BNB: 8,
+  SOL: 8,
+  XRP: 6,
+  DOGE: 8,
+  TRX: 6,
+  LTC: 8,
+};
+
+/** A balance of `asset` in a list (wallet rows, coin choice), at the asset's display precision. */
+export const formatBalance = (value: string, asset: string, language: string): string =>
+  formatFixed(value, language, BALANCE_DECIMALS[asset] ?? 8);

@@ -16,32 +16,36 @@ import { useTranslation } from '@/lib/i18n.ts';
 import { Link } from '@/lib/router.tsx';
 import { useBalances } from '@/api/balances.ts';
 import { useConfig } from '@/api/config.ts';
+import { useProductSwitches } from '@/api/product-switches.ts';
 import { useUnreadCount } from '@/api/messages.ts';
 import { useOrders } from '@/api/contracts/get-orders.ts';
 import { useInstruments } from '@/api/market/get-instruments.ts';
 import { useTickers } from '@/api/market/get-tickers.ts';
 import { useChannels } from '@/api/realtime.ts';
-import { formatDecimal } from '@/lib/format.ts';
+import { formatUsdt } from '@/lib/format.ts';
 import { AssetIcon } from '@/ui/asset-icon.tsx';
 import { ChangeTag } from '@/ui/change-tag.tsx';
 import { OrderRow } from '@/ui/order-row.tsx';
+import { showToast } from '@/ui/toast.ts';
 import { QuoteList, SourceNote, formatPrice, pairName, tickerMap } from '@/ui/quote-list.tsx';
 import { CheckinCard } from './checkin-card.tsx';
 import { HomeCard } from './home-card.tsx';
 import { NewsSection, NoticeStrip } from './news-section.tsx';
 import './home.css';
 
-const QUICK_MENU: { path: string; key: string; icon: ReactNode }[] = [
+/** `product`: an entry operators can switch off; off, a tap says the feature is under development. */
+const QUICK_MENU: { path: string; key: string; icon: ReactNode; product?: SwitchedProduct }[] = [
   { path: '/Recharge', key: 'Recharge', icon: <AddCircleOutline /> },
   { path: '/Withdrawal', key: 'Withdrawal', icon: <SendOutline /> },
   // Labelled "Transfer" (routes.Transform): it opens the transfer tab, not Convert.
   { path: '/Transform?tab=transfer', key: 'Transform', icon: <LoopOutline /> },
   { path: '/Contract', key: 'Contract', icon: <HistogramOutline /> },
-  { path: '/IEO', key: 'IEO', icon: <StarOutline /> },
-  { path: '/Mining', key: 'Mining', icon: <PieOutline /> },
+  { path: '/IEO', key: 'IEO', icon: <StarOutline />, product: 'ieo' },
+  { path: '/Mining', key: 'Mining', icon: <PieOutline />, product: 'mining' },
   { path: '/Invite', key: 'Invite', icon: <GiftOutline /> },
-  { path: '/Loan', key: 'Loan', icon: <CollectMoneyOutline /> },
+  { path: '/Loan', key: 'Loan', icon: <CollectMoneyOutline />, product: 'loans' },
 ];
+type SwitchedProduct = 'ieo' | 'mining' | 'loans';
 
 /** Open positions shown on Home; the rest are one tap away in /Contract. */
 const HOME_POSITIONS = 3;
@@ -56,6 +60,7 @@ const HOME_POSITIONS = 3;
  */
 export function HomePage() {
   const { t } = useTranslation();
+  const switches = useProductSwitches().data;
   return (
     <div className="tw-home">
       <HomeHeader />
@@ -65,10 +70,34 @@ export function HomePage() {
         <Grid columns={4} gap={8}>
           {QUICK_MENU.map((item) => (
             <Grid.Item key={item.path}>
-              <Link to={item.path} className="tw-home-menu-item">
-                <span aria-hidden>{item.icon}</span>
-                {t(`routes.${item.key}`)}
-              </Link>
+              {item.product && switches?.[item.product] === false ? (
+                <button
+                  type="button"
+                  className="tw-home-menu-item"
+                  data-product-off={item.product}
+                  // Dressed as the menu's links: their class, without a button's own border and background.
+                  style={{
+                    border: 0,
+                    background: 'none',
+                    padding: 0,
+                    font: 'inherit',
+                    width: '100%',
+                    cursor: 'pointer',
+                    opacity: 0.6,
+                  }}
+                  onClick={() =>
+                    showToast({ content: t(`home.product_off.${item.product}`), duration: 2000 })
+                  }
+                >
+                  <span aria-hidden>{item.icon}</span>
+                  {t(`routes.${item.key}`)}
+                </button>
+              ) : (
+                <Link to={item.path} className="tw-home-menu-item">
+                  <span aria-hidden>{item.icon}</span>
+                  {t(`routes.${item.key}`)}
+                </Link>
+              )}
             </Grid.Item>
           ))}
         </Grid>
@@ -114,7 +143,7 @@ function TotalAssets() {
         {t('home.total_assets')}
       </h2>
       <p data-testid="home-total">
-        {balances.data ? `${formatDecimal(balances.data.totalUsdt, i18n.language, 2)} ` : '… '}
+        {balances.data ? `${formatUsdt(balances.data.totalUsdt, i18n.language)} ` : '… '}
         <span>USDT</span>
       </p>
     </Link>

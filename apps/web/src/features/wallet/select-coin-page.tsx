@@ -2,7 +2,7 @@ import { List, Skeleton } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate, useSearchParams } from '@/lib/router.tsx';
 import { useBalances } from '@/api/balances.ts';
-import { formatDecimal } from '@/lib/format.ts';
+import { formatBalance } from '@/lib/format.ts';
 import { AssetIcon } from '@/ui/asset-icon.tsx';
 import { Page } from '@/ui/page.tsx';
 
@@ -26,7 +26,7 @@ export function SelectCoinPage() {
             <List.Item
               key={row.asset}
               prefix={<AssetIcon asset={row.asset} />}
-              extra={formatDecimal(row.available, i18n.language)}
+              extra={formatBalance(row.available, row.asset, i18n.language)}
               onClick={() => navigate(`/${next}?asset=${row.asset}`)}
             >
               {row.asset}

@@ -3,7 +3,7 @@ import { Button, ErrorBlock, List, Skeleton, Tabs } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
 import { useNavigate, useSearchParams } from '@/lib/router.tsx';
 import { useBalances } from '@/api/balances.ts';
-import { formatDecimal } from '@/lib/format.ts';
+import { formatBalance, formatUsdt } from '@/lib/format.ts';
 import { AssetIcon } from '@/ui/asset-icon.tsx';
 import { Page } from '@/ui/page.tsx';
 
@@ -15,7 +15,7 @@ export function WalletPage() {
   const tab = params.get('tab') === 'futures' ? 'futures' : 'spot';
   const balances = useBalances();
   const data = balances.data;
-  const fmt = (value: string, decimals = 0) => formatDecimal(value, i18n.language, decimals);
+  const usdt = (value: string) => formatUsdt(value, i18n.language);
 
   return (
     <Page title={t('routes.Wallet')} backTo="/My">
@@ -33,7 +33,7 @@ export function WalletPage() {
               style={{ fontSize: 26, fontWeight: 700, margin: '6px 0 0' }}
               data-testid="wallet-total"
             >
-              {fmt(data.totalUsdt, 2)} <span style={{ fontSize: 14, fontWeight: 500 }}>USDT</span>
+              {usdt(data.totalUsdt)} <span style={{ fontSize: 14, fontWeight: 500 }}>USDT</span>
             </p>
             {data.unpricedAssets.length > 0 && (
               <p className="tw-muted" style={{ margin: '6px 0 0' }}>
@@ -72,7 +72,7 @@ export function WalletPage() {
           aria-label={t('wallet.spot')}
         >
           {data.spot.map((row) => (
-            <SpotRow key={row.asset} row={row} fmt={fmt} />
+            <SpotRow key={row.asset} row={row} />
           ))}
         </List>
       )}
@@ -80,15 +80,15 @@ export function WalletPage() {
         <section className="tw-card" style={{ marginTop: 12 }} aria-label={t('wallet.futures')}>
           <dl className="tw-facts">
             <dt>{t('wallet.futures_total')}</dt>
-            <dd data-testid="futures-total">{fmt(data.futures.total, 2)} USDT</dd>
+            <dd data-testid="futures-total">{usdt(data.futures.total)} USDT</dd>
             <dt>{t('wallet.available')}</dt>
-            <dd>{fmt(data.futures.available, 2)} USDT</dd>
+            <dd>{usdt(data.futures.available)} USDT</dd>
             <dt>{t('wallet.locked')}</dt>
-            <dd>{fmt(data.futures.locked, 2)} USDT</dd>
+            <dd>{usdt(data.futures.locked)} USDT</dd>
             <dt>{t('wallet.trading_assets')}</dt>
-            <dd>{fmt(data.futures.tradingAssets, 2)} USDT</dd>
+            <dd>{usdt(data.futures.tradingAssets)} USDT</dd>
             <dt>{t('wallet.floating_pnl')}</dt>
-            <dd>{fmt(data.futures.floatingPnl, 2)} USDT</dd>
+            <dd>{usdt(data.futures.floatingPnl)} USDT</dd>
           </dl>
           <Button
             block
@@ -104,23 +104,18 @@ export function WalletPage() {
   );
 }
 
-function SpotRow({
-  row,
-  fmt,
-}: {
-  row: SpotBalance;
-  fmt: (value: string, decimals?: number) => string;
-}) {
-  const { t } = useTranslation();
+function SpotRow({ row }: { row: SpotBalance }) {
+  const { t, i18n } = useTranslation();
+  const balance = (value: string) => formatBalance(value, row.asset, i18n.language);
   return (
     <List.Item
       prefix={<AssetIcon asset={row.asset} />}
-      description={t('wallet.locked_amount', { amount: fmt(row.locked) })}
+      description={t('wallet.locked_amount', { amount: balance(row.locked) })}
       extra={
         <div style={{ textAlign: 'right' }}>
-          <div style={{ color: 'var(--tw-text)', fontWeight: 600 }}>{fmt(row.available)}</div>
+          <div style={{ color: 'var(--tw-text)', fontWeight: 600 }}>{balance(row.available)}</div>
           <div className="tw-muted">
-            {row.valueUsdt === null ? '—' : `≈ ${fmt(row.valueUsdt, 2)} USDT`}
+            {row.valueUsdt === null ? '—' : `≈ ${formatUsdt(row.valueUsdt, i18n.language)} USDT`}
           </div>
         </div>
       }
