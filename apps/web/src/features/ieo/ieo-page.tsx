@@ -17,8 +17,10 @@ import { Link, useNavigate, useSearchParams } from '@/lib/router.tsx';
 import { formatDateTime, formatDecimal } from '@/lib/format.ts';
 import { useFormSubmit } from '@/lib/forms.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';
+import { useProductSwitches } from '@/api/product-switches.ts';
 import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
+import { ProductOff } from '@/ui/product-off.tsx';
 import { showToast } from '@/ui/toast.ts';
 import { ieoApplicationsQueryKey } from './api/get-applications.ts';
 import {
@@ -160,7 +162,28 @@ export function ApplicationSummary({ application }: { application: IeoApplicatio
         </>
       )}
       <Row label={t('ieo.applied_at')}>{formatDateTime(application.createdAt, i18n.language)}</Row>
+      {application.cancelReason && <CancelNote reason={application.cancelReason} />}
     </>
+  );
+}
+
+/**
+ * Why a project was cancelled, in plain words: the operator's reason on a line of its own, so
+ * a reason that ends with a full stop never runs into the sentence after it.
+ */
+function CancelNote({ reason }: { reason: string }) {
+  const { t } = useTranslation();
+  return (
+    <div
+      role="note"
+      data-testid="ieo-cancel-note"
+      style={{ margin: '10px 0 0', fontSize: 14, color: 'var(--tw-down)' }}
+    >
+      <p style={{ margin: 0 }}>{t('ieo.cancelled_note')}</p>
+      <p style={{ margin: '2px 0 0', overflowWrap: 'anywhere' }}>
+        {t('ieo.cancel_reason', { reason })}
+      </p>
+    </div>
   );
 }
 
@@ -305,11 +328,7 @@ function ProjectDetail({ id }: { id: string }) {
         <p style={{ margin: '10px 0 0', fontSize: 14, color: 'var(--tw-muted)' }}>
           {project.description}
         </p>
-        {project.cancelReason && (
-          <p style={{ margin: '8px 0 0', fontSize: 14, color: 'var(--tw-down)' }}>
-            {t('ieo.cancel_reason', { reason: project.cancelReason })}
-          </p>
-        )}
+        {project.cancelReason && <CancelNote reason={project.cancelReason} />}
       </section>
       <section className="tw-card">
         <Row label={t('ieo.issue_amount')}>
@@ -372,12 +391,20 @@ export function IeoPage() {
   const [params] = useSearchParams();
   const id = params.get('id');
   const projects = useIeoProjects();
+  const ieoOn = useProductSwitches().data?.ieo !== false;
   const items = projects.data?.items ?? [];
   const history = (
     <Link to="/IEOHis" className="tw-link" style={{ fontSize: 14 }}>
       {t('ieo.history_link')}
     </Link>
   );
+  if (!ieoOn) {
+    return (
+      <Page title={t('routes.IEO')} backTo="/" right={history}>
+        <ProductOff message={t('ieo.off')} />
+      </Page>
+    );
+  }
   if (id && /^[1-9]\d{0,17}$/.test(id)) {
     return (
       <Page title={t('ieo.detail_title')} backTo="/IEO" right={history}>

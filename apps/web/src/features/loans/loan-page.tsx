@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import {
+  LOAN_UNSETTLED_STATUSES,
   type Loan,
   type LoanProduct,
   interestOf,
@@ -12,12 +13,14 @@ import { useTranslation } from '@/lib/i18n.ts';
 import { Link, useNavigate } from '@/lib/router.tsx';
 import { formatDecimal, formatPercent } from '@/lib/format.ts';
 import { useFormSubmit } from '@/lib/forms.ts';
+import { useProductSwitches } from '@/api/product-switches.ts';
 import { ImageUpload } from '@/ui/image-upload.tsx';
 import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
+import { ProductOff } from '@/ui/product-off.tsx';
 import { SubmitButton } from '@/ui/submit-button.tsx';
 import { showToast } from '@/ui/toast.ts';
-import { applyForLoan, loansQueryKey, useLoanProducts } from './api/loans.ts';
+import { applyForLoan, loansQueryKey, useLoanProducts, useLoans } from './api/loans.ts';
 import { ratePercent } from './rates.ts';
 import './loans.css';
 
@@ -29,13 +32,21 @@ interface LoanFormValues {
   holdingFileId?: string;
 }
 
-/** /Loan: assisted loan products and the application (amount, period, ID photos). */
+/**
+ * /Loan: assisted loan products and the application (amount, period, ID photos). What would
+ * refuse the application is said before the form, not after three photos: the product
+ * switched off ("Loan feature under development"), or an unsettled loan (spec §5), with a
+ * link to it.
+ */
 export function LoanPage() {
   const { t } = useTranslation();
   const products = useLoanProducts();
+  const switches = useProductSwitches();
+  const loans = useLoans();
   const [chosen, setChosen] = useState<string | null>(null);
   const items = products.data?.items ?? [];
   const product = items.find((p) => p.id === chosen) ?? items[0];
+  const unsettled = loans.data?.items.find((loan) => LOAN_UNSETTLED_STATUSES.includes(loan.status));
   return (
     <Page
       title={t('routes.Loan')}
@@ -45,7 +56,9 @@ export function LoanPage() {
         </Link>
       }
     >
-      {products.isPending ? (
+      {switches.data?.loans === false ? (
+        <ProductOff message={t('loans.off')} />
+      ) : products.isPending || switches.isPending || loans.isPending ? (
         <div className="tw-card">
           <Skeleton.Paragraph lineCount={6} animated />
         </div>
@@ -73,11 +86,31 @@ export function LoanPage() {
               options={items.map((p) => ({ label: p.name, value: p.id }))}
             />
           )}
+          {unsettled && <UnsettledLoan loan={unsettled} />}
           <ProductTerms product={product} />
-          <LoanForm key={product.id} product={product} />
+          {!unsettled && <LoanForm key={product.id} product={product} />}
         </>
       )}
     </Page>
+  );
+}
+
+/** The loan that blocks a new application, said up front with a way to it. */
+function UnsettledLoan({ loan }: { loan: Loan }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <section className="tw-card tw-loan-unsettled" role="status" data-testid="loan-unsettled">
+      <h2 className="tw-loan-title">{t('loans.unsettled')}</h2>
+      <p className="tw-muted">
+        {t('loans.unsettled_hint', {
+          amount: formatDecimal(loan.amount, i18n.language),
+          status: t(`loans.status.${loan.status}`),
+        })}
+      </p>
+      <Link to={`/LoansHistory?id=${loan.id}`} className="tw-link">
+        {t('loans.view_loan')}
+      </Link>
+    </section>
   );
 }
 

@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { Loan, LoanStatus } from '@tradewind/contract/loans';
 import { Button, Skeleton, Tag } from 'antd-mobile';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
-import { Link } from '@/lib/router.tsx';
+import { Link, useSearchParams } from '@/lib/router.tsx';
 import { formatDateTime, formatDecimal, formatPercent } from '@/lib/format.ts';
 import { useIdempotencyKey } from '@/lib/idempotency.ts';
 import { confirm } from '@/ui/confirm.ts';
@@ -27,6 +27,8 @@ const COLOR: Record<LoanStatus, 'warning' | 'primary' | 'success' | 'danger' | '
 export function LoansHistoryPage() {
   const { t } = useTranslation();
   const loans = useLoans();
+  const [params] = useSearchParams();
+  const focused = params.get('id');
   const items = loans.data?.items ?? [];
   return (
     <Page title={t('routes.LoansHistory')} backTo="/Loan">
@@ -51,14 +53,19 @@ export function LoansHistoryPage() {
           </Link>
         </div>
       ) : (
-        items.map((loan) => <LoanCard key={loan.id} loan={loan} />)
+        items.map((loan) => <LoanCard key={loan.id} loan={loan} focused={loan.id === focused} />)
       )}
     </Page>
   );
 }
 
-function LoanCard({ loan }: { loan: Loan }) {
+/** `focused`: the loan a link named (`/LoansHistory?id=…`, e.g. from /Loan's unsettled notice). */
+function LoanCard({ loan, focused }: { loan: Loan; focused: boolean }) {
   const { t, i18n } = useTranslation();
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (focused) ref.current?.scrollIntoView({ block: 'center' });
+  }, [focused]);
   const lang = i18n.language;
   const usdt = (value: string) => `${formatDecimal(value, lang)} USDT`;
   const open = loan.status === 'disbursed' || loan.status === 'overdue';
@@ -80,7 +87,8 @@ function LoanCard({ loan }: { loan: Loan }) {
   if (loan.repaidAmount !== null) rows.push([t('loans.repaid_amount'), usdt(loan.repaidAmount)]);
   return (
     <section
-      className="tw-card tw-loan-card"
+      ref={ref}
+      className={focused ? 'tw-card tw-loan-card tw-loan-highlight' : 'tw-card tw-loan-card'}
       aria-label={loan.productName}
       data-loan-id={loan.id}
       data-status={loan.status}

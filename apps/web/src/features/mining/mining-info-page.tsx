@@ -5,6 +5,7 @@ import { useTranslation } from '@/lib/i18n.ts';
 import { useSearchParams } from '@/lib/router.tsx';
 import { formatDecimal } from '@/lib/format.ts';
 import { isNotFound } from '@tradewind/http-client/api-error';
+import { useProductSwitches } from '@/api/product-switches.ts';
 import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
 import { useMiningProduct } from './api/get-products.ts';
@@ -20,6 +21,7 @@ export function MiningInfoPage() {
   const id = raw && /^\d{1,18}$/.test(raw) ? raw : null;
   const product = useMiningProduct(id);
   const [renting, setRenting] = useState(false);
+  const miningOn = useProductSwitches().data?.mining !== false;
   const data = product.data;
   return (
     <Page title={t('routes.MiningInfo')} backTo="/Mining">
@@ -60,7 +62,8 @@ export function MiningInfoPage() {
               <p key={paragraph}>{paragraph}</p>
             ))}
           </section>
-          {data.enabled && (
+          {!miningOn && <p className="tw-mining-error">{t('mining.off')}</p>}
+          {data.enabled && miningOn && (
             <Button block color="primary" size="large" onClick={() => setRenting(true)}>
               {t('mining.rent')}
             </Button>

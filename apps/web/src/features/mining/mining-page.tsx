@@ -4,8 +4,10 @@ import { useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { Link } from '@/lib/router.tsx';
 import { formatDecimal } from '@/lib/format.ts';
+import { useProductSwitches } from '@/api/product-switches.ts';
 import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
+import { ProductOff } from '@/ui/product-off.tsx';
 import { useMiningProducts } from './api/get-products.ts';
 import { ProductTerms } from './components/product-terms.tsx';
 import { RentPopup } from './components/rent-popup.tsx';
@@ -15,6 +17,7 @@ import './mining.css';
 export function MiningPage() {
   const { t } = useTranslation();
   const products = useMiningProducts();
+  const switches = useProductSwitches();
   const [renting, setRenting] = useState<MiningProduct | null>(null);
   const items = products.data?.items ?? [];
   return (
@@ -28,7 +31,9 @@ export function MiningPage() {
       }
     >
       <p className="tw-mining-intro">{t('mining.intro')}</p>
-      {products.isPending ? (
+      {switches.data?.mining === false ? (
+        <ProductOff message={t('mining.off')} />
+      ) : products.isPending ? (
         <div className="tw-card">
           <Skeleton.Paragraph lineCount={6} animated />
         </div>

@@ -10,12 +10,14 @@ import { useIdempotencyKey } from '@/lib/idempotency.ts';
 import { formatDecimal, formatPercent } from '@/lib/format.ts';
 import { showToast } from '@/ui/toast.ts';
 import { atLeast, minQuantity, ratePercent, totalOf } from '../amounts.ts';
+import { useMiningProducts } from '../api/get-products.ts';
 import { miningRentalsQueryKey } from '../api/get-rentals.ts';
 import { rentMiner } from '../api/rent.ts';
 
 /**
  * Renting: choose a quantity, see what it costs, what it pays a day and in all, the
- * principal's return and the review step, with the spot USDT available; then pay.
+ * principal's return and the review step (or, with MINING_AUTO_APPROVE, that it starts at
+ * once: the products reply says which), with the spot USDT available; then pay.
  */
 export function RentPopup({
   product,
@@ -31,6 +33,8 @@ export function RentPopup({
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const balances = useBalances();
+  // Until the reply says otherwise, promise the review: it is the safe default.
+  const instant = useMiningProducts().data?.autoApprove === true;
   const idempotency = useIdempotencyKey();
   const least = minQuantity(product.unitPrice, product.minInvestment);
   const [quantity, setQuantity] = useState(least);
@@ -50,7 +54,10 @@ export function RentPopup({
     try {
       const rental = await rentMiner(request, idempotency.keyFor(request));
       idempotency.done();
-      showToast({ content: t('mining.rented'), duration: 2000 });
+      showToast({
+        content: t(rental.status === 'active' ? 'mining.rented_instant' : 'mining.rented'),
+        duration: 2000,
+      });
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: balancesQueryKey }),
         queryClient.invalidateQueries({ queryKey: miningRentalsQueryKey }),
@@ -118,7 +125,10 @@ export function RentPopup({
         <span className={enough ? undefined : 'tw-mining-short'}>{usdt(available)}</span>
       </div>
       <p className="tw-mining-disclosure">
-        {t('mining.rent_disclosure', { days: product.periodDays, amount: usdt(amount) })}
+        {t(instant ? 'mining.rent_disclosure_instant' : 'mining.rent_disclosure', {
+          days: product.periodDays,
+          amount: usdt(amount),
+        })}
       </p>
       {error && (
         <p role="alert" className="tw-mining-error">
