@@ -36,6 +36,7 @@ import { registerMarketRecorder, registerMarketRoutes } from './modules/market/r
 import { registerOperatorRoutes } from './modules/operator/routes.ts';
 import { registerPointsRoutes } from './modules/points/routes.ts';
 import { registerTaskRoutes } from './modules/tasks/routes.ts';
+import { registerShopRoutes } from './modules/shop/routes.ts';
 import { antiPhishingCodeFor } from './modules/security/service.ts';
 import { registerSecurityRoutes } from './modules/security/routes.ts';
 import { registerSystemRoutes } from './modules/system/routes.ts';
@@ -345,6 +346,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerVoteRoutes(app, deps);
   registerPointsRoutes(app, deps);
   registerTaskRoutes(app, deps);
+  registerShopRoutes(app, deps);
   registerInviteRoutes(app, deps);
   registerCreditRoutes(app, deps);
   registerSecurityRoutes(app, deps);

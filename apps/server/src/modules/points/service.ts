@@ -123,7 +123,7 @@ export async function streakNow(db: Executor, now: Date, userId: number): Promis
  * Locks the user's row for the rest of `tx`, so points spent and awarded by other requests of
  * the same user queue behind this one and a balance read here stays true until it commits.
  */
-export async function lockPoints(tx: Tx, userId: number): Promise<number> {
+export async function lockPoints(tx: Executor, userId: number): Promise<number> {
   const [user] = await tx
     .select({ id: users.id })
     .from(users)
