@@ -174,6 +174,7 @@ describe('a large export', () => {
       'Amount',
       'Note',
       'Reference',
+      'Event',
     ]);
     const listed = await listUserPostings(t.database.db, Number(user.uid), {}, ROWS);
     expect(rows.slice(1).map((row) => row[6])).toEqual(listed.map((p) => p.reference));
@@ -189,6 +190,7 @@ describe('a large export', () => {
       0.001,
       'Adjustment 0',
       expect.stringMatching(/^test:export:0:/),
+      expect.stringMatching(/^System · #\d+$/),
     ]);
     expect(byIndex.get(ROWS - 1)).toEqual([
       minute(9).replace('T', ' ').slice(0, 19),
@@ -198,6 +200,7 @@ describe('a large export', () => {
       0.2,
       '',
       expect.stringMatching(/^test:export:19999:/),
+      expect.stringMatching(/^Deposit · #\d+$/),
     ]);
     expect(byIndex.get(5)?.[5]).toBe('Fix <b>&</b> "quotes" 补偿');
   });

@@ -356,6 +356,7 @@ describe('export', () => {
       'Amount',
       'Note',
       'Reference',
+      'Event',
     ]);
     expect(rows).toHaveLength(postings.length + 1);
     const labels: Record<string, string> = {
@@ -382,6 +383,7 @@ describe('export', () => {
         p.amount,
         p.memo ?? '',
         p.reference,
+        expect.stringMatching(/ · #\d+$/),
       ]),
     );
     expect(rows.find((r) => r[1] === 'System')?.[5]).toBe(MEMO);
@@ -399,7 +401,16 @@ describe('export', () => {
       'zh-CN',
     );
     const rows = await sheetRows(response.rawPayload);
-    expect(rows[0]).toEqual(['时间（UTC）', '类型', '币种', '账户', '金额', '备注', '参考编号']);
+    expect(rows[0]).toEqual([
+      '时间（UTC）',
+      '类型',
+      '币种',
+      '账户',
+      '金额',
+      '备注',
+      '参考编号',
+      '事件',
+    ]);
     expect(rows.slice(1).map((r) => [r[1], r[3], r[4]])).toEqual([
       ['兑换手续费', '现货账户', '-19'],
       ['兑换', '现货账户', '9500'],

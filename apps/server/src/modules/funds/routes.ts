@@ -1,5 +1,6 @@
 import {
   XLSX_CONTENT_TYPE,
+  fundsEventsPageSchema,
   fundsFilterSchema,
   fundsPageSchema,
   fundsQuerySchema,
@@ -8,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '#platform/clock.ts';
 import type { Db } from '#platform/db.ts';
 import { fileRoute, route } from '#platform/http.ts';
+import { listFundsEvents } from './events.ts';
 import { exportFunds, listFunds } from './service.ts';
 
 const tags = ['funds'];
@@ -25,6 +27,21 @@ export function registerFundsRoutes(app: FastifyInstance, deps: { db: Db; clock:
       response: fundsPageSchema,
     },
     async ({ auth, query }) => listFunds(deps.db, auth.userId, query),
+  );
+
+  route(
+    app,
+    {
+      method: 'GET',
+      url: '/api/v1/funds/events',
+      auth: 'user',
+      summary:
+        'Your funds detail by event: one row per ledger entry with your postings of it and its net change per account, newest first, filtered, a page at a time',
+      tags,
+      query: fundsQuerySchema,
+      response: fundsEventsPageSchema,
+    },
+    async ({ auth, query }) => listFundsEvents(deps.db, auth.userId, query),
   );
 
   fileRoute(

@@ -1,9 +1,11 @@
 import {
   FUNDS_EXPORT_MAX_ROWS,
+  type FundsEvent,
   type FundsFilter,
   type FundsPage,
   type FundsQuery,
   XLSX_CONTENT_TYPE,
+  describeFundsEvent,
 } from '@tradewind/contract/funds';
 import type { Language } from '@tradewind/contract/languages';
 import { formatAmount } from '@tradewind/contract/money';
@@ -18,6 +20,7 @@ import {
   countUserPostings,
   listUserPostings,
 } from '../ledger/postings.ts';
+import { eventsOfPostings } from './events.ts';
 import { type Cell, streamXlsx } from './xlsx.ts';
 
 /**
@@ -99,7 +102,8 @@ async function* postingPages(
 
 /**
  * The same postings as an .xlsx file, one row each: time (UTC), type, asset, account,
- * amount, memo, reference, labelled in the request's language. Raises EXPORT_TOO_LARGE
+ * amount, memo, reference and the event it belongs to (its description and entry id, as
+ * the list by event shows it), labelled in the request's language. Raises EXPORT_TOO_LARGE
  * beyond `maxRows` (10,000: then a shorter date range exports), before any byte is sent.
  * The file streams: rows are read a page at a time while it is written.
  */
@@ -113,8 +117,10 @@ export async function exportFunds(
 ): Promise<FileReply> {
   const { count, newestId } = await countUserPostings(db, userId, postingFilter(filter), maxRows);
   if (count > maxRows) throw new AppError('EXPORT_TOO_LARGE', { max: maxRows }, 422);
-  const t = (key: string) => translate(language, key);
-  const row = (p: UserPosting): Cell[] => [
+  const t = (key: string, params?: Record<string, string>) => translate(language, key, params);
+  const eventText = (event: FundsEvent | undefined) =>
+    event ? `${describeFundsEvent(event, t)} · #${event.id}` : '';
+  const row = (p: UserPosting, event: FundsEvent | undefined): Cell[] => [
     utcText(p.createdAt),
     t(`entry_types.${p.type}`),
     p.asset,
@@ -122,10 +128,19 @@ export async function exportFunds(
     { decimal: amountText(p) },
     p.memo ?? '',
     p.reference,
+    eventText(event),
   ];
   async function* rows(): AsyncGenerator<Cell[][]> {
     if (newestId === null) return;
-    for await (const page of postingPages(db, userId, filter, newestId)) yield page.map(row);
+    for await (const page of postingPages(db, userId, filter, newestId)) {
+      // One statement a page for the page's events, not one per posting.
+      const events = await eventsOfPostings(
+        db,
+        userId,
+        page.map((p) => p.id),
+      );
+      yield page.map((p) => row(p, events.get(p.id)));
+    }
   }
   const body = streamXlsx(
     {
@@ -138,6 +153,7 @@ export async function exportFunds(
         { header: t('funds_export.amount'), width: 18 },
         { header: t('funds_export.memo'), width: 40 },
         { header: t('funds_export.reference'), width: 36 },
+        { header: t('funds_export.event'), width: 40 },
       ],
       createdAt: now,
     },
