@@ -160,7 +160,7 @@ describe.each(['en', 'zh_CN'] as const)('invitations and bonus codes in %s', (la
     expect(postings.data.items.map((p) => [p.type, p.amount])).toEqual([['reward', '10']]);
     // …and so does the screen, with its localized label.
     await page.goto('/WalletDetail');
-    const fundsRows = page.locator('[data-testid="posting"]');
+    const fundsRows = page.locator('[data-testid="funds-event"]');
     await expect.poll(() => fundsRows.count()).toBe(1);
     const fundsRow = (await fundsRows.allTextContents())[0] ?? '';
     expect(fundsRow.startsWith(text.rewardType), fundsRow).toBe(true);

@@ -292,16 +292,16 @@ describe('/Transform and the funds detail in Chromium at 390×844', () => {
     await expect.poll(() => toast(page, /^Converted 10 USDT to [\d.]+ ETH$/).count()).toBe(1);
     await noSidewaysScroll(page, 'convert');
 
-    // The funds detail lists both, with localized types and the amounts that moved.
+    // The funds detail lists each event once, in plain words, with the net amounts that moved.
     await page.goto('/WalletDetail');
-    const list = page.locator('[data-testid="posting"]');
-    await expect.poll(() => list.count()).toBeGreaterThan(8);
+    const list = page.locator('[data-testid="funds-event"]');
+    await expect.poll(() => list.count()).toBe(5);
     const texts = await list.allTextContents();
     for (const label of [
-      'Conversion fee',
-      'Conversion',
-      'Transfer in',
-      'Transfer out',
+      'Convert USDT → ETH',
+      'Convert BTC → USDT',
+      'Transfer Spot → Futures',
+      'Convert USDT → BTC',
       'Deposit',
     ]) {
       expect(
@@ -309,15 +309,15 @@ describe('/Transform and the funds detail in Chromium at 390×844', () => {
         label,
       ).toBe(true);
     }
-    expect(texts.some((text) => text.startsWith('Conversion') && text.includes('-0.001 BTC'))).toBe(
-      true,
-    );
-    expect(texts.some((text) => text.startsWith('Conversion') && text.includes(`+`))).toBe(true);
+    expect(
+      texts.some((text) => text.startsWith('Convert BTC → USDT') && text.includes('-0.001 BTC')),
+    ).toBe(true);
     expect(
       texts.some(
         (text) =>
-          text.startsWith('Transfer in') &&
+          text.startsWith('Transfer Spot → Futures') &&
           text.includes('+25 USDT') &&
+          text.includes('-25 USDT') &&
           text.includes('Futures account'),
       ),
     ).toBe(true);
@@ -338,7 +338,7 @@ describe('/Transform and the funds detail in Chromium at 390×844', () => {
         const rows = await list.allTextContents();
         return (
           rows.length > 0 &&
-          rows.every((text) => text.startsWith('Conversion fee') || text.startsWith('Transfer in'))
+          rows.every((text) => text.startsWith('Convert ') || text.startsWith('Transfer '))
         );
       })
       .toBe(true);
@@ -353,7 +353,9 @@ describe('/Transform and the funds detail in Chromium at 390×844', () => {
       'Amount',
       'Note',
       'Reference',
+      'Event',
     ]);
+    // One row per posting of the chosen types: each conversion's fee and the transfer's credit.
     expect(rows).toHaveLength(filtered + 1);
     expect(
       rows.slice(1).every((row) => row[1] === 'Conversion fee' || row[1] === 'Transfer in'),
@@ -389,8 +391,8 @@ describe('/Transform and the funds detail in Chromium at 390×844', () => {
   it('en: the funds detail scrolls page after page until "No more data", on both routes', async () => {
     const session = await fundedUser('20');
     await convertViaApi(session, 'USDT', 'BTC', '5');
-    // 12 transfers make 24 more postings: more than one page of 20.
-    for (let i = 0; i < 12; i++) {
+    // 22 transfers make 22 more events: more than one page of 20.
+    for (let i = 0; i < 22; i++) {
       const reply = await api(
         'POST',
         '/api/v1/wallet/transfer',
@@ -404,7 +406,7 @@ describe('/Transform and the funds detail in Chromium at 390×844', () => {
     for (let cursor: string | null | undefined; cursor !== null;) {
       const page = await api<{ items: unknown[]; nextCursor: string | null }>(
         'GET',
-        `/api/v1/funds/postings?limit=50${cursor ? `&cursor=${cursor}` : ''}`,
+        `/api/v1/funds/events?limit=50${cursor ? `&cursor=${cursor}` : ''}`,
         session.token,
       );
       total += page.data.items.length;
@@ -414,7 +416,7 @@ describe('/Transform and the funds detail in Chromium at 390×844', () => {
     const { context, page } = await phonePage('en', session);
     for (const path of ['/WalletDetail', '/FinancialDetail']) {
       await page.goto(path);
-      const list = page.locator('[data-testid="posting"]');
+      const list = page.locator('[data-testid="funds-event"]');
       await expect.poll(() => list.count()).toBe(20);
       expect(await page.getByText('No more data').count()).toBe(0);
       for (let i = 0; i < 10 && (await list.count()) < total; i++) {
@@ -430,7 +432,7 @@ describe('/Transform and the funds detail in Chromium at 390×844', () => {
     await screenshot(page, 'en-funds-end');
     // /SelectCoin continues to /WalletDetail?asset=…: the list opens on that currency.
     await page.goto('/WalletDetail?asset=BTC');
-    const list = page.locator('[data-testid="posting"]');
+    const list = page.locator('[data-testid="funds-event"]');
     await expect
       .poll(async () => {
         const rows = await list.allTextContents();
@@ -473,10 +475,10 @@ describe('/Transform and the funds detail in Chromium at 390×844', () => {
     await screenshot(page, 'zh_CN-transform-error');
 
     await page.goto('/WalletDetail');
-    const list = page.locator('[data-testid="posting"]');
-    await expect.poll(() => list.count()).toBeGreaterThan(5);
+    const list = page.locator('[data-testid="funds-event"]');
+    await expect.poll(() => list.count()).toBe(4);
     const texts = await list.allTextContents();
-    for (const label of ['兑换手续费', '兑换', '转入', '转出'])
+    for (const label of ['兑换 BTC → USDT', '兑换 USDT → BTC', '划转 现货 → 合约'])
       expect(
         texts.some((text) => text.startsWith(label)),
         label,
@@ -484,7 +486,16 @@ describe('/Transform and the funds detail in Chromium at 390×844', () => {
     expect(await page.locator('h1').first().textContent()).toBe('资金明细');
     await screenshot(page, 'zh_CN-funds');
     const rows = await exportRows(page, '导出');
-    expect(rows[0]).toEqual(['时间（UTC）', '类型', '币种', '账户', '金额', '备注', '参考编号']);
+    expect(rows[0]).toEqual([
+      '时间（UTC）',
+      '类型',
+      '币种',
+      '账户',
+      '金额',
+      '备注',
+      '参考编号',
+      '事件',
+    ]);
     expect(rows.slice(1).some((row) => row[1] === '兑换手续费')).toBe(true);
     await page.getByRole('button', { name: /^日期范围:/ }).click();
     await expect.poll(() => page.getByText('最多选择 90 天').count()).toBeGreaterThan(0);

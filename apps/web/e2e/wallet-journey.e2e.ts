@@ -54,11 +54,19 @@ async function uploadPng(token: string, png: Buffer): Promise<string> {
   return reply.data.id;
 }
 
-function entryTypeLabels(language: string): Record<string, string> {
+/** The funds detail's event descriptions (issue 32), with the accounts and assets filled in. */
+function eventLabels(language: string): Record<string, string> {
   const catalogue = JSON.parse(
     fs.readFileSync(path.join(root, `packages/contract/src/i18n/funds/${language}.json`), 'utf8'),
-  ) as { entry_types: Record<string, string> };
-  return catalogue.entry_types;
+  ) as { funds_events: Record<string, string> };
+  const e = catalogue.funds_events;
+  const fill = (template = '', params: Record<string, string>) =>
+    template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => params[name] ?? '');
+  return {
+    ...e,
+    transfer: fill(e.transfer_between, { from: e.wallet_spot ?? '', to: e.wallet_futures ?? '' }),
+    conversion: fill(e.conversion_between, { from: 'USDT', to: 'BTC' }),
+  };
 }
 
 const usdt = async (token: string) =>
@@ -255,18 +263,17 @@ describe('wallet journey', () => {
       await screenshot(page, `${language}-journey-WithdrawalHistory`);
 
       await page.goto('/WalletDetail');
-      const labels = entryTypeLabels(language);
-      for (const type of [
+      const labels = eventLabels(language);
+      for (const kind of [
         'deposit',
-        'transfer_out',
-        'transfer_in',
+        'transfer',
         'conversion',
-        'withdraw',
-        'withdraw_fee',
+        'withdrawal_request',
+        'withdrawal_complete',
       ]) {
         await expect
-          .poll(() => page.getByText(labels[type] as string, { exact: true }).count(), {
-            message: `${language} ${type}`,
+          .poll(() => page.getByText(labels[kind] as string, { exact: true }).count(), {
+            message: `${language} ${kind}`,
           })
           .toBeGreaterThan(0);
       }

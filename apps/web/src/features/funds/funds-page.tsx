@@ -8,15 +8,20 @@ import { ApiError } from '@tradewind/http-client/api-error';
 import { Page } from '@/ui/page.tsx';
 import { showToast } from '@/ui/toast.ts';
 import { exportPostings } from './api/export-postings.ts';
-import { usePostings } from './api/get-postings.ts';
+import type { FundsEvent } from '@tradewind/contract/funds';
+import { useEvents } from './api/get-events.ts';
+import { EventDetail } from './components/event-detail.tsx';
+import { EventItem } from './components/event-item.tsx';
 import { FilterBar } from './components/filter-bar.tsx';
-import { PostingItem } from './components/posting-item.tsx';
 import { type Filters, filterParams } from './filters.ts';
 import './funds.css';
+import './events.css';
 
 /**
- * /WalletDetail and /FinancialDetail: the user's funds detail, which is their ledger
- * postings, newest first, filtered, scrolled a page at a time until "no more data".
+ * /WalletDetail and /FinancialDetail: the user's funds detail, one row per event (a ledger
+ * entry as it touched the user: an order placed, won or lost, a deposit, a transfer…) with
+ * its net change, newest first, filtered, scrolled a page at a time until "no more data".
+ * A row opens the event's postings and reference. The export stays one row per posting.
  */
 export function FundsPage() {
   const { t } = useTranslation();
@@ -29,9 +34,10 @@ export function FundsPage() {
     asset: isAssetCode(initialAsset) ? initialAsset : undefined,
   }));
   const params = useMemo(() => filterParams(filters), [filters]);
-  const postings = usePostings(params);
+  const events = useEvents(params);
+  const [open, setOpen] = useState<FundsEvent | null>(null);
   const [exporting, setExporting] = useState(false);
-  const items = postings.data?.pages.flatMap((page) => page.items) ?? [];
+  const items = events.data?.pages.flatMap((page) => page.items) ?? [];
   const title = t(
     location.pathname === '/FinancialDetail' ? 'routes.FinancialDetail' : 'routes.WalletDetail',
   );
@@ -66,15 +72,15 @@ export function FundsPage() {
   return (
     <Page title={title} backTo="/My" right={exportButton}>
       <FilterBar filters={filters} onChange={setFilters} />
-      {postings.isError ? (
+      {events.isError ? (
         <ErrorBlock
           status="disconnected"
           title={t('funds.load_failed')}
-          description={postings.error instanceof ApiError ? postings.error.message : ''}
+          description={events.error instanceof ApiError ? events.error.message : ''}
         >
-          <Button onClick={() => void postings.refetch()}>{t('funds.retry')}</Button>
+          <Button onClick={() => void events.refetch()}>{t('funds.retry')}</Button>
         </ErrorBlock>
-      ) : postings.isPending ? (
+      ) : events.isPending ? (
         <div className="tw-fd-status">
           <DotLoading color="primary" /> {t('funds.loading')}
         </div>
@@ -83,13 +89,13 @@ export function FundsPage() {
       ) : (
         <>
           <ul className="tw-fd-list" aria-label={title}>
-            {items.map((posting) => (
-              <PostingItem key={posting.id} posting={posting} />
+            {items.map((event) => (
+              <EventItem key={event.id} event={event} onOpen={() => setOpen(event)} />
             ))}
           </ul>
           <InfiniteScroll
-            loadMore={async () => void (await postings.fetchNextPage({ throwOnError: true }))}
-            hasMore={postings.hasNextPage}
+            loadMore={async () => void (await events.fetchNextPage({ throwOnError: true }))}
+            hasMore={events.hasNextPage}
           >
             {(hasMore, failed, retry) =>
               failed ? (
@@ -107,6 +113,7 @@ export function FundsPage() {
           </InfiniteScroll>
         </>
       )}
+      <EventDetail event={open} onClose={() => setOpen(null)} />
     </Page>
   );
 }
