@@ -141,7 +141,8 @@ describe('/WalletDetail by event at 390×844', () => {
       const page = await phonePage(language);
       await page.goto('/WalletDetail');
       const rows = page.getByTestId('funds-event');
-      await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(4);
+      // The first screen of a cold browser on a busy machine can take a while.
+      await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(4);
       const titles = await rows.locator('.tw-fd-type').allTextContents();
       expect(titles[0]).toMatch(text.settled);
       expect(titles.slice(1)).toEqual([text.placed, text.transfer, text.deposit]);
