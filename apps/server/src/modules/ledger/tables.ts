@@ -116,6 +116,11 @@ export const postings = pgTable(
     // It replaces the index on account_id alone, so writing a posting still updates one index here.
     index('ledger_postings_account_time_idx').on(t.accountId, t.createdAt),
     index('ledger_postings_entry_idx').on(t.entryId),
+    // A user's postings by entry: the funds detail by event pages through a user's entries
+    // newest first (issue 32). Only user postings: house and external legs never list so.
+    index('ledger_postings_user_entry_idx')
+      .on(t.userId, t.entryId)
+      .where(sql`${t.userId} is not null`),
     check('ledger_postings_bucket', sql`${t.bucket} in ('available', 'locked')`),
     check('ledger_postings_nonzero', sql`${t.amount} <> 0`),
   ],

@@ -1,0 +1,1 @@
+CREATE INDEX "ledger_postings_user_entry_idx" ON "ledger_postings" USING btree ("user_id","entry_id") WHERE "ledger_postings"."user_id" is not null;
