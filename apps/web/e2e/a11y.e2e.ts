@@ -10,6 +10,7 @@ import { type Fixture, SIGNED_OUT_PATHS, openRoute, prepareFixture } from './eve
  * Issue 8's accessibility gate: axe-core over every route at 390×844, signed out (the open
  * pages) and signed in, with the WCAG 2.0 A/AA and 2.1 AA rules. A serious or critical
  * violation fails the route; the message names each one's rule, impact, targets and help.
+ * Both themes (issue 32): the phone set to light, then to dark, so contrast holds in each.
  */
 
 const baseUrl = suiteServer().baseUrl;
@@ -146,25 +147,30 @@ async function audit(page: Page, urls: string[]): Promise<void> {
   ).toBe('');
 }
 
-describe('accessibility (axe-core, WCAG 2.1 AA) at 390×844', () => {
-  it('the open pages, signed out', async () => {
-    const context = await browser.newContext(contextOptions);
-    const page = await context.newPage();
-    await audit(page, SIGNED_OUT_PATHS);
-    await context.close();
-  });
+describe.each(['light', 'dark'] as const)(
+  'accessibility (axe-core, WCAG 2.1 AA) at 390×844, %s theme',
+  (colorScheme) => {
+    it('the open pages, signed out', async () => {
+      const context = await browser.newContext({ ...contextOptions, colorScheme });
+      const page = await context.newPage();
+      await audit(page, SIGNED_OUT_PATHS);
+      await context.close();
+    });
 
-  it('every route, signed in', { timeout: 300_000 }, async () => {
-    const context = await browser.newContext(contextOptions);
-    const page = await context.newPage();
-    await signIn(page, fixture.session, 'en');
-    await audit(
-      page,
-      fixture.urls.map((u) => u.url),
-    );
-    await context.close();
-  });
+    it('every route, signed in', { timeout: 300_000 }, async () => {
+      const context = await browser.newContext({ ...contextOptions, colorScheme });
+      const page = await context.newPage();
+      await signIn(page, fixture.session, 'en');
+      await audit(
+        page,
+        fixture.urls.map((u) => u.url),
+      );
+      await context.close();
+    });
+  },
+);
 
+describe('keyboard', () => {
   it('the keyboard works what the mouse works: a list row, a bottom tab, the back button', async () => {
     const context = await browser.newContext(contextOptions);
     const page = await context.newPage();
