@@ -244,3 +244,33 @@ describe('points shop', () => {
     expect((await orders(user.token))[0]?.trackingNote).toBe('DHL 1234567890');
   });
 });
+
+describe('PRODUCT_SHOP_ENABLED', () => {
+  it('switched off: the shop says so and a purchase is refused with nothing spent', async () => {
+    const user = await registerUser(t.app);
+    await givePoints(user.uid, 1000);
+    const asker = await operatorToken(t, 'admin');
+    const approver = await operatorToken(t, 'admin');
+    const setShop = async (value: string) => {
+      const requested = await call<{ id: string }>(t.app, 'POST', '/api/admin/v1/settings/shared', {
+        token: asker.token,
+        body: { name: 'PRODUCT_SHOP_ENABLED', value, reason: 'shop test' },
+      });
+      expect(requested.body.code, JSON.stringify(requested.body)).toBe(0);
+      const decided = await call(t.app, 'POST', '/api/admin/v1/settings/shared/decide', {
+        token: approver.token,
+        body: { id: requested.body.data.id, decision: 'approve' },
+      });
+      expect(decided.body.code, JSON.stringify(decided.body)).toBe(0);
+    };
+    await setShop('false');
+    expect((await shop(user.token)).enabled).toBe(false);
+    const reply = await buy(user.token, { item: 'usdt_1' });
+    expect(reply.body.code).toBe(2853);
+    expect(reply.body.message).toBe('The points shop is under development.');
+    expect((await shop(user.token)).points).toBe(1000);
+    expect(await orderRows(user.uid)).toBe(0);
+    await setShop('true');
+    expect((await shop(user.token)).enabled).toBe(true);
+  });
+});

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
  * user's address book. Buying debits points in the same transaction as the order.
  */
 
-export const SHOP_ITEM_IDS = ['usdt_1', 'usdt_5', 'mug', 'tshirt'] as const;
+export const SHOP_ITEM_IDS = ['usdt_1', 'usdt_5', 'stickers', 'mug', 'tshirt'] as const;
 export type ShopItemId = (typeof SHOP_ITEM_IDS)[number];
 
 export type ShopItemDefinition =
@@ -17,6 +17,7 @@ export type ShopItemDefinition =
 export const SHOP_ITEMS: Record<ShopItemId, ShopItemDefinition> = {
   usdt_1: { kind: 'reward', pointsCost: 150, asset: 'USDT', amount: '1' },
   usdt_5: { kind: 'reward', pointsCost: 600, asset: 'USDT', amount: '5' },
+  stickers: { kind: 'physical', pointsCost: 150 },
   mug: { kind: 'physical', pointsCost: 800 },
   tshirt: { kind: 'physical', pointsCost: 1500 },
 };

@@ -68,6 +68,13 @@ export const PAGES: AdminPage[] = [
     component: lazyPage(() => import('@/features/kyc/kyc-queue-page.tsx'), 'KycQueuePage'),
   },
   {
+    path: 'queues/shop-orders',
+    group: 'queues',
+    label: { en: 'Shop orders', 'zh-CN': '积分商城订单' },
+    roles: REVIEW_ROLES,
+    component: lazyPage(() => import('@/features/shop/shop-orders-page.tsx'), 'ShopOrdersPage'),
+  },
+  {
     path: 'queues/card-deposits',
     group: 'queues',
     label: { en: 'Bank-card deposits', 'zh-CN': '银行卡充值' },
