@@ -33,6 +33,8 @@ interface EventRow {
   direction: string | null;
   outcome: string | null;
   token: string | null;
+  /** For an export's page: which of its postings belong to this entry (ids, comma-separated). */
+  page_postings: string | null;
 }
 
 interface RawPosting {
@@ -78,6 +80,18 @@ function eventKind(kind: string, reference: string): FundsEventKind {
     ? (kind as FundsEventKind)
     : 'other';
 }
+
+/** Entry kinds described from the kind and the reference alone. */
+const WORDED_WITHOUT_LEGS: readonly string[] = [
+  ...FUNDS_EVENT_KINDS.filter(
+    (kind) =>
+      kind !== 'transfer' &&
+      kind !== 'conversion' &&
+      kind !== 'other' &&
+      !kind.startsWith('withdrawal_'),
+  ),
+  'withdrawal',
+];
 
 const scaleOf = (asset: string) => ASSETS[asset as keyof typeof ASSETS]?.scale;
 
@@ -145,14 +159,21 @@ async function eventsOf(
   userId: number,
   page: SQL,
   legs: 'all' | 'described' = 'all',
-): Promise<FundsEvent[]> {
-  // An export only describes its events: of their legs it needs only those a transfer's or a
-  // conversion's words name (the wallets, the assets).
-  const needsLegs = legs === 'all' ? sql`true` : sql`e.kind in ('transfer', 'conversion')`;
+): Promise<{ event: FundsEvent; pagePostings: string | null }[]> {
+  // An export only describes its events: it needs the legs only of those whose words name
+  // them (a transfer's wallets, a conversion's assets, an unknown kind's posting types).
+  const needsLegs =
+    legs === 'all'
+      ? sql`true`
+      : sql`e.kind not in (${sql.join(
+          WORDED_WITHOUT_LEGS.map((kind) => sql`${kind}`),
+          sql`, `,
+        )})`;
   const rows = await queryRows<EventRow>(
     db,
     sql`with page as (${page})
         select e.id::text as id, e.kind, e.reference, e.memo, e.created_at, legs.postings,
+               page.page_postings,
                o.instrument, o.direction, o.outcome, pr.token
         from page
         join ledger_entries e on e.id = page.id
@@ -180,26 +201,27 @@ async function eventsOf(
         left join ieo_projects pr on pr.id = a.project_id
         order by e.id desc`,
   );
-  return rows.map(toEvent);
+  return rows.map((row) => ({ event: toEvent(row), pagePostings: row.page_postings }));
 }
 
 /** The user's events matching the filter, newest first (by entry id: no ties, so pages neither overlap nor skip). */
-export function listUserEvents(
+export async function listUserEvents(
   db: Executor,
   userId: number,
   filter: EventFilter,
   limit: number,
 ): Promise<FundsEvent[]> {
-  return eventsOf(
+  const found = await eventsOf(
     db,
     userId,
-    sql`select p.entry_id as id
+    sql`select p.entry_id as id, null::text as page_postings
         from ledger_postings p
         where ${matching(userId, filter)}
         group by p.entry_id
         order by p.entry_id desc
         limit ${limit}`,
   );
+  return found.map(({ event }) => event);
 }
 
 /** The events the user's postings `postingIds` belong to (an export's page of postings), by posting id. */
@@ -213,20 +235,14 @@ export async function eventsOfPostings(
   const events = await eventsOf(
     db,
     userId,
-    sql`select distinct p.entry_id as id
+    sql`select p.entry_id as id, string_agg(p.id::text, ',') as page_postings
         from ledger_postings p
-        where p.user_id = ${userId} and p.id = any(${`{${postingIds.join(',')}}`}::bigint[])`,
+        where p.user_id = ${userId} and p.id = any(${`{${postingIds.join(',')}}`}::bigint[])
+        group by p.entry_id`,
     'described',
   );
-  const byEntry = new Map(events.map((event) => [event.id, event]));
-  for (const row of await queryRows<{ id: string; entry_id: string }>(
-    db,
-    sql`select id::text as id, entry_id::text as entry_id from ledger_postings
-        where user_id = ${userId} and id = any(${`{${postingIds.join(',')}}`}::bigint[])`,
-  )) {
-    const event = byEntry.get(row.entry_id);
-    if (event) byPosting.set(Number(row.id), event);
-  }
+  for (const { pagePostings, event } of events)
+    for (const id of pagePostings?.split(',') ?? []) byPosting.set(Number(id), event);
   return byPosting;
 }
 
