@@ -5,6 +5,7 @@ import { LoadFailed } from '@/ui/load-failed.tsx';
 import { Page } from '@/ui/page.tsx';
 import { useShopOrders } from './api/get-orders.ts';
 import { regionName } from './components/address-form.tsx';
+import { itemName } from './item-name.ts';
 import './shop.css';
 
 const STATUS_COLOR = {
@@ -35,7 +36,7 @@ export function ShopOrdersPage() {
             {orders.data.items.map((order) => (
               <li key={order.id} data-testid="shop-order">
                 <div className="tw-shop-order-head">
-                  <strong>{t(`shop.item.${order.item}`)}</strong>
+                  <strong>{itemName(order.item, t, i18n.language)}</strong>
                   <Tag color={STATUS_COLOR[order.status]} fill="outline">
                     {t(`shop.status.${order.status}`)}
                   </Tag>

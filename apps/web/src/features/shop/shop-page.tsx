@@ -14,6 +14,7 @@ import { ProductOff } from '@/ui/product-off.tsx';
 import { useShop } from './api/get-shop.ts';
 import { usePurchase } from './api/purchase.ts';
 import { AddressBook } from './components/address-book.tsx';
+import { itemName } from './item-name.ts';
 import './shop.css';
 
 /**
@@ -112,7 +113,7 @@ export function ShopPage() {
                     <ShopbagOutline />
                   )}
                 </span>
-                <strong className="tw-shop-item-name">{t(`shop.item.${item.id}`)}</strong>
+                <strong className="tw-shop-item-name">{itemName(item.id, t, i18n.language)}</strong>
                 <span className="tw-shop-item-kind tw-muted">
                   {t(item.kind === 'reward' ? 'shop.kind_reward' : 'shop.kind_physical')}
                 </span>
@@ -149,7 +150,7 @@ export function ShopPage() {
         {physical && (
           <div data-testid="shop-checkout">
             <h2 className="tw-shop-popup-title">
-              {t('shop.deliver_to', { item: t(`shop.item.${physical.id}`) })}
+              {t('shop.deliver_to', { item: itemName(physical.id, t, i18n.language) })}
             </h2>
             <AddressBook chosen={address?.id ?? null} onChoose={setAddress} />
             <Button
