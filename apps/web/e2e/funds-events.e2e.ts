@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PHONE, apiCall, launchBrowser, screenshot, signIn, waitFor } from './browser.ts';
+import { PHONE, apiCall, launchBrowser, screenshot, waitFor } from './browser.ts';
 import { type Session, fundedFuturesUser } from './funded-user.ts';
 import { TRADE_PIN } from './ready-user.ts';
 import { suiteServer } from './suite-server.ts';
@@ -113,11 +113,18 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => browser?.close());
 
+/** A phone-sized page signed in as the user in `language`, stored before any script of the app runs. */
 async function phonePage(language: keyof typeof TEXT): Promise<Page> {
   const context = await browser.newContext({ viewport: PHONE, baseURL: baseUrl });
-  const page = await context.newPage();
-  await signIn(page, user, language);
-  return page;
+  await context.addInitScript(
+    ([token, uid, lang]) => {
+      localStorage.setItem('token', token as string);
+      localStorage.setItem('uid', uid as string);
+      localStorage.setItem('lang', lang as string);
+    },
+    [user.token, user.uid, language],
+  );
+  return context.newPage();
 }
 
 describe('/WalletDetail by event at 390×844', () => {
