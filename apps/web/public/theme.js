@@ -1,10 +1,5 @@
 /* global document, window */
-// The colour scheme, set before the page paints: index.html loads this file in its head, ahead of
-// the style sheets, so a dark page is never first drawn light. The choice stored under "theme"
-// (Settings → Appearance: "light" or "dark"; none follows the system) or else the system's goes to
-// html[data-prefers-color-scheme], which antd-mobile's dark variables and the app's own
-// (src/app/styles.css) follow, and to the theme-color meta. The app switches it with the same rules
-// (src/features/settings/theme.ts). An external file: the content security policy runs no inline script.
+// Light or dark before the first paint: see index.html.
 (function () {
   var COLOURS = { light: '#ffffff', dark: '#1a1d24' };
   var media = window.matchMedia ? window.matchMedia('(prefers-color-scheme: dark)') : null;
@@ -23,7 +18,6 @@
     if (meta) meta.setAttribute('content', COLOURS[theme]);
   }
   apply();
-  // The system switching (at dusk, say) and a choice made in another tab show at once.
   if (media && media.addEventListener) media.addEventListener('change', apply);
   window.addEventListener('storage', function (event) {
     if (event.key === 'theme' || event.key === null) apply();
