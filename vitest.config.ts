@@ -47,6 +47,9 @@ export default defineConfig({
           include: ['apps/server/test/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['apps/server/test/global-setup.ts'],
+          // Servers the tests start (in process or spawned) write no demo history in the
+          // background; market-history.test.ts tests it on its own.
+          env: { DEMO_HISTORY_DAYS: '0' },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

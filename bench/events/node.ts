@@ -22,6 +22,7 @@ const config = loadConfig({
   DATABASE_URL: databaseUrl,
   DATA_DIR: dataDir,
   DEMO_MODE: 'true',
+  DEMO_HISTORY_DAYS: '0',
   RATE_LIMIT_ENABLED: 'false',
   LOG_LEVEL: 'warn',
   WEB_DIST: '/nonexistent',

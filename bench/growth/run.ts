@@ -49,6 +49,7 @@ const env: NodeJS.ProcessEnv = {
   HOST: '127.0.0.1',
   DATA_DIR: dataDir,
   DEMO_MODE: 'true',
+  DEMO_HISTORY_DAYS: '0',
   WEB_DIST: '/nonexistent',
   LOG_LEVEL: 'warn',
 };

@@ -88,6 +88,8 @@ export async function spawnServer(
         WEB_DIST: '/nonexistent',
         // No load balancer moves traffic away here: stop at once on SIGTERM (a bench may set it).
         DRAIN_MS: '0',
+        // Benchmarks measure the product without demo mode's background history writes.
+        DEMO_HISTORY_DAYS: '0',
         ...env,
       },
       stdio: ['ignore', 'inherit', 'inherit'],
@@ -130,6 +132,7 @@ export async function startEmbeddedServer(
       RATE_LIMIT_ENABLED: 'false',
       LOG_LEVEL: 'warn',
       DRAIN_MS: '0',
+      DEMO_HISTORY_DAYS: '0',
       ...options.env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -192,6 +192,7 @@ const worker: ChildProcess = spawn(process.execPath, workerArgs, {
     ROLE: 'worker',
     DATABASE_URL: databaseUrl,
     DEMO_MODE: 'true',
+    DEMO_HISTORY_DAYS: '0',
     LOG_LEVEL: 'warn',
     WEB_DIST: '/nonexistent',
   },

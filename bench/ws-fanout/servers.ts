@@ -35,6 +35,7 @@ if (kind === 'tradewind') {
     DATABASE_URL: databaseUrl,
     DATA_DIR: dataDir,
     DEMO_MODE: 'true',
+    DEMO_HISTORY_DAYS: '0',
     RATE_LIMIT_ENABLED: 'false',
     LOG_LEVEL: 'warn',
     WEB_DIST: '/nonexistent',

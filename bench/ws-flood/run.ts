@@ -63,6 +63,7 @@ const env: Record<string, string | undefined> = {
   HOST: '127.0.0.1',
   DATA_DIR: dataDir,
   DEMO_MODE: 'true',
+  DEMO_HISTORY_DAYS: '0',
   RATE_LIMIT_ENABLED: values['rate-limit'] ? 'true' : 'false',
   LOG_LEVEL: 'warn',
   WEB_DIST: '/nonexistent',

@@ -41,6 +41,8 @@ export async function openTestDatabase(): Promise<Database> {
 export function testConfig(env: Record<string, string> = {}): Config {
   return loadConfig({
     DEMO_MODE: 'true',
+    // The simulated history is tested on its own (market-history.test.ts); apps start without it.
+    DEMO_HISTORY_DAYS: '0',
     RATE_LIMIT_ENABLED: 'false',
     LOG_LEVEL: 'silent',
     WEB_DIST: '/nonexistent',

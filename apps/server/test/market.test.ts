@@ -888,6 +888,21 @@ describe('tickers', () => {
     });
   });
 
+  it('GET /market/sparklines: each instrument’s last 24 hours, the close of each hour with a candle, oldest first', async () => {
+    const reply = await call<{ items: { symbol: string; closes: string[] }[] }>(
+      t.app,
+      'GET',
+      '/api/v1/market/sparklines',
+    );
+    expect(reply.status).toBe(200);
+    const bySymbol = new Map(reply.body.data.items.map((item) => [item.symbol, item.closes]));
+    expect([...bySymbol.keys()]).toEqual(INSTRUMENT_SYMBOLS);
+    // The hour of N − 24 h + 30 s is the 25th back: outside. Then 10 h, 5 h and the last hour.
+    expect(bySymbol.get('XAUUSD')).toEqual(['2700', '2400', '2525.25']);
+    expect(bySymbol.get('EURUSD')).toEqual(['1.08', '1.07865']);
+    expect(bySymbol.get('GBPUSD')).toEqual([]);
+  });
+
   it('GET /market/ticker answers one instrument, in the request language, and refuses unknown symbols', async () => {
     const one = await call<Ticker>(t.app, 'GET', '/api/v1/market/ticker?symbol=XAUUSD', {
       lang: 'zh-TW',

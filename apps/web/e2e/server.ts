@@ -48,6 +48,8 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
         DATABASE_URL: '',
         // No load balancer to drain for: a test's server stops at once on SIGTERM.
         DRAIN_MS: '0',
+        // A day of simulated history (the Trade list's sparklines), written in seconds.
+        DEMO_HISTORY_DAYS: '1',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

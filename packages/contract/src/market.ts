@@ -262,6 +262,20 @@ export type Ticker = z.infer<typeof tickerSchema>;
 export const tickersSchema = z.object({ items: z.array(tickerSchema) });
 export const tickerQuerySchema = z.strictObject({ symbol: instrumentSymbolSchema });
 
+/** Points of a sparkline: the last 24 hours, one close an hour. */
+export const SPARKLINE_POINTS = 24;
+/**
+ * Each instrument's last 24 hours for the Trade list's sparklines: the close of each hour that
+ * has a candle, oldest first (fewer than 24 when the instrument has not been recorded that long).
+ */
+export const sparklineSchema = z.object({
+  symbol: z.string(),
+  closes: z.array(z.string()),
+});
+export type Sparkline = z.infer<typeof sparklineSchema>;
+export const sparklinesSchema = z.object({ items: z.array(sparklineSchema) });
+export type Sparklines = z.infer<typeof sparklinesSchema>;
+
 /** 1-minute candles are built as ticks arrive; the others are derived from them. */
 export const KLINE_INTERVALS = ['1m', '5m', '15m', '30m', '1h', '4h', '1d', '1w'] as const;
 export type KlineInterval = (typeof KLINE_INTERVALS)[number];

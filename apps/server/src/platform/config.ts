@@ -247,6 +247,13 @@ const envSchema = z.object({
     .default('wss://stream.binance.com:9443/stream'),
   /** Unset: 3 days on the embedded PGlite, 30 on PostgreSQL (`tickRetentionDefault`). */
   TICK_RETENTION_DAYS: positiveInt.max(36_500).optional(),
+  /** Demo mode: days of simulated one-minute history written at first start (0: none). */
+  DEMO_HISTORY_DAYS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 or more')
+    .max(90, 'must be at most 90')
+    .default(30),
   CONVERT_FEE_BPS: z.coerce
     .number({ error: 'must be a number' })
     .int('must be a whole number')
@@ -484,6 +491,8 @@ export interface MarketConfig {
   pythFeedIds: Record<string, string>;
   /** Raw ticks older than this are pruned (unless an order or quote refers to them); candles are kept. */
   tickRetentionDays: number;
+  /** Demo mode: days of simulated history written before the first recorded minute (DEMO_HISTORY_DAYS). */
+  demoHistoryDays: number;
 }
 
 export interface DepositConfig {
@@ -738,6 +747,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ...(e.PYTH_API_KEY ? { pythApiKey: e.PYTH_API_KEY } : {}),
       pythFeedIds: pythFeedIds(e.PYTH_FEED_IDS),
       tickRetentionDays: e.TICK_RETENTION_DAYS ?? tickRetentionDefault(e.DATABASE_URL),
+      demoHistoryDays: e.DEMO_MODE ? e.DEMO_HISTORY_DAYS : 0,
     },
     chat,
     settings: describeSettings(present),

@@ -6,6 +6,7 @@ import { useChannels } from '@/api/realtime.ts';
 import { formatDecimal } from '@/lib/format.ts';
 import { AssetIcon } from './asset-icon.tsx';
 import { ChangeTag } from './change-tag.tsx';
+import { Sparkline } from './sparkline.tsx';
 
 export const pairName = (instrument: Pick<Instrument, 'base' | 'quote'>) =>
   `${instrument.base}/${instrument.quote}`;
@@ -49,10 +50,18 @@ interface QuoteListProps {
   label: string;
   /** Holds each row's ticker channel so prices move (off when a parent holds them already). */
   live?: boolean;
+  /** Each instrument's last 24 hourly closes: a trend line under each price (the Trade list). */
+  sparklines?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** Instruments with their live price and 24 h change; each row opens /Detail. */
-export function QuoteList({ instruments, tickers, label, live = true }: QuoteListProps) {
+export function QuoteList({
+  instruments,
+  tickers,
+  label,
+  live = true,
+  sparklines,
+}: QuoteListProps) {
   const { t, i18n } = useTranslation();
   useChannels(live ? instruments.map((instrument) => tickerChannel(instrument.symbol)) : []);
   return (
@@ -80,9 +89,26 @@ export function QuoteList({ instruments, tickers, label, live = true }: QuoteLis
                   )}
                 </span>
               </span>
-              <span className="tw-quote-price" data-testid={`price-${instrument.symbol}`}>
-                {formatPrice(ticker?.price, instrument, i18n.language)}
-              </span>
+              {sparklines ? (
+                <span
+                  className="tw-quote-price"
+                  style={{
+                    display: 'flex',
+                    flexDirection: 'column',
+                    alignItems: 'flex-end',
+                    gap: 2,
+                  }}
+                >
+                  <span data-testid={`price-${instrument.symbol}`}>
+                    {formatPrice(ticker?.price, instrument, i18n.language)}
+                  </span>
+                  <Sparkline closes={sparklines.get(instrument.symbol) ?? []} />
+                </span>
+              ) : (
+                <span className="tw-quote-price" data-testid={`price-${instrument.symbol}`}>
+                  {formatPrice(ticker?.price, instrument, i18n.language)}
+                </span>
+              )}
               <ChangeTag pct={ticker?.changePct ?? null} language={i18n.language} />
             </Link>
           </li>

@@ -7,6 +7,7 @@ import {
   klinesQuerySchema,
   klinesSchema,
   marketPricesSchema,
+  sparklinesSchema,
   tickerQuerySchema,
   tickerSchema,
   tickersSchema,
@@ -28,6 +29,7 @@ import { AdvisoryLeader } from '#platform/leader.ts';
 import type { Relay } from '#platform/relay.ts';
 import type { Hub } from '#platform/ws.ts';
 import { BinanceFeed } from './binance.ts';
+import { backfillDemoHistory } from './demo-history.ts';
 import { demoWalkKey } from './demo-walk-key.ts';
 import { type MarketFeed, SimulatedFeed } from './feed.ts';
 import { MarketBroadcaster, isMarketChannel } from './live.ts';
@@ -48,6 +50,7 @@ import {
   pricesView,
   saveInstrument,
   setFavorite,
+  sparklines,
   ticker,
   tickers,
 } from './service.ts';
@@ -166,6 +169,19 @@ export function registerMarketRoutes(app: FastifyInstance, deps: MarketDeps): Ma
     app,
     {
       method: 'GET',
+      url: '/api/v1/market/sparklines',
+      auth: 'none',
+      summary: "Every instrument's last 24 hours, one close an hour, oldest first (the Trade list)",
+      tags,
+      response: sparklinesSchema,
+    },
+    async () => ({ items: await sparklines(deps.db, deps.clock.now()) }),
+  );
+
+  route(
+    app,
+    {
+      method: 'GET',
       url: '/api/v1/market/ticker',
       auth: 'none',
       summary: "One instrument's fresh price with rolling 24 h statistics",
@@ -248,6 +264,30 @@ export function registerMarketRecorder(
       ? new SimulatedFeed({ seed: randomBytes(32), instruments: plan.simulated })
       : null;
   if (walk) feeds.push(walk);
+  // Demo mode's history before the first recorded minute, written in the background after
+  // start (it takes a while on the embedded database; the live prices do not wait for it).
+  if (walk && deps.config.market.demoHistoryDays > 0) {
+    let history: Promise<void> | null = null;
+    const closing = new AbortController();
+    app.addHook('onReady', async () => {
+      history = backfillDemoHistory(deps.db, {
+        instruments: plan.simulated,
+        now: deps.clock.now(),
+        days: deps.config.market.demoHistoryDays,
+        signal: closing.signal,
+      })
+        .then((candles) => {
+          if (candles > 0) app.log.info({ candles }, 'demo mode: simulated market history written');
+        })
+        .catch((error: unknown) =>
+          app.log.error({ err: error }, 'demo mode: the simulated market history failed'),
+        );
+    });
+    app.addHook('onClose', async () => {
+      closing.abort();
+      await history;
+    });
+  }
   if (deps.config.market.sources.includes('binance')) {
     const binance = new BinanceFeed({
       url: deps.config.market.feedUrl,

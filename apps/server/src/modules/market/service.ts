@@ -11,6 +11,8 @@ import {
   type KlinesQuery,
   PRICE_MAX_AGE_MS,
   type MarketPrices,
+  SPARKLINE_POINTS,
+  type Sparkline,
   type Ticker,
   instrumentOf,
   isInstrumentSymbol,
@@ -411,6 +413,7 @@ export async function saveInstrument(
 // Tickers: the fresh price with rolling 24 h statistics.
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 /** Weeks open on Monday 00:00 UTC; every shorter interval divides a week, so one origin serves all. */
 export const CANDLE_ORIGIN_MS = Date.UTC(2000, 0, 3);
 const CANDLE_ORIGIN_SQL = sql.raw(`timestamptz '2000-01-03 00:00:00+00'`);
@@ -507,6 +510,35 @@ export async function tickers(
       changePct: open === null ? null : changePct(price, open),
     };
   });
+}
+
+/**
+ * Every instrument's sparkline at `now`: the close of each of the last 24 hours that has a
+ * 1-minute candle, oldest first, in one query over the candles (ticks are pruned, candles kept).
+ */
+export async function sparklines(db: Executor, now: Date): Promise<Sparkline[]> {
+  const from = new Date(
+    Math.floor(now.getTime() / HOUR_MS) * HOUR_MS - (SPARKLINE_POINTS - 1) * HOUR_MS,
+  );
+  const rows = await queryRows<{ instrument: string; closes: string[] }>(
+    db,
+    sql`select instrument, array_agg(close_minor::text order by hour) as closes
+        from (
+          select instrument, date_bin('1 hour', open_time, timestamptz '2000-01-03 00:00:00+00') as hour,
+                 (array_agg(close_minor order by open_time desc))[1] as close_minor
+          from market_candles_1m
+          where open_time >= ${from.toISOString()}::timestamptz and open_time <= ${now.toISOString()}::timestamptz
+          group by 1, 2
+        ) h
+        group by instrument`,
+  );
+  const byInstrument = new Map(rows.map((row) => [row.instrument, row.closes]));
+  return INSTRUMENT_SYMBOLS.map((symbol) => ({
+    symbol,
+    closes: (byInstrument.get(symbol) ?? []).map((close) =>
+      formatAmount(BigInt(close), INSTRUMENTS[symbol].priceScale),
+    ),
+  }));
 }
 
 export async function ticker(

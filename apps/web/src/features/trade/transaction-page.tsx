@@ -1,15 +1,22 @@
 import type { OrderState } from '@tradewind/contract/instant';
-import { type Instrument, type InstrumentKind, tickerChannel } from '@tradewind/contract/market';
-import { ErrorBlock, Skeleton, Tabs } from 'antd-mobile';
+import {
+  type Instrument,
+  type InstrumentKind,
+  type Ticker,
+  tickerChannel,
+} from '@tradewind/contract/market';
+import { LANGUAGE_TAGS, normalizeLanguage } from '@tradewind/contract/languages';
+import { ErrorBlock, SearchBar, Skeleton, Tabs } from 'antd-mobile';
 import { useTranslation } from '@/lib/i18n.ts';
 import { Link, useSearchParams } from '@/lib/router.tsx';
 import { useOrders } from '@/api/contracts/get-orders.ts';
 import { useFavorites } from '@/api/market/favorites.ts';
 import { useInstruments } from '@/api/market/get-instruments.ts';
+import { useSparklines } from '@/api/market/get-sparklines.ts';
 import { useTickers } from '@/api/market/get-tickers.ts';
 import { useChannels } from '@/api/realtime.ts';
 import { OrderRow } from '@/ui/order-row.tsx';
-import { QuoteList, SourceNote, tickerMap } from '@/ui/quote-list.tsx';
+import { QuoteList, SourceNote, pairName, tickerMap } from '@/ui/quote-list.tsx';
 import { Page } from '@/ui/page.tsx';
 import './trade.css';
 
@@ -23,31 +30,109 @@ const POSITIONS_SHOWN = 10;
 const asTab = (value: string | null): Tab =>
   (TABS as readonly string[]).includes(value ?? '') ? (value as Tab) : 'futures';
 
+const SORTS = ['change', 'volume', 'name'] as const;
+type Sort = (typeof SORTS)[number];
+const asSort = (value: string | null): Sort | null =>
+  (SORTS as readonly string[]).includes(value ?? '') ? (value as Sort) : null;
+
+/** Whether an instrument answers the search: its pair, symbol or name, case and accents aside. */
+function matches(instrument: Instrument, query: string): boolean {
+  const fold = (text: string) =>
+    text
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase();
+  const wanted = fold(query.trim());
+  if (!wanted) return true;
+  return [pairName(instrument), instrument.symbol, instrument.name].some((text) =>
+    fold(text).includes(wanted.replace(/\s+/g, ' ')),
+  );
+}
+
+/**
+ * What each sort orders by: the 24 h change, the 24 h volume in the quote currency (base
+ * volume × price: a coin's volume in its own units says nothing beside another's), the pair's
+ * name. Instruments without the figure go last whichever way.
+ */
+function sortKey(sort: Sort, instrument: Instrument, ticker: Ticker | undefined): number | string {
+  if (sort === 'name') return pairName(instrument);
+  if (!ticker?.price) return Number.NaN;
+  if (sort === 'change') return ticker.changePct === null ? Number.NaN : Number(ticker.changePct);
+  return ticker.volume24h === null ? Number.NaN : Number(ticker.volume24h) * Number(ticker.price);
+}
+
+function sorted(
+  list: readonly Instrument[],
+  sort: Sort | null,
+  descending: boolean,
+  tickers: ReadonlyMap<string, Ticker>,
+  language: string,
+): Instrument[] {
+  if (!sort) return [...list];
+  const keyed = list.map((instrument) => ({
+    instrument,
+    key: sortKey(sort, instrument, tickers.get(instrument.symbol)),
+  }));
+  const sign = descending ? -1 : 1;
+  keyed.sort((a, b) => {
+    if (typeof a.key === 'string' && typeof b.key === 'string')
+      return sign * a.key.localeCompare(b.key, LANGUAGE_TAGS[normalizeLanguage(language)]);
+    const [x, y] = [a.key as number, b.key as number];
+    if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : 1) : -1;
+    return sign * (x - y);
+  });
+  return keyed.map((entry) => entry.instrument);
+}
+
 /** /Transaction (Trade tab): instant futures, commodities and favourites; the user's open and closed positions. */
 export function TransactionPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [params, setParams] = useSearchParams();
   const tab = asTab(params.get('tab'));
+  const query = params.get('q') ?? '';
+  const sort = asSort(params.get('sort'));
+  // Names read A→Z first; figures, largest first.
+  const descending = params.get('order') ? params.get('order') === 'desc' : sort !== 'name';
+  const sparklines = useSparklines();
+  const trends = new Map(
+    (sparklines.data?.items ?? []).map((item) => [item.symbol, item.closes] as const),
+  );
   const positions: OrderState = params.get('positions') === 'settled' ? 'settled' : 'open';
   const instruments = useInstruments();
   const tickers = useTickers();
   const favorites = useFavorites();
   const all = instruments.data?.items ?? [];
   const favoriteSet = new Set(favorites.data?.symbols ?? []);
-  const shown: Instrument[] =
+  const inTab: Instrument[] =
     tab === 'futures'
       ? all.filter((i) => i.kind === 'crypto')
       : tab === 'commodities'
         ? all.filter((i) => i.kind !== 'crypto')
         : all.filter((i) => favoriteSet.has(i.symbol));
-  useChannels(shown.map((instrument) => tickerChannel(instrument.symbol)));
+  useChannels(inTab.map((instrument) => tickerChannel(instrument.symbol)));
   const bySymbol = tickerMap(tickers.data?.items);
+  const shown = sorted(
+    inTab.filter((instrument) => matches(instrument, query)),
+    sort,
+    descending,
+    bySymbol,
+    i18n.language,
+  );
 
   const update = (changes: Record<string, string>) => {
     const next = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(changes)) next.set(key, value);
+    for (const [key, value] of Object.entries(changes))
+      if (value) next.set(key, value);
+      else next.delete(key);
     setParams(next, { replace: true });
   };
+  // Tapping the sort in use turns its order round.
+  const chooseSort = (value: Sort) =>
+    update(
+      sort === value
+        ? { order: descending ? 'asc' : 'desc' }
+        : { sort: value, order: value === 'name' ? 'asc' : 'desc' },
+    );
 
   return (
     <Page title={t('routes.Transaction')} noBack>
@@ -57,10 +142,36 @@ export function TransactionPage() {
         ))}
       </Tabs>
       <section className="tw-card tw-trade-list" aria-label={t(`trade.tab_${tab}`)}>
+        <div style={{ display: 'flex', flexDirection: 'column', gap: 8, marginBottom: 8 }}>
+          <SearchBar
+            placeholder={t('trade.search')}
+            value={query}
+            onChange={(value) => update({ q: value })}
+            aria-label={t('trade.search')}
+          />
+          <div role="group" aria-label={t('trade.sort')} className="tw-segmented">
+            {SORTS.map((value) => (
+              <button
+                key={value}
+                type="button"
+                aria-pressed={sort === value}
+                data-sort={value}
+                onClick={() => chooseSort(value)}
+              >
+                {t(`trade.sort_${value}`)}
+                {sort === value ? (descending ? ' ↓' : ' ↑') : ''}
+              </button>
+            ))}
+          </div>
+        </div>
         {instruments.isError ? (
           <ErrorBlock status="default" title={t('trade.load_failed')} description="" />
         ) : instruments.isPending ? (
           <Skeleton.Paragraph lineCount={6} animated />
+        ) : query.trim() && shown.length === 0 ? (
+          <p className="tw-empty-line" data-testid="no-match">
+            {t('trade.no_match', { query: query.trim() })}
+          </p>
         ) : tab === 'commodities' ? (
           COMMODITY_KINDS.map((kind) => {
             const group = shown.filter((i) => i.kind === kind);
@@ -72,11 +183,12 @@ export function TransactionPage() {
                   tickers={bySymbol}
                   label={t(`trade.kind_${kind}`)}
                   live={false}
+                  sparklines={trends}
                 />
               </div>
             );
           })
-        ) : tab === 'favorites' && shown.length === 0 ? (
+        ) : tab === 'favorites' && inTab.length === 0 ? (
           <p className="tw-empty-line">{favorites.isPending ? '…' : t('trade.no_favorites')}</p>
         ) : (
           <QuoteList
@@ -84,6 +196,7 @@ export function TransactionPage() {
             tickers={bySymbol}
             label={t(`trade.tab_${tab}`)}
             live={false}
+            sparklines={trends}
           />
         )}
         <SourceNote tickers={shown.map((instrument) => bySymbol.get(instrument.symbol))} />

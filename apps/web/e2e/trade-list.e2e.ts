@@ -1,0 +1,183 @@
+import crypto from 'node:crypto';
+import type { Ticker } from '@tradewind/contract/market';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PHONE, launchBrowser, screenshot, signIn } from './browser.ts';
+import { registerByApi } from './images.ts';
+import { suiteServer } from './suite-server.ts';
+
+/**
+ * The Trade list (/Transaction): search, sort by change, volume or name, and a 24 h trend line
+ * under every price, drawn from the demo's simulated history (a day of it in this suite).
+ */
+const baseUrl = suiteServer().baseUrl;
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(() => browser?.close());
+
+const TEXT: Record<
+  string,
+  { search: string; change: string; volume: string; name: string; none: string }
+> = {
+  en: {
+    search: 'Search markets',
+    change: 'Change',
+    volume: 'Volume',
+    name: 'Name',
+    none: 'No market matches “zzz”.',
+  },
+  zh_CN: {
+    search: '搜索市场',
+    change: '涨跌幅',
+    volume: '成交额',
+    name: '名称',
+    none: '没有与“zzz”匹配的市场。',
+  },
+  de: {
+    search: 'Märkte suchen',
+    change: 'Änderung',
+    volume: 'Volumen',
+    name: 'Name',
+    none: 'Kein Markt passt zu „zzz“.',
+  },
+};
+
+const rowSymbols = (page: Page) =>
+  page
+    .locator('.tw-trade-list .tw-quote-row')
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-symbol') ?? ''));
+
+async function tickers(): Promise<Map<string, Ticker>> {
+  const reply = (await (await fetch(`${baseUrl}/api/v1/market/tickers`)).json()) as {
+    data: { items: Ticker[] };
+  };
+  return new Map(reply.data.items.map((ticker) => [ticker.symbol, ticker]));
+}
+
+describe('the Trade list', () => {
+  it.each(Object.keys(TEXT))(
+    '%s: search narrows the list, each sort orders it both ways, and every row has its trend line',
+    { timeout: 180_000 },
+    async (language) => {
+      const text = TEXT[language] as (typeof TEXT)['en'];
+      const context = await browser.newContext({ viewport: PHONE, baseURL: baseUrl });
+      try {
+        const page = await context.newPage();
+        page.setDefaultTimeout(15_000);
+        await signIn(
+          page,
+          await registerByApi(
+            baseUrl,
+            `trade-${crypto.randomBytes(4).toString('hex')}@example.com`,
+          ),
+          language,
+        );
+        await page.goto('/Transaction');
+        // The suite's server may still be writing its day of history (it started with this run).
+        await expect.poll(() => rowSymbols(page), { timeout: 30_000 }).toHaveLength(8);
+        // Every row draws its last 24 hours once the history is there (a day, written in the
+        // background when the suite's server started): wait for it, then load the list again.
+        await expect
+          .poll(
+            async () => {
+              const reply = (await (await fetch(`${baseUrl}/api/v1/market/sparklines`)).json()) as {
+                data: { items: { symbol: string; closes: string[] }[] };
+              };
+              return reply.data.items.filter(
+                (item) => item.symbol.endsWith('USDT') && item.closes.length === 24,
+              ).length;
+            },
+            { timeout: 90_000, interval: 2_000 },
+          )
+          .toBe(8);
+        await page.reload();
+        await expect
+          .poll(() => page.locator('.tw-trade-list svg.tw-sparkline polyline').count(), {
+            timeout: 20_000,
+          })
+          .toBe(8);
+        const points = await page
+          .locator('.tw-trade-list svg.tw-sparkline polyline')
+          .first()
+          .getAttribute('points');
+        expect(points?.split(' ').length).toBeGreaterThanOrEqual(20);
+        await screenshot(page, `${language}-trade-list`);
+
+        // Search: by pair, case aside; nothing found says so.
+        const search = page.getByPlaceholder(text.search);
+        await search.fill('eth');
+        await expect.poll(() => rowSymbols(page)).toEqual(['ETHUSDT']);
+        await search.fill('zzz');
+        await expect.poll(() => page.getByTestId('no-match').textContent()).toBe(text.none);
+        await search.fill('');
+        await expect.poll(() => rowSymbols(page)).toHaveLength(8);
+
+        expect(
+          await page
+            .locator('button[data-sort]')
+            .evaluateAll((buttons) => buttons.map((button) => button.textContent)),
+        ).toEqual([text.change, text.volume, text.name]);
+        // Change: largest first, then, tapped again, smallest first.
+        await page.locator('button[data-sort="change"]').click();
+        const byChange = async () => {
+          const now = await tickers();
+          return (await rowSymbols(page)).map((symbol) => Number(now.get(symbol)?.changePct));
+        };
+        await expect
+          .poll(async () => {
+            const values = await byChange();
+            return values.every((value, i) => i === 0 || (values[i - 1] as number) >= value);
+          })
+          .toBe(true);
+        await page.locator('button[data-sort="change"]').click();
+        await expect
+          .poll(async () => {
+            const values = await byChange();
+            return values.every((value, i) => i === 0 || (values[i - 1] as number) <= value);
+          })
+          .toBe(true);
+        expect(page.url()).toContain('sort=change');
+        expect(page.url()).toContain('order=asc');
+
+        // Volume in USDT (base volume × price), largest first.
+        await page.locator('button[data-sort="volume"]').click();
+        await expect
+          .poll(async () => {
+            const now = await tickers();
+            const values = (await rowSymbols(page)).map((symbol) => {
+              const ticker = now.get(symbol);
+              return Number(ticker?.volume24h) * Number(ticker?.price);
+            });
+            // Prices tick between the reads: ordered within a tenth of a percent.
+            return values.every(
+              (value, i) => i === 0 || (values[i - 1] as number) >= value * 0.999,
+            );
+          })
+          .toBe(true);
+
+        // Name: A to Z.
+        await page.locator('button[data-sort="name"]').click();
+        await expect
+          .poll(() => rowSymbols(page))
+          .toEqual([
+            'BNBUSDT',
+            'BTCUSDT',
+            'DOGEUSDT',
+            'ETHUSDT',
+            'LTCUSDT',
+            'SOLUSDT',
+            'TRXUSDT',
+            'XRPUSDT',
+          ]);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+          PHONE.width,
+        );
+        await screenshot(page, `${language}-trade-list-by-name`);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+});
