@@ -133,11 +133,20 @@ function TaskRow({ task }: { task: Task }) {
           {t(`rewards.hint.${task.id}`, { done: task.done, target: task.target })}
         </p>
         <div className="tw-rewards-progress">
-          <ProgressBar
-            percent={progress}
+          {/* antd's bar is a plain div, which may not carry a name: the progressbar role does. */}
+          <div
+            role="progressbar"
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={progress}
             aria-label={t('rewards.progress_label', { percent: progress })}
-            style={{ '--fill-color': 'var(--tw-primary)', '--track-color': 'var(--tw-fill)' }}
-          />
+            style={{ flex: 1 }}
+          >
+            <ProgressBar
+              percent={progress}
+              style={{ '--fill-color': 'var(--tw-primary)', '--track-color': 'var(--tw-fill)' }}
+            />
+          </div>
           <span className="tw-rewards-percent" data-testid={`task-${task.id}-progress`}>
             {progress}%
           </span>
