@@ -97,10 +97,12 @@ describe('feed configuration', () => {
       pythUrl: 'https://hermes.pyth.network',
       pythFeedIds: {},
       tickRetentionDays: 3,
+      demoHistoryDays: 30,
     });
     expect(loadConfig({ DEMO_MODE: 'false' }).market).toMatchObject({
       sources: ['binance', 'pyth'],
       simulated: false,
+      demoHistoryDays: 0,
     });
     expect(
       loadConfig({ MARKET_FEED: 'binance', MARKET_FEED_URL: 'ws://127.0.0.1:9/stream' }).market,

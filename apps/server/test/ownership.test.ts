@@ -60,6 +60,34 @@ interface OwnershipCase {
   unverifiedOwner?: true;
 }
 
+const SHOP_ADDRESS = {
+  name: 'Mei Lin',
+  phone: '+14155550123',
+  region: 'US',
+  address: '1 Market St, SF',
+};
+
+/** A delivery address in the owner's address book; its id. */
+async function ownerAddress(t: TestApp, owner: User): Promise<string> {
+  const reply = await call<{ id: string }>(t.app, 'POST', '/api/v1/shop/addresses', {
+    token: owner.token,
+    body: SHOP_ADDRESS,
+  });
+  expect(reply.body.code, JSON.stringify(reply.body)).toBe(0);
+  return reply.body.data.id;
+}
+
+/** The owner's address is still theirs, as they saved it. */
+async function addressKept(t: TestApp, owner: User, id: string): Promise<void> {
+  const reply = await call<{ items: { id: string; name: string }[] }>(
+    t.app,
+    'GET',
+    '/api/v1/shop/addresses',
+    { token: owner.token },
+  );
+  expect(reply.body.data.items).toContainEqual(expect.objectContaining({ id, name: 'Mei Lin' }));
+}
+
 /** What the owner's own request was, so `unchanged` can show it still works for them. */
 const owned = new Map<string, unknown>();
 
@@ -78,6 +106,46 @@ async function messageUnread(t: TestApp, owner: User, id: string) {
 }
 
 const CASES: Record<string, OwnershipCase> = {
+  'POST /api/v1/shop/addresses': {
+    // Editing: the intruder names the owner's address id with their own fields.
+    arrange: async (t, owner) => {
+      const id = await ownerAddress(t, owner);
+      owned.set('address-edit', id);
+      return { body: { id, ...SHOP_ADDRESS, name: 'Intruder' } };
+    },
+    unchanged: (t, owner) => addressKept(t, owner, String(owned.get('address-edit'))),
+  },
+  'POST /api/v1/shop/addresses/delete': {
+    arrange: async (t, owner) => {
+      const id = await ownerAddress(t, owner);
+      owned.set('address-delete', id);
+      return { body: { id } };
+    },
+    unchanged: (t, owner) => addressKept(t, owner, String(owned.get('address-delete'))),
+  },
+  'POST /api/v1/shop/purchase': {
+    // A physical item sent to the owner's address: the intruder has the points, not the address.
+    arrange: async (t, owner) => {
+      const id = await ownerAddress(t, owner);
+      owned.set('address-purchase', id);
+      const [intruder] = await queryRows<{ id: number }>(
+        t.database.db,
+        sql`select id::int from users where id > ${Number(owner.uid)} order by id limit 1`,
+      );
+      await t.database.db.execute(
+        sql`insert into points_events (user_id, kind, amount, created_at) values (${intruder?.id}, 'task_reward', 1000, ${t.clock.now()})`,
+      );
+      return { body: { item: 'stickers', addressId: id } };
+    },
+    unchanged: async (t, owner) => {
+      await addressKept(t, owner, String(owned.get('address-purchase')));
+      const [row] = await queryRows<{ n: number }>(
+        t.database.db,
+        sql`select count(*)::int as n from shop_orders`,
+      );
+      expect(row?.n).toBe(0);
+    },
+  },
   'GET /api/v1/messages/detail': {
     arrange: async (t, owner) => {
       const id = await ownerMessage(t, owner);
