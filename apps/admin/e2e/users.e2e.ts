@@ -158,9 +158,14 @@ describe('operator console: users', () => {
     const userPage = await phone.newPage();
     await signIn(userPage, { token, uid: user.uid }, 'en');
     await userPage.goto('/WalletDetail');
-    const posting = userPage.locator('[data-testid="posting"]').filter({ hasText: REASON });
-    await expect.poll(() => posting.count()).toBe(1);
-    expect(await posting.textContent()).toContain('+12.5 USDT');
+    // One event, the credit; its detail gives the reason.
+    const event = userPage.getByTestId('funds-event');
+    await expect.poll(() => event.count()).toBe(1);
+    expect(await event.textContent()).toContain('+12.5 USDT');
+    await event.getByRole('button').click();
+    await expect
+      .poll(() => userPage.getByTestId('funds-event-detail').textContent())
+      .toContain(REASON);
     await screenshot(userPage, 'en-WalletDetail-adjustment');
     // …and a message in their inbox saying why.
     await userPage.goto('/Msg');

@@ -36,3 +36,56 @@ describe('app styles', () => {
     expect(stack).toEqual([]);
   });
 });
+
+/** The custom properties a block of the stylesheet sets, `var(--x)` resolved within it. */
+function tones(selector: string): Map<string, string> {
+  const css = fs.readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+  const start = css.indexOf(`${selector} {`);
+  expect(start, `${selector} is in the stylesheet`).toBeGreaterThanOrEqual(0);
+  const body = css.slice(start, css.indexOf('}', start));
+  const map = new Map<string, string>();
+  for (const [, name, value] of body.matchAll(/(--[\w-]+):\s*([^;]+);/g)) map.set(name!, value!);
+  for (const [name, value] of map) {
+    const ref = /^var\((--[\w-]+)\)$/.exec(value);
+    if (ref) map.set(name, map.get(ref[1]!) ?? value);
+  }
+  return map;
+}
+
+function luminance(hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+function contrast(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+/**
+ * antd-mobile draws tags, texts and outlines in its tones; each theme sets every one it uses as
+ * text, or antd's own (#ff3141 for danger: 3.6:1 on white) shows through. A cancelled IEO's tag
+ * failed axe that way in the light theme.
+ */
+describe('antd-mobile tones read at AA (4.5:1) on the surface, in both themes', () => {
+  const TEXT_TONES = ['primary', 'success', 'warning', 'danger', 'weak'].map(
+    (t) => `--adm-color-${t}`,
+  );
+  it.each([
+    [':root', 'light'],
+    ["html[data-prefers-color-scheme='dark']", 'dark'],
+  ])('%s (%s)', (selector) => {
+    const theme = tones(selector);
+    const surface = theme.get('--tw-surface')!;
+    for (const tone of TEXT_TONES) {
+      const value = theme.get(tone);
+      expect(value, `${tone} is set`).toMatch(/^#[0-9a-f]{6}$/i);
+      expect(contrast(value!, surface), `${tone} ${value} on ${surface}`).toBeGreaterThanOrEqual(
+        4.5,
+      );
+    }
+  });
+});
