@@ -12,6 +12,7 @@ import {
   localeParts,
   mergeInto,
 } from './src/lib/first-screens.ts';
+import { markPureSchemas } from './scripts/pure-schemas.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -204,6 +205,20 @@ function antdMobileDeepImports(): Plugin {
   };
 }
 
+/** The contract's unused schemas dropped from the build (scripts/pure-schemas.ts). */
+function pureContractSchemas(): Plugin {
+  const contract = path.resolve(here, '../../packages/contract/src') + path.sep;
+  return {
+    name: 'tradewind-pure-contract-schemas',
+    apply: 'build',
+    transform(code, id) {
+      if (!id.startsWith(contract) || !code.includes('z.')) return undefined;
+      const out = markPureSchemas(code, (source) => this.parse(source));
+      return out === code ? undefined : { code: out, map: null };
+    },
+  };
+}
+
 const LAZY_FORM_PART = '\0tradewind-lazy-form-part:';
 
 /**
@@ -321,6 +336,7 @@ export default defineConfig(({ isSsrBuild }) => ({
         antdMobileDeepImports(),
         antdMobileOnDemand(),
         firstScreens.plugin,
+        pureContractSchemas(),
         react(),
         localeBundles(),
         serviceWorker(),

@@ -1,13 +1,12 @@
 import * as z from 'zod/mini';
+import { idSchema } from './ids.ts';
 
 /** Bank cards a user links for card withdrawals (spec §3 Bank card; /Card, /AddCard). */
 
 export const BANK_CARD_MAX = 5;
 
-/** Ids travel as decimal strings (spec: no path parameters; ids go in the body or the query). */
-export const idSchema = z
-  .string({ error: 'validation.required' })
-  .check(z.regex(/^[1-9]\d{0,17}$/, { error: 'validation.invalid_value' }));
+/** Ids travel as decimal strings (ids.ts); here too, where the other modules once found it. */
+export { idSchema };
 
 const text = (max: number) =>
   z

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { idSchema } from './bank-card.ts';
+import { idSchema } from './ids.ts';
 import { LANGUAGES } from './languages.ts';
 
 /**

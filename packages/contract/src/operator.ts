@@ -1,6 +1,9 @@
 import * as z from 'zod/mini';
 import { PASSWORD_MAX_LENGTH } from './auth-basics.ts';
 import { idDecisionSchema, requestReason } from './decision.ts';
+import type { Product } from './products.ts';
+
+export { PRODUCTS, type Product, type ProductSwitches, productSwitchesSchema } from './products.ts';
 
 /** Operators are separate accounts, never users with a flag (ARCHITECTURE §8). */
 export const OPERATOR_ROLES = ['reviewer', 'catalog', 'admin'] as const;
@@ -310,24 +313,10 @@ export const sharedSettingsSchema = z.object({
 export type SharedSettings = z.infer<typeof sharedSettingsSchema>;
 export const SETTING_CHANGES_MAX = 100;
 
-/**
- * Product switches (issue 32): an operator can turn a product off. Its entries then say the
- * feature is under development and the server refuses new actions of it; what users already
- * hold (open loans, running rentals, IEO commitments) still settles.
- */
-export const PRODUCTS = ['loans', 'mining', 'ieo', 'shop'] as const;
-export type Product = (typeof PRODUCTS)[number];
+/** Which setting switches each product (issue 32; the products and their reply: products.ts). */
 export const PRODUCT_SWITCH: Record<Product, SharedSettingName> = {
   loans: 'PRODUCT_LOANS_ENABLED',
   mining: 'PRODUCT_MINING_ENABLED',
   ieo: 'PRODUCT_IEO_ENABLED',
   shop: 'PRODUCT_SHOP_ENABLED',
 };
-/** GET /api/v1/products: which products are on. */
-export const productSwitchesSchema = z.object({
-  loans: z.boolean(),
-  mining: z.boolean(),
-  ieo: z.boolean(),
-  shop: z.boolean(),
-});
-export type ProductSwitches = z.infer<typeof productSwitchesSchema>;

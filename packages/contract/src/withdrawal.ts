@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { codeSchema } from './auth-basics.ts';
-import { idSchema } from './bank-card.ts';
+import { idSchema } from './ids.ts';
 import { amountSchema } from './money.ts';
 import { moneyPasswordInputSchema } from './money-password.ts';
 import { queueUserSchema } from './operator.ts';

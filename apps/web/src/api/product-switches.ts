@@ -1,4 +1,4 @@
-import { productSwitchesSchema } from '@tradewind/contract/operator';
+import { productSwitchesSchema } from '@tradewind/contract/products';
 import { useQuery } from '@tanstack/react-query';
 import { http } from './http.ts';
 

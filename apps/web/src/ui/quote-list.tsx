@@ -1,4 +1,5 @@
 import type { Instrument, Ticker } from '@tradewind/contract/market';
+import type { ReactNode } from 'react';
 import { tickerChannel } from '@tradewind/contract/market';
 import { useTranslation } from '@/lib/i18n.ts';
 import { Link } from '@/lib/router.tsx';
@@ -6,7 +7,6 @@ import { useChannels } from '@/api/realtime.ts';
 import { formatDecimal } from '@/lib/format.ts';
 import { AssetIcon } from './asset-icon.tsx';
 import { ChangeTag } from './change-tag.tsx';
-import { Sparkline } from './sparkline.tsx';
 
 export const pairName = (instrument: Pick<Instrument, 'base' | 'quote'>) =>
   `${instrument.base}/${instrument.quote}`;
@@ -50,18 +50,15 @@ interface QuoteListProps {
   label: string;
   /** Holds each row's ticker channel so prices move (off when a parent holds them already). */
   live?: boolean;
-  /** Each instrument's last 24 hourly closes: a trend line under each price (the Trade list). */
-  sparklines?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * Drawn under each price (the Trade list's 24 h trend line). A render prop, so the lists
+   * that draw none (Home's) do not load its component.
+   */
+  trend?: (symbol: string) => ReactNode;
 }
 
 /** Instruments with their live price and 24 h change; each row opens /Detail. */
-export function QuoteList({
-  instruments,
-  tickers,
-  label,
-  live = true,
-  sparklines,
-}: QuoteListProps) {
+export function QuoteList({ instruments, tickers, label, live = true, trend }: QuoteListProps) {
   const { t, i18n } = useTranslation();
   useChannels(live ? instruments.map((instrument) => tickerChannel(instrument.symbol)) : []);
   return (
@@ -89,7 +86,7 @@ export function QuoteList({
                   )}
                 </span>
               </span>
-              {sparklines ? (
+              {trend ? (
                 <span
                   className="tw-quote-price"
                   style={{
@@ -102,7 +99,7 @@ export function QuoteList({
                   <span data-testid={`price-${instrument.symbol}`}>
                     {formatPrice(ticker?.price, instrument, i18n.language)}
                   </span>
-                  <Sparkline closes={sparklines.get(instrument.symbol) ?? []} />
+                  {trend(instrument.symbol)}
                 </span>
               ) : (
                 <span className="tw-quote-price" data-testid={`price-${instrument.symbol}`}>

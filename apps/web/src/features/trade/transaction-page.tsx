@@ -18,6 +18,7 @@ import { useChannels } from '@/api/realtime.ts';
 import { OrderRow } from '@/ui/order-row.tsx';
 import { QuoteList, SourceNote, pairName, tickerMap } from '@/ui/quote-list.tsx';
 import { Page } from '@/ui/page.tsx';
+import { Sparkline } from '@/ui/sparkline.tsx';
 import './trade.css';
 
 const TABS = ['futures', 'commodities', 'favorites'] as const;
@@ -97,6 +98,7 @@ export function TransactionPage() {
   const trends = new Map(
     (sparklines.data?.items ?? []).map((item) => [item.symbol, item.closes] as const),
   );
+  const trendLine = (symbol: string) => <Sparkline closes={trends.get(symbol) ?? []} />;
   const positions: OrderState = params.get('positions') === 'settled' ? 'settled' : 'open';
   const instruments = useInstruments();
   const tickers = useTickers();
@@ -183,7 +185,7 @@ export function TransactionPage() {
                   tickers={bySymbol}
                   label={t(`trade.kind_${kind}`)}
                   live={false}
-                  sparklines={trends}
+                  trend={trendLine}
                 />
               </div>
             );
@@ -196,7 +198,7 @@ export function TransactionPage() {
             tickers={bySymbol}
             label={t(`trade.tab_${tab}`)}
             live={false}
-            sparklines={trends}
+            trend={trendLine}
           />
         )}
         <SourceNote tickers={shown.map((instrument) => bySymbol.get(instrument.symbol))} />
