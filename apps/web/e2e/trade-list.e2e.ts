@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Ticker } from '@tradewind/contract/market';
+import type { Candle, Ticker } from '@tradewind/contract/market';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PHONE, launchBrowser, screenshot, signIn } from './browser.ts';
@@ -175,6 +175,110 @@ describe('the Trade list', () => {
           PHONE.width,
         );
         await screenshot(page, `${language}-trade-list-by-name`);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+});
+
+const LEGEND: Record<string, { tag: string; close: string; ma7: string }> = {
+  en: { tag: 'en-US', close: 'C', ma7: 'MA(7)' },
+  zh_CN: { tag: 'zh-CN', close: '收', ma7: 'MA(7)' },
+  de: { tag: 'de-DE', close: 'S', ma7: 'GD(7)' },
+};
+
+async function candles(): Promise<Candle[]> {
+  const reply = (await (
+    await fetch(`${baseUrl}/api/v1/market/klines?symbol=BTCUSDT&interval=1m`)
+  ).json()) as { data: { items: Candle[] } };
+  return reply.data.items;
+}
+
+/** BTC/USDT's closes in cents (its price scale is 2), averaged and rounded half up. */
+function average(closes: string[]): string {
+  const cents = closes.map((close) => {
+    const [whole, fraction = ''] = close.split('.');
+    return BigInt(`${whole}${fraction.padEnd(2, '0')}`);
+  });
+  const n = BigInt(cents.length);
+  const mean = (2n * cents.reduce((a, b) => a + b, 0n) + n) / (2n * n);
+  return `${mean / 100n}.${String(mean % 100n).padStart(2, '0')}`;
+}
+
+describe('the chart on /Detail', () => {
+  it.each(Object.keys(LEGEND))(
+    '%s: the legend gives the newest candle and MA(7) exactly, and the crosshair candle on hover; figures never wrap',
+    { timeout: 120_000 },
+    async (language) => {
+      const legend = LEGEND[language] as (typeof LEGEND)['en'];
+      const price = (value: string) =>
+        new Intl.NumberFormat(legend.tag, { minimumFractionDigits: 2 }).format(Number(value));
+      const context = await browser.newContext({ viewport: PHONE, baseURL: baseUrl });
+      try {
+        const page = await context.newPage();
+        page.setDefaultTimeout(15_000);
+        const email = `chart-${crypto.randomBytes(4).toString('hex')}@example.com`;
+        await signIn(page, await registerByApi(baseUrl, email), language);
+        await page.goto('/Detail?symbol=BTCUSDT');
+        const chart = page.getByTestId('candle-chart');
+        await chart.locator('canvas').first().waitFor();
+        expect(await page.getByTestId('chart-legend').locator('dt').allTextContents()).toContain(
+          legend.ma7,
+        );
+
+        // The newest candle's close and the average of the last seven, as the API has them
+        // (a new minute or tick between the two reads: read both again).
+        await expect
+          .poll(async () => {
+            const items = await candles();
+            const closes = items.slice(-7).map((candle) => candle.c);
+            const shown = [
+              await page.getByTestId('legend-c').textContent(),
+              await page.getByTestId('legend-ma7').textContent(),
+            ];
+            return shown.join(' ') === [price(closes.at(-1)!), price(average(closes))].join(' ');
+          })
+          .toBe(true);
+
+        // Under the crosshair, an earlier candle: its four prices are one candle's of the API.
+        await chart.scrollIntoViewIfNeeded();
+        const box = (await chart.boundingBox())!;
+        await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.4);
+        await expect
+          .poll(async () => {
+            const shown = await Promise.all(
+              ['o', 'h', 'l', 'c'].map((part) => page.getByTestId(`legend-${part}`).textContent()),
+            );
+            const items = await candles();
+            const index = items.findIndex(
+              (candle) =>
+                [candle.o, candle.h, candle.l, candle.c].map(price).join(' ') === shown.join(' '),
+            );
+            return index >= 0 && index < items.length - 1;
+          })
+          .toBe(true);
+
+        // Each figure on one line (a long label wraps instead).
+        const wrapped = await page
+          .locator('.tw-detail-stats dd, .tw-chart-legend dd')
+          .evaluateAll((cells) =>
+            cells
+              .filter((cell) => cell.getClientRects().length > 0)
+              .filter((cell) => {
+                // The lines the text takes: the distinct tops of its boxes.
+                const range = document.createRange();
+                range.selectNodeContents(cell);
+                const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+                return tops.size > 1;
+              })
+              .map((cell) => cell.textContent),
+          );
+        expect(wrapped).toEqual([]);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+          PHONE.width,
+        );
+        await screenshot(page, `${language}-detail-chart`);
       } finally {
         await context.close();
       }

@@ -70,10 +70,13 @@ function contrast(a: string, b: string): number {
  * text, or antd's own (#ff3141 for danger: 3.6:1 on white) shows through. A cancelled IEO's tag
  * failed axe that way in the light theme.
  */
-describe('antd-mobile tones read at AA (4.5:1) on the surface, in both themes', () => {
-  const TEXT_TONES = ['primary', 'success', 'warning', 'danger', 'weak'].map(
-    (t) => `--adm-color-${t}`,
-  );
+describe("text tones (antd-mobile's, the chart legend's) read at AA (4.5:1) on the surface, both themes", () => {
+  const TEXT_TONES = [
+    ...['primary', 'success', 'warning', 'danger', 'weak'].map((t) => `--adm-color-${t}`),
+    // The chart legend's moving averages.
+    '--tw-ma7',
+    '--tw-ma25',
+  ];
   it.each([
     [':root', 'light'],
     ["html[data-prefers-color-scheme='dark']", 'dark'],
