@@ -202,7 +202,7 @@ describe('daily check-in', () => {
   it('the rule comes in the request language', async () => {
     const { token } = await registerUser(t.app);
     expect((await state(token, 'zh-CN')).body.data.rule).toBe(
-      '每天签到一次可得 10 积分。每连续签到第 7 天额外奖励 50 积分。每日于 UTC 00:00 更新。',
+      '每天签到一次可得 10 积分。连续签到每满 7 天，额外奖励 50 积分。每日以 UTC 00:00 为界。',
     );
   });
 });

@@ -48,7 +48,7 @@ const TEXT = {
   zh_CN: {
     title: '资金明细',
     placed: 'BTC/USDT 买涨 · 已下单',
-    settled: /^BTC\/USDT 买涨 · (盈利|亏损|平局，已退还|无效，已退还)$/,
+    settled: /^BTC\/USDT 买涨 · (盈利|亏损|平局，已退还|作废，已退还)$/,
     transfer: '划转 现货 → 合约',
     deposit: '充值',
     frozen: '冻结 10.02 USDT',
