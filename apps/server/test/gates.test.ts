@@ -181,7 +181,7 @@ describe('KYC must be completed before financial actions (spec §5)', () => {
     ['fr', "Terminez d'abord la vérification d'identité."],
     ['it', "Completa prima la verifica dell'identità."],
     ['zh-CN', '请先完成身份认证。'],
-    ['zh-TW', '請先完成身分驗證。'],
+    ['zh-TW', '請先完成身分認證。'],
   ])('KYC_REQUIRED reads as the spec’s message in %s', async (lang, message) => {
     const user = await holder({ verified: false, tradePassword: false });
     const reply = await call(t.app, 'POST', '/api/v1/convert/quote', {

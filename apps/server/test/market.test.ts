@@ -569,7 +569,7 @@ describe('instruments', () => {
     const zh = (
       await call<InstrumentsReply>(t.app, 'GET', '/api/v1/market/instruments', { lang: 'zh-TW' })
     ).body.data.items;
-    expect([name(zh, 'BTCUSDT'), name(zh, 'XAUUSD')]).toEqual(['比特幣', '黃金 (XAU/USD)']);
+    expect([name(zh, 'BTCUSDT'), name(zh, 'XAUUSD')]).toEqual(['比特幣', '黃金（XAU/USD）']);
   });
 
   it('every instrument is stored with its kind and price scale', async () => {

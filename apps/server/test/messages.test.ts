@@ -293,7 +293,7 @@ describe("messages written by events, in the owner's language", () => {
       { userId: Number(user.uid), kind: 'kyc.approved', ref: 'chosen' },
     ]);
     expect(await rows(user)).toEqual([
-      expect.objectContaining({ language: 'zh_TW', title: '身份認證已通過' }),
+      expect.objectContaining({ language: 'zh_TW', title: '身分認證已通過' }),
     ]);
   });
 
