@@ -197,7 +197,7 @@ describe("messages written by events, in the owner's language", () => {
         kind: 'withdrawal.review_failed',
         language: 'es',
         title: 'Retiro rechazado',
-        body: 'Su retiro de 20 USDT fue rechazado y los fondos han vuelto a su cuenta. Motivo: Dirección bloqueada',
+        body: 'Tu retiro de 20 USDT fue rechazado y los fondos han vuelto a tu cuenta. Motivo: Dirección bloqueada',
       }),
     ]);
   });
