@@ -19,7 +19,8 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
-    const template = `tw_template_${process.pid}`;
+    // One per project: the server's two projects (vitest.config.ts) set up side by side.
+    const template = `tw_template_${process.pid}_${project.name.replace(/\W/g, '_')}`;
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
     await admin.query(`drop database if exists ${template}`);
