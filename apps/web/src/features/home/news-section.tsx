@@ -1,5 +1,5 @@
-import { NoticeBar, Skeleton } from 'antd-mobile';
-import { SoundOutline } from 'antd-mobile-icons';
+import { Skeleton } from 'antd-mobile';
+import { type CSSProperties, useEffect, useRef, useState } from 'react';
 import { useTranslation } from '@/lib/i18n.ts';
 import { Link, useNavigate } from '@/lib/router.tsx';
 import { useArticles } from '@/api/news.ts';
@@ -10,13 +10,64 @@ import { HomeCard } from './home-card.tsx';
 /** How many news articles Home lists. */
 const HOME_NEWS = 3;
 
-/** The latest notice as a scrolling bar at the top of Home; a tap opens it. */
+/**
+ * A speaker, outlined like antd-mobile's icons (whose SoundOutline is 4.5 KB of path data).
+ */
+function SpeakerIcon() {
+  return (
+    <svg
+      width="1em"
+      height="1em"
+      viewBox="0 0 24 24"
+      aria-hidden
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.8"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      className="tw-notice-icon"
+    >
+      <path d="M3.5 9.5h3.8L12 5.5v13l-4.7-4H3.5z" />
+      <path d="M15.5 9.2a4 4 0 0 1 0 5.6M18.2 6.5a7.8 7.8 0 0 1 0 11" />
+    </svg>
+  );
+}
+
+/** Scroll speed of a notice longer than the strip, px per second (antd-mobile's NoticeBar's). */
+const NOTICE_SPEED = 50;
+
+/**
+ * The latest notice as a strip at the top of Home; a tap opens it. A title longer than the
+ * strip scrolls through it (after two seconds, at 50 px/s, again and again), or, for a user
+ * who asks for less motion, ends in an ellipsis. Our own few lines instead of antd-mobile's
+ * NoticeBar, which brought two icons and its observers to Home's first screen (about 3 KB).
+ */
 export function NoticeStrip() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const notices = useArticles('notice');
   const latest = notices.data?.items[0];
+  const box = useRef<HTMLSpanElement>(null);
+  const text = useRef<HTMLSpanElement>(null);
+  const [overflow, setOverflow] = useState(0);
+  useEffect(() => {
+    const outer = box.current;
+    const inner = text.current;
+    if (!outer || !inner) return;
+    const measure = () => setOverflow(Math.max(0, inner.scrollWidth - outer.clientWidth));
+    measure();
+    const watch = new ResizeObserver(measure);
+    watch.observe(outer);
+    return () => watch.disconnect();
+  }, [latest?.title]);
   if (!latest) return null;
+  const scroll =
+    overflow > 0
+      ? ({
+          '--tw-notice-shift': `${-overflow - 24}px`,
+          '--tw-notice-duration': `${((overflow + 24) / NOTICE_SPEED).toFixed(1)}s`,
+        } as CSSProperties)
+      : undefined;
   return (
     <button
       type="button"
@@ -25,12 +76,17 @@ export function NoticeStrip() {
       aria-label={`${t('home.notices')}: ${latest.title}`}
       data-testid="home-notice"
     >
-      <NoticeBar
-        content={latest.title}
-        icon={<SoundOutline />}
-        color="info"
-        style={{ '--border-color': 'transparent', borderRadius: 10 }}
-      />
+      <SpeakerIcon />
+      <span ref={box} className="tw-notice-box">
+        <span
+          ref={text}
+          className="tw-notice-text"
+          data-scrolling={overflow > 0 || undefined}
+          style={scroll}
+        >
+          {latest.title}
+        </span>
+      </span>
     </button>
   );
 }
