@@ -227,17 +227,23 @@ describe('the chart on /Detail', () => {
           legend.ma7,
         );
 
-        // The newest candle's close and the average of the last seven, as the API has them
-        // (a new minute or tick between the two reads: read both again).
+        // MA(7) is the exact average of the six closes before the newest candle (as the API has
+        // them) and the newest close as the legend shows it: the newest candle moves with every
+        // tick, so the page and a read of the API a moment apart may differ by one tick. That
+        // close is the API's newest within 1 % (a new minute between the reads: read again).
+        const decimal = (shown: string) =>
+          language === 'de' ? shown.replace(/\./g, '').replace(',', '.') : shown.replace(/,/g, '');
         await expect
           .poll(async () => {
+            const shownClose = (await page.getByTestId('legend-c').textContent()) ?? '';
+            const shownAverage = await page.getByTestId('legend-ma7').textContent();
             const items = await candles();
-            const closes = items.slice(-7).map((candle) => candle.c);
-            const shown = [
-              await page.getByTestId('legend-c').textContent(),
-              await page.getByTestId('legend-ma7').textContent(),
-            ];
-            return shown.join(' ') === [price(closes.at(-1)!), price(average(closes))].join(' ');
+            const newest = Number(items.at(-1)?.c);
+            const closes = [...items.slice(-7, -1).map((candle) => candle.c), decimal(shownClose)];
+            return (
+              shownAverage === price(average(closes)) &&
+              Math.abs(Number(decimal(shownClose)) - newest) <= newest * 0.01
+            );
           })
           .toBe(true);
 
