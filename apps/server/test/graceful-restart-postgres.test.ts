@@ -226,17 +226,22 @@ describe.skipIf(!url)('a rolling restart of one of two nodes on PostgreSQL', () 
       expect(servedWhileDraining).toBeGreaterThan(10);
       // Failed connections (retried on the other node) failed as they opened, once the listener
       // had closed: never a keep-alive connection cut under a request. The one exception is a
-      // connection the kernel had taken into the listener's backlog, unseen by the server, when
-      // the listener closed: its client finds it reset on reading (on a loaded machine, a few a
-      // run at most). The server never saw that request; its retry, with the same key, is
-      // counted above and the transfers below are applied once.
+      // connection the server never read from when it closed: one the kernel had taken into the
+      // listener's backlog, or an idle keep-alive connection the client was writing its next
+      // request on as the server closed it. Its client finds it reset on reading or, when the
+      // reset arrives mid-write, on writing (on a loaded machine, a few a run at most; CI saw
+      // one `write:ECONNRESET` in two runs of 99 files). The server never saw that request; its
+      // retry, with the same key, is counted above and the transfers below are applied once.
+      const reset = ['read:ECONNRESET', 'write:ECONNRESET'];
       expect(failures.get('connect:ECONNREFUSED')).toBeGreaterThan(0);
       expect(
         [...failures.keys()].filter(
-          (failure) => !failure.startsWith('connect:') && failure !== 'read:ECONNRESET',
+          (failure) => !failure.startsWith('connect:') && !reset.includes(failure),
         ),
       ).toEqual([]);
-      expect(failures.get('read:ECONNRESET') ?? 0).toBeLessThanOrEqual(3);
+      expect(
+        reset.reduce((sum, failure) => sum + (failures.get(failure) ?? 0), 0),
+      ).toBeLessThanOrEqual(3);
 
       // Readiness said 503 at once, and the listener closed only after the drain.
       const afterSignal = probes.filter((p) => p.atMs > signalledAtMs);
