@@ -19,7 +19,7 @@ const workers = 2;
 /**
  * The server's test files share their worker's modules (`isolate: false`): each file builds
  * its own app and database, and loading the server's modules once per worker rather than once
- * per file halves the suite's time (615 → 331 s on 2 cores). Files that mock a module
+ * per file roughly halves the suite's time (docs/testing.md). Files that mock a module
  * (`vi.mock`) need modules of their own and run in a project of their own.
  */
 const SERVER_ISOLATED = ['apps/server/test/money-password-recent.test.ts'];

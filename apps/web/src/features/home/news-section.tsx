@@ -11,7 +11,7 @@ import { HomeCard } from './home-card.tsx';
 const HOME_NEWS = 3;
 
 /**
- * A speaker, outlined like antd-mobile's icons (whose SoundOutline is 4.5 KB of path data).
+ * A speaker, outlined like antd-mobile's icons, in two paths (theirs, SoundOutline, is a long one).
  */
 function SpeakerIcon() {
   return (
@@ -40,7 +40,8 @@ const NOTICE_SPEED = 50;
  * The latest notice as a strip at the top of Home; a tap opens it. A title longer than the
  * strip scrolls through it (after two seconds, at 50 px/s, again and again), or, for a user
  * who asks for less motion, ends in an ellipsis. Our own few lines instead of antd-mobile's
- * NoticeBar, which brought two icons and its observers to Home's first screen (about 3 KB).
+ * NoticeBar, which brought two icons and its observers to Home's first screen
+ * (docs/performance.md#first-screen-speed).
  */
 export function NoticeStrip() {
   const { t } = useTranslation();
