@@ -37,9 +37,9 @@ function serverProject(
       isolate: files.isolate,
       environment: 'node' as const,
       globalSetup: ['apps/server/test/global-setup.ts'],
-      // Servers the tests start (in process or spawned) write no demo history in the
-      // background; market-history.test.ts tests it on its own.
-      env: { DEMO_HISTORY_DAYS: '0' },
+      // Servers the tests start (in process or spawned) write no market history in the
+      // background; market-history.test.ts and market-source-history.test.ts test it.
+      env: { DEMO_HISTORY_DAYS: '0', MARKET_HISTORY_DAYS: '0' },
       testTimeout: 30_000,
       hookTimeout: 60_000,
     },

@@ -43,6 +43,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
     DEMO_MODE: 'true',
     // The simulated history is tested on its own (market-history.test.ts); apps start without it.
     DEMO_HISTORY_DAYS: '0',
+    // Nor the sources' history: market-source-history.test.ts serves it from a local server.
+    MARKET_HISTORY_DAYS: '0',
     RATE_LIMIT_ENABLED: 'false',
     LOG_LEVEL: 'silent',
     WEB_DIST: '/nonexistent',

@@ -98,11 +98,15 @@ describe('feed configuration', () => {
       pythFeedIds: {},
       tickRetentionDays: 3,
       demoHistoryDays: 30,
+      historyDays: 30,
+      binanceRestUrl: 'https://data-api.binance.vision',
+      pythHistoryUrl: 'https://pyth.dourolabs.app/v1/fixed_rate@200ms',
     });
     expect(loadConfig({ DEMO_MODE: 'false' }).market).toMatchObject({
       sources: ['binance', 'pyth'],
       simulated: false,
       demoHistoryDays: 0,
+      historyDays: 30,
     });
     expect(
       loadConfig({ MARKET_FEED: 'binance', MARKET_FEED_URL: 'ws://127.0.0.1:9/stream' }).market,

@@ -222,6 +222,28 @@ const envSchema = z.object({
     })
     .default('https://hermes.pyth.network'),
   PYTH_API_KEY: z.string().trim().min(1).optional(),
+  /** Pyth's History API with its channel; `/history` is appended (issue 32's real market history). */
+  PYTH_HISTORY_URL: z
+    .url({
+      protocol: /^https?$/,
+      error:
+        'must be an http:// or https:// URL, e.g. https://pyth.dourolabs.app/v1/fixed_rate@200ms',
+    })
+    .default('https://pyth.dourolabs.app/v1/fixed_rate@200ms'),
+  /** Binance's REST API for market data; `/api/v3/klines` is appended. */
+  BINANCE_REST_URL: z
+    .url({
+      protocol: /^https?$/,
+      error: 'must be an http:// or https:// URL, e.g. https://data-api.binance.vision',
+    })
+    .default('https://data-api.binance.vision'),
+  /** Days of one-minute history read from each real source's history API at first start (0: none). */
+  MARKET_HISTORY_DAYS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be 0 or more')
+    .max(90, 'must be at most 90')
+    .default(30),
   /**
    * Pyth feed ids that replace the built-in ones (market/pyth/feed-ids.ts), comma-separated
    * SYMBOL=id pairs: e.g. a commodity's next futures contract once the listed ones rolled off.
@@ -493,6 +515,11 @@ export interface MarketConfig {
   tickRetentionDays: number;
   /** Demo mode: days of simulated history written before the first recorded minute (DEMO_HISTORY_DAYS). */
   demoHistoryDays: number;
+  /** Days of real history read from the sources' history APIs before the first recorded minute (MARKET_HISTORY_DAYS). */
+  historyDays: number;
+  /** Binance's REST API (BINANCE_REST_URL) and Pyth's History API with its channel (PYTH_HISTORY_URL). */
+  binanceRestUrl: string;
+  pythHistoryUrl: string;
 }
 
 export interface DepositConfig {
@@ -748,6 +775,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pythFeedIds: pythFeedIds(e.PYTH_FEED_IDS),
       tickRetentionDays: e.TICK_RETENTION_DAYS ?? tickRetentionDefault(e.DATABASE_URL),
       demoHistoryDays: e.DEMO_MODE ? e.DEMO_HISTORY_DAYS : 0,
+      historyDays: e.MARKET_HISTORY_DAYS,
+      binanceRestUrl: e.BINANCE_REST_URL,
+      pythHistoryUrl: e.PYTH_HISTORY_URL,
     },
     chat,
     settings: describeSettings(present),

@@ -2,8 +2,14 @@ import { randomInt } from 'node:crypto';
 import { INSTRUMENTS, type InstrumentSymbol } from '@tradewind/contract/market';
 import { sql } from 'drizzle-orm';
 import type { Db } from '#platform/db.ts';
-import { queryRows } from '#platform/db.ts';
 import { SIMULATED_MARKET, VOLUME_SCALE } from './feed.ts';
+import {
+  DAY_MS,
+  type HistoryCandle,
+  MINUTE_MS,
+  insertHistoryCandles,
+  oldestCandle,
+} from './history-candles.ts';
 
 /**
  * Demo mode's market history (issue 32): at first start, every instrument the demo walk prices
@@ -19,8 +25,6 @@ import { SIMULATED_MARKET, VOLUME_SCALE } from './feed.ts';
  * restart finishes what was begun and a second worker adds nothing.
  */
 export const DEMO_HISTORY_LOCK_ID = 7_315_004;
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
 /** The live walk's pull back toward its level (feed.ts REVERSION_S), per minute. */
 const REVERSION_PER_MINUTE = 60 / 86_400;
 
@@ -31,13 +35,7 @@ function normal(): number {
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
 }
 
-interface Candle {
-  open: bigint;
-  high: bigint;
-  low: bigint;
-  close: bigint;
-  volume: bigint;
-}
+type Candle = Omit<HistoryCandle, 'openTimeMs'>;
 
 /** `count` one-minute candles whose last close is `endMinor` (at the instrument's price scale). */
 export function demoCandles(symbol: InstrumentSymbol, count: number, endMinor: bigint): Candle[] {
@@ -109,36 +107,22 @@ export async function backfillDemoHistory(
       const wrote = await db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(${DEMO_HISTORY_LOCK_ID})`);
         // The oldest candle there is: the first live minute, or the history written so far.
-        const [oldest] = await queryRows<{ open_time: Date | string | null; open: string | null }>(
-          tx,
-          sql`select open_time, open_minor::text as open from market_candles_1m
-              where instrument = ${symbol} order by open_time limit 1`,
-        );
-        const startMs = oldest?.open_time ? new Date(oldest.open_time).getTime() : firstMinute;
+        const oldest = await oldestCandle(tx, symbol);
+        const startMs = oldest?.openTimeMs ?? firstMinute;
         if (startMs <= target) return 0;
         const count = Math.min(CHUNK_MINUTES, Math.floor((startMs - target) / MINUTE_MS));
-        const end = oldest?.open
-          ? BigInt(oldest.open)
-          : BigInt(
-              Math.round(
-                Number(SIMULATED_MARKET[symbol].start) * 10 ** INSTRUMENTS[symbol].priceScale,
-              ),
-            );
-        const candles = demoCandles(symbol, count, end);
-        const times = candles.map((_, i) =>
-          new Date(startMs - (count - i) * MINUTE_MS).toISOString(),
-        );
-        const list = (values: readonly unknown[]) => `{${values.join(',')}}`;
-        await tx.execute(sql`select set_config('tradewind.recorder', 'on', true)`);
-        await tx.execute(
-          sql`insert into market_candles_1m (instrument, open_time, open_minor, high_minor, low_minor, close_minor, volume_minor, tick_count, first_ts, last_ts)
-              select ${symbol}, t, o, h, l, c, v, 60, t, t + interval '59 seconds'
-              from unnest(${list(times)}::timestamptz[], ${list(candles.map((c) => c.open))}::numeric[],
-                          ${list(candles.map((c) => c.high))}::numeric[], ${list(candles.map((c) => c.low))}::numeric[],
-                          ${list(candles.map((c) => c.close))}::numeric[], ${list(candles.map((c) => c.volume))}::numeric[])
-                as x(t, o, h, l, c, v)
-              on conflict do nothing`,
-        );
+        const end =
+          oldest?.open ??
+          BigInt(
+            Math.round(
+              Number(SIMULATED_MARKET[symbol].start) * 10 ** INSTRUMENTS[symbol].priceScale,
+            ),
+          );
+        const candles = demoCandles(symbol, count, end).map((c, i) => ({
+          ...c,
+          openTimeMs: startMs - (count - i) * MINUTE_MS,
+        }));
+        await insertHistoryCandles(tx, symbol, candles, 60);
         return count;
       });
       if (wrote === 0) break;

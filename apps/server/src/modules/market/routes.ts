@@ -30,6 +30,12 @@ import type { Relay } from '#platform/relay.ts';
 import type { Hub } from '#platform/ws.ts';
 import { BinanceFeed } from './binance.ts';
 import { backfillDemoHistory } from './demo-history.ts';
+import {
+  type HistorySource,
+  backfillSourceHistory,
+  binanceHistory,
+  pythHistory,
+} from './source-history.ts';
 import { demoWalkKey } from './demo-walk-key.ts';
 import { type MarketFeed, SimulatedFeed } from './feed.ts';
 import { MarketBroadcaster, isMarketChannel } from './live.ts';
@@ -39,7 +45,7 @@ import type { ConditionState } from '#platform/conditions.ts';
 import { readSharedSettings } from '../settings/service.ts';
 import { FEED_STALE_S, MarketRecorder, RECORDER_LOCK_ID } from './recorder.ts';
 import { sourcesView } from './sources-view.ts';
-import { configuredPythFeeds, sourcePlan } from './sources.ts';
+import { type SourcePlan, configuredPythFeeds, sourcePlan } from './sources.ts';
 import type { TickReference } from './tick-references.ts';
 import {
   ensureInstruments,
@@ -319,6 +325,7 @@ export function registerMarketRecorder(
       { unpriced },
       'no configured price source covers these instruments: they have no price and cannot be traded',
     );
+  registerSourceHistory(app, deps, plan, () => recorder.isLeading);
   const recorder = new MarketRecorder({
     db: deps.db,
     clock: deps.clock,
@@ -372,4 +379,58 @@ export function registerMarketRecorder(
   });
   app.addHook('onClose', () => recorder.stop());
   return recorder;
+}
+
+/**
+ * The real sources' history before the first recorded minute (source-history.ts), fetched in
+ * the background after start by the process that records prices. Each instrument reads
+ * Binance when Binance prices it (USDT prices and real volume), otherwise Pyth.
+ */
+function registerSourceHistory(
+  app: FastifyInstance,
+  deps: MarketDeps,
+  plan: SourcePlan,
+  isLeading: () => boolean,
+): void {
+  const { market } = deps.config;
+  if (market.historyDays <= 0) return;
+  const sources = new Map<string, HistorySource>();
+  if (market.sources.includes('binance'))
+    sources.set('binance', binanceHistory({ baseUrl: market.binanceRestUrl }));
+  if (market.sources.includes('pyth'))
+    sources.set(
+      'pyth',
+      pythHistory({
+        baseUrl: market.pythHistoryUrl,
+        ...(market.pythApiKey ? { apiKey: market.pythApiKey } : {}),
+        feeds: configuredPythFeeds(market.pythFeedIds),
+      }),
+    );
+  const historyPlan = INSTRUMENT_SYMBOLS.flatMap((symbol) => {
+    const priced = plan.byInstrument[symbol];
+    const name = ['binance', 'pyth'].find((source) => priced.includes(source));
+    const source = name ? sources.get(name) : undefined;
+    return source ? [{ symbol, source }] : [];
+  });
+  if (historyPlan.length === 0) return;
+  let history: Promise<void> | null = null;
+  const closing = new AbortController();
+  app.addHook('onReady', async () => {
+    history = backfillSourceHistory(deps.db, {
+      plan: historyPlan,
+      now: deps.clock.now(),
+      days: market.historyDays,
+      isLeading,
+      signal: closing.signal,
+      log: app.log,
+    })
+      .then(() => undefined)
+      .catch((error: unknown) =>
+        app.log.error({ err: error }, 'the market history from the sources failed'),
+      );
+  });
+  app.addHook('onClose', async () => {
+    closing.abort();
+    await history;
+  });
 }
