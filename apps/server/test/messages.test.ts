@@ -548,7 +548,7 @@ describe('real time', () => {
       data: {
         type: 'message.new',
         count: 1,
-        message: { kind: 'kyc.approved', title: 'Identität bestätigt', read: false },
+        message: { kind: 'kyc.approved', title: 'Identität verifiziert', read: false },
       },
     });
     expect(

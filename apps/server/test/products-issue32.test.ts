@@ -158,7 +158,7 @@ describe('IEO in-site messages', () => {
         link: '/IEOHis',
       },
     ]);
-    expect((await messages(bob, 'ieo.'))[0]?.title).toBe('IEO-Antrag angenommen');
+    expect((await messages(bob, 'ieo.'))[0]?.title).toBe('IEO-Zeichnung angenommen');
 
     t.clock.advance(DAY);
     expect((await runDue()).allocated).toContain(Number(project.id));

@@ -96,7 +96,7 @@ describe('delivery address', () => {
       name: ['Bitte geben Sie einen Namen ein.'],
       phone: ['Bitte geben Sie eine gültige Telefonnummer ein.'],
       address: ['Die Adresse darf nicht leer sein.'],
-      region: ['Bitte wählen Sie ein Empfangsgebiet.'],
+      region: ['Bitte wählen Sie eine Region.'],
     });
     const onlyRegion = await saveAddress(token, { ...HOME, region: 'XX' }, 'zh-CN');
     expect(onlyRegion.body.errors).toEqual({ region: ['请选择收货地区。'] });

@@ -493,7 +493,7 @@ describe('markets and instant contracts in Chromium at 390×844', () => {
       ).toBe(1);
       await page.waitForTimeout(300);
       await screenshot(page, 'de-Detail-order');
-      await page.locator('input[aria-label="Trading-Passwort"]').fill(TRADE_PIN);
+      await page.locator('input[aria-label="Handelspasswort"]').fill(TRADE_PIN);
       await page.getByRole('button', { name: 'Fallend kaufen bestätigen' }).click();
       await expect.poll(() => text(page, 'delivery-countdown')).toMatch(/^0:[0-3]\d$/);
       await screenshot(page, 'de-Detail-delivery');

@@ -59,7 +59,7 @@ const TEXT = {
   },
   de: {
     title: null,
-    placed: 'BTC/USDT Steigend · Order platziert',
+    placed: 'BTC/USDT Steigend · Order aufgegeben',
     settled:
       /^BTC\/USDT Steigend · (gewonnen|verloren|unentschieden, erstattet|ungültig, erstattet)$/,
     transfer: 'Übertragung Spot → Futures',

@@ -41,8 +41,8 @@ const TEXT = {
   de: {
     buyUp: 'Steigend kaufen',
     notSet:
-      'Legen Sie vor Ihrem ersten Auftrag ein Trading-Passwort fest: Jeder Auftrag wird damit bestätigt.',
-    setIt: 'Trading-Passwort festlegen',
+      'Legen Sie vor Ihrer ersten Order ein Handelspasswort fest: Jede Order wird damit bestätigt.',
+    setIt: 'Handelspasswort festlegen',
     kyc: 'Schließen Sie zuerst die Identitätsprüfung ab.',
     verify: 'Jetzt verifizieren',
     amount: 'Betrag',

@@ -30,7 +30,7 @@ const TEXT = {
   },
   de: {
     tag: 'de',
-    title: 'Identität bestätigt',
+    title: 'Identität verifiziert',
     body: 'Ihre Identitätsprüfung war erfolgreich.',
     news: 'Märkte diese Woche: Bitcoin hält seine Spanne',
     notice: 'Geplante Wartung am Sonntag, 02:00–02:30 UTC',

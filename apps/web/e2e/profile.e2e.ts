@@ -35,7 +35,7 @@ const TEXT = {
     tooShort: 'Der Spitzname braucht mindestens 2 Zeichen.',
     nickname: 'Jörg_Händler',
     credit: 'Bonitätswert',
-    rule: 'Identität bestätigt',
+    rule: 'Identität verifiziert',
     sendCode: 'Code senden',
     change: 'Ändern',
     emailRow: 'E-Mail',

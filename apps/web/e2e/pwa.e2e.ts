@@ -254,7 +254,7 @@ describe('installable app in Chromium at 390×844', () => {
         };
       });
       await page.getByRole('button', { name: 'Aktualisieren' }).click();
-      await expect.poll(() => page.getByText('Wird heruntergeladen…').count()).toBe(1);
+      await expect.poll(() => page.getByText('Wird heruntergeladen …').count()).toBe(1);
       await shot(page, 'pwa-downloading-de');
       await page.evaluate(() => (window as unknown as { release: () => void }).release());
       await expect.poll(() => cacheNames(page), { timeout: 30_000 }).toEqual(['tw-e2e-third']);

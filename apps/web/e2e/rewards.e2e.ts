@@ -33,7 +33,7 @@ const TEXT = {
   },
   de: {
     tag: 'de',
-    title: 'Prämienzentrum',
+    title: 'Belohnungscenter',
     kyc: 'Identität verifizieren',
     claim: 'Abholen',
     claimed: 'Abgeholt',

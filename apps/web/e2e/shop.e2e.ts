@@ -38,7 +38,7 @@ const TEXT = {
     errors: [
       'Bitte geben Sie einen Namen ein.',
       'Bitte geben Sie eine gültige Telefonnummer ein.',
-      'Bitte wählen Sie ein Empfangsgebiet.',
+      'Bitte wählen Sie eine Region.',
       'Die Adresse darf nicht leer sein.',
     ],
     sent: 'Erfolgreich gesendet',
