@@ -178,7 +178,7 @@ describe('KYC must be completed before financial actions (spec §5)', () => {
     ['en', 'Complete identity verification first.'],
     ['de', 'Schließen Sie zuerst die Identitätsprüfung ab.'],
     ['es', 'Primero completa la verificación de identidad.'],
-    ['fr', "Terminez d'abord la vérification d'identité."],
+    ['fr', 'Terminez d’abord la vérification d’identité.'],
     ['it', 'Completa prima la verifica dell’identità.'],
     ['zh-CN', '请先完成身份认证。'],
     ['zh-TW', '請先完成身分認證。'],

@@ -154,7 +154,7 @@ describe("messages written by events, in the owner's language", () => {
       /^\d+(\.\d+)? USDT ont été crédités sur votre compte spot\.$/,
     );
     expect(messages[1]?.body).toBe(
-      'Votre dépôt par carte bancaire de 50 USDT a été refusé. Motif : Reçu illisible',
+      'Votre dépôt par carte bancaire de 50 USDT a été refusé. Motif\u00a0: Reçu illisible',
     );
   });
 

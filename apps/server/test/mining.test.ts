@@ -187,7 +187,7 @@ describe('products', () => {
           lang: 'fr',
         })
       ).body,
-    ).toMatchObject({ code: 3401, message: "Ce mineur n'existe pas." });
+    ).toMatchObject({ code: 3401, message: 'Ce mineur n’existe pas.' });
   });
 });
 

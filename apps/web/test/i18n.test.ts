@@ -47,7 +47,7 @@ describe('translations', () => {
       'En continuant, vous acceptez la ',
       { tag: 'privacy', text: 'Politique de confidentialité' },
       ' et les ',
-      { tag: 'terms', text: "Conditions d'utilisation" },
+      { tag: 'terms', text: 'Conditions d’utilisation' },
       '.',
     ]);
     expect(tagged('no tags')).toEqual(['no tags']);

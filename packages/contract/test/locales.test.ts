@@ -25,12 +25,12 @@ function subdirs(dir: string): string[] {
 
 /**
  * Values allowed to equal the English one (names and words these languages share): product
- * and exchange names, coin names, currency-pair codes, "Gold", which German shares, "Type"
- * (French), "Max" (the exchanges' own button in every language), "Volume" (French, Italian)
- * and "Name" (German). Chinese charts name moving averages "MA(7)" too.
+ * and exchange names, coin names, currency-pair codes, "Gold", which German shares, "Type" and
+ * "Conversion" (French), "Max" (the exchanges' own button in every language), "Volume" (French,
+ * Italian) and "Name" (German). Chinese charts name moving averages "MA(7)" too.
  */
 const SAME_AS_ENGLISH_OK =
-  /^(Tradewind|UID|USDT|KYC|IEO|Demo|Mining|Launchpad|Wallet|Home|Password|Messages?|Points|Version \{\{version\}\}|Trading|Spot|Futures|Total|Type|Max|Volume|Name|name@example\.com|Email|E-mail|Chat|Binance|Pyth|Bitcoin|Ethereum|BNB|Solana|XRP|Dogecoin|TRON|Litecoin|[A-Z]{3}\/[A-Z]{3}|Gold \(XAU\/USD\)|MA\(\{\{length\}\}\))$/i;
+  /^(Tradewind|UID|USDT|KYC|IEO|Demo|Mining|Launchpad|Wallet|Home|Password|Messages?|Points|Version \{\{version\}\}|Trading|Spot|Futures|Total|Type|Conversion|Max|Volume|Name|name@example\.com|Email|E-mail|Chat|Binance|Pyth|Bitcoin|Ethereum|BNB|Solana|XRP|Dogecoin|TRON|Litecoin|[A-Z]{3}\/[A-Z]{3}|Gold \(XAU\/USD\)|MA\(\{\{length\}\}\))$/i;
 
 function flatten(node: unknown, prefix = ''): Map<string, string> {
   const out = new Map<string, string>();
