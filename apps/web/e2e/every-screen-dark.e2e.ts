@@ -1,0 +1,3 @@
+import { everyScreen } from './every-screen.ts';
+
+everyScreen('dark');
