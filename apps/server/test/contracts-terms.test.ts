@@ -50,7 +50,7 @@ describe('the terms the user saw', () => {
       });
       expect(refused.status, JSON.stringify(refused.body)).toBe(409);
       expect(refused.body.code).toBe(2608);
-      expect(refused.body.message).toContain('Auszahlung oder Gebühr');
+      expect(refused.body.message).toContain('Auszahlungsrate oder Gebühr');
       expect(await futures(t, user.token)).toEqual(before);
       expect(await count()).toBe(0);
       // With the terms now shown, the order goes through on them.
