@@ -1,3 +1,0 @@
-import { everyScreen } from './every-screen.ts';
-
-everyScreen('dark');
