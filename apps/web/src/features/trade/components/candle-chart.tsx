@@ -3,6 +3,7 @@ import { LANGUAGE_TAGS, normalizeLanguage } from '@tradewind/contract/languages'
 import {
   CandlestickSeries,
   type CandlestickData,
+  CrosshairMode,
   HistogramSeries,
   type HistogramData,
   type IChartApi,
@@ -180,6 +181,9 @@ export default function CandleChart({ candles, priceScale, interval, language }:
         priceFormatter: priceFormatter(language, priceScale),
       },
       handleScale: { axisPressedMouseMove: false },
+      // The horizontal line follows the finger, as on an exchange's chart: the default magnet
+      // snapped it to whichever series was nearest, often a moving average, not a price.
+      crosshair: { mode: CrosshairMode.Normal },
     });
     const priceFormat = {
       type: 'price',
