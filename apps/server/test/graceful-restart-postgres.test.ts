@@ -229,9 +229,9 @@ describe.skipIf(!url)('a rolling restart of one of two nodes on PostgreSQL', () 
       // connection the server never read from when it closed: one the kernel had taken into the
       // listener's backlog, or an idle keep-alive connection the client was writing its next
       // request on as the server closed it. Its client finds it reset on reading or, when the
-      // reset arrives mid-write, on writing (on a loaded machine, a few a run at most; CI saw
-      // one `write:ECONNRESET` in two runs of 99 files). The server never saw that request; its
-      // retry, with the same key, is counted above and the transfers below are applied once.
+      // reset arrives mid-write, on writing (on a loaded machine, a few a run at most). The
+      // server never saw that request; its retry, with the same key, is counted above and the
+      // transfers below are applied once.
       const reset = ['read:ECONNRESET', 'write:ECONNRESET'];
       expect(failures.get('connect:ECONNREFUSED')).toBeGreaterThan(0);
       expect(

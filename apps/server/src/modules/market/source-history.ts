@@ -1,3 +1,4 @@
+import { setTimeout as pause } from 'node:timers/promises';
 import { INSTRUMENTS, type InstrumentSymbol } from '@tradewind/contract/market';
 import type { FastifyBaseLogger } from 'fastify';
 import { backoffDelayMs } from '#platform/backoff.ts';
@@ -163,6 +164,13 @@ export function parsePythHistory(symbol: InstrumentSymbol, body: unknown): Histo
 
 type Fetch = typeof fetch;
 
+/** `path` under a base URL that may or may not end in a slash, with a query. */
+function endpoint(base: string, path: string, query: Record<string, string>): URL {
+  const url = new URL(path, base.replace(/\/?$/, '/'));
+  url.search = new URLSearchParams(query).toString();
+  return url;
+}
+
 /** One GET with a timeout, as JSON; a non-2xx status throws with the source's Retry-After. */
 async function getJson(
   fetchFn: Fetch,
@@ -219,14 +227,13 @@ export function binanceHistory(options: SourceHistoryOptions): HistorySource {
     spacingMs: options.spacingMs ?? 250,
     symbolAt: (symbol) => (INSTRUMENTS[symbol].kind === 'crypto' ? symbol : null),
     async fetchPage(symbol, sourceSymbol, fromMs, toMs, signal) {
-      const url = new URL('api/v3/klines', options.baseUrl.replace(/\/?$/, '/'));
-      url.search = new URLSearchParams({
+      const url = endpoint(options.baseUrl, 'api/v3/klines', {
         symbol: sourceSymbol,
         interval: '1m',
         startTime: String(fromMs),
         endTime: String(toMs - 1),
         limit: '1000',
-      }).toString();
+      });
       const body = await getJson(fetchFn, url, {}, signal, options.timeoutMs ?? 15_000);
       return parseBinanceKlines(symbol, body);
     },
@@ -257,13 +264,12 @@ export function pythHistory(
       return null;
     },
     async fetchPage(symbol, sourceSymbol, fromMs, toMs, signal) {
-      const url = new URL('history', options.baseUrl.replace(/\/?$/, '/'));
-      url.search = new URLSearchParams({
+      const url = endpoint(options.baseUrl, 'history', {
         symbol: sourceSymbol,
         resolution: '1',
         from: String(Math.floor(fromMs / 1000)),
         to: String(Math.floor(toMs / 1000) - 1),
-      }).toString();
+      });
       const headers: Record<string, string> = options.apiKey
         ? { authorization: `Bearer ${options.apiKey}` }
         : {};
@@ -271,23 +277,6 @@ export function pythHistory(
       return parsePythHistory(symbol, body);
     },
   };
-}
-
-/** Resolves after `ms`, or rejects at once when `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    timer.unref();
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** What a backfill run did, per instrument. */
@@ -335,13 +324,15 @@ export async function backfillSourceHistory(
   const attempts = options.attempts ?? 5;
   const backoff = options.backoff ?? { baseMs: 2_000, maxMs: 120_000 };
   const lastRequestAt = new Map<string, number>();
+  // Rejects at once when the app closes; keeps no process alive.
+  const sleep = (ms: number) => pause(ms, undefined, { signal, ref: false });
 
   const request = async (
     source: HistorySource,
     call: () => Promise<HistoryPage>,
   ): Promise<HistoryPage> => {
     const wait = (lastRequestAt.get(source.name) ?? 0) + source.spacingMs - Date.now();
-    if (wait > 0) await sleep(wait, signal);
+    if (wait > 0) await sleep(wait);
     lastRequestAt.set(source.name, Date.now());
     return call();
   };
@@ -360,7 +351,7 @@ export async function backfillSourceHistory(
     try {
       while (!signal.aborted) {
         if (options.isLeading && !options.isLeading()) {
-          await sleep(options.followerPollMs ?? 1_000, signal);
+          await sleep(options.followerPollMs ?? 1_000);
           continue;
         }
         // Back from the oldest candle there is (another process may have gone further), or
@@ -396,7 +387,7 @@ export async function backfillSourceHistory(
             { instrument: symbol, source: source.name, err: failure.message, retryInMs: delay },
             'market history: a request failed; trying again',
           );
-          await sleep(delay, signal);
+          await sleep(delay);
           continue;
         }
         failures = 0;
