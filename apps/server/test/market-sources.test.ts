@@ -2,6 +2,7 @@ import type { MarketSources } from '@tradewind/contract/market-sources';
 import { INSTRUMENT_SYMBOLS, type InstrumentSymbol } from '@tradewind/contract/market';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeedPrice, MarketFeed } from '../src/modules/market/feed.ts';
+import { saveListedContracts } from '../src/modules/market/pyth/contracts.ts';
 import { MarketRecorder } from '../src/modules/market/recorder.ts';
 import { type TestApp, call, createTestApp, operatorToken } from './harness.ts';
 
@@ -80,5 +81,28 @@ describe('the console’s price sources', () => {
     expect(
       (await call(t.app, 'POST', '/api/admin/v1/market/sources', { token, body: {} })).status,
     ).toBe(404);
+  });
+
+  it('after a roll the built-in list does not cover, WTI shows the month found listed on Hermes', async () => {
+    t.clock.set(Date.UTC(2026, 11, 19));
+    const { token } = await operatorToken(t, 'catalog');
+    const wtiSource = async () =>
+      (
+        await call<MarketSources>(t.app, 'GET', '/api/admin/v1/market/sources', { token })
+      ).body.data.items.find((item) => item.symbol === 'WTIUSD')?.sources;
+    expect(await wtiSource()).toEqual([
+      { source: 'pyth', id: 'pyth', label: 'pyth', lastQuoteAt: null },
+    ]);
+    await saveListedContracts(t.database.db, t.clock.now(), [
+      {
+        instrument: 'WTIUSD',
+        symbol: 'Commodities.WTIG7/USD',
+        feedId: 'f'.repeat(64),
+        lastTradeDate: '2027-01-20',
+      },
+    ]);
+    expect(await wtiSource()).toEqual([
+      { source: 'pyth', id: 'f'.repeat(64), label: 'Commodities.WTIG7/USD', lastQuoteAt: null },
+    ]);
   });
 });

@@ -168,7 +168,7 @@ describe('forex, metal and commodity feeds (entries built in the recorded shape;
       frontContract(
         PYTH_FEEDS.WTIUSD?.kind === 'futures'
           ? PYTH_FEEDS.WTIUSD
-          : { kind: 'futures', contracts: [] },
+          : { kind: 'futures', root: 'WTI', contracts: [] },
         Date.UTC(2026, 6, 1),
       )?.feedId ?? '',
     );

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { withListedContracts } from '../src/modules/market/pyth/contracts.ts';
 import { PYTH_FEEDS, type PythFeedMap } from '../src/modules/market/pyth/feed-ids.ts';
 import { type SseEvent, SseOverflowError, SseParser } from '../src/modules/market/pyth/sse.ts';
 import {
@@ -336,6 +337,40 @@ describe('the Hermes stream on a local server replaying recorded messages', () =
       ['17d0b3b03f9ccb6bb6721960f034b8601b3d89ef70743b33f86304a1565cebda'],
     );
     expect(source.counters().silences).toBe(0);
+  });
+});
+
+describe('futures months listed after start', () => {
+  it('a stream left with no WTI month subscribes to the month the listing found', async () => {
+    const wti = PYTH_FEEDS.WTIUSD;
+    if (wti?.kind !== 'futures') throw new Error('WTI follows futures');
+    const onlyWti = {
+      ...Object.fromEntries(Object.keys(PYTH_FEEDS).map((symbol) => [symbol, null])),
+      WTIUSD: wti,
+    } as PythFeedMap;
+    // After WTIF7's roll the built-in list has no WTI month: nothing to subscribe to.
+    clock.set(Date.UTC(2026, 11, 19));
+    const source = open({ feeds: onlyWti, silenceMs: 60_000 });
+    source.start();
+    expect(source.connected).toBe(false);
+    expect(hermes.requests).toHaveLength(0);
+    expect(source.counters().reconnects).toBe(1);
+    const g7 = 'e'.repeat(64);
+    source.setFeeds(
+      withListedContracts(onlyWti, [
+        {
+          instrument: 'WTIUSD',
+          symbol: 'Commodities.WTIG7/USD',
+          feedId: g7,
+          lastTradeDate: '2027-01-20',
+        },
+      ]),
+    );
+    timers.fire();
+    await vi.waitFor(() => expect(source.connected).toBe(true));
+    expect(new URL(hermes.requests[0]?.url ?? '', hermes.url).searchParams.getAll('ids[]')).toEqual(
+      [g7],
+    );
   });
 });
 

@@ -50,7 +50,7 @@ export function createContractsModule(
     clock: deps.clock,
     ledger: deps.ledger,
     hub: deps.hub,
-    isTradable: (symbol) => isTradable(symbol, deps.config.market, deps.clock.now()),
+    isTradable: (symbol) => isTradable(symbol, deps.config.market),
     log: options.log,
     onPlaced: (deliverAt: Date) => {
       metrics?.ordersPlaced.inc();

@@ -40,6 +40,7 @@ import { demoWalkKey } from './demo-walk-key.ts';
 import { type MarketFeed, SimulatedFeed } from './feed.ts';
 import { MarketBroadcaster, isMarketChannel } from './live.ts';
 import { PythFeed } from './pyth-feed.ts';
+import { ContractListing } from './pyth/contracts.ts';
 import { PythStream } from './pyth/stream.ts';
 import type { ConditionState } from '#platform/conditions.ts';
 import { readSharedSettings } from '../settings/service.ts';
@@ -111,7 +112,7 @@ export function registerMarketRoutes(app: FastifyInstance, deps: MarketDeps): Ma
       tags,
       response: instrumentsSchema,
     },
-    async ({ lang }) => instrumentsView(deps.db, lang, deps.config.market, deps.clock.now()),
+    async ({ lang }) => instrumentsView(deps.db, lang, deps.config.market),
   );
 
   route(
@@ -262,7 +263,7 @@ export function registerMarketRecorder(
 ): MarketRecorder {
   const { connectDedicated } = app.services.database;
   const { metrics } = app.services;
-  const plan = sourcePlan(deps.config.market, deps.clock.now().getTime());
+  const plan = sourcePlan(deps.config.market);
   const feeds: MarketFeed[] = [];
   // A placeholder key until boot reads the stored one (`demoWalkKey`), before the first sample.
   const walk =
@@ -308,15 +309,32 @@ export function registerMarketRecorder(
     const { pythUrl, pythApiKey } = deps.config.market;
     if (!pythApiKey)
       app.log.warn('PYTH_API_KEY is not set: Hermes may refuse the stream (see docs/prices.md)');
+    const pythFeeds = configuredPythFeeds(deps.config.market.pythFeedIds);
     const stream = new PythStream({
       clock: deps.clock,
       baseUrl: pythUrl,
       ...(pythApiKey ? { apiKey: pythApiKey } : {}),
-      feeds: configuredPythFeeds(deps.config.market.pythFeedIds),
+      feeds: pythFeeds,
       log: app.log,
     });
-    app.addHook('onReady', async () => stream.start());
-    app.addHook('onClose', () => stream.stop());
+    // Futures months Pyth lists after this release's list, read from Hermes and stored.
+    const listing = new ContractListing({
+      db: deps.db,
+      clock: deps.clock,
+      feeds: pythFeeds,
+      baseUrl: pythUrl,
+      ...(pythApiKey ? { apiKey: pythApiKey } : {}),
+      onFeeds: (feeds) => stream.setFeeds(feeds),
+      log: app.log,
+    });
+    app.addHook('onReady', async () => {
+      stream.start();
+      listing.start();
+    });
+    app.addHook('onClose', async () => {
+      await listing.stop();
+      await stream.stop();
+    });
     feeds.push(new PythFeed(stream));
   }
   const unpriced = INSTRUMENT_SYMBOLS.filter((symbol) => plan.byInstrument[symbol].length === 0);

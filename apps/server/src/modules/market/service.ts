@@ -276,19 +276,18 @@ export function isTradable(
   market: Pick<MarketConfig, 'sources' | 'simulated'> & {
     pythFeedIds?: MarketConfig['pythFeedIds'];
   },
-  now: Date,
 ): boolean {
-  return INSTRUMENTS[symbol].tradable && planAt(market, now).byInstrument[symbol].length > 0;
+  return INSTRUMENTS[symbol].tradable && planOf(market).byInstrument[symbol].length > 0;
 }
 
-/** Coverage changes only at a futures roll (whole days): one plan per configuration and minute, off the order path. */
-const plans = new WeakMap<object, { minute: number; plan: SourcePlan }>();
-function planAt(market: Parameters<typeof sourcePlan>[0], now: Date): SourcePlan {
-  const minute = Math.floor(now.getTime() / 60_000);
-  const held = plans.get(market);
-  if (held?.minute === minute) return held.plan;
-  const plan = sourcePlan(market, now.getTime());
-  plans.set(market, { minute, plan });
+/** Coverage follows the configuration alone: one plan per configuration, off the order path. */
+const plans = new WeakMap<object, SourcePlan>();
+function planOf(market: Parameters<typeof sourcePlan>[0]): SourcePlan {
+  let plan = plans.get(market);
+  if (!plan) {
+    plan = sourcePlan(market);
+    plans.set(market, plan);
+  }
   return plan;
 }
 
@@ -314,13 +313,12 @@ export async function instrumentsView(
   market: Pick<MarketConfig, 'sources' | 'simulated'> & {
     pythFeedIds?: MarketConfig['pythFeedIds'];
   },
-  now: Date,
 ): Promise<{ items: Instrument[] }> {
   const rows = await instrumentRows(db);
   return {
     items: rows.map((row) => {
       const { kind, base, quote, priceScale } = INSTRUMENTS[row.symbol];
-      const tradable = row.tradable && isTradable(row.symbol, market, now);
+      const tradable = row.tradable && isTradable(row.symbol, market);
       const name = row.displayName ?? translate(language, `market.instruments.${row.symbol}`);
       return {
         symbol: row.symbol,

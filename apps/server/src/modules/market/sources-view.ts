@@ -4,6 +4,7 @@ import type { MarketSources, PriceSource } from '@tradewind/contract/market-sour
 import { sql } from 'drizzle-orm';
 import type { MarketConfig } from '#platform/config.ts';
 import { type Executor, queryRows } from '#platform/db.ts';
+import { loadListedContracts, withListedContracts } from './pyth/contracts.ts';
 import { pythFeedsAt } from './pyth/feed-ids.ts';
 import { readSharedSettings } from '../settings/service.ts';
 import { tickQuotes } from './service.ts';
@@ -17,11 +18,12 @@ export async function sourcesView(
   now: Date,
 ): Promise<MarketSources> {
   const { quarantineBandPpm } = await readSharedSettings(db);
-  const plan = sourcePlan(market, now.getTime());
+  const plan = sourcePlan(market);
+  const pythFeeds = market.sources.includes('pyth')
+    ? withListedContracts(configuredPythFeeds(market.pythFeedIds), await loadListedContracts(db))
+    : configuredPythFeeds(market.pythFeedIds);
   const pyth = new Map(
-    [...pythFeedsAt(now.getTime(), configuredPythFeeds(market.pythFeedIds)).values()].map(
-      (feed) => [feed.instrument, feed],
-    ),
+    [...pythFeedsAt(now.getTime(), pythFeeds).values()].map((feed) => [feed.instrument, feed]),
   );
   const latest = await queryRows<{
     instrument: string;

@@ -1,25 +1,24 @@
 import { INSTRUMENTS, INSTRUMENT_SYMBOLS, type InstrumentSymbol } from '@tradewind/contract/market';
 import type { RealPriceSource } from '#platform/config.ts';
-import { PYTH_FEEDS, type PythFeedMap, pythFeedsAt } from './pyth/feed-ids.ts';
+import { PYTH_FEEDS, type PythFeedMap } from './pyth/feed-ids.ts';
 
 /** The demo walk's source name: its prices exist only in demo mode. */
 export const SIMULATED_SOURCE = 'simulated';
 
 /**
- * Which instruments a real source prices at an instant. Binance trades the crypto pairs
- * only; Pyth publishes crypto, forex, metals and commodities (pyth/feed-ids.ts), a commodity
- * through its front futures contract, so a commodity whose listed contracts have all rolled
- * off has no Pyth price until new contract ids are added.
+ * Which instruments a real source prices. Binance trades the crypto pairs only; Pyth
+ * publishes crypto, forex, metals and commodities (pyth/feed-ids.ts), a commodity through its
+ * front futures month: which month that is, and whether one is known yet (pyth/contracts.ts
+ * reads new months from Hermes), is the stream's business at each instant. A commodity with no
+ * known front month has no Pyth price then, and is not tradable, as any stale instrument.
  */
 export function coverage(
   source: RealPriceSource,
-  atMs: number,
   pythFeeds: PythFeedMap = PYTH_FEEDS,
 ): InstrumentSymbol[] {
   if (source === 'binance')
     return INSTRUMENT_SYMBOLS.filter((symbol) => INSTRUMENTS[symbol].kind === 'crypto');
-  const feeds = new Set([...pythFeedsAt(atMs, pythFeeds).values()].map((feed) => feed.instrument));
-  return INSTRUMENT_SYMBOLS.filter((symbol) => feeds.has(symbol));
+  return INSTRUMENT_SYMBOLS.filter((symbol) => pythFeeds[symbol] !== null);
 }
 
 /** Pyth's feeds with the operator's replacements (PYTH_FEED_IDS): a replaced instrument follows that one feed. */
@@ -42,17 +41,14 @@ export interface SourcePlan {
  * none covers, so a demo with Binance keeps real crypto prices and walks the rest; outside
  * demo mode an instrument no real source covers has no price and cannot be traded.
  */
-export function sourcePlan(
-  market: {
-    sources: readonly RealPriceSource[];
-    simulated: boolean;
-    pythFeedIds?: Readonly<Record<string, string>>;
-  },
-  atMs: number,
-): SourcePlan {
+export function sourcePlan(market: {
+  sources: readonly RealPriceSource[];
+  simulated: boolean;
+  pythFeedIds?: Readonly<Record<string, string>>;
+}): SourcePlan {
   const pythFeeds = configuredPythFeeds(market.pythFeedIds ?? {});
   const covered = new Map(
-    market.sources.map((source) => [source, new Set(coverage(source, atMs, pythFeeds))]),
+    market.sources.map((source) => [source, new Set(coverage(source, pythFeeds))]),
   );
   const byInstrument = {} as Record<InstrumentSymbol, string[]>;
   const simulated: InstrumentSymbol[] = [];

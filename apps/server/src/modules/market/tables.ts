@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -194,4 +195,24 @@ export const tickProofs = pgTable(
     primaryKey({ columns: [t.tickId, t.source] }),
     index('market_tick_proofs_recorded_at_idx').on(t.recordedAt),
   ],
+);
+
+/**
+ * Futures months Pyth listed after the built-in list (`pyth/feed-ids.ts`), as Hermes' feed list
+ * showed them: the symbol, its feed id and the last trading day its description states
+ * (`pyth/contracts.ts`). Written by whichever process read the list; every process merges them
+ * into the built-in months, so a commodity rolls on to a month listed after this release.
+ */
+export const listedContracts = pgTable(
+  'market_listed_contracts',
+  {
+    symbol: text('symbol').primaryKey(),
+    instrument: text('instrument')
+      .notNull()
+      .references(() => instruments.symbol),
+    feedId: text('feed_id').notNull(),
+    lastTradeDate: date('last_trade_date', { mode: 'string' }).notNull(),
+    listedAt: timestamp('listed_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [check('market_listed_contracts_feed_id', sql`${t.feedId} ~ '^[0-9a-f]{64}$'`)],
 );

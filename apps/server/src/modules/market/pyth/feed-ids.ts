@@ -34,6 +34,8 @@ export interface PythFuturesContract {
 
 export interface PythFuturesFeed {
   kind: 'futures';
+  /** The contract code's root in Pyth's symbols: `WTI` in `Commodities.WTIF7/USD` (pyth/contracts.ts finds new months by it). */
+  root: string;
   /** Months in order; the front contract is the first whose roll date has not passed. */
   contracts: readonly PythFuturesContract[];
 }
@@ -97,6 +99,7 @@ export const PYTH_FEEDS: PythFeedMap = {
   // Light sweet crude (CL), USD per barrel.
   WTIUSD: {
     kind: 'futures',
+    root: 'WTI',
     contracts: [
       {
         symbol: 'Commodities.WTIM6/USD',
@@ -149,6 +152,7 @@ export const PYTH_FEEDS: PythFeedMap = {
   // COMEX high grade copper (HG), USD per pound.
   COPPERUSD: {
     kind: 'futures',
+    root: 'CC',
     contracts: [
       {
         symbol: 'Commodities.CCK6/USD',

@@ -144,6 +144,7 @@ export class PythStream extends EventEmitter {
     silences: 0,
     refused: 0,
   };
+  private feeds: PythFeedMap;
   private subscribed = new Map<string, PythFeedAt>();
   private abort: AbortController | null = null;
   private open = false;
@@ -171,7 +172,16 @@ export class PythStream extends EventEmitter {
     this.maxFutureMs = options.maxFutureMs ?? 2_000;
     this.maxConfBps = BigInt(options.maxConfBps ?? 200);
     this.reportEveryMs = options.reportEveryMs ?? 60_000;
-    this.subscribed = pythFeedsAt(this.nowMs(), options.feeds ?? PYTH_FEEDS);
+    this.feeds = options.feeds ?? PYTH_FEEDS;
+    this.subscribed = pythFeedsAt(this.nowMs(), this.feeds);
+  }
+
+  /**
+   * Replaces the feed map (futures months listed since start, pyth/contracts.ts): when it
+   * changes what is front now, the stream resubscribes at its next check, as at a roll.
+   */
+  setFeeds(feeds: PythFeedMap): void {
+    this.feeds = feeds;
   }
 
   get connected(): boolean {
@@ -260,7 +270,7 @@ export class PythStream extends EventEmitter {
   }
 
   private connect(): void {
-    this.subscribed = pythFeedsAt(this.nowMs(), this.options.feeds ?? PYTH_FEEDS);
+    this.subscribed = pythFeedsAt(this.nowMs(), this.feeds);
     if (this.subscribed.size === 0) {
       this.options.log?.warn('pyth feed: no instrument has a current Pyth feed');
       this.dropped();
@@ -384,7 +394,7 @@ export class PythStream extends EventEmitter {
   }
 
   private rolled(nowMs: number): boolean {
-    const now = pythFeedsAt(nowMs, this.options.feeds ?? PYTH_FEEDS);
+    const now = pythFeedsAt(nowMs, this.feeds);
     if (now.size !== this.subscribed.size) return true;
     for (const id of now.keys()) if (!this.subscribed.has(id)) return true;
     return false;
