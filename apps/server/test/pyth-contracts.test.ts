@@ -1,6 +1,5 @@
 import fs from 'node:fs';
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -20,6 +19,7 @@ import {
 } from '../src/modules/market/pyth/feed-ids.ts';
 import { configuredPythFeeds } from '../src/modules/market/sources.ts';
 import { type TestApp, createTestApp } from './harness.ts';
+import { type LocalHttp, startLocalHttp } from './local-http.ts';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/pyth');
 /** Hermes' `/v2/price_feeds?query=WTI` reply, built in its shape around real WTI rows (fixtures README). */
@@ -137,40 +137,12 @@ describe('reading Hermes’ futures listing', () => {
   });
 });
 
-/** A local Hermes answering `/v2/price_feeds` with whatever the test says. */
-interface Hermes {
-  url: string;
-  requests: IncomingMessage[];
-  reply: (request: IncomingMessage, response: ServerResponse) => void;
-  close: () => Promise<void>;
-}
-
-async function startHermes(): Promise<Hermes> {
-  const hermes: Hermes = {
-    url: '',
-    requests: [],
-    reply: (_request, response) => response.writeHead(404).end(),
-    close: async () => undefined,
-  };
-  const server: Server = createServer((request, response) => {
-    hermes.requests.push(request);
-    hermes.reply(request, response);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  hermes.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  hermes.close = async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  };
-  return hermes;
-}
-
 const json = (response: ServerResponse, body: unknown) =>
   response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
 describe('the listing stored and handed to the stream', () => {
   let t: TestApp;
-  let hermes: Hermes;
+  let hermes: LocalHttp;
   const warnings: string[] = [];
   const infos: unknown[] = [];
   let handed: PythFeedMap[] = [];
@@ -193,7 +165,7 @@ describe('the listing stored and handed to the stream', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    hermes = await startHermes();
+    hermes = await startLocalHttp();
   });
   afterAll(async () => {
     await hermes.close();
@@ -208,7 +180,7 @@ describe('the listing stored and handed to the stream', () => {
 
   it('asks Hermes for each futures root with the key, stores the new months once, and the stream gets them', async () => {
     t.clock.set(Date.UTC(2026, 11, 20));
-    hermes.reply = (request, response) => {
+    hermes.handle = (request, response) => {
       const query = new URL(request.url ?? '', hermes.url).searchParams.get('query');
       json(response, query === 'WTI' ? LISTING : []);
     };
@@ -260,7 +232,7 @@ describe('the listing stored and handed to the stream', () => {
       (_request: IncomingMessage, response: ServerResponse) => response.destroy(),
     ]) {
       warnings.length = 0;
-      hermes.reply = reply;
+      hermes.handle = reply;
       const merged = await listing().refresh();
       expect(wtiFront(merged, t.clock.now().getTime())?.feedId).toBe(WTIG7_ID);
       expect(warnings.length).toBeGreaterThan(0);
@@ -269,7 +241,7 @@ describe('the listing stored and handed to the stream', () => {
   });
 
   it('a stored month cannot be rewritten by a later listing', async () => {
-    hermes.reply = (_request, response) =>
+    hermes.handle = (_request, response) =>
       json(response, [
         {
           id: 'd'.repeat(64),
@@ -290,8 +262,8 @@ describe('the listing stored and handed to the stream', () => {
 
 describe('the app', () => {
   it('with Pyth as a source, reads the listing at start and stores the months Hermes lists', async () => {
-    const hermes = await startHermes();
-    hermes.reply = (request, response) => {
+    const hermes = await startLocalHttp();
+    hermes.handle = (request, response) => {
       const url = new URL(request.url ?? '', hermes.url);
       if (url.pathname === '/v2/price_feeds')
         json(response, url.searchParams.get('query') === 'WTI' ? LISTING : []);

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -17,6 +16,7 @@ import {
   hermesStreamUrl,
 } from '../src/modules/market/pyth/stream.ts';
 import { ManualClock } from '../src/platform/clock.ts';
+import { startLocalHttp } from './local-http.ts';
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures/pyth');
 const fixture = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
@@ -63,23 +63,17 @@ interface Hermes {
 }
 
 async function startHermes(): Promise<Hermes> {
+  const local = await startLocalHttp();
   const hermes: Hermes = {
-    url: '',
-    requests: [],
+    url: local.url,
+    requests: local.requests,
     responses: [],
     script: (response) => stream200(response),
-    close: async () => undefined,
+    close: local.close,
   };
-  const server: Server = createServer((request, response) => {
-    hermes.requests.push(request);
+  local.handle = (_request, response) => {
     hermes.responses.push(response);
     hermes.script(response, hermes.requests.length);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  hermes.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  hermes.close = async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
   };
   return hermes;
 }
@@ -89,6 +83,13 @@ const stream200 = (response: ServerResponse, ...chunks: string[]) => {
   response.flushHeaders();
   for (const chunk of chunks) response.write(chunk);
 };
+
+/** The feed map with WTI's months alone. */
+const onlyWtiFeeds = (): PythFeedMap =>
+  ({
+    ...Object.fromEntries(Object.keys(PYTH_FEEDS).map((symbol) => [symbol, null])),
+    WTIUSD: PYTH_FEEDS.WTIUSD,
+  }) as PythFeedMap;
 
 let hermes: Hermes;
 let clock: ManualClock;
@@ -313,12 +314,7 @@ describe('the Hermes stream on a local server replaying recorded messages', () =
   });
 
   it('when a futures contract rolls, the stream resubscribes with the next month’s feed', async () => {
-    const wti = PYTH_FEEDS.WTIUSD;
-    if (wti?.kind !== 'futures') throw new Error('WTI follows futures');
-    const onlyWti = {
-      ...Object.fromEntries(Object.keys(PYTH_FEEDS).map((symbol) => [symbol, null])),
-      WTIUSD: wti,
-    } as PythFeedMap;
+    const onlyWti = onlyWtiFeeds();
     clock.set(Date.UTC(2026, 6, 17, 23, 59, 59));
     // A long silence limit: no WTI update is recorded to keep this stream busy.
     const source = open({ feeds: onlyWti, silenceMs: 60_000 });
@@ -342,12 +338,7 @@ describe('the Hermes stream on a local server replaying recorded messages', () =
 
 describe('futures months listed after start', () => {
   it('a stream left with no WTI month subscribes to the month the listing found', async () => {
-    const wti = PYTH_FEEDS.WTIUSD;
-    if (wti?.kind !== 'futures') throw new Error('WTI follows futures');
-    const onlyWti = {
-      ...Object.fromEntries(Object.keys(PYTH_FEEDS).map((symbol) => [symbol, null])),
-      WTIUSD: wti,
-    } as PythFeedMap;
+    const onlyWti = onlyWtiFeeds();
     // After WTIF7's roll the built-in list has no WTI month: nothing to subscribe to.
     clock.set(Date.UTC(2026, 11, 19));
     const source = open({ feeds: onlyWti, silenceMs: 60_000 });
