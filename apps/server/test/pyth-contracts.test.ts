@@ -258,6 +258,31 @@ describe('the listing stored and handed to the stream', () => {
         ?.feedId,
     ).toBe(WTIG7_ID);
   });
+
+  it('one root’s failed read does not cost the other its months', async () => {
+    hermes.handle = (request, response) => {
+      if (new URL(request.url ?? '', hermes.url).searchParams.get('query') === 'WTI')
+        response.destroy();
+      else
+        json(response, [
+          {
+            id: 'a'.repeat(64),
+            attributes: {
+              symbol: 'Commodities.CCF7/USD',
+              description: 'PYTH PRICE IN USD FOR HIGH GRADE COPPER 27 JANUARY 2027',
+            },
+          },
+        ]);
+    };
+    const merged = await listing().refresh();
+    expect(warnings).toContain('pyth feed: the futures listing could not be read');
+    const copper = merged.COPPERUSD;
+    if (copper?.kind !== 'futures') throw new Error('copper follows futures');
+    expect(frontContract(copper, Date.UTC(2026, 11, 27))?.symbol).toBe('Commodities.CCF7/USD');
+    expect((await loadListedContracts(t.database.db)).map((c) => c.symbol)).toContain(
+      'Commodities.CCF7/USD',
+    );
+  });
 });
 
 describe('the app', () => {

@@ -261,7 +261,7 @@ export class ContractListing {
         );
     } catch (error) {
       if (this.abort.signal.aborted) return feeds;
-      log?.warn({ err: error }, 'pyth feed: the futures listing could not be read or stored');
+      log?.warn({ err: error }, 'pyth feed: the futures months could not be stored');
     }
     let merged = feeds;
     try {
@@ -274,44 +274,60 @@ export class ContractListing {
     return merged;
   }
 
+  /** Each futures root's months; a root whose read fails is logged and left for the next read. */
   private async read(): Promise<ListedContract[]> {
-    const { feeds, baseUrl, apiKey, log } = this.options;
-    const fetchFn = this.options.fetch ?? fetch;
     const out: ListedContract[] = [];
     for (const instrument of INSTRUMENT_SYMBOLS) {
-      const spec = feeds[instrument];
+      const spec = this.options.feeds[instrument];
       if (spec?.kind !== 'futures') continue;
-      const url = new URL('v2/price_feeds', baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
-      url.searchParams.set('query', spec.root);
-      url.searchParams.set('asset_type', 'commodities');
-      const response = await fetchFn(url, {
-        headers: {
-          accept: 'application/json',
-          ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
-        },
-        signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(30_000)]),
-      });
-      if (!response.ok) {
-        await response.body?.cancel().catch(() => undefined);
-        log?.warn(
-          { instrument, status: response.status, hasKey: Boolean(apiKey) },
-          'pyth feed: Hermes refused the futures listing',
-        );
-        continue;
-      }
-      let body: unknown;
       try {
-        body = await response.json();
-      } catch {
-        log?.warn({ instrument }, 'pyth feed: the futures listing is not JSON');
-        continue;
+        const body = await this.fetchListing(instrument, spec.root);
+        if (body === undefined) continue;
+        const { contracts, refused } = readListing(body, spec.root);
+        if (refused.length > 0)
+          this.options.log?.warn(
+            { instrument, refused },
+            'pyth feed: futures months refused from the listing',
+          );
+        out.push(...contracts.map((c) => ({ ...c, instrument })));
+      } catch (error) {
+        if (this.abort.signal.aborted) break;
+        this.options.log?.warn(
+          { err: error, instrument },
+          'pyth feed: the futures listing could not be read',
+        );
       }
-      const { contracts, refused } = readListing(body, spec.root);
-      if (refused.length > 0)
-        log?.warn({ instrument, refused }, 'pyth feed: futures months refused from the listing');
-      out.push(...contracts.map((c) => ({ ...c, instrument })));
     }
     return out;
+  }
+
+  /** Hermes' reply for one root, or undefined when it refused or answered no JSON (logged). */
+  private async fetchListing(instrument: InstrumentSymbol, root: string): Promise<unknown> {
+    const { baseUrl, apiKey, log } = this.options;
+    const url = new URL('v2/price_feeds', baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+    url.searchParams.set('query', root);
+    url.searchParams.set('asset_type', 'commodities');
+    const response = await (this.options.fetch ?? fetch)(url, {
+      headers: {
+        accept: 'application/json',
+        ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+      },
+      signal: AbortSignal.any([this.abort.signal, AbortSignal.timeout(30_000)]),
+    });
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      log?.warn(
+        { instrument, status: response.status, hasKey: Boolean(apiKey) },
+        'pyth feed: Hermes refused the futures listing',
+      );
+      return undefined;
+    }
+    try {
+      return await response.json();
+    } catch {
+      log?.warn({ instrument }, 'pyth feed: the futures listing is not JSON');
+      return undefined;
+    }
   }
 
   /** Operators hear, a week ahead, that a commodity will have no Pyth price after its roll. */
