@@ -465,7 +465,8 @@ describe('Home, rendered by the server (apps/server/src/platform/rendered-home.t
       expect([...errors, ...warnings], language).toEqual([]);
       await context.close();
     }
-  });
+    // Seven languages, each a fresh context and a sign-in: a minute is not enough on a busy machine.
+  }, 180_000);
 
   it('a cookie left without a session: the app does not take the page over, sends the visitor to sign in and drops the cookie', async () => {
     const { context, page } = await phonePage();
@@ -628,8 +629,8 @@ describe('the sign-in page, prerendered (apps/web/scripts/prerender.ts)', () => 
   });
 
   it('on a slow phone too, it is hydrated in place every time (the page renders in the hydration, not after it)', async () => {
-    // With a page's code still a pending promise at hydration, one visit in four at this speed
-    // lost the page's HTML to the config's reply (2026-11-26: 5 of 20, and 2 of 20 unslowed).
+    // With a page's code still a pending promise at hydration, about one visit in four at this
+    // speed lost the page's HTML to the config's reply (and some unslowed ones too).
     const visits: { htmlHeading: boolean; logs: string[] }[] = [];
     for (let visit = 0; visit < 10; visit++) {
       const { context, page, errors } = await visitor('de', 'de');
@@ -643,7 +644,8 @@ describe('the sign-in page, prerendered (apps/web/scripts/prerender.ts)', () => 
       await context.close();
     }
     expect(visits.filter((visit) => !visit.htmlHeading)).toEqual([]);
-  });
+    // Ten visits at a quarter of the CPU's speed.
+  }, 180_000);
 
   it('what is typed and submitted before the app runs is kept: the sign-in goes through once it does', async () => {
     const { context, page, errors } = await visitor(null, null);
