@@ -145,28 +145,51 @@ function inspect(page: Page, knownKeys: string[], englishTexts: string[]): Promi
   );
 }
 
-/** Moves the app to `url` without a reload (as a link would), then waits until it has text and its requests and skeletons are done. */
-async function visit(page: Page, url: string, inflight: { count: number }): Promise<void> {
+/**
+ * Moves the app to `url` without a reload (as a link would), then waits until the new route is
+ * on screen with text and its requests and skeletons are done. A navigation is a transition
+ * (src/lib/router.tsx): the page it leaves stays on screen, text and all, until the next one's
+ * code has come, so the wait also holds until that page is gone: its element is marked first.
+ * Says what was still loading if the route never settled.
+ */
+async function visit(page: Page, url: string, inflight: { count: number }): Promise<string | null> {
   await page.evaluate((to) => {
+    // The page element: the tab layout's page, or the page's <main>. Another path mounts a new
+    // one (each route has its own key); the same path with another query keeps it.
+    const shown = () =>
+      document.querySelector('.tw-tab-layout')?.firstElementChild ?? document.querySelector('main');
+    const leaving = shown() as (Element & { twLeaving?: boolean }) | null;
+    const next = new URL(to, window.location.href);
+    if (leaving && next.pathname.toLowerCase() !== window.location.pathname.toLowerCase())
+      leaving.twLeaving = true;
     window.history.pushState({ idx: (window.history.state?.idx ?? 0) + 1 }, '', to);
     window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
   }, url);
   // Generous: two files run at once on two cores, and a route may take a while to show text.
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 30_000;
   let quietSince = 0;
+  let busy: string | null = 'nothing checked';
   while (Date.now() < deadline) {
-    const busy =
-      inflight.count > 0 ||
-      (await page.evaluate(
-        () =>
-          !document.querySelector('main, .tw-tab-layout')?.textContent?.trim() ||
-          !!document.querySelector('.adm-skeleton, .adm-spin-loading, .adm-dot-loading'),
-      ));
+    busy =
+      inflight.count > 0
+        ? `${inflight.count} API requests in flight`
+        : await page.evaluate(() => {
+            const shown = (document.querySelector('.tw-tab-layout')?.firstElementChild ??
+              document.querySelector('main')) as (Element & { twLeaving?: boolean }) | null;
+            if (shown?.twLeaving) return 'the page before it still on screen';
+            if (!document.querySelector('main, .tw-tab-layout')?.textContent?.trim())
+              return 'no text';
+            const loading = document.querySelector(
+              '.adm-skeleton, .adm-spin-loading, .adm-dot-loading',
+            );
+            return loading ? `a loading ${loading.className.split(' ')[0]}` : null;
+          });
     if (busy) quietSince = 0;
     else if (!quietSince) quietSince = Date.now();
-    else if (Date.now() - quietSince > 250) return;
+    else if (Date.now() - quietSince > 250) return null;
     await page.waitForTimeout(50);
   }
+  return `still loading after 30 s (${busy ?? 'settling'})`;
 }
 
 function problems(language: Language, url: string, report: ScreenReport): string[] {
@@ -244,7 +267,8 @@ describe('every screen in every language at 390×844, light and dark', () => {
     // the app, in the stored language, takes over once it runs (its form is then ready).
     await page.waitForSelector('form[data-ready]');
     for (const url of SIGNED_OUT_PATHS) {
-      await visit(page, url, inflight);
+      const loading = await visit(page, url, inflight);
+      if (loading) found.push(`${language} ${url} (signed out): ${loading}`);
       found.push(
         ...problems(language, `${url} (signed out)`, await inspect(page, knownKeys, englishTexts)),
       );
@@ -255,7 +279,8 @@ describe('every screen in every language at 390×844, light and dark', () => {
     await signIn(page, fixture.session, language);
     await page.goto('/');
     for (const { route, url } of fixture.urls) {
-      await visit(page, url, inflight);
+      const loading = await visit(page, url, inflight);
+      if (loading) found.push(`${language} ${url}: ${loading}`);
       found.push(...problems(language, url, await inspect(page, knownKeys, englishTexts)));
       await shoot(routeName(route));
     }
