@@ -177,8 +177,10 @@ async function visit(page: Page, url: string, inflight: { count: number }): Prom
             const shown = (document.querySelector('.tw-tab-layout')?.firstElementChild ??
               document.querySelector('main')) as (Element & { twLeaving?: boolean }) | null;
             if (shown?.twLeaving) return 'the page before it still on screen';
-            if (!document.querySelector('main, .tw-tab-layout')?.textContent?.trim())
-              return 'no text';
+            // A page without <main> (the success screen) is read whole, as inspect() reads it.
+            const content =
+              document.querySelector('main, .tw-tab-layout') ?? document.querySelector('#root');
+            if (!content?.textContent?.trim()) return 'no text';
             const loading = document.querySelector(
               '.adm-skeleton, .adm-spin-loading, .adm-dot-loading',
             );
