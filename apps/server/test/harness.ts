@@ -70,10 +70,12 @@ export async function createTestApp(
     logger?: AppOptions['logger'];
     /** Run the background workers' registrations too (the test drives or stops them). */
     workers?: boolean;
+    /** The clock's time at start (ms); T0 by default. */
+    startAt?: number;
   } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase();
-  const clock = new ManualClock(T0);
+  const clock = new ManualClock(options.startAt ?? T0);
   const app = await buildApp({
     config: testConfig(options.env),
     database,

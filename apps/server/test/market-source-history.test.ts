@@ -268,7 +268,7 @@ const pyth = (spacingMs = 20) =>
   pythHistory({
     baseUrl: `${baseUrl}/pyth/v1/fixed_rate@200ms`,
     apiKey: 'pyth-key',
-    feeds: PYTH_FEEDS,
+    feeds: () => PYTH_FEEDS,
     spacingMs,
   });
 

@@ -314,4 +314,52 @@ describe('the app', () => {
       await hermes.close();
     }
   });
+  it('on a fresh install after a roll, the chart history of WTI is read on the month Hermes lists', async () => {
+    const hermes = await startLocalHttp();
+    const historyAsked: string[] = [];
+    hermes.handle = (request, response) => {
+      const url = new URL(request.url ?? '', hermes.url);
+      if (url.pathname === '/v2/price_feeds')
+        json(response, url.searchParams.get('query') === 'WTI' ? LISTING : []);
+      else if (url.pathname === '/pyth/v1/fixed_rate@200ms/history') {
+        const symbol = url.searchParams.get('symbol') ?? '';
+        historyAsked.push(symbol);
+        // Only WTI's minutes are served; the other instruments are refused and left at once.
+        if (symbol.startsWith('Commodities.WTI')) json(response, { s: 'no_data' });
+        else response.writeHead(404).end();
+      } else response.writeHead(200, { 'content-type': 'text/event-stream' }).flushHeaders();
+    };
+    // Two days after WTIF7, the last built-in month, rolled: only the listing knows WTIG7.
+    const app = await createTestApp({
+      workers: true,
+      startAt: Date.UTC(2026, 11, 20, 12),
+      env: {
+        MARKET_SOURCES: 'pyth',
+        PYTH_HERMES_URL: hermes.url,
+        PYTH_API_KEY: 'k',
+        PYTH_HISTORY_URL: `${hermes.url}/pyth/v1/fixed_rate@200ms`,
+        MARKET_HISTORY_DAYS: '1',
+      },
+    });
+    try {
+      await vi.waitFor(
+        () => expect(historyAsked.filter((s) => s.startsWith('Commodities.WTI'))).toHaveLength(2),
+        { timeout: 25_000, interval: 100 },
+      );
+      // Both of the day's pages on WTIG7, asked for after the listing was read.
+      expect(historyAsked.filter((s) => s.startsWith('Commodities.WTI'))).toEqual([
+        'Commodities.WTIG7/USD',
+        'Commodities.WTIG7/USD',
+      ]);
+      const firstHistory = hermes.requests.findIndex((r) => r.url?.includes('/history'));
+      const lastListing = hermes.requests.findLastIndex((r) =>
+        r.url?.startsWith('/v2/price_feeds'),
+      );
+      expect(lastListing).toBeGreaterThanOrEqual(0);
+      expect(firstHistory).toBeGreaterThan(lastListing);
+    } finally {
+      await app.close();
+      await hermes.close();
+    }
+  }, 40_000);
 });

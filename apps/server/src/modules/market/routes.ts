@@ -305,6 +305,7 @@ export function registerMarketRecorder(
     app.addHook('onClose', () => binance.stop());
     feeds.push(binance);
   }
+  let listing: ContractListing | null = null;
   if (deps.config.market.sources.includes('pyth')) {
     const { pythUrl, pythApiKey } = deps.config.market;
     if (!pythApiKey)
@@ -318,7 +319,7 @@ export function registerMarketRecorder(
       log: app.log,
     });
     // Futures months Pyth lists after this release's list, read from Hermes and stored.
-    const listing = new ContractListing({
+    const months = new ContractListing({
       db: deps.db,
       clock: deps.clock,
       feeds: pythFeeds,
@@ -329,13 +330,14 @@ export function registerMarketRecorder(
     });
     app.addHook('onReady', async () => {
       stream.start();
-      listing.start();
+      months.start();
     });
     app.addHook('onClose', async () => {
-      await listing.stop();
+      await months.stop();
       await stream.stop();
     });
     feeds.push(new PythFeed(stream));
+    listing = months;
   }
   const unpriced = INSTRUMENT_SYMBOLS.filter((symbol) => plan.byInstrument[symbol].length === 0);
   if (unpriced.length > 0)
@@ -343,7 +345,7 @@ export function registerMarketRecorder(
       { unpriced },
       'no configured price source covers these instruments: they have no price and cannot be traded',
     );
-  registerSourceHistory(app, deps, plan, () => recorder.isLeading);
+  registerSourceHistory(app, deps, plan, () => recorder.isLeading, listing);
   const recorder = new MarketRecorder({
     db: deps.db,
     clock: deps.clock,
@@ -409,21 +411,24 @@ function registerSourceHistory(
   deps: MarketDeps,
   plan: SourcePlan,
   isLeading: () => boolean,
+  listing: ContractListing | null,
 ): void {
   const { market } = deps.config;
   if (market.historyDays <= 0) return;
   const sources = new Map<string, HistorySource>();
   if (market.sources.includes('binance'))
     sources.set('binance', binanceHistory({ baseUrl: market.binanceRestUrl }));
-  if (market.sources.includes('pyth'))
+  if (market.sources.includes('pyth')) {
+    const configured = configuredPythFeeds(market.pythFeedIds);
     sources.set(
       'pyth',
       pythHistory({
         baseUrl: market.pythHistoryUrl,
         ...(market.pythApiKey ? { apiKey: market.pythApiKey } : {}),
-        feeds: configuredPythFeeds(market.pythFeedIds),
+        feeds: () => listing?.feeds() ?? configured,
       }),
     );
+  }
   const historyPlan = INSTRUMENT_SYMBOLS.flatMap((symbol) => {
     const priced = plan.byInstrument[symbol];
     const name = ['binance', 'pyth'].find((source) => priced.includes(source));
@@ -434,14 +439,25 @@ function registerSourceHistory(
   let history: Promise<void> | null = null;
   const closing = new AbortController();
   app.addHook('onReady', async () => {
-    history = backfillSourceHistory(deps.db, {
-      plan: historyPlan,
-      now: deps.clock.now(),
-      days: market.historyDays,
-      isLeading,
-      signal: closing.signal,
-      log: app.log,
-    })
+    const now = deps.clock.now();
+    // After the first read of Hermes' futures list: a commodity's recent minutes may be on a
+    // month listed since this release (a fresh install after the last built-in month's roll).
+    // Closing the app does not wait for that read.
+    const listed = new Promise<void>((resolve) => {
+      void (listing?.firstRead ?? Promise.resolve()).then(resolve);
+      closing.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    history = listed
+      .then(() =>
+        backfillSourceHistory(deps.db, {
+          plan: historyPlan,
+          now,
+          days: market.historyDays,
+          isLeading,
+          signal: closing.signal,
+          log: app.log,
+        }),
+      )
       .then(() => undefined)
       .catch((error: unknown) =>
         app.log.error({ err: error }, 'the market history from the sources failed'),

@@ -250,7 +250,11 @@ const PYTH_SYMBOL = /^[A-Z][A-Za-z]*\.\S+$/;
  * hours; two requests a second.
  */
 export function pythHistory(
-  options: SourceHistoryOptions & { apiKey?: string; feeds: PythFeedMap },
+  options: SourceHistoryOptions & {
+    apiKey?: string;
+    /** The feed map as it is now: the built-in months with those Hermes listed since (contracts.ts). */
+    feeds: () => PythFeedMap;
+  },
 ): HistorySource {
   const fetchFn = options.fetch ?? fetch;
   return {
@@ -258,7 +262,7 @@ export function pythHistory(
     pageMinutes: 720,
     spacingMs: options.spacingMs ?? 500,
     symbolAt(symbol, atMs) {
-      for (const feed of pythFeedsAt(atMs, options.feeds).values())
+      for (const feed of pythFeedsAt(atMs, options.feeds()).values())
         if (feed.instrument === symbol)
           return PYTH_SYMBOL.test(feed.pythSymbol) ? feed.pythSymbol : null;
       return null;

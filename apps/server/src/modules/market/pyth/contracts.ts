@@ -228,8 +228,21 @@ export class ContractListing {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
   private readonly abort = new AbortController();
+  private merged: PythFeedMap;
+  private markRead: () => void = () => undefined;
+  /** Settles once the first read is done, whatever it found, or once the listing stops. */
+  readonly firstRead = new Promise<void>((resolve) => {
+    this.markRead = resolve;
+  });
 
-  constructor(private readonly options: ListingOptions) {}
+  constructor(private readonly options: ListingOptions) {
+    this.merged = options.feeds;
+  }
+
+  /** The map as of the last read: the built-in months with the stored ones. */
+  feeds(): PythFeedMap {
+    return this.merged;
+  }
 
   start(): void {
     const loop = () => {
@@ -247,6 +260,7 @@ export class ContractListing {
     this.abort.abort();
     if (this.timer) clearTimeout(this.timer);
     await this.running;
+    this.markRead();
   }
 
   /** One read of the list, then the merged map from everything stored. */
@@ -260,7 +274,10 @@ export class ContractListing {
           'pyth feed: new futures months listed',
         );
     } catch (error) {
-      if (this.abort.signal.aborted) return feeds;
+      if (this.abort.signal.aborted) {
+        this.markRead();
+        return this.merged;
+      }
       log?.warn({ err: error }, 'pyth feed: the futures months could not be stored');
     }
     let merged = feeds;
@@ -269,8 +286,10 @@ export class ContractListing {
     } catch (error) {
       log?.warn({ err: error }, 'pyth feed: the stored futures months could not be read');
     }
+    this.merged = merged;
     this.warnBeforeRunningOut(merged);
     this.options.onFeeds(merged);
+    this.markRead();
     return merged;
   }
 
