@@ -146,6 +146,13 @@ function inspect(page: Page, knownKeys: string[], englishTexts: string[]): Promi
 }
 
 /**
+ * The element a route mounts: the tab layout's page, or the page's <main> (the first in
+ * document order, so the tab layout's page wins over a <main> inside it). Another path mounts
+ * a new one, since each route has its own key; the same path with another query keeps it.
+ */
+const PAGE_ELEMENT = '.tw-tab-layout > :first-child, main';
+
+/**
  * Moves the app to `url` without a reload (as a link would), then waits until the new route is
  * on screen with text and its requests and skeletons are done. A navigation is a transition
  * (src/lib/router.tsx): the page it leaves stays on screen, text and all, until the next one's
@@ -153,18 +160,18 @@ function inspect(page: Page, knownKeys: string[], englishTexts: string[]): Promi
  * Says what was still loading if the route never settled.
  */
 async function visit(page: Page, url: string, inflight: { count: number }): Promise<string | null> {
-  await page.evaluate((to) => {
-    // The page element: the tab layout's page, or the page's <main>. Another path mounts a new
-    // one (each route has its own key); the same path with another query keeps it.
-    const shown = () =>
-      document.querySelector('.tw-tab-layout')?.firstElementChild ?? document.querySelector('main');
-    const leaving = shown() as (Element & { twLeaving?: boolean }) | null;
-    const next = new URL(to, window.location.href);
-    if (leaving && next.pathname.toLowerCase() !== window.location.pathname.toLowerCase())
-      leaving.twLeaving = true;
-    window.history.pushState({ idx: (window.history.state?.idx ?? 0) + 1 }, '', to);
-    window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
-  }, url);
+  await page.evaluate(
+    ({ to, pageElement }) => {
+      const next = new URL(to, window.location.href);
+      const leaving = document.querySelector(pageElement) as
+        (Element & { twLeaving?: boolean }) | null;
+      if (leaving && next.pathname.toLowerCase() !== window.location.pathname.toLowerCase())
+        leaving.twLeaving = true;
+      window.history.pushState({ idx: (window.history.state?.idx ?? 0) + 1 }, '', to);
+      window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
+    },
+    { to: url, pageElement: PAGE_ELEMENT },
+  );
   // Generous: two files run at once on two cores, and a route may take a while to show text.
   const deadline = Date.now() + 30_000;
   let quietSince = 0;
@@ -173,9 +180,9 @@ async function visit(page: Page, url: string, inflight: { count: number }): Prom
     busy =
       inflight.count > 0
         ? `${inflight.count} API requests in flight`
-        : await page.evaluate(() => {
-            const shown = (document.querySelector('.tw-tab-layout')?.firstElementChild ??
-              document.querySelector('main')) as (Element & { twLeaving?: boolean }) | null;
+        : await page.evaluate((pageElement) => {
+            const shown = document.querySelector(pageElement) as
+              (Element & { twLeaving?: boolean }) | null;
             if (shown?.twLeaving) return 'the page before it still on screen';
             // A page without <main> (the success screen) is read whole, as inspect() reads it.
             const content =
@@ -185,7 +192,7 @@ async function visit(page: Page, url: string, inflight: { count: number }): Prom
               '.adm-skeleton, .adm-spin-loading, .adm-dot-loading',
             );
             return loading ? `a loading ${loading.className.split(' ')[0]}` : null;
-          });
+          }, PAGE_ELEMENT);
     if (busy) quietSince = 0;
     else if (!quietSince) quietSince = Date.now();
     else if (Date.now() - quietSince > 250) return null;
